@@ -1,0 +1,7 @@
+"""`python -m gate` runs the cuticle command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

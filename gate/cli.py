@@ -1,0 +1,118 @@
+"""The `cuticle` command: one entry point, thin subcommands over the library packages.
+
+Only the named subcommand's module is imported, so `cuticle hook …` (run on every agent write) pays for
+nothing else. Exit codes are one table for every subcommand (docs/cli.md):
+
+    0  success: allowed, clean, or only warnings
+    1  a result the caller must act on: a write blocked, a command denied, error-severity findings
+    2  usage or configuration error (bad arguments, invalid config or policy, unreadable input)
+    3  internal error (a bug in cuticle; hooks fail open instead and exit per their host's dialect)
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+__version__ = "0.1.0"
+
+#: subcommand -> (module under gate.commands, one-line help). Order is the order of `cuticle --help`.
+COMMANDS: dict[str, tuple[str, str]] = {
+    # memory model
+    "classify": ("classify", "classify memory lines into tiers"),
+    "stamp": ("classify", "show or verify the stamps of memory files"),
+    "arbitrate": ("arbitrate", "decide whether a new memory line conflicts with the user's directives"),
+    "gc": ("gc", "collect expired hypotheses and superseded lines (recoverable)"),
+    "session": ("gc", "show or advance the workspace session counter"),
+    # gate
+    "hook": ("hook", "answer one host hook call read from stdin"),
+    "serve": ("serve", "serve hook requests from a long-lived local process"),
+    "init": ("init", "set up a workspace and install the hook into a host"),
+    "doctor": ("doctor", "check the installation and run a canary write"),
+    # linter
+    "lint": ("lint", "lint memory files"),
+    "rules": ("lint", "list every rule"),
+    "rule": ("lint", "print the documentation of one rule"),
+    # governance
+    "evaluate": ("govern", "explain the policy decision for a tool call without running it"),
+    "validate": ("govern", "validate a policy file"),
+    "canon": ("govern", "canonicalize a shell command"),
+    # personality
+    "contribute": ("personality", "add an insight (conflict check, collision shield)"),
+    "get": ("personality", "show one insight"),
+    "update": ("personality", "change fields of an insight"),
+    "reinforce": ("personality", "reinforce an insight"),
+    "archive": ("personality", "archive an insight (soft, restorable)"),
+    "restore": ("personality", "restore an archived insight"),
+    "list": ("personality", "list insights"),
+    "stats": ("personality", "insight statistics"),
+    "similar": ("personality", "find insights similar to a claim"),
+    "merge": ("personality", "merge two insights"),
+    "retrieve": ("personality", "retrieve the insights relevant to a query"),
+    "render": ("personality", "render PERSONALITY.md within a token budget"),
+    "export": ("personality", "export insights as Chitin-compatible JSON"),
+    "import": ("personality", "import insights from Chitin-compatible JSON"),
+    "reflect": ("personality", "the pending-reflection queue"),
+}
+
+
+def _load(name: str):
+    module, _ = COMMANDS[name]
+    return importlib.import_module(f"gate.commands.{module}")
+
+
+def _build_parser(only: str | None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cuticle",
+        description="A Markdown-file-native memory gate and linter for AI agents.",
+        epilog="Exit codes: 0 ok, 1 blocked/denied/error findings, 2 usage or config error, 3 internal error.",
+    )
+    parser.add_argument("--version", action="version", version=f"cuticle {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_, help_text) in COMMANDS.items():
+        if only is not None and name != only:
+            sub.add_parser(name, help=help_text, add_help=False)
+            continue
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        try:
+            _load(name).configure(p, name)
+        except ModuleNotFoundError as exc:
+            if not exc.name or not exc.name.startswith("gate.commands"):
+                raise
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    first = next((a for a in argv if not a.startswith("-")), None)
+    only = first if first in COMMANDS else None
+    parser = _build_parser(only)
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 0
+    from tiers.errors import CuticleError
+
+    try:
+        module = _load(args.command)
+    except ModuleNotFoundError:
+        print(f"cuticle: '{args.command}' is not available in this build", file=sys.stderr)
+        return 2
+    try:
+        return int(module.run(args) or 0)
+    except CuticleError as exc:
+        print(f"cuticle: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the CLI is the one place that turns bugs into exit codes
+        print(f"cuticle: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

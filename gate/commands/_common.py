@@ -1,0 +1,34 @@
+"""Helpers every subcommand shares: the --workspace option, JSON output, reading text arguments."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def add_workspace(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--workspace",
+        "-w",
+        metavar="DIR",
+        default=None,
+        help="workspace directory (default: nearest directory holding .cuticle/ above the current one)",
+    )
+
+
+def add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="machine-readable JSON output")
+
+
+def open_workspace(args: argparse.Namespace, positional: str | None = None):
+    """The Workspace named by ``--workspace`` (or a positional WORKSPACE), else discovered from the cwd."""
+    from tiers.workspace import Workspace, find_workspace
+
+    root = getattr(args, "workspace", None) or positional
+    return Workspace(root) if root else Workspace(find_workspace())
+
+
+def print_json(obj: Any, *, pretty: bool = False) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2 if pretty else None) + "\n")

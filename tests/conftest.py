@@ -1,0 +1,27 @@
+"""Shared fixtures: every test that touches files works on a copy under tmp_path."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "sample-workspace"
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """A fresh copy of sample-workspace/ (without any state it may have)."""
+    dest = tmp_path / "ws"
+    shutil.copytree(SAMPLE, dest, ignore=shutil.ignore_patterns(".cuticle"))
+    return dest
+
+
+@pytest.fixture
+def empty_workspace(tmp_path: Path) -> Path:
+    dest = tmp_path / "empty"
+    dest.mkdir()
+    return dest

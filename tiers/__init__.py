@@ -1,0 +1,45 @@
+"""The memory model: Markdown lines, stamps, lexicon, classification, provenance, arbitration, GC, sessions.
+
+Public names are resolved lazily (PEP 562) so that importing ``tiers`` costs almost nothing on the hook path;
+each entry of ``_EXPORTS`` maps a public name to the submodule that defines it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS: dict[str, str] = {
+    "Classification": "model",
+    "ConfigError": "errors",
+    "CuticleError": "errors",
+    "ParseError": "errors",
+    "PluginError": "errors",
+    "StampError": "errors",
+    "Tier": "model",
+    "UsageError": "errors",
+    "Workspace": "workspace",
+    "WorkspaceError": "errors",
+    "append_jsonl": "fsutil",
+    "atomic_write": "fsutil",
+    "file_lock": "fsutil",
+    "find_workspace": "workspace",
+    "glob_match": "workspace",
+    "read_bytes_checked": "fsutil",
+    "read_jsonl": "fsutil",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tiers' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -1,0 +1,106 @@
+"""Safe file I/O for memory files and state: atomic rewrites under a lock, append-only logs."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from .errors import WorkspaceError
+
+#: Files larger than this are never tiered or rewritten (a memory file this large is a mistake).
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+@contextlib.contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock on ``path.lock`` (beside ``path``) for the duration of the block."""
+    lock_path = Path(str(path) + ".lock") if not str(path).endswith(".lock") else Path(path)
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so that readers see either the old or the new file, never a partial one.
+
+    Writes a temp file in the same directory, fsyncs it, copies the old file's mode, renames it over the
+    target and fsyncs the directory. The caller holds the lock when read-modify-write matters.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    with contextlib.suppress(OSError):
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
+def read_bytes_checked(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """Read a file that cuticle may tier: refuse huge or binary files with a clear error instead of crashing."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise WorkspaceError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    if size > limit:
+        raise WorkspaceError(f"{path}: {size} bytes is over the {limit}-byte limit for memory files")
+    data = path.read_bytes()
+    if b"\x00" in data:
+        raise WorkspaceError(f"{path}: binary file (contains NUL bytes); not a memory file")
+    return data
+
+
+def append_jsonl(path: Path, record: dict) -> None:
+    """Append one JSON object as a line, under a lock, creating the file and its directory as needed."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n"
+    with file_lock(path):
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(line)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    """Read a JSON-lines file, skipping lines that do not parse (a torn last line after a crash)."""
+    out: list[dict] = []
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return out
+    for raw in text.splitlines():
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(obj, dict):
+            out.append(obj)
+    return out
