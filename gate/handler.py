@@ -1,0 +1,419 @@
+"""One hook call, end to end: parse, normalize, find the workspace, decide, answer in the host's dialect, log.
+
+`cuticle hook` and `cuticle serve` both call ``handle``. It never raises: every failure becomes a fail-open
+answer (one line on stderr, logged to events.jsonl where a workspace is known), except that the governance layer
+fails closed when `[gate] fail_closed_policy = true`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+from . import answer
+from .answer import REWRITE_HOSTS, Reply
+from .payload import CONTEXT, END, HOSTS, POST, PRE, PROMPT, START, Request, normalize
+
+PROJECT_ENV = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR", "cursor": "CURSOR_PROJECT_DIR",
+               "codex": "CODEX_PROJECT_DIR", "copilot": "COPILOT_PROJECT_DIR", "openclaw": "OPENCLAW_WORKSPACE"}
+
+
+def detect_host(payload: Any) -> str | None:
+    """Best-effort host detection for ``cuticle hook auto`` (hosts.md §10.5)."""
+    if not isinstance(payload, dict):
+        return None
+    if "event" in payload and "ctx" in payload or payload.get("type") == "agent":
+        return "openclaw"
+    if "toolName" in payload or "toolArgs" in payload:
+        return "copilot"
+    hev = payload.get("hook_event_name")
+    if isinstance(hev, str) and hev[:1].islower() and ("conversation_id" in payload or "workspace_roots" in payload):
+        return "cursor"
+    if hev in ("BeforeTool", "AfterTool", "BeforeAgent") or (isinstance(payload.get("timestamp"), str) and hev):
+        return "gemini"
+    if hev:
+        return "codex" if ("turn_id" in payload or "model" in payload) else "claude"
+    return None
+
+
+def handle(host: str, event_arg: str | None, data: bytes | str, *, env: dict | None = None,
+           cwd: str | None = None) -> Reply:
+    """Answer one hook call. Never raises."""
+    t0 = time.perf_counter()
+    env = os.environ if env is None else env
+    host = (host or "").strip().lower()
+    payload: Any = None
+    ws = None
+    req: Request | None = None
+    try:
+        try:
+            payload = json.loads(data or b"{}") if (data or b"").strip() else {}
+        except (ValueError, UnicodeDecodeError) as exc:
+            ws = _quiet_workspace(None, env, cwd, host)
+            return _fail_open(host, event_arg, ws, f"malformed JSON on stdin ({exc})", t0)
+        if host == "auto":
+            host = detect_host(payload) or ""
+        if host not in HOSTS:
+            ws = _quiet_workspace(payload, env, cwd, host)
+            return _fail_open(host, event_arg, ws, f"unknown host {host!r}; expected one of {', '.join(HOSTS)}", t0)
+        from tiers.errors import CuticleError
+
+        try:
+            req = normalize(host, event_arg, payload)
+        except CuticleError as exc:
+            ws = _quiet_workspace(payload, env, cwd, host)
+            return _fail_open(host, event_arg, ws, f"unreadable payload: {exc}", t0)
+        if req.event is None:
+            ws = _quiet_workspace(payload, env, cwd, host)
+            return _fail_open(host, req.host_event, ws, f"unknown event {req.host_event or event_arg!r} for {host}", t0)
+        ws = _workspace(req, env, cwd)
+        reply, record = _dispatch(req, ws)
+        record.update(host=host, event=req.host_event, session=req.session_id, ms=_ms(t0))
+        if record.pop("_log", True):
+            from .events import log_event
+
+            log_event(ws, record, create=record.pop("_create", True))
+        return reply
+    except Exception as exc:  # noqa: BLE001 - the hook fails open on its own bugs, loudly
+        return _fail_open(host, req.host_event if req else event_arg, ws, f"internal error: {type(exc).__name__}: {exc}", t0)
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 2)
+
+
+def _fail_open(host: str, event: str | None, ws, message: str, t0: float) -> Reply:
+    from .events import log_event
+
+    line = f"cuticle: {message}; letting the call proceed (fail-open)"
+    log_event(ws, {"host": host, "event": event, "decision": "fail-open", "error": message, "ms": _ms(t0)},
+              create=False)
+    return answer.noop(host, event or "", diagnostic=line)
+
+
+def _start_dir(payload: Any, env, cwd: str | None, host: str) -> str:
+    if isinstance(payload, dict):
+        for key in ("workspaceDir", "cwd"):
+            v = payload.get(key)
+            if isinstance(v, str) and v:
+                return v
+        roots = payload.get("workspace_roots")
+        if isinstance(roots, list) and roots and isinstance(roots[0], str):
+            return roots[0]
+        ctx = payload.get("ctx") or payload.get("context")
+        if isinstance(ctx, dict) and isinstance(ctx.get("workspaceDir"), str):
+            return ctx["workspaceDir"]
+    v = env.get(PROJECT_ENV.get(host, ""), "") if host in PROJECT_ENV else ""
+    return v or cwd or os.getcwd()
+
+
+def _quiet_workspace(payload: Any, env, cwd: str | None, host: str):
+    try:
+        from tiers.workspace import Workspace, find_workspace
+
+        return Workspace(find_workspace(_start_dir(payload, env, cwd, host)))
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _workspace(req: Request, env, cwd: str | None):
+    from tiers.workspace import Workspace, find_workspace
+
+    start = req.workspace_hint or req.cwd or env.get(PROJECT_ENV.get(req.host, ""), "") or cwd or os.getcwd()
+    if not os.path.isdir(start):
+        start = cwd or os.getcwd()
+    return Workspace(find_workspace(start))
+
+
+# -- dispatch ------------------------------------------------------------------------------------------
+
+
+def _dispatch(req: Request, ws) -> tuple[Reply, dict]:
+    if req.event == PROMPT:
+        return _prompt(req, ws)
+    if req.event == START:
+        return _session_start(req, ws)
+    if req.event == END:
+        return _session_end(req, ws)
+    if req.event == CONTEXT:
+        return _context(req, ws)
+    if req.event == PRE:
+        return _pre_tool(req, ws)
+    if req.event == POST:
+        return _post_tool(req, ws)
+    return answer.noop(req.host, req.host_event), {"decision": "ignored"}
+
+
+def _optional(name: str):
+    from .writepath import optional
+
+    return optional(name)
+
+
+def _prompt(req: Request, ws) -> tuple[Reply, dict]:
+    rec: dict = {"decision": "recorded" if req.prompt else "ignored"}
+    if req.prompt:
+        prov = _optional("tiers.provenance")
+        if prov is not None and hasattr(prov, "record_prompt"):
+            prov.record_prompt(ws, req.session_id, req.prompt)
+        else:
+            rec["decision"], rec["note"] = "ignored", "provenance not available in this build"
+    rec["_log"] = False  # prompts are the user's words; the provenance store keeps them, the log does not
+    return answer.noop(req.host, req.host_event), rec
+
+
+def _personality(ws) -> str | None:
+    pers = _optional("personality")
+    fn = getattr(pers, "session_start", None) if pers is not None else None
+    return fn(ws) if fn is not None else None
+
+
+def _session_start(req: Request, ws) -> tuple[Reply, dict]:
+    rec: dict = {"decision": "session-start"}
+    notes: list[str] = []
+    sess = _optional("tiers.session")
+    if sess is not None and hasattr(sess, "start_session"):
+        try:
+            rec["session_number"] = sess.start_session(ws, req.session_id or "anonymous")
+        except Exception as exc:  # noqa: BLE001 - one failing step must not stop the others
+            notes.append(f"session: {type(exc).__name__}: {exc}")
+    rec.update(_run_gc(ws, notes))
+    text = None
+    try:
+        text = _personality(ws)
+    except Exception as exc:  # noqa: BLE001
+        notes.append(f"personality: {type(exc).__name__}: {exc}")
+    if req.prompt:
+        prov = _optional("tiers.provenance")
+        if prov is not None and hasattr(prov, "record_prompt"):
+            prov.record_prompt(ws, req.session_id, req.prompt)
+    if notes:
+        rec["errors"] = notes
+    rec["context_chars"] = len(text or "")
+    diag = "".join(f"cuticle: session start: {n}\n" for n in notes)
+    r = answer.context(req.host, req.host_event, text or "", path=str(ws.root / "PERSONALITY.md"))
+    return Reply(r.stdout, r.stderr + diag, r.exit_code), rec
+
+
+def _run_gc(ws, notes: list[str]) -> dict:
+    gc = _optional("tiers.gc")
+    if gc is None or not hasattr(gc, "collect"):
+        return {}
+    try:
+        report = gc.collect(ws)
+        removed = getattr(report, "removed", []) or []
+        return {"gc_removed": len(removed)}
+    except Exception as exc:  # noqa: BLE001
+        notes.append(f"gc: {type(exc).__name__}: {exc}")
+        return {}
+
+
+def _session_end(req: Request, ws) -> tuple[Reply, dict]:
+    rec: dict = {"decision": "session-end"}
+    notes: list[str] = []
+    sess = _optional("tiers.session")
+    if sess is not None and hasattr(sess, "end_session"):
+        try:
+            rec["session_number"] = sess.end_session(ws, req.session_id or "anonymous")
+        except Exception as exc:  # noqa: BLE001
+            notes.append(f"session: {type(exc).__name__}: {exc}")
+    rec.update(_run_gc(ws, notes))
+    if notes:
+        rec["errors"] = notes
+    diag = "".join(f"cuticle: session end: {n}\n" for n in notes)
+    r = answer.noop(req.host, req.host_event)
+    return Reply(r.stdout, r.stderr + diag, r.exit_code), rec
+
+
+def _context(req: Request, ws) -> tuple[Reply, dict]:
+    path = ws.root / "PERSONALITY.md"
+    text = None
+    try:
+        text = path.read_text(encoding="utf-8") if path.is_file() else _personality(ws)
+    except (OSError, UnicodeDecodeError):
+        text = None
+    return answer.context(req.host, req.host_event, text or "", path=str(path)), {
+        "decision": "context", "context_chars": len(text or ""), "_log": False}
+
+
+# -- tool calls ----------------------------------------------------------------------------------------
+
+
+def _reason(errors: list[dict]) -> str:
+    if len(errors) == 1:
+        return json.dumps(errors[0], ensure_ascii=False)
+    return json.dumps({"kind": "cuticle.blocks/v1", "count": len(errors), "errors": errors}, ensure_ascii=False)
+
+
+def _pre_tool(req: Request, ws) -> tuple[Reply, dict]:
+    if req.tool_kind == "fact":
+        return _fact(req, ws)
+    if not req.ops:
+        return _govern(req, ws, ())
+    from .writepath import Planner, save_snapshot
+
+    planner = Planner(ws, req.session_id, cwd=req.cwd, host=req.host)
+    plans_by_op = [(op, planner.plan(op)) for op in req.ops]
+    plans = [p for _, ps in plans_by_op for p in ps]
+    rec: dict = {"tool": req.tool, "files": [p.to_json() for p in plans if p.action != "pass" or p.rel]}
+    blocked = [e for p in plans if p.action == "block" for e in p.errors]
+    if blocked:
+        rec["decision"] = "block"
+        return answer.deny(req.host, PRE, _reason(blocked), short="cuticle blocked a memory write"), rec
+    passing = [p for p in plans if p.action == "pass"]
+    if passing:
+        reply, grec = _govern(req, ws, tuple(p.rel or p.path for p in passing), log=False)
+        grec.pop("_log", None)
+        if grec.get("decision") == "deny":
+            rec.update(grec)
+            return reply, rec
+        rec["policy"] = grec.get("policy", grec.get("note"))
+    memory = [p for p in plans if p.action == "allow" and p.rel]
+    if not memory:
+        rec["decision"] = "allow"
+        rec["_create"] = False
+        return answer.noop(req.host, req.host_event), rec
+    for p in memory:
+        save_snapshot(ws, p.rel, p.old, req.session_id, supersede=p.supersede)
+    _supersede_elsewhere(ws, memory, planner, rec)
+    rec["decision"] = "allow"
+    if req.host in REWRITE_HOSTS and any(p.stamped is not None for p in memory):
+        from .rewrite import rewritten_args
+
+        args = rewritten_args(req, plans_by_op)
+        if args is not None:
+            n = sum(len(p.new_lines) for p in memory)
+            rec["rewrite"] = True
+            note = f"cuticle: stamped {n} new memory line(s)"
+            return answer.rewrite(req.host, args, note=note, permission_mode=req.permission_mode,
+                                  auto_allow=ws.section("gate").get("claude_auto_allow", "auto")), rec
+    rec["rewrite"] = False
+    return answer.noop(req.host, req.host_event), rec
+
+
+def _supersede_elsewhere(ws, plans, planner, rec: dict) -> None:
+    """A verified user directive amended an older one: mark the old line's stamp superseded (same file: in
+    the rewritten content already handled by the arbitration result; other files: on disk, atomically)."""
+    todo = [s for p in plans for s in p.supersede if s.get("file") not in (None, p.rel)]
+    if not todo:
+        return
+    from .supersede import mark_superseded
+
+    rec["superseded"] = mark_superseded(ws, todo, planner)
+
+
+def _post_tool(req: Request, ws) -> tuple[Reply, dict]:
+    rec: dict = {"tool": req.tool, "decision": "post"}
+    if not req.ops:
+        return answer.noop(req.host, req.host_event), {**rec, "_log": False}
+    from .writepath import Planner, resolve, stamp_on_disk
+
+    planner = Planner(ws, req.session_id, cwd=req.cwd, host=req.host, stage="post")
+    files = []
+    stamped = 0
+    for op in req.ops:
+        targets = [op.patch.target] if op.kind == "patch" else [op.path]
+        for path in targets:
+            rel, _problem = resolve(ws, path, req.cwd)
+            if rel is None or not ws.is_memory_file(rel):
+                continue
+            cands = _candidate_lines(op)
+            plan = stamp_on_disk(ws, rel, planner, cands)
+            if plan is not None:
+                files.append(plan.to_json())
+                stamped += len(plan.new_lines)
+    if not files:
+        return answer.noop(req.host, req.host_event), {**rec, "_log": False}
+    rec["files"] = files
+    note = f"cuticle: stamped {stamped} new memory line(s) on disk" if stamped else ""
+    return answer.post_note(req.host, req.host_event, note), rec
+
+
+def _candidate_lines(op) -> list[str]:
+    if op.kind == "write":
+        return (op.content or "").splitlines()
+    if op.kind == "edit":
+        return [x for e in op.edits for x in e.new.splitlines()]
+    if op.kind == "patch" and op.patch is not None:
+        if op.patch.kind == "add":
+            return list(op.patch.add_lines)
+        return [t for h in op.patch.hunks for tag, t in h.lines if tag == "+"]
+    return []
+
+
+def _fact(req: Request, ws) -> tuple[Reply, dict]:
+    """Gemini `save_memory {fact}`: the fact lands in GEMINI.md (outside the workspace's memory files), so it is
+    checked — security scan and arbitration against the workspace's constraints — but not stamped."""
+    fact = req.args.get("fact")
+    rec: dict = {"tool": req.tool, "decision": "allow"}
+    if not isinstance(fact, str) or not fact.strip():
+        return answer.noop(req.host, req.host_event), rec
+    from .writepath import NewLine, Planner, _err
+
+    planner = Planner(ws, req.session_id, cwd=req.cwd, host=req.host)
+    errors: list[dict] = []
+    engine = _optional("rules.engine")
+    if engine is not None and hasattr(engine, "scan_new_lines"):
+        for f in engine.scan_new_lines(ws, "GEMINI.md", [fact]) or ():
+            errors.append(_err("security", "GEMINI.md", f"{getattr(f, 'code', '')} {getattr(f, 'message', f)}"))
+    arb = _optional("tiers.arbitrate")
+    cls = planner._classify(fact)
+    if arb is not None and cls is not None and not errors:
+        result = arb.arbitrate(planner.index(), fact, cls.tier, file="GEMINI.md", scope=cls.scope)
+        if result.decision == "block":
+            errors.append(dict(result.error or {}))
+    _ = NewLine
+    if errors:
+        rec["decision"] = "block"
+        return answer.deny(req.host, PRE, _reason(errors), short="cuticle blocked a memory fact"), rec
+    return answer.noop(req.host, req.host_event), rec
+
+
+_KIND_OF_CALL = {"shell": "shell", "write": "write", "edit": "edit", "patch": "patch", "other": "other", "": "other"}
+
+
+def _govern(req: Request, ws, paths: tuple[str, ...], *, log: bool = True) -> tuple[Reply, dict]:
+    """Shell and other tool calls: the governance layer decides; a deny reaches the model."""
+    cfg = ws.section("gate")
+    fail_closed = bool(cfg.get("fail_closed_policy", False))
+    rec: dict = {"tool": req.tool, "kind": req.tool_kind}
+    gov = _optional("rules.governance")
+    if gov is None or not hasattr(gov, "evaluate_call"):
+        if fail_closed:
+            rec["decision"] = "deny"
+            reason = json.dumps({"kind": "cuticle.policy/v1", "decision": "deny", "rule": "fail-closed",
+                                 "reason": "governance layer unavailable and [gate] fail_closed_policy = true"})
+            return answer.deny(req.host, PRE, reason), rec
+        rec.update(decision="allow", note="governance not available in this build", _create=False)
+        return answer.noop(req.host, req.host_event), rec
+    from rules.model import ToolCall
+
+    call = ToolCall(tool=req.tool, kind=_KIND_OF_CALL.get(req.tool_kind, "other"), command=req.command,
+                    paths=paths, host=req.host, cwd=req.cwd or str(ws.root), arguments=req.args)
+    try:
+        ev = gov.evaluate_call(call, ws)
+    except Exception as exc:  # noqa: BLE001 - the policy layer's failure mode is configurable
+        if not fail_closed:
+            raise
+        rec["decision"] = "deny"
+        reason = json.dumps({"kind": "cuticle.policy/v1", "decision": "deny", "rule": "fail-closed",
+                             "reason": f"policy evaluation failed ({type(exc).__name__}) and fail_closed_policy is set"})
+        return answer.deny(req.host, PRE, reason), rec
+    decision = getattr(ev, "decision", "allow")
+    decision = getattr(decision, "value", decision)
+    rec["decision"] = decision
+    rec["policy"] = ev.to_json() if hasattr(ev, "to_json") else {"decision": decision}
+    logger = getattr(gov, "log_decision", None)
+    if logger is not None:
+        try:
+            logger(ws, call, ev)
+        except Exception:  # noqa: BLE001 - the decision stands even if its log line could not be written
+            pass
+    if decision == "deny":
+        reason = json.dumps({"kind": "cuticle.policy/v1", **rec["policy"]}, ensure_ascii=False)
+        return answer.deny(req.host, PRE, reason, short="cuticle policy denied this tool call"), rec
+    if not log:
+        rec["_log"] = False
+    return answer.noop(req.host, req.host_event), rec

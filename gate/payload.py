@@ -1,0 +1,328 @@
+"""Turn one host hook payload into one internal record: host, event, session, cwd, tool and file operations.
+
+Every host sends the same four things under different names (hosts.md §0, §10): this module is the only place
+that knows the spellings. Everything after it works on ``Request`` and ``FileOp``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from tiers.errors import ParseError
+
+from .edits import Edit
+
+HOSTS = ("openclaw", "claude", "codex", "gemini", "copilot", "cursor")
+
+# Canonical events.
+PROMPT, PRE, POST, START, END, CONTEXT = "prompt", "pre_tool", "post_tool", "session_start", "session_end", "context"
+EVENTS = (PROMPT, PRE, POST, START, END, CONTEXT)
+
+#: Host event names (lower-cased, without '_', '-', ':') -> canonical event.
+_EVENT_ALIASES: dict[str, str] = {
+    # before a tool runs
+    "pretooluse": PRE, "beforetool": PRE, "beforetoolcall": PRE, "beforeshellexecution": PRE,
+    "beforemcpexecution": PRE, "pre": PRE, "pretool": PRE,
+    # after it ran
+    "posttooluse": POST, "aftertool": POST, "aftertoolcall": POST, "afterfileedit": POST,
+    "aftershellexecution": POST, "post": POST, "posttool": POST,
+    # the user's prompt (provenance)
+    "userpromptsubmit": PROMPT, "userpromptsubmitted": PROMPT, "beforeagent": PROMPT, "beforesubmitprompt": PROMPT,
+    "llminput": PROMPT, "prompt": PROMPT,
+    # sessions
+    "sessionstart": START, "start": START, "sessionend": END, "end": END, "beforereset": END,
+    # context injection without advancing the session (OpenClaw)
+    "agentbootstrap": CONTEXT, "beforepromptbuild": CONTEXT, "bootstrap": CONTEXT, "context": CONTEXT,
+}
+
+_PATH_KEYS = ("file_path", "path", "filePath", "filepath", "target_file", "notebook_path", "file")
+_CONTENT_KEYS = ("content", "file_text", "contents", "fileText")
+_OLD_KEYS = ("old_string", "oldText", "old_str", "old_text", "oldString")
+_NEW_KEYS = ("new_string", "newText", "new_str", "new_text", "newString")
+_PATCH_KEYS = ("input", "command", "patch")
+_CMD_KEYS = ("command", "cmd", "script")
+
+_WRITE_TOOLS = {"write", "write_file", "create", "create_file", "writefile", "tabwrite"}
+_EDIT_TOOLS = {"edit", "multiedit", "replace", "str_replace", "strreplace", "edit_file", "str_replace_editor",
+               "search_replace"}
+_SHELL_TOOLS = {"bash", "shell", "exec", "run_shell_command", "terminal", "run_terminal_cmd", "local_shell"}
+_PATCH_TOOLS = {"apply_patch", "applypatch"}
+_FACT_TOOLS = {"save_memory"}
+
+
+def canonical_event(name: str | None) -> str | None:
+    if not name or not isinstance(name, str):
+        return None
+    return _EVENT_ALIASES.get(name.lower().replace("_", "").replace("-", "").replace(":", ""))
+
+
+@dataclass(frozen=True, slots=True)
+class FileOp:
+    """One file the tool call touches. ``kind``: write | edit | patch | delete | move (``move_to`` set)."""
+
+    path: str
+    kind: str
+    content: str | None = None
+    edits: tuple[Edit, ...] = ()
+    patch: Any = None  # gate.patch.PatchOp for kind "patch"
+    move_to: str | None = None
+
+
+@dataclass(slots=True)
+class Request:
+    """One normalized hook call."""
+
+    host: str
+    event: str | None
+    host_event: str
+    session_id: str = ""
+    cwd: str | None = None
+    tool: str = ""
+    tool_kind: str = ""  # write | edit | patch | shell | fact | other | "" (no tool)
+    ops: list[FileOp] = field(default_factory=list)
+    command: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+    args_key: str = ""  # where the arguments were: tool_input | toolArgs | params | (top level)
+    args_was_string: bool = False
+    prompt: str | None = None
+    workspace_hint: str | None = None
+    permission_mode: str | None = None
+    patch_key: str | None = None
+    raw: dict[str, Any] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+
+def _first(d: dict, keys: tuple[str, ...]) -> Any:
+    for k in keys:
+        v = d.get(k)
+        if v is not None:
+            return v
+    return None
+
+
+def _load_json_arg(value: Any, what: str) -> Any:
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise ParseError(f"{what} is a string that is not JSON ({exc.msg} at {exc.pos})") from exc
+    return value
+
+
+def _edit_from(d: dict, n: int) -> Edit | None:
+    old, new = _first(d, _OLD_KEYS), _first(d, _NEW_KEYS)
+    if old is None and new is None:
+        return None
+    if not isinstance(old, str) or not isinstance(new, str):
+        raise ParseError(f"edit {n}: old and new text must both be strings")
+    replace_all = bool(d.get("replace_all") or d.get("replaceAll") or d.get("allow_multiple"))
+    count = d.get("expected_replacements")
+    count = count if isinstance(count, int) and not isinstance(count, bool) and count > 1 else None
+    return Edit(old, new, replace_all and count is None, count)
+
+
+def _search_replace(text: str) -> list[Edit]:
+    """A fork's SEARCH/REPLACE ``patch`` argument: <<<<<<< SEARCH / ======= / >>>>>>> REPLACE blocks."""
+    edits: list[Edit] = []
+    lines = text.replace("\r\n", "\n").split("\n")
+    i = 0
+    while i < len(lines):
+        if lines[i].strip().startswith("<<<<<<<") and "SEARCH" in lines[i]:
+            j = i + 1
+            old: list[str] = []
+            while j < len(lines) and lines[j].strip() != "=======":
+                old.append(lines[j])
+                j += 1
+            k = j + 1
+            new: list[str] = []
+            while k < len(lines) and not (lines[k].strip().startswith(">>>>>>>") and "REPLACE" in lines[k]):
+                new.append(lines[k])
+                k += 1
+            if j >= len(lines) or k >= len(lines):
+                raise ParseError("SEARCH/REPLACE block is not closed")
+            edits.append(Edit("\n".join(old), "\n".join(new)))
+            i = k + 1
+        else:
+            i += 1
+    return edits
+
+
+def extract_edits(args: dict) -> list[Edit]:
+    """Every edit variant (hosts.md §10.2): ``edits`` as array / JSON string / one object, top-level pairs."""
+    out: list[Edit] = []
+    raw = args.get("edits")
+    if raw is not None:
+        raw = _load_json_arg(raw, "edits")
+        items = [raw] if isinstance(raw, dict) else raw
+        if not isinstance(items, list):
+            raise ParseError("edits must be an array, an object or a JSON string of either")
+        for n, item in enumerate(items, 1):
+            if not isinstance(item, dict):
+                raise ParseError(f"edit {n} is not an object")
+            e = _edit_from(item, n)
+            if e is None:
+                raise ParseError(f"edit {n} has no old/new text")
+            out.append(e)
+    top = _edit_from(args, len(out) + 1)
+    if top is not None:
+        out.append(top)
+    sr = args.get("patch")
+    if isinstance(sr, str) and "SEARCH" in sr and "REPLACE" in sr:
+        out.extend(_search_replace(sr))
+    return out
+
+
+def _file_ops(tool_kind: str, args: dict) -> tuple[str, list[FileOp], str | None]:
+    """(refined tool kind, file ops, key holding a patch) from the tool arguments."""
+    from .patch import looks_like_patch, parse_patch
+
+    for key in _PATCH_KEYS:
+        if looks_like_patch(args.get(key)):
+            try:
+                parsed = parse_patch(args[key])
+            except ParseError:
+                if tool_kind == "shell":
+                    break  # a shell command that merely mentions the marker is still a shell command
+                raise
+            ops = [FileOp(op.path, "patch", patch=op, move_to=op.move_to) for op in parsed]
+            return "patch", ops, key
+    if tool_kind == "shell":
+        return "shell", [], None
+    path = _first(args, _PATH_KEYS)
+    if not isinstance(path, str) or not path:
+        return tool_kind, [], None
+    content = _first(args, _CONTENT_KEYS)
+    if tool_kind == "write" or (tool_kind in ("", "other") and isinstance(content, str)):
+        if not isinstance(content, str):
+            raise ParseError(f"{path}: write without string content")
+        return "write", [FileOp(path, "write", content=content)], None
+    edits = extract_edits(args)
+    if edits or tool_kind == "edit":
+        if isinstance(content, str) and not edits:
+            return "write", [FileOp(path, "write", content=content)], None
+        return "edit", [FileOp(path, "edit", edits=tuple(edits))], None
+    return tool_kind, [], None
+
+
+def tool_kind_of(name: str) -> str:
+    n = (name or "").lower()
+    if n in _PATCH_TOOLS:
+        return "patch"
+    if n in _WRITE_TOOLS:
+        return "write"
+    if n in _EDIT_TOOLS:
+        return "edit"
+    if n in _SHELL_TOOLS:
+        return "shell"
+    if n in _FACT_TOOLS:
+        return "fact"
+    return "other" if n else ""
+
+
+def _command_of(args: dict) -> str | None:
+    cmd = _first(args, _CMD_KEYS)
+    if isinstance(cmd, list) and all(isinstance(x, str) for x in cmd):
+        # Codex `shell` sends argv, often ["bash", "-lc", "<script>"]; the script is what runs.
+        if len(cmd) >= 3 and cmd[-2] in ("-c", "-lc", "-ic") and cmd[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh"):
+            return cmd[-1]
+        import shlex
+
+        return shlex.join(cmd)
+    return cmd if isinstance(cmd, str) else None
+
+
+def normalize(host: str, event_arg: str | None, payload: Any) -> Request:
+    """The Request for one payload. Raises ParseError when the payload is not a JSON object or has bad shapes."""
+    if not isinstance(payload, dict):
+        raise ParseError("hook payload must be a JSON object")
+    if host == "openclaw":
+        return _openclaw(event_arg, payload)
+    host_event = payload.get("hook_event_name") or event_arg or ""
+    req = Request(host=host, event=canonical_event(host_event), host_event=str(host_event), raw=payload)
+    req.session_id = str(payload.get("session_id") or payload.get("sessionId") or payload.get("conversation_id") or "")
+    req.cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
+    roots = payload.get("workspace_roots")
+    if isinstance(roots, list) and roots and isinstance(roots[0], str):
+        req.workspace_hint = roots[0]
+    req.permission_mode = payload.get("permission_mode")
+    prompt = payload.get("prompt")
+    if req.event == PROMPT and isinstance(prompt, str):
+        req.prompt = prompt
+    if req.event not in (PRE, POST):
+        if req.event == START and isinstance(payload.get("initialPrompt"), str):
+            req.prompt = payload["initialPrompt"]
+        return req
+    # the tool and its arguments
+    if "toolName" in payload or "toolArgs" in payload:  # Copilot
+        req.tool = str(payload.get("toolName") or "")
+        req.args_key = "toolArgs"
+        raw_args = payload.get("toolArgs")
+        req.args_was_string = isinstance(raw_args, str)
+        args = _load_json_arg(raw_args, "toolArgs") if raw_args is not None else {}
+    elif "tool_input" in payload or "tool_name" in payload:
+        req.tool = str(payload.get("tool_name") or "")
+        req.args_key = "tool_input"
+        args = _load_json_arg(payload.get("tool_input") or {}, "tool_input")
+    else:  # Cursor beforeShellExecution / afterFileEdit carry the arguments at top level
+        args = payload
+        hev = str(host_event).lower()
+        if "shell" in hev:
+            req.tool = "Shell"
+        elif "fileedit" in hev:
+            req.tool = "Edit"
+        elif "mcp" in hev:
+            req.tool = str(payload.get("tool_name") or "mcp")
+    if not isinstance(args, dict):
+        raise ParseError(f"{req.args_key or 'tool arguments'} must be a JSON object")
+    req.args = args
+    _fill_tool(req)
+    return req
+
+
+def _fill_tool(req: Request) -> None:
+    kind = tool_kind_of(req.tool)
+    if kind == "fact":
+        req.tool_kind = "fact"
+        return
+    kind, ops, patch_key = _file_ops(kind, req.args)
+    req.tool_kind, req.ops, req.patch_key = kind, ops, patch_key
+    if kind == "shell":
+        req.command = _command_of(req.args)
+
+
+def _openclaw(event_arg: str | None, payload: dict) -> Request:
+    """OpenClaw: the plugin forwards ``{hook, event, ctx}`` (or an internal-hook event for agent:bootstrap)."""
+    if payload.get("type") and payload.get("action") and "context" in payload:  # internal hook event
+        hook = f"{payload['type']}:{payload['action']}"
+        event, ctx = payload.get("context") or {}, payload.get("context") or {}
+    else:
+        hook = payload.get("hook") or event_arg or ""
+        event, ctx = payload.get("event") or {}, payload.get("ctx") or {}
+    if not isinstance(event, dict) or not isinstance(ctx, dict):
+        raise ParseError("openclaw payload: 'event' and 'ctx' must be objects")
+    req = Request(host="openclaw", event=canonical_event(str(hook)), host_event=str(hook), raw=payload)
+    req.session_id = str(ctx.get("sessionId") or event.get("sessionId") or ctx.get("sessionKey") or "")
+    ws = payload.get("workspaceDir") or ctx.get("workspaceDir") or event.get("workspaceDir")
+    req.workspace_hint = ws if isinstance(ws, str) else None
+    req.cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
+    if req.event == PROMPT:
+        prompt = event.get("prompt")
+        req.prompt = prompt if isinstance(prompt, str) else None
+        trigger = str(ctx.get("trigger") or "").lower()
+        if trigger in ("memory", "memory-flush", "memoryflush", "flush", "heartbeat", "cron") or (
+            req.prompt and req.prompt.lstrip().startswith("Write any lasting notes to memory/")
+        ):
+            req.prompt = None  # a system-generated turn: not the user's words (hosts.md §13.7)
+        return req
+    if req.event not in (PRE, POST):
+        return req
+    req.tool = str(event.get("toolName") or ctx.get("toolName") or "")
+    req.args_key = "params"
+    params = _load_json_arg(event.get("params") or {}, "params")
+    if not isinstance(params, dict):
+        raise ParseError("openclaw params must be an object")
+    req.args = params
+    _fill_tool(req)
+    return req

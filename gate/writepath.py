@@ -1,0 +1,580 @@
+"""The write path: compute the file a tool call would produce, diff it against disk, tier only the new lines.
+
+For each file operation: resolve the path inside the workspace (``..`` and symlinks deliberately), refuse guarded
+files, compute the resulting text (whole-file write, edits, apply_patch), align it with the file on disk, and for
+lines that are new: strip a stamp the agent invented, classify with provenance, security-scan (rules engine),
+arbitrate against the active constraints, apply the USER.md guard, and stamp. Existing lines keep their text and
+stamp even when the agent rewrote the stamp. Returns a plan; the caller answers the host and writes files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tiers.errors import CuticleError, ParseError, WorkspaceError
+
+from .payload import FileOp
+
+KIND = "cuticle.block/v1"
+
+
+def optional(module: str):
+    """A teammate's module if it is importable, else None (the call site stays real and guarded)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
+
+
+@dataclass(slots=True)
+class NewLine:
+    number: int  # 1-based, in the resulting file
+    content: str
+    tier: str | None = None
+    verified: bool = False
+    forged: bool = False
+
+
+@dataclass(slots=True)
+class FilePlan:
+    """What the gate decided for one file: pass (not memory), allow (maybe with new bytes) or block."""
+
+    path: str  # as the tool named it
+    rel: str | None = None
+    action: str = "pass"  # pass | allow | block
+    op_kind: str = ""
+    old: bytes | None = None
+    proposed: str | None = None
+    stamped: bytes | None = None
+    new_lines: list[NewLine] = field(default_factory=list)
+    removed: int = 0
+    restored: int = 0
+    forged: int = 0
+    errors: list[dict] = field(default_factory=list)
+    supersede: list[dict] = field(default_factory=list)
+    note: str = ""
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.rel or self.path,
+            "action": self.action,
+            "op": self.op_kind,
+            "new_lines": [{"line": n.number, "tier": n.tier, "verified": n.verified} for n in self.new_lines],
+            "removed_lines": self.removed,
+            "restored_stamps": self.restored,
+            "forged_stamps": self.forged,
+            "errors": self.errors,
+            "note": self.note,
+        }
+
+
+# -- paths ---------------------------------------------------------------------------------------------
+
+
+def resolve(ws, path: str, base: str | None) -> tuple[str | None, str | None]:
+    """(workspace-relative real path, problem). Relative paths resolve against the tool's cwd (else the root).
+
+    - lexically outside the workspace (an absolute path elsewhere, ``../x``): (None, None) -> not ours, pass;
+    - lexically inside but resolving outside (a symlink out, ``memory/../../x`` through a link): (None, problem)
+      when the lexical path names a memory or guarded file, so the write is refused rather than followed;
+    - otherwise the real relative path (symlinks inside the workspace followed to their target).
+    """
+    p = Path(os.path.expanduser(path))
+    if not p.is_absolute():
+        p = Path(base or ws.root) / p
+    lexical = Path(os.path.normpath(p))
+    try:
+        lex_rel = lexical.relative_to(ws.root).as_posix()
+    except ValueError:
+        try:  # the cwd may be spelled through a symlink to the workspace
+            lex_rel = Path(os.path.realpath(lexical.parent)).joinpath(lexical.name).relative_to(ws.root).as_posix()
+        except ValueError:
+            return None, None
+    try:
+        return ws.relpath(lexical), None
+    except WorkspaceError:
+        if ws.is_memory_file(lex_rel) or ws.is_guarded_file(lex_rel):
+            return None, f"{lex_rel} resolves outside the workspace (symlink or '..'); cuticle will not follow it"
+        return None, None
+
+
+def is_memory(ws, rel: str) -> bool:
+    return ws.is_memory_file(rel)
+
+
+# -- the plan ------------------------------------------------------------------------------------------
+
+
+class Planner:
+    """Plans every file op of one tool call against one workspace, sharing the constraint index."""
+
+    def __init__(self, ws, session_id: str, *, cwd: str | None, host: str, stage: str = "pre") -> None:
+        self.ws = ws
+        self.session_id = session_id
+        self.cwd = cwd
+        self.host = host
+        self.stage = stage  # "pre" (before the tool ran) or "post" (stamping what was written)
+        self.cfg = ws.section("gate")
+        self._index = None
+        self._session: int | None = None
+        #: constraints to mark superseded in the file being stamped after the tool ran (from the snapshot)
+        self.pending_supersede: list[dict] = []
+
+    # configuration
+    def user_guard_globs(self) -> tuple[str, ...]:
+        g = self.cfg.get("user_guard", ["USER.md"])
+        if g is False:
+            return ()
+        if isinstance(g, str):
+            g = [g]
+        return tuple(x for x in g if isinstance(x, str))
+
+    def plan(self, op: FileOp, *, base_text: bytes | None = None, current: bytes | None = None) -> list[FilePlan]:
+        """Plans for one op (a patch move yields two: the source delete and the target write)."""
+        plans: list[FilePlan] = []
+        if op.kind == "patch":
+            return self._plan_patch(op)
+        plans.append(self._plan_file(op.path, op.kind, op, base_text=base_text, current=current))
+        return plans
+
+    def _plan_patch(self, op: FileOp) -> list[FilePlan]:
+        from .patch import added_text, apply_hunks
+
+        pop = op.patch
+        if pop.kind == "delete":
+            return [self._plan_file(pop.path, "delete", op)]
+        if pop.kind == "add":
+            return [self._plan_file(pop.path, "write", op, content=added_text(pop))]
+        # update (maybe with a move): the new text comes from the source file
+        src_plan = FilePlan(path=pop.path, op_kind="patch")
+        rel, problem = resolve(self.ws, pop.path, self.cwd)
+        if problem:
+            src_plan.action, src_plan.errors = "block", [_err("path-outside-workspace", pop.path, problem)]
+            return [src_plan]
+        try:
+            old = self._read(rel, pop.path) if rel is not None else _read_outside(pop.path, self.cwd)
+        except WorkspaceError as exc:
+            src_plan.rel, src_plan.action = rel, "block" if rel and self._tracked(rel) else "pass"
+            src_plan.errors = [_err("unreadable", rel or pop.path, str(exc))] if src_plan.action == "block" else []
+            return [src_plan]
+        try:
+            new_text = apply_hunks(_decode(old), pop.hunks, path=rel or pop.path) if pop.hunks else _decode(old)
+        except ParseError as exc:
+            if rel and self._tracked(rel):
+                src_plan.rel, src_plan.action = rel, "block"
+                src_plan.errors = [_err("patch-does-not-apply", rel, str(exc))]
+            return [src_plan]
+        if pop.move_to:
+            plans = [self._plan_file(pop.path, "delete", op, moving=True)]
+            plans.append(self._plan_file(pop.move_to, "write", op, content=new_text))
+            return plans
+        return [self._plan_file(pop.path, "write", op, content=new_text, old_override=old)]
+
+    def _tracked(self, rel: str) -> bool:
+        return self.ws.is_memory_file(rel) or self.ws.is_guarded_file(rel)
+
+    def _read(self, rel: str, shown: str) -> bytes | None:
+        from tiers.fsutil import read_bytes_checked
+
+        path = self.ws.root / rel
+        if not path.exists():
+            return None
+        return read_bytes_checked(path)
+
+    def _plan_file(
+        self,
+        path: str,
+        kind: str,
+        op: FileOp,
+        *,
+        content: str | None = None,
+        moving: bool = False,
+        old_override: bytes | None = None,
+        base_text: bytes | None = None,
+        current: bytes | None = None,
+    ) -> FilePlan:
+        plan = FilePlan(path=path, op_kind=op.kind if op.kind != "patch" else f"patch-{kind}")
+        rel, problem = resolve(self.ws, path, self.cwd)
+        if problem:
+            plan.action = "block"
+            plan.errors = [_err("path-outside-workspace", path, problem, resolve="write to the file inside the workspace")]
+            return plan
+        if rel is None:
+            return plan  # not this workspace's file
+        plan.rel = rel
+        if self.ws.is_guarded_file(rel):
+            if self.stage == "post":
+                plan.action, plan.note = "allow", "guarded file changed by a tool (logged)"
+                return plan
+            plan.action = "block"
+            plan.errors = [_err(
+                "guarded-file", rel,
+                f"{rel} is generated by cuticle and may not be written by an agent",
+                resolve="use `cuticle contribute` for insights; PERSONALITY.md is rendered at session start",
+            )]
+            return plan
+        if not self.ws.is_memory_file(rel):
+            return plan
+        plan.action = "allow"
+        if kind == "delete":
+            return self._plan_delete(plan, moving)
+        try:
+            old = old_override if old_override is not None else (base_text if base_text is not None else self._read(rel, path))
+        except WorkspaceError as exc:
+            plan.action = "block"
+            plan.errors = [_err("unreadable", rel, f"{exc}; cuticle refuses to tier it", resolve="fix or remove the file by hand")]
+            return plan
+        plan.old = old
+        if kind == "edit":
+            try:
+                from .edits import apply_edits
+
+                new_text = apply_edits(_decode(old), op.edits, path=rel) if op.edits else _decode(old)
+            except ParseError as exc:
+                plan.action = "block"
+                plan.errors = [_err("edit-does-not-apply", rel, str(exc), resolve="re-read the file and retry the edit")]
+                return plan
+        elif current is not None:
+            new_text = _decode(current)
+        else:
+            new_text = content if content is not None else (op.content or "")
+        if len(new_text.encode("utf-8", "surrogatepass")) > _limit() or "\x00" in new_text:
+            plan.action = "block"
+            plan.errors = [_err("not-a-memory-text", rel, f"{rel}: the new content is binary or over the size limit; refused")]
+            return plan
+        plan.proposed = new_text
+        self._tier(plan)
+        return plan
+
+    def _plan_delete(self, plan: FilePlan, moving: bool) -> FilePlan:
+        if self.stage == "post":
+            return plan
+        if self.cfg.get("allow_memory_delete", False):
+            plan.note = "memory file deleted (allowed by [gate] allow_memory_delete)"
+            return plan
+        path = self.ws.root / plan.rel
+        if not path.exists():
+            return plan
+        plan.action = "block"
+        what = "moving" if moving else "deleting"
+        plan.errors = [_err(
+            "memory-delete", plan.rel,
+            f"{what} memory file {plan.rel} would drop its memory lines",
+            resolve="edit the lines instead; expired lines are removed by `cuticle gc` (recoverable), "
+                    "or ask the user to delete the file",
+        )]
+        return plan
+
+    # -- tiering --------------------------------------------------------------------------------------
+    def _tier(self, plan: FilePlan) -> None:
+        markdown = optional("tiers.markdown")
+        stamps = optional("tiers.stamps")
+        if markdown is None or stamps is None:
+            plan.note = "memory model not available in this build: write allowed unstamped"
+            return
+        rel = plan.rel
+        old_doc = markdown.parse_document(plan.old) if plan.old else None
+        new_doc = markdown.parse_document(plan.proposed or "")
+        old_lines = old_doc.lines if old_doc else []
+        new_lines = new_doc.lines
+        keep, fresh = align(old_lines, new_lines)
+        changes: dict[int, str] = {}
+        # existing lines keep their text and stamp exactly as on disk
+        for j, i in keep.items():
+            if new_lines[j].text != old_lines[i].text:
+                changes[new_lines[j].number] = old_lines[i].text
+                plan.restored += 1
+        plan.removed = len(old_lines) - len(keep)
+        candidates: list[tuple[Any, str, bool]] = []
+        for j in fresh:
+            line = new_lines[j]
+            if not line.is_memory:
+                continue
+            content, stamp, _err_text = stamps.split_stamp(line.text)
+            forged = stamp is not None
+            if forged and self.stage == "post" and self._valid_stamp(stamps, stamp, content):
+                continue  # cuticle's own stamp from the pre-tool rewrite
+            if forged:
+                plan.forged += 1
+                changes[line.number] = content.rstrip()
+            if not content.strip():
+                continue
+            candidates.append((line, content.rstrip(), forged))
+        if not candidates:
+            if changes:
+                plan.stamped = new_doc.with_texts(changes).render()
+            return
+        self._check(plan, candidates, changes, stamps)
+        if plan.action == "block":
+            return
+        same = [s for s in plan.supersede + self.pending_supersede if s.get("file") in (None, rel)]
+        if same:
+            from .supersede import matches, restamp_superseded
+
+            for j, i in keep.items():
+                if any(matches(s, old_lines[i]) for s in same):
+                    new = restamp_superseded(stamps, old_lines[i].text, self.ws.key)
+                    if new is not None:
+                        changes[new_lines[j].number] = new
+        plan.stamped = new_doc.with_texts(changes).render() if changes else None
+
+    def _valid_stamp(self, stamps, stamp, content: str) -> bool:
+        try:
+            return bool(stamps.verify_stamp(stamp, content.rstrip(), self.ws.key))
+        except Exception:  # noqa: BLE001 - an unverifiable stamp is treated as forged
+            return False
+
+    def _classify(self, text: str):
+        prov = optional("tiers.provenance")
+        if prov is not None and hasattr(prov, "classify_with_provenance") and self.session_id:
+            return prov.classify_with_provenance(self.ws, self.session_id, text)
+        classify = optional("tiers.classify")
+        if classify is None:
+            return None
+        return classify.classify(text)
+
+    def session(self) -> int:
+        if self._session is None:
+            sess = optional("tiers.session")
+            self._session = int(sess.current_session(self.ws)) if sess is not None else 1
+        return self._session
+
+    def index(self):
+        if self._index is None:
+            arb = optional("tiers.arbitrate")
+            if arb is None:
+                return None
+            self._index = arb.ConstraintIndex.from_workspace(self.ws)
+        return self._index
+
+    def _check(self, plan: FilePlan, candidates: list, changes: dict[int, str], stamps) -> None:
+        rel = plan.rel
+        # 1. security rules on exactly the lines about to be written
+        engine = optional("rules.engine")
+        if engine is not None and hasattr(engine, "scan_new_lines"):
+            findings = engine.scan_new_lines(self.ws, rel, [c for _, c, _ in candidates])
+            for f in findings or ():
+                n = getattr(f, "line", None) or 1
+                line = candidates[min(max(n, 1), len(candidates)) - 1][0]
+                plan.errors.append(_err(
+                    "security", rel, f"{rel}:{line.number}: {getattr(f, 'code', '')} {getattr(f, 'message', f)}",
+                    line=line.number, text=_clip(candidates[min(max(n, 1), len(candidates)) - 1][1]),
+                    resolve="do not store secrets, instructions to the agent or invisible characters in memory",
+                    finding=f.to_json() if hasattr(f, "to_json") else str(f),
+                ))
+        guard = rel in () or _glob(rel, self.user_guard_globs())
+        arb = optional("tiers.arbitrate")
+        index = self.index() if arb is not None and self.stage == "pre" else None
+        ttl = self._ttl()
+        for line, content, forged in candidates:
+            cls = self._classify(content)
+            tier = cls.tier if cls is not None else None
+            nl = NewLine(line.number, content, tier.name if tier else None, bool(cls and cls.verified), forged)
+            plan.new_lines.append(nl)
+            if guard and not nl.verified and self.stage == "pre":
+                plan.errors.append(_err(
+                    "user-guard", rel,
+                    f"{rel}:{line.number}: only lines in the user's own words (verified provenance) may enter {rel}",
+                    line=line.number, text=_clip(content), tier=nl.tier,
+                    resolve="write this line to MEMORY.md (durable facts, decisions) or to today's daily note "
+                            "memory/YYYY-MM-DD.md (observations, hypotheses) instead",
+                ))
+                continue
+            if index is not None and tier is not None:
+                result = arb.arbitrate(index, content, tier, file=rel, scope=cls.scope)
+                if result.decision == "block":
+                    err = dict(result.error or {})
+                    err.setdefault("file", rel)
+                    err.setdefault("line", line.number)
+                    plan.errors.append(err)
+                    continue
+                for s in getattr(result, "supersedes", None) or ():
+                    plan.supersede.append(_constraint_json(s))
+            if tier is not None:
+                stamp = stamps.make_stamp(content, tier, self.session(), self.ws.key, scope=cls.scope,
+                                          ttl=ttl if tier.name == "HYPOTHESIS" else None)
+                changes[line.number] = stamps.apply_stamp(content, stamp)
+        if plan.errors:
+            plan.action = "block"
+
+    def _ttl(self) -> int | None:
+        t = self.ws.section("tiers").get("hypothesis_ttl")
+        return t if isinstance(t, int) and not isinstance(t, bool) and t > 0 else None
+
+
+def align(old_lines: list, new_lines: list) -> tuple[dict[int, int], list[int]]:
+    """Map new line index -> old line index for lines the agent kept (compared without stamps), and list the
+    indices of new lines. Common prefix/suffix first (fast for appends), then difflib on the middle, then
+    moved lines matched by content so that reordering a file cannot re-label old memory."""
+    def key(line) -> str:
+        return line.content.rstrip() if line.kind == "memory" or line.stamp is not None else line.text.rstrip()
+
+    ok = [key(x) for x in old_lines]
+    nk = [key(x) for x in new_lines]
+    keep: dict[int, int] = {}
+    p = 0
+    while p < len(ok) and p < len(nk) and ok[p] == nk[p]:
+        keep[p] = p
+        p += 1
+    s = 0
+    while s < len(ok) - p and s < len(nk) - p and ok[len(ok) - 1 - s] == nk[len(nk) - 1 - s]:
+        keep[len(nk) - 1 - s] = len(ok) - 1 - s
+        s += 1
+    o_mid, n_mid = ok[p:len(ok) - s], nk[p:len(nk) - s]
+    used: set[int] = set(keep.values())
+    if o_mid and n_mid:
+        import difflib
+
+        sm = difflib.SequenceMatcher(None, o_mid, n_mid, autojunk=False)
+        for tag, i1, i2, j1, j2 in sm.get_opcodes():
+            if tag == "equal":
+                for k in range(i2 - i1):
+                    keep[p + j1 + k] = p + i1 + k
+                    used.add(p + i1 + k)
+    fresh: list[int] = []
+    spare: dict[str, list[int]] = {}
+    for i in range(len(ok)):
+        if i not in used and ok[i].strip():
+            spare.setdefault(ok[i], []).append(i)
+    for j in range(len(nk)):
+        if j in keep:
+            continue
+        if spare.get(nk[j]):
+            keep[j] = spare[nk[j]].pop(0)
+        else:
+            fresh.append(j)
+    return keep, fresh
+
+
+def _glob(rel: str, globs: tuple[str, ...]) -> bool:
+    from tiers.workspace import glob_match
+
+    return bool(globs) and glob_match(rel, globs)
+
+
+def _constraint_json(s: Any) -> dict:
+    if isinstance(s, dict):
+        return s
+    if hasattr(s, "to_json"):
+        return s.to_json()
+    return {k: getattr(s, k) for k in ("id", "file", "line", "text", "tier") if hasattr(s, k)}
+
+
+def _err(reason: str, file: str, message: str, **extra: Any) -> dict:
+    out = {"kind": KIND, "reason": reason, "file": file, "message": message}
+    out.update({k: v for k, v in extra.items() if v is not None})
+    return out
+
+
+def _clip(s: str, n: int = 200) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _decode(data: bytes | None) -> str:
+    if not data:
+        return ""
+    return data.decode("utf-8", errors="surrogateescape")
+
+
+def _read_outside(path: str, cwd: str | None) -> bytes:
+    p = Path(path)
+    if not p.is_absolute():
+        p = Path(cwd or ".") / p
+    from tiers.fsutil import read_bytes_checked
+
+    return read_bytes_checked(p)
+
+
+def _limit() -> int:
+    from tiers.fsutil import MAX_FILE_BYTES
+
+    return MAX_FILE_BYTES
+
+
+def snapshot_path(ws, rel: str) -> Path:
+    return ws.state_path("pending", hashlib.sha1(rel.encode("utf-8")).hexdigest()[:16] + ".json")
+
+
+def save_snapshot(ws, rel: str, old: bytes | None, session_id: str, *, supersede: list | None = None) -> None:
+    """Remember the file as it was before the tool ran, so the after-tool event can tell new lines apart."""
+    import base64
+
+    path = snapshot_path(ws, rel)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rec = {"rel": rel, "session_id": session_id, "exists": old is not None,
+           "old": base64.b64encode(old or b"").decode("ascii"), "supersede": supersede or []}
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(rec), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def load_snapshot(ws, rel: str) -> tuple[bytes | None | bool, list]:
+    """(the saved pre-tool bytes — None when the file did not exist, False when there is no snapshot —,
+    constraints to mark superseded)."""
+    import base64
+
+    path = snapshot_path(ws, rel)
+    try:
+        rec = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False, []
+    if rec.get("rel") != rel:
+        return False, []
+    old = base64.b64decode(rec.get("old", "")) if rec.get("exists") else None
+    return old, list(rec.get("supersede") or [])
+
+
+def drop_snapshot(ws, rel: str) -> None:
+    try:
+        snapshot_path(ws, rel).unlink()
+    except OSError:
+        pass
+
+
+def stamp_on_disk(ws, rel: str, planner: Planner, candidate_lines: list[str] | None) -> FilePlan | None:
+    """After the tool ran (hosts that cannot rewrite): stamp the new lines of ``rel`` on disk, atomically and
+    under the lock, leaving every untouched line byte-identical. Returns the plan, or None if nothing to do."""
+    from tiers.fsutil import atomic_write, file_lock, read_bytes_checked
+
+    path = ws.root / rel
+    if not path.exists():
+        drop_snapshot(ws, rel)
+        return None
+    with file_lock(path):
+        current = read_bytes_checked(path)
+        base, supersede = load_snapshot(ws, rel)
+        planner.pending_supersede = supersede
+        if base is False:
+            base = _without_candidates(current, candidate_lines or [])
+        plan = planner.plan(FileOp(rel, "write"), base_text=base if base is not None else b"", current=current)[0]
+        if plan.action == "allow" and plan.stamped is not None and plan.stamped != current:
+            atomic_write(path, plan.stamped)
+    drop_snapshot(ws, rel)
+    return plan
+
+
+def _without_candidates(current: bytes, candidates: list[str]) -> bytes:
+    """Without a snapshot: the file minus one occurrence of each unstamped line the tool call brought in, so
+    that only those lines count as new (lines cuticle never saw the tool write are not re-labelled)."""
+    want: dict[str, int] = {}
+    for c in candidates:
+        c = c.rstrip("\r\n").rstrip()
+        if c.strip() and "<!--" not in c:
+            want[c] = want.get(c, 0) + 1
+    out: list[bytes] = []
+    for raw in current.splitlines(keepends=True):
+        text = raw.decode("utf-8", "surrogateescape").rstrip("\r\n").rstrip()
+        if want.get(text):
+            want[text] -= 1
+            continue
+        out.append(raw)
+    return b"".join(out)
+
+
+__all__ = ["FilePlan", "KIND", "Planner", "align", "resolve", "stamp_on_disk", "CuticleError"]
