@@ -182,8 +182,8 @@ def _seek(haystack: list[str], needle: list[str], start: int, eof: bool) -> int:
 
 
 def apply_hunks(original: str, hunks: tuple[Hunk, ...] | list[Hunk], *, path: str = "file") -> str:
-    """The text ``original`` becomes after the hunks (LF line endings, one final newline, like Codex)."""
-    lines = original.replace("\r\n", "\n").split("\n")
+    """The text ``original`` becomes after the hunks (one final newline, like Codex)."""
+    lines = original.split("\n")  # like Codex: a CRLF file keeps its '\r's (matching ignores trailing space)
     if lines and lines[-1] == "":
         lines.pop()
     pos = 0
