@@ -1,0 +1,398 @@
+"""Marker-based EN/RU classification of one memory line into a tier, with confidence, DECISION scope and reasons.
+
+The rules are DESIGN.md §4 made precise (every phrase lives in ``tiers.lexicon``):
+
+1. a hedge anywhere in the agent's voice -> HYPOTHESIS (a hedge outweighs every marker: "User maybe said…");
+2. an agreement marker ("Decided with the user:") -> DECISION, with the scope phrase cut out of the line;
+3. a user speech marker or an attributed quote -> DIRECTIVE (DECISION when the user's words carry a restrictive
+   "only for …" scope; a deadline alone keeps it a DIRECTIVE);
+4. environment evidence (command output, logs, API responses, CI, calendar, inbox) adding up to 0.8 -> OBSERVATION,
+   unless the line is an imperative;
+5. everything else, unattributed imperatives included -> HYPOTHESIS.
+
+This module must stay light: it never imports markdown-it (the hook imports it on every write).
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from dataclasses import dataclass
+
+import regex
+
+from . import lexicon as lx
+from .model import Classification, Tier
+from .text import fold, strip_markup
+
+__all__ = ["classify", "find_scope"]
+
+log = logging.getLogger(__name__)
+
+ENV_THRESHOLD = 0.8
+
+_STAMP_TAIL = regex.compile(r"\s*<!--\s*cu[:\s][^\n]*?-->\s*$")
+
+
+def _strip_stamp(text: str) -> str:
+    try:
+        from .stamps import split_stamp
+    except ImportError:  # pragma: no cover - stamps ships with this module
+        return _STAMP_TAIL.sub("", text)
+    content, _stamp, _err = split_stamp(text)
+    return content
+
+
+def classify(text: str) -> Classification:
+    """Classify one memory line (a trailing stamp and the line's Markdown markup are ignored). Never raises."""
+    try:
+        if not isinstance(text, str):
+            text = "" if text is None else str(text)
+        return _classify(text)
+    except Exception as exc:  # noqa: BLE001 - classification must never take the gate down
+        log.exception("classify failed on %r", text)
+        return Classification(Tier.HYPOTHESIS, 0.0, None, (f"could not classify ({type(exc).__name__}); "
+                                                             "kept as HYPOTHESIS",))
+
+
+def _q(s: str) -> str:
+    s = " ".join(s.split())
+    return f"'{s}'"
+
+
+def _classify(text: str) -> Classification:
+    body = strip_markup(_strip_stamp(text))
+    nfc = unicodedata.normalize("NFC", body)
+    f = fold(nfc)
+    if not f.strip():
+        return Classification(Tier.HYPOTHESIS, 0.3, None, ("empty line: nothing to attribute",))
+
+    user = lx.matcher("user").search(f)
+    decision = lx.matcher("decision").search(f)
+    marker_end = min(m[1] for m in (user, decision) if m) if (user or decision) else None
+
+    hedges = []
+    for s, e, _lang, _p, _w in lx.matcher("hedge").finditer(f):
+        # Inside a user's quoted words a hedge is the user's; only the agent's own voice demotes the line.
+        if user and not decision and s >= user[1]:
+            continue
+        hedges.append(nfc[s:e].strip() or "?")
+    if user and not decision:
+        for s, e, _lang, _p, _w in lx.matcher("agent_hedge").finditer(f):
+            if s >= user[1]:
+                hedges.append(nfc[s:e].strip())
+
+    if hedges:
+        reasons = [f"hedged: {', '.join(_q(h) for h in dict.fromkeys(hedges))}"]
+        if decision or user:
+            m = decision or user
+            reasons.append(f"the hedge outweighs the marker {_q(nfc[m[0]:m[1]])}: an unconfirmed recollection "
+                           "stays the agent's inference")
+        else:
+            env = _env_score(nfc, f)
+            if env[0] > 0:
+                reasons.append("environment words inside an inference do not make it an observation")
+        return Classification(Tier.HYPOTHESIS, 0.85, None, tuple(reasons))
+
+    if decision:
+        start = _payload_start(f, decision[1])
+        scope = find_scope(nfc, f, start)
+        reasons = [f"agreement marker {_q(nfc[decision[0]:decision[1]])}"]
+        if scope:
+            reasons.append(f"scope {_q(scope)}")
+            return Classification(Tier.DECISION, 0.9, _orig_span(text, body, scope), tuple(reasons))
+        reasons.append("no scope phrase found: the decision holds until the user changes it")
+        return Classification(Tier.DECISION, 0.6, None, tuple(reasons))
+
+    if user:
+        reasons = [f"user marker {_q(nfc[user[0]:user[1]])}"]
+        start = _payload_start(f, user[1])
+        restrictive = _restrictive_scope(nfc, f, start)
+        if restrictive:
+            reasons.append(f"the user's words restrict the choice to {_q(restrictive)}")
+            return Classification(Tier.DECISION, 0.75, _orig_span(text, body, restrictive), tuple(reasons))
+        return Classification(Tier.DIRECTIVE, 0.95, None, tuple(reasons))
+
+    score, cues = _env_score(nfc, f)
+    imperative = lx.matcher("imperative").search(f)
+    if score >= ENV_THRESHOLD and not (imperative and score < ENV_THRESHOLD + 0.5):
+        conf = min(0.95, 0.55 + 0.3 * score)
+        return Classification(Tier.OBSERVATION, conf, None,
+                              (f"environment evidence {score:.1f}: {', '.join(cues)}",))
+    reasons = []
+    if imperative:
+        reasons.append(f"imperative {_q(nfc[imperative[0]:imperative[1]])} with no user marker: the agent's "
+                       "own rule")
+    else:
+        reasons.append("no user, agreement or environment marker: the agent's own inference")
+    if score > 0:
+        reasons.append(f"environment cues too weak ({score:.1f} < {ENV_THRESHOLD}): {', '.join(cues)}")
+    return Classification(Tier.HYPOTHESIS, 0.6 if imperative else 0.5, None, tuple(reasons))
+
+
+_LABEL = regex.compile(r"^((?:[^:\n]|(?<=\d):(?=\d)){1,48}?):(?!\d)")
+
+
+def _env_score(nfc: str, f: str) -> tuple[float, list[str]]:
+    score = 0.0
+    cues: list[str] = []
+    label = _LABEL.match(f)
+    if label and len(label.group(1).split()) <= 6:
+        src = lx.matcher("env_source").search(label.group(1))
+        if src:
+            score += 0.8
+            cues.append(f"source label {_q(nfc[: label.end()])}")
+    for s, e, _lang, _phrase, w in lx.matcher("env").finditer(f):
+        score += w
+        cues.append(_q(nfc[s:e]))
+    return round(score, 2), cues
+
+
+_COLON = regex.compile(r"(?:[^:\n]|(?<=\d):(?=\d)){0,60}?:(?!\d)\s*")
+
+
+def _payload_start(f: str, marker_end: int) -> int:
+    """Where the marker's payload starts: after a colon that closes the marker phrase, else right after it."""
+    m = _COLON.match(f, marker_end)
+    if m and not regex.search(r"[.;!?]\s", f[marker_end:m.end()]):
+        return m.end()
+    return marker_end
+
+
+def _orig_span(text: str, body: str, scope: str) -> str:
+    """The scope as it is written in the line (NFD input gives an NFD scope; it must be a substring)."""
+    if scope in text:
+        return scope
+    for form in ("NFD", "NFKC", "NFKD"):
+        alt = unicodedata.normalize(form, scope)
+        if alt in text:
+            return alt
+    return scope
+
+
+# -- scope ----------------------------------------------------------------------------------------------------
+_TOKEN = regex.compile(r"\d+(?::\d+)+|\w[\w\-+./'`]*\w|\w|[^\w\s]")
+_BREAKS = frozenset(".;!?:()|[]{}-")
+_ARTICLES = frozenset({"the", "a", "an"})
+_RU_CONT = ("а", "я", "ы", "и", "ов", "ев", "ей", "ого", "его", "их", "ых", "ия", "ии", "ой")
+_RU_VERB = ("ет", "ит", "ем", "им", "ют", "ят", "ут", "ат", "ли", "ло", "ть", "ться")
+_NUMERIC = regex.compile(r"^[\dvq][\d.x+]*$")
+
+
+@dataclass(slots=True)
+class _Tok:
+    s: int
+    e: int
+    t: str
+
+    @property
+    def word(self) -> bool:
+        return self.t[:1].isalnum() or self.t[:1] == "_"
+
+
+def _tokens(f: str, start: int) -> list[_Tok]:
+    return [_Tok(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(f, start)]
+
+
+def _opening(toks: list[_Tok], i: int):
+    """(kind, length) when a scope opening starts at token i; kind is temporal, strong or weak."""
+    for kind, table in (("temporal", lx.SCOPE_TEMPORAL), ("strong", lx.SCOPE_STRONG), ("weak", lx.SCOPE_WEAK)):
+        best = 0
+        for phrase in table:
+            n = len(phrase)
+            if n > best and i + n <= len(toks) and all(toks[i + k].t == phrase[k] for k in range(n)):
+                best = n
+        if best:
+            return kind, best
+    return None
+
+
+@dataclass(slots=True)
+class _Phrase:
+    start: int  # token index (an "only" before the opening included)
+    open_at: int
+    end: int  # exclusive token index
+    kind: str
+    only: bool
+    valid: bool
+
+
+def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
+    out: list[_Phrase] = []
+    i = 0
+    n = len(toks)
+    while i < n:
+        op = _opening(toks, i) if toks[i].word else None
+        if not op:
+            i += 1
+            continue
+        kind, length = op
+        j = i + length
+        while j < n:
+            t = toks[j].t
+            if t in _BREAKS or t == ",":
+                break
+            if kind != "temporal" and toks[j].word and _opening(toks, j):
+                break
+            if kind != "temporal" and t in lx.SCOPE_ONLY and j + 1 < n and toks[j + 1].word \
+                    and _opening(toks, j + 1):
+                break
+            j += 1
+        lead_only = i > 0 and toks[i - 1].t in lx.SCOPE_ONLY
+        trail_only = j - 1 > i and toks[j - 1].t in lx.SCOPE_ONLY
+        valid = True
+        if kind == "weak":
+            head = toks[i + length] if i + length < j else None
+            if head is None:
+                valid = False
+            else:
+                orig = nfc[head.s:head.e]
+                if orig[:1].isupper() or lx.schedule_head().match(head.t) or regex.match(r"\d+:\d", head.t):
+                    valid = False
+        if i + length >= j:
+            valid = False  # an opening with nothing after it
+        out.append(_Phrase(i - 1 if lead_only else i, i, j, kind, lead_only or trail_only, valid))
+        i = j if j > i else i + 1
+    return out
+
+
+def _chain_end(phrases: list[_Phrase], first: int, toks: list[_Tok]) -> int:
+    end = phrases[first].end
+    for p in phrases[first + 1:]:
+        gap = [t.t for t in toks[end:p.start]]
+        if gap in ([], [","]) and (p.valid or p.kind == "temporal"):
+            end = p.end
+        else:
+            break
+    return end
+
+
+def _trim(nfc: str, f: str, s: int, e: int) -> str:
+    text = nfc[s:e]
+    folded = f[s:e]
+    while text and (text[-1] in " \t.,;:!" or (folded[-1] in "\"'" and folded.count(folded[-1]) % 2 == 1)):
+        folded = folded[:-1]
+        text = text[:-1]
+    return text.strip()
+
+
+def find_scope(nfc: str, f: str | None = None, start: int = 0) -> str | None:
+    """The scope phrase of a decision whose payload starts at ``start`` of the NFC text ``nfc`` (or None)."""
+    f = fold(nfc) if f is None else f
+    toks = _tokens(f, start)
+    while toks and not toks[0].word:
+        toks = toks[1:]
+    if not toks:
+        return None
+    lead = _leading_scope(nfc, f, toks)
+    if lead:
+        return lead
+    phrases = _phrases(nfc, toks)
+    if not phrases:
+        return None
+    candidates: list[int] = []
+    only = next((k for k, p in enumerate(phrases) if p.only and p.valid), None)
+    if only is not None:
+        candidates.append(only)
+    temporal = next((k for k, p in enumerate(phrases) if p.kind == "temporal" and p.valid), None)
+    if temporal is not None:
+        k = temporal
+        if k > 0:
+            prev = phrases[k - 1]
+            gap = [t.t for t in toks[prev.end:phrases[k].start]]
+            if gap in ([], [","]) and prev.valid and prev.kind in ("strong", "weak"):
+                k -= 1
+        candidates.append(k)
+    if not candidates:
+        strong = [k for k, p in enumerate(phrases) if p.kind == "strong" and p.valid]
+        weak = [k for k, p in enumerate(phrases) if p.kind == "weak" and p.valid]
+        if strong:
+            candidates.append(strong[-1])
+        elif weak:
+            candidates.append(weak[-1])
+    if not candidates:
+        return None
+    first = min(candidates)
+    end = _chain_end(phrases, first, toks)
+    return _trim(nfc, f, toks[phrases[first].start].s, toks[end - 1].e) or None
+
+
+def _leading_scope(nfc: str, f: str, toks: list[_Tok]) -> str | None:
+    """A scope that opens the payload ("for December, …", «до релиза 3.0 новые фичи…»)."""
+    i = 1 if toks[0].t in lx.SCOPE_ONLY else 0
+    op = _opening(toks, i)
+    if not op:
+        return None
+    kind, length = op
+    j = i + length
+    if j >= len(toks):
+        return None
+    if kind == "weak":
+        head = toks[j]
+        if nfc[head.s:head.e][:1].isupper() and not lx.time_head().match(head.t):
+            return None
+    # Up to a comma when one closes the phrase within a few words.
+    for k in range(j, min(len(toks), j + 8)):
+        if toks[k].t in _BREAKS:
+            break
+        if toks[k].t == ",":
+            return _trim(nfc, f, toks[0].s, toks[k - 1].e)
+    if toks[i].t in lx.SCOPE_CONJUNCTIONS:
+        return None
+    cyrillic = bool(regex.search(r"\p{Cyrillic}", f[toks[j].s:toks[j].e]))
+    end = _ru_phrase_end(toks, j) if cyrillic else _en_phrase_end(toks, j)
+    if end <= j:
+        return None
+    return _trim(nfc, f, toks[0].s, toks[end - 1].e)
+
+
+def _ru_phrase_end(toks: list[_Tok], j: int) -> int:
+    head = toks[j].t
+    k = j + 1
+    if lx.time_head().match(head):
+        while k < len(toks) and _NUMERIC.match(toks[k].t):
+            k += 1
+        return k
+    while k < len(toks):
+        t = toks[k].t
+        if t in _BREAKS or t == ",":
+            break
+        if _NUMERIC.match(t) or regex.match(r"^[a-z][\w\-.]*$", t):
+            k += 1
+            continue
+        if t in ("с", "со") and k + 1 < len(toks):
+            nxt = toks[k + 1].t
+            if nxt in ('"', "'"):
+                close = next((m for m in range(k + 2, len(toks)) if toks[m].t == nxt), None)
+                if close is None:
+                    break
+                k = close + 1
+                continue
+            k += 2
+            continue
+        if t.endswith(_RU_VERB) or not t.endswith(_RU_CONT):
+            break
+        k += 1
+    return k
+
+
+def _en_phrase_end(toks: list[_Tok], j: int) -> int:
+    k = j
+    while k < len(toks) and toks[k].t in _ARTICLES:
+        k += 1
+    k += 1
+    while k < len(toks):
+        t = toks[k].t
+        if t in _BREAKS or t == "," or t in lx.CLAUSE_SUBJECTS or (toks[k].word and _opening(toks, k)):
+            break
+        k += 1
+    return k
+
+
+def _restrictive_scope(nfc: str, f: str, start: int) -> str | None:
+    """An "only for …" / «только для …» restriction inside a user's words (which makes them a DECISION)."""
+    toks = _tokens(f, start)
+    for p in _phrases(nfc, toks):
+        if p.only and p.valid and p.kind == "strong":
+            return _trim(nfc, f, toks[p.start].s, toks[p.end - 1].e) or None
+    return None

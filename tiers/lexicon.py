@@ -1,0 +1,365 @@
+"""The EN/RU lexicon of tier markers: every phrase the classifier knows lives in the tables of this module.
+
+Phrases are data, written in a tiny pattern language and compiled once, lazily, into one `regex` alternation per
+category. They are matched against the *folded* line (NFC, lower case, ё -> е, straight quotes and dashes; see
+``tiers.text.fold``), so write them in lower case with е, never ё, and with straight quotes.
+
+Pattern language (tokens separated by single spaces):
+
+=========== ==========================================================================================
+``word``     the word itself, with Unicode word boundaries (never ``\\b``: it is ASCII-only in JavaScript)
+``stem*``    a word starting with ``stem`` (``пользовател*`` matches every case form)
+``a|b*|c``   alternatives for one token
+``tok?``     the token is optional
+``_``        any one word; ``_?`` an optional one
+``#``        a number (``3``, ``3.0``, ``11:02``)
+``: ( " …``  punctuation tokens; spaces around them are optional in the text
+``^``        (first token only) the phrase must start the line body
+``re:…``     the rest is a raw regular expression (kept for the few structural cues words cannot say)
+=========== ==========================================================================================
+
+To extend the classifier, add a phrase to the right table and language, then add a test line for it in
+``tests/tiers/test_classify.py``; run ``python benchmarks/tiers_eval.py`` to check nothing else moved.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import regex
+
+# ---------------------------------------------------------------------------------------------------------------
+# Provenance: the user's own instruction (DIRECTIVE). Speech acts only: "user prefers" is an inference.
+# ---------------------------------------------------------------------------------------------------------------
+USER_MARKERS: dict[str, tuple[str, ...]] = {
+    "en": (
+        "the|my? user|human _? said|says|asked|asks|told|tells|wrote|writes|requested|requests|instructed|"
+        "insisted|insists|demanded|confirmed|specified|stated|ordered|forbade|forbids|prohibited|banned|"
+        "approved|allowed|mentioned|clarified|reminded|explained|corrected|emphasized|emphasised|stressed",
+        "per the? user|human",
+        "( from|by|per the? user|human",
+        "instruction|instructions|request|rule|rules|order|directive|requirement|requirements _? from|by the? "
+        "user|human",
+        "user's|users' request|instruction|instructions|rule|rules|words|order|orders|requirement|directive|wish",
+        "user request|instruction|rule|directive|requirement|order|preference :",
+        "at the user's request",
+        "in the user's own? words",
+        "as the user put it",
+        "said|asked|requested the user",
+        "user|human : \"",
+        "user|human : '",
+        "\" ( user|human",
+        "\" - the? user|human",
+        "\" , the? user said|says|wrote",
+        "explicit|direct instruction|request|order _? from|by the? user",
+    ),
+    "ru": (
+        "пользовател*|юзер* _? сказал*|говорил*|говорит|попросил*|просил*|просит|велел*|требует|потребовал*|"
+        "написал*|пишет|указал*|настоял*|настаивает|запретил*|разрешил*|подтвердил*|распорядил*|поручил*|"
+        "уточнил*|напомнил*|объяснил*|поправил*|подчеркнул*",
+        "просьба|просьбе|указание|указанию|требование|инструкция|распоряжение|пожелание|слова|словам|правило "
+        "от? пользовател*|юзер*",
+        "со слов пользовател*|юзер*",
+        "по словам|просьбе|указанию|требованию пользовател*|юзер*",
+        "правило|просьба|указание|требование|инструкция|распоряжение _? от пользовател*|юзер*",
+        "пользовател*|юзер* : \"",
+        "\" ( пользовател*|юзер*",
+        "\" - пользовател*|юзер*",
+    ),
+}
+
+# An agreed choice (DECISION). A scope is looked for after the marker.
+DECISION_MARKERS: dict[str, tuple[str, ...]] = {
+    "en": (
+        "decided|agreed|settled|chose|chosen|concluded|decision|agreement|aligned|consensus together? with the? "
+        "user|human",
+        "decision|agreement ( with the? user|human",
+        "the? user|human and i|we _? agreed|decided|settled|chose|concluded",
+        "we and the user _? agreed|decided|settled|chose",
+        "the? user|human decided|chose|approved",
+        "the? user|human signed off",
+        "we agreed|decided|settled",
+        "agreed :", "joint decision :",
+    ),
+    "ru": (
+        "решили|решено|решение|договорились|договоренност*|согласовали|согласовано|согласованное|условились|"
+        "сошлись|выбрали|постановили вместе? с пользовател*|юзер*",
+        "решение|договоренност* ( с пользовател*|юзер*",
+        "мы с пользовател*|юзер* _? решили|договорились|согласовали|условились|выбрали",
+        "пользовател*|юзер* и я _? решили|договорились|согласовали",
+        "пользовател*|юзер* решил*|выбрал*|утвердил*|одобрил*",
+        "мы _? договорились|решили|условились",
+        "договорились|решено|согласовано :",
+    ),
+}
+
+# Hedges demote anything to HYPOTHESIS ("User maybe said", "We probably agreed", "Logs suggest ... might").
+HEDGES: dict[str, tuple[str, ...]] = {
+    "en": (
+        "maybe", "perhaps", "probably", "possibly", "likely", "unlikely", "might", "may be",
+        "it|they|he|she|this|that|user|we|which may", "could be", "seem*", "apparently", "presumably",
+        "supposedly", "allegedly", "looks|look|looked like", "sounds like", "suggest*", "guess*", "suspect*",
+        "assum*", "hypothes*", "infer*", "hunch", "not sure", "unsure", "unclear", "unconfirmed", "unverified",
+        "not confirmed", "to be confirmed", "tbd", "tbc", "i think|believe|reckon|feel", "whether",
+        "i can't|cannot|couldn't find", "i could not find", "if i recall|remember", "need|needs to confirm|verify|check",
+        "should confirm|verify",
+        "re:\\?\\s*[\"')\\]]*\\s*$",
+    ),
+    "ru": (
+        "кажется", "вроде", "похоже", "видимо", "вероятно", "наверное", "наверно", "возможно", "может быть",
+        "скорее всего", "предположительн*", "предполага*", "предположени*", "догадк*", "по-видимому",
+        "судя по всему", "по-моему", "не уверен*", "неуверен*", "я думаю", "думаю", "если не ошибаюсь", "якобы",
+        "вряд ли", "не нашел|нашла|нашли", "надо|нужно проверить|уточнить", "уточнить", "гипотез*",
+        "как будто", "будто", "неточно", "не точно", "под вопросом", "не подтвержден*", "неподтвержден*",
+    ),
+}
+
+# Hedges in the agent's own voice: they count even inside a quoted user payload.
+AGENT_HEDGES: dict[str, tuple[str, ...]] = {
+    "en": (
+        "not sure", "i'm not sure", "unsure", "i think|guess|believe|suspect", "unconfirmed", "not confirmed",
+        "i can't|cannot|couldn't find", "i could not find", "if i recall|remember",
+    ),
+    "ru": (
+        "не уверен*", "я думаю", "если не ошибаюсь", "не нашел|нашла", "надо|нужно проверить|уточнить",
+        "неточно", "не точно",
+    ),
+}
+
+# An imperative with no marker is the agent's own rule (HYPOTHESIS); it also vetoes weak environment cues.
+IMPERATIVE_STARTS: dict[str, tuple[str, ...]] = {
+    "en": (
+        "^always|never|don't|dont|avoid|prefer|use|remember|keep|stop|please|run|ensure|try|only|must|should|"
+        "let's|lets|check|add|remove|install|update|write|call|ask|send|book|skip|mock|rename|move|delete",
+        "^do not", "^make sure",
+    ),
+    "ru": (
+        "^всегда|никогда|не|нельзя|обязательно|только|надо|нужно|следует|стоит|давай*",
+        "re:^\\w+(?:ть|ти|чь)(?:ся)?(?!\\w)",
+    ),
+}
+
+# Environment evidence (OBSERVATION). Weights add up; 0.8 makes an observation. Hedges and user markers win.
+#: Words that name an environment source; a short label before a colon holding one of them is a strong cue.
+ENV_SOURCES: dict[str, tuple[str, ...]] = {
+    "en": (
+        "log|logs|error.log|access.log|syslog|journal|ci|ci/cd|build|builds|pipeline|workflow|api|endpoint|"
+        "response|status|output|stdout|stderr|exit|pytest|jest|vitest|mocha|npm|pnpm|yarn|pip|cargo|go|make|"
+        "gradle|maven|docker|kubectl|k8s|helm|terraform|ansible|git|gh|curl|wget|ping|dig|nslookup|df|du|free|top|"
+        "ps|uptime|systemctl|journalctl|certbot|openssl|nginx|apache|sentry|grafana|prometheus|datadog|"
+        "monitoring|metrics|dashboard|lighthouse|calendar|inbox|email|mail|webhook|cron|http|tests|test|"
+        "benchmark|profiler|coverage|linter|lint|ruff|eslint|mypy|tsc|compiler|rustc|gcc|psql|sql|query|"
+        "redis-cli|s3|aws|gcloud|az|stripe|github|gitlab|deploy|deployment|health-check|healthcheck|weather|"
+        "traceroute|uptimerobot|pagerduty|alert|alerts|crash|report|scan|audit|trivy|snyk|dependabot",
+    ),
+    "ru": (
+        "лог|логи|логов|логах|логам|журнал*|мониторинг*|метрик*|сборк*|статус*|ответ|вывод|календар*|почт*|"
+        "письм*|тест*|депло*|пайплайн*|дашборд*|сервер*|консол*|терминал*|алерт*|отчет*|аудит*|сканер*|"
+        "health-check|healthcheck|api|ci|pytest|npm|git|docker|curl|df|kubectl|certbot|sentry|grafana",
+    ),
+}
+
+ENV_CUES: dict[str, tuple[tuple[str, float], ...]] = {
+    "en": (
+        ("re:^`[^`]+`", 0.5),
+        ("shows|showed|shown|reports|reported|returned|returns|responded|outputs|printed|prints|logged|lists|"
+         "listed|exited|errored|threw|raised|crashed|restarting|restarted", 0.5),
+        ("came back", 0.5),
+        ("timed out", 0.5),
+        ("failed|fails|failing|passed|passes|succeeded|green|red", 0.4),
+        ("exit|status code", 0.4),
+        ("http #", 0.4),
+        ("down|up from #", 0.4),
+        ("dropped|rose|increased|decreased|grew|fell to #", 0.4),
+        ("is|was|are|at #", 0.1),
+        ("email|mail|message|letter|invoice|notification from", 0.8),
+        ("according to the? logs|calendar|inbox|dashboard|monitoring|metrics|output|ci", 0.8),
+        ("per|in|from the? logs|calendar|inbox|dashboard|monitoring|metrics|output", 0.8),
+        ("the? logs|calendar|inbox|dashboard|monitoring|ci|output|response show*|report*|say*|contain*|list*",
+         0.8),
+        ("api|ci|logs|log|build|pipeline|monitoring|calendar|inbox|deploy|deployment|health-check|cron", 0.3),
+        ("re:(?<!\\w)[1-5]\\d\\d\\s+(?:ok|created|accepted|no content|moved|found|not modified|bad request|"
+         "unauthorized|forbidden|not found|conflict|gone|too many requests|internal server error|bad gateway|"
+         "service unavailable|gateway timeout)(?!\\w)", 0.5),
+        ("re:(?<!\\w)\\d+\\s+(?:failed|passed|errors?|warnings?|skipped|vulns?|vulnerabilities|commits?|"
+         "files?|tests?)(?!\\w)", 0.3),
+        ("re:(?:error\\[?e\\d{3,4}|oomkilled|traceback|exception|segfault|econnrefused|etimedout|enoent|"
+         "panicked|stack trace)", 0.4),
+        ("re:(?:#|№)\\s?\\d{2,}", 0.2),
+        ("re:\\d+(?:[.,]\\d+)?\\s?%", 0.2),
+        ("re:\\d+(?:[.,]\\d+)?\\s?(?:ms|s|sec|min|kb|mb|gb|tb|req/min|rps|°c|°f)(?!\\w)", 0.2),
+    ),
+    "ru": (
+        ("показывает|показал*|вернул*|возвращает|выдал*|выдает|вывел*|выводит|сообщает|сообщил*|ответил*|"
+         "отвечает|перезапуска*|завершил*|упал*|падает|падают|истекает|истек*|заполнен*|вырос*|снизил*|"
+         "уменьшил*|увеличил*|прошел|прошла|прошли|прошло|стоят|стоит", 0.5),
+        ("успешно|зеленый|красный|ошибк*", 0.3),
+        ("код выхода|ответа", 0.4),
+        ("по логам|данным|мониторингу|метрикам|календарю", 0.8),
+        ("согласно логам|данным|мониторингу|метрикам|календарю", 0.8),
+        ("в|во логах|календаре|почте|мониторинге|дашборде|выводе|ответе", 0.8),
+        ("письмо|сообщение|уведомление|счет от", 0.8),
+        ("ответ api|сервера", 0.8),
+        ("вывод команды", 0.8),
+        ("логи|журнал|мониторинг|календарь показывают|показывает|пишут|пишет|содержат|содержит", 0.8),
+        ("api|ci|логи|лог|сборка|сборки|пайплайн|мониторинг|календарь|деплой|health-check|крон", 0.3),
+        ("re:(?<!\\w)\\d+\\s+(?:тест\\w*|ошиб\\w*|предупрежд\\w*|коммит\\w*|файл\\w*)(?!\\w)", 0.3),
+        ("re:\\d+(?:[.,]\\d+)?\\s?(?:мс|с|сек|мин|кб|мб|гб|тб)(?!\\w)", 0.2),
+    ),
+}
+
+# ---------------------------------------------------------------------------------------------------------------
+# Scope vocabulary (DECISION). Word tuples, folded; used token by token by the scope finder in tiers.classify.
+# ---------------------------------------------------------------------------------------------------------------
+#: Time- or condition-bounded openings: the scope runs to the end of the clause.
+SCOPE_TEMPORAL: tuple[tuple[str, ...], ...] = (
+    ("until",), ("till",), ("through",), ("throughout",), ("during",), ("while",), ("before",), ("after",),
+    ("as", "long", "as"), ("for", "the", "duration", "of"), ("for", "the", "rest", "of"), ("pending",),
+    ("до", "тех", "пор", "пока"), ("до",), ("пока",), ("на", "время"), ("в", "течение"), ("в", "период"),
+    ("на", "период"), ("после",), ("вплоть", "до"),
+)
+#: Openings that restrict where or for what a choice applies.
+SCOPE_STRONG: tuple[tuple[str, ...], ...] = (
+    ("for",), ("within",), ("inside",), ("in", "scope", "of"), ("для",), ("в", "рамках"), ("в", "пределах"),
+    ("в", "границах"),
+)
+#: Weak openings: a scope only when the phrase names a common-noun place (not a brand, a weekday or a time).
+SCOPE_WEAK: tuple[tuple[str, ...], ...] = (("in",), ("on",), ("в",), ("во",), ("на",))
+#: Clause-level openings: they run to the next comma.
+SCOPE_CONJUNCTIONS: frozenset[str] = frozenset({"while", "пока", "until", "as"})
+#: Words that restrict a phrase ("only in the EU region", "for the CLI prototype only").
+SCOPE_ONLY: frozenset[str] = frozenset({"only", "exclusively", "solely", "только", "исключительно", "лишь"})
+#: Heads that make a phrase part of a schedule (the chosen option), not a scope: "on Tuesdays", "в 8:30".
+SCHEDULE_HEADS: tuple[str, ...] = (
+    "monday*", "tuesday*", "wednesday*", "thursday*", "friday*", "saturday*", "sunday*", "weekday*",
+    "weekend*", "mornings", "evenings", "понедельник*", "вторник*", "сред*", "четверг*", "пятниц*", "суббот*",
+    "воскресень*", "выходн*", "будн*", "утрам", "вечерам",
+)
+#: Time heads that end a leading scope ("в декабре релизы…" -> "в декабре").
+TIME_HEADS: tuple[str, ...] = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december", "q1", "q2", "q3", "q4", "январ*", "феврал*", "март*", "апрел*", "мае", "май",
+    "мая", "июн*", "июл*", "август*", "сентябр*", "октябр*", "ноябр*", "декабр*", "квартал*", "недел*",
+    "week", "month", "quarter", "sprint", "спринт*", "месяц*", "год*",
+)
+#: A leading English scope ends before one of these (the clause's subject).
+CLAUSE_SUBJECTS: frozenset[str] = frozenset(
+    {"we", "i", "you", "they", "the", "use", "keep", "mock", "skip", "run", "мы", "я"}
+)
+
+# ---------------------------------------------------------------------------------------------------------------
+# Compilation
+# ---------------------------------------------------------------------------------------------------------------
+_NUMBER = r"\d+(?:[.,:]\d+)*"
+_ANY_WORD = r"[\w][\w.\-/'`]*"
+
+
+def _token(tok: str) -> tuple[str, bool, bool]:
+    """(regex, is_word, optional) for one token of the pattern language."""
+    optional = tok.endswith("?") and len(tok) > 1
+    if optional:
+        tok = tok[:-1]
+    if tok == "_":
+        return _ANY_WORD, True, optional
+    if tok == "#":
+        return _NUMBER, True, optional
+    alts = []
+    for alt in tok.split("|"):
+        if alt.endswith("*") and len(alt) > 1:
+            alts.append(regex.escape(alt[:-1]) + r"[\w\-]*")
+        else:
+            alts.append(regex.escape(alt))
+    wordy = all(a[:1].isalnum() for a in tok.split("|"))
+    return "(?:" + "|".join(alts) + ")", wordy, optional
+
+
+_SPACE = r"\s+"
+_MAYBE_SPACE = r"\s*"
+
+
+def compile_phrase(phrase: str) -> str:
+    """The regex source for one phrase of the pattern language (see the module docstring)."""
+    if phrase.startswith("re:"):
+        return phrase[3:]
+    anchored = phrase.startswith("^")
+    if anchored:
+        phrase = phrase[1:]
+    toks = [_token(t) for t in phrase.split(" ") if t]
+    out = "^" if anchored else ""
+    out += r"(?<!\w)" if toks[0][1] else ""
+    for i, (pat, wordy, optional) in enumerate(toks):
+        if i == 0:
+            if optional and len(toks) > 1:
+                sep = _SPACE if (wordy and toks[1][1]) else _MAYBE_SPACE
+                out += "(?:" + pat + sep + ")?"
+            else:
+                out += pat
+            continue
+        if i == 1 and toks[0][2]:
+            sep = ""  # the optional first token carried its own separator
+        else:
+            sep = _SPACE if (toks[i - 1][1] and wordy) else _MAYBE_SPACE
+        out += "(?:" + sep + pat + ")?" if optional else sep + pat
+    if toks[-1][1]:
+        out += r"(?!\w)"
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Matcher:
+    """One compiled category: a single alternation whose named groups map back to (language, phrase, weight)."""
+
+    pattern: regex.Pattern
+    entries: tuple[tuple[str, str, float], ...]
+
+    def finditer(self, folded: str):
+        """Yield ``(start, end, lang, phrase, weight)`` for each non-overlapping match."""
+        for m in self.pattern.finditer(folded):
+            idx = int(m.lastgroup[1:])
+            lang, phrase, weight = self.entries[idx]
+            yield m.start(), m.end(), lang, phrase, weight
+
+    def search(self, folded: str):
+        return next(self.finditer(folded), None)
+
+
+def _build(table: dict) -> Matcher:
+    entries: list[tuple[str, str, float]] = []
+    parts: list[str] = []
+    for lang, items in table.items():
+        for item in items:
+            phrase, weight = (item, 1.0) if isinstance(item, str) else item
+            parts.append(f"(?P<e{len(entries)}>{compile_phrase(phrase)})")
+            entries.append((lang, phrase, weight))
+    return Matcher(regex.compile("|".join(parts), regex.V0), tuple(entries))
+
+
+@functools.cache
+def matcher(category: str) -> Matcher:
+    """The compiled matcher of one category, built on first use."""
+    tables = {
+        "user": USER_MARKERS,
+        "decision": DECISION_MARKERS,
+        "hedge": HEDGES,
+        "agent_hedge": AGENT_HEDGES,
+        "imperative": IMPERATIVE_STARTS,
+        "env": ENV_CUES,
+        "env_source": ENV_SOURCES,
+    }
+    return _build(tables[category])
+
+
+def _word_set_regex(words: tuple[str, ...]) -> regex.Pattern:
+    alts = [regex.escape(w[:-1]) + r"\w*" if w.endswith("*") else regex.escape(w) for w in words]
+    return regex.compile(r"(?:" + "|".join(alts) + r")\Z")
+
+
+@functools.cache
+def schedule_head() -> regex.Pattern:
+    return _word_set_regex(SCHEDULE_HEADS)
+
+
+@functools.cache
+def time_head() -> regex.Pattern:
+    return _word_set_regex(TIME_HEADS)
