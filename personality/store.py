@@ -1,0 +1,354 @@
+"""INSIGHTS.md: the Markdown insights file — parser, renderer (exact round trip) and locked, atomic saving.
+
+Syntax (one entry per insight; field order and blank lines are free, keys are case-insensitive)::
+
+    ## 3f0c2a51-9d7e-4c1b-8a55-0e6f1d2b7c90
+    - type: trigger
+    - claim: skip it, just answer directly
+    - condition: tempted to open with filler praise
+    - avoid: true
+    - confidence: 0.95
+    - tags: communication, style
+    - provenance: reflection
+    - reinforcements: 0
+    - created: 2026-11-30 08:27:20
+    - updated: 2026-11-30 08:27:20
+
+A value is written as is when it is one line without surrounding spaces; otherwise (empty, several lines, leading
+or trailing spaces, starting with a double quote) as a JSON string. ``tags`` is a comma-separated list, or a JSON
+array when a tag holds a comma. ``archived: <timestamp>`` marks a soft-deleted insight. Keys cuticle does not know
+from an imported record are kept in ``extra: {json object}``. Text before the first entry is kept verbatim.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tiers.errors import ParseError, UsageError
+from tiers.fsutil import atomic_write, file_lock, read_bytes_checked
+
+from .model import (
+    Insight,
+    InsightType,
+    check_id,
+    check_tags,
+    check_text,
+    check_timestamp,
+    parse_confidence,
+    parse_count,
+    parse_provenance,
+    parse_type,
+)
+
+DEFAULT_FILE = "INSIGHTS.md"
+DEFAULT_PREAMBLE = (
+    "# Insights\n"
+    "\n"
+    "<!-- cuticle insights: one \"## <id>\" entry per insight, one \"- field: value\" line per field.\n"
+    "     Edit by hand or with `cuticle contribute`, `update`, `reinforce`, `archive`; `cuticle render`\n"
+    "     builds PERSONALITY.md from this file. -->"
+)
+
+#: canonical key -> Insight attribute, in the order entries are rendered
+_KEYS: tuple[tuple[str, str], ...] = (
+    ("type", "type"),
+    ("claim", "claim"),
+    ("condition", "condition"),
+    ("avoid", "avoid"),
+    ("confidence", "confidence"),
+    ("tags", "tags"),
+    ("provenance", "provenance"),
+    ("source", "source"),
+    ("reasoning", "reasoning"),
+    ("context", "context"),
+    ("limitations", "limitations"),
+    ("reinforcements", "reinforcement_count"),
+    ("created", "created_at"),
+    ("updated", "updated_at"),
+    ("last-retrieved", "last_retrieved_at"),
+    ("archived", "archived_at"),
+    ("merged-into", "merged_into"),
+    ("extra", "extra"),
+)
+_ATTR = dict(_KEYS)
+_ALIASES = {
+    "reinforcementcount": "reinforcements",
+    "reinforced": "reinforcements",
+    "createdat": "created",
+    "updatedat": "updated",
+    "lastretrievedat": "last-retrieved",
+    "lastretrieved": "last-retrieved",
+    "archivedat": "archived",
+    "mergedinto": "merged-into",
+}
+for _k, _ in _KEYS:
+    _ALIASES[_k.replace("-", "")] = _k
+
+_HEADING_RE = re.compile(r"##[ \t]+(\S+)[ \t]*\Z")
+_FIELD_RE = re.compile(r"[ ]{0,3}[-*+][ \t]+([A-Za-z][A-Za-z0-9_.-]*)[ \t]*:(.*)\Z")
+_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+_TRUE = {"true", "yes", "y", "1"}
+_FALSE = {"false", "no", "n", "0"}
+
+
+@dataclass(frozen=True, slots=True)
+class InsightsFile:
+    """The parsed insights file: the text before the first entry (kept verbatim) and the entries in file order."""
+
+    insights: tuple[Insight, ...] = ()
+    preamble: str = DEFAULT_PREAMBLE
+    #: insight id -> 1-based line of its heading (for messages; not part of equality)
+    lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def active(self) -> list[Insight]:
+        return [i for i in self.insights if not i.archived]
+
+    def by_id(self) -> dict[str, Insight]:
+        return {i.id: i for i in self.insights}
+
+
+# -- values ---------------------------------------------------------------------------------------------------
+def _quote(value: str) -> str:
+    ascii_only = any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    return json.dumps(value, ensure_ascii=ascii_only)
+
+
+def render_value(value: str) -> str:
+    """One field value: raw when it survives a round trip as is, else a JSON string."""
+    if value and value == value.strip() and not value.startswith('"') and not (_BREAKS & set(value)):
+        return value
+    return _quote(value)
+
+
+def _tag_is_plain(tag: str) -> bool:
+    return bool(tag) and tag == tag.strip() and "," not in tag and tag[0] not in '["' and not (_BREAKS & set(tag))
+
+
+def render_tags(tags: tuple[str, ...]) -> str:
+    if not tags:
+        return "[]"
+    if all(_tag_is_plain(t) for t in tags):
+        return ", ".join(tags)
+    return json.dumps(list(tags), ensure_ascii=False)
+
+
+def _parse_string(raw: str, where: str, key: str) -> str:
+    if raw.startswith('"'):
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ParseError(f"{where}{key}: value starts with '\"' but is not a valid JSON string ({exc.msg})") from None
+        if not isinstance(value, str):
+            raise ParseError(f"{where}{key}: expected a JSON string")
+        return value
+    return raw
+
+
+def _parse_tags(raw: str, where: str) -> tuple[str, ...]:
+    if raw.startswith("["):
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ParseError(f"{where}tags: starts with '[' but is not a valid JSON array ({exc.msg})") from None
+        return check_tags(value, where)
+    return tuple(p.strip() for p in raw.split(",") if p.strip())
+
+
+def _parse_bool(raw: str, where: str, key: str) -> bool:
+    low = raw.strip().lower()
+    if low in _TRUE:
+        return True
+    if low in _FALSE:
+        return False
+    raise ParseError(f"{where}{key}: expected true or false, got {raw!r}")
+
+
+def _parse_extra(raw: str, where: str) -> tuple[tuple[str, str], ...]:
+    from .model import json_compact
+
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"{where}extra: expected a JSON object ({exc.msg})") from None
+    if not isinstance(value, dict):
+        raise ParseError(f"{where}extra: expected a JSON object")
+    return tuple((k, json_compact(v)) for k, v in value.items())
+
+
+def _render_extra(extra: tuple[tuple[str, str], ...]) -> str:
+    return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + v for k, v in extra) + "}"
+
+
+# -- entries --------------------------------------------------------------------------------------------------
+def render_entry(ins: Insight) -> str:
+    out = [f"## {ins.id}"]
+    for key, attr in _KEYS:
+        value = getattr(ins, attr)
+        if attr == "avoid":
+            if value:
+                out.append("- avoid: true")
+        elif attr == "tags":
+            out.append(f"- tags: {render_tags(value)}")
+        elif attr == "confidence":
+            out.append(f"- confidence: {value!r}")
+        elif attr == "reinforcement_count":
+            out.append(f"- reinforcements: {value}")
+        elif attr == "extra":
+            if value:
+                out.append(f"- extra: {_render_extra(value)}")
+        elif value is None:
+            continue
+        elif isinstance(value, InsightType) or hasattr(value, "value"):
+            out.append(f"- {key}: {value.value}")
+        else:
+            out.append(f"- {key}: {render_value(value)}")
+    return "\n".join(out) + "\n"
+
+
+def render(doc: InsightsFile) -> str:
+    """The file's text. ``parse(render(doc)) == doc`` for every valid document."""
+    parts: list[str] = []
+    if doc.preamble:
+        parts.append(doc.preamble + "\n")
+    parts.extend(render_entry(i) for i in doc.insights)
+    return "\n".join(parts) if parts else ""
+
+
+def _build(ins_id: str, values: dict[str, tuple[int, str]], name: str, heading_line: int) -> Insight:
+    for required, example in (("type", "behavioral"), ("claim", "…"), ("confidence", "0.8")):
+        if required not in values:
+            raise ParseError(
+                f"{name}:{heading_line}: insight {ins_id!r} has no {required}; add a line '- {required}: {example}'"
+            )
+    kwargs: dict[str, Any] = {"id": ins_id}
+    for key, (line, raw) in values.items():
+        w = f"{name}:{line}: "
+        attr = _ATTR[key]
+        try:
+            if key == "type":
+                kwargs[attr] = parse_type(raw, w)
+            elif key == "confidence":
+                kwargs[attr] = parse_confidence(raw, w)
+            elif key == "tags":
+                kwargs[attr] = _parse_tags(raw, w)
+            elif key == "avoid":
+                kwargs[attr] = _parse_bool(raw, w, key)
+            elif key == "provenance":
+                kwargs[attr] = parse_provenance(_parse_string(raw, w, key), w)
+            elif key == "reinforcements":
+                kwargs[attr] = parse_count(raw, w)
+            elif key in ("created", "updated", "last-retrieved", "archived"):
+                kwargs[attr] = check_timestamp(_parse_string(raw, w, key), w, key)
+            elif key == "merged-into":
+                kwargs[attr] = check_id(_parse_string(raw, w, key), w)
+            elif key == "extra":
+                kwargs[attr] = _parse_extra(raw, w)
+            else:
+                kwargs[attr] = check_text(_parse_string(raw, w, key), w, key, required=key == "claim")
+        except UsageError as exc:  # validation errors read as parse errors of this file
+            raise ParseError(str(exc)) from None
+    return Insight(**kwargs)
+
+
+def parse(text: str, name: str = DEFAULT_FILE) -> InsightsFile:
+    """Parse the insights file. Errors are ParseError naming ``name:line``, what is wrong and what to do."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    preamble: list[str] = []
+    entries: list[tuple[str, int, dict[str, tuple[int, str]]]] = []
+    seen_ids: dict[str, int] = {}
+    current: dict[str, tuple[int, str]] | None = None
+    for number, raw_line in enumerate(lines, start=1):
+        line = raw_line[:-1] if raw_line.endswith("\r") else raw_line
+        heading = _HEADING_RE.match(line)
+        if heading:
+            ins_id = heading.group(1)
+            try:
+                check_id(ins_id, f"{name}:{number}: ")
+            except UsageError as exc:
+                raise ParseError(str(exc)) from None
+            if ins_id in seen_ids:
+                raise ParseError(
+                    f"{name}:{number}: duplicate insight id {ins_id!r} (first at line {seen_ids[ins_id]}); "
+                    "give one of them a new id or merge them"
+                )
+            seen_ids[ins_id] = number
+            current = {}
+            entries.append((ins_id, number, current))
+            continue
+        if current is None:
+            if line.startswith("## "):
+                raise ParseError(f"{name}:{number}: malformed entry heading {line!r}; expected '## <id>'")
+            preamble.append(line)
+            continue
+        if not line.strip():
+            continue
+        m = _FIELD_RE.match(line)
+        if not m:
+            raise ParseError(
+                f"{name}:{number}: unexpected text {line.strip()[:60]!r} inside insight {entries[-1][0]!r}; "
+                "expected a '- field: value' line"
+            )
+        key_raw, value = m.group(1), m.group(2).strip()
+        key = _ALIASES.get(key_raw.lower().replace("-", "").replace("_", ""))
+        if key is None:
+            known = ", ".join(k for k, _ in _KEYS)
+            raise ParseError(f"{name}:{number}: unknown field {key_raw!r}; known fields: {known}")
+        if key in current:
+            raise ParseError(
+                f"{name}:{number}: field {key!r} given twice in insight {entries[-1][0]!r} "
+                f"(first at line {current[key][0]}); keep one"
+            )
+        current[key] = (number, value)
+    while preamble and not preamble[-1].strip():
+        preamble.pop()
+    insights = tuple(_build(i, v, name, n) for i, n, v in entries)
+    return InsightsFile(insights, "\n".join(preamble), {i: n for i, n, _ in entries})
+
+
+# -- files ----------------------------------------------------------------------------------------------------
+def insights_path(ws: Any) -> Path:
+    from .config import settings
+
+    return ws.root / settings(ws).file
+
+
+def load(ws: Any, path: Path | None = None) -> InsightsFile:
+    """The workspace's insights file (an empty document when the file does not exist)."""
+    path = path or insights_path(ws)
+    if not path.exists():
+        return InsightsFile()
+    data = read_bytes_checked(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ParseError(f"{path.name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    return parse(text, path.name)
+
+
+def save(path: Path, doc: InsightsFile) -> None:
+    atomic_write(path, render(doc).encode("utf-8"))
+
+
+@contextlib.contextmanager
+def editing(ws: Any) -> Iterator[list[InsightsFile]]:
+    """Read-modify-write the insights file under its lock: ``with editing(ws) as box: box[0] = new_doc``.
+
+    The file is rewritten (atomically) only when the document changed.
+    """
+    path = insights_path(ws)
+    with file_lock(ws.state_path("insights")):
+        doc = load(ws, path)
+        box = [doc]
+        yield box
+        if box[0] != doc or (box[0].insights and not path.exists()):
+            save(path, box[0])
