@@ -1,0 +1,236 @@
+"""The line model of a memory file: which lines are tierable memory, and the exact bytes back.
+
+markdown-it-py decides the block structure and python-frontmatter recognizes the front matter; both are wrapped
+here (imported only when a document is parsed) so their tokens and posts never leave this module.
+
+Only the content lines of paragraphs (including paragraphs inside list items and blockquotes) are ``memory``;
+headings, fenced and indented code (``fence``), HTML blocks, front matter, tables, blank lines and everything else
+(thematic breaks, reference definitions, empty list items: ``other``) are structure and never tiered or rewritten.
+
+Bytes: UTF-8 with or without a BOM is decoded as such. Input that is not valid UTF-8 is decoded with
+``surrogateescape``: undecodable bytes become lone surrogates in ``Line.text`` (never matched by any marker) and
+are written back unchanged, so ``render()`` is always the original bytes. ``\\n``, ``\\r\\n`` and a lone ``\\r`` end a
+line (the same rule markdown-it uses); a missing final newline is kept.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import regex
+
+from .errors import ParseError, UsageError
+from .stamps import Stamp, split_stamp
+from .text import strip_markup
+
+__all__ = ["KINDS", "Document", "Line", "memory_lines", "parse_document"]
+
+#: Every line kind, in the order a reader meets them.
+KINDS = ("memory", "heading", "fence", "html", "frontmatter", "table", "blank", "other")
+
+BOM = b"\xef\xbb\xbf"
+_LINE = regex.compile(r"([^\r\n]*)(\r\n|\n|\r|\Z)")
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One physical line: 1-based number, text without its end-of-line (stamp included), the EOL and a kind."""
+
+    number: int
+    text: str
+    eol: str
+    kind: str
+
+    @property
+    def is_memory(self) -> bool:
+        """A paragraph or list-item content line with something to classify."""
+        return self.kind == "memory" and bool(self.body)
+
+    @property
+    def content(self) -> str:
+        """The text without a trailing stamp."""
+        return split_stamp(self.text)[0]
+
+    @property
+    def body(self) -> str:
+        """The content with list markers, quotes, checkboxes, timestamps and bold-label asterisks stripped."""
+        return strip_markup(self.content)
+
+    @property
+    def stamp(self) -> Stamp | None:
+        return split_stamp(self.text)[1]
+
+    @property
+    def stamp_error(self) -> str | None:
+        """Why the trailing stamp is malformed (without file and line; callers add them), else None."""
+        return split_stamp(self.text)[2]
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A parsed memory file. ``render()`` gives back the exact bytes it was parsed from."""
+
+    lines: tuple[Line, ...]
+    bom: bool = False
+    #: "utf-8", or "utf-8+surrogateescape" when the input was not valid UTF-8.
+    encoding: str = "utf-8"
+    _front: tuple[int, int] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def text(self) -> str:
+        """The decoded text (without the BOM); undecodable bytes are lone surrogates."""
+        return "".join(line.text + line.eol for line in self.lines)
+
+    def render(self) -> bytes:
+        data = self.text.encode("utf-8", "surrogateescape")
+        return BOM + data if self.bom else data
+
+    def memory_lines(self) -> list[Line]:
+        return [line for line in self.lines if line.is_memory]
+
+    def line(self, number: int) -> Line:
+        if not 1 <= number <= len(self.lines):
+            raise UsageError(f"line {number} is outside the document (1-{len(self.lines)})")
+        return self.lines[number - 1]
+
+    def with_texts(self, texts: Mapping[int, str | None]) -> Document:
+        """A new document with the given lines' texts replaced (each keeps its EOL); ``None`` deletes a line.
+
+        The structure is re-parsed, so a replacement that turns a paragraph into a heading gets the kind
+        ``heading``. A replacement text may not contain a line break.
+        """
+        for number, new in texts.items():
+            if not isinstance(number, int) or not 1 <= number <= len(self.lines):
+                raise UsageError(f"line {number!r} is outside the document (1-{len(self.lines)})")
+            if new is not None and ("\n" in new or "\r" in new):
+                raise UsageError(f"line {number}: a replacement text may not contain a line break")
+        parts: list[str] = []
+        kept = [line for line in self.lines if texts.get(line.number, "") is not None]
+        for k, line in enumerate(kept):
+            eol = line.eol
+            if not eol and k < len(kept) - 1:
+                eol = "\n"  # the old last line is no longer last: it needs a line break
+            parts.append(texts.get(line.number, line.text) + eol)
+        if kept and kept[-1] is not self.lines[-1] and self.lines[-1].eol == "" and kept[-1].eol:
+            # the deleted last line had no EOL: the new last line loses its own to keep the file's shape
+            parts[-1] = parts[-1][: -len(kept[-1].eol)]
+        return _parse_text("".join(parts), bom=self.bom, encoding=self.encoding)
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """The front matter as a dict (empty when there is none); ParseError when it is not valid YAML."""
+        if self._front is None:
+            return {}
+        start, end = self._front
+        chunk = "".join(line.text + line.eol for line in self.lines[start - 1:end])
+        import frontmatter
+
+        try:
+            meta = frontmatter.loads(chunk).metadata
+        except Exception as exc:  # noqa: BLE001 - YAML errors come in many classes
+            raise ParseError(f"line {start}: front matter does not parse ({exc})") from None
+        return dict(meta)
+
+
+def parse_document(data: bytes | bytearray | memoryview | str) -> Document:
+    """Parse a memory file's bytes (or text) into lines with kinds. Never fails on content; bad types raise."""
+    if isinstance(data, str):
+        return _parse_text(data, bom=False, encoding="utf-8")
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise UsageError(f"parse_document() needs bytes or str, not {type(data).__name__}")
+    raw = bytes(data)
+    bom = raw.startswith(BOM)
+    if bom:
+        raw = raw[len(BOM):]
+    try:
+        text = raw.decode("utf-8")
+        encoding = "utf-8"
+    except UnicodeDecodeError:
+        text = raw.decode("utf-8", "surrogateescape")
+        encoding = "utf-8+surrogateescape"
+    return _parse_text(text, bom=bom, encoding=encoding)
+
+
+def memory_lines(data: bytes | str) -> list[Line]:
+    """The tierable lines of a memory file."""
+    return parse_document(data).memory_lines()
+
+
+# -- internals ----------------------------------------------------------------------------------------------------
+def _split(text: str) -> list[tuple[str, str]]:
+    out = []
+    pos = 0
+    n = len(text)
+    while pos < n:
+        m = _LINE.match(text, pos)
+        out.append((m.group(1), m.group(2)))
+        pos = m.end()
+    return out
+
+
+@functools.cache
+def _md():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
+_FM_BOUNDARY = regex.compile(r"-{3,}[ \t]*")
+
+
+def _front_matter(raw_lines: list[tuple[str, str]]) -> tuple[int, int] | None:
+    """1-based (first, last) line of a YAML front matter block, as python-frontmatter would see it."""
+    if not raw_lines or not _FM_BOUNDARY.fullmatch(raw_lines[0][0]):
+        return None
+    from frontmatter.default_handlers import YAMLHandler
+
+    head = raw_lines[0][0] + "\n"
+    if not YAMLHandler().detect(head):
+        return None
+    for k in range(1, len(raw_lines)):
+        if _FM_BOUNDARY.fullmatch(raw_lines[k][0]):
+            return (1, k + 1)
+    return None
+
+
+_LEAF_KIND = {
+    "paragraph_open": "memory",
+    "heading_open": "heading",
+    "fence": "fence",
+    "code_block": "fence",
+    "html_block": "html",
+    "table_open": "table",
+    "hr": "other",
+}
+
+
+def _parse_text(text: str, *, bom: bool, encoding: str) -> Document:
+    raw_lines = _split(text)
+    kinds: list[str | None] = [None] * len(raw_lines)
+    front = _front_matter(raw_lines)
+    skip = 0
+    if front:
+        for k in range(front[0] - 1, front[1]):
+            kinds[k] = "frontmatter"
+        skip = front[1]
+    # markdown-it sees the rest of the file with the front matter blanked, so token maps are file line indexes.
+    md_source = "\n" * skip + "\n".join(t for t, _ in raw_lines[skip:])
+    if any(t.strip() for t, _ in raw_lines[skip:]):
+        for tok in _md().parse(md_source):
+            kind = _LEAF_KIND.get(tok.type)
+            if kind is None or tok.map is None:
+                continue
+            start, end = tok.map
+            for k in range(max(start, skip), min(end, len(raw_lines))):
+                if kinds[k] is None or kind != "memory":
+                    kinds[k] = kind
+    lines = []
+    for k, (t, eol) in enumerate(raw_lines):
+        kind = kinds[k]
+        if kind is None or (kind in ("memory", "other") and not t.strip()):
+            kind = "blank" if not t.strip() else "other"
+        lines.append(Line(k + 1, t, eol, kind))
+    return Document(tuple(lines), bom=bom, encoding=encoding, _front=front)
