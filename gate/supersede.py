@@ -17,7 +17,7 @@ def restamp_superseded(stamps, text: str, key: bytes) -> str | None:
         return None
     ttl = None
     if getattr(stamp, "expires", None) is not None:
-        ttl = max(int(stamp.expires) - int(stamp.session), 0) or None
+        ttl = max(int(stamp.expires) - int(stamp.session) + 1, 1)
     new = stamps.make_stamp(content.rstrip(), stamp.tier, stamp.session, key, scope=stamp.scope, ttl=ttl,
                             state="superseded")
     return stamps.apply_stamp(content.rstrip(), new)
