@@ -1,0 +1,112 @@
+"""`cuticle lint`, `cuticle rules`, `cuticle rule CODE`: the linter's command line over rules.engine."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import add_json, add_workspace, open_workspace, print_json
+
+
+def configure(parser: argparse.ArgumentParser, name: str) -> None:
+    if name == "lint":
+        parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: all memory files)")
+        add_workspace(parser)
+        parser.add_argument("--format", "-f", choices=("text", "json", "sarif", "github"), default="text",
+                            help="output format (default: text)")
+        parser.add_argument("--fix", action="store_true", help="apply safe fixes, then lint again")
+        parser.add_argument("--unsafe-fixes", action="store_true", help="with --fix, also apply unsafe fixes")
+        parser.add_argument("--diff", metavar="FILE", help="lint only lines a unified diff adds ('-' reads stdin)")
+        parser.add_argument("--select", action="append", default=[], metavar="RULES",
+                            help="only these rules (codes, prefixes or names; comma-separated, repeatable)")
+        parser.add_argument("--ignore", action="append", default=[], metavar="RULES",
+                            help="skip these rules (codes, prefixes or names; comma-separated, repeatable)")
+        parser.add_argument("--exit-zero", action="store_true", help="exit 0 even with error findings")
+    elif name == "rules":
+        add_json(parser)
+    elif name == "rule":
+        parser.add_argument("code", metavar="CODE", help="rule code (CU301) or name (secret-in-memory)")
+        add_json(parser)
+
+
+def _split(values: list[str]) -> list[str]:
+    return [v.strip() for item in values for v in item.split(",") if v.strip()]
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from rules.engine import lint_and_fix, lint_paths
+    from rules.output import render
+    from tiers.errors import UsageError
+
+    ws = open_workspace(args)
+    kwargs = {"select": _split(args.select), "ignore": _split(args.ignore)}
+    if args.unsafe_fixes and not args.fix:
+        args.fix = True
+    paths = args.paths or None
+    if args.diff:
+        from rules.diff import added_lines
+
+        if args.diff == "-":
+            text = sys.stdin.read()
+        else:
+            try:
+                with open(args.diff, encoding="utf-8") as fh:
+                    text = fh.read()
+            except OSError as exc:
+                raise UsageError(f"--diff {args.diff}: cannot read ({exc.strerror or exc})") from None
+        added = added_lines(text)
+        only = {}
+        for path, lines in added.items():
+            try:
+                rel = ws.relpath(ws.root / path)
+            except Exception:  # noqa: BLE001 - a path outside the workspace is simply not linted
+                continue
+            if ws.is_memory_file(rel) or (paths and rel in paths):
+                only[rel] = lines
+        kwargs["only_lines"] = only
+        paths = sorted(only)
+        if args.fix:
+            raise UsageError("--fix cannot be combined with --diff (a fix may touch lines the diff does not add)")
+    if args.fix:
+        result = lint_and_fix(ws, paths, unsafe=args.unsafe_fixes, **kwargs)
+    else:
+        result = lint_paths(ws, paths, **kwargs)
+    sys.stdout.write(render(result, args.format))
+    return 0 if args.exit_zero else result.exit_code
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from rules.engine import iter_rules
+
+    rules = list(iter_rules())
+    if args.json:
+        print_json([r.to_json() for r in rules])
+        return 0
+    width = max(len(r.name) for r in rules)
+    for r in rules:
+        fix = {"safe": "fix", "unsafe": "unsafe-fix"}.get(r.fix.value if r.fix else "", "")
+        sys.stdout.write(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  {fix:<10}  {r.summary}\n")
+    return 0
+
+
+def _rule(args: argparse.Namespace) -> int:
+    from rules.engine import find_rule
+
+    r = find_rule(args.code)
+    if args.json:
+        print_json({**r.to_json(), "docs": r.docs})
+        return 0
+    sys.stdout.write(f"# {r.code} {r.name}\n\n{r.summary}. Default severity: {r.severity.value}. "
+                     f"Fix: {r.fix.value if r.fix else 'none'}.\n\n")
+    docs = r.docs
+    first, _, rest = docs.partition("\n")
+    sys.stdout.write((rest.strip() if first.startswith(r.code) else docs) + "\n")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.command == "rules":
+        return _rules(args)
+    if args.command == "rule":
+        return _rule(args)
+    return _lint(args)

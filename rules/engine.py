@@ -1,0 +1,775 @@
+"""The rule engine: rule records, configuration from `[lint]`, running rules on files, findings, and fixes.
+
+A rule is a frozen :class:`Rule` record whose ``check(ctx)`` is a pure generator of :class:`Problem` values.
+The engine turns problems into :class:`Finding` values (adding code, name, severity, path and a stable
+fingerprint), isolates a crashing rule (it becomes a ``CU000`` finding), applies suppressions, and applies
+fixes (:class:`Fix`, lists of line :class:`Edit` values) through one function, :func:`apply_fixes`.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import logging
+import os
+import re
+import sys
+import types
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from tiers.errors import ConfigError, UsageError, WorkspaceError
+
+log = logging.getLogger(__name__)
+
+_CODE_RE = re.compile(r"^[A-Z]{2,4}[0-9]{3}$")
+_NAME_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+
+
+class Severity(enum.Enum):
+    """How bad a finding is. Only ``error`` findings make ``cuticle lint`` exit 1 and the gate block."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {Severity.ERROR: 2, Severity.WARNING: 1, Severity.INFO: 0}[self]
+
+    @classmethod
+    def parse(cls, value: Any) -> Severity:
+        if isinstance(value, Severity):
+            return value
+        try:
+            return cls(str(value).strip().lower())
+        except ValueError:
+            raise ValueError(f"unknown severity {value!r}; expected error, warning or info") from None
+
+
+class Applicability(enum.Enum):
+    """Whether a fix may be applied by ``--fix`` (safe) or only with ``--unsafe-fixes``."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace one line's text (without its end-of-line), or delete the line when ``text`` is None.
+
+    ``expect`` is the line's text when the fix was computed: a fix whose lines changed since is skipped, so a
+    fix never touches a line it does not own. ``archive`` sends a deleted line to the GC archive first.
+    """
+
+    line: int
+    text: str | None
+    expect: str
+    archive: bool = False
+
+    def to_json(self, mask: Callable[[str], str] = lambda s: s) -> dict[str, Any]:
+        out: dict[str, Any] = {"line": self.line, "delete": self.text is None}
+        if self.text is not None:
+            out["text"] = mask(self.text)
+        if self.archive:
+            out["archive"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A fix as data: a description, its applicability, and the line edits it makes in one file."""
+
+    description: str
+    edits: tuple[Edit, ...]
+    applicability: Applicability = Applicability.SAFE
+
+    @property
+    def lines(self) -> frozenset[int]:
+        return frozenset(e.line for e in self.edits)
+
+    def to_json(self, mask: Callable[[str], str] = lambda s: s) -> dict[str, Any]:
+        return {
+            "applicability": self.applicability.value,
+            "description": mask(self.description),
+            "edits": [e.to_json(mask) for e in self.edits],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """What a rule's ``check()`` yields: a message at a 1-based line and column, maybe with a fix.
+
+    ``severity`` overrides the rule's default for this one problem (e.g. "near the limit" vs "over it");
+    a severity set in the configuration wins over both. ``path`` is set only by workspace-wide rules that
+    report on a file other than the one being checked.
+    """
+
+    message: str
+    line: int = 1
+    column: int = 1
+    fix: Fix | None = None
+    severity: Severity | None = None
+    path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One reported problem, as every output format and the gate see it."""
+
+    code: str
+    name: str
+    severity: Severity
+    path: str
+    line: int
+    column: int
+    message: str
+    fix: Fix | None = None
+    fingerprint: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        from .secrets import mask_secrets
+
+        out: dict[str, Any] = {
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity.value,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+            "fingerprint": self.fingerprint,
+        }
+        if self.fix is not None:
+            out["fix"] = self.fix.to_json(mask_secrets)
+        return out
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.code)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A lint rule: identity, defaults, documentation, and the pure ``check(ctx)`` generator.
+
+    ``docs`` is Markdown (What it does / Why is this bad / Example / Fix safety), usually the rule module's
+    docstring. ``fix`` says which fixes the rule can offer (None: none). ``security`` marks the rules the gate
+    runs on every memory write (:func:`scan_new_lines`).
+    """
+
+    code: str
+    name: str
+    summary: str
+    severity: Severity
+    check: Callable[[FileContext], Iterable[Problem]]
+    docs: str = ""
+    options: Mapping[str, Any] = field(default_factory=lambda: types.MappingProxyType({}))
+    fix: Applicability | None = None
+    security: bool = False
+    plugin: str = ""
+
+    def __post_init__(self) -> None:
+        if not _CODE_RE.match(self.code):
+            raise ValueError(f"rule code {self.code!r} must look like CU101 (letters then three digits)")
+        if not _NAME_RE.match(self.name):
+            raise ValueError(f"rule name {self.name!r} must be kebab-case")
+        if not isinstance(self.options, types.MappingProxyType):
+            object.__setattr__(self, "options", types.MappingProxyType(dict(self.options)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "summary": self.summary,
+            "severity": self.severity.value,
+            "fix": self.fix.value if self.fix else None,
+            "security": self.security,
+            "options": dict(self.options),
+            "plugin": self.plugin,
+        }
+
+
+def rule(
+    code: str,
+    name: str,
+    summary: str,
+    severity: Severity,
+    *,
+    options: Mapping[str, Any] | None = None,
+    fix: Applicability | None = None,
+    security: bool = False,
+) -> Callable[[Callable[[FileContext], Iterable[Problem]]], Callable[[FileContext], Iterable[Problem]]]:
+    """Decorator declaring a module's rule: sets the module's ``RULE`` record (docs = module docstring) and
+    returns ``check`` unchanged, so rule modules stay plain functions that tests can call."""
+
+    def wrap(check: Callable[[FileContext], Iterable[Problem]]) -> Callable[[FileContext], Iterable[Problem]]:
+        module = sys.modules.get(check.__module__)
+        docs = (module.__doc__ or "").strip() if module else ""
+        record = Rule(
+            code=code,
+            name=name,
+            summary=summary,
+            severity=severity,
+            check=check,
+            docs=docs,
+            options=options or {},
+            fix=fix,
+            security=security,
+        )
+        if module is not None:
+            module.RULE = record  # type: ignore[attr-defined]
+        check.rule = record  # type: ignore[attr-defined]
+        return check
+
+    return wrap
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Engine-made findings: documented like rules so `cuticle rule CU000` explains them.
+
+INTERNAL_DOCS = {
+    "CU000": (
+        "rule-crashed",
+        "A rule raised an exception",
+        "## What it does\nReports a rule that crashed on a file instead of letting the crash stop the run.\n\n"
+        "## Why is this bad\nA crashed rule checked nothing; the file may hold problems it would have found.\n\n"
+        "## Example\n`MEMORY.md:1:1: CU000 rule CU201 crashed: KeyError: 'x'`\n\n"
+        "## Fix safety\nNo fix. Report the bug; `--ignore` the rule meanwhile.",
+    ),
+    "CU001": (
+        "plugin-error",
+        "A plugin could not be loaded or returned invalid rules",
+        "## What it does\nReports a `cuticle` entry-point plugin that failed to import, crashed while registering "
+        "rules, or returned something that is not a rule.\n\n## Why is this bad\nIts rules did not run.\n\n"
+        "## Example\n`<plugin:acme>:1:1: CU001 plugin 'acme' failed to load: ModuleNotFoundError`\n\n"
+        "## Fix safety\nNo fix. Reinstall or remove the plugin.",
+    ),
+    "CU002": (
+        "unreadable-file",
+        "A file could not be read as a memory file",
+        "## What it does\nReports a path that is missing, binary, too large or outside the workspace.\n\n"
+        "## Why is this bad\nNothing in it was checked.\n\n## Example\n"
+        "`memory/big.md:1:1: CU002 4194305 bytes is over the limit`\n\n## Fix safety\nNo fix.",
+    ),
+}
+
+
+def _internal_rule(code: str) -> Rule:
+    name, summary, docs = INTERNAL_DOCS[code]
+    return Rule(code=code, name=name, summary=summary, severity=Severity.ERROR, check=lambda ctx: (), docs=docs,
+                plugin="cuticle")
+
+
+INTERNAL_RULES: tuple[Rule, ...] = tuple(_internal_rule(c) for c in sorted(INTERNAL_DOCS))
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Configuration
+
+
+@dataclass(frozen=True, slots=True)
+class LintConfig:
+    """The validated `[lint]` table: which rules run, at which severity, with which options.
+
+    ``select``/``ignore`` hold rule codes, code prefixes (``CU3``) or names; ``severity`` and ``options`` are
+    keyed by code or name in the file and by code here.
+    """
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: Mapping[str, Severity] = field(default_factory=dict)
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    source: str = "[lint]"
+
+    KEYS = ("select", "ignore", "extend-select", "severity", "options")
+
+    @classmethod
+    def from_table(cls, table: Mapping[str, Any] | None, rules: Mapping[str, Rule], source: str = "[lint]"
+                   ) -> LintConfig:
+        """Validate a `[lint]` table against the registered rules; unknown keys, codes or options are errors."""
+        table = dict(table or {})
+        unknown = sorted(set(table) - set(cls.KEYS))
+        if unknown:
+            raise ConfigError(f"{source}: unknown key(s) {', '.join(unknown)}; expected one of {', '.join(cls.KEYS)}")
+        by_name = {r.name: r.code for r in rules.values()}
+
+        def selectors(key: str) -> tuple[str, ...]:
+            value = table.get(key, [])
+            if isinstance(value, str):
+                value = [value]
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{source}: {key} must be a list of rule codes or names")
+            for v in value:
+                resolve_selector(v, rules, by_name, source=f"{source} {key}")
+            return tuple(value)
+
+        select = selectors("select") + selectors("extend-select")
+        ignore = selectors("ignore")
+        severity: dict[str, Severity] = {}
+        sev_table = table.get("severity", {})
+        if not isinstance(sev_table, Mapping):
+            raise ConfigError(f"{source}: severity must be a table of rule = \"error|warning|info\"")
+        for key, value in sev_table.items():
+            code = _one_rule(key, rules, by_name, f"{source} severity")
+            try:
+                severity[code] = Severity.parse(value)
+            except ValueError as exc:
+                raise ConfigError(f"{source} severity.{key}: {exc}") from None
+        options: dict[str, dict[str, Any]] = {}
+        opt_table = table.get("options", {})
+        if not isinstance(opt_table, Mapping):
+            raise ConfigError(f"{source}: options must be a table of tables, one per rule")
+        for key, value in opt_table.items():
+            code = _one_rule(key, rules, by_name, f"{source} options")
+            if not isinstance(value, Mapping):
+                raise ConfigError(f"{source} options.{key}: must be a table")
+            known = rules[code].options
+            for opt, val in value.items():
+                if opt not in known:
+                    hint = ", ".join(sorted(known)) or "none"
+                    raise ConfigError(f"{source} options.{key}: unknown option {opt!r} (known: {hint})")
+                default = known[opt]
+                if default is not None and not _same_type(default, val):
+                    raise ConfigError(f"{source} options.{key}.{opt}: expected {type(default).__name__}, "
+                                      f"got {type(val).__name__}")
+            options[code] = dict(value)
+        return cls(select=select, ignore=ignore, severity=severity, options=options, source=source)
+
+    def merged(self, *, select: Iterable[str] = (), ignore: Iterable[str] = (), rules: Mapping[str, Rule]
+               ) -> LintConfig:
+        """This config with command-line ``--select``/``--ignore`` applied (select replaces, ignore adds)."""
+        by_name = {r.name: r.code for r in rules.values()}
+        select = tuple(s for s in select if s)
+        ignore = tuple(s for s in ignore if s)
+        for s in (*select, *ignore):
+            try:
+                resolve_selector(s, rules, by_name, source="command line")
+            except ConfigError as exc:
+                raise UsageError(str(exc)) from None
+        return replace(self, select=select or self.select, ignore=self.ignore + ignore)
+
+    def enabled(self, rules: Mapping[str, Rule]) -> list[Rule]:
+        by_name = {r.name: r.code for r in rules.values()}
+        chosen: set[str] = set()
+        if self.select:
+            for s in self.select:
+                chosen |= resolve_selector(s, rules, by_name)
+        else:
+            chosen = set(rules)
+        for s in self.ignore:
+            chosen -= resolve_selector(s, rules, by_name)
+        return [rules[c] for c in sorted(chosen)]
+
+    def severity_of(self, rule: Rule, problem: Problem | None = None) -> Severity:
+        if rule.code in self.severity:
+            return self.severity[rule.code]
+        if problem is not None and problem.severity is not None:
+            return problem.severity
+        return rule.severity
+
+    def options_of(self, rule: Rule) -> dict[str, Any]:
+        return {**rule.options, **self.options.get(rule.code, {})}
+
+
+def _same_type(default: Any, value: Any) -> bool:
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, (list, tuple)):
+        return isinstance(value, (list, tuple))
+    return isinstance(value, type(default))
+
+
+def resolve_selector(selector: str, rules: Mapping[str, Rule], by_name: Mapping[str, str] | None = None,
+                     *, source: str = "") -> set[str]:
+    """The codes a selector names: an exact code, a code prefix (``CU3``), a rule name, or ``ALL``."""
+    by_name = by_name if by_name is not None else {r.name: r.code for r in rules.values()}
+    s = selector.strip()
+    if s.upper() == "ALL":
+        return set(rules)
+    if s.upper() in rules:
+        return {s.upper()}
+    if s.lower() in by_name:
+        return {by_name[s.lower()]}
+    if re.fullmatch(r"[A-Za-z]{2,4}[0-9]{0,2}", s):
+        hits = {c for c in rules if c.startswith(s.upper())}
+        if hits:
+            return hits
+    where = f"{source}: " if source else ""
+    raise ConfigError(f"{where}unknown rule {selector!r}; run `cuticle rules` for the list")
+
+
+def _one_rule(key: str, rules: Mapping[str, Rule], by_name: Mapping[str, str], source: str) -> str:
+    if key.upper() in rules:
+        return key.upper()
+    if key.lower() in by_name:
+        return by_name[key.lower()]
+    raise ConfigError(f"{source}: unknown rule {key!r}; run `cuticle rules` for the list")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Contexts handed to rules
+
+
+class RunContext:
+    """State shared by all files of one lint run: the workspace, a cache for workspace-wide indexes."""
+
+    def __init__(self, ws: Any, config: LintConfig) -> None:
+        self.ws = ws
+        self.config = config
+        self.cache: dict[str, Any] = {}
+        self._docs: dict[str, Any] = {}
+
+    def document(self, rel_path: str) -> Any | None:
+        """The parsed Document of another workspace file (None when unreadable), cached for the run."""
+        if rel_path not in self._docs:
+            from .document import parse
+
+            try:
+                from tiers.fsutil import read_bytes_checked
+
+                self._docs[rel_path] = parse(read_bytes_checked(self.ws.root / rel_path))
+            except (WorkspaceError, OSError):
+                self._docs[rel_path] = None
+        return self._docs[rel_path]
+
+    def remember(self, rel_path: str, doc: Any) -> None:
+        self._docs[rel_path] = doc
+
+
+@dataclass
+class FileContext:
+    """What a rule's ``check()`` gets: one file (path, bytes, parsed Document) plus options and the run."""
+
+    path: str
+    data: bytes
+    doc: Any
+    options: dict[str, Any]
+    run: RunContext
+    #: "lint" for files on disk, "gate" for lines about to be written (scan_new_lines).
+    mode: str = "lint"
+
+    @property
+    def ws(self) -> Any:
+        return self.run.ws
+
+    @property
+    def lines(self) -> list[Any]:
+        return self.doc.lines
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Running rules
+
+
+@dataclass(frozen=True, slots=True)
+class LintResult:
+    """Findings of a run (sorted), the files linted, and the rules that ran."""
+
+    findings: tuple[Finding, ...]
+    files: tuple[str, ...]
+    rules: tuple[Rule, ...]
+    fixed: int = 0
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for f in self.findings if f.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for f in self.findings if f.severity is Severity.WARNING)
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.errors else 0
+
+    def summary(self) -> dict[str, int]:
+        return {
+            "files": len(self.files),
+            "findings": len(self.findings),
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "info": len(self.findings) - self.errors - self.warnings,
+            "fixed": self.fixed,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": 1, "summary": self.summary(), "findings": [f.to_json() for f in self.findings]}
+
+
+def fingerprint(code: str, path: str, line_text: str, occurrence: int = 0) -> str:
+    """Stable across line moves: code, path and the normalized content of the line (stamp removed)."""
+    from .document import normalized_content
+
+    basis = f"{code}\x00{path}\x00{normalized_content(line_text)}\x00{occurrence}"
+    return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:32]
+
+
+def _finding(rule: Rule, problem: Problem, path: str, severity: Severity, doc: Any,
+             seen: dict[tuple[str, str, str], int]) -> Finding:
+    from .secrets import mask_secrets
+
+    line_text = ""
+    if doc is not None and 1 <= problem.line <= len(doc.lines):
+        line_text = doc.lines[problem.line - 1].text
+    key = (rule.code, problem.path or path, line_text)
+    occurrence = seen.get(key, 0)
+    seen[key] = occurrence + 1
+    return Finding(
+        code=rule.code,
+        name=rule.name,
+        severity=severity,
+        path=problem.path or path,
+        line=max(1, problem.line),
+        column=max(1, problem.column),
+        message=mask_secrets(problem.message),
+        fix=problem.fix,
+        fingerprint=fingerprint(rule.code, problem.path or path, line_text, occurrence),
+    )
+
+
+def run_rules(ctx: FileContext, rules: Iterable[Rule], config: LintConfig) -> list[Finding]:
+    """Run rules on one file. A crashing rule becomes a CU000 finding; the others still run."""
+    out: list[Finding] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    crash = INTERNAL_RULES[0]
+    for r in rules:
+        ctx.options = config.options_of(r)
+        try:
+            problems = list(r.check(ctx))
+        except Exception as exc:  # noqa: BLE001 - isolate the rule, report it, keep going
+            log.exception("rule %s crashed on %s", r.code, ctx.path)
+            out.append(_finding(crash, Problem(
+                f"{ctx.path}: rule {r.code} ({r.name}) crashed: {type(exc).__name__}: {exc}; "
+                f"its checks did not run (ignore it with --ignore {r.code} and report the bug)"),
+                ctx.path, Severity.ERROR, ctx.doc, seen))
+            continue
+        for p in problems:
+            out.append(_finding(r, p, ctx.path, config.severity_of(r, p), ctx.doc, seen))
+    return out
+
+
+def load_config(ws: Any, rules: Mapping[str, Rule], config: Any = None) -> LintConfig:
+    """The LintConfig for a run: ``config`` given as a LintConfig or a `[lint]`-shaped dict, else the workspace's."""
+    if isinstance(config, LintConfig):
+        return config
+    if config is not None:
+        return LintConfig.from_table(config, rules, source="[lint]")
+    source = f"{ws.config_path.relative_to(ws.root).as_posix()} [lint]" if ws is not None else "[lint]"
+    return LintConfig.from_table(ws.section("lint") if ws is not None else {}, rules, source=source)
+
+
+def _expand_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None) -> tuple[list[str], list[Finding]]:
+    if paths is None:
+        return [ws.relpath(p) for p in ws.memory_files()], []
+    rels: list[str] = []
+    bad: list[Finding] = []
+    unreadable = INTERNAL_RULES[2]
+    for raw in paths:
+        p = Path(raw)
+        if not p.is_absolute():
+            p = Path.cwd() / p
+        try:
+            rel = ws.relpath(p)
+        except WorkspaceError as exc:
+            bad.append(Finding(unreadable.code, unreadable.name, Severity.ERROR, str(raw), 1, 1,
+                               f"{raw}: {exc}; lint files inside the workspace or pass --workspace"))
+            continue
+        if p.is_dir():
+            prefix = "" if rel in ("", ".") else rel + "/"
+            rels.extend(r for r in (ws.relpath(m) for m in ws.memory_files()) if r.startswith(prefix))
+        elif not p.exists():
+            bad.append(Finding(unreadable.code, unreadable.name, Severity.ERROR, rel, 1, 1,
+                               f"{rel}: no such file"))
+        else:
+            rels.append(rel)
+    return sorted(dict.fromkeys(rels)), bad
+
+
+def lint_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None, *, config: Any = None,
+               select: Iterable[str] = (), ignore: Iterable[str] = (),
+               only_lines: Mapping[str, set[int]] | None = None) -> LintResult:
+    """Lint memory files of a workspace (all of them when ``paths`` is None).
+
+    ``config`` overrides the workspace's `[lint]` table; ``select``/``ignore`` come from the command line.
+    ``only_lines`` (diff mode) keeps, per path, only findings on those lines. Raises ConfigError for an
+    invalid configuration; every problem with the files themselves is a finding.
+    """
+    from .document import parse
+    from .plugins import load_registry
+    from .suppress import apply_suppressions
+
+    registry = load_registry()
+    rules = registry.rules
+    cfg = load_config(ws, rules, config)
+    if select or ignore:
+        cfg = cfg.merged(select=select, ignore=ignore, rules=rules)
+    enabled = cfg.enabled(rules)
+    files, findings = _expand_paths(ws, paths)
+    if only_lines is not None:
+        files = [f for f in files if f in only_lines]
+    findings.extend(registry.failure_findings())
+    run = RunContext(ws, cfg)
+    unreadable = INTERNAL_RULES[2]
+    from tiers.fsutil import read_bytes_checked
+
+    for rel in files:
+        try:
+            data = read_bytes_checked(ws.root / rel)
+        except WorkspaceError as exc:
+            findings.append(Finding(unreadable.code, unreadable.name, Severity.ERROR, rel, 1, 1,
+                                    f"{rel}: {exc}"))
+            continue
+        doc = parse(data)
+        run.remember(rel, doc)
+        ctx = FileContext(path=rel, data=data, doc=doc, options={}, run=run)
+        found = run_rules(ctx, enabled, cfg)
+        found = apply_suppressions(ctx, found, rules, cfg, enabled)
+        if only_lines is not None:
+            keep = only_lines.get(rel, set())
+            found = [f for f in found if f.line in keep]
+        findings.extend(found)
+    findings.sort(key=Finding.sort_key)
+    return LintResult(findings=tuple(findings), files=tuple(files), rules=tuple(enabled))
+
+
+def scan_new_lines(ws: Any, rel_path: str, lines: list[str]) -> list[Finding]:
+    """The gate's check: error-severity security rules (secrets, poisoning, invisible/bidi) on new lines.
+
+    ``lines`` are the lines about to be written (no EOLs needed); finding line numbers index into them
+    (1-based). Suppression comments are ignored here: an agent cannot suppress its own write. Built-in
+    security rules only (no entry-point scan) so the hook stays fast. An invalid `[lint]` table falls back
+    to the defaults: a broken config must not switch the gate off.
+    """
+    from .document import parse
+    from .memory import security_rules
+
+    security = security_rules()
+    rules = {r.code: r for r in security}
+    try:
+        cfg = load_config(ws, rules, None) if ws is not None else LintConfig()
+    except ConfigError as exc:
+        log.warning("scan_new_lines: %s; using default lint settings", exc)
+        cfg = LintConfig()
+    except Exception:  # noqa: BLE001 - a config table naming non-security rules is fine for the gate
+        cfg = LintConfig()
+    enabled = [r for r in security if cfg.severity_of(r) is Severity.ERROR]
+    text = "\n".join(line.rstrip("\r\n") for line in lines)
+    data = text.encode("utf-8")
+    doc = parse(data)
+    ctx = FileContext(path=rel_path, data=data, doc=doc, options={}, run=RunContext(ws, cfg), mode="gate")
+    return [f for f in run_rules(ctx, enabled, cfg) if f.severity is Severity.ERROR]
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Fixes
+
+
+@dataclass(frozen=True, slots=True)
+class FixReport:
+    """What :func:`apply_fixes` changed: files rewritten and fixes applied, skipped (overlap, stale, unsafe)."""
+
+    applied: tuple[Finding, ...]
+    skipped: tuple[Finding, ...]
+    files: tuple[str, ...]
+
+
+def select_fixes(findings: Iterable[Finding], *, unsafe: bool = False) -> dict[str, list[Finding]]:
+    """Fixable findings per file, safe ones only unless ``unsafe``; one fix per line (first wins)."""
+    per_file: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.fix is None or not f.fix.edits:
+            continue
+        if f.fix.applicability is Applicability.UNSAFE and not unsafe:
+            continue
+        per_file.setdefault(f.path, []).append(f)
+    return per_file
+
+
+def apply_fixes(ws: Any, findings: Iterable[Finding], *, unsafe: bool = False) -> FixReport:
+    """Apply the fixes of ``findings`` to their files, atomically and under each file's lock.
+
+    A fix is skipped when one of its lines was already claimed by another fix of this pass or no longer
+    holds the text the fix expects. Lines no fix names are written back byte for byte.
+    """
+    from tiers.fsutil import atomic_write, file_lock, read_bytes_checked
+
+    from .document import parse, render_lines
+
+    applied: list[Finding] = []
+    skipped: list[Finding] = []
+    files: list[str] = []
+    for rel, items in sorted(select_fixes(findings, unsafe=unsafe).items()):
+        path = ws.root / rel
+        with file_lock(path):
+            doc = parse(read_bytes_checked(path))
+            claimed: set[int] = set()
+            texts: dict[int, str | None] = {}
+            archive: list[tuple[int, str]] = []
+            for f in items:
+                assert f.fix is not None
+                ok = not (f.fix.lines & claimed) and all(
+                    1 <= e.line <= len(doc.lines) and doc.lines[e.line - 1].text == e.expect for e in f.fix.edits)
+                if not ok:
+                    skipped.append(f)
+                    continue
+                claimed |= f.fix.lines
+                for e in f.fix.edits:
+                    texts[e.line] = e.text
+                    if e.text is None and e.archive:
+                        archive.append((e.line, e.expect))
+                applied.append(f)
+            if not texts:
+                continue
+            if archive:
+                _archive_lines(ws, rel, archive)
+            atomic_write(path, render_lines(doc, texts))
+            files.append(rel)
+    return FixReport(applied=tuple(applied), skipped=tuple(skipped), files=tuple(files))
+
+
+def _archive_lines(ws: Any, rel: str, lines: list[tuple[int, str]]) -> None:
+    """Hand deleted lines to the GC archive so an expired hypothesis removed by --fix stays recoverable."""
+    from .gc_bridge import archive_lines
+
+    archive_lines(ws, rel, lines)
+
+
+def lint_and_fix(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None, *, unsafe: bool = False,
+                 max_passes: int = 5, **kwargs: Any) -> LintResult:
+    """Lint, apply fixes, re-lint until nothing more is fixable (at most ``max_passes``); the last lint wins."""
+    paths = list(paths) if paths is not None else None
+    fixed = 0
+    result = lint_paths(ws, paths, **kwargs)
+    for _ in range(max_passes):
+        report = apply_fixes(ws, result.findings, unsafe=unsafe)
+        if not report.applied:
+            break
+        fixed += len(report.applied)
+        result = lint_paths(ws, paths, **kwargs)
+    return replace(result, fixed=fixed)
+
+
+def iter_rules() -> Iterator[Rule]:
+    """Every registered rule (plugins included) plus the engine's own codes, sorted by code."""
+    from .plugins import load_registry
+
+    yield from sorted([*load_registry().rules.values(), *INTERNAL_RULES], key=lambda r: r.code)
+
+
+def find_rule(code_or_name: str) -> Rule:
+    """The rule with this code or name; UsageError when there is none."""
+    key = code_or_name.strip()
+    for r in iter_rules():
+        if r.code == key.upper() or r.name == key.lower():
+            return r
+    raise UsageError(f"unknown rule {code_or_name!r}; run `cuticle rules` for the list")

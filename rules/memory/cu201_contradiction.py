@@ -1,0 +1,72 @@
+"""CU201 contradiction: a memory line contradicts an active user DIRECTIVE or in-scope DECISION.
+
+## What it does
+Runs cuticle's arbitration (the same check the gate applies to new lines) on every memory line that is not
+itself a DIRECTIVE or DECISION, against the constraints of all memory files: polarity flips, generalizing a
+scoped decision, a hypothesis overriding a directive, a different value for the same slot, paraphrases and
+translations (EN/RU). Lines contradicting a constraint in the same file and in other files are both reported.
+
+## Why is this bad
+The agent reads both lines every session and may follow the wrong one; the user's rule loses to a guess.
+
+## Example
+```markdown
+- User said: never deploy on Fridays.
+- Deploying on Friday afternoons is fine.
+```
+
+## Fix safety
+No fix: decide which line is right (usually the user's) and delete the other, or ask the user.
+"""
+
+from __future__ import annotations
+
+from rules.engine import Problem, Severity, rule
+
+
+def _index(ctx):
+    cache = ctx.run.cache
+    if "CU201.index" not in cache:
+        from tiers.arbitrate import ConstraintIndex
+
+        cache["CU201.index"] = ConstraintIndex.from_workspace(ctx.ws)
+    return cache["CU201.index"]
+
+
+@rule("CU201", "contradiction", "Line contradicts a user directive or in-scope decision", Severity.WARNING)
+def check(ctx):
+    if ctx.ws is None:
+        return
+    try:
+        from tiers.arbitrate import arbitrate
+    except ImportError:  # arbitration is not available in this build
+        return
+    from tiers.classify import classify
+    from tiers.model import Tier
+
+    index = None
+    for line in ctx.lines:
+        if not line.is_memory or not line.body.strip() or line.stamp_error:
+            continue
+        if line.stamp is not None:
+            if line.stamp.state is not None:
+                continue
+            tier, scope = line.stamp.tier, line.stamp.scope
+        else:
+            c = classify(line.content)
+            tier, scope = c.tier, c.scope
+        if tier in (Tier.DIRECTIVE, Tier.DECISION):
+            continue
+        if index is None:
+            index = _index(ctx)
+        result = arbitrate(index, line.content, tier, file=ctx.path, scope=scope)
+        if result.decision != "block":
+            continue
+        err = result.error or {}
+        hit = err.get("constraint") or {}
+        where = f"{hit.get('file', '?')}:{hit.get('line', '?')}" if hit else "an active constraint"
+        reason = err.get("reason") or "contradicts an active constraint"
+        text = hit.get("text", "")
+        shown = f" ('{text[:80]}')" if text else ""
+        yield Problem(f"{ctx.path}:{line.number}: {tier.name} line contradicts {hit.get('tier', 'a constraint')} at "
+                      f"{where}{shown}: {reason}; delete this line or ask the user which is right", line.number)

@@ -1,0 +1,45 @@
+"""CU301 secret-in-memory: an API key, token, private key, password or credentialed URL in a memory file.
+
+## What it does
+Looks for provider key formats (AWS, GitHub, GitLab, Slack, OpenAI, Anthropic, Google, Stripe, SendGrid, npm,
+PyPI, Hugging Face, Telegram), JSON web tokens, bearer tokens, PEM private keys, connection strings with a
+password (`postgres://user:pass@host`) and password/API-key assignments in prose (`password: …`,
+`пароль: …`). Placeholders (`<token>`, `$API_KEY`, `***`) are ignored. The secret is masked in every output.
+
+## Why is this bad
+Memory is loaded into every session (and sent to the model provider), often committed to git, and readable
+by any tool the agent runs. A secret there is a leaked secret.
+
+## Example
+```markdown
+- Deploy token: ghp_0123456789abcdefghijABCDEFGHIJ012345
+```
+Use instead: keep the secret in a secret manager and write where it lives (`- Deploy token: in 1Password,
+item "deploy"`).
+
+## Fix safety
+Unsafe: the fix replaces the secret with `[REDACTED]`. It is unsafe because the secret must still be rotated:
+it is already in the file's history.
+"""
+
+from __future__ import annotations
+
+from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
+
+
+@rule("CU301", "secret-in-memory", "Secret (key, token, password) in a memory file", Severity.ERROR,
+      fix=Applicability.UNSAFE, security=True)
+def check(ctx):
+    from rules.secrets import find_secrets, redact
+
+    for line in ctx.lines:
+        found = find_secrets(line.text)
+        if not found:
+            continue
+        fix = Fix("replace the secret with [REDACTED] (rotate it too)", (Edit(line.number, redact(line.text),
+                                                                              line.text),), Applicability.UNSAFE)
+        for s in found:
+            yield Problem(f"{ctx.path}:{line.number}:{s.start + 1}: {s.kind} '{s.masked}' in memory; memory is loaded "
+                          f"into every session and often committed: rotate it and keep it in a secret manager",
+                          line.number, s.start + 1, fix=fix)
+            fix = None

@@ -1,0 +1,163 @@
+"""The pluggy plugin manager: loads rule families and policy plugins from the `cuticle` entry-point group.
+
+Our own families (``rules.memory``, ``rules.governance``) are entry points exactly like a third party's, so
+they go through the same path. Each entry point is loaded on its own: one that fails to import, crashes while
+registering rules, or returns something that is not a :class:`~rules.engine.Rule` is recorded as a
+:class:`PluginFailure` (reported as a ``CU001`` finding by lint) instead of stopping the run.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from tiers.errors import PluginError
+
+log = logging.getLogger(__name__)
+
+GROUP = "cuticle"
+
+
+@dataclass(frozen=True, slots=True)
+class PluginFailure:
+    """A plugin that could not be used: its entry-point name, what it points at, and why."""
+
+    plugin: str
+    target: str
+    reason: str
+
+    def to_error(self) -> PluginError:
+        return PluginError(f"plugin {self.plugin!r} ({self.target}): {self.reason}")
+
+
+@dataclass
+class Registry:
+    """The rules of every loaded plugin, keyed by code, and the plugins that failed."""
+
+    rules: dict[str, Any] = field(default_factory=dict)
+    failures: list[PluginFailure] = field(default_factory=list)
+    plugins: list[str] = field(default_factory=list)
+
+    def failure_findings(self) -> list[Any]:
+        from .engine import INTERNAL_RULES, Finding, Severity
+
+        r = INTERNAL_RULES[1]
+        return [
+            Finding(r.code, r.name, Severity.ERROR, f"<plugin:{f.plugin}>", 1, 1,
+                    f"plugin {f.plugin!r} ({f.target}) failed: {f.reason}; its rules did not run "
+                    f"(reinstall or uninstall it)")
+            for f in self.failures
+        ]
+
+
+_lock = threading.Lock()
+_manager: Any = None
+_manager_failures: list[PluginFailure] = []
+_registry: Registry | None = None
+
+
+def _entry_points() -> list[Any]:
+    from importlib.metadata import entry_points
+
+    return sorted(entry_points(group=GROUP), key=lambda ep: ep.name)
+
+
+def new_plugin_manager(entry_points: list[Any] | None = None) -> tuple[Any, list[PluginFailure]]:
+    """A fresh pluggy PluginManager with every `cuticle` entry point that loads; failures are returned.
+
+    ``entry_points`` replaces the installed ones (tests pass their own).
+    """
+    import pluggy
+
+    from . import hookspecs
+
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    failures: list[PluginFailure] = []
+    for ep in _entry_points() if entry_points is None else entry_points:
+        if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
+            continue
+        try:
+            plugin = ep.load()
+            pm.register(plugin, name=ep.name)
+        except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, never fatal
+            log.warning("cuticle plugin %s failed to load: %s", ep.name, exc)
+            failures.append(PluginFailure(ep.name, getattr(ep, "value", "?"), f"{type(exc).__name__}: {exc}"))
+    return pm, failures
+
+
+def get_plugin_manager() -> Any:
+    """The process-wide plugin manager (created on first use). Policy code calls its hooks, e.g.
+    ``get_plugin_manager().hook.cuticle_tool_call_verdict(call=..., context=...)``."""
+    global _manager, _manager_failures
+    with _lock:
+        if _manager is None:
+            _manager, _manager_failures = new_plugin_manager()
+        return _manager
+
+
+def plugin_failures() -> list[PluginFailure]:
+    """Plugins that failed to load into the process-wide manager."""
+    get_plugin_manager()
+    return list(_manager_failures)
+
+
+def collect_rules(pm: Any, failures: list[PluginFailure] | None = None) -> Registry:
+    """Call every plugin's ``cuticle_register_rules`` on its own and validate what it returns."""
+    from .engine import INTERNAL_DOCS, Rule
+
+    reg = Registry(failures=list(failures or []))
+    owners: dict[str, str] = {code: "cuticle" for code in INTERNAL_DOCS}
+    names: dict[str, str] = {}
+    for impl in pm.hook.cuticle_register_rules.get_hookimpls():
+        plugin = pm.get_name(impl.plugin) or repr(impl.plugin)
+        reg.plugins.append(plugin)
+        try:
+            got = impl.function()
+        except Exception as exc:  # noqa: BLE001 - isolate the plugin
+            reg.failures.append(PluginFailure(plugin, "cuticle_register_rules",
+                                              f"crashed: {type(exc).__name__}: {exc}"))
+            continue
+        if got is None:
+            continue
+        if not isinstance(got, (list, tuple)):
+            reg.failures.append(PluginFailure(plugin, "cuticle_register_rules",
+                                              f"returned {type(got).__name__}, expected a list of rules"))
+            continue
+        for item in got:
+            if not isinstance(item, Rule):
+                reg.failures.append(PluginFailure(plugin, "cuticle_register_rules",
+                                                  f"returned {type(item).__name__}, not a rules.engine.Rule"))
+                continue
+            if item.code in owners:
+                reg.failures.append(PluginFailure(plugin, item.code,
+                                                  f"rule code {item.code} is already used by {owners[item.code]}"))
+                continue
+            if item.name in names:
+                reg.failures.append(PluginFailure(plugin, item.code,
+                                                  f"rule name {item.name!r} is already used by {names[item.name]}"))
+                continue
+            owners[item.code] = plugin
+            names[item.name] = item.code
+            if not item.plugin:
+                object.__setattr__(item, "plugin", plugin)
+            reg.rules[item.code] = item
+    return reg
+
+
+def load_registry(*, refresh: bool = False) -> Registry:
+    """The rules of all installed plugins (cached for the process; ``refresh`` reloads)."""
+    global _registry, _manager, _manager_failures
+    with _lock:
+        if refresh:
+            _registry = None
+            _manager = None
+        if _registry is not None:
+            return _registry
+    pm = get_plugin_manager()
+    reg = collect_rules(pm, _manager_failures)
+    with _lock:
+        _registry = reg
+    return reg

@@ -1,0 +1,353 @@
+"""Memory-poisoning detection (EN and RU): instructions that would steer every future session of an agent.
+
+Kinds: ``trust-source``, ``exfiltration``, ``run-command``, ``disable-safety``, ``instruction-override``,
+``override-user``, ``base64-payload``, ``html-comment``, ``persistence``. Each detector looks for the *act*
+(an imperative plus its dangerous object), not for trigger words: "ignore the vendor/ folder" is a preference,
+"ignore previous instructions" is an override. Guards keep legitimate memory quiet: a negation before the
+act ("never run scripts piped from curl"), and a quoted attack phrase in a line that reports it
+("found a prompt-injection attempt: 'ignore previous instructions'"). Hidden text is analysed too: invisible
+characters are removed and Unicode tag characters decoded first (see :mod:`rules.unicode`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass
+
+import regex
+
+from .unicode import reveal
+
+KINDS = ("trust-source", "exfiltration", "run-command", "disable-safety", "instruction-override",
+         "override-user", "base64-payload", "html-comment", "persistence")
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    kind: str
+    start: int
+    end: int
+    evidence: str
+    strong: bool = True
+
+
+_F = regex.IGNORECASE | regex.VERSION1
+
+# -- vocabulary --------------------------------------------------------------------------------------------
+_TLD_EXT = r"(?!(?:md|txt|json|ya?ml|toml|py|js|ts|env|lock|cfg|ini|log|conf|html?|css|csv|zip|gz|tar|pdf|png|jpe?g|svg|sql|db|bak|tmp|local|internal|lan|corp|test|localhost)\b)"
+URLISH = (r"(?:https?://[^\s)>\]'\"`]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|\b\d{1,3}(?:\.\d{1,3}){3}\b"
+          r"|\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+" + _TLD_EXT + r"[a-z]{2,24}\b)")
+NEG_EN = r"\b(?:never|don't|dont|do not|does not|doesn't|did not|didn't|avoid|refuse[sd]?|must not|mustn't|should not|shouldn't|no longer|not to|nor|forbid\w*|prohibit\w*|stop)\b"
+NEG_RU = r"(?:^|[\s,(])(?:не|никогда|нельзя|запрещено|запрещаю|избегай|ни в коем случае)(?=\s)"
+REPORT = (r"\b(?:found|detected|saw|seen|spotted|blocked|flagged|reported|attempt\w*|injection|attack\w*|phishing|"
+          r"did not follow|didn't follow|not follow|told the user|warned|example|quote[sd]?|contained|contains|"
+          r"обнаружил\w*|нашел|нашла|нашли|видели|попытк\w*|атак\w*|инъекци\w*|не стал\w*|сообщил\w*|пример\w*|"
+          r"фишинг\w*|была строка|содержал\w*)\b")
+QUOTED = r"(?:\"[^\"]{3,}\"|'[^']{6,}'|«[^»]{3,}»|“[^”]{3,}”|„[^“”]{3,}[“”])"
+SECRETS_EN = (r"(?:\.env\b|api[ _-]?keys?|access keys?|tokens?|credentials?|secrets?|passwords?|passphrases?|"
+              r"private keys?|~/\.ssh\S*|\.ssh\b|ssh (?:keys?|config)|id_rsa\S*|id_ed25519\S*|id_ecdsa\S*|\.aws\S*|"
+              r"cookies?|environment variables|env vars|\.npmrc|\.netrc|\.pgpass|keychain|seed phrase|wallet|"
+              r"(?:user|memory|agents|claude)\.md|personal data|(?:the )?user'?s? (?:data|files|e-?mails?|contacts|"
+              r"messages|history|address|phone(?: number)?|documents|notes|memory))")
+SECRETS_RU = (r"(?:\.env\b|ключ\w*|токен\w*|парол\w*|секрет\w*|учетн\w* данн\w*|(?:user|memory|agents)\.md|"
+              r"личн\w* данн\w*|данн\w* пользовател\w*|переписк\w*|~/\.ssh\S*|id_rsa\S*|куки|cookie\w*|"
+              r"содержимое\s+\S+|переменн\w* окружени\w*)")
+AGENT_ADDRESS = (r"^\s*(?:ai(?: agent)?|agent|assistant|llm|model|claude|gpt|chatgpt|copilot|codex|gemini|bot|system|"
+                 r"ассистент|агент|модель|ии|бот|система)\s*[:,—-]")
+
+_P: dict[str, list[tuple[str, bool]]] = {
+    "instruction-override": [
+        (r"\b(?:ignore|disregard|forget|override|overrule|discard|drop)\b[^.;!?]{0,30}?\b(?:previous|prior|earlier|"
+         r"above|preceding|former|original|existing|system|all (?:other|your)|your)\b[^.;!?]{0,20}?\b(?:instructions?|"
+         r"rules|prompts?|directives|guidelines|guardrails|constraints|messages|orders|programming)\b", True),
+        (r"\b(?:ignore|disregard|override|don't follow|do not follow)\b[^.;!?]{0,25}\b(?:rules?|instructions?|"
+         r"directives?|constraints?)\b[^.;!?]{0,12}\b(?:in|from|of)\s+(?:user|memory|agents|claude)\.md\b", True),
+        (r"\b(?:new|updated|real) (?:system )?instructions?\s*:", True),
+        (r"\byou are now (?:a |an |in )?(?:unrestricted|jailbroken|developer mode|dan\b|free)", True),
+        (r"\b(?:the )?(?:newest|latest|last) (?:memory )?(?:entry|line|note) (?:always )?(?:wins|overrides|takes precedence)\b", True),
+        (r"(?:игнорир\w*|проигнорир\w*|забудь|забыть|не обращай внимания на|не учитывай|отбрось|пренебреги|отмени)"
+         r"[^.;!?]{0,30}?(?:все |всех |любые )?(?:предыдущ\w*|прежн\w*|ранее|прошл\w*|системн\w*|исходн\w*|"
+         r"стар\w*|остальн\w*)[^.;!?]{0,20}?(?:инструкци\w*|указани\w*|правил\w*|промпт\w*|директив\w*|"
+         r"ограничени\w*)", True),
+        (r"(?:игнорир\w*|не обращай внимания на|не соблюдай|не выполняй|не следуй)[^.;!?]{0,25}(?:правил\w*|"
+         r"инструкци\w*|указани\w*)\s+(?:из|в)\s+(?:user|memory|agents)\.md", True),
+        (r"нов\w* (?:системн\w* )?инструкци\w*\s*:", True),
+    ],
+    "override-user": [
+        (r"\bif (?:the )?user (?:says|asks|tells|objects|forbids|refuses|wants|insists|disagrees|says not)\b"
+         r"[^.]{0,80}?\b(?:ignore|disregard|override|overrule|proceed anyway|do it anyway|don't listen|do not listen|"
+         r"pay no attention)\b", True),
+        (r"\b(?:ignore|disregard|override|overrule|don't follow|do not follow|don't listen to|do not listen to|"
+         r"pay no attention to)\s+(?:the |any |all |what )?(?:user|owner)\b(?!\s*(?:agent|-agent))", True),
+        (r"\b(?:ignore|disregard|override|overrule|don't follow|do not follow|pay no attention to)\s+(?:the |any |all )?"
+         r"user'?s?\s+(?:own\s+)?(?:rules|instructions|wishes|preferences|requests?|objections?|directives|"
+         r"decisions|settings|answers?|orders|words|commands|restrictions)\b", True),
+        (r"\b(?:even if|regardless of whether|no matter what|whatever) (?:the )?user (?:says|objects|forbids|"
+         r"disagrees|refuses|wants)\b", True),
+        (r"\b(?:without|never) (?:telling|informing|notifying|asking|alerting) (?:the )?user\b", True),
+        (r"\b(?:don't|do not|never) (?:tell|inform|notify|alert) (?:the )?user\b", True),
+        (r"\buser'?s? (?:instructions|rules|directives|wishes) (?:no longer|don't|do not) (?:apply|matter|count)\b", True),
+        (r"\b(?:user|owner|admin\w*) (?:has |have )?(?:already )?(?:pre-?approved|authori[sz]ed|approved) "
+         r"(?:all|every|any|direct|blanket)\b", True),
+        (r"если пользователь (?:запрещает|говорит|просит|против|возражает|откажет|скажет|запретит|не разрешает)"
+         r"[^.]{0,80}?(?:не обращай внимания|игнорир\w*|вс[её] равно|не слушай|не учитывай)", True),
+        (r"(?:не слушай|игнорир\w*|не обращай внимания на|не учитывай|не выполняй)\s+(?:\w+\s+){0,2}?"
+         r"(?:пользовател\w*|владельц\w*)", True),
+        (r"(?:вопреки|несмотря на)\s+(?:\w+\s+)?(?:запрет\w*|желани\w*|указани\w*|слов\w*|возражени\w*)\s+"
+         r"пользовател\w*", True),
+        (r"(?:не (?:говори|сообщай|рассказывай|показывай)|без ведома)\s+(?:об этом\s+)?пользовател\w*", True),
+        (r"(?:пользователь|владелец\w*|администратор\w*)\s+(?:уже\s+)?(?:заранее\s+)?(?:одобрил\w*|разрешил\w*)\s+"
+         r"(?:вс[её]|все|любые|любое)", True),
+    ],
+    "disable-safety": [
+        (r"\b(?:bypass|circumvent|skip|disable|turn off|switch off|get around|work around|deactivate|evade)\b"
+         r"[^.;]{0,25}?\b(?:the )?(?:memory )?(?:gate|hooks?|safety|security|guard(?:rail)?s?|checks?|"
+         r"confirmations?|approvals?|sandbox\w*|filters?|verification|protections?|cuticle|policy|permissions?)\b", True),
+        (r"--no-verify\b|--dangerously-skip-permissions\b|--yolo\b|--no-sandbox\b|--disable-hooks?\b", True),
+        (r"\b(?:safety|security|permission) (?:checks?|features?|measures?|rules?|prompts?|gates?|guards?)"
+         r"[^.;]{0,20}?\b(?:are|is|have been|were|got) (?:now |hereby |temporarily )?(?:disabled|off|turned off|"
+         r"removed|suspended|not required|unnecessary|lifted)\b", True),
+        (r"\b(?:run|execute|delete|push|install|do|perform|apply)\b[^.;]{0,40}?\b(?:commands?|anything|everything|"
+         r"all|any|whatever|scripts?)\b[^.;]{0,30}?\bwithout (?:asking|confirmation|confirming|approval|permission|"
+         r"review|checking|prompting)\b", True),
+        (r"\bwithout (?:asking|confirmation|approval|permission)\b[^.;]{0,30}\b(?:any|all|every|anything|everything)\b",
+         True),
+        (r"\b(?:do not|don't|never|no need to|stop) (?:ask|request|wait) (?:for )?(?:the user'?s? )?"
+         r"(?:confirmation|permission|approval)\b", False),
+        (r"(?:провер\w* безопасности|защит\w*|гейт\w*|хук\w*|ограничени\w*)\s+(?:[\w-]+\s+){0,4}?"
+         r"(?:отключен\w*|выключен\w*|не нужн\w*|не требу\w*|сняты|отменен\w*)", True),
+        (r"подтвержден\w*\s+(?:[\w-]+\s+){0,4}?(?:отключен\w*|выключен\w*|не нужн\w*|не требу\w*|отменен\w*)", False),
+        (r"(?:обойди|обходи|отключи|выключи|пропусти|пропускай|игнорируй|отключай)\s+(?:[\w-]+\s+){0,2}?"
+         r"(?:гейт\w*|хук\w*|провер\w*|защит\w*|подтвержден\w*|ограничени\w*|песочниц\w*|политик\w*)", True),
+        (r"(?:не спрашивай|не запрашивай|без)\s+(?:[\w-]+\s+){0,3}?(?:подтвержд\w*|разрешени\w*|согласи\w*)", False),
+    ],
+    "fake-authority": [
+        (r"\b(?:important |urgent |critical )?system (?:update|notice|message|override|alert|instruction)\b", False),
+        (r"\b(?:admin(?:istrator)?|repo(?:sitory)? owner|security team|developers?|maintainers?) "
+         r"(?:has |have )?(?:authori[sz]ed|approved|decided|disabled|says|said|requires?)\b", False),
+        (r"(?:по решению|по указанию|распоряжение\w*)\s+(?:администратор\w*|владельц\w*|руководств\w*)", False),
+        (r"систем\w* (?:уведомлени\w*|обновлени\w*|сообщени\w*)", False),
+        (r"(?:администратор\w*|владелец\w* репозитори\w*)\s+(?:вс[её]\s+)?(?:разрешил\w*|отключил\w*|одобрил\w*)",
+         False),
+    ],
+    "run-command": [
+        (r"\b(?:curl|wget|fetch|iwr|invoke-webrequest|irm|invoke-restmethod)\b[^|\n]{0,200}\|\s*(?:sudo\s+)?"
+         r"(?:\w+=\S*\s+)*(?:(?:ba|z|da|k|c|tc|fi|a)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|"
+         r"pwsh|powershell|source)\b", True),
+        (r"\b(?:bash|sh|zsh|source|\.)\s+<\(\s*(?:curl|wget)\b", True),
+        (r"\b(?:bash|sh|zsh)\s+-c\s+[\"']?\$\(\s*(?:curl|wget)\b", True),
+        (r"\brm\s+-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\s+(?:--no-preserve-root\s+)?(?:~|/(?:\s|\*|$|etc|usr|var|"
+         r"home|bin|lib|boot|root)|\$home|\$\{home\}|\.\.(?:/|\s|$)|\*)", True),
+        (r"\bpython[0-9.]*\s+-c\b[^\n]{0,200}\b(?:os\.system|subprocess|shutil\.rmtree|os\.remove|__import__)", True),
+        (r"\b(?:mkfs(?:\.\w+)?|dd\s+if=\S+\s+of=/dev/\w+|chmod\s+-r\s+777\s+/|:\(\)\s*\{\s*:\|:&\s*\};:)", True),
+        (r"\b(?:run|execute|exec|source|launch|start)\b[^.;]{0,40}\bhttps?://\S+\.(?:sh|ps1|bat|cmd|exe|py|pl)\b", True),
+    ],
+    "exfiltration": [],  # see _exfiltration
+    "trust-source": [],  # see _trust
+    "persistence": [
+        (r"\b(?:copy|add|write|append|insert|save|store|persist|paste|put|keep|remember|record|replicate|repeat)\b"
+         r"[^.]{0,60}?\b(?:this|the following|these|above)\s+(?:line|instruction|rule|note|text|message|entry|"
+         r"sentence)s?\b[^.]{0,40}?\b(?:memory|memory\.md|user\.md|agents\.md|claude\.md|notes|every session|each "
+         r"session|every file)\b", True),
+        (r"\b(?:add|write|append|save|insert|put|copy|store|persist)\b[^.]{0,80}?\b(?:to|into|in)\s+(?:your |the )?"
+         r"(?:memory\.md|user\.md|agents\.md|claude\.md|long-term memory|memory|system prompt)\b[^.]{0,40}?"
+         r"\b(?:permanently|forever|every session|each session|always|verbatim|for good|from now on)\b", True),
+        (r"(?:скопируй|добавь|запиши|сохрани|внеси|вставь|продублируй|повтори)\b[^.]{0,80}?\b(?:в|во)\s+"
+         r"(?:memory\.md|user\.md|agents\.md|claude\.md|(?:свою |долговременную )?памят\w*)[^.]{0,40}?"
+         r"(?:эту |следующую )?(?:строк\w*|правил\w*|инструкци\w*|запис\w*)|(?:скопируй|добавь|запиши|сохрани|"
+         r"внеси|вставь)\b[^.]{0,80}?(?:навсегда|в начале каждой сессии|при каждом запуске|каждую сессию)", True),
+        (r"(?:скопируй|добавь|запиши|сохрани|внеси|вставь)\s+(?:эту|следующую|данную)\s+(?:строк\w*|правил\w*|"
+         r"инструкци\w*|запис\w*)", True),
+    ],
+}
+
+_EXFIL_VERB_EN = (r"\b(?:send|post|upload|e-?mail|mail|forward|transmit|exfiltrate|leak|share|include|append|attach|"
+                  r"paste|copy|put|sync|submit|curl|pipe|dump|cc|bcc|report|push)\b")
+_EXFIL_DEST_EN = (r"(?:" + URLISH + r"|\b(?:every|each|all|any) (?:reply|replies|response|responses|message|messages|"
+                  r"answer|answers|summary|summaries|commit message|pr description)\b|\bto the (?:summary|reply|"
+                  r"response|output)\b|\bwebhook\b|\bpastebin\b|\bgist\b|\btelemetry\b)")
+_EXFIL_VERB_RU = (r"(?:отправ\w*|пересыл\w*|перешл\w*|загруж\w*|загрузи|выгруж\w*|выгрузи|слей|сливай|передава\w*|"
+                  r"передай|прикладыва\w*|приложи|вставля\w*|вставь|копируй|скопируй|синхронизир\w*|публикуй|"
+                  r"опубликуй|добавля\w*|добавь|присылай|пришли|дублируй)")
+_EXFIL_DEST_RU = r"(?:" + URLISH + r"|(?:в|во|к)\s+(?:каждо\w*|любо\w*|вс\w*)\s+(?:ответ\w*|сообщени\w*|письм\w*|сводк\w*))"
+
+
+@functools.lru_cache(maxsize=1)
+def _compiled() -> dict[str, list[tuple[regex.Pattern[str], bool]]]:
+    return {k: [(regex.compile(p, _F), strong) for p, strong in v] for k, v in _P.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _aux() -> dict[str, regex.Pattern[str]]:
+    return {
+        "neg": regex.compile(NEG_EN + "|" + NEG_RU, _F),
+        "report": regex.compile(REPORT, _F),
+        "quoted": regex.compile(QUOTED, _F),
+        "url": regex.compile(URLISH, _F),
+        "ex_en": regex.compile(_EXFIL_VERB_EN + r"[^.;!?]{0,80}?" + SECRETS_EN + r"[^.;!?]{0,100}?" + _EXFIL_DEST_EN, _F),
+        "ex_en2": regex.compile(SECRETS_EN + r"[^.;!?]{0,30}?\b(?:to|into|in)\b[^.;!?]{0,10}?" + _EXFIL_DEST_EN
+                                + r"[^.;!?]{0,60}?" + _EXFIL_VERB_EN, _F),
+        "ex_ru": regex.compile(_EXFIL_VERB_RU + r"[^.;!?]{0,80}?" + SECRETS_RU + r"[^.;!?]{0,100}?" + _EXFIL_DEST_RU, _F),
+        "trust_word": regex.compile(
+            r"\b(?:trusted|trustworthy|authoritative|whitelisted|allowlisted|verified source|official source|"
+            r"safe source|always trust|trust (?:all|any|every|everything|anything|it|them|this|these|its|their)\b|"
+            r"is (?:a |the )?(?:trusted|safe|verified|official)\b)|(?:доверя\w*|довериться|доверенн\w*|"
+            r"проверенн\w* (?:источник\w*|сайт\w*|зеркал\w*|домен\w*|отправител\w*)|надежн\w* источник\w*|"
+            r"официальн\w* источник\w*)", _F),
+        "trust_strong": regex.compile(
+            r"\bas if (?:they|it|these|this) (?:came|come|were|was|are|is) from (?:the )?user\b|\bwith the user'?s "
+            r"authority\b|\btrust\b[^.;]{0,30}\bwithout (?:verification|verifying|checking|question)\b|"
+            r"\bprefer (?:it|them|this|\S+) over (?:\S*registry\.npmjs\.org|\S*pypi\.org|the official)\b|"
+            r"(?:как|будто|словно) (?:бы )?(?:от|слова|указания) пользовател\w*|доверя\w*[^.;]{0,30}без проверки|"
+            r"(?:ставь|устанавливай|качай|скачивай|бери)\w* (?:\w+ )?только (?:оттуда|отсюда|с него|с этого|с нее)", _F),
+        "internal": regex.compile(r"\b(?:our|internal|own|company|corporate|наш\w*|внутренн\w*|корпоративн\w*)\b", _F),
+        "b64_pipe": regex.compile(
+            r"\bbase64\s+(?:-d|--decode|-D|-di|-id)\b[^\n]{0,60}?\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|"
+            r"perl|node|ruby|eval|source)\b|\b(?:eval|exec)\s*[\"(]?\s*\$\(\s*(?:echo|printf)\s+['\"]?[A-Za-z0-9+/=]{12,}"
+            r"[^)]*base64|frombase64string\s*\(|\batob\s*\(|\bb64decode\s*\([^)]*\)\s*\)?\s*(?:\)|;)?\s*$", _F),
+        "b64_token": regex.compile(r"(?<![A-Za-z0-9+/:])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])"),
+        "shellish": regex.compile(r"\b(?:curl|wget|bash|/bin/sh|sh -c|rm -rf|powershell|nc -e|chmod|python3? -c|eval|"
+                                  r"\| ?sh|\| ?bash|invoke-expression|iex)\b", _F),
+        "html": regex.compile(r"<!--(.*?)(?:-->|$)", regex.DOTALL),
+        "agent_address": regex.compile(AGENT_ADDRESS, _F),
+        "you_imperative": regex.compile(
+            r"\b(?:when you|you must|you should|you will|you need to|make sure you|please (?:add|send|run|write|copy|"
+            r"remember|append|include|delete|remove|trust|ignore|forget))\b|(?:^|[.!:]\s*)(?:append|add|send|run|"
+            r"execute|remember|ignore|copy|write|include|delete|remove|trust|forget|always|never)\s+(?:the |this |all |"
+            r"any |it |that |to )|(?:при следующем|когда будешь|ты должен|тебе нужно|добавь|отправь|выполни|запомни|"
+            r"запиши|игнорируй|удали|скопируй|доверяй|всегда|никогда)\b", _F),
+        "sentence": regex.compile(r"[.;!?](?:\s|$)|\s[—–]\s"),
+    }
+
+
+def normalize(text: str) -> str:
+    """Matching form: NFKC (folds fullwidth/compat letters), casefold, ё→е, typographic quotes kept."""
+    text = unicodedata.normalize("NFKC", text).casefold().replace("ё", "е")
+    return text.replace("\u00a0", " ").replace("\u202f", " ").replace("’", "'").replace("‘", "'")
+
+
+def _clause_before(text: str, start: int) -> str:
+    cut = max(text.rfind(c, 0, start) for c in ".;!?:—")
+    return text[cut + 1:start]
+
+
+def _negated(text: str, start: int) -> bool:
+    return bool(_aux()["neg"].search(_clause_before(text, start)))
+
+
+def _mentioned(text: str, start: int, end: int) -> bool:
+    """A quoted attack phrase in a line that reports or discusses it."""
+    aux = _aux()
+    if not aux["report"].search(text):
+        return False
+    return any(q.start() <= start and end <= q.end() + 3 for q in aux["quoted"].finditer(text))
+
+
+def _b64_commands(text: str) -> list[Signal]:
+    out = []
+    for m in _aux()["b64_token"].finditer(text):
+        tok = m.group(0)
+        try:
+            raw = base64.b64decode(tok + "=" * (-len(tok) % 4), validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        try:
+            decoded = raw.decode("ascii")
+        except UnicodeDecodeError:
+            continue
+        if sum(c.isprintable() for c in decoded) < 0.95 * len(decoded):
+            continue
+        if _aux()["shellish"].search(decoded):
+            out.append(Signal("base64-payload", m.start(), m.end(), f"base64 that decodes to {decoded[:60]!r}"))
+    return out
+
+
+def _scan_plain(text: str) -> list[Signal]:
+    """Signals in one stretch of normalized text (no HTML-comment handling)."""
+    out: list[Signal] = []
+    for kind, pats in _compiled().items():
+        for pat, strong in pats:
+            for m in pat.finditer(text):
+                if _negated(text, m.start()) and kind not in ("fake-authority",):
+                    continue
+                if _mentioned(text, m.start(), m.end()):
+                    continue
+                out.append(Signal(kind, m.start(), m.end(), m.group(0), strong))
+    aux = _aux()
+    for key in ("ex_en", "ex_en2", "ex_ru"):
+        for m in aux[key].finditer(text):
+            if _negated(text, m.start()) or _mentioned(text, m.start(), m.end()):
+                continue
+            out.append(Signal("exfiltration", m.start(), m.end(), m.group(0)))
+    out.extend(_trust(text))
+    for m in aux["b64_pipe"].finditer(text):
+        if not _negated(text, m.start()):
+            out.append(Signal("base64-payload", m.start(), m.end(), m.group(0)))
+    out.extend(_b64_commands(text))
+    return out
+
+
+def _trust(text: str) -> list[Signal]:
+    aux = _aux()
+    out: list[Signal] = []
+    for m in aux["trust_strong"].finditer(text):
+        if not _negated(text, m.start()):
+            out.append(Signal("trust-source", m.start(), m.end(), m.group(0)))
+    urls = [u for u in aux["url"].finditer(text)]
+    if not urls:
+        return out
+    for m in aux["trust_word"].finditer(text):
+        if _negated(text, m.start()) or _mentioned(text, m.start(), m.end()):
+            continue
+        # "our internal registry is trusted" narrows trust to the user's own infrastructure
+        near = [u for u in urls if abs(u.start() - m.start()) < 120]
+        if not near:
+            continue
+        if aux["internal"].search(text[max(0, m.start() - 60):m.end() + 60]) and not aux["trust_strong"].search(text):
+            continue
+        out.append(Signal("trust-source", m.start(), m.end(), m.group(0)))
+    return out
+
+
+def detect(line: str) -> list[Signal]:
+    """Poisoning signals in one memory line (raw text, stamp already removed), strongest evidence first.
+
+    A line is poisoned when any strong signal fires, or two weak ones (e.g. "don't ask for confirmation" plus
+    a fake system notice). Offsets refer to the normalized, revealed text.
+    """
+    text = normalize(reveal(line))
+    aux = _aux()
+    signals: list[Signal] = []
+    outside = text
+    for m in aux["html"].finditer(text):
+        inner = m.group(1).strip()
+        if not inner or inner.startswith(("cu:", "cuticle:")) or regex.match(r"^cu[:\s]", inner):
+            continue
+        inner_signals = _scan_plain(inner)
+        addressed = aux["agent_address"].search(inner) or aux["you_imperative"].search(inner)
+        if inner_signals or addressed:
+            signals.append(Signal("html-comment", m.start(), m.end(), m.group(0)[:120]))
+        outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]
+    signals.extend(_scan_plain(outside))
+    strong = [s for s in signals if s.strong]
+    if strong:
+        return sorted(strong, key=lambda s: (KINDS.index(s.kind) if s.kind in KINDS else 99, s.start))
+    weak = [s for s in signals if not s.strong]
+    if len({s.kind for s in weak}) >= 2:
+        kind = next((s.kind for s in weak if s.kind != "fake-authority"), weak[0].kind)
+        first = min(weak, key=lambda s: s.start)
+        return [Signal(kind if kind in KINDS else "disable-safety", first.start, max(s.end for s in weak),
+                       "; ".join(s.evidence for s in weak))]
+    return []
+
+
+def is_poisoned(line: str) -> bool:
+    return bool(detect(line))
+
+
+__all__ = ["KINDS", "Signal", "detect", "is_poisoned", "normalize"]
+

@@ -1,0 +1,164 @@
+"""Invisible and bidi-control characters: which code points hide text, which uses are benign, how to strip them.
+
+Benign on purpose: a zero-width joiner or variation selector inside an emoji sequence, an emoji flag's tag
+sequence (England 🏴 + tags + cancel tag), a ZWNJ/ZWJ between letters of scripts that need them (Persian,
+Indic), a BOM at the start of a file, and no-break spaces (ordinary typography, e.g. in Russian numbers).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+import regex
+
+ZW = {
+    "\u200b": "ZERO WIDTH SPACE",
+    "\u200c": "ZERO WIDTH NON-JOINER",
+    "\u200d": "ZERO WIDTH JOINER",
+    "\u2060": "WORD JOINER",
+    "\ufeff": "ZERO WIDTH NO-BREAK SPACE",
+    "\u00ad": "SOFT HYPHEN",
+    "\u180e": "MONGOLIAN VOWEL SEPARATOR",
+    "\u2061": "FUNCTION APPLICATION",
+    "\u2062": "INVISIBLE TIMES",
+    "\u2063": "INVISIBLE SEPARATOR",
+    "\u2064": "INVISIBLE PLUS",
+    "\u034f": "COMBINING GRAPHEME JOINER",
+    "\u115f": "HANGUL CHOSEONG FILLER",
+    "\u1160": "HANGUL JUNGSEONG FILLER",
+    "\u3164": "HANGUL FILLER",
+    "\uffa0": "HALFWIDTH HANGUL FILLER",
+}
+BIDI = {
+    "\u202a": "LEFT-TO-RIGHT EMBEDDING",
+    "\u202b": "RIGHT-TO-LEFT EMBEDDING",
+    "\u202c": "POP DIRECTIONAL FORMATTING",
+    "\u202d": "LEFT-TO-RIGHT OVERRIDE",
+    "\u202e": "RIGHT-TO-LEFT OVERRIDE",
+    "\u2066": "LEFT-TO-RIGHT ISOLATE",
+    "\u2067": "RIGHT-TO-LEFT ISOLATE",
+    "\u2068": "FIRST STRONG ISOLATE",
+    "\u2069": "POP DIRECTIONAL ISOLATE",
+}
+#: Marks that are legitimate in right-to-left text; reported only in lines without RTL letters.
+BIDI_MARKS = {"\u200e": "LEFT-TO-RIGHT MARK", "\u200f": "RIGHT-TO-LEFT MARK", "\u061c": "ARABIC LETTER MARK"}
+
+_PICTO = regex.compile(r"[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}]")
+_JOINING_LETTER = regex.compile(r"[\p{Arabic}\p{Devanagari}\p{Bengali}\p{Gurmukhi}\p{Gujarati}\p{Oriya}\p{Tamil}"
+                                r"\p{Telugu}\p{Kannada}\p{Malayalam}\p{Sinhala}\p{Syriac}\p{Khmer}\p{Myanmar}]")
+_RTL = regex.compile(r"[\p{Hebrew}\p{Arabic}\p{Syriac}\p{Thaana}\p{Nko}]")
+_CANDIDATES = regex.compile(
+    "[" + "".join(ZW) + "".join(BIDI) + "".join(BIDI_MARKS)
+    + r"\uFE00-\uFE0F\U000E0000-\U000E007F\U000E0100-\U000E01EF\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]")
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    """One run of suspicious characters: where (0-based offsets), which kind, what it spells if anything."""
+
+    kind: str  # "invisible", "tag", "bidi"
+    start: int
+    end: int
+    names: tuple[str, ...]
+    decoded: str = ""
+
+
+def _name(ch: str) -> str:
+    return ZW.get(ch) or BIDI.get(ch) or BIDI_MARKS.get(ch) or unicodedata.name(ch, f"U+{ord(ch):04X}")
+
+
+def _is_tag(ch: str) -> bool:
+    return 0xE0000 <= ord(ch) <= 0xE007F
+
+
+def _prev_visible(text: str, i: int) -> str:
+    j = i - 1
+    while j >= 0 and (text[j] in "\u200d\ufe0f\ufe0e" or _is_tag(text[j]) or "\U0001F3FB" <= text[j] <= "\U0001F3FF"):
+        j -= 1
+    return text[j] if j >= 0 else ""
+
+
+def _benign(text: str, i: int) -> bool:
+    ch = text[i]
+    prev = text[i - 1] if i > 0 else ""
+    nxt = text[i + 1] if i + 1 < len(text) else ""
+    if ch == "\u200d":
+        # ZWJ inside an emoji sequence (👩‍💻) or between letters of a joining script
+        if _PICTO.match(prev or " ") or prev in "\ufe0f" or "\U0001F3FB" <= (prev or " ") <= "\U0001F3FF":
+            return bool(nxt) and bool(_PICTO.match(nxt))
+        return bool(prev and nxt and _JOINING_LETTER.match(prev) and _JOINING_LETTER.match(nxt))
+    if ch == "\u200c":
+        return bool(prev and nxt and _JOINING_LETTER.match(prev) and _JOINING_LETTER.match(nxt))
+    if "\ufe00" <= ch <= "\ufe0f":
+        # variation selectors after an emoji or a character with a standard variant (digits for keycaps, ©, ™)
+        return bool(prev) and (bool(_PICTO.match(prev)) or prev in "0123456789#*©®™↔↕" or ord(prev) > 0x2000)
+    if _is_tag(ch):
+        # emoji subdivision flags: 🏴 + lowercase letters/digits + CANCEL TAG
+        base = _prev_visible(text, i)
+        if base != "\U0001F3F4":
+            return False
+        j = i
+        while j < len(text) and _is_tag(text[j]):
+            j += 1
+        run = text[_tag_run_start(text, i):j]
+        return run.endswith("\U000E007F") and all(
+            "\U000E0061" <= c <= "\U000E007A" or "\U000E0030" <= c <= "\U000E0039" for c in run[:-1])
+    if ch == "\ufeff":
+        return i == 0
+    if ch in BIDI_MARKS:
+        return bool(_RTL.search(text))
+    return False
+
+
+def _tag_run_start(text: str, i: int) -> int:
+    while i > 0 and _is_tag(text[i - 1]):
+        i -= 1
+    return i
+
+
+def _kind(ch: str) -> str:
+    if ch in BIDI or ch in BIDI_MARKS:
+        return "bidi"
+    if _is_tag(ch):
+        return "tag"
+    return "invisible"
+
+
+def scan(text: str) -> list[Hidden]:
+    """Runs of non-benign invisible, tag or bidi characters in ``text`` (adjacent same-kind chars merged)."""
+    if text.isascii() and not any(ord(c) < 32 and c != "\t" or ord(c) == 127 for c in text):
+        return []
+    out: list[Hidden] = []
+    for m in _CANDIDATES.finditer(text):
+        i = m.start()
+        if text[i] == "\t" or _benign(text, i):
+            continue
+        kind = _kind(text[i])
+        if out and out[-1].kind == kind and out[-1].end == i:
+            prev = out[-1]
+            out[-1] = Hidden(kind, prev.start, i + 1, prev.names + (_name(text[i]),))
+        else:
+            out.append(Hidden(kind, i, i + 1, (_name(text[i]),)))
+    return [_decode(text, h) if h.kind == "tag" else h for h in out]
+
+
+def _decode(text: str, h: Hidden) -> Hidden:
+    chars = [chr(ord(c) - 0xE0000) for c in text[h.start:h.end] if 0xE0020 <= ord(c) <= 0xE007E]
+    return Hidden(h.kind, h.start, h.end, h.names, "".join(chars))
+
+
+def strip_hidden(text: str, kinds: tuple[str, ...] = ("invisible", "tag", "bidi")) -> str:
+    """``text`` without the non-benign characters :func:`scan` reports (benign ones stay)."""
+    hits = [h for h in scan(text) if h.kind in kinds]
+    for h in reversed(hits):
+        text = text[:h.start] + text[h.end:]
+    return text
+
+
+def reveal(text: str) -> str:
+    """What a model reads but a reviewer may not see: hidden characters removed and tag text decoded."""
+    hits = scan(text)
+    for h in reversed(hits):
+        text = text[:h.start] + (f" {h.decoded} " if h.decoded else "") + text[h.end:]
+    return text
