@@ -142,6 +142,10 @@ def _env_score(nfc: str, f: str) -> tuple[float, list[str]]:
         if src:
             score += 0.8
             cues.append(f"source label {_q(nfc[: label.end()])}")
+    first = regex.match(r"[`\s]*([\w.\-/]+)", f)
+    if first and not label and lx.matcher("env_source").search(first.group(1)):
+        score += 0.3
+        cues.append(f"starts with {_q(first.group(1))}")
     for s, e, _lang, _phrase, w in lx.matcher("env").finditer(f):
         score += w
         cues.append(_q(nfc[s:e]))
@@ -339,7 +343,7 @@ def _leading_scope(nfc: str, f: str, toks: list[_Tok]) -> str | None:
             return _trim(nfc, f, toks[0].s, toks[k - 1].e)
     if toks[i].t in lx.SCOPE_CONJUNCTIONS:
         return None
-    cyrillic = bool(regex.search(r"\p{Cyrillic}", f[toks[j].s:toks[j].e]))
+    cyrillic = bool(regex.search(r"\p{Cyrillic}", f[toks[0].s:]))
     end = _ru_phrase_end(toks, j) if cyrillic else _en_phrase_end(toks, j)
     if end <= j:
         return None

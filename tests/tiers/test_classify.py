@@ -1,0 +1,221 @@
+"""Table-driven tests of the EN/RU classifier on lines written for these tests (not the dev set)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tiers.classify import classify
+from tiers.model import Classification, Tier
+
+D, O, C, H = Tier.DIRECTIVE, Tier.OBSERVATION, Tier.DECISION, Tier.HYPOTHESIS
+
+# (id, line, tier, scope)
+CASES = [
+    # -- DIRECTIVE, English: every marker family
+    ("en-d-said", "- User said: keep all invoices in EUR.", D, None),
+    ("en-d-adverb", "* The user explicitly asked me to never share his phone number.", D, None),
+    ("en-d-request-label", "- User request: translate release notes into German too.", D, None),
+    ("en-d-per-the-user", "- Per the user: the staging password rotates monthly, never store it.", D, None),
+    ("en-d-quote-dash", "- “Use metric units, always.” — the user", D, None),
+    ("en-d-possessive", "- User's instruction: no meetings before 10.", D, None),
+    ("en-d-insisted", "- The user insisted that the README stays in English.", D, None),
+    ("en-d-put-it", "- As the user put it: “no surprises on invoices”.", D, None),
+    ("en-d-told-me", "- User told me: don't rename public API fields without asking.", D, None),
+    ("en-d-confirmed", "- User confirmed: the office is closed Dec 24 to Jan 2.", D, None),
+    ("en-d-deadline", "- User asked for dark mode in every dashboard before the demo.", D, None),
+    ("en-d-paren-label", "**Preference (from the user):** answers under 200 words.", D, None),
+    ("en-d-straight-quote", "- User: \"stop pinging me on weekends\"", D, None),
+    # -- DIRECTIVE, Russian
+    ("ru-d-fem", "- Пользователь попросила: не присылать уведомления ночью.", D, None),
+    ("ru-d-adverb", "- Пользователь прямо сказал, что логи старше 30 дней можно удалять.", D, None),
+    ("ru-d-po-prosbe", "* По просьбе пользователя: все суммы в рублях.", D, None),
+    ("ru-d-so-slov", "- Со слов пользователя, созвоны только по вторникам.", D, None),
+    ("ru-d-trebovanie", "- Требование пользователя: покрытие тестами не ниже 80%.", D, None),
+    ("ru-d-zapretil", "- Пользователь запретил использовать Docker Desktop.", D, None),
+    ("ru-d-yolochki", "> Пользователь: «Пиши мне по имени, без отчества».", D, None),
+    ("ru-d-napisal", "- Пользователь написал в чате: «не трогай прод без меня».", D, None),
+    ("ru-d-quote-dash", "- «Отчёты присылай к 9 утра» — пользователь.", D, None),
+    ("ru-d-deadline", "- Пользователь велела удалить старые ветки до пятницы.", D, None),
+    ("ru-d-nested-quotes", "- Пользователь сказал: «назови релиз „Зима“».", D, None),
+    # -- OBSERVATION, English
+    ("en-o-kubectl", "- `kubectl get pods` lists 3 pods in CrashLoopBackOff.", O, None),
+    ("en-o-mypy-label", "- mypy: 14 errors in 6 files (checked 212 source files).", O, None),
+    ("en-o-endpoint", "- The healthcheck endpoint returned 200 OK in 120 ms.", O, None),
+    ("en-o-sentry", "- Sentry shows 38 new TypeError events since the 14:00 deploy.", O, None),
+    ("en-o-actions-label", "- GitHub Actions: the release workflow failed on macos-14.", O, None),
+    ("en-o-inbox", "- Inbox: 3 unread messages from the landlord about the heating.", O, None),
+    ("en-o-bare-command", "- curl -I https://api.example.com returned HTTP/2 301 to /v2.", O, None),
+    ("en-o-exit-code", "- The nightly backup job exited with code 0 at 04:12.", O, None),
+    ("en-o-weather", "- Weather API says -3 °C and snow tomorrow in Berlin.", O, None),
+    ("en-o-dashboard", "- According to the dashboard, p99 latency is 1.2 s.", O, None),
+    ("en-o-df", "- Disk usage on build-3 is at 97% (df -h).", O, None),
+    ("en-o-mentions-user", "- `git shortlog` shows the user authored 61% of commits this month.", O, None),
+    # -- OBSERVATION, Russian
+    ("ru-o-kubectl", "- `kubectl logs` показывает OOMKilled у воркера.", O, None),
+    ("ru-o-build", "- Сборка №512 прошла, но покрытие упало до 71%.", O, None),
+    ("ru-o-letter", "- Письмо от банка: карта истекает в январе.", O, None),
+    ("ru-o-in-logs", "- В логах nginx 120 ошибок 502 за последний час.", O, None),
+    ("ru-o-found", "- mypy нашёл 14 ошибок в 6 файлах.", O, None),
+    ("ru-o-monitoring", "- Мониторинг показывает рост 5xx после релиза.", O, None),
+    ("ru-o-server", "- Ответ сервера: 403 Forbidden на /admin.", O, None),
+    ("ru-o-calendar-user", "- Календарь: у пользователя отпуск с 20 по 31 декабря.", O, None),
+    ("ru-o-tests-label", "- Тесты: 240 прошли, 2 упали (tests/api).", O, None),
+    ("ru-o-exit-code", "- Запуск `make test` завершился с кодом 2.", O, None),
+    # -- DECISION, English (scope = every restriction, not the choice)
+    ("en-c-only-until", "- Decided with the user: Postgres for analytics only, until the warehouse migration.", C,
+     "for analytics only, until the warehouse migration"),
+    ("en-c-agreed", "- Agreed with the user: feature flags via LaunchDarkly for the beta cohort.", C,
+     "for the beta cohort"),
+    ("en-c-no-colon", "- We agreed with the user to pause the newsletter until January.", C, "until January"),
+    ("en-c-leading", "- Decided with the user: during the migration, writes go to both databases.", C,
+     "during the migration"),
+    ("en-c-user-and-i", "- The user and I decided: use Playwright instead of Cypress in the e2e suite only.", C,
+     "in the e2e suite only"),
+    ("en-c-while", "- Decision with the user: the pager goes to Dmitry while Alex is on vacation.", C,
+     "while Alex is on vacation"),
+    ("en-c-bold", "**Decision (with user):** no new dependencies until the 2.0 release.", C,
+     "until the 2.0 release"),
+    # -- DECISION, Russian
+    ("ru-c-poka", "- Договорились с пользователем: пока идёт аудит, деплоим только вручную.", C, "пока идёт аудит"),
+    ("ru-c-only-until", "- Решили с пользователем: Firebase используем только для мобильного приложения до конца "
+     "бета-теста.", C, "только для мобильного приложения до конца бета-теста"),
+    ("ru-c-my-s-polzovatelem", "- Мы с пользователем договорились: в рамках хакатона код-ревью необязательно.", C,
+     "в рамках хакатона"),
+    ("ru-c-date", "- Согласовано с пользователем: до 15 января новые зависимости не добавляем.", C, "до 15 января"),
+    ("ru-c-bold", "**Решение (с пользователем):** для внутренних отчётов используем Metabase.", C,
+     "для внутренних отчётов"),
+    # -- HYPOTHESIS, English
+    ("en-h-imperative", "- Never store secrets in .env files.", H, None),
+    ("en-h-imperative-env", "- Use UTC for all timestamps in logs.", H, None),
+    ("en-h-probably", "- The build probably fails because of the Node 22 upgrade.", H, None),
+    ("en-h-likely-user", "- User likely works late on Thursdays.", H, None),
+    ("en-h-seems", "- It seems the API paginates at 50 items.", H, None),
+    ("en-h-judging", "- Redis is the bottleneck, judging by the latency graphs.", H, None),
+    ("en-h-might", "- The user might want a Russian summary too.", H, None),
+    ("en-h-guess", "- I guess the deploy script needs sudo on prod.", H, None),
+    ("en-h-prefers", "- The user prefers tabs over spaces.", H, None),
+    ("en-h-hedged-quote", "- Maybe the user said to skip the standup on Friday?", H, None),
+    ("en-h-hedged-decision", "- We probably agreed with the user to keep Node 18 for now.", H, None),
+    ("en-h-went-up-maybe", "- Build times went up after the webpack upgrade, maybe due to source maps.", H, None),
+    ("en-h-question", "- Does the user want PRs squashed?", H, None),
+    # -- HYPOTHESIS, Russian
+    ("ru-h-imperative", "- Всегда отвечать на русском, если вопрос на русском.", H, None),
+    ("ru-h-navernoe", "- Наверное, стоит перейти на pnpm.", H, None),
+    ("ru-h-vidimo-user", "- Пользователь, видимо, не любит длинные письма.", H, None),
+    ("ru-h-pohozhe-ci", "- Похоже, CI падает из-за кеша.", H, None),
+    ("ru-h-infinitive", "- Проверять типы перед каждым релизом.", H, None),
+    ("ru-h-veroyatno", "- Вероятно, база тормозит из-за отсутствия индекса.", H, None),
+    ("ru-h-predpochitaet", "- Пользователь предпочитает тёмную тему.", H, None),
+    ("ru-h-hedged-request", "- Возможно, пользователь просил отчёты по пятницам — надо уточнить.", H, None),
+    ("ru-h-sudya", "- Судя по всему, сервер перегружен по вечерам.", H, None),
+    ("ru-h-hedged-decision", "- Мы вроде договорились с пользователем оставить Node 18 до весны.", H, None),
+]
+
+
+@pytest.mark.parametrize(("line", "tier", "scope"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_line_gets_expected_tier_and_scope(line: str, tier: Tier, scope: str | None) -> None:
+    result = classify(line)
+    assert result.tier is tier, result.reasons
+    assert result.scope == scope
+    if scope is not None:
+        assert scope in line
+
+
+@pytest.mark.parametrize(("line", "tier", "scope"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_every_classification_explains_itself(line: str, tier: Tier, scope: str | None) -> None:
+    result = classify(line)
+    assert 0.0 <= result.confidence <= 1.0
+    assert result.reasons and all(isinstance(r, str) and r for r in result.reasons)
+
+
+def test_each_language_reaches_ninety_percent_on_the_own_table() -> None:
+    for lang in ("en", "ru"):
+        rows = [c for c in CASES if c[0].startswith(lang)]
+        good = sum(classify(c[1]).tier is c[2] for c in rows)
+        assert good / len(rows) >= 0.9, lang
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ("- Пользователь сказал: все даты в отчётах в ISO.", "- Пользователь сказал: все даты в отчетах в ISO."),
+        ("- Пользователь попросил: мёржить только после ревью.", "- Пользователь попросил: мержить только после ревью."),
+        ("- User said: don’t deploy on Fridays.", "- User said: don't deploy on Fridays."),
+        ("- User: “never force-push”", "- User: \"never force-push\""),
+        ("- Пользователь: «без эмодзи»", "- Пользователь: \"без эмодзи\""),
+        ("- ПОЛЬЗОВАТЕЛЬ СКАЗАЛ: НЕ ХРАНИ ПАРОЛИ", "- пользователь сказал: не храни пароли"),
+    ],
+    ids=["yo-otchety", "yo-merzhit", "curly-apostrophe", "curly-quotes", "yolochki", "upper-case"],
+)
+def test_spelling_variants_classify_alike(left: str, right: str) -> None:
+    a, b = classify(left), classify(right)
+    assert (a.tier, a.scope is None) == (b.tier, b.scope is None)
+
+
+@pytest.mark.parametrize("line", [c[1] for c in CASES[::5]], ids=[c[0] for c in CASES[::5]])
+def test_nfd_input_classifies_like_nfc(line: str) -> None:
+    nfd = unicodedata.normalize("NFD", line)
+    a, b = classify(line), classify(nfd)
+    assert a.tier is b.tier
+    if b.scope is not None:
+        assert b.scope in nfd
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    ["- ", "* ", "+ ", "1. ", "12) ", "> ", "> - ", "- [ ] ", "- [x] ", "- 16:20 ", "- [09:05] ", "  - "],
+    ids=["dash", "star", "plus", "numbered", "paren-numbered", "quote", "quoted-item", "open-box", "done-box",
+         "timestamp", "bracket-timestamp", "nested"],
+)
+def test_markup_does_not_change_the_tier(prefix: str) -> None:
+    for body, tier in [("User said: ship on Mondays.", D), ("Never ship on Mondays.", H),
+                       ("`pytest` shows 2 failed.", O)]:
+        assert classify(prefix + body).tier is tier, prefix + body
+
+
+def test_trailing_stamp_is_ignored() -> None:
+    plain = classify("- Always run migrations first.")
+    stamped = classify("- Always run migrations first. <!--cu:Dabcde@3#abcdef-->")
+    assert stamped.tier is plain.tier is H
+
+
+def test_hedge_inside_the_users_quote_is_the_users() -> None:
+    assert classify("- User said: “maybe later we migrate, for now never touch prod”").tier is D
+
+
+def test_agent_doubt_after_a_quote_demotes_it() -> None:
+    assert classify("- User said: no emojis, but I'm not sure").tier is H
+
+
+def test_user_words_with_only_for_restriction_are_a_decision() -> None:
+    result = classify("- User said: SQLite only for prototype A.")
+    assert result.tier is C
+    assert result.scope == "only for prototype A"
+
+
+@pytest.mark.parametrize("bad", [None, 42, b"bytes", "", "   ", "\x00\x01", "- [ ]", "<!--cu:Q-->", "\ud800"],
+                         ids=["none", "int", "bytes", "empty", "spaces", "controls", "empty-box", "bad-stamp",
+                              "lone-surrogate"])
+def test_odd_input_is_a_low_confidence_hypothesis(bad) -> None:
+    result = classify(bad)
+    assert isinstance(result, Classification)
+    assert result.tier is H
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_classify_never_raises(text: str) -> None:
+    result = classify(text)
+    assert 0.0 <= result.confidence <= 1.0
+    assert result.scope is None or result.scope in text or result.scope in unicodedata.normalize("NFC", text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([c[1] for c in CASES]), st.text(alphabet=" \t-*>[]x:«»“”„\"'", max_size=8))
+def test_classify_never_raises_on_mangled_markup(line: str, junk: str) -> None:
+    classify(junk + line)
+    classify(line + junk)
