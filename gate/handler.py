@@ -258,6 +258,17 @@ def _pre_tool(req: Request, ws) -> tuple[Reply, dict]:
     plans_by_op = [(op, planner.plan(op)) for op in req.ops]
     plans = [p for _, ps in plans_by_op for p in ps]
     rec: dict = {"tool": req.tool, "files": [p.to_json() for p in plans if p.action != "pass" or p.rel]}
+    if planner.diagnostics:
+        rec["errors"] = planner.diagnostics
+        reply, rec2 = _pre_tool_decide(req, ws, plans, plans_by_op, planner, rec)
+        diag = "".join(f"cuticle: {d}\n" for d in planner.diagnostics)
+        return Reply(reply.stdout, reply.stderr + diag, reply.exit_code), rec2
+    return _pre_tool_decide(req, ws, plans, plans_by_op, planner, rec)
+
+
+def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -> tuple[Reply, dict]:
+    from .writepath import save_snapshot
+
     blocked = [e for p in plans if p.action == "block" for e in p.errors]
     if blocked:
         rec["decision"] = "block"

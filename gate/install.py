@@ -104,6 +104,9 @@ fail_closed_policy = false
 # Claude Code rewrites: "auto" approves the stamped write only in acceptEdits/bypassPermissions/dontAsk mode
 # and otherwise asks the user as Claude would; "allow" or "ask" force one.
 claude_auto_allow = "auto"
+# "auto": each hook call hands its payload to a running `cuticle serve` (started on first use, detached),
+# which answers in milliseconds instead of loading the gate per call; "off": always answer in-process.
+server = "off"
 """
 
 

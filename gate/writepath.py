@@ -22,6 +22,8 @@ from tiers.errors import CuticleError, ParseError, WorkspaceError
 from .payload import FileOp
 
 KIND = "cuticle.block/v1"
+#: sessions a HYPOTHESIS lives when `[tiers] hypothesis_ttl` is not set (DESIGN.md §4)
+DEFAULT_TTL = 3
 
 
 def optional(module: str):
@@ -125,6 +127,8 @@ class Planner:
         self._session: int | None = None
         #: constraints to mark superseded in the file being stamped after the tool ran (from the snapshot)
         self.pending_supersede: list[dict] = []
+        #: steps that failed open (reported on stderr and in the log, the decision goes on without them)
+        self.diagnostics: list[str] = []
 
     # configuration
     def user_guard_globs(self) -> tuple[str, ...]:
@@ -357,8 +361,14 @@ class Planner:
         rel = plan.rel
         # 1. security rules on exactly the lines about to be written
         engine = optional("rules.engine")
+        findings = ()
         if engine is not None and hasattr(engine, "scan_new_lines"):
-            findings = engine.scan_new_lines(self.ws, rel, [c for _, c, _ in candidates])
+            try:
+                findings = engine.scan_new_lines(self.ws, rel, [c for _, c, _ in candidates])
+            except Exception as exc:  # noqa: BLE001 - a broken rule must not disable tiering and arbitration
+                self.diagnostics.append(f"security scan failed ({type(exc).__name__}: {exc}); lines not scanned")
+                findings = ()
+        if True:
             for f in findings or ():
                 n = getattr(f, "line", None) or 1
                 line = candidates[min(max(n, 1), len(candidates)) - 1][0]
@@ -404,8 +414,8 @@ class Planner:
             plan.action = "block"
 
     def _ttl(self) -> int | None:
-        t = self.ws.section("tiers").get("hypothesis_ttl")
-        return t if isinstance(t, int) and not isinstance(t, bool) and t > 0 else None
+        t = self.ws.section("tiers").get("hypothesis_ttl", DEFAULT_TTL)
+        return t if isinstance(t, int) and not isinstance(t, bool) and t > 0 else DEFAULT_TTL
 
 
 def align(old_lines: list, new_lines: list) -> tuple[dict[int, int], list[int]]:

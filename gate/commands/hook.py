@@ -13,16 +13,26 @@ def configure(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("host", help="openclaw, claude, codex, gemini, copilot, cursor (or auto)")
     parser.add_argument("event", nargs="?", default=None,
                         help="the host's event name, used when the payload does not name it (e.g. Copilot)")
+    parser.add_argument("--no-server", action="store_true",
+                        help="answer in-process even if a `cuticle serve` is running for the workspace")
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.handler import handle
-
     data = sys.stdin.buffer.read()
-    reply = handle(args.host, args.event, data)
-    if reply.stdout:
-        sys.stdout.write(reply.stdout)
+    got = None
+    if not args.no_server:
+        from gate.client import forward
+
+        got = forward(args.host, args.event, data)
+    if got is None:
+        from gate.handler import handle
+
+        reply = handle(args.host, args.event, data)
+        got = (reply.stdout, reply.stderr, reply.exit_code)
+    stdout, stderr, code = got
+    if stdout:
+        sys.stdout.write(stdout)
         sys.stdout.flush()
-    if reply.stderr:
-        sys.stderr.write(reply.stderr)
-    return reply.exit_code
+    if stderr:
+        sys.stderr.write(stderr)
+    return code
