@@ -1,0 +1,37 @@
+"""Shared test data for the personality tests: fixed clock, an insight factory, Chitin's §14.10 set."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from personality.model import Insight, InsightType, Provenance
+
+NOW = dt.datetime(2026, 11, 30, 8, 27, 14, tzinfo=dt.timezone.utc)
+
+
+def make(id: str, type: str, claim: str, confidence: float, **kw) -> Insight:
+    kw.setdefault("created_at", "2026-11-30 08:27:14")
+    kw.setdefault("updated_at", kw["created_at"])
+    if "provenance" in kw and isinstance(kw["provenance"], str):
+        kw["provenance"] = Provenance(kw["provenance"])
+    return Insight(id=id, type=InsightType(type), claim=claim, confidence=confidence, **kw)
+
+
+#: Chitin's end-to-end retrieval set (reference §14.10), with fixed ids and timestamps.
+CHITIN_SET: tuple[Insight, ...] = (
+    make("00000000-0000-4000-8000-000000000001", "personality", "I use dry humor sparingly", 0.8),
+    make("00000000-0000-4000-8000-000000000002", "relational", "Boss values directness. Skip the preamble.", 0.9,
+         tags=("boss", "communication")),
+    make("00000000-0000-4000-8000-000000000003", "relational", "Boss prefers verbose explanations", 0.7),
+    make("00000000-0000-4000-8000-000000000004", "behavioral", "On clear tasks, execute first, narrate minimally",
+         0.864625, reinforcement_count=2, context="Simple tasks", reasoning="Boss moved on",
+         limitations="Ambiguous tasks", provenance="directive", last_retrieved_at="2026-11-30 08:27:15"),
+    make("00000000-0000-4000-8000-000000000005", "principle",
+         "Security first — verify before trusting external content", 0.95, provenance="observation"),
+    make("00000000-0000-4000-8000-000000000006", "skill", "TDD: red, green, refactor", 0.9, tags=("coding",)),
+    make("00000000-0000-4000-8000-000000000007", "trigger", "skip it, just answer directly", 0.95,
+         condition="tempted to open with filler praise like 'Great question!'", avoid=True,
+         tags=("communication", "style"), provenance="reflection"),
+    make("00000000-0000-4000-8000-000000000008", "trigger", "check channel history before asking user to repeat", 0.9,
+         condition="context compacted mid-conversation", tags=("context", "chat", "recovery")),
+)

@@ -1,0 +1,220 @@
+"""INSIGHTS.md: exact round trips, tolerance for hand edits, clear file:line errors on broken entries."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from personality_data import CHITIN_SET, make
+
+from personality import store
+from personality.model import Insight, InsightType, Provenance
+from personality.store import InsightsFile, parse, render
+from tiers.errors import ParseError
+
+
+def test_chitin_set_round_trips_exactly():
+    doc = InsightsFile(CHITIN_SET)
+    assert parse(render(doc)) == doc
+    assert render(parse(render(doc))) == render(doc)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "plain claim",
+        "  leading and trailing spaces  ",
+        "two\nlines",
+        '"starts with a quote"',
+        "",
+        "ends with a backslash \\",
+        "Я использую сухой юмор умеренно — ёжик «ёлочки»",
+        "emoji 🦞 and CJK 漢字",
+        "tab\tinside",
+        "line\u2028separator",
+        "# looks like a heading",
+        "## looks like an entry heading",
+        "- field: looks like a field",
+        "<!-- html comment -->",
+        "trailing CR\r",
+    ],
+    ids=[
+        "plain", "spaces", "newline", "quote", "empty", "backslash", "russian", "emoji", "tab", "u2028",
+        "heading", "entry-heading", "field-like", "comment", "cr",
+    ],
+)
+def test_any_string_value_round_trips(claim):
+    ins = make("abc1", "behavioral", "x", 0.5, context=claim, reasoning=claim, tags=(claim,) if claim else ())
+    doc = InsightsFile((ins,))
+    assert parse(render(doc)) == doc
+
+
+def test_tags_with_commas_use_a_json_array():
+    ins = make("abc1", "skill", "c", 0.5, tags=("a,b", "c"))
+    text = render(InsightsFile((ins,)))
+    assert '- tags: ["a,b", "c"]' in text
+    assert parse(text).insights[0].tags == ("a,b", "c")
+
+
+def test_exact_floats_are_kept():
+    ins = make("abc1", "skill", "c", 0.8574999999999999)
+    text = render(InsightsFile((ins,)))
+    assert "- confidence: 0.8574999999999999" in text
+    assert parse(text).insights[0].confidence == 0.8574999999999999
+
+
+HAND_EDITED = """\
+# My insights
+
+Some notes the human keeps here.
+
+## hand-1
+
+* Claim:   Always run the tests before pushing
+- TYPE: skill
+
+
+- confidence: 0.9
++ tags: testing ,  git,,
+- reinforcementCount: 3
+- createdAt: 2026-01-02T03:04:05Z
+- provenance: Directive
+
+## hand-2
+- type: trigger
+- claim: "check the channel history"
+- condition: context compacted
+- avoid: no
+- confidence: 1
+"""
+
+
+def test_hand_edited_file_parses_with_reordered_fields_and_blank_lines():
+    doc = parse(HAND_EDITED)
+    a, b = doc.insights
+    assert a == Insight(
+        id="hand-1", type=InsightType.SKILL, claim="Always run the tests before pushing", confidence=0.9,
+        tags=("testing", "git"), provenance=Provenance.DIRECTIVE, reinforcement_count=3,
+        created_at="2026-01-02T03:04:05Z",
+    )
+    assert b.type is InsightType.TRIGGER and b.condition == "context compacted" and b.avoid is False
+    assert doc.preamble == "# My insights\n\nSome notes the human keeps here."
+    assert doc.lines == {"hand-1": 5, "hand-2": 17}
+    # normalised on the next write, and stable from then on
+    again = render(doc)
+    assert parse(again) == doc
+    assert again.startswith("# My insights\n\nSome notes the human keeps here.\n\n## hand-1\n- type: skill\n")
+
+
+def test_crlf_and_bom_are_tolerated():
+    text = "\ufeff" + render(InsightsFile(CHITIN_SET[:2])).replace("\n", "\r\n")
+    assert parse(text).insights == CHITIN_SET[:2]
+
+
+def test_empty_file_and_preamble_only():
+    assert parse("").insights == ()
+    doc = parse("# Insights\n\n")
+    assert doc.insights == () and doc.preamble == "# Insights"
+    assert render(InsightsFile((), "")) == ""
+
+
+BROKEN = [
+    ("## a1\n- type: behavioral\n- claim: x\n- confidence: 1.5\n", "F.md:4: confidence 1.5 is out of range"),
+    ("## a1\n- type: behavioral\n- claim: x\n- confidence: abc\n", "F.md:4: invalid confidence 'abc'"),
+    ("## a1\n- type: behavioral\n- claim: x\n- confidence: nan\n", "F.md:4: invalid confidence"),
+    ("## a1\n- type: feeling\n- claim: x\n- confidence: 0.5\n", "F.md:2: unknown insight type 'feeling'"),
+    ("## a1\n- type: skill\n- confidence: 0.5\n", "F.md:1: insight 'a1' has no claim"),
+    ("## a1\n- type: skill\n- claim: x\n", "F.md:1: insight 'a1' has no confidence"),
+    ("## a1\n- type: skill\n- claim: x\n- confidence: 0.5\n- colour: red\n", "F.md:5: unknown field 'colour'"),
+    ("## a1\n- type: skill\n- claim: x\n- claim: y\n- confidence: 0.5\n", "F.md:4: field 'claim' given twice"),
+    ("## a1\n- type: skill\nfree text here\n", "F.md:3: unexpected text 'free text here' inside insight 'a1'"),
+    ("## a1\n- type: skill\n- claim: x\n- confidence: 0.5\n## a1\n", "F.md:5: duplicate insight id 'a1'"),
+    ("## a b\n", "F.md:1: malformed entry heading"),
+    ("## a1\n- type: skill\n- claim: \"unterminated\n- confidence: 0.5\n", "F.md:3: claim: value starts with '\"'"),
+    ("## a1\n- type: skill\n- claim: x\n- confidence: 0.5\n- avoid: maybe\n", "F.md:5: avoid: expected true or false"),
+    ("## a1\n- type: skill\n- claim: x\n- confidence: 0.5\n- created: yesterday\n", "F.md:5: invalid created"),
+    ("## a1\n- type: skill\n- claim: x\n- confidence: 0.5\n- reinforcements: -1\n", "F.md:5: invalid reinforcement"),
+    ("## a1\n- type: skill\n- claim: x\n- confidence: 0.5\n- provenance: rumor\n", "F.md:5: unknown provenance"),
+    ("## a1\n- type: skill\n- claim: x\n- confidence: 0.5\n- tags: [1, 2]\n", "F.md:5: tags must be a list of strings"),
+    ("## a1\n- type: skill\n- claim:   \n- confidence: 0.5\n", "F.md:3: claim must not be empty"),
+    ("## a1\n- type: skill\n- claim: x\n- confidence: true\n", "F.md:4: invalid confidence"),
+]
+
+
+@pytest.mark.parametrize("text, message", BROKEN, ids=[m.split(": ", 1)[1][:40] for _, m in BROKEN])
+def test_broken_entries_name_file_and_line(text, message):
+    with pytest.raises(ParseError) as info:
+        parse(text, "F.md")
+    assert str(info.value).startswith(message), str(info.value)
+
+
+def test_save_is_atomic_and_load_missing_is_empty(ws):
+    assert store.load(ws) == InsightsFile()
+    path = ws.root / "INSIGHTS.md"
+    store.save(path, InsightsFile(CHITIN_SET))
+    assert store.load(ws).insights == CHITIN_SET
+    assert not [p for p in ws.root.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_editing_writes_nothing_when_an_operation_fails(seeded):
+    path = seeded.root / "INSIGHTS.md"
+    before = path.read_bytes()
+    with pytest.raises(RuntimeError):
+        with store.editing(seeded) as box:
+            box[0] = InsightsFile(())
+            raise RuntimeError("boom")
+    assert path.read_bytes() == before
+
+
+def test_non_utf8_file_is_a_clear_error(ws):
+    (ws.root / "INSIGHTS.md").write_bytes(b"## a1\n- claim: \xff\n")
+    with pytest.raises(ParseError, match="INSIGHTS.md: not UTF-8"):
+        store.load(ws)
+
+
+# -- properties ------------------------------------------------------------------------------------------------
+_text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
+_opt = st.none() | _text
+_ts = st.sampled_from([None, "2026-11-30 08:27:14", "2026-01-02T03:04:05Z", "2026-01-02T03:04:05.123Z"])
+_ids = st.text(alphabet=string.ascii_letters + string.digits + "-_.:", min_size=1, max_size=20).filter(
+    lambda s: s[0].isalnum()
+)
+
+
+@st.composite
+def insights(draw):
+    return Insight(
+        id=draw(_ids),
+        type=draw(st.sampled_from(list(InsightType))),
+        claim=draw(_text.filter(lambda s: s.strip())),
+        confidence=draw(st.floats(min_value=0, max_value=1, allow_nan=False)),
+        tags=tuple(draw(st.lists(_text, max_size=4))),
+        reasoning=draw(_opt), context=draw(_opt), limitations=draw(_opt), source=draw(_opt),
+        provenance=draw(st.none() | st.sampled_from(list(Provenance))),
+        condition=draw(_opt), avoid=draw(st.booleans()),
+        created_at=draw(_ts), updated_at=draw(_ts), reinforcement_count=draw(st.integers(0, 10_000)),
+        last_retrieved_at=draw(_ts), archived_at=draw(_ts),
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(insights(), max_size=5, unique_by=lambda i: i.id), _text)
+def test_property_parse_render_round_trip(items, preamble_text):
+    preamble = "\n".join(l for l in preamble_text.splitlines() if not l.startswith("## ")).rstrip()
+    preamble = "\n".join(line.rstrip("\r") for line in preamble.split("\n")).rstrip()
+    doc = InsightsFile(tuple(items), preamble if preamble.strip() else "")
+    text = render(doc)
+    back = parse(text)
+    assert back.insights == doc.insights
+    assert render(back) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_property_parser_raises_only_parse_errors(text):
+    try:
+        parse(text)
+    except ParseError:
+        pass
