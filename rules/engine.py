@@ -715,8 +715,14 @@ def apply_fixes(ws: Any, findings: Iterable[Finding], *, unsafe: bool = False) -
             claimed: set[int] = set()
             texts: dict[int, str | None] = {}
             archive: list[tuple[int, str]] = []
+            from .gc_bridge import archive_available
+
+            can_archive = archive_available()
             for f in items:
                 assert f.fix is not None
+                if not can_archive and any(e.archive for e in f.fix.edits):
+                    skipped.append(f)  # never delete a line that should be recoverable without archiving it
+                    continue
                 ok = not (f.fix.lines & claimed) and all(
                     1 <= e.line <= len(doc.lines) and doc.lines[e.line - 1].text == e.expect for e in f.fix.edits)
                 if not ok:
