@@ -151,7 +151,7 @@ def js_number(value: float | int) -> str:
         return str(int(value))
     text = repr(value)
     if "e" in text:
-        if 1e-7 <= abs(value) < 1e21:
+        if 1e-6 <= abs(value) < 1e21:
             return format(Decimal(text), "f")
         mantissa, exp = text.split("e")
         return f"{mantissa}e{'-' if exp.startswith('-') else '+'}{int(exp.lstrip('+-'))}"

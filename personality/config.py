@@ -24,7 +24,7 @@ class Settings:
     embedder: str = "none"
     max_results: int = 0  # 0 = no cap; the budget decides
     #: weight of lexical relevance: score multiplier is 1 + weight * (normalised BM25 of the query)
-    relevance_weight: float = 1.0
+    relevance_weight: float = 2.0
 
 
 _TYPES: dict[str, type | tuple[type, ...]] = {

@@ -1,7 +1,7 @@
 """Query-aware retrieval: word-boundary context detection, BM25 relevance, Chitin's scoring, optional decay.
 
 score = relevance × confidence × log2(reinforcements + 2) × type boost × decay, where relevance is
-``1 + w·bm25/max_bm25`` (plus the cosine of an embedding provider when one is configured). With an empty query
+``1 + w·bm25/max_bm25`` (w = 2 by default; plus ``w·cosine`` when an embedding provider is configured). With an empty query
 (or no word in common) relevance is 1 and the score is exactly Chitin's fallback score. Ties are broken by
 confidence, reinforcements, creation time and id, so the order never depends on dict or file iteration.
 """
@@ -217,7 +217,7 @@ def retrieve(
     decay: bool = False,
     now: datetime | None = None,
     embed=None,
-    relevance_weight: float = 1.0,
+    relevance_weight: float = 2.0,
     types: Iterable[InsightType] | None = None,
     tags: Iterable[str] | None = None,
     min_confidence: float | None = None,
@@ -250,7 +250,7 @@ def retrieve(
         rel = 1.0 + (relevance_weight * lexical.get(idx, 0.0) / top if top else 0.0)
         sem = semantic.get(idx) if semantic else None
         if sem is not None:
-            rel += max(sem, 0.0)
+            rel += relevance_weight * max(sem, 0.0)
         boost = boosts.get(ins.type, 1.0)
         factor = decay_factor(ins, now) if decay and now is not None else 1.0
         score = rel * ins.confidence * log2(ins.reinforcement_count + 2) * boost * factor
