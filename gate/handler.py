@@ -372,7 +372,8 @@ def _fact(req: Request, ws) -> tuple[Reply, dict]:
     arb = _optional("tiers.arbitrate")
     cls = planner._classify(fact)
     if arb is not None and cls is not None and not errors:
-        result = arb.arbitrate(planner.index(), fact, cls.tier, file="GEMINI.md", scope=cls.scope)
+        result = arb.arbitrate(planner.index(), fact, cls.tier, file="GEMINI.md", scope=cls.scope,
+                               verified=bool(cls.verified))
         if result.decision == "block":
             errors.append(dict(result.error or {}))
     _ = NewLine

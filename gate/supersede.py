@@ -24,12 +24,12 @@ def restamp_superseded(stamps, text: str, key: bytes) -> str | None:
 
 
 def matches(item: dict, line: Any) -> bool:
-    """Does constraint ``item`` (from arbitration) name this parsed line (by stamp id, else by line number)?"""
+    """Does constraint ``item`` (from arbitration) name this parsed line (by stamp id or by its line number on disk)?"""
     sid = item.get("id")
     stamp = getattr(line, "stamp", None)
     if sid and stamp is not None and getattr(stamp, "id", None) == sid:
         return True
-    return not sid and item.get("line") == getattr(line, "number", None)
+    return item.get("line") == getattr(line, "number", None)
 
 
 def mark_superseded(ws, items: list[dict], planner=None) -> list[dict]:

@@ -397,11 +397,17 @@ class Planner:
                 ))
                 continue
             if index is not None and tier is not None:
-                result = arb.arbitrate(index, content, tier, file=rel, scope=cls.scope)
+                result = arb.arbitrate(index, content, tier, file=rel, scope=cls.scope, verified=nl.verified)
                 if result.decision == "block":
                     err = dict(result.error or {})
-                    err.setdefault("file", rel)
-                    err.setdefault("line", line.number)
+                    where = err.get("attempted") if isinstance(err.get("attempted"), dict) else err
+                    where = dict(where)
+                    where.setdefault("file", rel)
+                    where.setdefault("line", line.number)
+                    if isinstance(err.get("attempted"), dict):
+                        err["attempted"] = where
+                    else:
+                        err.update(where)
                     plan.errors.append(err)
                     continue
                 for s in getattr(result, "supersedes", None) or ():
