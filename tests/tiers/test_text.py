@@ -1,0 +1,80 @@
+"""Text helpers: normalization for matching, markup stripping, word tokens."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tiers.text import fold, normalize, split_markup, strip_markup, words
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("Ёлка", "елка"),
+        ("«Ёлочки» и „лапки“", '"елочки" и "лапки"'),
+        ("“curly” ‘single’", "\"curly\" 'single'"),
+        ("don’t", "don't"),
+        ("  many \t  spaces\u00a0here ", "many spaces here"),
+        (unicodedata.normalize("NFD", "мой ёж"), "мой еж"),
+        ("STRASSE Straße", "strasse strasse"),
+    ],
+    ids=["yo", "ru-quotes", "en-quotes", "apostrophe", "whitespace", "nfd", "casefold"],
+)
+def test_normalize(raw: str, expected: str) -> None:
+    assert normalize(raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- plain", "plain"),
+        ("* star", "star"),
+        ("+ plus", "plus"),
+        ("12. numbered", "numbered"),
+        ("3) paren", "paren"),
+        ("> quoted", "quoted"),
+        ("> > - nested quote item", "nested quote item"),
+        ("- [ ] open", "open"),
+        ("- [x] done", "done"),
+        ("- [X] Done", "Done"),
+        ("- 16:20 timestamped", "timestamped"),
+        ("- [09:05] bracketed", "bracketed"),
+        ("- **10:15** bold time", "bold time"),
+        ("**Rule (from user):** never", "Rule (from user): never"),
+        ("- **Timezone**: UTC", "Timezone: UTC"),
+        ("   - indented", "indented"),
+        ("- `code` stays", "`code` stays"),
+        ("- 3.5 hours is not a time", "3.5 hours is not a time"),
+        ("- 2026 plans", "2026 plans"),
+    ],
+    ids=["dash", "star", "plus", "numbered", "paren", "quote", "nested", "open-box", "done-box", "upper-box",
+         "timestamp", "bracket-time", "bold-time", "bold-label", "bold-then-colon", "indent", "code", "decimal",
+         "year"],
+)
+def test_strip_markup(line: str, expected: str) -> None:
+    assert strip_markup(line) == expected
+
+
+def test_split_markup_keeps_the_prefix() -> None:
+    assert split_markup("- [ ] task") == ("- [ ] ", "task")
+
+
+def test_words_are_normalized_unicode_tokens() -> None:
+    assert words("Пользователь СКАЗАЛ: don’t «ЁЖ»!") == ["пользователь", "сказал", "don't", "еж"]
+    assert words(unicodedata.normalize("NFD", "мой")) == ["мой"]
+
+
+@given(st.text(max_size=200))
+def test_fold_preserves_length(text: str) -> None:
+    nfc = unicodedata.normalize("NFC", text)
+    assert len(fold(nfc)) == len(nfc)
+
+
+@given(st.text(max_size=200))
+def test_strip_markup_and_normalize_never_raise(text: str) -> None:
+    assert isinstance(strip_markup(text), str)
+    assert normalize(normalize(text)) == normalize(text)
