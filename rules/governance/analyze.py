@@ -1,0 +1,1883 @@
+"""From a parsed command to what it does: unwrapped segments, action types, effects and invariant violations.
+
+Every simple command is looked through (sudo, env, timeout, nohup, nice, command, exec, xargs, find -exec,
+``sh -c``, eval, interpreters' ``-c``/``-e`` code that shells out) and typed read / write / exec / git / net /
+dangerous. Each segment carries its effects (``write`` of a path, ``net`` to a host, ``git`` on a branch…) for the
+policy, and the walker records invariant violations as it goes: recursive deletes outside allowed dirs,
+permission escalation, egress, IDE sockets, destructive SQL, dynamic script execution, force pushes and protected
+branches, and writes to memory, the policy, cuticle's state or hook settings.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass, field
+
+from .canon import Canonical, canonicalize, tool_name
+from .paths import DEVICES, Env, PathRef, glob_in
+from .shell import Compound, Script, Simple, Word, parse
+
+RANK = {"read": 0, "exec": 1, "write": 2, "net": 3, "git": 4, "dangerous": 5}
+TYPES = tuple(RANK)
+
+INVARIANTS: dict[str, str] = {
+    "no-recursive-delete": "recursive delete outside the allowed build and temp dirs",
+    "no-permission-escalation": "sudo and friends, chmod 777 / setuid, chown root",
+    "no-network-egress": "network access to hosts that are not allowed; uploading credentials",
+    "no-ide-socket-access": "talking to an IDE or editor socket",
+    "no-destructive-sql": "DROP, TRUNCATE, DELETE or UPDATE without WHERE",
+    "script-execution-tracking": "downloaded, decoded or computed code executed",
+    "no-force-push": "force pushes of any kind",
+    "no-protected-branch": "pushes, commits and deletions on protected branches",
+    "no-governance-self-modification": "writes to the policy, .cuticle/ or a host's hook settings",
+    "no-memory-write-via-shell": "writes to memory files by any means but the memory gate",
+}
+
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh", "mksh", "fish", "csh", "tcsh", "yash", "posh"})
+INTERPRETERS = frozenset({"python", "node", "perl", "ruby", "php", "deno", "bun", "lua", "luajit", "rscript",
+                          "pwsh", "powershell", "osascript", "tclsh", "jshell", "irb", "julia"})
+FETCHERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "xhs", "aria2c", "lwp-request", "get",
+                      "lynx", "w3m", "links", "httpie", "curlie"})
+NET_TOOLS = FETCHERS | frozenset({"ssh", "scp", "sftp", "ftp", "nc", "socat", "telnet", "gh", "rsync", "ping",
+                                  "dig", "nslookup", "host", "whois", "mosh", "tftp", "rclone", "s3cmd"})
+SQL_CLIENTS = frozenset({"psql", "mysql", "sqlite3", "duckdb", "sqlcmd", "clickhouse-client", "cockroach",
+                         "mysqlsh", "pgcli", "mycli", "litecli", "usql", "snowsql", "bq"})
+READ_TOOLS = frozenset({"read", "grep", "find", "ls", "wc", "diff", "cmp", "file", "stat", "du", "df", "pwd",
+                        "which", "whereis", "type", "realpath", "readlink", "basename", "dirname", "uniq", "cut",
+                        "tr", "jq", "column", "nl", "od", "hexdump", "strings", "md5sum", "sha1sum", "sha256sum",
+                        "sha512sum", "cksum", "test", "[", "[[", "true", "false", ":", "date", "printenv", "id",
+                        "whoami", "uname", "hostname", "ps", "free", "uptime", "cd", "pushd", "popd", "tac", "rev",
+                        "fold", "fmt", "paste", "join", "comm", "expand", "unexpand", "look", "zcat", "zgrep",
+                        "zless", "xzcat", "bzcat", "lsof", "env", "set", "locale", "tput", "seq", "yes", "sleep",
+                        "wait", "history", "alias", "hash", "command", "getent", "groups", "nproc", "lscpu",
+                        "tokei", "cloc", "awk", "sed", "sort", "base64", "xxd", "iconv", "shasum", "((…))", "let",
+                        "local", "declare", "typeset", "readonly", "shift", "return", "exit", "break", "continue",
+                        "trap", "umask", "ulimit", "jobs", "fg", "bg", "disown", "times", "help", "man", "info",
+                        "tldr", "apropos", "whatis", "printf", "echo"})
+WRITE_TOOLS = frozenset({"tee", "cp", "mv", "ln", "install", "touch", "mkdir", "rmdir", "rm", "unlink", "truncate",
+                         "chmod", "chown", "chgrp", "dd", "patch", "split", "csplit", "shred", "sponge", "ed",
+                         "mktemp", "link", "chattr", "setfacl", "rename", "mkfifo", "mknod"})
+DEVICE_WIPERS = frozenset({"mkfs", "fdisk", "sfdisk", "parted", "wipefs", "mkswap", "blkdiscard", "sgdisk",
+                           "cfdisk", "format", "diskutil"})
+ESCALATORS = frozenset({"sudo", "doas", "su", "pkexec", "runuser", "run0", "sudo-rs", "gosu", "setpriv",
+                        "visudo", "setcap", "usermod", "chpasswd", "passwd", "newgrp", "sg"})
+DECODE_FLAGS = frozenset({"-d", "--decode", "-D"})
+
+_URL = re.compile(r"(?i)\b(?:https?|ftp|wss?|s3|gs)://([^/\s:'\"@]+@)?([^/\s:'\"?#]+)")
+_IDE = re.compile(r"(?i)(vscode-ipc-[^\s]*\.sock|vscode-git-[^\s]*\.sock|vscode-[a-z0-9-]*\.sock|\.vscode-server/|"
+                  r"\.cursor-server/|cursor-ipc|VSCODE_IPC_HOOK|VSCODE_GIT_IPC|JETBRAINS_[A-Z_]*SOCK|"
+                  r"jetbrains[^\s]*\.sock|/\.?code-?server[^\s]*\.sock|windsurf[^\s]*\.sock|zed[^\s]*\.sock)")
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One thing a segment does, for policy matching: ``type`` and its ``target`` (path, host or branch)."""
+
+    type: str
+    target: str = ""
+    kind: str = ""  # "path", "host", "branch" or ""
+
+    def to_json(self) -> dict:
+        out = {"type": self.type}
+        if self.target:
+            out["target"] = self.target
+            out["kind"] = self.kind
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    invariant: str
+    reason: str
+    segment: int = -1
+
+
+@dataclass(slots=True)
+class Segment:
+    """One unwrapped simple command."""
+
+    op: str
+    argv: tuple[str, ...]
+    canonical: Canonical
+    type: str
+    effects: tuple[Effect, ...]
+    via: str = ""
+    wrappers: tuple[str, ...] = ()
+
+    @property
+    def raw(self) -> str:
+        return " ".join(self.argv)
+
+    def to_json(self) -> dict:
+        out = {"op": self.op, "command": self.raw, "action": self.type, **self.canonical.to_json(),
+               "effects": [e.to_json() for e in self.effects]}
+        if self.via:
+            out["via"] = self.via
+        if self.wrappers:
+            out["wrappers"] = list(self.wrappers)
+        return out
+
+
+@dataclass(slots=True)
+class Analysis:
+    segments: list[Segment] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+    #: effects of the call that belong to no shell segment (file tools)
+    effects: list[Effect] = field(default_factory=list)
+
+    @property
+    def action(self) -> str:
+        best = "read"
+        for eff in self.all_effects():
+            if RANK[eff.type] > RANK[best]:
+                best = eff.type
+        return best
+
+    def all_effects(self):
+        for seg in self.segments:
+            yield from seg.effects
+        yield from self.effects
+
+
+@dataclass(slots=True)
+class Flow:
+    """What a command writes to its stdout, as far as it matters: tainted (fetched/decoded) or literal text."""
+
+    taint: str | None = None
+    text: str | None = None
+
+
+@dataclass(slots=True)
+class Options:
+    """The policy knobs invariants use."""
+
+    protected_branches: tuple[str, ...] = ("main", "master")
+    delete_allowed: tuple[str, ...] = ("build", "dist", "out", "tmp")
+    allowed_hosts: tuple[str, ...] | None = None  # None: any host
+
+
+_MAX_SEGMENTS = 2000
+_MAX_NEST = 12
+
+
+class Walker:
+    """Walks a parsed script, unwrapping and typing every simple command."""
+
+    def __init__(self, env: Env, opts: Options | None = None, *, git_branch=None) -> None:
+        self.env = env
+        self.opts = opts or Options()
+        self.out = Analysis()
+        self.vars: dict[str, str] = {}
+        self.tainted: dict[str, str] = {}
+        self.downloads: set[str] = set()
+        self.branch: str | None = None  # set by `git switch X` / `git checkout X` earlier in the chain
+        self.git_branch = git_branch  # callable(repo_dir) -> current branch or None
+        self.nest = 0
+
+    # -- reporting -----------------------------------------------------------------------------------
+    def violate(self, invariant: str, reason: str) -> None:
+        self.out.violations.append(Violation(invariant, reason, len(self.out.segments)))
+
+    def emit(self, argv: list[str], op: str, via: str, typ: str, effects: list[Effect], *, sudo=False,
+             wrappers=()) -> Segment:
+        if not any(e.type == typ for e in effects):
+            effects.insert(0, Effect(typ))
+        best = max((e.type for e in effects), key=RANK.__getitem__)
+        seg = Segment(op, tuple(argv), canonicalize(argv, sudo=sudo), best, tuple(effects), via, tuple(wrappers))
+        if len(self.out.segments) < _MAX_SEGMENTS:
+            self.out.segments.append(seg)
+        return seg
+
+    # -- structure -----------------------------------------------------------------------------------
+    def script(self, script: Script, cwd: str | None, via: str = "", op0: str = "") -> tuple[str | None, Flow]:
+        flow = Flow()
+        for idx, (op, pipe) in enumerate(script.items):
+            cwd, flow = self.pipeline(pipe, cwd, via, op if idx else op0)
+        return cwd, flow
+
+    def pipeline(self, pipe, cwd, via, op) -> tuple[str | None, Flow]:
+        stdin: Flow | None = None
+        single = len(pipe.commands) == 1
+        out_cwd = cwd
+        flow = Flow()
+        for k, cmd in enumerate(pipe.commands):
+            pop = op if k == 0 else (pipe.pipes[k - 1] if k - 1 < len(pipe.pipes) else "|")
+            new_cwd, flow = self.command(cmd, cwd, via, pop, stdin)
+            if single:
+                out_cwd = new_cwd
+            stdin = flow
+        return out_cwd, flow
+
+    def command(self, cmd, cwd, via, op, stdin) -> tuple[str | None, Flow]:
+        if isinstance(cmd, Simple):
+            return self.simple(cmd, cwd, via, op, stdin)
+        assert isinstance(cmd, Compound)
+        start = len(self.out.segments)
+        for w in cmd.words:
+            self.word_subs(w, cwd, via)
+        inner_cwd = cwd
+        for body in cmd.bodies:
+            inner_cwd, _ = self.script(body, inner_cwd, via or cmd.kind, op)
+        taint = self.segments_taint(start)
+        for red in cmd.redirects:
+            self.redirect_effects(red, cwd, [], via, op, standalone=True)
+        return (cwd if cmd.kind in ("subshell", "function") else inner_cwd), Flow(taint=taint)
+
+    def segments_taint(self, start: int) -> str | None:
+        for seg in self.out.segments[start:]:
+            if seg.canonical.tool in FETCHERS:
+                return "fetch"
+            if _is_decoder(seg.canonical.tool, seg.argv):
+                return "decode"
+        return None
+
+    def word_subs(self, w: Word, cwd, via) -> str | None:
+        """Walk the substitutions inside a word (they run); the taint of their output."""
+        taint = None
+        for sub in w.subs:
+            start = len(self.out.segments)
+            _, flow = self.nested(sub, cwd, "$(…)", ";")
+            taint = taint or flow.taint or self.segments_taint(start)
+        for _, sub in w.procsubs:
+            start = len(self.out.segments)
+            _, flow = self.nested(sub, cwd, "<(…)", "|")
+            taint = taint or flow.taint or self.segments_taint(start)
+        return taint
+
+    def nested(self, script: Script, cwd, via, op) -> tuple[str | None, Flow]:
+        if self.nest >= _MAX_NEST:
+            self.violate("script-execution-tracking", "commands nested too deeply to inspect; run them directly")
+            return cwd, Flow()
+        self.nest += 1
+        try:
+            return self.script(script, cwd, via, op)
+        finally:
+            self.nest -= 1
+
+    def run_text(self, text: str, cwd, via, op) -> tuple[str | None, Flow]:
+        return self.nested(parse(text, 1), cwd, via, op)
+
+    # -- words ---------------------------------------------------------------------------------------
+    def expand(self, w: Word, cwd) -> tuple[str, bool]:
+        """Word text with known variables substituted; second item True when something stayed unknown."""
+        if w.literal:
+            return w.text, False
+        text = w.text
+        # substitutions that are `echo literal`: their value is known
+        for sub in w.subs:
+            value = _echo_value(sub)
+            if value is not None and "$(…)" in text:
+                text = text.replace("$(…)", value, 1)
+        dynamic = "$(…)" in text or "(…)" in text
+
+        def repl(m: re.Match[str]) -> str:
+            nonlocal dynamic
+            name = m.group(1) or m.group(2)
+            if name in self.vars:
+                return self.vars[name]
+            if name == "HOME" and self.env.home:
+                return self.env.home
+            if name == "PWD" and cwd:
+                return cwd
+            dynamic = True
+            return m.group(0)
+
+        text = _VAR.sub(repl, text)
+        if "$" in text and not dynamic and _VAR_ANY.search(text):
+            dynamic = True
+        return text, dynamic
+
+    # -- simple commands -----------------------------------------------------------------------------
+    def simple(self, cmd: Simple, cwd, via, op, stdin: Flow | None) -> tuple[str | None, Flow]:
+        word_taint: list[str | None] = []
+        for name, w in cmd.assigns:
+            t = self.word_subs(w, cwd, via)
+            value, dyn = self.expand(w, cwd)
+            if _IDE.search(name + "=" + value):
+                self.violate("no-ide-socket-access", f"sets {name} to an IDE socket; editor sockets are off limits")
+            if not cmd.words:
+                if dyn:
+                    self.vars.pop(name, None)
+                else:
+                    self.vars[name] = value
+                if t:
+                    self.tainted[name] = t
+                else:
+                    self.tainted.pop(name, None)
+        argv: list[str] = []
+        dyn_flags: list[bool] = []
+        for w in cmd.words:
+            t = self.word_subs(w, cwd, via)
+            if not t and not w.literal:
+                for name in _VAR.findall(w.text):
+                    t = t or self.tainted.get(name[0] or name[1])
+            word_taint.append(t)
+            text, dyn = self.expand(w, cwd)
+            argv.append(text)
+            dyn_flags.append(dyn)
+        for red in cmd.redirects:
+            if red.target is not None:
+                self.word_subs(red.target, cwd, via)
+        # stdin from heredoc / here-string / file
+        for red in cmd.redirects:
+            if red.op in ("<<", "<<-"):
+                stdin = Flow(text=red.body or "")
+            elif red.op == "<<<":
+                t = self.word_subs(red.target, cwd, via) if red.target else None
+                text = self.expand(red.target, cwd)[0] if red.target else ""
+                stdin = Flow(taint=t, text=text)
+            elif red.op == "<" and red.target is not None:
+                ref = self.env.norm(self.expand(red.target, cwd)[0], cwd)
+                if ref.abs and ref.abs in self.downloads:
+                    stdin = Flow(taint="fetch")
+        effects: list[Effect] = []
+        self.redirect_effects_list(cmd.redirects, cwd, effects)
+        if not argv:
+            if effects:
+                self.emit([">"], op, via, "write", effects)
+            return cwd, Flow()
+        if _IDE.search(" ".join(argv)):
+            self.violate("no-ide-socket-access", "reaches an IDE/editor socket; agents may not drive the editor")
+        return self.dispatch(argv, dyn_flags, word_taint, cwd, via, op, stdin, effects, cmd)
+
+    def redirect_effects_list(self, redirects, cwd, effects: list[Effect]) -> None:
+        for red in redirects:
+            op = red.op
+            if op in (">", ">>", ">|", "&>", "&>>", "<>") or (op == ">&" and red.target is not None
+                                                              and not red.target.text.isdigit()
+                                                              and red.target.text != "-"):
+                if red.target is None:
+                    continue
+                text, _ = self.expand(red.target, cwd)
+                if text in DEVICES or text.startswith("/dev/fd/") or text.startswith("/proc/self/fd/"):
+                    continue
+                ref = self.env.norm(text, cwd)
+                effects.append(self.write_effect(ref, "redirect"))
+
+    def redirect_effects(self, red, cwd, effects, via, op, standalone=False) -> None:
+        local: list[Effect] = []
+        self.redirect_effects_list([red], cwd, local)
+        if local and standalone:
+            self.emit([">"], op, via, "write", local)
+
+    def write_effect(self, ref: PathRef, how: str) -> Effect:
+        hit = None if ref.scope == "ws" and ref.rel in ("", ".") else self.env.protected(ref)
+        if hit:
+            inv, what = hit
+            self.violate(inv, f"{how} writes {what}; " + _SELF_FIX[inv])
+        if ref.scope == "unknown" and how == "redirect":
+            pass
+        if ref.abs and (ref.abs.startswith("/etc/sudoers") or ref.abs in ("/etc/passwd", "/etc/shadow", "/etc/group")):
+            self.violate("no-permission-escalation", f"{how} writes {ref.display}; editing account or sudo files "
+                         "escalates privileges")
+        return Effect("write", ref.display, "path")
+
+    def delete_effect(self, ref: PathRef, how: str, recursive: bool, filtered: bool = False) -> Effect:
+        hit = self.env.protected(ref)
+        if hit:
+            inv, what = hit
+            self.violate(inv, f"{how} deletes {what}; " + _SELF_FIX[inv])
+        if recursive:
+            ok = ref.scope == "ws" and ref.rel not in (None, "", ".") and (
+                glob_in(ref.rel, self.opts.delete_allowed) or filtered)
+            if not ok and not hit:
+                where = {"ws": "inside the workspace but outside the allowed dirs",
+                         "home": "in the home directory", "abs": "outside the workspace",
+                         "unknown": "at a path that is only known at run time"}[ref.scope]
+                allowed = ", ".join(d.rstrip("/") + "/" for d in self.opts.delete_allowed) or "none"
+                self.violate("no-recursive-delete", f"{how} recursively deletes {ref.display} ({where}); recursive "
+                             f"deletes are allowed only under {allowed}. Delete specific files, or ask the user")
+            return Effect("dangerous", ref.display, "path")
+        return Effect("write", ref.display, "path")
+
+    def paths(self, items, cwd) -> list[PathRef]:
+        return [self.env.norm(p, cwd) for p in items]
+
+    # -- dispatch ------------------------------------------------------------------------------------
+    def dispatch(self, argv, dyn, taints, cwd, via, op, stdin, effects, cmd=None, sudo=False,
+                 wrappers=()) -> tuple[str | None, Flow]:
+        wrappers = list(wrappers)
+        for _ in range(24):
+            if not argv:
+                self.emit(["true"], op, via, "read", effects, sudo=sudo, wrappers=wrappers)
+                return cwd, Flow()
+            head = argv[0]
+            if dyn and dyn[0]:
+                base = head.rsplit("/", 1)[-1]
+                if "/" in head and base and "$" not in base and "…" not in base:
+                    argv = [base] + argv[1:]
+                    dyn = [False] + dyn[1:]
+                    continue
+                taint = taints[0] if taints else None
+                if taint:
+                    self.violate("script-execution-tracking", f"runs a command whose name comes from {taint}ed "
+                                 "content; download or decode to a file, review it, then run it")
+                else:
+                    self.violate("script-execution-tracking", f"the command name '{head}' is computed at run time, "
+                                 "so cuticle cannot tell what runs; spell the command out")
+                self.emit(argv, op, via, "dangerous", effects, sudo=sudo, wrappers=wrappers)
+                return cwd, Flow()
+            tool = tool_name(head)
+            handler = _WRAPPERS.get(tool)
+            if handler is None:
+                break
+            res = handler(self, argv, cwd)
+            if res is None:
+                break
+            kind, new_argv, extra = res
+            if kind == "sudo":
+                sudo = True
+                wrappers.append(tool)
+                self.violate("no-permission-escalation", f"'{head}' runs a command with elevated privileges; "
+                             "agents never escalate. Ask the user to run it")
+            elif kind == "cwd":
+                cwd = extra
+                wrappers.append(tool)
+            elif kind == "stdin-args":  # xargs: items from stdin become arguments
+                items = _stdin_items(stdin)
+                wrappers.append(tool)
+                if extra:  # -I REPL: each item replaces REPL
+                    expanded: list[str] = []
+                    for a in new_argv:
+                        if a == "\x00R":
+                            expanded.extend(items or ["?"])
+                        else:
+                            expanded.append(a.replace("\x00R", items[0] if items else "?"))
+                    new_argv = expanded
+                else:
+                    new_argv = new_argv + items
+                stdin = None
+                argv, dyn, taints = new_argv, [False] * len(new_argv), [None] * len(new_argv)
+                continue
+            elif kind == "shell":  # nested shell with a script string
+                wrappers.append(tool)
+                taint = next((t for t in taints[extra:] if t), None) if extra is not None else None
+                self.shell_script(new_argv[0], cwd, tool, op, taint)
+                if effects:
+                    self.emit([tool], op, via, "write", effects, sudo=sudo, wrappers=wrappers)
+                return cwd, Flow()
+            else:
+                wrappers.append(tool)
+            shift = len(argv) - len(new_argv)
+            dyn = dyn[shift:] if shift >= 0 else [False] * len(new_argv)
+            taints = taints[shift:] if shift >= 0 else [None] * len(new_argv)
+            argv = new_argv
+        return self.final(argv, dyn, taints, cwd, via, op, stdin, effects, sudo, wrappers)
+
+    def shell_script(self, text: str, cwd, via, op, taint) -> None:
+        if taint:
+            self.violate("script-execution-tracking", f"{via} runs {taint}ed content as a script; save it to a "
+                         "file, review it, then run it")
+        self.run_text(text, cwd, via, op)
+
+    # -- final commands ------------------------------------------------------------------------------
+    def final(self, argv, dyn, taints, cwd, via, op, stdin, effects, sudo, wrappers) -> tuple[str | None, Flow]:
+        tool = tool_name(argv[0])
+        args = argv[1:]
+        handler = _FINAL.get(tool)
+        if handler is not None:
+            res = handler(self, tool, argv, cwd, stdin, effects, taints)
+        elif tool in SHELLS:
+            res = self.run_shell(tool, argv, cwd, via, op, stdin, effects, taints)
+        elif tool in INTERPRETERS:
+            res = self.run_interpreter(tool, argv, cwd, via, op, stdin, effects, taints)
+        elif tool in SQL_CLIENTS:
+            res = self.run_sql(tool, argv, cwd, stdin, effects)
+        elif tool in DEVICE_WIPERS or tool.startswith("mkfs"):
+            self.violate("no-recursive-delete", f"'{tool}' wipes a disk or filesystem; never run it from an agent")
+            res = ("dangerous", None)
+        elif tool in ESCALATORS:
+            self.violate("no-permission-escalation", f"'{tool}' changes privileges or accounts; ask the user")
+            res = ("dangerous", None)
+        elif tool in NET_TOOLS:
+            res = self.run_net(tool, argv, cwd, stdin, effects)
+        elif tool in WRITE_TOOLS:
+            res = ("write", None)
+            for ref in self.paths(_operands(args), cwd):
+                effects.append(self.write_effect(ref, tool))
+        elif tool in READ_TOOLS:
+            res = ("read", None)
+            for a in _operands(args):
+                if "/" in a or "." in a:
+                    effects.append(Effect("read", self.env.norm(a, cwd).display, "path"))
+        else:
+            res = ("exec", None)
+            self.check_exec_of_download(argv[0], cwd)
+        typ, flow = res
+        if sudo:
+            typ = "dangerous"
+        if tool in ("cd", "pushd"):
+            ops = _operands(args)
+            cwd = self.env.cd(cwd, ops[0] if ops else None)
+        self.emit(argv, op, via, typ, effects, sudo=sudo, wrappers=wrappers)
+        if flow is None:
+            flow = Flow()
+            if tool in FETCHERS:
+                flow.taint = "fetch"
+            elif _is_decoder(tool, argv):
+                flow.taint = "decode"
+                if stdin and stdin.text and tool == "base64":
+                    flow.text = _b64(stdin.text)
+            elif tool in ("echo", "printf"):
+                flow.text = _echo_text(tool, args)
+            elif tool in _FILTERS and stdin is not None:
+                flow = Flow(taint=stdin.taint, text=stdin.text if tool in ("cat", "read", "tee") else None)
+        return cwd, flow
+
+    def check_exec_of_download(self, path: str, cwd) -> None:
+        if "/" in path or path in self.downloads:
+            ref = self.env.norm(path, cwd)
+            if ref.abs and ref.abs in self.downloads:
+                self.violate("script-execution-tracking", f"runs {ref.display}, which this command just downloaded;"
+                             " review the file first")
+
+    # shells ---------------------------------------------------------------------------------------------
+    def run_shell(self, tool, argv, cwd, via, op, stdin, effects, taints):
+        script_idx = None
+        i = 1
+        reads_stdin = False
+        while i < len(argv):
+            a = argv[i]
+            if a == "--" or a == "-":
+                i += 1
+                break
+            if a.startswith("--"):
+                if a in ("--rcfile", "--init-file"):
+                    i += 1
+                i += 1
+                continue
+            if a.startswith("-") or a.startswith("+"):
+                body = a[1:]
+                if "c" in body:
+                    script_idx = i + 1
+                    break
+                if "s" in body:
+                    reads_stdin = True
+                if "o" in body or "O" in body:
+                    i += 1
+                i += 1
+                continue
+            break
+        if script_idx is not None:
+            if script_idx < len(argv):
+                self.shell_script(argv[script_idx], cwd, f"{tool} -c", op,
+                                  taints[script_idx] if script_idx < len(taints) else None)
+            return "exec", None
+        rest = argv[i:]
+        if rest and not reads_stdin:
+            target = rest[0]
+            if target.startswith("<(…)") or target.startswith("/dev/fd/") or target == "/dev/stdin":
+                taint = taints[i] if i < len(taints) else None
+                if taint or (stdin and stdin.taint and target == "/dev/stdin"):
+                    self.violate("script-execution-tracking", f"{tool} runs a script straight from the network or "
+                                 "a decoder; download it, review it, then run it")
+                return "dangerous" if taint else "exec", None
+            self.check_exec_of_download(target, cwd)
+            if self.out.violations and self.out.violations[-1].invariant == "script-execution-tracking" \
+                    and self.out.violations[-1].segment == len(self.out.segments):
+                return "dangerous", None
+            return "exec", None
+        # the shell reads its script from stdin
+        if stdin is not None:
+            if stdin.taint:
+                self.violate("script-execution-tracking", f"pipes {stdin.taint}ed content into {tool}; download "
+                             "to a file, review it, then run it")
+                return "dangerous", None
+            if stdin.text:
+                self.run_text(stdin.text, cwd, f"{tool} stdin", op)
+        return "exec", None
+
+    # interpreters ---------------------------------------------------------------------------------------
+    def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
+        code = None
+        code_idx = None
+        files: list[str] = []
+        inplace = False
+        i = 1
+        code_flags = {"python": ("-c",), "node": ("-e", "--eval", "-p", "--print"), "perl": ("-e", "-E"),
+                      "ruby": ("-e",), "php": ("-r",), "deno": ("eval",), "bun": ("-e", "--eval"),
+                      "lua": ("-e",), "pwsh": ("-c", "-command", "-Command"),
+                      "powershell": ("-c", "-command", "-Command"), "osascript": ("-e",), "rscript": ("-e",)}
+        flags = code_flags.get(tool, ("-c", "-e"))
+        script_given = False
+        reads_stdin = False
+        while i < len(argv):
+            a = argv[i]
+            if a in flags:
+                code_idx = i + 1
+                code = argv[i + 1] if i + 1 < len(argv) else ""
+                i += 2
+                continue
+            if a.startswith("--") and "=" in a and a.split("=", 1)[0] in flags:
+                code = a.split("=", 1)[1]
+                code_idx = i
+                i += 1
+                continue
+            if tool in ("perl", "ruby") and a.startswith("-") and not a.startswith("--"):
+                body = a[1:]
+                if "i" in body:
+                    inplace = True
+                if body.endswith("e") or body.endswith("E"):
+                    code_idx = i + 1
+                    code = argv[i + 1] if i + 1 < len(argv) else ""
+                    i += 2
+                    continue
+                i += 1
+                continue
+            if tool == "python" and a.startswith("-") and len(a) > 2 and not a.startswith("--") and "c" in a[1:]:
+                # -Sc 'code', -uc 'code'
+                if a[-1] == "c":
+                    code_idx = i + 1
+                    code = argv[i + 1] if i + 1 < len(argv) else ""
+                    i += 2
+                    continue
+            if a == "-":
+                reads_stdin = True
+                i += 1
+                break
+            if a.startswith("-"):
+                if tool == "python" and a in ("-m", "-W", "-X"):
+                    if a == "-m":
+                        script_given = True
+                        break
+                    i += 1
+                i += 1
+                continue
+            if code is None:
+                script_given = True
+                self.check_exec_of_download(a, cwd)
+                if a.startswith("<(…)"):
+                    taint = taints[i] if i < len(taints) else None
+                    if taint:
+                        self.violate("script-execution-tracking", f"{tool} runs code straight from the network; "
+                                     "download it, review it, then run it")
+                        return "dangerous", None
+                break
+            files.append(a)
+            i += 1
+        if code is not None:
+            taint = taints[code_idx] if code_idx is not None and code_idx < len(taints) else None
+            if taint:
+                self.violate("script-execution-tracking", f"{tool} runs {taint}ed code; save it, review it, then "
+                             "run it")
+                return "dangerous", None
+            typ = self.scan_code(tool, code, cwd, op)
+            if inplace:
+                files = files or argv[i:]
+                for ref in self.paths([f for f in files if not f.startswith("-")], cwd):
+                    effects.append(self.write_effect(ref, f"{tool} -i"))
+                typ = max(typ, "write", key=RANK.__getitem__)
+            return typ, None
+        if not script_given or reads_stdin:
+            if stdin is not None and stdin.taint:
+                self.violate("script-execution-tracking", f"pipes {stdin.taint}ed content into {tool}; download "
+                             "to a file, review it, then run it")
+                return "dangerous", None
+            if stdin is not None and stdin.text:
+                return self.scan_code(tool, stdin.text, cwd, op), None
+        return "exec", None
+
+    def scan_code(self, lang: str, code: str, cwd, op) -> str:
+        """Type inline interpreter code by what it shells out to, writes and deletes."""
+        typ = "exec"
+        strings = _string_literals(code)
+        if _FETCH_API.search(code) and _EXEC_API.search(code):
+            self.violate("script-execution-tracking", f"{lang} code fetches content and executes it; download it, "
+                         "review it, then run it")
+            typ = "dangerous"
+        if _DECODE_API.search(code) and _EXEC_API.search(code):
+            self.violate("script-execution-tracking", f"{lang} code decodes a payload and executes it")
+            typ = "dangerous"
+        for m in _SHELL_CALL.finditer(code):
+            arg = _call_args(code, m.end())
+            lits = _string_literals(arg)
+            if not lits:
+                continue
+            text = " ".join(lits) if arg.lstrip().startswith(("[", "(", "%w", "qw")) or len(lits) > 1 and \
+                "," in arg.split(lits[1])[0] else lits[0]
+            start = len(self.out.segments)
+            self.run_text(text, cwd, f"{lang} code", op)
+            for seg in self.out.segments[start:]:
+                if RANK[seg.type] > RANK[typ]:
+                    typ = seg.type
+        for m in _BACKTICK.finditer(code) if lang in ("perl", "ruby", "php") else ():
+            self.run_text(m.group(1), cwd, f"{lang} code", op)
+        if _RMTREE_API.search(code):
+            for s in strings:
+                if _pathish(s):
+                    self.delete_effect(self.env.norm(s, cwd), f"{lang} code", recursive=True)
+                    typ = "dangerous"
+        if _WRITE_API.search(code) or _RMTREE_API.search(code):
+            for s in strings:
+                if _pathish(s):
+                    ref = self.env.norm(s, cwd)
+                    hit = self.env.protected(ref)
+                    if hit:
+                        inv, what = hit
+                        self.violate(inv, f"{lang} code writes {what}; " + _SELF_FIX[inv])
+            if RANK[typ] < RANK["write"]:
+                typ = "write"
+        for s in strings:
+            kind = sql_kind(s)
+            if kind == "destructive":
+                self.violate("no-destructive-sql", f"{lang} code runs destructive SQL ({_short(s)}); add a WHERE "
+                             "clause or ask the user")
+                typ = "dangerous"
+        return typ
+
+    # SQL -------------------------------------------------------------------------------------------------
+    def run_sql(self, tool, argv, cwd, stdin, effects):
+        texts: list[str] = []
+        args = argv[1:]
+        i = 0
+        positional: list[str] = []
+        flag_map = {"psql": ("-c", "--command"), "mysql": ("-e", "--execute"), "duckdb": ("-c", "-cmd"),
+                    "sqlite3": ("-cmd",), "sqlcmd": ("-Q", "-q"), "clickhouse-client": ("-q", "--query"),
+                    "cockroach": ("-e", "--execute"), "mysqlsh": ("-e", "--execute", "--sql"),
+                    "pgcli": ("-c",), "mycli": ("-e", "--execute"), "litecli": ("-e",), "usql": ("-c", "--command"),
+                    "snowsql": ("-q", "--query"), "bq": ("query",)}
+        flags = flag_map.get(tool, ("-c", "-e"))
+        valued = {"-h", "-p", "-U", "-d", "-u", "-P", "-D", "-S", "-f", "-o", "-v", "--host", "--port", "--user",
+                  "--username", "--dbname", "--database", "-F", "-R", "-T", "-L", "-i", "--file", "--set"}
+        while i < len(args):
+            a = args[i]
+            if a in flags:
+                if i + 1 < len(args):
+                    texts.append(args[i + 1])
+                i += 2
+                continue
+            hit = next((f for f in flags if f.startswith("--") and a.startswith(f + "=")), None)
+            if hit:
+                texts.append(a.split("=", 1)[1])
+                i += 1
+                continue
+            if len(a) > 2 and a[:2] in flags and not a.startswith("--"):
+                texts.append(a[2:])
+                i += 1
+                continue
+            if a in valued:
+                i += 2
+                continue
+            if a.startswith("-"):
+                i += 1
+                continue
+            positional.append(a)
+            i += 1
+        if tool in ("sqlite3", "duckdb") and len(positional) > 1:
+            texts.extend(positional[1:])
+        if not texts and stdin is not None and stdin.text:
+            texts.append(stdin.text)
+        if not texts:
+            return "exec", None
+        typ = "read"
+        for t in texts:
+            kind = sql_kind(t)
+            if kind == "destructive":
+                self.violate("no-destructive-sql", f"{tool} runs destructive SQL ({_short(t)}); DROP, TRUNCATE "
+                             "and DELETE/UPDATE without WHERE lose data. Add a WHERE clause or ask the user")
+                typ = "dangerous"
+            elif kind == "write" and RANK[typ] < RANK["write"]:
+                typ = "write"
+            elif kind == "exec" and RANK[typ] < RANK["exec"]:
+                typ = "exec"
+        return typ, None
+
+    # network ---------------------------------------------------------------------------------------------
+    def run_net(self, tool, argv, cwd, stdin, effects):
+        args = argv[1:]
+        hosts: list[str] = []
+        for a in args:
+            for m in _URL.finditer(a):
+                hosts.append(m.group(2).lower())
+        uploads: list[str] = []
+        outputs: list[str] = []
+        if tool in ("ssh", "scp", "sftp", "rsync", "mosh"):
+            for a in _operands(args):
+                if "@" in a or (":" in a and not a.startswith("/") and "://" not in a):
+                    host = a.split(":", 1)[0].split("@")[-1]
+                    if host:
+                        hosts.append(host.lower())
+            if tool in ("scp", "rsync"):
+                ops = _operands(args)
+                if len(ops) >= 2 and (":" in ops[-1] and "://" not in ops[-1]):
+                    uploads.extend(o for o in ops[:-1] if ":" not in o)
+                elif ops:
+                    outputs.append(ops[-1])
+            if tool == "ssh":
+                ops = _operands(args)
+                if not hosts and ops:
+                    hosts.append(ops[0].split("@")[-1].lower())
+        if tool == "gh":
+            hosts.append("github.com")
+        if tool in ("nc", "socat", "telnet"):
+            ops = _operands(args)
+            if ops:
+                hosts.append(ops[0].lower())
+        i = 0
+        while i < len(args):
+            a = args[i]
+            nxt = args[i + 1] if i + 1 < len(args) else ""
+            if tool in ("curl", "curlie"):
+                if a in ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json") and \
+                        nxt.startswith("@"):
+                    uploads.append(nxt[1:])
+                elif a.startswith("-d@") or a.startswith("--data-binary=@"):
+                    uploads.append(a.split("@", 1)[1])
+                elif a in ("-F", "--form") and "=@" in nxt:
+                    uploads.append(nxt.split("=@", 1)[1].split(";")[0])
+                elif a in ("-T", "--upload-file"):
+                    uploads.append(nxt)
+                elif a in ("-o", "--output"):
+                    outputs.append(nxt)
+                elif a.startswith("-o") and len(a) > 2 and not a.startswith("--"):
+                    outputs.append(a[2:])
+                elif a in ("-O", "--remote-name"):
+                    outputs.extend(_url_basename(x) for x in args if "://" in x)
+                elif a.startswith("-") and not a.startswith("--") and a.endswith("o") and nxt:
+                    outputs.append(nxt)  # -sSLo file
+            elif tool in ("wget", "wget2"):
+                if a in ("-O", "--output-document"):
+                    outputs.append(nxt)
+                elif a.startswith("--output-document="):
+                    outputs.append(a.split("=", 1)[1])
+                elif a.startswith("-") and not a.startswith("--") and a.endswith("O") and nxt:
+                    outputs.append(nxt)
+                elif a.startswith("--post-file=") or a.startswith("--body-file="):
+                    uploads.append(a.split("=", 1)[1])
+                elif a in ("--post-file", "--body-file"):
+                    uploads.append(nxt)
+            i += 1
+        if tool in ("wget", "wget2") and not outputs:
+            outputs.extend(_url_basename(x) for x in args if "://" in x)
+        if stdin is not None and tool in ("nc", "curl", "socat", "telnet") and stdin.text is None and not stdin.taint:
+            pass
+        for up in uploads:
+            if up in ("-", ""):
+                continue
+            ref = self.env.norm(up, cwd)
+            if self.env.is_secret(ref):
+                self.violate("no-network-egress", f"{tool} uploads {ref.display}, a credential file; secrets never "
+                             "leave the machine")
+        for host in hosts:
+            effects.append(Effect("net", host, "host"))
+            if self.opts.allowed_hosts is not None and not _host_allowed(host, self.opts.allowed_hosts):
+                self.violate("no-network-egress", f"{tool} connects to {host}, which is not in the policy's "
+                             "allowedHosts; add it there or ask the user")
+        for out in outputs:
+            if out and out != "-" and out not in DEVICES:
+                ref = self.env.norm(out, cwd)
+                effects.append(self.write_effect(ref, f"{tool} output"))
+                if ref.abs:
+                    self.downloads.add(ref.abs)
+        return "net", None
+
+
+# -- wrappers --------------------------------------------------------------------------------------------
+def _skip_opts(argv: list[str], valued: set[str], start: int = 1, *, stop_at_positional=True) -> int:
+    i = start
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            return i + 1
+        if not a.startswith("-") or a == "-":
+            return i
+        name = a.split("=", 1)[0]
+        if name in valued and "=" not in a:
+            i += 2
+            continue
+        if not a.startswith("--") and len(a) > 2 and f"-{a[1]}" in valued:
+            i += 1  # value attached: -u0
+            continue
+        if not a.startswith("--") and len(a) > 2 and f"-{a[-1]}" in valued:
+            i += 2  # cluster ending in a valued flag
+            continue
+        i += 1
+    return i
+
+
+def _w_sudo(w: Walker, argv, cwd):
+    tool = tool_name(argv[0])
+    if argv[0].rsplit("/", 1)[-1] == "sudoedit" or "-e" in argv[1:2]:
+        return ("sudo", ["tee"] + [a for a in argv[1:] if not a.startswith("-")], None)
+    valued = {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "--user", "--group", "--chdir", "--host",
+              "--prompt", "--role", "--type", "--close-from", "--other-user", "--command-timeout"}
+    if tool == "su":
+        for j, a in enumerate(argv):
+            if a in ("-c", "--command") and j + 1 < len(argv):
+                return ("sudo", ["sh", "-c", argv[j + 1]], None)
+        return ("sudo", ["sh"], None)
+    i = _skip_opts(argv, valued)
+    rest = argv[i:]
+    if not rest and any(a in ("-s", "-i", "--shell", "--login") for a in argv[1:]):
+        rest = ["sh"]
+    return ("sudo", rest, None)
+
+
+def _w_env(w: Walker, argv, cwd):
+    i = 1
+    new_cwd = cwd
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-u", "--unset"):
+            i += 2
+            continue
+        if a in ("-C", "--chdir"):
+            new_cwd = w.env.cd(cwd, argv[i + 1] if i + 1 < len(argv) else None)
+            i += 2
+            continue
+        if a.startswith("--chdir="):
+            new_cwd = w.env.cd(cwd, a.split("=", 1)[1])
+            i += 1
+            continue
+        if a in ("-S", "--split-string") and i + 1 < len(argv):
+            return ("wrap", argv[i + 1].split() + argv[i + 2:], None)
+        if a.startswith("-S") and len(a) > 2:
+            return ("wrap", a[2:].split() + argv[i + 1:], None)
+        if a == "--":
+            i += 1
+            break
+        if a.startswith("-"):
+            i += 1
+            continue
+        if "=" in a and not a.startswith("="):
+            name = a.split("=", 1)[0]
+            if _IDE.search(a):
+                w.violate("no-ide-socket-access", f"env sets {name} to an IDE socket; editor sockets are off limits")
+            i += 1
+            continue
+        break
+    rest = argv[i:]
+    if new_cwd != cwd:
+        return ("cwd", rest, new_cwd)
+    return ("wrap", rest, None)
+
+
+def _w_simple(valued: set[str], positional: int = 0):
+    def handler(w: Walker, argv, cwd):
+        i = _skip_opts(argv, valued)
+        i += positional
+        return ("wrap", argv[i:], None)
+    return handler
+
+
+def _w_command(w: Walker, argv, cwd):
+    if any(a in ("-v", "-V") for a in argv[1:2]):
+        return None
+    i = _skip_opts(argv, set())
+    return ("wrap", argv[i:], None)
+
+
+def _w_xargs(w: Walker, argv, cwd):
+    valued = {"-I", "-n", "-L", "-P", "-d", "-E", "-s", "-a", "--max-args", "--max-lines", "--max-procs",
+              "--delimiter", "--arg-file", "--eof", "--replace", "--process-slot-var"}
+    i = 1
+    repl = None
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            i += 1
+            break
+        if not a.startswith("-"):
+            break
+        if a == "-I" and i + 1 < len(argv):
+            repl = argv[i + 1]
+            i += 2
+            continue
+        if a.startswith("-I") and len(a) > 2:
+            repl = a[2:]
+        elif a.startswith("-i"):
+            repl = a[2:] or "{}"
+        elif a.startswith("--replace"):
+            repl = a.split("=", 1)[1] if "=" in a else "{}"
+        if a.split("=", 1)[0] in valued and "=" not in a and not (len(a) > 2 and not a.startswith("--")):
+            i += 2
+            continue
+        i += 1
+    rest = argv[i:] or ["echo"]
+    if repl:
+        rest = [a.replace(repl, "\x00R") for a in rest]
+    return ("stdin-args", rest, bool(repl))
+
+
+def _h_find(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """find: its -exec commands run (with {} under the start paths); -delete deletes under the start paths."""
+    i = 1
+    starts: list[str] = []
+    while i < len(argv) and not argv[i].startswith("-") and argv[i] not in ("(", "!", ")"):
+        starts.append(argv[i])
+        i += 1
+    if not starts:
+        starts = ["."]
+    expr = argv[i:]
+    filtered = any(a in ("-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-mtime", "-mmin",
+                         "-size", "-user", "-perm", "-wholename", "-empty", "-atime", "-ctime") for a in expr)
+    names = [expr[k + 1] for k, a in enumerate(expr) if a in ("-name", "-iname") and k + 1 < len(expr)]
+    typ = "read"
+    j = 0
+    while j < len(expr):
+        a = expr[j]
+        if a in ("-exec", "-execdir", "-ok", "-okdir"):
+            k = j + 1
+            sub: list[str] = []
+            while k < len(expr) and expr[k] not in (";", "+", "\\;"):
+                sub.append(expr[k])
+                k += 1
+            for start in starts:
+                inner = [x.replace("{}", start.rstrip("/") + "/{}") if x == "{}" else x for x in sub]
+                before = len(w.out.segments)
+                w.find_exec(inner, cwd, filtered, names)
+                for seg in w.out.segments[before:]:
+                    if RANK[seg.type] > RANK[typ]:
+                        typ = seg.type
+            j = k + 1
+            continue
+        if a == "-delete":
+            for start in starts:
+                ref = w.env.norm(start, cwd)
+                effects.append(w.find_delete(ref, filtered, names))
+            typ = "dangerous"
+        if a in ("-fprint", "-fprintf", "-fls", "-fprint0") and j + 1 < len(expr):
+            effects.append(w.write_effect(w.env.norm(expr[j + 1], cwd), "find -fprint"))
+            if RANK[typ] < RANK["write"]:
+                typ = "write"
+        j += 1
+    return typ, None
+
+
+def _walker_find_exec(self: Walker, inner: list[str], cwd, filtered: bool, names: list[str]) -> None:
+    self._find_ctx = (filtered, names)
+    try:
+        self.dispatch(inner, [False] * len(inner), [None] * len(inner), cwd, "find -exec", ";", None, [])
+    finally:
+        self._find_ctx = None
+
+
+def _walker_find_delete(self: Walker, ref: PathRef, filtered: bool, names: list[str]) -> None:
+    for name in names:
+        probe = self.env.norm((ref.rel + "/" if ref.rel else "") + name, self.env.root) if ref.scope == "ws" else None
+        if probe is not None and self.env.protected(probe):
+            inv, what = self.env.protected(probe)
+            self.violate(inv, f"find -delete may delete {what}; " + _SELF_FIX[inv])
+            return Effect("dangerous", ref.display, "path")
+    ok_filtered = filtered and ref.scope == "ws"
+    return self.delete_effect(ref, "find -delete", recursive=True, filtered=ok_filtered)
+
+
+Walker.find_exec = _walker_find_exec  # type: ignore[attr-defined]
+Walker.find_delete = _walker_find_delete  # type: ignore[attr-defined]
+Walker._find_ctx = None  # type: ignore[attr-defined]
+
+
+def _w_watch(w: Walker, argv, cwd):
+    i = _skip_opts(argv, {"-n", "--interval", "-d", "--differences", "-q", "--equexit"})
+    rest = argv[i:]
+    if not rest:
+        return None
+    return ("shell", [" ".join(rest)], None)
+
+
+def _w_flock(w: Walker, argv, cwd):
+    for j, a in enumerate(argv):
+        if a in ("-c", "--command") and j + 1 < len(argv):
+            return ("shell", [argv[j + 1]], j + 1)
+    i = _skip_opts(argv, {"-w", "--timeout", "-E", "--conflict-exit-code"})
+    return ("wrap", argv[i + 1:], None)
+
+
+def _w_eval(w: Walker, argv, cwd):
+    return ("shell", [" ".join(argv[1:])], 1)
+
+
+def _w_source(w: Walker, argv, cwd):
+    if len(argv) < 2:
+        return None
+    target = argv[1]
+    if target.startswith("<(…)") or target in ("/dev/stdin", "-"):
+        return ("shell-file", argv, None)
+    return None
+
+
+def _w_runner(sub: str, valued: set[str] = frozenset()):
+    """``uv run CMD``, ``poetry run CMD``, ``bundle exec CMD``…: the command after the subcommand runs."""
+    def handler(w: Walker, argv, cwd):
+        if len(argv) < 3 or argv[1] != sub:
+            return None
+        i = _skip_opts(argv, set(valued), start=2)
+        return ("wrap", argv[i:], None) if i < len(argv) else None
+    return handler
+
+
+def _w_busybox(w: Walker, argv, cwd):
+    return ("wrap", argv[1:], None) if len(argv) > 1 else None
+
+
+def _w_git_alias(w: Walker, argv, cwd):
+    return None
+
+
+_WRAPPERS = {
+    "sudo": _w_sudo, "su": _w_sudo, "pkexec": _w_sudo, "run0": _w_sudo, "runuser": _w_sudo,
+    "env": _w_env,
+    "timeout": _w_simple({"-k", "-s", "--kill-after", "--signal"}, positional=1),
+    "nohup": _w_simple(set()),
+    "nice": _w_simple({"-n", "--adjustment"}),
+    "ionice": _w_simple({"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"}),
+    "stdbuf": _w_simple({"-i", "-o", "-e", "--input", "--output", "--error"}),
+    "time": _w_simple({"-f", "-o", "--format", "--output"}),
+    "command": _w_command, "builtin": _w_simple(set()), "exec": _w_simple({"-a"}),
+    "setsid": _w_simple(set()), "chronic": _w_simple(set()), "unbuffer": _w_simple(set()),
+    "caffeinate": _w_simple({"-t", "-w"}), "torsocks": _w_simple(set()), "proxychains": _w_simple({"-f"}),
+    "proxychains4": _w_simple({"-f"}), "xvfb-run": _w_simple({"-s", "-n", "-e", "-f", "-p"}),
+    "dbus-run-session": _w_simple(set()), "catchsegv": _w_simple(set()),
+    "strace": _w_simple({"-o", "-e", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-S", "-X", "-P"}),
+    "ltrace": _w_simple({"-o", "-e", "-p", "-s", "-u", "-n", "-a"}),
+    "valgrind": _w_simple(set()), "chroot": _w_simple({"--userspec", "--groups"}, positional=1),
+    "xargs": _w_xargs, "watch": _w_watch, "flock": _w_flock, "eval": _w_eval,
+    "uv": _w_runner("run", {"--with", "--python", "-p", "--project", "--directory"}),
+    "poetry": _w_runner("run"), "pipenv": _w_runner("run"), "bundle": _w_runner("exec"),
+    "pnpm": _w_runner("exec"), "conda": _w_runner("run", {"-n", "--name", "-p", "--prefix"}),
+    "busybox": _w_busybox, "doas": _w_sudo,
+}
+
+
+# -- tool handlers ---------------------------------------------------------------------------------------
+def _operands(args: list[str]) -> list[str]:
+    out: list[str] = []
+    end = False
+    for a in args:
+        if end:
+            out.append(a)
+        elif a == "--":
+            end = True
+        elif a.startswith("-") and a != "-":
+            continue
+        else:
+            out.append(a)
+    return out
+
+
+def _opts_and_operands(args: list[str], valued: set[str]) -> tuple[list[str], list[str], dict[str, str]]:
+    flags: list[str] = []
+    ops: list[str] = []
+    values: dict[str, str] = {}
+    i = 0
+    end = False
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if end or a == "-" or not a.startswith("-"):
+            ops.append(a)
+            continue
+        if a == "--":
+            end = True
+            continue
+        if a.startswith("--"):
+            name, eq, val = a[2:].partition("=")
+            if not eq and f"--{name}" in valued and i < len(args):
+                val = args[i]
+                i += 1
+            flags.append(name)
+            values[name] = val
+            continue
+        body = a[1:]
+        for k, ch in enumerate(body):
+            flags.append(ch)
+            if f"-{ch}" in valued:
+                val = body[k + 1:]
+                if not val and i < len(args):
+                    val = args[i]
+                    i += 1
+                values[ch] = val
+                break
+    return flags, ops, values
+
+
+_LONG_PREFIX = {"rm": ("recursive", "force", "interactive", "one-file-system", "no-preserve-root",
+                       "preserve-root", "dir", "verbose")}
+
+
+def _long(tool: str, name: str) -> str:
+    opts = _LONG_PREFIX.get(tool, ())
+    hits = [o for o in opts if o.startswith(name)]
+    return hits[0] if len(hits) == 1 else name
+
+
+def _h_rm(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    flags, ops, _ = _opts_and_operands(argv[1:], set())
+    names = {_long("rm", f) if len(f) > 1 else f for f in flags}
+    recursive = bool(names & {"r", "R", "recursive"})
+    if not ops:
+        ops = ["?"] if recursive else []
+    find_ctx = getattr(w, "_find_ctx", None)
+    filtered = bool(find_ctx and find_ctx[0])
+    typ = "dangerous" if recursive else "write"
+    for a in ops:
+        ref = w.env.norm(a, cwd) if a != "?" else PathRef("unknown", "(arguments from stdin)")
+        if find_ctx and find_ctx[1] and ref.scope == "ws":
+            for name in find_ctx[1]:
+                probe = w.env.norm(name, w.env.root + "/" + (ref.rel.rsplit("/{}", 1)[0] if ref.rel else ""))
+                hit = w.env.protected(probe)
+                if hit:
+                    w.violate(hit[0], f"find -exec rm may delete {hit[1]}; " + _SELF_FIX[hit[0]])
+        effects.append(w.delete_effect(ref, "rm", recursive=recursive, filtered=filtered and ref.scope == "ws"))
+    return typ, None
+
+
+def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    valued = {"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"}
+    flags, ops, values = _opts_and_operands(argv[1:], valued)
+    target = values.get("t") or values.get("target-directory")
+    if target is not None:
+        dests, srcs = [target], ops
+    elif ops:
+        dests, srcs = [ops[-1]], ops[:-1]
+    else:
+        dests, srcs = [], []
+    if tool == "install" and "d" in flags:
+        dests, srcs = ops, []
+    for d in dests:
+        ref = w.env.norm(d, cwd)
+        effects.append(w.write_effect(ref, tool))
+        # cp x dir/ may land on dir/<basename x>
+        for s in srcs:
+            base = s.rstrip("/").rsplit("/", 1)[-1]
+            if base and ref.scope != "unknown":
+                probe = w.env.norm(d.rstrip("/") + "/" + base, cwd)
+                if w.env.protected(probe) and not w.env.protected(ref):
+                    inv, what = w.env.protected(probe)
+                    w.violate(inv, f"{tool} may overwrite {what}; " + _SELF_FIX[inv])
+    if tool == "mv":
+        for s in srcs:
+            ref = w.env.norm(s, cwd)
+            hit = w.env.protected(ref)
+            if hit:
+                w.violate(hit[0], f"mv moves away {hit[1]}; " + _SELF_FIX[hit[0]])
+            effects.append(Effect("write", ref.display, "path"))
+    if tool in ("cp", "install"):
+        for s in srcs:
+            effects.append(Effect("read", w.env.norm(s, cwd).display, "path"))
+    if "s" in flags and tool == "ln":
+        pass
+    return "write", None
+
+
+def _h_tee(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    for ref in w.paths(_operands(argv[1:]), cwd):
+        if ref.display in DEVICES:
+            continue
+        effects.append(w.write_effect(ref, "tee"))
+    return "write", Flow(taint=stdin.taint if stdin else None, text=stdin.text if stdin else None)
+
+
+def _h_sed(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    args = argv[1:]
+    inplace = False
+    script_given = False
+    files: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-e", "--expression", "-f", "--file"):
+            script_given = True
+            i += 2
+            continue
+        if a.startswith("--expression=") or a.startswith("--file="):
+            script_given = True
+        elif a.startswith("--in-place") or (tool == "sed" and _cluster_has_i(a)):
+            inplace = True
+        elif tool == "awk" and a in ("-v", "-F", "--assign", "--field-separator"):
+            i += 2
+            continue
+        elif a == "--":
+            files.extend(args[i + 1:])
+            break
+        elif not a.startswith("-"):
+            if not script_given:
+                script_given = True
+                if re.search(r"(^|;)\s*\d*\s*w\s+\S|\be\b", a) and tool == "sed":
+                    m = re.search(r"(?:^|;)\s*\d*\s*w\s+(\S+)", a)
+                    if m:
+                        effects.append(w.write_effect(w.env.norm(m.group(1), cwd), "sed w"))
+            else:
+                files.append(a)
+        i += 1
+    if tool == "awk":
+        inplace = any(a in ("-i", "--include") and j + 1 < len(args) and args[j + 1] == "inplace"
+                      for j, a in enumerate(args))
+        if re.search(r"\bsystem\s*\(", " ".join(args)):
+            m = re.search(r"system\s*\(\s*\"([^\"]*)\"", " ".join(args))
+            if m:
+                w.run_text(m.group(1), cwd, "awk system()", ";")
+            return "exec", None
+    if inplace:
+        for ref in w.paths(files, cwd):
+            effects.append(w.write_effect(ref, f"{tool} -i"))
+        return "write", None
+    for ref in w.paths(files, cwd):
+        effects.append(Effect("read", ref.display, "path"))
+    return "read", Flow(taint=stdin.taint if stdin else None)
+
+
+def _h_chmod(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    flags, ops, values = _opts_and_operands(argv[1:], {"--reference"})
+    mode = values.get("mode")
+    if mode is None:
+        # a mode may look like an option: chmod -w file, chmod -R 777 dir
+        raw = [a for a in argv[1:] if not a.startswith("--")]
+        cand = [a for a in raw if re.fullmatch(r"[0-7]{3,4}|[ugoa]*[+=-][rwxXst]*(,[ugoa]*[+=-][rwxXst]*)*", a)]
+        mode = cand[0] if cand else (ops[0] if ops else "")
+        if ops and ops[0] == mode:
+            ops = ops[1:]
+    danger = _mode_danger(mode) if tool == "chmod" else None
+    if tool in ("chown", "chgrp"):
+        owner = ops[0] if ops else ""
+        ops = ops[1:]
+        who = owner.replace(".", ":")
+        user, _, group = who.partition(":")
+        if tool == "chgrp":
+            user, group = "", owner
+        if user in ("root", "0") or group in ("root", "0", "wheel", "sudo", "admin"):
+            danger = f"gives {owner or 'root'} ownership"
+    if danger:
+        w.violate("no-permission-escalation", f"{tool} {mode if tool == 'chmod' else ''} {danger}; use "
+                  "chmod +x or 755/644 instead".replace("  ", " "))
+    for ref in w.paths(ops, cwd):
+        effects.append(w.write_effect(ref, tool))
+    return ("dangerous" if danger else "write"), None
+
+
+def _cluster_has_i(a: str) -> bool:
+    if not a.startswith("-") or a.startswith("--"):
+        return False
+    for ch in a[1:]:
+        if ch == "i":
+            return True
+        if ch not in "nrEsuzl":
+            return False
+    return False
+
+
+def _mode_danger(mode: str) -> str | None:
+    if not mode:
+        return None
+    if re.fullmatch(r"[0-7]{3,4}", mode):
+        digits = mode.zfill(4)
+        special, other = int(digits[0]), int(digits[3])
+        if special & 6:
+            return "sets setuid/setgid"
+        if other & 2:
+            return "makes files world-writable"
+        return None
+    for clause in mode.split(","):
+        m = re.fullmatch(r"([ugoa]*)([+=-])([rwxXst]*)", clause)
+        if not m:
+            continue
+        who, op, perms = m.groups()
+        if op == "-":
+            continue
+        if "s" in perms and (not who or "u" in who or "g" in who or "a" in who):
+            return "sets setuid/setgid"
+        if "w" in perms and ("o" in who or "a" in who):
+            return "makes files world-writable"
+    return None
+
+
+def _h_dd(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    for a in argv[1:]:
+        if a.startswith("of="):
+            target = a[3:]
+            if target.startswith("/dev/") and target not in DEVICES:
+                w.violate("no-recursive-delete", f"dd writes the device {target}; that wipes a disk")
+                return "dangerous", None
+            effects.append(w.write_effect(w.env.norm(target, cwd), "dd"))
+    return "write", None
+
+
+def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    args = argv[1:]
+    repo = cwd
+    aliases: dict[str, str] = {}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "-C" and i + 1 < len(args):
+            repo = w.env.cd(repo, args[i + 1])
+            i += 2
+            continue
+        if a == "-c" and i + 1 < len(args):
+            k, _, v = args[i + 1].partition("=")
+            if k.lower().startswith("alias."):
+                aliases[k[6:]] = v
+            i += 2
+            continue
+        if a in ("--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env") and i + 1 < len(args):
+            if a == "--work-tree":
+                repo = w.env.cd(repo, args[i + 1])
+            i += 2
+            continue
+        if a.startswith("--work-tree="):
+            repo = w.env.cd(repo, a.split("=", 1)[1])
+        if a.startswith("-"):
+            i += 1
+            continue
+        break
+    sub = args[i] if i < len(args) else ""
+    rest = args[i + 1:]
+    if sub in aliases:
+        val = aliases[sub]
+        if val.startswith("!"):
+            w.run_text(val[1:] + " " + " ".join(rest), cwd, "git alias", ";")
+            return "git", None
+        sub, rest = (val.split() + [""])[0], val.split()[1:] + rest
+    protected = w.opts.protected_branches
+    if sub == "push":
+        _git_push(w, rest, repo, effects, protected)
+    elif sub == "commit":
+        branch = w.current_branch(repo)
+        if branch and _branch_in(branch, protected):
+            w.violate("no-protected-branch", f"git commit on the protected branch {branch}; commit on a feature "
+                      "branch (git switch -c feat/…) and open a pull request")
+        effects.append(Effect("git", branch or "", "branch" if branch else ""))
+    elif sub in ("checkout", "switch"):
+        flags, ops, values = _opts_and_operands(rest, {"-b", "-B", "-c", "-C", "--orphan", "--conflict"})
+        if "--" in rest or (sub == "checkout" and len(ops) >= 2 and not (values.get("b") or values.get("B"))):
+            paths = rest[rest.index("--") + 1:] if "--" in rest else ops[1:]
+            for ref in w.paths(paths, repo):
+                effects.append(w.write_effect(ref, f"git {sub} --"))
+        else:
+            new = values.get("b") or values.get("B") or values.get("c") or values.get("C") or values.get("orphan") \
+                or values.get("create")
+            target = new or (ops[0] if ops else None)
+            if target and target not in (".", "-") and not target.startswith("HEAD"):
+                w.branch = target
+            elif target == ".":
+                effects.append(w.write_effect(w.env.norm(".", repo), "git checkout ."))
+    elif sub == "restore":
+        flags, ops, values = _opts_and_operands(rest, {"-s", "--source"})
+        if not ({"staged", "S"} & set(flags)) or {"worktree", "W"} & set(flags):
+            for ref in w.paths(ops, repo):
+                effects.append(w.write_effect(ref, "git restore"))
+    elif sub == "branch":
+        flags, ops, values = _opts_and_operands(rest, {"-u", "--set-upstream-to"})
+        if {"d", "D", "delete", "f", "force", "m", "M", "move"} & set(flags):
+            for b in ops:
+                if _branch_in(b, protected):
+                    w.violate("no-protected-branch", f"git branch {' '.join(rest)} deletes or moves the protected "
+                              f"branch {b}; ask the user")
+    elif sub == "config":
+        if any(a.startswith("core.hookspath") or a.startswith("core.hooksPath") for a in rest):
+            w.violate("no-governance-self-modification", "git config core.hooksPath redirects git hooks; hooks are "
+                      "cuticle's, leave them alone")
+    return "git", None
+
+
+def _branch_in(branch: str, protected) -> bool:
+    b = branch[len("refs/heads/"):] if branch.startswith("refs/heads/") else branch
+    from tiers.workspace import glob_match
+    return glob_match(b, tuple(protected))
+
+
+def _git_push(w: Walker, rest, repo, effects, protected) -> None:
+    force_flags = {"force", "f", "force-with-lease", "force-if-includes", "mirror"}
+    flags: list[str] = []
+    ops: list[str] = []
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        i += 1
+        if a == "--":
+            ops.extend(rest[i:])
+            break
+        if a.startswith("--"):
+            name = a[2:].split("=", 1)[0]
+            hits = [o for o in ("force", "force-with-lease", "force-if-includes", "mirror", "delete", "all",
+                                "branches", "prune", "set-upstream", "tags", "dry-run", "repo", "push-option")
+                    if o == name or (len(name) >= 3 and o.startswith(name))]
+            name = name if name in hits or not hits else hits[0]
+            flags.append(name)
+            if name in ("repo", "push-option", "receive-pack", "exec") and "=" not in a:
+                i += 1
+            continue
+        if a.startswith("-") and a != "-":
+            for ch in a[1:]:
+                flags.append(ch)
+                if ch == "o":
+                    i += 1
+                    break
+            continue
+        ops.append(a)
+    fset = set(flags)
+    remote = ops[0] if ops else ""
+    refspecs = ops[1:]
+    if fset & force_flags or any(r.startswith("+") for r in refspecs):
+        if any(r.startswith("+") for r in refspecs):
+            how = "a '+' refspec"
+        else:
+            first = next(f for f in flags if f in force_flags)
+            how = "--force" if first == "f" else "--" + first
+        w.violate("no-force-push", f"git push {' '.join(rest)} is a force push ({how}); push without force, or "
+                  "ask the user")
+    deleting = bool(fset & {"d", "delete"})
+    if fset & {"all", "branches", "mirror"}:
+        for b in protected:
+            w.violate("no-protected-branch", f"git push --{'all' if 'all' in fset else 'mirror'} also pushes the "
+                      f"protected branch {b}; push your feature branch by name")
+            break
+    if fset & {"prune"}:
+        w.violate("no-protected-branch", "git push --prune deletes remote branches; push your branch by name")
+    dests: list[tuple[str, bool]] = []
+    for r in refspecs:
+        spec = r[1:] if r.startswith("+") else r
+        if ":" in spec:
+            src, dst = spec.split(":", 1)
+            if not dst:
+                dst = src
+            dests.append((dst, src == "" or deleting))
+        else:
+            if spec in ("HEAD", "@"):
+                dests.append((w.current_branch(repo) or "", deleting))
+            else:
+                dests.append((spec, deleting))
+    if not refspecs and not fset & {"all", "branches", "mirror", "tags"}:
+        dests.append((w.current_branch(repo) or "", deleting))
+    for dst, is_delete in dests:
+        if dst.startswith("refs/heads/"):
+            dst = dst[len("refs/heads/"):]
+        if dst and _branch_in(dst, protected):
+            what = "deletes the remote protected branch" if is_delete else "pushes to the protected branch"
+            w.violate("no-protected-branch", f"git push {' '.join(rest)} {what} {dst}; push a feature branch and "
+                      "open a pull request")
+        effects.append(Effect("git", dst, "branch") if dst else Effect("git"))
+    if remote and "://" in remote:
+        pass
+
+
+def _walker_current_branch(self: Walker, repo: str | None) -> str | None:
+    if self.branch:
+        return self.branch
+    if self.git_branch is not None and repo:
+        try:
+            return self.git_branch(repo)
+        except Exception:  # noqa: BLE001 - a broken repo never crashes the evaluation
+            return None
+    return None
+
+
+Walker.current_branch = _walker_current_branch  # type: ignore[attr-defined]
+
+
+def _h_echo(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    return "exec", None
+
+
+def _h_source(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    if len(argv) < 2:
+        return "exec", None
+    target = argv[1]
+    taint = taints[1] if len(taints) > 1 else None
+    if target.startswith("<(…)") and taint:
+        w.violate("script-execution-tracking", f"{argv[0]} runs a script straight from {taint}ed content; download"
+                  " it, review it, then run it")
+        return "dangerous", None
+    if target in ("/dev/stdin", "-") and stdin is not None and stdin.taint:
+        w.violate("script-execution-tracking", f"{argv[0]} runs {stdin.taint}ed stdin")
+        return "dangerous", None
+    w.check_exec_of_download(target, cwd)
+    return "exec", None
+
+
+def _h_kill(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    return "exec", None
+
+
+def _h_tar(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    flags, ops, values = _opts_and_operands(argv[1:], {"-f", "--file", "-C", "--directory"})
+    if argv[1:] and not argv[1].startswith("-") and re.fullmatch(r"[a-zA-Z]+", argv[1]):
+        flags.extend(argv[1])
+    if "x" in flags or "extract" in flags:
+        dest = values.get("C") or values.get("directory") or "."
+        ref = w.env.norm(dest, cwd)
+        hit = w.env.protected(ref)
+        if hit and dest != ".":
+            w.violate(hit[0], f"tar extracts into {hit[1]}; " + _SELF_FIX[hit[0]])
+        return "write", None
+    if "c" in flags or "create" in flags:
+        out = values.get("f") or values.get("file")
+        if out and out != "-":
+            effects.append(w.write_effect(w.env.norm(out, cwd), "tar"))
+        return "write", None
+    return "read", None
+
+
+def _h_sort(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    flags, ops, values = _opts_and_operands(argv[1:], {"-o", "--output", "-k", "-t", "-S", "-T"})
+    out = values.get("o") or values.get("output")
+    if out:
+        effects.append(w.write_effect(w.env.norm(out, cwd), "sort -o"))
+        return "write", None
+    return "read", Flow(taint=stdin.taint if stdin else None)
+
+
+def _h_truncate_like(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    flags, ops, values = _opts_and_operands(argv[1:], {"-s", "--size", "-r", "--reference", "-n", "-u"})
+    for ref in w.paths(ops, cwd):
+        effects.append(w.write_effect(ref, tool))
+    return "write", None
+
+
+def _h_yq(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    if any(a in ("-i", "--inplace", "--in-place") for a in argv[1:]):
+        ops = _operands(argv[1:])
+        for ref in w.paths(ops[1:] if len(ops) > 1 else ops, cwd):
+            effects.append(w.write_effect(ref, f"{tool} -i"))
+        return "write", None
+    return "read", None
+
+
+def _h_make(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    return "exec", None
+
+
+def _h_base64(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    return "read", None
+
+
+_FINAL = {
+    "rm": _h_rm, "unlink": _h_truncate_like, "shred": _h_truncate_like, "truncate": _h_truncate_like,
+    "touch": _h_truncate_like, "mkdir": _h_truncate_like, "rmdir": _h_truncate_like,
+    "cp": _h_copy, "mv": _h_copy, "ln": _h_copy, "install": _h_copy,
+    "tee": _h_tee, "sponge": _h_tee, "sed": _h_sed, "awk": _h_sed, "chmod": _h_chmod, "chown": _h_chmod,
+    "chgrp": _h_chmod, "dd": _h_dd, "git": _h_git, "source": _h_source, ".": _h_source, "tar": _h_tar,
+    "sort": _h_sort, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
+}
+
+_FILTERS = frozenset({"cat", "read", "tee", "tr", "sed", "awk", "head", "tail", "gunzip", "zcat", "xz", "unxz",
+                      "bunzip2", "bzcat", "gzip", "sort", "uniq", "grep", "cut", "rev", "dos2unix", "iconv",
+                      "base64", "xxd", "openssl", "gpg", "jq"})
+
+_SELF_FIX = {
+    "no-governance-self-modification": "the policy, cuticle's state and hook settings are changed only by the "
+                                       "user (cuticle init / editing the file by hand)",
+    "no-memory-write-via-shell": "write memory through the file tools (Write/Edit/apply_patch) so the memory gate "
+                                 "can tier and check the lines; reading memory is fine",
+}
+
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+_VAR_ANY = re.compile(r"\$[A-Za-z_{@*#?!0-9]")
+_FETCH_API = re.compile(r"urlopen|urllib|requests\.(get|post)|http\.client|httpx|\bfetch\s*\(|https?\.get|"
+                        r"Net::HTTP|open-uri|URI\.open|LWP|HTTP::Tiny|file_get_contents\s*\(\s*['\"]https?:|"
+                        r"Invoke-WebRequest|iwr |DownloadString|curl_exec")
+_EXEC_API = re.compile(r"\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|new\s+Function|\bFunction\s*\(|vm\.run|"
+                       r"\bsystem\s*\(|popen|subprocess|child_process|Invoke-Expression|\biex\b|instance_eval|"
+                       r"\bload\s*\(")
+_DECODE_API = re.compile(r"b64decode|base64\.decode|atob\s*\(|Buffer\.from\([^)]*base64|decode_base64|"
+                         r"unpack\s*\(\s*['\"]m|Base64\.decode|FromBase64String|codecs\.decode")
+_SHELL_CALL = re.compile(r"os\.system|os\.popen|os\.exec[lv]p?e?|subprocess\.(?:run|call|Popen|check_output|"
+                         r"check_call|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|"
+                         r"(?:child_process\.|\b)(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)|"
+                         r"\bsystem|\bIO\.popen|Open3\.\w+|shell_exec|passthru|proc_open|\bqx|%x|Kernel\.exec|"
+                         r"Deno\.(?:run|Command)|Bun\.(?:spawn|spawnSync|\$)")
+_BACKTICK = re.compile(r"`([^`]+)`")
+_WRITE_API = re.compile(r"open\s*\([^)]*['\"][wax+][bt+]?['\"]|\.write_(?:text|bytes)|os\.(?:rename|replace|"
+                        r"remove|unlink|symlink|link|truncate|chmod)|shutil\.(?:copy\w*|move)|writeFile|appendFile|"
+                        r"createWriteStream|renameSync|rename\(|copyFile|unlinkSync|rmSync|fs\.rm\b|File\.(?:write|"
+                        r"binwrite|delete|rename|open\([^)]*['\"][wa])|FileUtils\.|IO\.write|open\s*\(\s*\w+\s*,"
+                        r"\s*['\"]?[>+]|\bunlink\b|file_put_contents|fopen\([^)]*['\"][wa]|Set-Content|Out-File|"
+                        r"Add-Content|Remove-Item|Path\([^)]*\)\.(?:unlink|rename|replace|touch|write)")
+_RMTREE_API = re.compile(r"shutil\.rmtree|rm_rf|rm_r\b|remove_dir_all|rmSync\([^)]*recursive|fs\.rm\([^)]*"
+                         r"recursive|rimraf|Remove-Item[^;]*-Recurse|rmtree")
+_STRING = re.compile(r"'''(.*?)'''|\"\"\"(.*?)\"\"\"|'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\"|"
+                     r"`((?:[^`\\]|\\.)*)`", re.S)
+
+
+def _string_literals(code: str) -> list[str]:
+    out = []
+    for m in _STRING.finditer(code):
+        s = next((g for g in m.groups() if g is not None), "")
+        out.append(s.replace("\\'", "'").replace('\\"', '"').replace("\\n", "\n"))
+    return out
+
+
+def _call_args(code: str, pos: int) -> str:
+    """The argument text of a call whose name ends at ``pos`` (balanced parentheses, or to end of statement)."""
+    j = pos
+    while j < len(code) and code[j] in " \t":
+        j += 1
+    if j < len(code) and code[j] in "([{":
+        depth = 0
+        k = j
+        while k < len(code):
+            c = code[k]
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth -= 1
+                if depth == 0:
+                    return code[j + 1:k]
+            k += 1
+        return code[j + 1:]
+    end = min([x for x in (code.find(";", j), code.find("\n", j)) if x >= 0] or [len(code)])
+    return code[j:end]
+
+
+def _pathish(s: str) -> bool:
+    if not s or len(s) > 300 or "\n" in s:
+        return False
+    if s.startswith(("http://", "https://")):
+        return False
+    return "/" in s or "." in s or s.lower() in ("memory.md", "user.md", "chitin.yaml")
+
+
+def _host_allowed(host: str, allowed) -> bool:
+    import fnmatch
+    return any(fnmatch.fnmatchcase(host, pat.lower()) or host.endswith("." + pat.lower().lstrip("*.")) and
+               pat.startswith("*.") for pat in allowed)
+
+
+def _url_basename(url: str) -> str:
+    path = url.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0]
+    base = path.rstrip("/").rsplit("/", 1)[-1] if "/" in path else "index.html"
+    return base or "index.html"
+
+
+def _is_decoder(tool: str, argv) -> bool:
+    args = argv[1:]
+    if tool in ("base64", "base32", "basenc"):
+        return any(a in DECODE_FLAGS or (a.startswith("-") and not a.startswith("--") and "d" in a) for a in args)
+    if tool == "xxd":
+        return any(a.startswith("-r") or a == "-revert" for a in args)
+    if tool in ("uudecode", "unbase64"):
+        return True
+    if tool == "openssl":
+        return ("-d" in args or "-decode" in args) and any(a in ("base64", "enc", "-base64", "-a") for a in args)
+    if tool == "python" and any("b64decode" in a for a in args):
+        return True
+    if tool == "printf" and any("\\x" in a or re.search(r"\\[0-7]{3}", a) for a in args):
+        return False
+    return False
+
+
+def _echo_value(script: Script) -> str | None:
+    """The output of ``$(echo literal)`` (so ``$(echo rm) -rf /`` is seen as ``rm -rf /``)."""
+    if len(script.items) != 1:
+        return None
+    pipe = script.items[0][1]
+    if len(pipe.commands) != 1 or not isinstance(pipe.commands[0], Simple):
+        return None
+    cmd = pipe.commands[0]
+    if not cmd.words or cmd.words[0].text not in ("echo", "printf") or not all(w.literal for w in cmd.words):
+        return None
+    return _echo_text(cmd.words[0].text, [w.text for w in cmd.words[1:]]).rstrip("\n")
+
+
+def _echo_text(tool: str, args: list[str]) -> str:
+    if tool == "printf":
+        if not args:
+            return ""
+        fmt = args[0]
+        text = fmt.replace("%s", " ".join(args[1:]) if len(args) > 1 else "").replace("%b", " ".join(args[1:]))
+        text = re.sub(r"\\x([0-9a-fA-F]{1,2})", lambda m: chr(int(m.group(1), 16)), text)
+        text = re.sub(r"\\([0-7]{1,3})", lambda m: chr(int(m.group(1), 8) % 256), text)
+        return text.replace("\\n", "\n").replace("\\t", "\t")
+    words = [a for a in args]
+    interpret = False
+    while words and words[0] in ("-n", "-e", "-E", "-ne", "-en"):
+        interpret = interpret or "e" in words[0]
+        words = words[1:]
+    text = " ".join(words)
+    if interpret:
+        text = re.sub(r"\\x([0-9a-fA-F]{1,2})", lambda m: chr(int(m.group(1), 16)), text).replace("\\n", "\n")
+    return text
+
+
+def _b64(text: str) -> str | None:
+    try:
+        data = base64.b64decode(text.strip() + "=" * (-len(text.strip()) % 4), validate=False)
+        return data.decode("utf-8")
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _stdin_items(stdin: Flow | None) -> list[str]:
+    if stdin is None or stdin.text is None:
+        return ["?"] if stdin is None or stdin.taint or stdin.text is None else []
+    return stdin.text.split()
+
+
+def _short(s: str) -> str:
+    s = " ".join(s.split())
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+_SQL_STMT = re.compile(r"^\s*(?:--[^\n]*\n\s*)*([A-Za-z\\]+)", re.S)
+
+
+def sql_kind(text: str) -> str | None:
+    """``destructive``, ``write``, ``read``, ``exec`` or None (not SQL) for a piece of SQL text."""
+    if not text or len(text) > 100_000:
+        return None
+    result = None
+    order = {"read": 0, "exec": 1, "write": 2, "destructive": 3}
+    for stmt in _split_sql(text):
+        m = _SQL_STMT.match(stmt)
+        if not m:
+            continue
+        kw = m.group(1).upper()
+        s = " ".join(stmt.upper().split())
+        kind = None
+        if kw in ("DROP", "TRUNCATE"):
+            kind = "destructive"
+        elif kw == "DELETE":
+            kind = "write" if re.search(r"\bWHERE\b", s) else "destructive"
+        elif kw == "UPDATE":
+            kind = "write" if re.search(r"\bWHERE\b", s) or " SET " not in f" {s} " else "destructive"
+            if " SET " not in f" {s} ":
+                kind = None
+        elif kw == "ALTER":
+            kind = "destructive" if re.search(r"\bDROP\s+(COLUMN|TABLE|CONSTRAINT|SCHEMA|DATABASE)\b", s) else "write"
+        elif kw in ("INSERT", "CREATE", "REPLACE", "UPSERT", "MERGE", "GRANT", "REVOKE", "COPY", "VACUUM", "REINDEX",
+                    "RENAME", "ATTACH", "DETACH", "LOAD", "IMPORT", "COMMENT"):
+            kind = "write"
+        elif kw in ("SELECT", "WITH", "EXPLAIN", "SHOW", "DESCRIBE", "DESC", "PRAGMA", "VALUES", "TABLE", "\\D",
+                    "\\DT", "\\L", "\\DN", "\\DF", "\\DI", "\\DU", "\\CONNINFO", ".TABLES", ".SCHEMA"):
+            kind = "read"
+            if kw == "WITH" and re.search(r"\)\s*(DELETE|UPDATE)\b", s):
+                kind = "write" if "WHERE" in s else "destructive"
+        elif kw.startswith("\\") or kw in ("BEGIN", "COMMIT", "ROLLBACK", "SET", "USE", "START", "END", "SAVEPOINT"):
+            kind = "read"
+        if kind and (result is None or order[kind] > order[result]):
+            result = kind
+    return result
+
+
+def _split_sql(text: str) -> list[str]:
+    out, buf, quote = [], [], ""
+    for ch in text:
+        if quote:
+            buf.append(ch)
+            if ch == quote:
+                quote = ""
+            continue
+        if ch in "'\"":
+            quote = ch
+            buf.append(ch)
+            continue
+        if ch == ";":
+            out.append("".join(buf))
+            buf = []
+            continue
+        buf.append(ch)
+    if "".join(buf).strip():
+        out.append("".join(buf))
+    return out
+
+
+def analyze_command(command: str, env: Env, opts: Options | None = None, *, cwd: str | None = None,
+                    git_branch=None) -> Analysis:
+    """Parse and walk a shell command. Never raises on any input."""
+    walker = Walker(env, opts, git_branch=git_branch)
+    script = parse(command)
+    walker.script(script, cwd if cwd is not None else env.root)
+    return walker.out

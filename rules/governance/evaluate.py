@@ -1,0 +1,378 @@
+"""One decision for one tool call from any host: invariants first, then the deny-first policy.
+
+``evaluate_call`` types the call (shell commands segment by segment; file reads, writes, edits and patches by
+path; web fetches, MCP tools and everything else by tool name), checks the invariants the policy cannot
+override, then matches every effect against the policy. The most severe enforced finding decides. Everything it
+returns is secret-masked. ``log_decision`` appends the decision to ``.cuticle/events.jsonl``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .analyze import INVARIANTS, RANK, Analysis, Effect, Violation, analyze_command
+from .masking import mask, mask_obj
+from .paths import Env
+from .policy import Policy, load_policy
+
+SHELL_TOOLS = frozenset({"bash", "run_shell_command", "exec", "shell", "terminal", "beforeshellexecution",
+                         "execute_command", "run_command", "run_terminal_cmd", "command", "sh", "process",
+                         "local_shell", "container.exec", "shell_command", "monitor"})
+WRITE_TOOLS = frozenset({"write", "edit", "multiedit", "notebookedit", "write_file", "create", "replace",
+                         "str_replace", "strreplace", "str_replace_editor", "tabwrite", "save_memory", "edit_file",
+                         "create_file", "write_to_file", "insert", "afterfileedit", "todowrite", "update_topic",
+                         "delete_file", "move_file", "rename_file"})
+PATCH_TOOLS = frozenset({"apply_patch", "patch", "applypatch"})
+READ_TOOLS = frozenset({"read", "read_file", "read_many_files", "view", "glob", "grep", "ls", "list_directory",
+                        "search_file_content", "notebookread", "beforereadfile", "list_dir", "find_files",
+                        "codebase_search", "file_search", "search_files", "memory_search", "memory_get"})
+NET_TOOLS = frozenset({"webfetch", "websearch", "web_fetch", "web_search", "google_web_search", "fetch",
+                       "beforemcpexecution", "browser", "http_request", "ollama_web_fetch", "ollama_web_search"})
+_KIND_MAP = {"shell": "shell", "write": "write", "edit": "write", "read": "read", "patch": "patch",
+             "fetch": "net", "mcp": "net"}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    rule: str
+    scope: str  # "invariant" or "policy"
+    mode: str
+    reason: str
+    target: str = ""
+
+    def to_json(self) -> dict:
+        out = {"rule": self.rule, "scope": self.scope, "mode": self.mode, "reason": self.reason}
+        if self.target:
+            out["target"] = self.target
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """The decision on one tool call. Every string is already secret-masked."""
+
+    decision: str  # "allow" | "deny"
+    action: str  # read | write | exec | git | net | dangerous
+    rule: str
+    reason: str
+    mode: str = "enforce"
+    scope: str = "policy"
+    tool: str = ""
+    command: str | None = None
+    segments: tuple = ()
+    findings: tuple[Finding, ...] = ()
+    policy: str = "<starter>"
+    paths: tuple[str, ...] = ()
+    effects: tuple = field(default=(), compare=False)
+
+    @property
+    def allowed(self) -> bool:
+        return self.decision == "allow"
+
+    def to_json(self) -> dict:
+        out = {"decision": self.decision, "action": self.action, "rule": self.rule, "reason": self.reason,
+               "mode": self.mode, "scope": self.scope, "tool": self.tool, "policy": self.policy}
+        if self.command is not None:
+            out["command"] = self.command
+        if self.paths:
+            out["paths"] = list(self.paths)
+        out["segments"] = [s for s in self.segments]
+        out["findings"] = [f.to_json() for f in self.findings]
+        return out
+
+
+def tool_kind(call) -> str:
+    """shell, write, patch, read, net or exec for a ToolCall (the gate's ``kind`` first, then the tool name)."""
+    kind = _KIND_MAP.get((call.kind or "").lower())
+    if kind:
+        return kind
+    name = (call.tool or "").lower()
+    if name.startswith("mcp__") or name.startswith("mcp_") or name.startswith("mcp."):
+        return "net"
+    if name in SHELL_TOOLS:
+        return "shell"
+    if name in PATCH_TOOLS:
+        return "patch"
+    if name in WRITE_TOOLS:
+        return "write"
+    if name in READ_TOOLS:
+        return "read"
+    if name in NET_TOOLS:
+        return "net"
+    if call.command:
+        return "shell"
+    return "exec"
+
+
+def patch_paths(text: str) -> list[tuple[str, str]]:
+    """(operation, path) for every file an ``apply_patch`` touches: add, update, delete, move (the new path)."""
+    out = []
+    for line in (text or "").splitlines():
+        for prefix, op in (("*** Add File:", "add"), ("*** Update File:", "update"), ("*** Delete File:", "delete"),
+                           ("*** Move to:", "move")):
+            if line.startswith(prefix):
+                path = line[len(prefix):].strip()
+                if path:
+                    out.append((op, path))
+    return out
+
+
+def _call_paths(call) -> list[str]:
+    paths = [p for p in call.paths if p]
+    args = call.arguments or {}
+    for key in ("file_path", "path", "notebook_path", "filePath", "target_file", "filename", "absolute_path",
+                "dir_path", "directory"):
+        v = args.get(key)
+        if isinstance(v, str) and v and v not in paths:
+            paths.append(v)
+    for key in ("paths", "file_paths", "derivedPaths"):
+        v = args.get(key)
+        if isinstance(v, list):
+            paths.extend(p for p in v if isinstance(p, str) and p and p not in paths)
+    return paths
+
+
+def _git_branch(repo: str) -> str | None:
+    """The checked-out branch of the repository containing ``repo``, read from ``.git/HEAD`` (no subprocess)."""
+    p = Path(repo)
+    for d in (p, *p.parents):
+        git = d / ".git"
+        try:
+            if git.is_dir():
+                head = (git / "HEAD").read_text(encoding="utf-8", errors="replace").strip()
+            elif git.is_file():
+                ref = git.read_text(encoding="utf-8", errors="replace").strip()
+                if not ref.startswith("gitdir:"):
+                    return None
+                gd = Path(ref[7:].strip())
+                gd = gd if gd.is_absolute() else d / gd
+                head = (gd / "HEAD").read_text(encoding="utf-8", errors="replace").strip()
+            else:
+                continue
+        except OSError:
+            return None
+        if head.startswith("ref: refs/heads/"):
+            return head[len("ref: refs/heads/"):]
+        return None
+    return None
+
+
+def build_env(ws, policy: Policy, root: str) -> Env:
+    mem = guarded = None
+    rels: list[str] = []
+    if ws is not None:
+        mem = ws.memory_globs
+        guarded = ws.guarded_globs
+        section = ws.section("policy")
+        configured = section.get("path")
+        if isinstance(configured, str) and configured and not os.path.isabs(configured):
+            rels.append(Path(configured).as_posix())
+    if policy.path and policy.path != "<starter>":
+        try:
+            rel = Path(policy.path).resolve().relative_to(Path(root).resolve()).as_posix()
+            rels.append(rel)
+        except ValueError:
+            rels.append(policy.path)
+    return Env.build(root, memory_globs=mem, guarded_globs=guarded, policy_rels=tuple(rels),
+                     extra=policy.protected_paths)
+
+
+def analyze_call(call, env: Env, policy: Policy) -> tuple[str, Analysis]:
+    """Type one tool call and collect its effects and invariant violations."""
+    kind = tool_kind(call)
+    root = env.root
+    cwd = root
+    if call.cwd:
+        c = call.cwd if os.path.isabs(call.cwd) else os.path.join(root, call.cwd)
+        cwd = os.path.normpath(c)
+    opts = policy.options()
+    if kind == "shell":
+        command = call.command
+        if command is None:
+            args = call.arguments or {}
+            command = args.get("command") or args.get("cmd") or ""
+            if isinstance(command, list):
+                command = " ".join(str(c) for c in command)
+        return kind, analyze_command(str(command), env, opts, cwd=cwd, git_branch=_git_branch)
+    out = Analysis()
+    if kind in ("write", "patch"):
+        items: list[tuple[str, str]] = [("write", p) for p in _call_paths(call)]
+        if kind == "patch":
+            args = call.arguments or {}
+            text = args.get("input") or args.get("command") or args.get("patch") or call.command or ""
+            items.extend(patch_paths(str(text)))
+        seen = set()
+        for op, p in items:
+            ref = env.norm(p, cwd)
+            if (op, ref.display) in seen:
+                continue
+            seen.add((op, ref.display))
+            hit = env.protected(ref)
+            if hit and hit[0] == "no-governance-self-modification":
+                verb = {"delete": "deletes", "move": "moves a file onto"}.get(op, "writes")
+                out.violations.append(Violation(hit[0], f"{call.tool} {verb} {hit[1]}; the policy, cuticle's "
+                                                "state and hook settings are changed only by the user"))
+            out.effects.append(Effect("write", ref.display, "path"))
+        if not items:
+            out.effects.append(Effect("write"))
+        return kind, out
+    if kind == "read":
+        from .analyze import _IDE
+        for p in _call_paths(call):
+            ref = env.norm(p, cwd)
+            if _IDE.search(p):
+                out.violations.append(Violation("no-ide-socket-access", f"{call.tool} reads an IDE socket "
+                                                f"({ref.display}); editor sockets are off limits"))
+            out.effects.append(Effect("read", ref.display, "path"))
+        if not out.effects:
+            out.effects.append(Effect("read"))
+        return kind, out
+    if kind == "net":
+        from .analyze import _URL, _host_allowed
+        args = call.arguments or {}
+        url = args.get("url") or args.get("uri") or ""
+        hosts = [m.group(2).lower() for m in _URL.finditer(str(url))] if url else []
+        name = call.tool or ""
+        if name.lower().startswith("mcp"):
+            server = name.split("__")[1] if name.count("__") >= 2 else name
+            out.effects.append(Effect("net", server, "host"))
+        for host in hosts:
+            out.effects.append(Effect("net", host, "host"))
+            if opts.allowed_hosts is not None and not _host_allowed(host, opts.allowed_hosts):
+                out.violations.append(Violation("no-network-egress", f"{call.tool} fetches from {host}, which is "
+                                                "not in the policy's allowedHosts; add it there or ask the user"))
+        if not out.effects:
+            out.effects.append(Effect("net"))
+        return kind, out
+    out.effects.append(Effect("exec", call.tool or "", ""))
+    return kind, out
+
+
+def decide(analysis: Analysis, policy: Policy) -> tuple[str, str, str, str, str, list[Finding]]:
+    """(decision, rule, reason, mode, scope, findings) for an analysis under a policy."""
+    findings: list[Finding] = []
+    seen: set[tuple[str, str]] = set()
+    for v in analysis.violations:
+        mode = policy.mode_for(v.invariant)
+        if mode == "off" or (v.invariant, v.reason) in seen:
+            continue
+        seen.add((v.invariant, v.reason))
+        findings.append(Finding(v.invariant, "invariant", mode, v.reason))
+    allow_rule = None
+    best = -1
+    for eff in analysis.all_effects():
+        rule, effect = policy.match(eff)
+        if effect == "deny":
+            rid = rule.id if rule else "default-deny"
+            reason = (rule.reason if rule and rule.reason else
+                      f"{eff.type} of {eff.target} is denied by the policy" if rule else
+                      f"no policy rule allows {eff.type}" + (f" of {eff.target}" if eff.target else "") +
+                      "; add an allow rule to the policy or ask the user")
+            if rule and eff.target:
+                reason = f"{reason} ({eff.type} {eff.target})"
+            if rule and rule.suggestion:
+                reason = f"{reason} Try: {rule.suggestion}"
+            if (rid, reason) not in seen:
+                seen.add((rid, reason))
+                findings.append(Finding(rid, "policy", policy.mode_for(rid), reason, eff.target))
+        elif rule is not None and RANK[eff.type] > best:
+            best = RANK[eff.type]
+            allow_rule = rule
+    enforced = [f for f in findings if f.mode == "enforce"]
+    if enforced:
+        f = enforced[0]
+        return "deny", f.rule, f.reason, "enforce", f.scope, findings
+    if findings:
+        f = findings[0]
+        return "allow", f.rule, f"monitor: would deny: {f.reason}", "monitor", f.scope, findings
+    if allow_rule is not None:
+        reason = allow_rule.reason or f"allowed by rule {allow_rule.id}"
+        return "allow", allow_rule.id, reason, policy.mode, "policy", findings
+    return "allow", "empty", "nothing to run", policy.mode, "policy", findings
+
+
+def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
+    """Evaluate one ``rules.model.ToolCall`` in workspace ``ws`` (None: the call's cwd is the root).
+
+    Raises ConfigError when the policy (or the workspace config) is invalid; any other failure inside the
+    analysis is a deny (a crashing rule in the policy layer counts as deny).
+    """
+    policy = load_policy(ws, policy_path)
+    if ws is not None:
+        root = str(ws.root)
+    else:
+        root = os.path.abspath(call.cwd) if call.cwd else os.getcwd()
+    env = build_env(ws, policy, root)
+    try:
+        kind, analysis = analyze_call(call, env, policy)
+        decision, rule, reason, mode, scope, findings = decide(analysis, policy)
+        action = analysis.action
+        segments = tuple(mask_obj(s.to_json()) for s in analysis.segments)
+        effects = tuple(analysis.all_effects())
+    except RecursionError:
+        decision, rule, reason, mode, scope, findings = ("deny", "internal-error", "the command is too deeply "
+                                                         "nested to evaluate; simplify it", "enforce", "invariant", [])
+        action, segments, effects, kind = "exec", (), (), tool_kind(call)
+    except Exception as exc:  # noqa: BLE001 - in the policy layer a crash is a deny, never a silent allow
+        decision, rule, reason, mode, scope, findings = (
+            "deny", "internal-error", f"cuticle could not evaluate this call ({type(exc).__name__}); "
+            "run it another way or ask the user", "enforce", "invariant", [])
+        action, segments, effects, kind = "exec", (), (), tool_kind(call)
+    command = None
+    if kind == "shell":
+        command = call.command if call.command is not None else str((call.arguments or {}).get("command", ""))
+        command = mask(command)
+    paths = tuple(mask(p) for p in _call_paths(call)) if kind != "shell" else ()
+    return Evaluation(decision, action, rule, mask(reason), mode, scope, call.tool, command, segments,
+                      tuple(Finding(f.rule, f.scope, f.mode, mask(f.reason), mask(f.target)) for f in findings),
+                      _policy_display(policy, root), paths, effects)
+
+
+def _policy_display(policy: Policy, root: str) -> str:
+    if policy.path in ("", "<starter>"):
+        return "<starter>"
+    try:
+        return Path(policy.path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except (ValueError, OSError):
+        return policy.path
+
+
+def evaluate_command(command: str, ws=None, *, tool: str = "Bash", policy_path=None, cwd: str = "") -> Evaluation:
+    """Shortcut: evaluate a shell command as if the agent ran it through ``tool``."""
+    from rules.model import ToolCall
+    return evaluate_call(ToolCall(tool=tool, kind="shell", command=command, cwd=cwd), ws, policy_path=policy_path)
+
+
+def log_decision(ws, evaluation: Evaluation, host: str = "", *, session: str = "") -> dict:
+    """Append one decision to ``.cuticle/events.jsonl`` (secrets masked) and return the record."""
+    from tiers.fsutil import append_jsonl
+    record = {
+        "ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "event": "tool_call",
+        "host": host,
+        "tool": evaluation.tool,
+        "decision": evaluation.decision,
+        "action": evaluation.action,
+        "rule": evaluation.rule,
+        "reason": evaluation.reason,
+        "mode": evaluation.mode,
+        "scope": evaluation.scope,
+        "policy": evaluation.policy,
+    }
+    if session:
+        record["session"] = session
+    if evaluation.command is not None:
+        record["command"] = evaluation.command
+        record["digests"] = [s.get("digest", "") for s in evaluation.segments]
+    if evaluation.paths:
+        record["paths"] = list(evaluation.paths)
+    record = mask_obj(record)
+    append_jsonl(ws.state_path("events.jsonl"), record)
+    return record
+
+
+__all__ = ["Evaluation", "Finding", "INVARIANTS", "analyze_call", "decide", "evaluate_call", "evaluate_command",
+           "log_decision", "patch_paths", "tool_kind"]

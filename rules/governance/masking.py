@@ -1,0 +1,103 @@
+"""Secret masking for everything governance prints or logs: commands, canonical forms, reasons, targets.
+
+Provider-format secrets (API keys, tokens, private keys, credentials in URLs) are found by the shared scrubber
+``rules.secrets`` (imported only when a cheap pre-check says a secret may be present, so the hook stays fast).
+On top of it, shell-specific shapes: values assigned to credential-looking names (``OPENAI_API_KEY=sk-test``,
+``--password hunter2``, ``mysql -pSECRET``) and long high-entropy tokens.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+MASK = "[MASKED]"
+
+_CRED_NAME = r"[A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|AUTH|PWD|PRIVATE)[A-Za-z0-9_]*"
+#: NAME=value where NAME looks like a credential (case-insensitive on the name)
+_ASSIGN = re.compile(r"(?i)\b(" + _CRED_NAME + r")(\s*[=:]\s*)(\"[^\"]*\"|'[^']*'|[^\s'\";|&]+)")
+#: --password VALUE / --token=VALUE / -p'x' style options
+_OPT = re.compile(r"(?i)(--?(?:password|passwd|pass|token|api-key|apikey|secret|auth-token|access-token|client-secret)"
+                  r"(?:=|\s+))(\"[^\"]*\"|'[^']*'|[^\s'\";|&]+)")
+#: mysql/mariadb -pSECRET (attached value only; a bare -p prompts)
+_MYSQL_P = re.compile(r"(\b(?:mysql|mariadb|mysqldump|mysqladmin)\b[^|;&\n]*?\s-p)([^\s'\";|&]{2,})")
+#: a long token: letters, digits and -_+/= with no spaces
+_TOKEN = re.compile(r"[A-Za-z0-9_\-+/=]{24,}")
+#: cheap pre-check before importing the provider scrubber
+_HINT = re.compile(r"(?i)[A-Za-z0-9_\-+=]{20,}|://[^\s/@]+:[^\s/@]+@|BEGIN [A-Z ]*PRIVATE|bearer|password|passwd|"
+                   r"secret|token|api.?key|eyJ|hooks\.slack")
+
+
+def _entropy(s: str) -> float:
+    counts: dict[str, int] = {}
+    for ch in s:
+        counts[ch] = counts.get(ch, 0) + 1
+    n = len(s)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _looks_random(tok: str) -> bool:
+    if "/" in tok and not tok.endswith("=") and tok.count("/") >= 1 and not any(c.isdigit() for c in tok[:8]):
+        return False  # path-like
+    core = tok.strip("=")
+    if len(core) < 24:
+        return False
+    if re.fullmatch(r"[0-9a-f]+", core) and len(core) in (40, 64):
+        return False  # git object ids and sha256 digests are not secrets
+    if core.isalpha() or core.isdigit():
+        return False
+    classes = sum((any(c.islower() for c in core), any(c.isupper() for c in core), any(c.isdigit() for c in core)))
+    if classes < 2:
+        return False
+    if "-" in core and all(part.isalpha() or part == "" for part in core.split("-")):
+        return False  # long-kebab-case-branch-names
+    if "_" in core and all(part.isalpha() or part == "" for part in core.split("_")):
+        return False
+    return _entropy(core) >= 3.6
+
+
+def _mask_assign(m: re.Match[str]) -> str:
+    value = m.group(3)
+    bare = value.strip("'\"")
+    if not bare or bare.startswith("$") or bare == MASK or len(bare) < 3:
+        return m.group(0)
+    quote = value[0] if value[0] in "'\"" else ""
+    return f"{m.group(1)}{m.group(2)}{quote}{MASK}{quote}"
+
+
+def _mask_opt(m: re.Match[str]) -> str:
+    value = m.group(2)
+    bare = value.strip("'\"")
+    if not bare or bare.startswith("$") or bare == MASK:
+        return m.group(0)
+    return m.group(1) + MASK
+
+
+def mask(text: str) -> str:
+    """``text`` with every secret-looking value replaced by ``[MASKED]`` or a short masked form."""
+    if not text or not isinstance(text, str):
+        return text
+    if not _HINT.search(text) and "=" not in text and "-p" not in text:
+        return text
+    out = _ASSIGN.sub(_mask_assign, text)
+    out = _OPT.sub(_mask_opt, out)
+    out = _MYSQL_P.sub(lambda m: m.group(1) + MASK, out)
+    out = _TOKEN.sub(lambda m: MASK if _looks_random(m.group(0)) else m.group(0), out)
+    if _HINT.search(out):
+        try:
+            from rules.secrets import mask_secrets
+        except ImportError:  # pragma: no cover - the shared scrubber is part of the package
+            return out
+        out = mask_secrets(out)
+    return out
+
+
+def mask_obj(obj):
+    """Mask every string inside a JSON-like structure (dicts, lists, tuples)."""
+    if isinstance(obj, str):
+        return mask(obj)
+    if isinstance(obj, dict):
+        return {k: mask_obj(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [mask_obj(v) for v in obj]
+    return obj

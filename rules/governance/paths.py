@@ -1,0 +1,200 @@
+"""Where a path really points, and whether it is protected: workspace-relative, home (``~/``) or absolute.
+
+Paths are joined to the command's working directory (``cd x && …`` moves it), ``~`` and ``$HOME`` are expanded,
+``..`` is resolved lexically, and protected sets are matched case-insensitively (case-insensitive file systems make
+``CHITIN.YAML`` the policy too).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import posixpath
+from dataclasses import dataclass, field
+
+from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, glob_match, glob_to_regex
+
+#: host hook settings and cuticle's own files, relative to the workspace
+WS_SELF_GLOBS: tuple[str, ...] = (
+    ".cuticle", ".cuticle/**", "chitin.yaml", ".claude/settings*.json", ".codex/**", ".gemini/settings.json",
+    ".cursor/hooks.json", ".github/hooks/**", ".git/hooks/**", ".openclaw/openclaw.json", ".openclaw/extensions/**",
+)
+#: the same for the user's home directory (``~/``-prefixed display paths) and system-wide managed settings
+HOME_SELF_GLOBS: tuple[str, ...] = (
+    "~/.claude/settings*.json", "~/.codex/**", "~/.gemini/settings.json", "~/.cursor/hooks.json",
+    "~/.copilot/hooks/**", "~/.openclaw/openclaw.json", "~/.openclaw/extensions/**", "~/.openclaw/hooks/**",
+    "~/.config/cuticle/**", "/etc/claude-code/**", "/etc/gemini-cli/settings.json",
+    "/library/application support/claudecode/**",
+)
+#: files whose upload or read-out is credential exfiltration
+SECRET_GLOBS: tuple[str, ...] = (
+    "~/.ssh/**", "**/.ssh/**", "**/id_rsa*", "**/id_ed25519*", "**/id_ecdsa*", "**/*.pem", "**/*.key", "**/.env",
+    "**/.env.*", "~/.aws/**", "~/.netrc", "**/.netrc", "~/.pgpass", "~/.npmrc", "~/.pypirc", "~/.kube/config",
+    "~/.docker/config.json", "~/.config/gh/hosts.yml", "~/.git-credentials", "/etc/shadow", "/etc/gshadow",
+    "/etc/sudoers", "~/.gnupg/**", "**/credentials*", "**/secrets*",
+)
+DEVICES = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom")
+
+
+@dataclass(frozen=True, slots=True)
+class PathRef:
+    """A resolved path. ``scope`` is ``ws`` (``rel`` set), ``home``, ``abs`` or ``unknown`` (unresolvable)."""
+
+    scope: str
+    display: str
+    rel: str | None = None
+    abs: str | None = None
+
+
+@dataclass(slots=True)
+class Env:
+    """Everything path decisions need: workspace root, home, memory and guarded globs, the policy's paths."""
+
+    root: str
+    home: str = ""
+    memory_globs: tuple[str, ...] = DEFAULT_MEMORY_GLOBS
+    guarded_globs: tuple[str, ...] = DEFAULT_GUARDED
+    policy_rels: tuple[str, ...] = ("chitin.yaml",)
+    extra_protected: tuple[str, ...] = ()
+    _cache: dict = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, root: str, *, memory_globs=None, guarded_globs=None, policy_rels=(), extra=()) -> Env:
+        home = os.path.expanduser("~")
+        home = "" if home in ("~", "/") else posixpath.normpath(home)
+        return cls(root=posixpath.normpath(root), home=home,
+                   memory_globs=tuple(memory_globs or DEFAULT_MEMORY_GLOBS),
+                   guarded_globs=tuple(guarded_globs if guarded_globs is not None else DEFAULT_GUARDED),
+                   policy_rels=tuple(dict.fromkeys(("chitin.yaml", *policy_rels))), extra_protected=tuple(extra))
+
+    # -- resolving -----------------------------------------------------------------------------------
+    def norm(self, text: str, cwd: str | None) -> PathRef:
+        t = text
+        if not t:
+            return PathRef("unknown", "''")
+        if t.startswith("~"):
+            if t == "~" or t.startswith("~/"):
+                t = (self.home or "/home/~") + t[1:]
+            else:
+                user, _, rest = t[1:].partition("/")
+                t = f"/home/{user}" + ("/" + rest if rest else "")
+        for var in ("${HOME}", "$HOME"):
+            if t.startswith(var):
+                t = (self.home or "/home/~") + t[len(var):]
+        for var in ("${PWD}", "$PWD"):
+            if t.startswith(var) and cwd:
+                t = cwd + t[len(var):]
+        if t.startswith("$") or t.startswith("$(…)"):
+            return PathRef("unknown", text)
+        if not t.startswith("/"):
+            if cwd is None:
+                return PathRef("unknown", text)
+            t = cwd + "/" + t
+        a = posixpath.normpath(t)
+        if a.startswith("//"):
+            a = "/" + a.lstrip("/")
+        root = self.root
+        if a == root or a.startswith(root + "/"):
+            rel = a[len(root) + 1:]
+            return PathRef("ws", rel or ".", rel, a)
+        if self.home and (a == self.home or a.startswith(self.home + "/")):
+            return PathRef("home", "~" + a[len(self.home):], None, a)
+        return PathRef("abs", a, None, a)
+
+    def cd(self, cwd: str | None, text: str | None) -> str | None:
+        """The working directory after ``cd text`` (None when it cannot be known)."""
+        if text is None or text in ("", "~"):
+            return self.home or None
+        if text == "-" or "$(…)" in text:
+            return None
+        ref = self.norm(text, cwd)
+        return ref.abs
+
+    # -- protection ----------------------------------------------------------------------------------
+    def protected(self, ref: PathRef) -> tuple[str, str] | None:
+        """``(invariant, what)`` when writing ``ref`` would modify memory, the policy, state or hook settings."""
+        key = (ref.scope, ref.display)
+        if key in self._cache:
+            return self._cache[key]
+        result = self._protected(ref)
+        if len(self._cache) < 4096:
+            self._cache[key] = result
+        return result
+
+    def _protected(self, ref: PathRef) -> tuple[str, str] | None:
+        gov = "no-governance-self-modification"
+        mem = "no-memory-write-via-shell"
+        if ref.scope == "ws":
+            rel = ref.rel or ""
+            low = rel.lower()
+            if rel in ("", "."):
+                return mem, "the workspace root (it holds memory files and the policy)"
+            self_globs = tuple(g.lower() for g in (*WS_SELF_GLOBS, *self.policy_rels, *self.extra_protected))
+            if _match(low, self_globs) or _contains(low, self_globs):
+                return gov, f"{rel} (cuticle's policy, state or a host's hook settings)"
+            if _match(rel, self.memory_globs) or _match(low, tuple(g.lower() for g in self.memory_globs)) \
+                    or _contains(rel, self.memory_globs):
+                return mem, f"{rel} (a memory file)"
+            if _match(rel, self.guarded_globs) or _match(low, tuple(g.lower() for g in self.guarded_globs)):
+                return mem, f"{rel} (generated by cuticle; never hand-edited)"
+            if "/" not in rel and low == "chitin.yaml":
+                return gov, f"{rel} (the policy)"
+            return None
+        if ref.scope in ("home", "abs"):
+            low = ref.display.lower()
+            if _match(low, HOME_SELF_GLOBS) or _contains(low, HOME_SELF_GLOBS):
+                return gov, f"{ref.display} (a host's hook settings)"
+            if low.rsplit("/", 1)[-1] == "chitin.yaml":
+                return gov, f"{ref.display} (a policy file)"
+        return None
+
+    def is_secret(self, ref: PathRef) -> bool:
+        if ref.scope == "unknown":
+            return False
+        path = ref.display if ref.scope != "ws" else (ref.rel or "")
+        return _match(path, SECRET_GLOBS) or _match(path.lower(), SECRET_GLOBS)
+
+
+_GLOB_CHARS = frozenset("*?[")
+
+
+def _match(path: str, globs: tuple[str, ...]) -> bool:
+    if any(c in _GLOB_CHARS for c in path):
+        return any(_glob_overlap(path, g) for g in globs)
+    return glob_match(path, globs)
+
+
+def _contains(path: str, globs: tuple[str, ...]) -> bool:
+    """True when directory ``path`` contains something one of ``globs`` protects (``rm -r memory``)."""
+    if any(c in _GLOB_CHARS for c in path):
+        return False
+    prefix = path.rstrip("/") + "/"
+    for g in globs:
+        lit = g.split("*", 1)[0].split("?", 1)[0].split("[", 1)[0]
+        if lit.startswith(prefix):
+            return True
+    return False
+
+
+def _example(glob: str) -> str:
+    return glob.replace("**/", "").replace("**", "x").replace("*", "x").replace("?", "x")
+
+
+def _glob_overlap(pattern_path: str, glob: str) -> bool:
+    """A shell glob target (``memory/*.md``) may hit a protected glob: test an example of the protected set."""
+    example = _example(glob)
+    if fnmatch.fnmatchcase(example, pattern_path) or fnmatch.fnmatchcase(example.lower(), pattern_path.lower()):
+        return True
+    try:
+        return bool(glob_to_regex(glob).match(pattern_path))
+    except Exception:  # noqa: BLE001 - a malformed pattern never protects
+        return False
+
+
+def glob_in(path: str, globs: tuple[str, ...]) -> bool:
+    """Path (or any of its ancestors) matches one of the globs: ``build/x/y`` is in ``build``."""
+    parts = path.split("/")
+    for i in range(len(parts), 0, -1):
+        if glob_match("/".join(parts[:i]), globs):
+            return True
+    return False
