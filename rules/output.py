@@ -88,12 +88,15 @@ def render_github(result: Any) -> str:
 
 
 def _rule_descriptor(rule: Any) -> dict[str, Any]:
+    from .secrets import mask_secrets
+
+    docs = mask_secrets(rule.docs or rule.summary)
     return {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.summary},
-        "help": {"text": rule.docs or rule.summary, "markdown": rule.docs or rule.summary},
+        "help": {"text": docs, "markdown": docs},
         "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity.value]},
         "properties": {"tags": ["security"] if rule.security else [], "fix": rule.fix.value if rule.fix else "none"},
     }

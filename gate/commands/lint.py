@@ -64,7 +64,7 @@ def _lint(args: argparse.Namespace) -> int:
             if ws.is_memory_file(rel) or (paths and rel in paths):
                 only[rel] = lines
         kwargs["only_lines"] = only
-        paths = sorted(only)
+        paths = [str(ws.root / rel) for rel in sorted(only)]
         if args.fix:
             raise UsageError("--fix cannot be combined with --diff (a fix may touch lines the diff does not add)")
     if args.fix:
@@ -98,7 +98,9 @@ def _rule(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(f"# {r.code} {r.name}\n\n{r.summary}. Default severity: {r.severity.value}. "
                      f"Fix: {r.fix.value if r.fix else 'none'}.\n\n")
-    docs = r.docs
+    from rules.secrets import mask_secrets
+
+    docs = mask_secrets(r.docs)
     first, _, rest = docs.partition("\n")
     sys.stdout.write((rest.strip() if first.startswith(r.code) else docs) + "\n")
     return 0
