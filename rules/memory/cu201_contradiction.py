@@ -60,13 +60,13 @@ def check(ctx):
         if index is None:
             index = _index(ctx)
         result = arbitrate(index, line.content, tier, file=ctx.path, scope=scope)
-        if result.decision != "block":
+        if result.decision != "block" or not result.conflicts:
             continue
-        err = result.error or {}
-        hit = err.get("constraint") or {}
-        where = f"{hit.get('file', '?')}:{hit.get('line', '?')}" if hit else "an active constraint"
-        reason = err.get("reason") or "contradicts an active constraint"
-        text = hit.get("text", "")
-        shown = f" ('{text[:80]}')" if text else ""
-        yield Problem(f"{ctx.path}:{line.number}: {tier.name} line contradicts {hit.get('tier', 'a constraint')} at "
-                      f"{where}{shown}: {reason}; delete this line or ask the user which is right", line.number)
+        cf = result.conflicts[0]
+        c = cf.constraint
+        text = " ".join(c.content.split())
+        shown = text if len(text) <= 80 else text[:77] + "..."
+        scope = f" (scope: {c.scope})" if c.scope else ""
+        yield Problem(f"{ctx.path}:{line.number}: {tier.name} line contradicts the {c.tier.name} at {c.file}:{c.line} "
+                      f"'{shown}'{scope}: {cf.reason.rstrip('.')}; delete this line or ask the user which is right",
+                      line.number)
