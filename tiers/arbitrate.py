@@ -1,0 +1,705 @@
+"""Conflict arbitration: may a new memory line stand beside the user's active directives and decisions?
+
+The active constraints of a workspace are the DIRECTIVE lines and the in-scope DECISION lines of *all* its memory
+files (a directive in ``USER.md`` binds writes to ``MEMORY.md`` and daily notes), stamped or not: lines written
+before cuticle was installed are classified on the fly, never stamped here. They are indexed by concept id so a
+check looks only at the constraints a new line could be about.
+
+A candidate line is blocked when it, against a constraint it is about:
+- flips its polarity (permits what it forbids, relaxes what it requires, asserts the opposite, bypasses a
+  required approval, declares the matter indifferent) — ``polarity-flip``, or ``lower-tier-over-directive`` when
+  a hedged or observation-based line does it;
+- gives a different value to the same slot (timezone, name, tool, URL, date, time, version, branch) —
+  ``value-substitution``;
+- restates a scoped DECISION without its scope or with a universal quantifier — ``scope-generalization``.
+Mentions (reminders, TODOs, quotes, "the user's rule") and reports of past events pass. A new DIRECTIVE with
+verified user provenance amends what it contradicts: it is allowed and returns the superseded constraints.
+
+See docs/arbitration.md for the rules and their thresholds.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .concepts import DAY_GROUPS, Analysis, Clause, analyze, lexicon
+from .model import Tier
+
+__all__ = ["Arbitration", "Constraint", "ConstraintIndex", "Conflict", "arbitrate", "conflict_error"]
+
+log = logging.getLogger(__name__)
+
+#: Minimum weighted share of a constraint's concepts a candidate must touch to be "about" it.
+RELATED_MIN = 0.4
+#: Minimum shared weight between a candidate clause and a constraint clause for a polarity comparison.
+OVERLAP_MIN = 1.3
+#: Share of a scoped decision's choice a candidate must restate to generalize it.
+CHOICE_MIN = 0.5
+#: At most this share of a restatement may be new material before it counts as a different claim.
+NOVEL_MAX = 0.34
+#: Candidates examined per check, best-scored first; postings longer than this are intersected, not scanned.
+MAX_CANDIDATES = 48
+POSTING_CAP = 256
+
+KIND_VALUE = 1.6
+_CONFLICT_FORCES = {"permit", "relax", "assert", "oblige", "prohibit", "indiff"}
+_ENV_SCOPE = {"PROD", "STAGING", "PREVIEW", "LOCAL_DEV", "MAIN_BRANCH", "FEATURE_BRANCH", "MOBILE_APP", "WEB",
+              "BACKEND", "DESKTOP_APP", "PROTOTYPE"}
+
+
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """One active DIRECTIVE or DECISION line of the workspace memory."""
+
+    tier: Tier
+    id: str
+    file: str
+    line: int
+    content: str
+    scope: str | None
+    recorded_at: str | None
+    stamped: bool
+    session: int | None = None
+
+    @property
+    def analysis(self) -> Analysis:
+        return analyze(self.content)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tier": self.tier.name,
+            "id": self.id,
+            "file": self.file,
+            "line": self.line,
+            "content": self.content,
+            "scope": self.scope,
+            "recorded_at": self.recorded_at,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Why a candidate collides with one constraint."""
+
+    constraint: Constraint
+    kind: str
+    reason: str
+    resolution: str
+    strength: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Arbitration:
+    """The decision for one candidate line."""
+
+    decision: str  # "allow" | "block"
+    tier: Tier
+    content: str
+    file: str
+    error: dict[str, Any] | None = None
+    supersedes: tuple[Constraint, ...] = ()
+    conflicts: tuple[Conflict, ...] = ()
+
+    @property
+    def blocked(self) -> bool:
+        return self.decision == "block"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decision": self.decision,
+            "tier": self.tier.name,
+            "file": self.file,
+            "content": self.content,
+            "error": self.error,
+            "supersedes": [c.to_json() for c in self.supersedes],
+        }
+
+
+# ---------------------------------------------------------------------------------------------------- the index
+@dataclass(slots=True)
+class _FileIndex:
+    constraints: list[Constraint]
+    keys: list[frozenset[str]]
+    postings: dict[str, list[int]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, constraints: list[Constraint]) -> _FileIndex:
+        keys = []
+        postings: dict[str, list[int]] = {}
+        for i, c in enumerate(constraints):
+            k = c.analysis.index_keys
+            keys.append(k)
+            for key in k:
+                postings.setdefault(key, []).append(i)
+        return cls(constraints, keys, postings)
+
+
+_FILE_CACHE: dict[tuple, _FileIndex] = {}
+_FILE_CACHE_MAX = 64
+
+
+def _mtime_iso(path: Path) -> str | None:
+    try:
+        ts = path.stat().st_mtime
+    except OSError:
+        return None
+    return _dt.datetime.fromtimestamp(ts, _dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = None,
+                          recorded_at: str | None = None) -> list[Constraint]:
+    """The active constraints of one memory file's content (stamped D/C lines, unstamped lines classified)."""
+    from .classify import classify
+    from .markdown import parse_document
+    from .stamps import verify_stamp
+
+    out: list[Constraint] = []
+    doc = parse_document(data)
+    for ln in doc.memory_lines():
+        content = ln.content
+        if not content.strip():
+            continue
+        stamp = ln.stamp
+        if stamp is not None and (key is None or verify_stamp(stamp, content, key)):
+            if stamp.state is not None or stamp.tier not in (Tier.DIRECTIVE, Tier.DECISION):
+                continue
+            out.append(Constraint(stamp.tier, stamp.id, rel, ln.number, content.strip(), stamp.scope, recorded_at,
+                                  True, stamp.session))
+            continue
+        cls = classify(content)
+        if cls.tier not in (Tier.DIRECTIVE, Tier.DECISION):
+            continue
+        out.append(Constraint(cls.tier, f"{rel}#L{ln.number}", rel, ln.number, content.strip(), cls.scope,
+                              recorded_at, False))
+    return out
+
+
+class ConstraintIndex:
+    """Active constraints of a workspace, indexed by concept id so a check does not scan every line."""
+
+    def __init__(self, files: Iterable[_FileIndex] = ()) -> None:
+        self._files = list(files)
+
+    def __len__(self) -> int:
+        return sum(len(f.constraints) for f in self._files)
+
+    @property
+    def constraints(self) -> list[Constraint]:
+        return [c for f in self._files for c in f.constraints]
+
+    @classmethod
+    def from_constraints(cls, constraints: Iterable[Constraint]) -> ConstraintIndex:
+        return cls([_FileIndex.build(list(constraints))])
+
+    @classmethod
+    def from_lines(cls, lines: Iterable[str], *, file: str = "MEMORY.md") -> ConstraintIndex:
+        """An index over the given memory lines as if they were one file (tests, benchmarks, evaluation)."""
+        return cls.from_texts({file: "\n".join(lines) + "\n"})
+
+    @classmethod
+    def from_texts(cls, texts: Mapping[str, str | bytes], *, key: bytes | None = None) -> ConstraintIndex:
+        files = []
+        for rel, data in texts.items():
+            digest = hashlib.blake2b(data.encode("utf-8") if isinstance(data, str) else bytes(data),
+                                     digest_size=16).hexdigest()
+            ck = ("text", rel, digest, key)
+            fi = _FILE_CACHE.get(ck)
+            if fi is None:
+                fi = _FileIndex.build(constraints_from_text(rel, data, key=key))
+                _remember(ck, fi)
+            files.append(fi)
+        return cls(files)
+
+    @classmethod
+    def from_workspace(cls, ws, overrides: Mapping[str, str | bytes] | None = None) -> ConstraintIndex:
+        """All memory files of ``ws``; ``overrides`` (workspace-relative path -> content) replace files' content."""
+        from .fsutil import read_bytes_checked
+
+        overrides = dict(overrides or {})
+        key = None
+        key_path = ws.state_path("key")
+        if key_path.exists():
+            try:
+                key = ws.key
+            except Exception as exc:  # noqa: BLE001 - an unreadable key means stamps are checked by content only
+                log.warning("stamp key unreadable (%s); treating stamps as unverified", exc)
+        files: list[_FileIndex] = []
+        seen = set()
+        for path in ws.memory_files():
+            rel = ws.relpath(path)
+            seen.add(rel)
+            if rel in overrides:
+                continue
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            ck = ("file", str(path), st.st_mtime_ns, st.st_size, st.st_ino, key)
+            fi = _FILE_CACHE.get(ck)
+            if fi is None:
+                try:
+                    data = read_bytes_checked(path)
+                except Exception as exc:  # noqa: BLE001 - one unreadable file must not disable arbitration
+                    log.warning("%s: skipped for arbitration (%s)", rel, exc)
+                    continue
+                fi = _FileIndex.build(constraints_from_text(rel, data, key=key, recorded_at=_mtime_iso(path)))
+                _remember(ck, fi)
+            files.append(fi)
+        if overrides:
+            files.extend(cls.from_texts(overrides, key=key)._files)
+        return cls(files)
+
+    def candidates(self, a: Analysis, limit: int = MAX_CANDIDATES) -> list[Constraint]:
+        """Constraints sharing concepts with ``a``, best first (rare shared concepts weigh more)."""
+        lx = lexicon()
+        keys = a.index_keys
+        scored: list[tuple[float, int, int, Constraint]] = []
+        for fnum, f in enumerate(self._files):
+            total = max(len(f.constraints), 1)
+            score: dict[int, float] = {}
+            common: list[tuple[str, list[int]]] = []
+            for key in keys:
+                post = f.postings.get(key)
+                if not post:
+                    continue
+                if len(post) > POSTING_CAP:
+                    common.append((key, post))
+                    continue
+                w = lx.weight(key) * (1.0 + 1.0 / (1.0 + len(post) / total * 10))
+                for i in post:
+                    score[i] = score.get(i, 0.0) + w
+            if common:
+                # Frequent concepts: only add to candidates already found, or intersect two of them.
+                for key, post in common:
+                    w = lx.weight(key) * 0.5
+                    for i in list(score):
+                        if key in f.keys[i]:
+                            score[i] += w
+                if len(common) >= 2:
+                    common.sort(key=lambda kp: len(kp[1]))
+                    inter = set(common[0][1])
+                    for _, post in common[1:2]:
+                        inter &= set(post)
+                    for i in list(inter)[-POSTING_CAP:]:
+                        score.setdefault(i, sum(lx.weight(k) * 0.5 for k, _ in common if k in f.keys[i]))
+                elif not score:
+                    for i in common[0][1][-POSTING_CAP:]:
+                        score[i] = lx.weight(common[0][0]) * 0.5
+            for i, sc in score.items():
+                scored.append((sc, fnum, i, f.constraints[i]))
+        scored.sort(key=lambda t: (-t[0], t[1], t[2]))
+        return [t[3] for t in scored[:limit]]
+
+
+def _remember(key: tuple, fi: _FileIndex) -> None:
+    if len(_FILE_CACHE) >= _FILE_CACHE_MAX:
+        _FILE_CACHE.pop(next(iter(_FILE_CACHE)))
+    _FILE_CACHE[key] = fi
+
+
+# ------------------------------------------------------------------------------------------------ comparisons
+def _w(cid: str, cl: Clause | None = None) -> float:
+    w = lexicon().weight(cid)
+    if cl is not None:
+        if cid not in cl.direct:
+            w *= 0.7
+        if cid in cl.soft:
+            w *= 0.5
+    return w
+
+
+def _content_ids(cl: Clause) -> list[str]:
+    lx = lexicon()
+    return [c for c in cl.signs if lx.kind.get(c) != "generic" and lx.kind.get(c) != "slot"]
+
+
+def _coverage(k_cl: Clause, c: Analysis) -> float:
+    ids = _content_ids(k_cl)
+    total = sum(_w(x, k_cl) for x in ids)
+    if total <= 0:
+        return 0.0
+    got = sum(_w(x, k_cl) for x in ids if x in c.concepts)
+    return got / total
+
+
+def _c_coverage(c: Analysis, k: Analysis) -> float:
+    """Share of the candidate's own content that the constraint talks about."""
+    ids = {x for cl in c.clauses for x in _content_ids(cl) if x in cl.direct}
+    total = sum(_w(x) for x in ids)
+    return sum(_w(x) for x in ids if x in k.concepts) / total if total else 0.0
+
+
+def _relatedness(k: Analysis, c: Analysis) -> float:
+    best = 0.0
+    for kc in k.clauses:
+        if kc.exception:
+            continue
+        best = max(best, _coverage(kc, c))
+    return best
+
+
+def _shared(cc: Clause, kc: Clause) -> list[str]:
+    lx = lexicon()
+    return [x for x in cc.signs if x in kc.signs and lx.kind.get(x) not in {"generic", "slot"}
+            and cc.signs[x] and kc.signs[x]]
+
+
+def _pair_w(x: str, cc: Clause, kc: Clause) -> float:
+    w = min(_w(x, cc), _w(x, kc))
+    if x in cc.antonymic or x in kc.antonymic:
+        w *= 1.5  # one of a pair of opposites: evaluative core of the claim
+    return w
+
+
+def _overlap(cc: Clause, kc: Clause) -> float:
+    return sum(_pair_w(x, cc, kc) for x in _shared(cc, kc))
+
+
+def _best_clause(cc: Clause, k: Analysis) -> tuple[Clause | None, float]:
+    best, best_ov = None, 0.0
+    for kc in k.clauses:
+        if kc.exception:
+            continue
+        ov = _overlap(cc, kc)
+        if ov > best_ov + 1e-9:
+            best, best_ov = kc, ov
+    return best, best_ov
+
+
+def _polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
+    """(what the candidate does, detail) when it flips the constraint's polarity, else None."""
+    # Required approval gates: "ask first", "without review", "directly".
+    k_gate = [kc.signs["GATE"] for kc in k.clauses if not kc.exception and kc.signs.get("GATE")]
+    if k_gate and all(s > 0 for s in k_gate):
+        c_gate = [(cc, cc.signs["GATE"]) for cc in c.clauses if cc.signs.get("GATE")]
+        if any(s < 0 and (cc.force in {"permit", "relax", "indiff"} or not c.report) for cc, s in c_gate):
+            return "bypasses", "it skips the approval the constraint requires"
+        if c_gate and all(s > 0 for _, s in c_gate):
+            return None
+    hit = _time_window(c, k)
+    if hit:
+        return hit
+    for cc in c.clauses:
+        if cc.exception:
+            continue
+        kc, ov = _best_clause(cc, k)
+        if kc is None or ov < OVERLAP_MIN:
+            continue
+        if c.report and cc.force not in {"permit", "relax", "indiff"}:
+            continue
+        if cc.force not in _CONFLICT_FORCES:
+            continue
+        shared = _shared(cc, kc)
+        # A rule about doing something ("don't *use* Docker") is flipped by a claim about doing it, or by an
+        # explicit permission/relaxation; a plain fact that merely names the thing ("Docker seat renewal") is not.
+        lx = lexicon()
+        k_actions = {x for x in kc.direct if lx.kind.get(x) == "action" and x not in {"DO", "GET", "GO"}}
+        if k_actions and not (k_actions & set(cc.signs)) and cc.force not in {"permit", "relax", "indiff"}:
+            continue
+        # "only X" is denied by "not Y" for any Y other than X: a prohibition that spares X agrees.
+        if kc.has_only and cc.force == "prohibit" and not (cc.negated_direct & kc.only_targets):
+            continue
+        agree = dis = 0.0
+        ant_agree = ant_dis = False
+        for x in shared:
+            s = cc.signs[x] * kc.signs[x]
+            w = _pair_w(x, cc, kc)
+            antonymic = (x in cc.antonymic or x in kc.antonymic) and x in cc.direct and x in kc.direct
+            if s > 0:
+                agree += w
+                ant_agree |= antonymic
+            else:
+                dis += w
+                ant_dis |= antonymic
+        # A pair of opposites ("HTTP"/"HTTPS", "failing"/"pass") is the core of the claim: it decides alone.
+        if ant_dis or ant_agree:
+            conflict = ant_dis
+        else:
+            conflict = dis > agree + 1e-9
+        if conflict:
+            what = {"permit": "permits", "relax": "relaxes", "indiff": "waves away"}.get(cc.force, "asserts")
+            return what, "it says the opposite of the constraint"
+    return None
+
+
+def _minutes(v: str) -> int:
+    h, m = v.split(":")
+    return int(h) * 60 + int(m)
+
+
+def _time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
+    """"nothing before 10:00" against "a 9:00 meeting is fine": a time inside a forbidden window."""
+    for kc in k.clauses:
+        if kc.exception or kc.force != "prohibit":
+            continue
+        before, after = "BEFORE_X" in kc.signs, "AFTER_X" in kc.signs
+        if before == after:
+            continue
+        k_times = [v for s, v, _ in kc.values if s == "TIME"]
+        if len(k_times) != 1:
+            continue
+        limit = _minutes(k_times[0])
+        for cc in c.clauses:
+            if cc.exception or cc.force not in {"permit", "assert", "oblige"} or (c.report and cc.force != "permit"):
+                continue
+            topic = [x for x in cc.signs if x in kc.signs and lexicon().kind.get(x) not in {"generic", "qualifier"}]
+            if not topic:
+                continue
+            for s, v, sg in cc.values:
+                if s == "TIME" and sg > 0 and ((before and _minutes(v) < limit) or (after and _minutes(v) > limit)):
+                    return "permits", f"{v} falls in the window the constraint rules out"
+    return None
+
+
+def _values(a: Analysis) -> dict[str, list[tuple[str, int, Clause]]]:
+    out: dict[str, list[tuple[str, int, Clause]]] = {}
+    for cl in a.clauses:
+        if cl.exception:
+            continue
+        for slot, val, sg in cl.values:
+            out.setdefault(slot, []).append((val, sg, cl))
+    return out
+
+
+def _same_value(slot: str, a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if slot == "DAY":
+        ga, gb = DAY_GROUPS.get(a, {a}), DAY_GROUPS.get(b, {b})
+        return ga <= gb or gb <= ga
+    if slot == "NAME":
+        ta, tb = set(a.split()), set(b.split())
+        return ta <= tb or tb <= ta
+    if slot in {"TZ", "URL"}:
+        return a in b or b in a
+    return False
+
+
+def _mentions_value(c: Analysis, slot: str, val: str) -> bool:
+    if any(_same_value(slot, val, v) for s, v, _ in c.values if s == slot):
+        return True
+    parts = [p for p in val.replace("/", " ").replace("_", " ").split() if len(p) > 2]
+    text = c.text.casefold()
+    if slot in {"TZ", "NAME", "URL", "BRANCH"} and any(p in text for p in parts):
+        return True
+    return False
+
+
+def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
+    """(slot, candidate value, constraint value) when the candidate sets a slot the constraint fixed."""
+    if c.report:
+        return None
+    kv, cv = _values(k), _values(c)
+    lx = lexicon()
+    for slot, cvals in cv.items():
+        kvals = kv.get(slot)
+        if not kvals:
+            continue
+        k_pos = [(v, cl) for v, sg, cl in kvals if sg > 0]
+        k_neg = [v for v, sg, _ in kvals if sg < 0]
+        for val, sg, ccl in cvals:
+            if sg <= 0:
+                continue
+            if (slot not in {"DAY", "TIME", "DATE"} and not slot.startswith("NUM:")
+                    and any(_same_value(slot, val, nv) for nv in k_neg)
+                    and not any(_same_value(slot, val, pv) for pv, _ in k_pos)):
+                # a value the user ruled out ("not Samuel", "Zoom doesn't work for me"), now asserted
+                lonely = len([x for x in _content_ids(ccl) if not lx.slot_of.get(x)]) <= 2
+                k_cls = [cl for v, sg2, cl in kvals if sg2 < 0 and _same_value(slot, val, v)]
+                anchored = any(x for kcl in k_cls for x in _shared(ccl, kcl)
+                               if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) != "qualifier")
+                if lonely or anchored or slot == "NAME":
+                    return slot, val, next(v for v in k_neg if _same_value(slot, val, v))
+            if slot == "DATE" and len({pv for pv, _ in k_pos}) > 1:
+                continue  # a date range in the constraint: "off Dec 22 - Jan 2"
+            # Compare clause by clause: "GraphQL only for mobile, web stays on REST" fixes REST for the web.
+            by_clause: dict[int, tuple[Clause, list[str]]] = {}
+            for pv, kcl in k_pos:
+                by_clause.setdefault(id(kcl), (kcl, []))[1].append(pv)
+            for kcl, pvs in by_clause.values():
+                if any(_same_value(slot, val, pv) for pv in pvs):
+                    continue
+                if any(_mentions_value(c, slot, pv) for pv in pvs):
+                    continue
+                if kcl.force == "prohibit" and slot in {"DATE", "TIME", "DAY"}:
+                    continue
+                if slot.startswith("NUM:"):
+                    if slot[4:] in ccl.signs:
+                        return slot, val, pvs[0]
+                    continue
+                anchors = [x for x in _shared(ccl, kcl) if not lx.slot_of.get(x) and x != slot
+                           and lx.kind.get(x) not in {"qualifier"}]
+                lonely = len([x for x in _content_ids(ccl) if not lx.slot_of.get(x)]) <= 2
+                if anchors or (lonely and slot not in {"DATE", "TIME", "DAY"}) or slot in {"NAME", "TZ"}:
+                    return slot, val, pvs[0]
+    return None
+
+
+def _scope_generalization(c: Analysis, k: Analysis, scope: str) -> bool:
+    lx = lexicon()
+    scope_a = analyze(scope)
+    scope_ids = {x for cl in scope_a.clauses for x in cl.direct if lx.kind.get(x) != "generic"}
+    c_vals = {v for _, v, sg in c.values if sg > 0}
+    choice: dict[str, float] = {}
+    best = 0.0
+    for kc in k.clauses:
+        if kc.exception:
+            continue
+        ch: dict[str, float] = {}
+        for x in kc.direct:
+            if x in scope_ids or lx.kind.get(x) in {"generic"} or x in {"BEFORE_X", "AFTER_X", "MONTH", "QUARTER"}:
+                continue
+            ch[x] = _w(x)
+        for slot, v, sg in kc.values:
+            if sg > 0 and slot not in {"DAY", "DATE", "TIME"}:
+                ch["v:" + v] = KIND_VALUE
+        if not ch:
+            continue
+        got = sum(w for x, w in ch.items() if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals))
+        cov = got / sum(ch.values())
+        if cov > best:
+            best, choice = cov, ch
+    if best < CHOICE_MIN:
+        return False
+    # The choice itself must be named: a tool, a value, a name, not only generic actions.
+    if not any((x in c.concepts and (lx.kind.get(x) in {"value", "object"} or x.startswith("w:")))
+               or (x.startswith("v:") and x[2:] in c_vals) for x in choice):
+        return False
+    c_ids = {x for cl in c.clauses for x in cl.direct if lx.kind.get(x) != "generic"}
+    if c.universal:
+        return True
+    if scope_ids:
+        sw = sum(_w(x) for x in scope_ids)
+        kept = sum(_w(x) for x in scope_ids if x in c.concepts)
+        if kept / sw > 0.5 or (scope_ids & c_ids & _ENV_SCOPE):
+            return False
+    novel = [x for x in c_ids if x not in choice and x not in scope_ids and not lx.slot_of.get(x)]
+    return len(novel) / max(len(c_ids), 1) <= NOVEL_MAX
+
+
+def _explain(kind: str, cand_tier: Tier, cons: Constraint, detail: str) -> tuple[str, str]:
+    tname = cons.tier.name
+    if kind == "scope-generalization":
+        return (
+            f'Attempting to generalize a scoped DECISION ("{cons.scope}") into an unscoped or wider claim.',
+            f'Ask the user, or narrow the line to the decision\'s scope ("{cons.scope}").',
+        )
+    if kind == "value-substitution":
+        return (
+            f"The line gives a different value ({detail}) for something the {tname} already fixed.",
+            f"Keep the value the user gave in {cons.file}:{cons.line}, or ask the user; "
+            "only a new instruction from the user can change it.",
+        )
+    if kind == "lower-tier-over-directive":
+        return (
+            f"A {cand_tier.name} (the agent's own inference) cannot override a {tname}: {detail}.",
+            f"Drop the inference, or ask the user whether {cons.file}:{cons.line} still applies; "
+            "only the user can amend it.",
+        )
+    if kind == "unverified-amendment":
+        return (
+            f"The line claims to change a {tname}, but it does not come from the user's own words in this turn.",
+            "Quote the user's current prompt verbatim, or ask the user to confirm the change.",
+        )
+    return (
+        f"The line contradicts the {tname}: {detail}.",
+        f"Do not store it. Ask the user; if they change their mind, their new instruction supersedes "
+        f"{cons.file}:{cons.line}. Or rewrite the line so it agrees with the constraint.",
+    )
+
+
+def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict | None:
+    """The conflict between a candidate and one constraint, or None when they are compatible."""
+    k = cons.analysis
+    if c.mention and not (c.markers & {"PERMIT", "RELAX", "INDIFF"}):
+        return None
+    rel = _relatedness(k, c)
+    if cons.tier is Tier.DECISION and cons.scope and _scope_generalization(c, k, cons.scope):
+        reason, res = _explain("scope-generalization", cand_tier, cons, "")
+        return Conflict(cons, "scope-generalization", reason, res, 1.0 + rel)
+    sub = _substitution(c, k)
+    if sub:
+        slot, val, kval = sub
+        label = slot.split(":")[0].lower()
+        kind = "value-substitution"
+        reason, res = _explain(kind, cand_tier, cons, f'{label} "{val}" instead of "{kval}"')
+        return Conflict(cons, kind, reason, res, 1.0 + rel)
+    if c.indiff and max(rel, _c_coverage(c, k)) >= 0.6:
+        rel = max(rel, RELATED_MIN)
+    if rel < RELATED_MIN:
+        return None
+    if c.indiff:
+        detail = "it treats as indifferent something the user ruled on"
+    else:
+        pol = _polarity(c, k)
+        if pol is None:
+            return None
+        what, detail = pol
+        detail = f"the line {what} what the constraint rules out" if what != "bypasses" else detail
+    lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and (c.hedged or cand_tier is Tier.OBSERVATION)
+    kind = "lower-tier-over-directive" if lower else "polarity-flip"
+    if cand_tier is Tier.DIRECTIVE:
+        kind = "unverified-amendment"
+    reason, res = _explain(kind, cand_tier, cons, detail)
+    return Conflict(cons, kind, reason, res, rel)
+
+
+def conflict_error(cand_tier: Tier, content: str, conflict: Conflict) -> dict[str, Any]:
+    """The EpistemicConflictError JSON object for a block (plain JSON: it travels inside hosts' reason strings)."""
+    return {
+        "error": "EpistemicConflictError",
+        "attempted": {"tier": cand_tier.name, "content": content},
+        "conflicts_with": conflict.constraint.to_json(),
+        "kind": conflict.kind,
+        "reason": conflict.reason,
+        "resolution": conflict.resolution,
+    }
+
+
+def _tier_of(tier: Tier | str) -> Tier:
+    return tier if isinstance(tier, Tier) else Tier.from_code(str(tier))
+
+
+def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str = "MEMORY.md",
+              scope: str | None = None, verified: bool = False) -> Arbitration:
+    """Decide whether ``text`` (a new line of ``file`` with ``tier``) may be written beside the constraints.
+
+    ``verified`` marks a line built from the user's own words this turn (tiers.provenance): a verified
+    DIRECTIVE/DECISION amends what it contradicts and is allowed, returning the superseded constraints.
+    """
+    cand_tier = _tier_of(tier)
+    from .stamps import split_stamp
+    from .text import strip_markup
+
+    content = split_stamp(text)[0].strip()
+    a = analyze(content)
+    if not strip_markup(content):
+        return Arbitration("allow", cand_tier, content, file)
+    conflicts: list[Conflict] = []
+    for cons in index.candidates(a):
+        if cons.file == file and cons.content == content:
+            continue  # the line restates itself (an unchanged line re-sent by a whole-file write)
+        try:
+            cf = check_conflict(a, cand_tier, cons)
+        except Exception:  # noqa: BLE001 - a bug in one comparison must not block or crash the write path
+            log.exception("arbitration failed for constraint %s", cons.id)
+            continue
+        if cf is not None:
+            conflicts.append(cf)
+    if not conflicts:
+        return Arbitration("allow", cand_tier, content, file)
+    if verified and cand_tier in (Tier.DIRECTIVE, Tier.DECISION):
+        sup = tuple(cf.constraint for cf in conflicts
+                    if cand_tier is Tier.DIRECTIVE or cf.constraint.tier is Tier.DECISION)
+        if len(sup) == len(conflicts):
+            return Arbitration("allow", cand_tier, content, file, supersedes=sup, conflicts=tuple(conflicts))
+        conflicts = [cf for cf in conflicts if cf.constraint not in sup]
+    conflicts.sort(key=lambda cf: (-cf.constraint.tier.rank, -cf.strength))
+    error = conflict_error(cand_tier, content, conflicts[0])
+    return Arbitration("block", cand_tier, content, file, error=error, conflicts=tuple(conflicts))

@@ -1,0 +1,688 @@
+"""Bilingual concept analysis of one memory line: what it is about, with which polarity, force and values.
+
+Arbitration cannot compare words: "never deploy on Fridays" and «выкатывать релиз в конце рабочей недели —
+нормально» share none. This module maps a line onto language-neutral *concept ids* from the lexicon in
+``tiers/data/concepts.toml`` (EN and RU stems, phrases, tools grouped into slots, antonym pairs), splits it into
+clauses, gives every concept the sign of its clause (negation and relaxation scope), records the clause's force
+(obligation, permission, relaxation, prohibition, plain assertion), and extracts slot values (timezones, names,
+times, dates, URLs, versions, branch names, tools). ``tiers.arbitrate`` compares two analyses.
+
+Everything is deterministic, local and loaded lazily on first use.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import regex
+
+from .text import normalize, strip_markup
+
+__all__ = ["Analysis", "Clause", "Lexicon", "analyze", "lexicon", "weight"]
+
+DATA = Path(__file__).with_name("data") / "concepts.toml"
+
+KIND_WEIGHT = {
+    "action": 1.5,
+    "object": 1.2,
+    "value": 1.6,
+    "slot": 0.9,
+    "qualifier": 1.0,
+    "generic": 0.3,
+    "lexical": 1.0,
+}
+#: Broader concepts (a parent evoked through [broader]) count for less than the word itself.
+BROADER_FACTOR = 0.7
+
+MARKER_TYPES = (
+    "NEG", "NEG_LOCAL", "PERMIT", "RELAX", "OBLIGE", "ONLY", "UNIVERSAL", "INDIFF", "HEDGE", "MENTION", "PAST",
+    "FUTURE_PLAN", "USER_MARKER",
+)
+
+_STOP = frozenset(
+    """
+    a an the and or of to in on at for from by with into onto as is are be been being it its this that these those
+    there here we our us you your i he she they them their his her its was were will would should can could
+    than then so such very just also too either even via per about over under up down out off if when while
+    what which who whom whose how why all any some more most other another each both same own one two three
+    и в во на с со к ко по о об от до за из у же ли бы то это этот эта эти тот та те как так что чтобы
+    а но или да его ее её их мы вы он она они оно там тут здесь уже еще ещё очень при для про над под
+    через после перед без всё все всех весь вся быть есть был была были будет который которая которые
+    свой своя свои себе себя мне меня мой моя мои нам нас наш наша наши
+    """.split()
+)
+
+_EN_PAST_FIRST = regex.compile(r"^[a-z]{3,}ed$")
+_RU_PAST = regex.compile(r"^[а-я]{3,}(?:ил|ел|ал|ял|ил[аио]|ел[аио]|ал[аио]|ял[аио]|ался|ался|ился|ились|ались|алась|илась)$")
+_RU_PAST_NOT = frozenset({"правила", "файла", "сигнала", "начала", "стола", "масла", "числа", "дела", "тела", "села"})
+
+_TOKEN = regex.compile(
+    r"""
+    (?P<url>https?://[^\s<>"'`)\]]+?(?=[.,;:!?]*(?:[\s<>"'`)\]]|$)))
+  | (?P<mail>[\w.+-]+@[\w-]+\.[\w.-]+)
+  | (?P<phone>\+\d[\d\s()-]{6,}\d)
+  | (?P<iso>\d{4}-\d{2}-\d{2}(?:t\d{2}:\d{2}(?::\d{2})?(?:z|[+-]\d{2}:?\d{2})?)?)
+  | (?P<time>(?<![\d.:])\d{1,2}:\d{2}(?![\d:]))
+  | (?P<path>(?:[\w.*-]*\w|\.\w+)(?:/[\w.*-]*)+|\.{0,2}/[\w.*-]+(?:/[\w.*-]*)*)
+  | (?P<flag>(?<![\w-])--?[a-z][\w-]*)
+  | (?P<alnum>\d+[a-zа-я]\w*)
+  | (?P<num>\d+(?:[.,]\d+)*(?:\.x)?\+?%?)
+  | (?P<word>(?<![\w.])\.?\w+(?:'\w+)*(?:\.\w+)*)
+  | (?P<punct>[;,.!?()\[\]]|(?<=\s)-(?=\s)|:(?=\s|$)|`)
+    """,
+    regex.VERBOSE,
+)
+
+_TZ = regex.compile(
+    r"^(?:africa|america|antarctica|asia|atlantic|australia|europe|indian|pacific|etc)/[a-z_+-]+(?:/[a-z_]+)?$"
+)
+_TZ_ABBR = frozenset({"utc", "gmt", "cet", "cest", "eet", "eest", "wet", "west", "msk", "est", "edt", "pst", "pdt",
+                      "cst", "cdt", "mst", "mdt", "bst", "ist", "jst", "aest"})
+_OFFSET = regex.compile(r"(?:utc|gmt)\s?([+-]\s?\d{1,2})(?::?(\d{2}))?|(?<=\d)([+-]\d{2}):?(\d{2})\b")
+_MONTHS = {
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10,
+    "nov": 11, "dec": 12, "янв": 1, "фев": 2, "мар": 3, "апр": 4, "мая": 5, "май": 5, "июн": 6, "июл": 7,
+    "авг": 8, "сен": 9, "окт": 10, "ноя": 11, "дек": 12,
+}
+_DATE_MD = regex.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})\b(?!:)")
+_DATE_DM = regex.compile(
+    r"\b(\d{1,2})\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|янв|фев|мар|апр|мая|июн|июл|авг|сен|окт|ноя|дек)[a-zа-я]*\b"
+)
+_DATE_DOT = regex.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})(?:\.(\d{2,4}))?(?![\d.])")
+_NAME_TRIGGER = regex.compile(
+    r"(?i)\b(?:call\s+me|address\s+me\s+as|refer\s+to\s+me\s+as|my\s+name\s+is|name\s*:|"
+    r"зови(?:те)?\s+меня|называй(?:те)?\s+меня|обращаться\s+к\s+(?:пользователю|нему|ней|мне)\s*:?|"
+    r"обращайся\s+ко\s+мне|меня\s+зовут|имя\s*:|обращение\s*:)"
+)
+_NAME = regex.compile(r"(?<![\w])(?:(not|не|instead\s+of|вместо)\s+)?([A-ZА-ЯЁ][\w'-]+(?:\s+[A-ZА-ЯЁ][\w'-]+){0,2})")
+
+_BOUNDARY_WORDS = {
+    ("but",), ("however",), ("so",), ("because",), ("since",), ("while",), ("when",), ("once",), ("if",),
+    ("although",), ("though",), ("even", "though"), ("whereas",), ("so", "that"), ("а",), ("но",), ("однако",),
+    ("так", "что"), ("потому", "что"), ("поскольку",), ("чтобы",), ("если",), ("когда",), ("хотя",),
+    ("as", "soon", "as"), ("after",), ("unless",), ("only", "if"), ("except", "when"), ("except", "if"),
+    ("если", "только"), ("только", "если"), ("кроме", "случаев"), ("разве", "что"),
+}
+_EXCEPTION_WORDS = {("unless",), ("only", "if"), ("except", "when"), ("except", "if"), ("если", "только"),
+                    ("только", "если"), ("кроме", "случаев"), ("разве", "что")}
+_CONTINUE = frozenset({"even", "including", "especially", "даже", "включая", "особенно", "в том числе"})
+_COORD = frozenset({"and", "or", "nor", "и", "или", "ни", "&"})
+_DAYS = ("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY")
+DAY_GROUPS = {"WEEKDAY": frozenset(_DAYS[:5]), "WEEKEND": frozenset(_DAYS[5:])}
+for _d in _DAYS:
+    DAY_GROUPS[_d] = frozenset({_d})
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str
+    kind: str  # word url mail phone iso time path flag alnum num punct
+    start: int
+    end: int
+    code: bool = False
+
+
+class Lexicon:
+    """The compiled concept lexicon: pattern tables for content concepts and for function-word markers."""
+
+    def __init__(self, data: dict) -> None:
+        self.kind: dict[str, str] = {}
+        self.weights: dict[str, float] = {}
+        self.broader: dict[str, tuple[str, ...]] = {}
+        self.slot_of: dict[str, str] = {}
+        self.antonym: dict[str, str] = {}
+        self.content: dict[str, list[tuple[tuple[tuple[str, bool], ...], tuple[str, ...]]]] = {}
+        self.content_prefix: dict[str, list] = {}
+        self.marker: dict[str, list] = {}
+        self.marker_prefix: dict[str, list] = {}
+        for kind in ("action", "object", "qualifier", "generic"):
+            for cid, pats in data.get(kind, {}).items():
+                self.kind.setdefault(cid, kind)
+                self._add(self.content, self.content_prefix, pats, (cid,))
+        for slot, table in data.get("slot", {}).items():
+            self.kind.setdefault(slot, "slot")
+            for cid, pats in table.items():
+                if cid == slot:
+                    self._add(self.content, self.content_prefix, pats, (slot,))
+                    continue
+                self.kind[cid] = "value"
+                self.slot_of[cid] = slot
+                self._add(self.content, self.content_prefix, pats, (cid,))
+        for name, pats in data.get("marker", {}).items():
+            self._add(self.marker, self.marker_prefix, pats, (name,))
+        for cid, parents in data.get("broader", {}).items():
+            self.broader[cid] = tuple(parents)
+            for p in parents:
+                self.kind.setdefault(p, "object")
+        for a, b in data.get("antonyms", {}).get("pairs", []):
+            self.antonym[b] = a
+        self.weights.update({k: float(v) for k, v in data.get("weights", {}).items()})
+
+    @staticmethod
+    def _pattern(text: str) -> tuple[tuple[str, bool], ...]:
+        elems: list[tuple[str, bool]] = []
+        for part in text.split():
+            star = part.endswith("*")
+            toks = [t.text for t in tokenize(normalize(part.rstrip("*"))) if t.kind != "punct"]
+            if not toks:
+                continue
+            for i, t in enumerate(toks):
+                elems.append((t, star and i == len(toks) - 1))
+        return tuple(elems)
+
+    def _add(self, exact: dict, prefix: dict, patterns: list[str], ids: tuple[str, ...]) -> None:
+        for text in patterns:
+            pat = self._pattern(text)
+            if not pat:
+                continue
+            first, is_prefix = pat[0]
+            table = prefix if is_prefix else exact
+            table.setdefault(first, []).append((pat, ids))
+
+    def weight(self, cid: str) -> float:
+        w = self.weights.get(cid)
+        if w is not None:
+            return w
+        if cid.startswith("w:"):
+            return KIND_WEIGHT["lexical"]
+        return KIND_WEIGHT.get(self.kind.get(cid, "object"), 1.0)
+
+    def expand(self, cid: str) -> tuple[str, ...]:
+        """Parents of a concept (transitively), not including itself."""
+        out: list[str] = []
+        stack = list(self.broader.get(cid, ()))
+        while stack:
+            p = stack.pop()
+            if p not in out:
+                out.append(p)
+                stack.extend(self.broader.get(p, ()))
+        return tuple(out)
+
+    def canon(self, cid: str) -> tuple[str, int]:
+        """Antonym canonicalization: ``HTTP`` -> (``HTTPS``, -1)."""
+        a = self.antonym.get(cid)
+        return (a, -1) if a else (cid, 1)
+
+
+@functools.lru_cache(maxsize=1)
+def lexicon() -> Lexicon:
+    with open(DATA, "rb") as fh:
+        return Lexicon(tomllib.load(fh))
+
+
+def weight(cid: str) -> float:
+    return lexicon().weight(cid)
+
+
+def tokenize(text: str) -> list[Token]:
+    """Tokens of an already normalized line; tokens inside `code spans` are flagged."""
+    out: list[Token] = []
+    in_code = False
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup or "word"
+        t = m.group(0)
+        if kind == "punct" and t == "`":
+            in_code = not in_code
+            continue
+        if kind == "word" and t.endswith("'s"):
+            t = t[:-2]
+        if kind in {"url", "path"}:
+            t = t.rstrip(".,;:!?")
+        out.append(Token(t, kind, m.start(), m.end(), in_code))
+    return out
+
+
+def _match_at(tokens: list[Token], i: int, exact: dict, prefix: dict, skip_code: bool) -> tuple[int, set[str]]:
+    """Longest pattern starting at token i: (length, ids). Exact first elements beat prefix ones of equal length."""
+    tok = tokens[i]
+    if tok.kind == "punct" or (skip_code and tok.code):
+        return 0, set()
+    best_len, best_ids, best_exact = 0, set(), False
+    cands = list(exact.get(tok.text, ()))
+    t = tok.text
+    for n in range(len(t), 1, -1):
+        lst = prefix.get(t[:n])
+        if lst:
+            cands.extend(lst)
+    for pat, ids in cands:
+        n = len(pat)
+        if i + n > len(tokens):
+            continue
+        ok = True
+        for k, (el, is_prefix) in enumerate(pat):
+            tk = tokens[i + k]
+            if tk.kind == "punct" or (skip_code and tk.code):
+                ok = False
+                break
+            if is_prefix:
+                if not tk.text.startswith(el):
+                    ok = False
+                    break
+            elif tk.text != el:
+                ok = False
+                break
+        if not ok:
+            continue
+        is_exact = not pat[-1][1]
+        if n > best_len or (n == best_len and is_exact and not best_exact):
+            best_len, best_ids, best_exact = n, set(ids), is_exact
+        elif n == best_len and is_exact == best_exact:
+            best_ids |= set(ids)
+    return best_len, best_ids
+
+
+def _scan(tokens: list[Token], exact: dict, prefix: dict, skip_code: bool) -> list[tuple[int, int, set[str]]]:
+    out = []
+    i = 0
+    while i < len(tokens):
+        n, ids = _match_at(tokens, i, exact, prefix, skip_code)
+        if n:
+            out.append((i, i + n, ids))
+            i += n
+        else:
+            i += 1
+    return out
+
+
+def _stem(word: str) -> str:
+    if regex.match(r"^[a-z]", word):
+        for suf in ("ing", "ed", "es", "s"):
+            if len(word) > len(suf) + 3 and word.endswith(suf):
+                word = word[: -len(suf)]
+                break
+        return word[:8]
+    return word[:6] if len(word) > 6 else word
+
+
+@dataclass(slots=True)
+class Clause:
+    """One clause: its concepts with signs (+1 asserted, -1 denied), force, markers and values."""
+
+    start: int
+    end: int
+    signs: dict[str, int] = field(default_factory=dict)  # canonical concept -> sign (0 when mixed)
+    direct: set[str] = field(default_factory=set)  # concepts named by the words themselves (canonical)
+    raw: set[str] = field(default_factory=set)  # concepts as matched, before antonym folding
+    antonymic: set[str] = field(default_factory=set)  # canonical ids reached through an antonym
+    markers: set[str] = field(default_factory=set)
+    force: str = "assert"  # oblige | permit | relax | prohibit | indiff | assert
+    exception: bool = False
+    only_targets: set[str] = field(default_factory=set)
+    has_only: bool = False
+    negated_direct: set[str] = field(default_factory=set)
+    soft: set[str] = field(default_factory=set)  # named before the clause's negation: context more than core
+    values: list[tuple[str, str, int]] = field(default_factory=list)  # (slot, value, sign)
+
+    def weight(self) -> float:
+        lx = lexicon()
+        return sum(lx.weight(c) for c in self.signs)
+
+
+@dataclass(slots=True)
+class Analysis:
+    """A memory line seen by the arbitration layer."""
+
+    text: str
+    clauses: list[Clause]
+    concepts: frozenset[str]  # every canonical concept of the line (incl. broader and slot ids)
+    markers: frozenset[str]
+    values: list[tuple[str, str, int]]
+    hedged: bool
+    report: bool
+    mention: bool
+    universal: bool
+    indiff: bool
+
+    @property
+    def index_keys(self) -> frozenset[str]:
+        lx = lexicon()
+        return frozenset(c for c in self.concepts if lx.kind.get(c) != "generic")
+
+
+def _split_clauses(tokens: list[Token]) -> list[tuple[int, int, bool]]:
+    bounds: list[tuple[int, int, bool]] = []
+    start = 0
+    exception = False
+    i = 0
+    n = len(tokens)
+    while i < n:
+        t = tokens[i]
+        if t.kind == "punct" and t.text in {";", ",", ".", "!", "?", "-", ":"}:
+            if t.text == ":" and i <= 3:
+                i += 1
+                continue
+            if t.text == "-":
+                j = i + 1
+                while j < n and not (tokens[j].kind == "punct" and tokens[j].text in {";", ",", ".", "!", "?", "-"}):
+                    j += 1
+                if j - i - 1 <= 3:
+                    i += 1  # "X — Y" with a short Y is a copula («Кэш — Redis»), not a new clause
+                    continue
+            bounds.append((start, i, exception))
+            start, exception = i + 1, False
+            i += 1
+            continue
+        if t.kind == "word" and not t.code:
+            hit = None
+            for L in (3, 2, 1):
+                key = tuple(x.text for x in tokens[i:i + L])
+                if len(key) == L and key in _BOUNDARY_WORDS:
+                    hit = key
+                    break
+            if hit and i > start:
+                bounds.append((start, i, exception))
+                start, exception = i, hit in _EXCEPTION_WORDS
+                i += len(hit)
+                continue
+            if hit and i == start and hit in _EXCEPTION_WORDS:
+                exception = True
+        i += 1
+    bounds.append((start, n, exception))
+    return [b for b in bounds if b[1] > b[0]]
+
+
+def analyze(text: str) -> Analysis:
+    """Analyse one memory line (markup and a trailing stamp are stripped first)."""
+    return _analyze_cached(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _analyze_cached(text: str) -> Analysis:
+    lx = lexicon()
+    from .stamps import split_stamp
+
+    content, _, _ = split_stamp(text)
+    body = strip_markup(content)
+    nfc = unicodedata.normalize("NFC", body)
+    norm = normalize(body)
+    tokens = tokenize(norm)
+
+    marker_spans = _scan(tokens, lx.marker, lx.marker_prefix, skip_code=True)
+    content_spans = _scan(tokens, lx.content, lx.content_prefix, skip_code=False)
+    marker_at: dict[int, set[str]] = {}
+    for s, e, ids in marker_spans:
+        marker_at.setdefault(s, set()).update(ids)
+        for k in range(s + 1, e):
+            marker_at.setdefault(k, set()).add("_CONT")
+    covered_by_content = set()
+    concept_at: list[tuple[int, set[str]]] = []
+    span_end: dict[int, int] = {}
+    for s, e, ids in content_spans:
+        concept_at.append((s, ids))
+        span_end[s] = e
+        covered_by_content.update(range(s, e))
+    # Lexical fallback: unknown content words still carry meaning (names, projects, folders).
+    marker_tokens = {k for s, e, _ in marker_spans for k in range(s, e)}
+    for i, t in enumerate(tokens):
+        if i in covered_by_content or t.kind in {"punct", "num", "time", "iso", "url", "mail", "phone"}:
+            continue
+        if t.kind == "word" and (i in marker_tokens or t.text in _STOP or len(t.text) < 3):
+            continue
+        key = t.text.strip("/*").rstrip("/") if t.kind == "path" else t.text
+        if not key:
+            continue
+        concept_at.append((i, {"w:" + _stem(key)}))
+        ext = regex.search(r"(\.[a-z]{1,4})$", t.text) if t.kind in {"word", "path"} and "." in t.text[1:] else None
+        if ext:
+            n, ids = _match_at([Token(ext.group(1), "word", 0, 0)], 0, lx.content, lx.content_prefix, False)
+            if ids:
+                concept_at.append((i, ids))
+    concept_at.sort(key=lambda x: x[0])
+
+    # Clauses; merge clauses with no content into the previous one, qualifier-only ones into the next.
+    raw_bounds = _split_clauses(tokens)
+    has_content = []
+    for s, e, _ in raw_bounds:
+        ids = [c for i, cs in concept_at if s <= i < e for c in cs]
+        kinds = {lx.kind.get(c, "lexical" if c.startswith("w:") else "object") for c in ids}
+        vals = any(tokens[k].kind in {"time", "iso", "num", "url"} for k in range(s, e))
+        if not ids and not vals:
+            has_content.append("none")
+        elif kinds <= {"qualifier", "generic"}:
+            has_content.append("qual")
+        else:
+            has_content.append("full")
+    merged: list[list] = []
+    pending_front: list = []
+    for (s, e, exc), hc in zip(raw_bounds, has_content):
+        if merged and s < len(tokens) and tokens[s].text in _CONTINUE:
+            merged[-1][1] = e  # "…, even for the vendor demo" extends the clause before it
+            continue
+        if hc == "none" and merged:
+            merged[-1][1] = e
+            continue
+        if hc in {"none", "qual"} and not merged:
+            pending_front.append((s, e, exc))
+            continue
+        if hc == "qual" and merged and not merged[-1][2]:
+            # A trailing qualifier ("on Fridays", «по выходным») belongs to the clause before it.
+            merged[-1][1] = e
+            continue
+        if pending_front:
+            s = pending_front[0][0]
+            exc = exc or pending_front[0][2]
+            pending_front = []
+        merged.append([s, e, exc])
+    if pending_front:
+        if merged:
+            merged[0][0] = pending_front[0][0]
+        else:
+            merged.append([pending_front[0][0], pending_front[-1][1], pending_front[0][2]])
+
+    starts = {k for k, _ in concept_at}
+    for k, _ in concept_at:
+        span_end.setdefault(k, k + 1)
+    clauses: list[Clause] = []
+    all_concepts: set[str] = set()
+    line_markers: set[str] = set()
+    values: list[tuple[str, str, int]] = []
+    for s, e, exc in merged:
+        cl = Clause(s, e, exception=exc)
+        neg = 0
+        local_from: int | None = None
+        local: set[int] = set()
+        first_neg: int | None = None
+        only_pos: list[int] = []
+        for k in range(s, e):
+            for m in marker_at.get(k, ()):
+                if m == "_CONT":
+                    continue
+                cl.markers.add(m)
+                if m in {"NEG", "RELAX"}:
+                    neg += 1
+                    if first_neg is None and regex.match(r"\p{Cyrillic}", tokens[k].text):
+                        first_neg = k
+                elif m == "NEG_LOCAL":
+                    local_from = k
+                    # "without X" / «без X» denies only the next noun phrase: up to the first concept after it.
+                    j = k + 1
+                    while j < min(e, k + 5):
+                        local.add(j)
+                        if j in starts:
+                            local.update(range(j, span_end.get(j, j + 1)))
+                            j = span_end.get(j, j + 1)
+                            # coordinated phrases stay denied: "without X or Y", «без X и Y»
+                            if j + 1 < e and tokens[j].text in _COORD and (j + 1) in starts:
+                                local.add(j)
+                                j += 1
+                                continue
+                            break
+                        j += 1
+                elif m == "ONLY":
+                    only_pos.append(k)
+        base = -1 if neg % 2 else 1
+        line_markers |= cl.markers
+
+        def sign_at(k: int) -> int:
+            return -base if k in local else base
+
+        pre: set[str] = set()
+        post: set[str] = set()
+        even_at = next((k for k in range(s, e) if tokens[k].text in _CONTINUE and k > s), None)
+        for k, ids in concept_at:
+            if not (s <= k < e):
+                continue
+            sg = sign_at(k)
+            for cid in ids:
+                for j, c in enumerate((cid, *lx.expand(cid))):
+                    can, flip = lx.canon(c)
+                    val = sg * flip
+                    prev = cl.signs.get(can)
+                    cl.signs[can] = val if prev is None or prev == val else 0
+                    if (first_neg is not None and k < first_neg) or (even_at is not None and k > even_at):
+                        pre.add(can)
+                    else:
+                        post.add(can)
+                    if j == 0:
+                        cl.direct.add(can)
+                        cl.raw.add(c)
+                        if flip < 0:
+                            cl.antonymic.add(can)
+                        if sg < 0:
+                            cl.negated_direct.add(c)
+                    all_concepts.add(can)
+                slot = lx.slot_of.get(cid)
+                if slot:
+                    all_concepts.add(slot)
+                    cl.values.append((slot, cid, sg))
+                    cl.signs.setdefault(slot, sg)
+                day = cid if cid in DAY_GROUPS else None
+                if day:
+                    cl.values.append(("DAY", day, sg))
+        cl.soft = pre - post
+        cl.has_only = bool(only_pos)
+        if only_pos:
+            # "only X": X follows; "X only": X precedes (the last content before ONLY at clause end).
+            for p in only_pos:
+                after = [ids for k, ids in concept_at if p < k < e]
+                before = [ids for k, ids in concept_at if s <= k < p]
+                if after:
+                    for ids in after[:3]:
+                        cl.only_targets |= {c for c in ids if lx.kind.get(c) not in {"generic"}}
+                elif before:
+                    for ids in reversed(before):
+                        got = {c for c in ids if lx.kind.get(c) not in {"generic"}}
+                        if got:
+                            cl.only_targets |= got
+                            break
+        # Force of the clause.
+        mk = cl.markers
+        if "RELAX" in mk:
+            cl.force = "relax"
+        elif "INDIFF" in mk:
+            cl.force = "indiff"
+        elif "PERMIT" in mk and not neg:
+            cl.force = "permit"
+        elif neg:
+            cl.force = "prohibit"
+        elif mk & {"OBLIGE", "ONLY"}:
+            cl.force = "oblige"
+        _values_for(cl, tokens, concept_at, s, e, sign_at, nfc, span_end)
+        values.extend(cl.values)
+        clauses.append(cl)
+
+    names = _names(nfc)
+    if names and clauses:
+        clauses[0].values.extend(names)
+        values.extend(names)
+        all_concepts.add("NAME")
+    for slot, _, _ in values:
+        all_concepts.add(slot if not slot.startswith("NUM:") else "NUM")
+
+    first = next((t.text for t in tokens if t.kind == "word"), "")
+    past = "PAST" in line_markers or bool(_EN_PAST_FIRST.match(first)) or (
+        bool(_RU_PAST.match(first)) and first not in _RU_PAST_NOT
+    )
+    if not past:
+        past = any(t.kind == "word" and _RU_PAST.match(t.text) and t.text not in _RU_PAST_NOT for t in tokens[:4])
+    modal = line_markers & {"PERMIT", "RELAX", "INDIFF", "OBLIGE", "FUTURE_PLAN"}
+    return Analysis(
+        text=text,
+        clauses=clauses,
+        concepts=frozenset(all_concepts),
+        markers=frozenset(line_markers),
+        values=values,
+        hedged="HEDGE" in line_markers,
+        report=past and not modal,
+        mention="MENTION" in line_markers,
+        universal="UNIVERSAL" in line_markers,
+        indiff="INDIFF" in line_markers,
+    )
+
+
+def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sign_at, nfc: str,
+                span_end: dict[int, int]) -> None:
+    lx = lexicon()
+    has_branch = "BRANCH" in cl.signs
+    for k in range(s, e):
+        t = tokens[k]
+        sg = sign_at(k)
+        if t.kind == "time":
+            hh, mm = t.text.split(":")
+            cl.values.append(("TIME", f"{int(hh):02d}:{mm}", sg))
+        elif t.kind == "url":
+            cl.values.append(("URL", t.text.split("://", 1)[1].rstrip("/.").lower(), sg))
+        elif t.kind == "path" and _TZ.match(t.text):
+            cl.values.append(("TZ", t.text, sg))
+        elif t.kind == "word" and t.text in _TZ_ABBR:
+            cl.values.append(("TZ", t.text, sg))
+        elif t.kind == "iso":
+            cl.values.append(("DATE", t.text[5:10], sg))
+            off = regex.search(r"t\d{2}:\d{2}(?::\d{2})?(z|[+-]\d{2}:?\d{2})$", t.text)
+            if off:
+                o = off.group(1)
+                cl.values.append(("TZ", "utc" if o == "z" else "utc" + o.replace(":", "")[:3].replace("+0", "+").replace("-0", "-"), sg))
+        elif t.kind == "num" and not _near_month(k, concept_at, span_end):
+            key = None
+            for dist in (1, 2, 3):
+                for j in (k - dist, k + dist):
+                    if s <= j < e and key is None:
+                        for kk, ids in concept_at:
+                            if kk <= j < span_end.get(kk, kk + 1):
+                                cands = [c for c in ids if lx.kind.get(c) not in {"generic", "qualifier"}]
+                                if cands:
+                                    key = sorted(cands)[0]
+                                    break
+                if key:
+                    break
+            if key:
+                cl.values.append(("NUM:" + key, t.text.rstrip("+%"), sg))
+        single_code = t.code and not (k > 0 and tokens[k - 1].code) and not (k + 1 < len(tokens) and tokens[k + 1].code)
+        if single_code and has_branch and t.kind in {"word", "path"}:
+            cl.values.append(("BRANCH", t.text, sg))
+        elif has_branch and t.kind == "word" and t.text in {"main", "master", "trunk", "develop", "dev"}:
+            cl.values.append(("BRANCH", "main" if t.text in {"master", "trunk"} else t.text, sg))
+    seg = " ".join(tokens[k].text for k in range(s, e))
+    for m in _DATE_MD.finditer(seg):
+        cl.values.append(("DATE", f"{_MONTHS[m.group(1)[:3]]:02d}-{int(m.group(2)):02d}", cl.signs and 1 or 1))
+    for m in _DATE_DM.finditer(seg):
+        cl.values.append(("DATE", f"{_MONTHS[m.group(2)[:3]]:02d}-{int(m.group(1)):02d}", 1))
+    for m in _OFFSET.finditer(seg):
+        if m.group(1):
+            h = int(m.group(1).replace(" ", ""))
+            cl.values.append(("TZ", f"utc{h:+d}" if h else "utc", 1))
+
+
+def _near_month(k: int, concept_at, span_end) -> bool:
+    for kk, ids in concept_at:
+        if "MONTH" in ids and abs(kk - k) <= 1:
+            return True
+    return False
+
+
+def _names(nfc: str) -> list[tuple[str, str, int]]:
+    """Forms of address the line sets: "call me Sam, not Samuel" -> [(NAME, sam, +1), (NAME, samuel, -1)]."""
+    m = _NAME_TRIGGER.search(nfc)
+    if not m:
+        return []
+    tail = regex.split(r"[.;(\n]", nfc[m.end():m.end() + 80], maxsplit=1)[0]
+    out = []
+    for nm in _NAME.finditer(tail):
+        neg = -1 if nm.group(1) else 1
+        name = normalize(nm.group(2))
+        out.append(("NAME", name, neg))
+    return out[:3]
