@@ -375,20 +375,21 @@ class Walker:
         return Effect("write", ref.display, "path")
 
     def delete_effect(self, ref: PathRef, how: str, recursive: bool, filtered: bool = False) -> Effect:
-        hit = self.env.protected(ref)
-        if hit:
-            inv, what = hit
-            self.violate(inv, f"{how} deletes {what}; " + _SELF_FIX[inv])
+        hit = None if filtered and ref.scope == "ws" else self.env.protected(ref)
         if recursive:
-            ok = ref.scope == "ws" and ref.rel not in (None, "", ".") and (
-                glob_in(ref.rel, self.opts.delete_allowed) or filtered)
-            if not ok and not hit:
+            ok = ref.scope == "ws" and (filtered or (ref.rel not in (None, "", ".") and
+                                                     glob_in(ref.rel, self.opts.delete_allowed)))
+            if not ok:
                 where = {"ws": "inside the workspace but outside the allowed dirs",
                          "home": "in the home directory", "abs": "outside the workspace",
                          "unknown": "at a path that is only known at run time"}[ref.scope]
                 allowed = ", ".join(d.rstrip("/") + "/" for d in self.opts.delete_allowed) or "none"
                 self.violate("no-recursive-delete", f"{how} recursively deletes {ref.display} ({where}); recursive "
                              f"deletes are allowed only under {allowed}. Delete specific files, or ask the user")
+        if hit:
+            inv, what = hit
+            self.violate(inv, f"{how} deletes {what}; " + _SELF_FIX[inv])
+        if recursive:
             return Effect("dangerous", ref.display, "path")
         return Effect("write", ref.display, "path")
 
@@ -454,6 +455,10 @@ class Walker:
             elif kind == "shell":  # nested shell with a script string
                 wrappers.append(tool)
                 taint = next((t for t in taints[extra:] if t), None) if extra is not None else None
+                if tool == "eval" and "$(…)" in new_argv[0] and not taint:
+                    # eval "$(ssh-agent -s)": the code comes from a local command, not from the network
+                    self.emit(argv, op, via, "exec", effects, sudo=sudo, wrappers=wrappers)
+                    return cwd, Flow()
                 self.shell_script(new_argv[0], cwd, tool, op, taint)
                 if effects:
                     self.emit([tool], op, via, "write", effects, sudo=sudo, wrappers=wrappers)
@@ -527,7 +532,7 @@ class Walker:
         return cwd, flow
 
     def check_exec_of_download(self, path: str, cwd) -> None:
-        if "/" in path or path in self.downloads:
+        if self.downloads:
             ref = self.env.norm(path, cwd)
             if ref.abs and ref.abs in self.downloads:
                 self.violate("script-execution-tracking", f"runs {ref.display}, which this command just downloaded;"
@@ -1011,9 +1016,10 @@ def _h_find(w: Walker, tool, argv, cwd, stdin, effects, taints):
     if not starts:
         starts = ["."]
     expr = argv[i:]
-    filtered = any(a in ("-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-mtime", "-mmin",
-                         "-size", "-user", "-perm", "-wholename", "-empty", "-atime", "-ctime") for a in expr)
-    names = [expr[k + 1] for k, a in enumerate(expr) if a in ("-name", "-iname") and k + 1 < len(expr)]
+    names = [expr[k + 1] for k, a in enumerate(expr) if a in ("-name", "-iname", "-path", "-ipath", "-wholename")
+             and k + 1 < len(expr)]
+    # a name or path filter narrows what is deleted (and is checked against the protected files below)
+    filtered = bool(names)
     typ = "read"
     j = 0
     while j < len(expr):
@@ -1056,7 +1062,9 @@ def _walker_find_exec(self: Walker, inner: list[str], cwd, filtered: bool, names
 
 def _walker_find_delete(self: Walker, ref: PathRef, filtered: bool, names: list[str]) -> None:
     for name in names:
-        probe = self.env.norm((ref.rel + "/" if ref.rel else "") + name, self.env.root) if ref.scope == "ws" else None
+        name = name.lstrip("./") if name.startswith("./") else name
+        probe = self.env.norm(name if "/" in name and not name.startswith("*") else (ref.rel + "/" if ref.rel else "")
+                              + name, self.env.root) if ref.scope == "ws" else None
         if probe is not None and self.env.protected(probe):
             inv, what = self.env.protected(probe)
             self.violate(inv, f"find -delete may delete {what}; " + _SELF_FIX[inv])
@@ -1207,10 +1215,10 @@ def _long(tool: str, name: str) -> str:
 def _h_rm(w: Walker, tool, argv, cwd, stdin, effects, taints):
     flags, ops, _ = _opts_and_operands(argv[1:], set())
     names = {_long("rm", f) if len(f) > 1 else f for f in flags}
-    recursive = bool(names & {"r", "R", "recursive"})
+    find_ctx = getattr(w, "_find_ctx", None)
+    recursive = bool(names & {"r", "R", "recursive"}) or find_ctx is not None
     if not ops:
         ops = ["?"] if recursive else []
-    find_ctx = getattr(w, "_find_ctx", None)
     filtered = bool(find_ctx and find_ctx[0])
     typ = "dangerous" if recursive else "write"
     for a in ops:
@@ -1323,7 +1331,7 @@ def _h_sed(w: Walker, tool, argv, cwd, stdin, effects, taints):
 def _h_chmod(w: Walker, tool, argv, cwd, stdin, effects, taints):
     flags, ops, values = _opts_and_operands(argv[1:], {"--reference"})
     mode = values.get("mode")
-    if mode is None:
+    if mode is None and tool == "chmod":
         # a mode may look like an option: chmod -w file, chmod -R 777 dir
         raw = [a for a in argv[1:] if not a.startswith("--")]
         cand = [a for a in raw if re.fullmatch(r"[0-7]{3,4}|[ugoa]*[+=-][rwxXst]*(,[ugoa]*[+=-][rwxXst]*)*", a)]
