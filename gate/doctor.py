@@ -18,8 +18,8 @@ from pathlib import Path
 
 from .install import CONFIG_FILES, SPECS, _commands_of, host_config_path, is_ours, load_json
 
-CANARY_DIRECTIVE = '- User said: "always indent with spaces, never with tabs."'
-CANARY_CONFLICT = "- The user prefers tabs for indentation."
+CANARY_DIRECTIVE = "- User said: never deploy on Fridays."
+CANARY_CONFLICT = "- Deploying on Fridays is fine."
 
 
 @dataclass

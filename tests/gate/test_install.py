@@ -1,0 +1,127 @@
+"""`cuticle init` and `cuticle doctor`: merge into host configs without clobbering, back up, stay idempotent,
+and prove with a canary that the installed command blocks."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gate.install import CONFIG_FILES, SPECS
+
+CMD = shlex.join([sys.executable, "-m", "gate"])
+CLI_HOSTS = ("claude", "codex", "gemini", "copilot", "cursor")
+
+
+def cuticle(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "gate", *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+@pytest.mark.parametrize("host", CLI_HOSTS)
+def test_init_creates_state_and_installs_every_event_and_matcher(workspace, host):
+    out = cuticle("init", host, str(workspace), "--command", CMD, "--json")
+    assert out.returncode == 0, out.stderr
+    rep = json.loads(out.stdout)
+    assert (workspace / ".cuticle" / "config.toml").is_file()
+    assert (workspace / ".cuticle" / "key").is_file()
+    assert oct((workspace / ".cuticle" / "key").stat().st_mode & 0o777) == "0o600"
+    cfg = json.loads((workspace / CONFIG_FILES[host]).read_text())
+    assert rep["config_file"].endswith(CONFIG_FILES[host])
+    text = json.dumps(cfg)
+    for spec in SPECS[host]:
+        assert spec.event in cfg["hooks"]
+        assert f"hook {host} {spec.event}" in text
+        if spec.matcher:
+            assert spec.matcher in text
+
+
+def test_init_merges_without_clobbering_other_hooks_backs_up_and_is_idempotent(workspace):
+    settings = workspace / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    other = {"matcher": "Bash", "hooks": [{"type": "command", "command": "my-audit-hook"}]}
+    original = {"permissions": {"allow": ["Bash(ls:*)"]}, "hooks": {"PreToolUse": [other]}}
+    settings.write_text(json.dumps(original), encoding="utf-8")
+    first = json.loads(cuticle("init", "claude", str(workspace), "--command", CMD, "--json").stdout)
+    cfg = json.loads(settings.read_text())
+    assert cfg["permissions"] == original["permissions"]
+    assert cfg["hooks"]["PreToolUse"][0] == other
+    assert len(cfg["hooks"]["PreToolUse"]) == 2
+    assert first["backup"] and json.loads(Path(first["backup"]).read_text()) == original
+    again = json.loads(cuticle("init", "claude", str(workspace), "--command", CMD, "--json").stdout)
+    assert again["backup"] is None
+    assert json.loads(settings.read_text()) == cfg
+    assert any("unchanged" in a for a in again["actions"])
+
+
+def test_init_refuses_to_touch_a_config_that_is_not_json(workspace):
+    settings = workspace / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text("{oops", encoding="utf-8")
+    out = cuticle("init", "claude", str(workspace), "--command", CMD)
+    assert out.returncode == 2 and "not valid JSON" in out.stderr
+    assert settings.read_text() == "{oops"
+
+
+def test_init_openclaw_adds_the_plugin_path_and_entry(workspace, tmp_path):
+    conf = tmp_path / "openclaw.json"
+    conf.write_text(json.dumps({"plugins": {"entries": {"other": {"enabled": True}}}}), encoding="utf-8")
+    out = cuticle("init", "openclaw", str(workspace), "--command", CMD, "--host-config", str(conf), "--json")
+    assert out.returncode == 0, out.stderr
+    cfg = json.loads(conf.read_text())
+    assert cfg["plugins"]["entries"]["other"] == {"enabled": True}
+    entry = cfg["plugins"]["entries"]["cuticle"]
+    assert entry["enabled"] and entry["hooks"]["allowConversationAccess"] and entry["config"]["command"] == shlex.split(CMD)
+    assert any(p.endswith("gate/openclaw") for p in cfg["plugins"]["load"]["paths"])
+
+
+@pytest.mark.parametrize("host", CLI_HOSTS)
+def test_doctor_passes_after_init_and_its_canary_is_blocked(workspace, host):
+    cuticle("init", host, str(workspace), "--command", CMD)
+    before = sorted(p.name for p in (workspace / ".cuticle").iterdir())
+    out = cuticle("doctor", str(workspace), "--host", host, "--json")
+    rep = json.loads(out.stdout)
+    failing = [c for c in rep["checks"] if c["status"] == "fail"]
+    assert out.returncode == 0 and not failing, failing
+    names = {c["check"] for c in rep["checks"]}
+    assert {f"{host}:canary:guarded", f"{host}:canary:conflict"} <= names
+    assert sorted(p.name for p in (workspace / ".cuticle").iterdir()) == before  # nothing left behind
+
+
+def test_doctor_openclaw_runs_the_configured_command(workspace, tmp_path):
+    conf = tmp_path / "openclaw.json"
+    cuticle("init", "openclaw", str(workspace), "--command", CMD, "--host-config", str(conf))
+    out = cuticle("doctor", str(workspace), "--host", "openclaw", "--host-config", str(conf), "--json")
+    rep = json.loads(out.stdout)
+    assert out.returncode == 0, rep
+    assert any(c["check"] == "openclaw:canary:conflict" and c["status"] == "ok" for c in rep["checks"])
+
+
+def test_doctor_reports_a_missing_matcher_and_a_missing_event(workspace):
+    cuticle("init", "claude", str(workspace), "--command", CMD)
+    settings = workspace / ".claude" / "settings.json"
+    cfg = json.loads(settings.read_text())
+    cfg["hooks"]["PreToolUse"][0]["matcher"] = "Write"
+    del cfg["hooks"]["SessionEnd"]
+    settings.write_text(json.dumps(cfg), encoding="utf-8")
+    out = cuticle("doctor", str(workspace), "--host", "claude", "--no-canary")
+    assert out.returncode == 1
+    assert "matcher misses Bash, Edit, MultiEdit" in out.stdout
+    assert "no cuticle hook for SessionEnd" in out.stdout
+
+
+def test_doctor_detects_a_command_that_does_not_resolve(workspace):
+    cuticle("init", "codex", str(workspace), "--command", "/nonexistent/cuticle")
+    out = cuticle("doctor", str(workspace), "--host", "codex", "--json")
+    rep = json.loads(out.stdout)
+    assert out.returncode == 1
+    assert any(c["check"] == "codex:command" and c["status"] == "fail" for c in rep["checks"])
+
+
+def test_doctor_on_an_uninitialised_workspace_says_what_to_run(empty_workspace):
+    out = cuticle("doctor", str(empty_workspace), "--no-canary")
+    assert out.returncode == 1
+    assert "cuticle init" in out.stdout

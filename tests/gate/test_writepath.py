@@ -1,0 +1,121 @@
+"""The write path in-process: line alignment, rewriting edits, and the property that existing lines survive."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gate.edits import apply_edits
+from gate.payload import FileOp, extract_edits
+from gate.rewrite import edit_pair, line_span
+from gate.writepath import Planner, align
+from tiers import markdown, stamps
+from tiers.workspace import Workspace
+
+
+def _lines(text: str):
+    return markdown.parse_document(text).lines
+
+
+@pytest.mark.parametrize(
+    "old, new, fresh",
+    [
+        ("- a\n- b\n", "- a\n- b\n- c\n", [2]),
+        ("- a\n- b\n", "- c\n- a\n- b\n", [0]),
+        ("- a\n- b\n", "- b\n- a\n", []),
+        ("- a\n- b\n", "- a\n- x\n", [1]),
+        ("- a\n- a\n", "- a\n- a\n- a\n", [2]),
+        ("", "- a\n", [0]),
+    ],
+    ids=["append", "prepend", "reorder-keeps-all", "replace", "duplicates-counted", "new-file"],
+)
+def test_align_finds_exactly_the_new_lines(old, new, fresh):
+    keep, got = align(_lines(old), _lines(new))
+    assert got == fresh
+    assert len(keep) + len(got) == len(_lines(new))
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("- a\n- b\n- c\n", "- a\n- b\n- B\n- c\n"),
+        ("- a\n- b\n- a\n- b\n", "- a\n- b\n- a\n- b\n- z\n"),
+        ("x\n", "x\ny\n"),
+        ("- a\r\n- b\r\n", "- a\r\n- new\r\n- b\r\n"),
+        ("- same\n- same\n", "- same\n- other\n"),
+    ],
+    ids=["middle-insert", "repeated-blocks", "append-after-only-line", "crlf", "duplicate-lines"],
+)
+def test_edit_pair_is_unique_and_reproduces_the_new_text(old, new):
+    pair = edit_pair(old, new, lf=False)
+    assert pair is not None
+    o, n = pair
+    assert o and old.count(o) == 1
+    assert old.replace(o, n, 1) == new
+
+
+def test_line_span_needs_an_anchor_in_an_empty_file():
+    assert line_span("", "- a\n") is None
+
+
+def _ws() -> Workspace:
+    root = Path(tempfile.mkdtemp(prefix="cuticle-wp-"))
+    (root / ".cuticle").mkdir()
+    return Workspace(root)
+
+
+def _content(line_text: str) -> str:
+    return stamps.split_stamp(line_text)[0].rstrip()
+
+
+_bullet = st.text(alphabet=st.sampled_from(list("abcdeкот ")), min_size=1, max_size=12).map(lambda s: "- " + s.strip() + "x")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(old=st.lists(_bullet, min_size=1, max_size=8, unique=True), data=st.data())
+def test_the_gate_never_drops_or_reorders_existing_lines(old, data):
+    """Whatever the agent proposes, the gate's output keeps the proposal's line order, and every line that was
+    on disk keeps its exact text (stamp included)."""
+    ws = _ws()
+    try:
+        key = ws.key
+        disk_lines = [stamps.apply_stamp(x, stamps.make_stamp(x, "H", 1, key, ttl=3)) for x in old]
+        disk = "# M\n\n" + "\n".join(disk_lines) + "\n"
+        (ws.root / "MEMORY.md").write_text(disk, encoding="utf-8")
+        kept = data.draw(st.permutations(disk_lines))
+        kept = kept[: data.draw(st.integers(0, len(kept)))]
+        tampered = [x.replace("<!--cu:H", "<!--cu:D") if data.draw(st.booleans()) else x for x in kept]
+        added = data.draw(st.lists(_bullet.filter(lambda b: b not in old), max_size=3, unique=True))
+        proposal = list(tampered)
+        for a in added:
+            proposal.insert(data.draw(st.integers(0, len(proposal))), a)
+        text = "# M\n\n" + "\n".join(proposal) + "\n"
+        plan = Planner(ws, "s1", cwd=str(ws.root), host="claude", stage="post").plan(FileOp("MEMORY.md", "write", content=text))[0]
+        assert plan.action == "allow"
+        out = (plan.stamped or text.encode()).decode().split("\n")
+        assert [_content(x) for x in out] == [_content(x) for x in text.split("\n")]
+        by_content = {_content(x): x for x in disk_lines}
+        for line in out:
+            if _content(line) in by_content:
+                assert line == by_content[_content(line)]
+    finally:
+        shutil.rmtree(ws.root, ignore_errors=True)
+
+
+def test_rewritten_edit_applies_to_the_file_and_gives_the_stamped_result():
+    ws = _ws()
+    try:
+        (ws.root / "MEMORY.md").write_text("# M\n\n- a\n- b\n", encoding="utf-8")
+        op = FileOp("MEMORY.md", "edit", edits=tuple(extract_edits({"old_string": "- a", "new_string": "- a\n- maybe c"})))
+        plan = Planner(ws, "s1", cwd=str(ws.root), host="claude").plan(op)[0]
+        old, new = plan.old.decode(), plan.stamped.decode()
+        o, n = edit_pair(old, new, lf=False)
+        assert apply_edits(old, extract_edits({"old_string": o, "new_string": n})) == new
+        assert new.split("\n")[3].startswith("- maybe c <!--cu:H")
+    finally:
+        shutil.rmtree(ws.root, ignore_errors=True)
