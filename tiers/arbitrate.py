@@ -396,6 +396,8 @@ def _polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
         if cc.force not in _CONFLICT_FORCES:
             continue
         shared = _shared(cc, kc)
+        if _disjoint_values(cc, kc):
+            continue  # "never deploy on Fridays" says nothing about Monday deploys
         # A rule about doing something ("don't *use* Docker") is flipped by a claim about doing it, or by an
         # explicit permission/relaxation; a plain fact that merely names the thing ("Docker seat renewal") is not.
         lx = lexicon()
@@ -457,6 +459,21 @@ def _time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     return None
 
 
+def _disjoint_values(cc: Clause, kc: Clause) -> bool:
+    """Both clauses name values of one slot and none coincide: they are about different cases."""
+    kv: dict[str, list[str]] = {}
+    for slot, v, _ in kc.values:
+        kv.setdefault(slot, []).append(v)
+    cv: dict[str, list[str]] = {}
+    for slot, v, _ in cc.values:
+        cv.setdefault(slot, []).append(v)
+    for slot, vals in cv.items():
+        if slot in kv and slot in {"DAY", "TIME", "DATE"} | set(lexicon().slot_of.values()):
+            if not any(_same_value(slot, a, b) for a in vals for b in kv[slot]):
+                return True
+    return False
+
+
 def _values(a: Analysis) -> dict[str, list[tuple[str, int, Clause]]]:
     out: dict[str, list[tuple[str, int, Clause]]] = {}
     for cl in a.clauses:
@@ -476,7 +493,9 @@ def _same_value(slot: str, a: str, b: str) -> bool:
     if slot == "NAME":
         ta, tb = set(a.split()), set(b.split())
         return ta <= tb or tb <= ta
-    if slot in {"TZ", "URL"}:
+    if slot == "TZ":
+        return ("/" in a or "/" in b) and (a in b or b in a)
+    if slot == "URL":
         return a in b or b in a
     return False
 
@@ -515,7 +534,7 @@ def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                 anchored = any(x for kcl in k_cls for x in _shared(ccl, kcl)
                                if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) != "qualifier")
                 if lonely or anchored or slot == "NAME":
-                    return slot, val, next(v for v in k_neg if _same_value(slot, val, v))
+                    return slot, val, "!" + next(v for v in k_neg if _same_value(slot, val, v))
             if slot == "DATE" and len({pv for pv, _ in k_pos}) > 1:
                 continue  # a date range in the constraint: "off Dec 22 - Jan 2"
             # Compare clause by clause: "GraphQL only for mobile, web stays on REST" fixes REST for the web.
@@ -626,9 +645,15 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
     sub = _substitution(c, k)
     if sub:
         slot, val, kval = sub
-        label = slot.split(":")[0].lower()
+        label = "number" if slot.startswith("NUM:") else slot.lower().replace("_", " ")
         kind = "value-substitution"
-        reason, res = _explain(kind, cand_tier, cons, f'{label} "{val}" instead of "{kval}"')
+        shown = val.replace("_", " ").lower() if val.isupper() else val
+        if kval.startswith("!"):
+            detail = f'{label} "{shown}", which the user ruled out'
+        else:
+            kshown = kval.replace("_", " ").lower() if kval.isupper() else kval
+            detail = f'{label} "{shown}" instead of "{kshown}"'
+        reason, res = _explain(kind, cand_tier, cons, detail)
         return Conflict(cons, kind, reason, res, 1.0 + rel)
     if c.indiff and max(rel, _c_coverage(c, k)) >= 0.6:
         rel = max(rel, RELATED_MIN)

@@ -94,7 +94,8 @@ _DATE_DM = regex.compile(
 )
 _DATE_DOT = regex.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})(?:\.(\d{2,4}))?(?![\d.])")
 _NAME_TRIGGER = regex.compile(
-    r"(?i)\b(?:call\s+me|address\s+me\s+as|refer\s+to\s+me\s+as|my\s+name\s+is|name\s*:|"
+    r"(?i)\b(?:call\s+me|call\s+(?:the\s+user|him|her|them)|address\s+(?:me|the\s+user|him|her|them)\s+as|"
+    r"refer\s+to\s+(?:me|the\s+user|him|her)\s+as|my\s+name\s+is|name\s*:|"
     r"зови(?:те)?\s+меня|называй(?:те)?\s+меня|обращаться\s+к\s+(?:пользователю|нему|ней|мне)\s*:?|"
     r"обращайся\s+ко\s+мне|меня\s+зовут|имя\s*:|обращение\s*:)"
 )
@@ -458,7 +459,8 @@ def _analyze_cached(text: str) -> Analysis:
         if hc in {"none", "qual"} and not merged:
             pending_front.append((s, e, exc))
             continue
-        if hc == "qual" and merged and not merged[-1][2]:
+        neg_here = any(m in {"NEG", "RELAX"} for k in range(s, e) for m in marker_at.get(k, ()))
+        if hc == "qual" and merged and not merged[-1][2] and not neg_here:
             # A trailing qualifier ("on Fridays", «по выходным») belongs to the clause before it.
             merged[-1][1] = e
             continue
@@ -486,6 +488,7 @@ def _analyze_cached(text: str) -> Analysis:
         local_from: int | None = None
         local: set[int] = set()
         first_neg: int | None = None
+        ru_neg = False
         only_pos: list[int] = []
         for k in range(s, e):
             for m in marker_at.get(k, ()):
@@ -493,7 +496,10 @@ def _analyze_cached(text: str) -> Analysis:
                     continue
                 cl.markers.add(m)
                 if m in {"NEG", "RELAX"}:
-                    neg += 1
+                    if m == "NEG" and regex.match(r"\p{Cyrillic}", tokens[k].text):
+                        ru_neg = True  # negative concord: «никогда не», «ничего не» deny once
+                    else:
+                        neg += 1
                     if first_neg is None and regex.match(r"\p{Cyrillic}", tokens[k].text):
                         first_neg = k
                 elif m == "NEG_LOCAL":
@@ -514,6 +520,7 @@ def _analyze_cached(text: str) -> Analysis:
                         j += 1
                 elif m == "ONLY":
                     only_pos.append(k)
+        neg += 1 if ru_neg else 0
         base = -1 if neg % 2 else 1
         line_markers |= cl.markers
 

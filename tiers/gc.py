@@ -1,0 +1,225 @@
+"""Garbage collection of memory: expired hypotheses and superseded or contradicted lines leave, recoverably.
+
+GC removes only lines carrying a stamp that verifies under the workspace key (lines cuticle stamped itself):
+HYPOTHESIS lines whose ``expires`` session is behind the current session, and lines whose stamp state is
+``superseded`` or ``contradicted``. Unstamped lines, lines with forged or malformed stamps, headings, code and
+everything else are never touched; each file is rewritten atomically under its lock, byte for byte identical apart
+from the removed lines. Every removed line is first appended to ``.cuticle/gc-archive.jsonl`` (file, line, text,
+stamp, reason, id), and ``restore(ws, id)`` puts it back.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import ConfigError, UsageError, WorkspaceError
+from .fsutil import append_jsonl, atomic_write, file_lock, read_bytes_checked, read_jsonl
+from .model import Tier
+
+__all__ = ["GcReport", "Removed", "collect", "hypothesis_ttl", "mark_state", "restore"]
+
+log = logging.getLogger(__name__)
+
+ARCHIVE_NAME = "gc-archive.jsonl"
+DEFAULT_TTL = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Removed:
+    """One line GC removed (or would remove, in a dry run)."""
+
+    id: str
+    file: str
+    line: int
+    text: str
+    stamp: str
+    reason: str
+    tier: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "file": self.file, "line": self.line, "text": self.text, "stamp": self.stamp,
+                "reason": self.reason, "tier": self.tier}
+
+
+@dataclass(slots=True)
+class GcReport:
+    session: int
+    dry_run: bool
+    removed: list[Removed] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"session": self.session, "dry_run": self.dry_run, "removed": [r.to_json() for r in self.removed],
+                "files_changed": self.files, "errors": self.errors}
+
+
+def hypothesis_ttl(ws) -> int:
+    """``[tiers] hypothesis_ttl`` (sessions a HYPOTHESIS lives), default 3."""
+    value = ws.section("tiers").get("hypothesis_ttl", DEFAULT_TTL)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{ws.config_path}: [tiers] hypothesis_ttl must be an integer >= 1, not {value!r}")
+    return value
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _key(ws) -> bytes | None:
+    # GC never creates a key: without one, cuticle cannot have stamped anything here.
+    if not ws.state_path("key").exists():
+        return None
+    return ws.key
+
+
+def _why(stamp, current: int) -> str | None:
+    if stamp.state in ("superseded", "contradicted"):
+        return stamp.state
+    if stamp.tier is Tier.HYPOTHESIS and stamp.expires is not None and stamp.expires < current:
+        return f"expired (HYPOTHESIS live through session {stamp.expires}, now session {current})"
+    return None
+
+
+def collect(ws, *, dry_run: bool = False) -> GcReport:
+    """Remove expired hypotheses and superseded/contradicted lines from every memory file of ``ws``."""
+    from .markdown import parse_document
+    from .session import current_session
+    from .stamps import render_stamp, verify_stamp
+
+    current = current_session(ws)
+    report = GcReport(current, dry_run)
+    key = _key(ws)
+    if key is None:
+        return report
+    archive = ws.state_path(ARCHIVE_NAME)
+    for path in ws.memory_files():
+        rel = ws.relpath(path)
+        try:
+            with file_lock(path):
+                data = read_bytes_checked(path)
+                doc = parse_document(data)
+                drop: dict[int, None] = {}
+                removed: list[tuple[Removed, dict]] = []
+                for ln in doc.memory_lines():
+                    stamp = ln.stamp
+                    if stamp is None or not verify_stamp(stamp, ln.content, key):
+                        continue
+                    why = _why(stamp, current)
+                    if why is None:
+                        continue
+                    prev = next((doc.lines[i].text for i in range(ln.number - 2, -1, -1)
+                                 if doc.lines[i].text.strip()), None)
+                    item = Removed(stamp.id, rel, ln.number, ln.text, render_stamp(stamp), why, stamp.tier.name)
+                    drop[ln.number] = None
+                    removed.append((item, {"eol": ln.eol, "prev": prev}))
+                if not removed:
+                    continue
+                report.removed.extend(r for r, _ in removed)
+                report.files.append(rel)
+                if dry_run:
+                    continue
+                new = doc.with_texts(drop).render()
+                ws.ensure_state()
+                for item, extra in removed:
+                    # The archive is written first: a crash before the rewrite leaves the line in place and a
+                    # record that restore() recognises as already present.
+                    append_jsonl(archive, {**item.to_json(), **extra, "session": current, "removed_at": _now()})
+                atomic_write(path, new)
+        except (WorkspaceError, OSError) as exc:
+            report.errors.append(f"{rel}: {exc}")
+            log.warning("gc skipped %s: %s", rel, exc)
+    return report
+
+
+def archive_records(ws) -> list[dict]:
+    """Every archived line still restorable (newest last)."""
+    recs = read_jsonl(ws.state_path(ARCHIVE_NAME))
+    restored = {r["restored"] for r in recs if "restored" in r}
+    return [r for r in recs if "id" in r and "restored" not in r and r.get("id") not in restored]
+
+
+def restore(ws, archive_id: str) -> dict[str, Any]:
+    """Put an archived line back into its file (near its old neighbour), re-stamped live; returns the record."""
+    from .markdown import parse_document
+    from .session import current_session
+    from .stamps import apply_stamp, make_stamp, parse_stamp, split_stamp
+
+    cands = [r for r in archive_records(ws) if r.get("id") == archive_id]
+    if not cands:
+        raise UsageError(f"no archived line with id {archive_id!r}; `cuticle gc --json --dry-run` lists "
+                         f"what GC would remove and {ws.state_path(ARCHIVE_NAME).name} what it removed")
+    rec = cands[-1]
+    rel = rec["file"]
+    path = ws.root / rel
+    try:
+        ws.relpath(path)
+    except WorkspaceError as exc:
+        raise UsageError(f"archived file {rel} is outside the workspace") from exc
+    content, _, _ = split_stamp(rec["text"])
+    old = parse_stamp(rec["stamp"])
+    key = ws.key
+    session = current_session(ws)
+    ttl = hypothesis_ttl(ws) if old.tier is Tier.HYPOTHESIS else None
+    stamp = make_stamp(content.strip(), old.tier, session, key, scope=old.scope, ttl=ttl)
+    text = apply_stamp(content.rstrip(), stamp)
+    with file_lock(path):
+        data = read_bytes_checked(path) if path.exists() else b""
+        doc = parse_document(data)
+        lines = [ln.text for ln in doc.lines]
+        present = any(split_stamp(t)[0].strip() == content.strip() for t in lines)
+        if not present:
+            eol = rec.get("eol") or (doc.lines[0].eol if doc.lines and doc.lines[0].eol else "\n")
+            at = None
+            prev = rec.get("prev")
+            if prev is not None:
+                at = next((i + 1 for i in range(len(lines) - 1, -1, -1) if lines[i] == prev), None)
+            if at is None:
+                at = min(max(int(rec.get("line", 1)) - 1, 0), len(lines))
+            # Rebuild around the insertion point, keeping every other line's bytes and EOLs.
+            pieces = [ln.text + ln.eol for ln in doc.lines]
+            if at > 0 and at <= len(pieces) and not doc.lines[at - 1].eol:
+                pieces[at - 1] += eol
+                eol = ""
+            pieces.insert(at, text + eol)
+            out = "".join(pieces).encode("utf-8", "surrogateescape")
+            atomic_write(path, (b"\xef\xbb\xbf" + out) if doc.bom else out)
+    append_jsonl(ws.state_path(ARCHIVE_NAME), {"restored": archive_id, "at": _now(), "file": rel})
+    return {**rec, "restored_text": text, "already_present": present}
+
+
+def mark_state(ws, rel: str, line: int, content: str, state: str) -> bool:
+    """Re-stamp one line as ``superseded``/``contradicted`` so the next GC archives it; False if it moved.
+
+    Used when a verified user directive amends an older constraint. An unstamped constraint (written before
+    cuticle) gets a stamp carrying the state: the user's own amendment is what retires it.
+    """
+    from .classify import classify
+    from .markdown import parse_document
+    from .session import current_session
+    from .stamps import STATES, apply_stamp, make_stamp, verify_stamp
+
+    if state not in STATES:
+        raise UsageError(f"state must be one of {', '.join(STATES)}, not {state!r}")
+    path = ws.root / rel
+    ws.relpath(path)
+    key = ws.key
+    with file_lock(path):
+        doc = parse_document(read_bytes_checked(path))
+        if not 1 <= line <= len(doc.lines):
+            return False
+        ln = doc.lines[line - 1]
+        if ln.content.strip() != content.strip():
+            return False
+        old = ln.stamp
+        if old is not None and verify_stamp(old, ln.content, key):
+            tier, scope, session = old.tier, old.scope, old.session
+        else:
+            cls = classify(ln.content)
+            tier, scope, session = cls.tier, cls.scope, current_session(ws)
+        stamp = make_stamp(ln.content.strip(), tier, session, key, scope=scope, state=state)
+        atomic_write(path, doc.with_texts({line: apply_stamp(ln.content.rstrip(), stamp)}).render())
+    return True

@@ -1,0 +1,206 @@
+"""Verified provenance: a memory line built from the user's own words of this turn is the user's, not a guess.
+
+Hosts report each user prompt (``record_prompt``); cuticle keeps the last few per session in
+``.cuticle/prompts.json`` (bounded, atomic, locked). ``classify_with_provenance`` classifies a line by its markers
+and then checks it against the *current* prompt of its session — the most recent one recorded. The rule
+(docs/arbitration.md):
+
+- content words are the line's and the prompt's word tokens (normalized, ё = е) minus stopwords and minus
+  provenance markers ("user said", «пользователь сказал»), compared by stem (English suffixes stripped, Russian
+  words cut to 6 letters; two stems also match when they share their first 5 letters, at least 4);
+- the line qualifies when at least ``LINE_SHARE`` (60 %) of its content words occur in the prompt, with at least
+  ``MIN_MATCHED`` (2) matched words; then it becomes DIRECTIVE, or DECISION when it carries a scope, with
+  ``verified=True`` and confidence 0.76 + 0.24 * share;
+- the line must keep the polarity and modality of the prompt sentence it copies most (negation parity and the
+  presence of permission, relaxation and indifference words): "never deploy on Fridays" does not verify
+  "deploys on Fridays are fine", and universal words ("everywhere", «везде») must be the user's too; when that
+  prompt clause has a scope, the line must keep a scope;
+- a hedged line (by the classifier's hedge lexicon or the arbitration lexicon) never qualifies, and neither does
+  an OBSERVATION (environment output stays environment output) nor a line whose stamp-free text is empty.
+
+It cannot be forged by phrasing: the words a line needs are the user's actual prompt, which the agent does not
+write. Markers in the line ("User said:") neither help nor hurt the check.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import logging
+from dataclasses import replace
+from typing import Any
+
+from .errors import UsageError
+from .fsutil import atomic_write, file_lock
+from .model import Classification, Tier
+
+__all__ = ["classify_with_provenance", "current_prompt", "provenance_share", "record_prompt"]
+
+log = logging.getLogger(__name__)
+
+STATE_NAME = "prompts.json"
+#: Prompts kept per session, sessions kept per workspace, characters kept per prompt.
+MAX_PROMPTS = 8
+MAX_SESSIONS = 32
+MAX_CHARS = 20_000
+LINE_SHARE = 0.6
+MIN_MATCHED = 2
+
+_MARKER_WORDS = frozenset(
+    """user said asked says per the decided agreed with пользователь пользователя сказал сказала просьба решили
+    решено договорились с попросил попросила говорит his him her them their его ему ей ней нему юзер""".split()
+)
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _load(path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        log.warning("%s unreadable (%s); starting a new prompt record", path, exc)
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def record_prompt(ws, session_id: str, prompt: str) -> None:
+    """Remember ``prompt`` as the current user turn of ``session_id`` (bounded; atomic under a lock)."""
+    if not isinstance(session_id, str) or not session_id.strip():
+        raise UsageError("record_prompt() needs a non-empty session id")
+    if not isinstance(prompt, str):
+        raise UsageError("record_prompt() needs the prompt text as a string")
+    sid = session_id.strip()[:256]
+    path = ws.state_path(STATE_NAME)
+    ws.ensure_state()
+    with file_lock(path):
+        data = _load(path)
+        entries = data.get(sid) if isinstance(data.get(sid), list) else []
+        entries.append({"at": _now(), "text": prompt[:MAX_CHARS]})
+        data[sid] = entries[-MAX_PROMPTS:]
+        if len(data) > MAX_SESSIONS:
+            order = sorted(data, key=lambda s: (data[s][-1].get("at", "") if data[s] else ""))
+            for old in order[: len(data) - MAX_SESSIONS]:
+                del data[old]
+        atomic_write(path, (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
+
+
+def current_prompt(ws, session_id: str | None) -> str | None:
+    """The most recent prompt recorded for ``session_id`` (the current turn), or None."""
+    if not session_id:
+        return None
+    entries = _load(ws.state_path(STATE_NAME)).get(session_id.strip())
+    if not isinstance(entries, list) or not entries:
+        return None
+    text = entries[-1].get("text") if isinstance(entries[-1], dict) else None
+    return text if isinstance(text, str) else None
+
+
+def _content_stems(text: str) -> list[str]:
+    from .concepts import _STOP, _stem
+    from .text import strip_markup, words
+
+    out = []
+    for w in words(strip_markup(text)):
+        if w in _STOP or w in _MARKER_WORDS or len(w) < 2 or w.startswith(("пользовател", "user")):
+            continue
+        out.append(_stem(w))
+    return out
+
+
+def provenance_share(line: str, prompt: str) -> tuple[float, int]:
+    """(share of the line's content words found in the prompt, number matched)."""
+    line_stems = _content_stems(line)
+    if not line_stems:
+        return 0.0, 0
+    prompt_stems = set(_content_stems(prompt))
+    matched = sum(1 for s in line_stems if _stem_in(s, prompt_stems))
+    return matched / len(line_stems), matched
+
+
+def _stem_in(stem: str, pool: set[str]) -> bool:
+    """Exact stem, or a shared prefix of at least 4 characters covering the shorter stem up to 5 (inflection)."""
+    if stem in pool:
+        return True
+    if len(stem) < 4:
+        return False
+    need = min(5, len(stem))
+    return any(len(p) >= 4 and p[:need] == stem[:need] for p in pool)
+
+
+_POLARITY = ("PERMIT", "RELAX", "INDIFF", "UNIVERSAL")
+
+
+def _signature(text: str) -> tuple:
+    from .concepts import analyze
+
+    a = analyze(text)
+    neg = sum(1 for cl in a.clauses for _ in [0] if cl.force == "prohibit") % 2
+    return (neg, *(m in a.markers for m in _POLARITY))
+
+
+def _same_polarity(line: str, prompt: str) -> bool:
+    """The line keeps the polarity and modality of the prompt sentence it copies ("never X" is not "X is fine")."""
+    import regex
+
+    line_stems = _content_stems(line)
+    best, best_n = None, 0
+    for sent in regex.split(r"[.!?;,\n]+|\s(?:and|but|и|но|а)\s", prompt):
+        pool = set(_content_stems(sent))
+        n = sum(1 for st in line_stems if _stem_in(st, pool))
+        if n > best_n:
+            best, best_n = sent, n
+    if best is None or _signature(line) != _signature(best):
+        return False
+    # Dropping the user's scope ("Redis for staging until March" -> "use Redis") is not the user's words either.
+    try:
+        import unicodedata
+
+        from .classify import find_scope
+        from .text import strip_markup
+
+        if find_scope(unicodedata.normalize("NFC", best.strip())) and not find_scope(
+                unicodedata.normalize("NFC", strip_markup(line))):
+            return False
+    except Exception:  # noqa: BLE001 - scope detection is best effort here
+        pass
+    return True
+
+
+def classify_with_provenance(ws, session_id: str | None, text: str) -> Classification:
+    """Classify ``text``; upgrade it to a verified DIRECTIVE/DECISION when it is the user's own words this turn."""
+    from .classify import classify
+    from .concepts import analyze
+    from .stamps import split_stamp
+
+    base = classify(text)
+    prompt = current_prompt(ws, session_id)
+    if not prompt:
+        return base
+    content = split_stamp(text)[0]
+    hedged = any(r.startswith("hedged") for r in base.reasons) or analyze(content).hedged
+    if hedged or base.tier is Tier.OBSERVATION:
+        return base
+    share, matched = provenance_share(content, prompt)
+    if share < LINE_SHARE or matched < MIN_MATCHED:
+        return base
+    if not _same_polarity(content, prompt):
+        return base
+    scope = base.scope
+    if scope is None:
+        try:
+            import unicodedata
+
+            from .classify import find_scope
+            from .text import strip_markup
+
+            scope = find_scope(unicodedata.normalize("NFC", strip_markup(content)))
+        except Exception:  # noqa: BLE001 - scope detection is best effort here
+            scope = None
+    tier = Tier.DECISION if scope else Tier.DIRECTIVE
+    reason = f"verified: {share:.0%} of the line's words are the user's own from this turn ({matched} words)"
+    return replace(base, tier=tier, scope=scope, confidence=round(0.76 + 0.24 * share, 3),
+                   reasons=(reason, *base.reasons), verified=True)
