@@ -276,9 +276,10 @@ def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -
     passing = [p for p in plans if p.action == "pass"]
     if passing:
         reply, grec = _govern(req, ws, tuple(p.rel or p.path for p in passing), log=False)
-        grec.pop("_log", None)
+        logged_by_policy = grec.pop("_log", True) is False
         if grec.get("decision") == "deny":
             rec.update(grec)
+            rec["_log"] = not logged_by_policy
             return reply, rec
         rec["policy"] = grec.get("policy", grec.get("note"))
     memory = [p for p in plans if p.action == "allow" and p.rel]
@@ -420,11 +421,15 @@ def _govern(req: Request, ws, paths: tuple[str, ...], *, log: bool = True) -> tu
     logger = getattr(gov, "log_decision", None)
     if logger is not None:
         try:
-            logger(ws, call, ev)
-        except Exception:  # noqa: BLE001 - the decision stands even if its log line could not be written
+            logger(ws, ev, req.host, session=req.session_id)
+            rec["_log"] = False  # governance wrote the decision to events.jsonl itself
+        except Exception:  # noqa: BLE001 - the decision stands; the gate's own log line records it instead
             pass
     if decision == "deny":
-        reason = json.dumps({"kind": "cuticle.policy/v1", **rec["policy"]}, ensure_ascii=False)
+        full = rec["policy"]
+        brief = {k: full[k] for k in ("decision", "action", "rule", "reason", "scope", "tool", "command", "paths",
+                                     "policy") if full.get(k) not in (None, "", [], ())}
+        reason = json.dumps({"kind": "cuticle.policy/v1", **brief}, ensure_ascii=False)
         return answer.deny(req.host, PRE, reason, short="cuticle policy denied this tool call"), rec
     if not log:
         rec["_log"] = False
