@@ -48,6 +48,7 @@ DISPLAY_ORDER: tuple[InsightType, ...] = (
 #: Chitin's reinforcement rate: ``new = min(1, c + (1 - c) * 0.05)``.
 CONFIDENCE_ADJUSTMENT_RATE = 0.05
 
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\Z")
 _TS_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%M:%S.%fZ", "%Y-%m-%dT%H:%M:%S")
 _TS_RE = re.compile(r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\Z")
@@ -172,7 +173,7 @@ def check_text(value: Any, where: str, name: str, *, required: bool = False) -> 
         raise UsageError(f"{where}{name} must be a string, got {type(value).__name__}")
     if required and not value.strip():
         raise UsageError(f"{where}{name} must not be empty")
-    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in value):
+    if not value.isascii() and _SURROGATE_RE.search(value):
         raise UsageError(f"{where}{name} contains an unpaired surrogate; text must be valid Unicode")
     return value
 

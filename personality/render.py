@@ -26,7 +26,9 @@ ADVISORY_LABEL = "Advisory (low confidence: hints, not rules)"
 
 def utf16_len(text: str) -> int:
     """Length in UTF-16 code units (what Chitin's ``s.length`` counted)."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def estimate_tokens(text: str) -> int:
@@ -95,13 +97,13 @@ def marshal(
     used = base
     sections: dict[object, list[str]] = {}
     chosen: list[str] = []
-    omitted = 0
-    min_cost = 4  # "- x" plus its newline: nothing smaller can fit
-    for s in scored:
+    # no line is shorter than "- " + the shortest claim + its newline: once that no longer fits, stop looking
+    min_cost = getattr(scored, "min_units", 4)
+    iter_insights = getattr(scored, "iter_insights", None)
+    stream = iter_insights() if iter_insights is not None else (s.insight for s in scored)
+    for ins in stream:
         if limit - max(used, 0) < min_cost:
-            omitted += 1
-            continue
-        ins = s.insight
+            break
         advisory = ins.confidence < advisory_below
         key: object = "advisory" if advisory else ins.type
         line = (_advisory_line if advisory else insight_line)(ins, fmt=fmt, include_context=include_context)
@@ -110,7 +112,6 @@ def marshal(
             label = ADVISORY_LABEL if advisory else LABELS[ins.type]
             cost += utf16_len(f"### {label}") + 2
         if used + cost > limit:
-            omitted += 1
             continue
         used += cost
         sections.setdefault(key, []).append(line)
@@ -128,6 +129,7 @@ def marshal(
         text = f"{header}\n\n{body}\n"
     else:
         text = f"{header}\n"
+    omitted = len(scored) - len(chosen)
     tokens = estimate_tokens(text)
     assert tokens <= budget or not text, "budget accounting is off"  # noqa: S101 - an internal invariant
     return Rendered(text, tuple(chosen), omitted, tokens)

@@ -9,6 +9,7 @@ confidence, reinforcements, creation time and id, so the order never depends on 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -129,47 +130,75 @@ def document_text(ins: Insight) -> str:
     return " ".join(parts)
 
 
-class _Index:
-    """BM25 postings over a fixed sequence of insights (rebuilt when the sequence object changes)."""
+class _Collection:
+    """Per-collection data computed once (rebuilt when the insights sequence object changes): score bases,
+    a total tie-break rank, and (lazily, on the first query) BM25 postings."""
 
-    __slots__ = ("postings", "lengths", "avg", "n")
+    __slots__ = ("insights", "active", "active_set", "ranked", "base", "type_idx", "postings", "min_units")
 
     def __init__(self, insights: Sequence[Insight]) -> None:
-        self.postings: dict[str, list[tuple[int, int]]] = {}
-        self.lengths: list[int] = []
-        for idx, ins in enumerate(insights):
-            terms = content_stems(document_text(ins))
-            self.lengths.append(len(terms))
-            counts: dict[str, int] = {}
-            for t in terms:
-                counts[t] = counts.get(t, 0) + 1
-            for t, c in counts.items():
-                self.postings.setdefault(t, []).append((idx, c))
-        self.n = len(self.lengths)
-        self.avg = (sum(self.lengths) / self.n) if self.n else 0.0
+        self.insights = insights
+        log2 = math.log2
+        types = list(InsightType)
+        self.active = [i for i, ins in enumerate(insights) if ins.archived_at is None]
+        # Chitin's fallback score is conf × log2(rc + 2) × boost, multiplied in that order
+        self.base = [ins.confidence * log2(ins.reinforcement_count + 2) for ins in insights]
+        self.type_idx = [types.index(ins.type) for ins in insights]
+        self.active_set = frozenset(self.active)
+        #: active indices in tie-break order; a stable sort by score then breaks ties this way
+        self.ranked = sorted(
+            self.active,
+            key=lambda i: (
+                -insights[i].confidence, -insights[i].reinforcement_count, _created_key(insights[i]), insights[i].id
+            ),
+        )
+        self.min_units = min((len(" ".join(ins.claim.split())) for ins in insights), default=1) + 3
+        self.postings: dict[str, tuple[list[int], list[float]]] | None = None
 
-    def scores(self, query: str) -> dict[int, float]:
+    def _build_postings(self) -> dict[str, tuple[list[int], list[float]]]:
+        """term -> (doc indices, BM25 term weights without idf), computed once per collection."""
+        docs = [content_stems(document_text(ins)) for ins in self.insights]
+        avg = (sum(map(len, docs)) / len(docs)) if docs else 0.0
+        postings: dict[str, tuple[list[int], list[float]]] = {}
+        k1, b = BM25_K1, BM25_B
+        for idx, terms in enumerate(docs):
+            counts = Counter(terms)
+            denom_len = k1 * (1 - b + b * len(terms) / (avg or 1.0))
+            for t, c in counts.items():
+                entry = postings.get(t)
+                if entry is None:
+                    entry = postings[t] = ([], [])
+                entry[0].append(idx)
+                entry[1].append(c * (k1 + 1) / (c + denom_len))
+        self.postings = postings
+        return postings
+
+    def bm25(self, query: str) -> dict[int, float]:
+        postings = self.postings if self.postings is not None else self._build_postings()
+        n = len(self.insights)
         out: dict[int, float] = {}
-        for term in set(content_stems(query)):
-            posting = self.postings.get(term)
-            if not posting:
+        for term in sorted(set(content_stems(query))):
+            entry = postings.get(term)
+            if not entry:
                 continue
-            idf = math.log(1.0 + (self.n - len(posting) + 0.5) / (len(posting) + 0.5))
-            for idx, tf in posting:
-                norm = tf + BM25_K1 * (1 - BM25_B + BM25_B * self.lengths[idx] / (self.avg or 1.0))
-                out[idx] = out.get(idx, 0.0) + idf * tf * (BM25_K1 + 1) / norm
+            idxs, weights = entry
+            idf = math.log(1.0 + (n - len(idxs) + 0.5) / (len(idxs) + 0.5))
+            get = out.get
+            for idx, w in zip(idxs, weights):
+                out[idx] = get(idx, 0.0) + idf * w
         return out
 
 
-_LAST_INDEX: list[object] = [None, None]
+_LAST: list[_Collection | None] = [None]
 
 
-def _index_for(insights: Sequence[Insight]) -> _Index:
-    if _LAST_INDEX[0] is insights and isinstance(_LAST_INDEX[1], _Index):
-        return _LAST_INDEX[1]
-    index = _Index(insights)
-    _LAST_INDEX[0], _LAST_INDEX[1] = insights, index
-    return index
+def _collection_for(insights: Sequence[Insight]) -> _Collection:
+    last = _LAST[0]
+    if last is not None and last.insights is insights:
+        return last
+    coll = _Collection(insights)
+    _LAST[0] = coll
+    return coll
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,19 +223,46 @@ class Scored:
         return out
 
 
+class ScoredList(Sequence):
+    """The ranked insights, best first; ``Scored`` records are built only for the entries actually read."""
+
+    __slots__ = ("_order", "_insights", "_scores", "_rel", "_boost", "_decay", "_sem", "min_units")
+
+    def __init__(self, order, insights, scores, rel, boost, decay, sem, min_units=4):
+        self._order, self._insights, self._scores = order, insights, scores
+        self._rel, self._boost, self._decay, self._sem = rel, boost, decay, sem
+        self.min_units = min_units
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def _make(self, i: int) -> Scored:
+        return Scored(
+            self._insights[i], self._scores[i], self._rel.get(i, 1.0), self._boost(i), self._decay.get(i, 1.0),
+            self._sem.get(i),
+        )
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self._make(i) for i in self._order[k]]
+        return self._make(self._order[k])
+
+    def __iter__(self):
+        return (self._make(i) for i in self._order)
+
+    def iter_insights(self):
+        insights = self._insights
+        return (insights[i] for i in self._order)
+
+
 @dataclass(frozen=True, slots=True)
 class Retrieval:
     category: str
-    items: tuple[Scored, ...]
+    items: Sequence[Scored]
 
 
 def _created_key(ins: Insight) -> str:
     return (ins.created_at or "").replace("T", " ")[:19]
-
-
-def sort_key(s: Scored) -> tuple:
-    ins = s.insight
-    return (-s.score, -ins.confidence, -ins.reinforcement_count, _created_key(ins), ins.id)
 
 
 def retrieve(
@@ -222,52 +278,85 @@ def retrieve(
     tags: Iterable[str] | None = None,
     min_confidence: float | None = None,
 ) -> Retrieval:
-    """Score the active insights for ``query``, best first (see the module docstring for the formula)."""
+    """Score the active insights for ``query``, best first (see the module docstring for the formula).
+
+    Ties are broken by confidence, reinforcements, creation time and id (all descending/ascending as a human
+    expects), never by file order.
+    """
     category = detect_context(query)
+    coll = _collection_for(insights)
+    type_list = list(InsightType)
     boosts = TYPE_BOOSTS.get(category, {})
-    lexical = _index_for(insights).scores(query) if query.strip() and relevance_weight > 0 else {}
-    top = max(lexical.values(), default=0.0)
-    semantic: dict[int, float] = {}
+    boost_by_idx = [boosts.get(t, 1.0) for t in type_list]
+    type_idx = coll.type_idx
+    base = coll.base
+    candidates = coll.active
+    ranked = coll.ranked
+    cand_set = coll.active_set
+    if types is not None or tags is not None or min_confidence is not None:
+        type_set = set(types) if types is not None else None
+        tag_set = {t.casefold() for t in tags} if tags is not None else None
+        kept = []
+        for i in candidates:
+            ins = insights[i]
+            if type_set is not None and ins.type not in type_set:
+                continue
+            if tag_set is not None and not tag_set & {t.casefold() for t in ins.tags}:
+                continue
+            if min_confidence is not None and ins.confidence < min_confidence:
+                continue
+            kept.append(i)
+        candidates = kept
+        cand_set = frozenset(kept)
+        ranked = [i for i in ranked if i in cand_set]
+    scores = [b * boost_by_idx[t] for b, t in zip(base, type_idx)]
+    rel: dict[int, float] = {}
+    if query.strip() and relevance_weight > 0:
+        lexical = coll.bm25(query)
+        top = max(lexical.values(), default=0.0)
+        if top:
+            rel = {i: 1.0 + relevance_weight * v / top for i, v in lexical.items()}
+    sem: dict[int, float] = {}
     if embed is not None and query.strip():
-        semantic = _semantic(insights, query, embed)
-    if decay and now is None:
-        from .model import now_utc
+        sem = _semantic(insights, candidates, query, embed)
+        for i, v in sem.items():
+            if v > 0:
+                rel[i] = rel.get(i, 1.0) + relevance_weight * v
+    if rel:
+        log2 = math.log2
+        rel = {i: r for i, r in rel.items() if i in cand_set}
+        for i, r in rel.items():
+            ins = insights[i]
+            scores[i] = r * ins.confidence * log2(ins.reinforcement_count + 2) * boost_by_idx[type_idx[i]]
+    factors: dict[int, float] = {}
+    if decay:
+        if now is None:
+            from .model import now_utc
 
-        now = now_utc()
-    type_set = set(types) if types is not None else None
-    tag_set = {t.casefold() for t in tags} if tags is not None else None
-    out: list[Scored] = []
-    log2 = math.log2
-    for idx, ins in enumerate(insights):
-        if ins.archived:
-            continue
-        if type_set is not None and ins.type not in type_set:
-            continue
-        if tag_set is not None and not tag_set & {t.casefold() for t in ins.tags}:
-            continue
-        if min_confidence is not None and ins.confidence < min_confidence:
-            continue
-        rel = 1.0 + (relevance_weight * lexical.get(idx, 0.0) / top if top else 0.0)
-        sem = semantic.get(idx) if semantic else None
-        if sem is not None:
-            rel += relevance_weight * max(sem, 0.0)
-        boost = boosts.get(ins.type, 1.0)
-        factor = decay_factor(ins, now) if decay and now is not None else 1.0
-        score = rel * ins.confidence * log2(ins.reinforcement_count + 2) * boost * factor
-        out.append(Scored(ins, score, rel, boost, factor, sem))
-    out.sort(key=sort_key)
+            now = now_utc()
+        for i in candidates:
+            f = decay_factor(insights[i], now)
+            if f != 1.0:
+                factors[i] = f
+                scores[i] *= f
+    order = sorted(ranked, key=scores.__getitem__, reverse=True)  # stable: ties keep the tie-break order
     if max_results:
-        out = out[:max_results]
-    return Retrieval(category, tuple(out))
+        order = order[:max_results]
+    items = ScoredList(
+        order, insights, scores, rel, lambda i: boost_by_idx[type_idx[i]], factors, sem, coll.min_units
+    )
+    return Retrieval(category, items)
 
 
-def _semantic(insights: Sequence[Insight], query: str, embed) -> dict[int, float]:
+def _semantic(insights: Sequence[Insight], candidates: list[int], query: str, embed) -> dict[int, float]:
     from .similarity import cosine_to_all, embed_texts
 
-    active = [(i, ins) for i, ins in enumerate(insights) if not ins.archived]
-    texts = [query] + [" — ".join(p for p in (ins.claim, ins.context, ins.reasoning) if p) for _, ins in active]
+    texts = [query] + [
+        " — ".join(p for p in (insights[i].claim, insights[i].context, insights[i].reasoning) if p)
+        for i in candidates
+    ]
     vectors = embed_texts(embed, texts)
     if vectors is None:
         return {}
     sims = cosine_to_all(vectors[0], vectors[1:])
-    return {i: s for (i, _), s in zip(active, sims)}
+    return dict(zip(candidates, sims))

@@ -269,7 +269,7 @@ def parse(text: str, name: str = DEFAULT_FILE) -> InsightsFile:
     current: dict[str, tuple[int, str]] | None = None
     for number, raw_line in enumerate(lines, start=1):
         line = raw_line[:-1] if raw_line.endswith("\r") else raw_line
-        heading = _HEADING_RE.match(line)
+        heading = _HEADING_RE.match(line) if line.startswith("##") else None
         if heading:
             ins_id = heading.group(1)
             try:
@@ -292,14 +292,20 @@ def parse(text: str, name: str = DEFAULT_FILE) -> InsightsFile:
             continue
         if not line.strip():
             continue
-        m = _FIELD_RE.match(line)
-        if not m:
-            raise ParseError(
-                f"{name}:{number}: unexpected text {line.strip()[:60]!r} inside insight {entries[-1][0]!r}; "
-                "expected a '- field: value' line"
-            )
-        key_raw, value = m.group(1), m.group(2).strip()
-        key = _ALIASES.get(key_raw.lower().replace("-", "").replace("_", ""))
+        key = None
+        if line.startswith("- "):  # fast path for the canonical form
+            key_raw, sep, rest = line[2:].partition(":")
+            if sep and key_raw in _ATTR:
+                key, value = key_raw, rest.strip()
+        if key is None:
+            m = _FIELD_RE.match(line)
+            if not m:
+                raise ParseError(
+                    f"{name}:{number}: unexpected text {line.strip()[:60]!r} inside insight {entries[-1][0]!r}; "
+                    "expected a '- field: value' line"
+                )
+            key_raw, value = m.group(1), m.group(2).strip()
+            key = _ALIASES.get(key_raw.lower().replace("-", "").replace("_", ""))
         if key is None:
             known = ", ".join(k for k, _ in _KEYS)
             raise ParseError(f"{name}:{number}: unknown field {key_raw!r}; known fields: {known}")

@@ -28,6 +28,8 @@ def _tiers_normalize():
 @functools.lru_cache(maxsize=8192)
 def normalize(text: str) -> str:
     """NFC, casefold, ё→е, curly apostrophes straightened, whitespace collapsed (matching only)."""
+    if text.isascii():  # same result as the memory model's normaliser, at C speed
+        return " ".join(text.lower().split())
     tiers_normalize = _tiers_normalize()
     if tiers_normalize is not None:
         return tiers_normalize(text)
@@ -353,5 +355,9 @@ def analyse(text: str) -> list[tuple[str, bool, str]]:
 
 @functools.lru_cache(maxsize=65536)
 def content_stems(text: str) -> tuple[str, ...]:
-    """Stems of the non-stop-word tokens of ``text``, in order (relevance scoring)."""
-    return tuple(stem(t) for t in words(text) if t not in STOPWORDS and t not in NEGATORS)
+    """Stems of the non-stop-word tokens of ``text``, in order (relevance scoring; negation is irrelevant here)."""
+    skip = _SKIP
+    return tuple(stem(t) for t in _WORD_RE.findall(normalize(text)) if t not in skip)
+
+
+_SKIP = STOPWORDS | NEGATORS
