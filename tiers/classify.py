@@ -15,6 +15,7 @@ This module must stay light: it never imports markdown-it (the hook imports it o
 
 from __future__ import annotations
 
+import functools
 import logging
 import unicodedata
 from dataclasses import dataclass
@@ -48,11 +49,18 @@ def classify(text: str) -> Classification:
     try:
         if not isinstance(text, str):
             text = "" if text is None else str(text)
-        return _classify(text)
+        return _classify_cached(text)
     except Exception as exc:  # noqa: BLE001 - classification must never take the gate down
         log.exception("classify failed on %r", text)
         return Classification(Tier.HYPOTHESIS, 0.0, None, (f"could not classify ({type(exc).__name__}); "
                                                              "kept as HYPOTHESIS",))
+
+
+@functools.lru_cache(maxsize=4096)
+def _classify_cached(text: str) -> Classification:
+    # Classification is a pure function of the text and Classification is immutable: lint, arbitration and the
+    # write path classify the same lines again and again.
+    return _classify(text)
 
 
 def _q(s: str) -> str:
@@ -67,18 +75,19 @@ def _classify(text: str) -> Classification:
     if not f.strip():
         return Classification(Tier.HYPOTHESIS, 0.3, None, ("empty line: nothing to attribute",))
 
-    user = lx.matcher("user").search(f)
-    decision = lx.matcher("decision").search(f)
+    hits = lx.scan(f)
+    user = next(iter(hits["user"]), None)
+    decision = next(iter(hits["decision"]), None)
     marker_end = min(m[1] for m in (user, decision) if m) if (user or decision) else None
 
     hedges = []
-    for s, e, _lang, _p, _w in lx.matcher("hedge").finditer(f):
+    for s, e, _lang, _p, _w in hits["hedge"]:
         # Inside a user's quoted words a hedge is the user's; only the agent's own voice demotes the line.
         if user and not decision and s >= user[1]:
             continue
         hedges.append(nfc[s:e].strip() or "?")
     if user and not decision:
-        for s, e, _lang, _p, _w in lx.matcher("agent_hedge").finditer(f):
+        for s, e, _lang, _p, _w in hits["agent_hedge"]:
             if s >= user[1]:
                 hedges.append(nfc[s:e].strip())
 
@@ -89,7 +98,7 @@ def _classify(text: str) -> Classification:
             reasons.append(f"the hedge outweighs the marker {_q(nfc[m[0]:m[1]])}: an unconfirmed recollection "
                            "stays the agent's inference")
         else:
-            env = _env_score(nfc, f)
+            env = _env_score(nfc, f, hits)
             if env[0] > 0:
                 reasons.append("environment words inside an inference do not make it an observation")
         return Classification(Tier.HYPOTHESIS, 0.85, None, tuple(reasons))
@@ -113,8 +122,8 @@ def _classify(text: str) -> Classification:
             return Classification(Tier.DECISION, 0.75, _orig_span(text, body, restrictive), tuple(reasons))
         return Classification(Tier.DIRECTIVE, 0.95, None, tuple(reasons))
 
-    score, cues = _env_score(nfc, f)
-    imperative = lx.matcher("imperative").search(f)
+    score, cues = _env_score(nfc, f, hits)
+    imperative = next(iter(hits["imperative"]), None)
     if score >= ENV_THRESHOLD and not (imperative and score < ENV_THRESHOLD + 0.5):
         conf = min(0.95, 0.55 + 0.3 * score)
         return Classification(Tier.OBSERVATION, conf, None,
@@ -133,20 +142,19 @@ def _classify(text: str) -> Classification:
 _LABEL = regex.compile(r"^((?:[^:\n]|(?<=\d):(?=\d)){1,48}?):(?!\d)")
 
 
-def _env_score(nfc: str, f: str) -> tuple[float, list[str]]:
+def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
     score = 0.0
     cues: list[str] = []
     label = _LABEL.match(f)
     if label and len(label.group(1).split()) <= 6:
-        src = lx.matcher("env_source").search(label.group(1))
-        if src:
+        if any(e <= label.end(1) for _s, e, *_ in hits["env_source"]):
             score += 0.8
             cues.append(f"source label {_q(nfc[: label.end()])}")
-    first = regex.match(r"[`\s]*([\w.\-/]+)", f)
-    if first and not label and lx.matcher("env_source").search(first.group(1)):
+    first = _FIRST_WORD.match(f)
+    if first and not label and any(s >= first.start(1) and e <= first.end(1) for s, e, *_ in hits["env_source"]):
         score += 0.3
         cues.append(f"starts with {_q(first.group(1))}")
-    for s, e, _lang, _phrase, w in lx.matcher("env").finditer(f):
+    for s, e, _lang, _phrase, w in hits["env"]:
         score += w
         cues.append(_q(nfc[s:e]))
     return round(score, 2), cues
@@ -158,7 +166,7 @@ _COLON = regex.compile(r"(?:[^:\n]|(?<=\d):(?=\d)){0,60}?:(?!\d)\s*")
 def _payload_start(f: str, marker_end: int) -> int:
     """Where the marker's payload starts: after a colon that closes the marker phrase, else right after it."""
     m = _COLON.match(f, marker_end)
-    if m and not regex.search(r"[.;!?]\s", f[marker_end:m.end()]):
+    if m and not _SENTENCE_END.search(f, marker_end, m.end()):
         return m.end()
     return marker_end
 
@@ -181,6 +189,11 @@ _ARTICLES = frozenset({"the", "a", "an"})
 _RU_CONT = ("а", "я", "ы", "и", "ов", "ев", "ей", "ого", "его", "их", "ых", "ия", "ии", "ой")
 _RU_VERB = ("ет", "ит", "ем", "им", "ют", "ят", "ут", "ат", "ли", "ло", "ть", "ться")
 _NUMERIC = regex.compile(r"^[\dvq][\d.x+]*$")
+_FIRST_WORD = regex.compile(r"[`\s]*([\w.\-/]+)")
+_SENTENCE_END = regex.compile(r"[.;!?]\s")
+_CLOCK = regex.compile(r"\d+:\d")
+_CYRILLIC = regex.compile(r"\p{Cyrillic}")
+_LATIN_NAME = regex.compile(r"^[a-z][\w\-.]*$")
 
 
 @dataclass(slots=True)
@@ -198,16 +211,27 @@ def _tokens(f: str, start: int) -> list[_Tok]:
     return [_Tok(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(f, start)]
 
 
+@functools.cache
+def _openings() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """Scope openings indexed by their first word, longest first."""
+    index: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    for kind, table in (("temporal", lx.SCOPE_TEMPORAL), ("strong", lx.SCOPE_STRONG), ("weak", lx.SCOPE_WEAK)):
+        for phrase in table:
+            index.setdefault(phrase[0], []).append((kind, phrase))
+    for entries in index.values():
+        entries.sort(key=lambda e: (-len(e[1]), ("temporal", "strong", "weak").index(e[0])))
+    return index
+
+
 def _opening(toks: list[_Tok], i: int):
     """(kind, length) when a scope opening starts at token i; kind is temporal, strong or weak."""
-    for kind, table in (("temporal", lx.SCOPE_TEMPORAL), ("strong", lx.SCOPE_STRONG), ("weak", lx.SCOPE_WEAK)):
-        best = 0
-        for phrase in table:
-            n = len(phrase)
-            if n > best and i + n <= len(toks) and all(toks[i + k].t == phrase[k] for k in range(n)):
-                best = n
-        if best:
-            return kind, best
+    entries = _openings().get(toks[i].t)
+    if not entries:
+        return None
+    for kind, phrase in entries:
+        n = len(phrase)
+        if i + n <= len(toks) and all(toks[i + k].t == phrase[k] for k in range(1, n)):
+            return kind, n
     return None
 
 
@@ -251,7 +275,7 @@ def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
                 valid = False
             else:
                 orig = nfc[head.s:head.e]
-                if orig[:1].isupper() or lx.schedule_head().match(head.t) or regex.match(r"\d+:\d", head.t):
+                if orig[:1].isupper() or lx.schedule_head().match(head.t) or _CLOCK.match(head.t):
                     valid = False
         if i + length >= j:
             valid = False  # an opening with nothing after it
@@ -343,7 +367,7 @@ def _leading_scope(nfc: str, f: str, toks: list[_Tok]) -> str | None:
             return _trim(nfc, f, toks[0].s, toks[k - 1].e)
     if toks[i].t in lx.SCOPE_CONJUNCTIONS:
         return None
-    cyrillic = bool(regex.search(r"\p{Cyrillic}", f[toks[0].s:]))
+    cyrillic = bool(_CYRILLIC.search(f, toks[0].s))
     end = _ru_phrase_end(toks, j) if cyrillic else _en_phrase_end(toks, j)
     if end <= j:
         return None
@@ -361,7 +385,7 @@ def _ru_phrase_end(toks: list[_Tok], j: int) -> int:
         t = toks[k].t
         if t in _BREAKS or t == ",":
             break
-        if _NUMERIC.match(t) or regex.match(r"^[a-z][\w\-.]*$", t):
+        if _NUMERIC.match(t) or _LATIN_NAME.match(t):
             k += 1
             continue
         if t in ("с", "со") and k + 1 < len(toks):

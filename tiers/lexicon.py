@@ -25,6 +25,7 @@ To extend the classifier, add a phrase to the right table and language, then add
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
 import regex
@@ -312,48 +313,230 @@ def compile_phrase(phrase: str) -> str:
     return out
 
 
+# The stdlib engine is faster for this one trivial scan; its \w is Unicode-aware on str patterns too.
+_WORD_RUN = re.compile(r"\w+")
+#: Per-index memo of word -> candidate phrases (words repeat across lines; the memo is bounded).
+_MEMO: dict[int, dict[str, tuple]] = {}
+
+
+def _candidates(index: dict, word: str) -> tuple:
+    """Index entries whose first word can be ``word``: exact words, then stems keyed by 1-3 leading letters."""
+    memo = _MEMO.get(id(index))
+    if memo is None:
+        memo = _MEMO[id(index)] = {}
+    hit = memo.get(word)
+    if hit is not None:
+        return hit
+    cands = index.get("=" + word, ())
+    for n in (1, 2, 3):
+        if len(word) >= n:
+            more = index.get("~" + word[:n])
+            if more:
+                cands = cands + more
+    if len(memo) < 50000:
+        memo[word] = cands
+    return cands
+
+
 @dataclass(frozen=True, slots=True)
 class Matcher:
-    """One compiled category: a single alternation whose named groups map back to (language, phrase, weight)."""
+    """One compiled category.
 
-    pattern: regex.Pattern
+    Phrases that start with a word are indexed by the first (up to) three letters of that word, so a line is
+    scanned once for its words and only the few phrases that can start at each word are tried. Phrases that
+    start with punctuation, a wildcard or a raw regex share one alternation scanned over the whole line.
+    """
+
+    index: dict[str, tuple[tuple[int, regex.Pattern], ...]]
+    others: tuple[tuple[int, regex.Pattern], ...]
+    anchored: regex.Pattern | None
     entries: tuple[tuple[str, str, float], ...]
 
     def finditer(self, folded: str):
-        """Yield ``(start, end, lang, phrase, weight)`` for each non-overlapping match."""
-        for m in self.pattern.finditer(folded):
-            idx = int(m.lastgroup[1:])
+        """Yield ``(start, end, lang, phrase, weight)`` for each match, left to right, never overlapping."""
+        found: list[tuple[int, int, int]] = []
+        last_end = -1
+        for w in _WORD_RUN.finditer(folded):
+            pos = w.start()
+            if pos < last_end:
+                continue
+            best = None
+            for idx, pat in _candidates(self.index, w.group()):
+                if best is not None and idx >= best[2]:
+                    continue
+                m = pat.match(folded, pos)
+                if m:
+                    best = (pos, m.end(), idx)
+            if best:
+                found.append(best)
+                last_end = best[1]
+        if self.anchored is not None:
+            m = self.anchored.match(folded)
+            if m:
+                found.append((m.start(), m.end(), int(m.lastgroup[1:])))
+        for idx, pat in self.others:
+            for m in pat.finditer(folded):
+                found.append((m.start(), m.end(), idx))
+        found.sort()
+        end = -1
+        for s, e, idx in found:
+            if s < end:
+                continue
+            end = max(e, s + 1)
             lang, phrase, weight = self.entries[idx]
-            yield m.start(), m.end(), lang, phrase, weight
+            yield s, e, lang, phrase, weight
 
     def search(self, folded: str):
         return next(self.finditer(folded), None)
 
 
+def _first_keys(phrase: str) -> tuple[set[str], set[str]] | None:
+    """(exact first words, first-word stems) of a phrase that starts with words; None when it must be scanned
+    for everywhere (raw regexes, anchored phrases, punctuation or wildcards first)."""
+    if phrase.startswith(("re:", "^")):
+        return None
+    exact: set[str] = set()
+    stems: set[str] = set()
+    for tok in phrase.split(" "):
+        optional = tok.endswith("?") and len(tok) > 1
+        tok = tok[:-1] if optional else tok
+        alts = tok.split("|")
+        if tok in ("_", "#") or not all(a[:1].isalnum() for a in alts):
+            return None
+        for alt in alts:
+            if alt.endswith("*"):
+                stems.add(alt[:-1])
+            elif regex.fullmatch(r"\w+", alt):
+                exact.add(alt)
+            else:
+                # "error.log", "health-check", "don't": the scanned word is the part before the punctuation
+                stems.add(regex.match(r"\w+", alt).group())
+        if not optional:
+            return exact, stems
+    return None
+
+
 def _build(table: dict) -> Matcher:
     entries: list[tuple[str, str, float]] = []
-    parts: list[str] = []
+    index: dict[str, list[tuple[int, regex.Pattern]]] = {}
+    others: list[tuple[int, regex.Pattern]] = []
+    anchored: list[str] = []
     for lang, items in table.items():
         for item in items:
             phrase, weight = (item, 1.0) if isinstance(item, str) else item
-            parts.append(f"(?P<e{len(entries)}>{compile_phrase(phrase)})")
+            source = compile_phrase(phrase)
+            idx = len(entries)
+            keys = _first_keys(phrase)
+            if keys is not None:
+                # Leading optional words ("the? user said") are dropped for indexed phrases: the phrase is found
+                # from its first required word, which is far rarer than "the" or "my".
+                toks = phrase.split(" ")
+                while len(toks) > 1 and toks[0].endswith("?") and len(toks[0]) > 1:
+                    toks = toks[1:]
+                trimmed = " ".join(toks)
+                if trimmed != phrase:
+                    source = compile_phrase(trimmed)
+                    keys = _first_keys(trimmed)
+            if keys is None:
+                if source.startswith("^"):
+                    anchored.append(f"(?P<e{idx}>{source})")
+                else:
+                    # separate patterns: one big alternation defeats the engine's first-character scan
+                    others.append((idx, regex.compile(source)))
+            else:
+                pat = regex.compile(source)
+                exact, stems = keys
+                # "=word" finds a whole first word; "~abc" any word starting with a stem (keyed by <= 3 letters)
+                for key in {"=" + w for w in exact} | {"~" + st[:3] for st in stems}:
+                    index.setdefault(key, []).append((idx, pat))
             entries.append((lang, phrase, weight))
-    return Matcher(regex.compile("|".join(parts), regex.V0), tuple(entries))
+    return Matcher(
+        {k: tuple(v) for k, v in index.items()},
+        tuple(others),
+        regex.compile("|".join(anchored)) if anchored else None,
+        tuple(entries),
+    )
+
+
+_TABLES = {
+    "user": USER_MARKERS,
+    "decision": DECISION_MARKERS,
+    "hedge": HEDGES,
+    "agent_hedge": AGENT_HEDGES,
+    "imperative": IMPERATIVE_STARTS,
+    "env": ENV_CUES,
+    "env_source": ENV_SOURCES,
+}
+#: Every category of the lexicon, in scan order.
+CATEGORIES: tuple[str, ...] = tuple(_TABLES)
 
 
 @functools.cache
 def matcher(category: str) -> Matcher:
     """The compiled matcher of one category, built on first use."""
-    tables = {
-        "user": USER_MARKERS,
-        "decision": DECISION_MARKERS,
-        "hedge": HEDGES,
-        "agent_hedge": AGENT_HEDGES,
-        "imperative": IMPERATIVE_STARTS,
-        "env": ENV_CUES,
-        "env_source": ENV_SOURCES,
-    }
-    return _build(tables[category])
+    return _build(_TABLES[category])
+
+
+@functools.cache
+def _combined() -> tuple[dict[str, tuple[tuple[int, int, regex.Pattern], ...]], tuple[Matcher, ...]]:
+    matchers = tuple(matcher(c) for c in CATEGORIES)
+    index: dict[str, list[tuple[int, regex.Pattern]]] = {}
+    for ci, m in enumerate(matchers):
+        for key, cands in m.index.items():
+            index.setdefault(key, []).extend((ci * 100000 + idx, pat) for idx, pat in cands)
+    return {k: tuple(v) for k, v in index.items()}, matchers
+
+
+Hit = tuple[int, int, str, str, float]
+
+
+def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, list[Hit]]:
+    """Every category's matches in one pass over the words of ``folded`` (the hot path of classification).
+
+    Returns ``{category: [(start, end, lang, phrase, weight), ...]}``; within a category matches never overlap.
+    """
+    index, matchers = _combined()
+    wanted = [CATEGORIES.index(c) for c in categories]
+    found: list[list[tuple[int, int, int]]] = [[] for _ in CATEGORIES]
+    last_end = [-1] * len(CATEGORIES)
+    for w in _WORD_RUN.finditer(folded):
+        cands = _candidates(index, w.group())
+        if not cands:
+            continue
+        pos = w.start()
+        best: dict[int, tuple[int, int, int]] = {}
+        for key, pat in cands:
+            ci, idx = divmod(key, 100000)
+            if pos < last_end[ci] or (ci in best and best[ci][2] <= idx):
+                continue
+            m = pat.match(folded, pos)
+            if m:
+                best[ci] = (pos, m.end(), idx)
+        for ci, hit in best.items():
+            found[ci].append(hit)
+            last_end[ci] = hit[1]
+    out: dict[str, list[Hit]] = {}
+    for ci in wanted:
+        mt = matchers[ci]
+        hits = found[ci]
+        if mt.anchored is not None:
+            m = mt.anchored.match(folded)
+            if m:
+                hits.append((m.start(), m.end(), int(m.lastgroup[1:])))
+        for idx, pat in mt.others:
+            for m in pat.finditer(folded):
+                hits.append((m.start(), m.end(), idx))
+        hits.sort()
+        res: list[Hit] = []
+        end = -1
+        for st, en, idx in hits:
+            if st < end:
+                continue
+            end = max(en, st + 1)
+            lang, phrase, weight = mt.entries[idx]
+            res.append((st, en, lang, phrase, weight))
+        out[CATEGORIES[ci]] = res
+    return out
 
 
 def _word_set_regex(words: tuple[str, ...]) -> regex.Pattern:
