@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -114,14 +115,20 @@ def main(argv: list[str] | None = None) -> int:
         rows.append((f"parse INSIGHTS.md ({size / 1e6:.1f} MB)", *timeit(lambda: store.load(ws), max(3, args.repeat // 4))))
         rows.append(("render INSIGHTS.md -> PERSONALITY.md (end to end)",
                      *timeit(lambda: render_workspace(ws), max(3, args.repeat // 4))))
+    with tempfile.TemporaryDirectory() as tmp:  # a realistic size for one agent
+        ws = Workspace(tmp)
+        store.save(Path(tmp) / "INSIGHTS.md", store.InsightsFile(make_insights(500)))
+        rows.append(("session start, 500 insights (parse+render+write)",
+                     *timeit(lambda: render_workspace(ws), args.repeat)))
     goal = 50.0
     if args.json:
         print(json.dumps({"insights": args.insights, "goal_ms": goal,
                           "rows": [{"case": c, "median_ms": m, "p95_ms": p} for c, m, p in rows]}, indent=2))
         return 0
     width = max(len(c) for c, _, _ in rows)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"personality speed: {args.insights} insights, budget {args.budget} tokens, {args.repeat} runs, "
-          f"Python {sys.version.split()[0]}")
+          f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load:.1f}")
     print(f"{'case':<{width}}  {'median ms':>9}  {'p95 ms':>8}  goal")
     for case, med, p95 in rows:
         mark = ("ok" if med < goal else "OVER") if case.startswith("retrieve") else "-"
