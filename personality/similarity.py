@@ -118,18 +118,20 @@ def embed_texts(embed: Embedder, texts: list[str]) -> Any | None:
     return arr
 
 
-def plugin_embedder() -> Embedder | None:
-    """The ``cuticle_embed`` hook of installed plugins (entry-point group ``cuticle``), or None if none answers."""
-    import pluggy
+def plugin_embedder(pm: Any = None) -> Embedder | None:
+    """The ``cuticle_embed`` hook of a plugin manager (default: a new one loading the entry-point group
+    ``cuticle``), or None when no plugin implements it. The gate may pass its own manager."""
+    if pm is None:
+        import pluggy
 
-    from . import hookspecs
+        from . import hookspecs
 
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
-    pm.add_hookspecs(hookspecs)
-    try:
-        pm.load_setuptools_entrypoints(hookspecs.PROJECT)
-    except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, not fatal
-        log.warning("could not load cuticle plugins: %s", exc)
+        pm = pluggy.PluginManager(hookspecs.PROJECT)
+        pm.add_hookspecs(hookspecs)
+        try:
+            pm.load_setuptools_entrypoints(hookspecs.PROJECT)
+        except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, not fatal
+            log.warning("could not load cuticle plugins: %s", exc)
     if not pm.hook.cuticle_embed.get_hookimpls():
         return None
     return lambda texts: pm.hook.cuticle_embed(texts=texts)

@@ -264,3 +264,16 @@ def test_list_filters(ws):
     assert [i.id for i in ops.select(doc, min_confidence=0.6, archived="all")] == ["b", "c"]
     assert [i.id for i in ops.select(doc, archived="only")] == ["c"]
     assert [i.id for i in ops.select(doc, provenance="directive")] == ["b"]
+
+
+def test_reinforce_falls_back_to_the_workspace_session_counter(ws, monkeypatch):
+    from tiers import session
+
+    monkeypatch.delenv("CUTICLE_SESSION_ID", raising=False)
+    ins = add(ws, "skill", "Use ruff", 0.5).insight
+    first = ops.reinforce(ws, ins.id)
+    assert first.reinforced and first.session == f"n:{session.current_session(ws)}"
+    assert not ops.reinforce(ws, ins.id).reinforced
+    session.start_session(ws, "host-1")
+    session.end_session(ws, "host-1")  # the counter advances: a new session may reinforce again
+    assert ops.reinforce(ws, ins.id).reinforced

@@ -154,3 +154,34 @@ def test_a_broken_provider_falls_back_to_lexical():
     for provider in (broken, wrong_shape):
         result = retrieve(CHITIN_SET, "boss", embed=provider)
         assert all(s.semantic is None for s in result.items)
+
+
+def test_embedding_provider_through_the_pluggy_hook():
+    import pluggy
+
+    from personality import hookspecs
+    from personality.similarity import plugin_embedder
+
+    class Provider:
+        @hookspecs.hookimpl
+        def cuticle_embed(self, texts):
+            return [[1.0, 0.0] if "humor" in t or "joke" in t else [0.0, 1.0] for t in texts]
+
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    assert plugin_embedder(pm) is None  # no implementation: lexical only
+    pm.register(Provider())
+    embed = plugin_embedder(pm)
+    result = retrieve(CHITIN_SET, "tell me a joke", embed=embed)
+    assert result.items[0].insight.claim == "I use dry humor sparingly"
+
+
+def test_hookspec_mirrors_the_rules_one():
+    import inspect
+
+    from personality import hookspecs as ours
+    from rules import hookspecs as theirs
+
+    assert ours.PROJECT == theirs.PROJECT
+    assert inspect.signature(ours.cuticle_embed) == inspect.signature(theirs.cuticle_embed)
+    assert ours.hookspec.project_name == theirs.hookspec.project_name
