@@ -375,8 +375,13 @@ def _leading_scope(nfc: str, f: str, toks: list[_Tok]) -> str | None:
 
 
 def _ru_phrase_end(toks: list[_Tok], j: int) -> int:
-    head = toks[j].t
-    k = j + 1
+    # read through adjectives and determiners ("на этой неделе", "для внутренних сервисов") to the head noun
+    h = j
+    while h + 1 < len(toks) and toks[h].word and toks[h + 1].word and (toks[h].t.endswith(lx.RU_ADJECTIVE_ENDINGS) or toks[h].t in lx.RU_DETERMINERS) \
+            and not toks[h + 1].t.endswith(_RU_VERB):
+        h += 1
+    head = toks[h].t
+    k = h + 1
     if lx.time_head().match(head):
         while k < len(toks) and _NUMERIC.match(toks[k].t):
             k += 1

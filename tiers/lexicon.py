@@ -42,7 +42,9 @@ USER_MARKERS: dict[str, tuple[str, ...]] = {
         "( from|by|per the? user|human",
         "instruction|instructions|request|rule|rules|order|directive|requirement|requirements _? from|by the? "
         "user|human",
-        "user's|users' request|instruction|instructions|rule|rules|words|order|orders|requirement|directive|wish",
+        "user's|users' request|instruction|instructions|rule|rules|words|order|orders|requirement|directive|wish|"
+        "message|messages|email|note|dm|comment|reply|answer",
+        "user|human ) said|says|asked|told|wrote|requested|instructed|insisted|demanded|confirmed|specified|stated",
         "user request|instruction|rule|directive|requirement|order|preference :",
         "at the user's request",
         "in the user's own? words",
@@ -173,6 +175,7 @@ ENV_CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("pytest|jest|vitest|npm|pnpm|yarn|cargo|docker|kubectl|helm|terraform|curl|wget|df|du|uptime|systemctl|"
          "journalctl|certbot|openssl|mypy|ruff|eslint|tsc|sentry|grafana|prometheus|datadog|lighthouse|make", 0.3),
         ("exit|status code", 0.4),
+        ("status|code #", 0.4),
         ("http #", 0.4),
         ("down|up from #", 0.4),
         ("dropped|rose|increased|decreased|grew|fell to #", 0.4),
@@ -181,7 +184,7 @@ ENV_CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("per|in|from the? logs|calendar|inbox|dashboard|monitoring|metrics|output", 0.8),
         ("the? logs|calendar|inbox|dashboard|monitoring|ci|output|response show*|report*|say*|contain*|list*",
          0.8),
-        ("api|ci|logs|log|build|pipeline|monitoring|calendar|inbox|deploy|deployment|health-check|cron", 0.3),
+        ("api|ci|logs|log|build|pipeline|monitoring|calendar|inbox|deploy|deployment|health-check|cron|webhook", 0.3),
         ("re:(?<!\\w)[1-5]\\d\\d\\s+(?:ok|created|accepted|no content|moved|found|not modified|bad request|"
          "unauthorized|forbidden|not found|conflict|gone|too many requests|internal server error|bad gateway|"
          "service unavailable|gateway timeout)(?!\\w)", 0.5),
@@ -250,6 +253,12 @@ TIME_HEADS: tuple[str, ...] = (
     "мая", "июн*", "июл*", "август*", "сентябр*", "октябр*", "ноябр*", "декабр*", "квартал*", "недел*",
     "week", "month", "quarter", "sprint", "спринт*", "месяц*", "год*",
 )
+#: Russian adjective and determiner endings: a leading Russian scope reads through them to the noun they qualify.
+RU_ADJECTIVE_ENDINGS: tuple[str, ...] = (
+    "ой", "ей", "ом", "ем", "ую", "юю", "ая", "яя", "ие", "ые", "ий", "ый", "их", "ых", "ого", "его", "ому", "ему",
+    "ими", "ыми",
+)
+RU_DETERMINERS: frozenset[str] = frozenset({"эта", "это", "этот", "эти", "тот", "та", "те", "то", "весь", "вся", "все"})
 #: A leading English scope ends before one of these (the clause's subject).
 CLAUSE_SUBJECTS: frozenset[str] = frozenset(
     {"we", "i", "you", "they", "the", "use", "keep", "mock", "skip", "run", "мы", "я"}
