@@ -1,10 +1,16 @@
-"""Shared test data for the personality tests: fixed clock, an insight factory, Chitin's §14.10 set."""
+"""Shared test data and fixtures for the personality tests (imported by each test module rather than kept in a
+conftest.py, whose module name collides with the other test directories' conftest files)."""
 
 from __future__ import annotations
 
 import datetime as dt
+import itertools
+from pathlib import Path
+
+import pytest
 
 from personality.model import Insight, InsightType, Provenance
+from tiers.workspace import Workspace
 
 NOW = dt.datetime(2026, 11, 30, 8, 27, 14, tzinfo=dt.timezone.utc)
 
@@ -35,3 +41,26 @@ CHITIN_SET: tuple[Insight, ...] = (
     make("00000000-0000-4000-8000-000000000008", "trigger", "check channel history before asking user to repeat", 0.9,
          condition="context compacted mid-conversation", tags=("context", "chat", "recovery")),
 )
+
+
+# -- fixtures (import them into a test module by name) -----------------------------------------------------
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    root = tmp_path / "ws"
+    root.mkdir()
+    return Workspace(root)
+
+
+@pytest.fixture
+def seeded(ws: Workspace) -> Workspace:
+    """A workspace whose INSIGHTS.md holds the Chitin test set."""
+    from personality import store
+
+    store.save(ws.root / "INSIGHTS.md", store.InsightsFile(CHITIN_SET))
+    return ws
+
+
+@pytest.fixture
+def ids():
+    counter = itertools.count(1)
+    return lambda: f"10000000-0000-4000-8000-{next(counter):012d}"

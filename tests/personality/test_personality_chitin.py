@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from personality_data import CHITIN_SET, NOW
+from personality_data import CHITIN_SET, NOW, ids, seeded, ws  # noqa: F401 - fixtures
 
 from personality import ops, store
 from personality.chitin import js_dumps, js_number

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from personality_data import CHITIN_SET
+from personality_data import CHITIN_SET, seeded, ws  # noqa: F401 - fixtures
 
 from gate.cli import main
 from personality import ops, store

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from personality_data import NOW, make
+from personality_data import NOW, make, ws  # noqa: F401 - fixtures
 
 from personality import ops, store
 from personality.model import InsightType

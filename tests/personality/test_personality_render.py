@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from personality_data import CHITIN_SET, make
+from personality_data import CHITIN_SET, make, seeded, ws  # noqa: F401 - fixtures
 
 import personality
 from personality import api, store

@@ -7,7 +7,7 @@ import string
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from personality_data import CHITIN_SET, make
+from personality_data import CHITIN_SET, make, seeded, ws  # noqa: F401 - fixtures
 
 from personality import store
 from personality.model import Insight, InsightType, Provenance
