@@ -1224,8 +1224,11 @@ def _h_rm(w: Walker, tool, argv, cwd, stdin, effects, taints):
     for a in ops:
         ref = w.env.norm(a, cwd) if a != "?" else PathRef("unknown", "(arguments from stdin)")
         if find_ctx and find_ctx[1] and ref.scope == "ws":
+            base = ref.rel or ""
+            base = base[:-2].rstrip("/") if base.endswith("{}") else base
             for name in find_ctx[1]:
-                probe = w.env.norm(name, w.env.root + "/" + (ref.rel.rsplit("/{}", 1)[0] if ref.rel else ""))
+                name = name[2:] if name.startswith("./") else name
+                probe = w.env.norm(name, w.env.root + ("/" + base if base and "/" not in name else ""))
                 hit = w.env.protected(probe)
                 if hit:
                     w.violate(hit[0], f"find -exec rm may delete {hit[1]}; " + _SELF_FIX[hit[0]])

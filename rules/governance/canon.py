@@ -234,8 +234,9 @@ class Canonical:
         if self.action:
             out.append(_quote(self.action))
         for k, v in self.flags:
-            out.append(_quote(f"--{k}={v}" if v else f"--{k}"))
-        if any(a.startswith("-") for a in self.args):
+            # a valued flag with an empty value renders as --k= so it never swallows the next word
+            out.append(_quote(f"--{k}={v}" if v or _valued(self.tool, self.action, k) else f"--{k}"))
+        if self.tool not in ("echo", "printf") and any(a.startswith("-") for a in self.args):
             out.append("--")
         out.extend(_quote(a) for a in self.args)
         return " ".join(out)
@@ -358,7 +359,8 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
             flags.append((name, value))
             continue
         if body[:1].isdigit() or (len(body) > 1 and body[1].isdigit() and not _valued(tool, action, body[0], raw0)):
-            flags.append((body, ""))  # -20, -C5 style numbers stay whole
+            name, _, value = body.partition("=")
+            flags.append((name, value))  # -20, -C5 style numbers stay whole
             continue
         j = 0
         while j < len(body):

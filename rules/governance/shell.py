@@ -37,6 +37,8 @@ class Word:
     subs: list[Script] = field(default_factory=list)
     #: process substitutions: (direction ``<`` or ``>``, parsed script)
     procsubs: list[tuple[str, Script]] = field(default_factory=list)
+    #: offset in ``text`` where the first quoted or escaped character starts (-1: none)
+    qstart: int = -1
 
 
 @dataclass(slots=True)
@@ -509,8 +511,10 @@ class _Parser:
             if w is None:
                 self.i += 1
                 continue
-            if not cmd.words and not w.quoted:
+            if not cmd.words:
                 eq = w.text.find("=")
+                if w.quoted and 0 <= w.qstart <= eq:
+                    eq = -1
                 name = w.text[:eq].rstrip("+")
                 if eq > 0 and name.replace("_", "a").isalnum() and not name[0].isdigit():
                     value = _split_assignment(w, eq)
@@ -591,6 +595,8 @@ class _Parser:
                     # a(<(x)) is rare; treat as a break
                     break
                 break
+            if c in "\\'\"" and word.qstart < 0:
+                word.qstart = sum(len(p) for p in parts)
             if c == "\\":
                 if self.i + 1 < n:
                     if s[self.i + 1] == "\n":
@@ -850,7 +856,7 @@ def iter_simple(script: Script):
 def _iter_cmd(cmd: Command):
     if isinstance(cmd, Simple):
         yield cmd
-        for w in cmd.words:
+        for w in [*cmd.words, *(v for _, v in cmd.assigns)]:
             for sub in w.subs:
                 yield from iter_simple(sub)
             for _, sub in w.procsubs:
