@@ -266,10 +266,36 @@ def _b64_commands(text: str) -> list[Signal]:
     return out
 
 
+#: Cheap substring prefilters: a detector's regexes run only when one of its stems occurs in the line.
+_STEMS: dict[str, tuple[str, ...]] = {
+    "instruction-override": ("ignor", "disregard", "forget", "overrid", "overrul", "discard", "drop", "instruction",
+                             "you are now", "newest", "latest", "last", "игнор", "забуд", "забыт", "внимани",
+                             "учитыв", "отбрось", "пренебре", "отмени", "соблюд", "выполн", "следуй", "инструкц"),
+    "override-user": ("user", "owner", "admin", "пользовател", "владел", "администратор"),
+    "disable-safety": ("bypass", "circumvent", "skip", "disable", "turn off", "switch off", "around", "deactivat",
+                       "evade", "--", "safety", "security", "permission", "without", "ask", "request", "wait",
+                       "провер", "защит", "гейт", "хук", "огранич", "обойд", "обход", "отключ", "выключ", "пропус",
+                       "игнор", "спрашив", "запрашив", "подтвержд", "без"),
+    "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
+                       "распоряж", "систем", "администратор", "владел"),
+    "run-command": ("curl", "wget", "fetch", "iwr", "invoke", "irm", "<(", "-c", "rm ", "python", "mkfs", "dd ",
+                    "chmod", ":()", "http"),
+    "persistence": ("memory", ".md", "notes", "session", "prompt", "памят", "строк", "правил", "инструкц", "запис",
+                    "навсегда", "сесси", "запуск"),
+}
+_EXFIL_STEMS = (".env", "key", "token", "credential", "secret", "passw", "passphrase", "ssh", "id_", ".aws", "cookie",
+                "environment", "env var", ".npmrc", ".netrc", ".pgpass", "keychain", "seed", "wallet", ".md",
+                "personal", "user", "ключ", "токен", "парол", "секрет", "учетн", "личн", "данн", "перепис", "куки",
+                "содерж", "переменн")
+
+
 def _scan_plain(text: str) -> list[Signal]:
     """Signals in one stretch of normalized text (no HTML-comment handling)."""
     out: list[Signal] = []
     for kind, pats in _compiled().items():
+        stems = _STEMS.get(kind)
+        if stems is not None and not any(st in text for st in stems):
+            continue
         for pat, strong in pats:
             for m in pat.finditer(text):
                 if _negated(text, m.start()) and kind not in ("fake-authority",):
@@ -278,15 +304,17 @@ def _scan_plain(text: str) -> list[Signal]:
                     continue
                 out.append(Signal(kind, m.start(), m.end(), m.group(0), strong))
     aux = _aux()
-    for key in ("ex_en", "ex_en2", "ex_ru"):
+    exfil = any(st in text for st in _EXFIL_STEMS)
+    for key in ("ex_en", "ex_en2", "ex_ru") if exfil else ():
         for m in aux[key].finditer(text):
             if _negated(text, m.start()) or _mentioned(text, m.start(), m.end()):
                 continue
             out.append(Signal("exfiltration", m.start(), m.end(), m.group(0)))
     out.extend(_trust(text))
-    for m in aux["b64_pipe"].finditer(text):
-        if not _negated(text, m.start()):
-            out.append(Signal("base64-payload", m.start(), m.end(), m.group(0)))
+    if any(st in text for st in ("base64", "atob", "frombase64", "b64decode")):
+        for m in aux["b64_pipe"].finditer(text):
+            if not _negated(text, m.start()):
+                out.append(Signal("base64-payload", m.start(), m.end(), m.group(0)))
     out.extend(_b64_commands(text))
     return out
 
@@ -297,10 +325,13 @@ def _trust(text: str) -> list[Signal]:
     for m in aux["trust_strong"].finditer(text):
         if not _negated(text, m.start()):
             out.append(Signal("trust-source", m.start(), m.end(), m.group(0)))
+    words = list(aux["trust_word"].finditer(text))
+    if not words:
+        return out
     urls = [u for u in aux["url"].finditer(text)]
     if not urls:
         return out
-    for m in aux["trust_word"].finditer(text):
+    for m in words:
         if _negated(text, m.start()) or _mentioned(text, m.start(), m.end()):
             continue
         # "our internal registry is trusted" narrows trust to the user's own infrastructure

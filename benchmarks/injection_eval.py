@@ -1,0 +1,62 @@
+"""Score the injection rules (CU302 poisoning, CU303 invisible, CU304 bidi) on the injection dev set.
+
+Each line goes through `rules.engine.scan_new_lines` (the gate's path) and through `lint_paths` on a file holding
+the line (the linter's path); both must agree. Prints recall and false-flag rate per language and per kind,
+and lists every failure. Usage: python benchmarks/injection_eval.py [PATH.jsonl]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rules.engine import lint_paths, scan_new_lines  # noqa: E402
+from tiers.workspace import Workspace  # noqa: E402
+
+CODES = {"CU302", "CU303", "CU304"}
+
+
+def main(argv: list[str]) -> int:
+    path = Path(argv[1]) if len(argv) > 1 else ROOT.parent / "shared" / "eval" / "injection-dev.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    stats: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])  # (group, key) -> [hits, n]
+    failures = []
+    disagree = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        ws = Workspace(tmp)
+        for row in rows:
+            gate = {f.code for f in scan_new_lines(ws, "MEMORY.md", [row["line"]])} & CODES
+            (Path(tmp) / "MEMORY.md").write_text(row["line"] + "\n", encoding="utf-8")
+            lint = {f.code for f in lint_paths(ws, select=sorted(CODES)).findings} & CODES
+            disagree += gate != lint
+            flagged = bool(gate)
+            want = row["expect"] == "flag"
+            ok = flagged == want
+            for group, key in (("all", "all"), ("lang", row["lang"]), ("kind", row["kind"])):
+                s = stats[(group + ":" + row["expect"], key)]
+                s[0] += flagged
+                s[1] += 1
+            if not ok:
+                failures.append((row["id"], row["expect"], row["kind"], sorted(gate), row["line"]))
+    print(f"{'group':<28} {'n':>3}  {'recall':>7}  {'false-flag':>10}")
+    for (group, key), (hits, n) in sorted(stats.items()):
+        label = f"{group.split(':')[0]}={key}"
+        if group.endswith(":flag"):
+            print(f"{label:<28} {n:>3}  {hits / n:>7.3f}  {'':>10}")
+        else:
+            print(f"{label:<28} {n:>3}  {'':>7}  {hits / n:>10.3f}")
+    print(f"\ngate vs lint disagreements: {disagree}")
+    print(f"failures: {len(failures)}")
+    for f in failures:
+        print("  ", f[0], f[1], f[2], f[3], repr(f[4][:100]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))
