@@ -44,7 +44,9 @@ CHOICE_MIN = 0.5
 #: At most this share of a restatement may be new material before it counts as a different claim.
 NOVEL_MAX = 0.34
 #: Candidates examined per check, best-scored first; postings longer than this are intersected, not scanned.
-MAX_CANDIDATES = 48
+MAX_CANDIDATES = 24
+#: Candidates scoring below this share of the best one are not examined.
+RELATIVE_FLOOR = 0.3
 POSTING_CAP = 256
 
 KIND_VALUE = 1.6
@@ -127,17 +129,23 @@ class _FileIndex:
     constraints: list[Constraint]
     keys: list[frozenset[str]]
     postings: dict[str, list[int]] = field(default_factory=dict)
+    #: per constraint: the smallest content weight of its clauses (coverage upper bounds divide by it)
+    minw: list[float] = field(default_factory=list)
 
     @classmethod
     def build(cls, constraints: list[Constraint]) -> _FileIndex:
         keys = []
+        minw = []
         postings: dict[str, list[int]] = {}
         for i, c in enumerate(constraints):
-            k = c.analysis.index_keys
+            a = c.analysis
+            k = a.index_keys
             keys.append(k)
+            totals = [cl.content_total for cl in a.clauses if not cl.exception and cl.content_total > 0]
+            minw.append(min(totals) if totals else 1.0)
             for key in k:
                 postings.setdefault(key, []).append(i)
-        return cls(constraints, keys, postings)
+        return cls(constraints, keys, postings, minw)
 
 
 _FILE_CACHE: dict[tuple, _FileIndex] = {}
@@ -153,8 +161,13 @@ def _mtime_iso(path: Path) -> str | None:
 
 
 def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = None,
-                          recorded_at: str | None = None) -> list[Constraint]:
-    """The active constraints of one memory file's content (stamped D/C lines, unstamped lines classified)."""
+                          recorded_at: str | None = None, line_cache: dict | None = None) -> list[Constraint]:
+    """The active constraints of one memory file's content (stamped D/C lines, unstamped lines classified).
+
+    A stamp counts only when it verifies under the workspace key; without a key nothing here was stamped by
+    cuticle, so stamps are ignored and the line is classified like any unstamped line.
+    ``line_cache`` (content -> [tier code, scope] or None) spares re-classifying lines seen before.
+    """
     from .classify import classify
     from .markdown import parse_document
     from .stamps import verify_stamp
@@ -166,18 +179,99 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
         if not content.strip():
             continue
         stamp = ln.stamp
-        if stamp is not None and (key is None or verify_stamp(stamp, content, key)):
+        if stamp is not None and key is not None and verify_stamp(stamp, content, key):
             if stamp.state is not None or stamp.tier not in (Tier.DIRECTIVE, Tier.DECISION):
                 continue
             out.append(Constraint(stamp.tier, stamp.id, rel, ln.number, content.strip(), stamp.scope, recorded_at,
                                   True, stamp.session))
             continue
-        cls = classify(content)
-        if cls.tier not in (Tier.DIRECTIVE, Tier.DECISION):
+        body = content.strip()
+        hit = line_cache.get(body, False) if line_cache is not None else False
+        if hit is False:
+            cls = classify(content)
+            hit = [cls.tier.value, cls.scope] if cls.tier in (Tier.DIRECTIVE, Tier.DECISION) else None
+            if line_cache is not None:
+                line_cache[body] = hit
+        if hit is None:
             continue
-        out.append(Constraint(cls.tier, f"{rel}#L{ln.number}", rel, ln.number, content.strip(), cls.scope,
+        out.append(Constraint(Tier.from_code(hit[0]), f"{rel}#L{ln.number}", rel, ln.number, body, hit[1],
                               recorded_at, False))
     return out
+
+
+# A persistent cache in .cuticle/cache/ so a fresh gate process does not re-classify unchanged memory.
+_CACHE_VERSION = 1
+_LINE_CACHE_MAX = 50_000
+_DISK: dict[str, dict] = {}
+
+
+def _disk_cache(ws) -> dict:
+    path = ws.state_path("cache", "arbitrate.json")
+    root = str(ws.root)
+    cached = _DISK.get(root)
+    if cached is not None:
+        return cached
+    data: dict = {"v": _CACHE_VERSION, "files": {}, "lines": {}}
+    try:
+        import json
+
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(loaded, dict) and loaded.get("v") == _CACHE_VERSION:
+            data = loaded
+            data.setdefault("files", {})
+            data.setdefault("lines", {})
+    except (OSError, ValueError):
+        pass
+    data["_dirty"] = False
+    _DISK[root] = data
+    return data
+
+
+def _save_disk_cache(ws, data: dict) -> None:
+    if not data.get("_dirty") or not ws.state_dir.is_dir():
+        return
+    import json
+
+    from .fsutil import atomic_write
+
+    lines = data["lines"]
+    if len(lines) > _LINE_CACHE_MAX:
+        for k in list(lines)[: len(lines) - _LINE_CACHE_MAX]:
+            del lines[k]
+    out = {k: v for k, v in data.items() if not k.startswith("_")}
+    try:
+        atomic_write(ws.state_path("cache", "arbitrate.json"),
+                     json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+        data["_dirty"] = False
+    except OSError as exc:
+        log.warning("arbitration cache not saved: %s", exc)
+
+
+def _file_index_from_record(rec: dict) -> _FileIndex | None:
+    try:
+        cons = [Constraint(Tier.from_code(t), i, f, int(n), c, sc, at, bool(st), ses)
+                for t, i, f, n, c, sc, at, st, ses in rec["constraints"]]
+        keys = [frozenset(k) for k in rec["keys"]]
+        minw = [float(x) for x in rec["minw"]]
+    except (KeyError, TypeError, ValueError):
+        return None
+    if not (len(cons) == len(keys) == len(minw)):
+        return None
+    postings: dict[str, list[int]] = {}
+    for i, k in enumerate(keys):
+        for key in k:
+            postings.setdefault(key, []).append(i)
+    return _FileIndex(cons, keys, postings, minw)
+
+
+def _file_index_record(sha: str, fi: _FileIndex) -> dict:
+    return {
+        "sha": sha,
+        "constraints": [[c.tier.value, c.id, c.file, c.line, c.content, c.scope, c.recorded_at, c.stamped,
+                         c.session] for c in fi.constraints],
+        "keys": [sorted(k) for k in fi.keys],
+        "minw": [round(x, 4) for x in fi.minw],
+    }
 
 
 class ConstraintIndex:
@@ -203,7 +297,9 @@ class ConstraintIndex:
         return cls.from_texts({file: "\n".join(lines) + "\n"})
 
     @classmethod
-    def from_texts(cls, texts: Mapping[str, str | bytes], *, key: bytes | None = None) -> ConstraintIndex:
+    def from_texts(cls, texts: Mapping[str, str | bytes], *, key: bytes | None = None,
+                   line_cache: dict | None = None) -> ConstraintIndex:
+        """An index over file contents given as text (workspace-relative path -> content)."""
         files = []
         for rel, data in texts.items():
             digest = hashlib.blake2b(data.encode("utf-8") if isinstance(data, str) else bytes(data),
@@ -211,14 +307,19 @@ class ConstraintIndex:
             ck = ("text", rel, digest, key)
             fi = _FILE_CACHE.get(ck)
             if fi is None:
-                fi = _FileIndex.build(constraints_from_text(rel, data, key=key))
+                fi = _FileIndex.build(constraints_from_text(rel, data, key=key, line_cache=line_cache))
                 _remember(ck, fi)
             files.append(fi)
         return cls(files)
 
     @classmethod
-    def from_workspace(cls, ws, overrides: Mapping[str, str | bytes] | None = None) -> ConstraintIndex:
-        """All memory files of ``ws``; ``overrides`` (workspace-relative path -> content) replace files' content."""
+    def from_workspace(cls, ws, overrides: Mapping[str, str | bytes] | None = None, *,
+                       persist: bool = True) -> ConstraintIndex:
+        """All memory files of ``ws``; ``overrides`` (workspace-relative path -> content) replace files' content.
+
+        With ``persist`` (and an existing ``.cuticle/``), constraints and line classifications are cached in
+        ``.cuticle/cache/arbitrate.json`` keyed by content hash, so later processes skip unchanged files.
+        """
         from .fsutil import read_bytes_checked
 
         overrides = dict(overrides or {})
@@ -248,17 +349,34 @@ class ConstraintIndex:
                 except Exception as exc:  # noqa: BLE001 - one unreadable file must not disable arbitration
                     log.warning("%s: skipped for arbitration (%s)", rel, exc)
                     continue
-                fi = _FileIndex.build(constraints_from_text(rel, data, key=key, recorded_at=_mtime_iso(path)))
+                disk = _disk_cache(ws) if persist else None
+                sha = hashlib.blake2b(data + (key or b""), digest_size=16).hexdigest()
+                rec = disk["files"].get(rel) if disk else None
+                if rec and rec.get("sha") == sha:
+                    fi = _file_index_from_record(rec)
+                if fi is None:
+                    lines = disk["lines"] if disk else None
+                    fi = _FileIndex.build(constraints_from_text(rel, data, key=key, recorded_at=_mtime_iso(path),
+                                                                line_cache=lines))
+                    if disk is not None:
+                        disk["files"][rel] = _file_index_record(sha, fi)
+                        disk["_dirty"] = True
                 _remember(ck, fi)
             files.append(fi)
+        if persist and str(ws.root) in _DISK:
+            _save_disk_cache(ws, _DISK[str(ws.root)])
         if overrides:
-            files.extend(cls.from_texts(overrides, key=key)._files)
+            disk = _disk_cache(ws) if persist else None
+            files.extend(cls.from_texts(overrides, key=key, line_cache=disk["lines"] if disk else None)._files)
+            if disk is not None:
+                disk["_dirty"] = True
         return cls(files)
 
     def candidates(self, a: Analysis, limit: int = MAX_CANDIDATES) -> list[Constraint]:
         """Constraints sharing concepts with ``a``, best first (rare shared concepts weigh more)."""
         lx = lexicon()
         keys = a.index_keys
+        value_slots = {s if not s.startswith("NUM:") else "NUM" for s, _, _ in a.values}
         scored: list[tuple[float, int, int, Constraint]] = []
         for fnum, f in enumerate(self._files):
             total = max(len(f.constraints), 1)
@@ -292,8 +410,17 @@ class ConstraintIndex:
                     for i in common[0][1][-POSTING_CAP:]:
                         score[i] = lx.weight(common[0][0]) * 0.5
             for i, sc in score.items():
-                scored.append((sc, fnum, i, f.constraints[i]))
+                cons = f.constraints[i]
+                if cons.tier is not Tier.DECISION and not (f.keys[i] & value_slots):
+                    # Upper bound of the coverage this candidate could reach: skip hopeless constraints.
+                    shared_w = sum(lx.weight(x) for x in f.keys[i] & keys)
+                    if shared_w / f.minw[i] < RELATED_MIN * 0.75 and not a.indiff:
+                        continue
+                scored.append((sc, fnum, i, cons))
         scored.sort(key=lambda t: (-t[0], t[1], t[2]))
+        if scored:
+            floor = scored[0][0] * RELATIVE_FLOOR
+            scored = [t for t in scored if t[0] >= floor]
         return [t[3] for t in scored[:limit]]
 
 
@@ -305,27 +432,24 @@ def _remember(key: tuple, fi: _FileIndex) -> None:
 
 # ------------------------------------------------------------------------------------------------ comparisons
 def _w(cid: str, cl: Clause | None = None) -> float:
-    w = lexicon().weight(cid)
     if cl is not None:
-        if cid not in cl.direct:
-            w *= 0.7
-        if cid in cl.soft:
-            w *= 0.5
-    return w
+        w = cl.wmap.get(cid)
+        if w is not None:
+            return w
+    return lexicon().weight(cid)
 
 
-def _content_ids(cl: Clause) -> list[str]:
-    lx = lexicon()
-    return [c for c in cl.signs if lx.kind.get(c) != "generic" and lx.kind.get(c) != "slot"]
+def _content_ids(cl: Clause) -> tuple[str, ...]:
+    return cl.content
 
 
 def _coverage(k_cl: Clause, c: Analysis) -> float:
-    ids = _content_ids(k_cl)
-    total = sum(_w(x, k_cl) for x in ids)
+    total = k_cl.content_total
     if total <= 0:
         return 0.0
-    got = sum(_w(x, k_cl) for x in ids if x in c.concepts)
-    return got / total
+    concepts = c.concepts
+    wmap = k_cl.wmap
+    return sum(wmap[x] for x in k_cl.content if x in concepts) / total
 
 
 def _c_coverage(c: Analysis, k: Analysis) -> float:

@@ -133,6 +133,7 @@ class Lexicon:
     def __init__(self, data: dict) -> None:
         self.kind: dict[str, str] = {}
         self.weights: dict[str, float] = {}
+        self._wcache: dict[str, float] = {}
         self.broader: dict[str, tuple[str, ...]] = {}
         self.slot_of: dict[str, str] = {}
         self.antonym: dict[str, str] = {}
@@ -185,12 +186,14 @@ class Lexicon:
             table.setdefault(first, []).append((pat, ids))
 
     def weight(self, cid: str) -> float:
-        w = self.weights.get(cid)
-        if w is not None:
-            return w
-        if cid.startswith("w:"):
-            return KIND_WEIGHT["lexical"]
-        return KIND_WEIGHT.get(self.kind.get(cid, "object"), 1.0)
+        w = self._wcache.get(cid)
+        if w is None:
+            w = self.weights.get(cid)
+            if w is None:
+                w = KIND_WEIGHT["lexical"] if cid.startswith("w:") else KIND_WEIGHT.get(self.kind.get(cid, "object"), 1.0)
+            if len(self._wcache) < 100_000:
+                self._wcache[cid] = w
+        return w
 
     def expand(self, cid: str) -> tuple[str, ...]:
         """Parents of a concept (transitively), not including itself."""
@@ -317,10 +320,23 @@ class Clause:
     negated_direct: set[str] = field(default_factory=set)
     soft: set[str] = field(default_factory=set)  # named before the clause's negation: context more than core
     values: list[tuple[str, str, int]] = field(default_factory=list)  # (slot, value, sign)
+    #: concept -> weight in this clause (parents reached through [broader] and context words count for less)
+    wmap: dict[str, float] = field(default_factory=dict)
+    #: the content concepts (not generic, not slot names) and their total weight
+    content: tuple[str, ...] = ()
+    content_total: float = 0.0
 
-    def weight(self) -> float:
+    def finish(self) -> None:
         lx = lexicon()
-        return sum(lx.weight(c) for c in self.signs)
+        for c in self.signs:
+            w = lx.weight(c)
+            if c not in self.direct:
+                w *= BROADER_FACTOR
+            if c in self.soft:
+                w *= 0.5
+            self.wmap[c] = w
+        self.content = tuple(c for c in self.signs if lx.kind.get(c) not in ("generic", "slot"))
+        self.content_total = sum(self.wmap[c] for c in self.content)
 
 
 @dataclass(slots=True)
@@ -391,7 +407,7 @@ def analyze(text: str) -> Analysis:
     return _analyze_cached(text)
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=32768)
 def _analyze_cached(text: str) -> Analysis:
     lx = lexicon()
     from .stamps import split_stamp
@@ -590,6 +606,7 @@ def _analyze_cached(text: str) -> Analysis:
             cl.force = "oblige"
         _values_for(cl, tokens, concept_at, s, e, sign_at, nfc, span_end)
         values.extend(cl.values)
+        cl.finish()
         clauses.append(cl)
 
     names = _names(nfc)

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         cls = classify_with_provenance(ws, args.session, line)
     else:
         cls = classify(line)
-    index = ConstraintIndex.from_workspace(ws)
+    index = ConstraintIndex.from_workspace(ws, persist=False)  # `arbitrate` writes nothing
     res = arbitrate(index, line, cls.tier, file=rel, scope=cls.scope, verified=cls.verified)
     out = res.to_json()
     out["classification"] = cls.to_json()
