@@ -277,8 +277,11 @@ def _file_index_record(sha: str, fi: _FileIndex) -> dict:
 class ConstraintIndex:
     """Active constraints of a workspace, indexed by concept id so a check does not scan every line."""
 
-    def __init__(self, files: Iterable[_FileIndex] = ()) -> None:
+    def __init__(self, files: Iterable[_FileIndex] = (), *, judge=None, judge_threshold: float = 0.8) -> None:
         self._files = list(files)
+        #: optional semantic judge for the grey zone (tiers.judge); None unless the workspace enables one
+        self.judge = judge
+        self.judge_threshold = judge_threshold
 
     def __len__(self) -> int:
         return sum(len(f.constraints) for f in self._files)
@@ -365,12 +368,17 @@ class ConstraintIndex:
             files.append(fi)
         if persist and str(ws.root) in _DISK:
             _save_disk_cache(ws, _DISK[str(ws.root)])
+        judge, threshold = None, 0.8
+        if ws.section("tiers").get("judge"):
+            from .judge import judge_from_config
+
+            judge, threshold = judge_from_config(ws)
         if overrides:
             disk = _disk_cache(ws) if persist else None
             files.extend(cls.from_texts(overrides, key=key, line_cache=disk["lines"] if disk else None)._files)
             if disk is not None:
                 disk["_dirty"] = True
-        return cls(files)
+        return cls(files, judge=judge, judge_threshold=threshold)
 
     def candidates(self, a: Analysis, limit: int = MAX_CANDIDATES) -> list[Constraint]:
         """Constraints sharing concepts with ``a``, best first (rare shared concepts weigh more)."""
@@ -799,6 +807,33 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
     return Conflict(cons, kind, reason, res, rel)
 
 
+def _ask_judge(index: ConstraintIndex, a: Analysis, cand_tier: Tier, content: str,
+               grey: list[tuple[float, Constraint]]) -> list[Conflict]:
+    """Ask the optional judge about the three most related constraints the local layer let pass."""
+    out = []
+    for rel, cons in sorted(grey, key=lambda g: -g[0])[:3]:
+        ctx = {"tier": cand_tier.name, "constraint_tier": cons.tier.name, "scope": cons.scope,
+               "relatedness": round(rel, 3)}
+        try:
+            verdict = index.judge(content, cons.content, ctx)
+        except Exception:  # noqa: BLE001 - the judge is optional; its failures never block or crash a write
+            log.exception("arbitration judge failed; ignoring it")
+            return out
+        if not isinstance(verdict, dict) or not verdict.get("conflict"):
+            continue
+        try:
+            confidence = float(verdict.get("confidence", 0.0))
+        except (TypeError, ValueError):
+            continue
+        if confidence < index.judge_threshold:
+            continue
+        why = str(verdict.get("reason") or "a semantic judge found the line contradicts the constraint")[:300]
+        reason, res = _explain("polarity-flip", cand_tier, cons, why)
+        out.append(Conflict(cons, "judge", reason + f" (decided by the local judge, confidence {confidence:.2f})",
+                            res, rel))
+    return out
+
+
 def conflict_error(cand_tier: Tier, content: str, conflict: Conflict) -> dict[str, Any]:
     """The EpistemicConflictError JSON object for a block (plain JSON: it travels inside hosts' reason strings)."""
     return {
@@ -831,6 +866,7 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     if not strip_markup(content):
         return Arbitration("allow", cand_tier, content, file)
     conflicts: list[Conflict] = []
+    grey: list[tuple[float, Constraint]] = []
     for cons in index.candidates(a):
         if cons.file == file and cons.content == content:
             continue  # the line restates itself (an unchanged line re-sent by a whole-file write)
@@ -841,6 +877,12 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
             continue
         if cf is not None:
             conflicts.append(cf)
+        elif index.judge is not None:
+            rel = _relatedness(cons.analysis, a)
+            if rel >= RELATED_MIN:
+                grey.append((rel, cons))
+    if not conflicts and grey and index.judge is not None:
+        conflicts.extend(_ask_judge(index, a, cand_tier, content, grey))
     if not conflicts:
         return Arbitration("allow", cand_tier, content, file)
     if verified and cand_tier in (Tier.DIRECTIVE, Tier.DECISION):
