@@ -268,7 +268,9 @@ def parse_policy(text: str, display: str) -> tuple[Policy | None, list[str]]:
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        # the context mark ("while scanning a simple key") points at the offending line; the problem mark often
+        # points past it
+        mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         return None, [f"{display}:{line}: invalid YAML: {problem}; fix the syntax"]
