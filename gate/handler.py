@@ -130,7 +130,34 @@ def _workspace(req: Request, env, cwd: str | None):
 # -- dispatch ------------------------------------------------------------------------------------------
 
 
+def _ensure_session_id(req: Request, ws) -> None:
+    """Hosts that send no session id (Copilot's sessionStart, some Cursor builds): a session id is made at session
+    start from the host and the payload's timestamp, kept in `.cuticle/`, used by the events that follow, and
+    dropped at session end, so the session counter still advances once per real session."""
+    if req.session_id:
+        return
+    path = ws.state_path(f"anonymous-session-{req.host}")
+    if req.event == START:
+        stamp = req.raw.get("timestamp") if isinstance(req.raw, dict) else None
+        sid = f"{req.host}-{stamp if isinstance(stamp, (int, str)) and stamp else int(time.time() * 1000)}"
+        try:
+            ws.ensure_state()
+            path.write_text(sid, encoding="utf-8")
+        except OSError:
+            pass
+        req.session_id = sid
+        return
+    try:
+        req.session_id = path.read_text(encoding="utf-8").strip()
+    except OSError:
+        req.session_id = ""
+    if not req.session_id and req.event in (END, PROMPT):
+        req.session_id = f"{req.host}-anonymous"
+
+
 def _dispatch(req: Request, ws) -> tuple[Reply, dict]:
+    if req.event in (START, END, PROMPT, PRE, POST):
+        _ensure_session_id(req, ws)
     if req.event == PROMPT:
         return _prompt(req, ws)
     if req.event == START:
@@ -222,6 +249,10 @@ def _session_end(req: Request, ws) -> tuple[Reply, dict]:
     rec.update(_run_gc(ws, notes))
     if notes:
         rec["errors"] = notes
+    try:
+        ws.state_path(f"anonymous-session-{req.host}").unlink()
+    except OSError:
+        pass
     diag = "".join(f"cuticle: session end: {n}\n" for n in notes)
     r = answer.noop(req.host, req.host_event)
     return Reply(r.stdout, r.stderr + diag, r.exit_code), rec
@@ -306,14 +337,14 @@ def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -
 
 
 def _supersede_elsewhere(ws, plans, planner, rec: dict) -> None:
-    """A verified user directive amended an older one: mark the old line's stamp superseded (same file: in
-    the rewritten content already handled by the arbitration result; other files: on disk, atomically)."""
+    """A verified user directive amended an older one: mark the old line superseded. Other files now, on disk;
+    the file being written after the tool ran (its snapshot carries the list)."""
     todo = [s for p in plans for s in p.supersede if s.get("file") not in (None, p.rel)]
     if not todo:
         return
     from .supersede import mark_superseded
 
-    rec["superseded"] = mark_superseded(ws, todo, planner)
+    rec["superseded"] = mark_superseded(ws, todo)
 
 
 def _post_tool(req: Request, ws) -> tuple[Reply, dict]:

@@ -1,65 +1,47 @@
-"""Mark the stamps of constraints a verified user directive amended as ``superseded`` (GC candidates).
+"""Retire the constraints a verified user directive amended: their lines are re-stamped ``superseded`` (a GC
+candidate) through the GC module's ``mark_state``, so the next collection archives them recoverably.
 
-The line keeps its text; only its stamp's state changes (re-made with the workspace key, so lint still verifies
-it). Used for lines in the file being written (inside the planned content) and in other files (on disk,
-atomically, under the file's lock).
+Lines in other files are marked before the tool runs; lines of the file being written are marked after it ran
+(the after-tool event), once the host has written the file — the line numbers are found again by content.
 """
 
 from __future__ import annotations
 
-from typing import Any
+
+def _find(ws, rel: str, content: str) -> list[int]:
+    from tiers.fsutil import read_bytes_checked
+    from tiers.markdown import parse_document
+
+    try:
+        doc = parse_document(read_bytes_checked(ws.root / rel))
+    except Exception:  # noqa: BLE001 - an unreadable file has nothing to mark
+        return []
+    want = content.strip()
+    return [ln.number for ln in doc.lines if ln.content.strip() == want]
 
 
-def restamp_superseded(stamps, text: str, key: bytes) -> str | None:
-    """``text`` with its stamp's state set to superseded, or None if it has no valid stamp."""
-    content, stamp, _err = stamps.split_stamp(text)
-    if stamp is None or getattr(stamp, "state", None) == "superseded":
-        return None
-    ttl = None
-    if getattr(stamp, "expires", None) is not None:
-        ttl = max(int(stamp.expires) - int(stamp.session) + 1, 1)
-    new = stamps.make_stamp(content.rstrip(), stamp.tier, stamp.session, key, scope=stamp.scope, ttl=ttl,
-                            state="superseded")
-    return stamps.apply_stamp(content.rstrip(), new)
+def mark_superseded(ws, items: list[dict]) -> list[dict]:
+    """Mark each constraint (``{file, line, content}`` from arbitration) superseded; returns what was marked."""
+    from .writepath import optional
 
-
-def matches(item: dict, line: Any) -> bool:
-    """Does constraint ``item`` (from arbitration) name this parsed line (by stamp id or by its line number on disk)?"""
-    sid = item.get("id")
-    stamp = getattr(line, "stamp", None)
-    if sid and stamp is not None and getattr(stamp, "id", None) == sid:
-        return True
-    return item.get("line") == getattr(line, "number", None)
-
-
-def mark_superseded(ws, items: list[dict], planner=None) -> list[dict]:
-    """Rewrite other files' lines on disk; returns what was marked (file, line)."""
-    from tiers import markdown, stamps
-    from tiers.fsutil import atomic_write, file_lock, read_bytes_checked
-
+    gc = optional("tiers.gc")
+    if gc is None or not hasattr(gc, "mark_state"):
+        return []
     done: list[dict] = []
-    by_file: dict[str, list[dict]] = {}
     for it in items:
-        f = it.get("file")
-        if isinstance(f, str) and f:
-            by_file.setdefault(f, []).append(it)
-    for rel, its in by_file.items():
+        rel, line, content = it.get("file"), it.get("line"), it.get("content")
+        if not isinstance(rel, str) or not isinstance(content, str):
+            continue
         try:
             rel = ws.relpath(rel)
-        except Exception:  # noqa: BLE001 - a constraint outside the workspace is not ours to rewrite
-            continue
-        path = ws.root / rel
-        if not path.is_file():
-            continue
-        with file_lock(path):
-            doc = markdown.parse_document(read_bytes_checked(path))
-            changes: dict[int, str] = {}
-            for line in doc.lines:
-                if any(matches(it, line) for it in its):
-                    new = restamp_superseded(stamps, line.text, ws.key)
-                    if new is not None:
-                        changes[line.number] = new
-                        done.append({"file": rel, "line": line.number})
-            if changes:
-                atomic_write(path, doc.with_texts(changes).render())
+            ok = isinstance(line, int) and gc.mark_state(ws, rel, line, content, "superseded")
+            if not ok:
+                for n in _find(ws, rel, content):
+                    if gc.mark_state(ws, rel, n, content, "superseded"):
+                        line, ok = n, True
+                        break
+        except Exception:  # noqa: BLE001 - a constraint that cannot be marked stays active (logged by the caller)
+            ok = False
+        if ok:
+            done.append({"file": rel, "line": line})
     return done

@@ -125,8 +125,6 @@ class Planner:
         self.cfg = ws.section("gate")
         self._index = None
         self._session: int | None = None
-        #: constraints to mark superseded in the file being stamped after the tool ran (from the snapshot)
-        self.pending_supersede: list[dict] = []
         #: steps that failed open (reported on stderr and in the log, the decision goes on without them)
         self.diagnostics: list[str] = []
 
@@ -317,15 +315,6 @@ class Planner:
         self._check(plan, candidates, changes, stamps)
         if plan.action == "block":
             return
-        same = [s for s in plan.supersede + self.pending_supersede if s.get("file") in (None, rel)]
-        if same:
-            from .supersede import matches, restamp_superseded
-
-            for j, i in keep.items():
-                if any(matches(s, old_lines[i]) for s in same):
-                    new = restamp_superseded(stamps, old_lines[i].text, self.ws.key)
-                    if new is not None:
-                        changes[new_lines[j].number] = new
         plan.stamped = new_doc.with_texts(changes).render() if changes else None
 
     def _valid_stamp(self, stamps, stamp, content: str) -> bool:
@@ -420,8 +409,10 @@ class Planner:
             plan.action = "block"
 
     def _ttl(self) -> int | None:
-        t = self.ws.section("tiers").get("hypothesis_ttl", DEFAULT_TTL)
-        return t if isinstance(t, int) and not isinstance(t, bool) and t > 0 else DEFAULT_TTL
+        gc = optional("tiers.gc")
+        if gc is not None and hasattr(gc, "hypothesis_ttl"):
+            return gc.hypothesis_ttl(self.ws)
+        return DEFAULT_TTL
 
 
 def align(old_lines: list, new_lines: list) -> tuple[dict[int, int], list[int]]:
@@ -565,12 +556,15 @@ def stamp_on_disk(ws, rel: str, planner: Planner, candidate_lines: list[str] | N
     with file_lock(path):
         current = read_bytes_checked(path)
         base, supersede = load_snapshot(ws, rel)
-        planner.pending_supersede = supersede
         if base is False:
             base = _without_candidates(current, candidate_lines or [])
         plan = planner.plan(FileOp(rel, "write"), base_text=base if base is not None else b"", current=current)[0]
         if plan.action == "allow" and plan.stamped is not None and plan.stamped != current:
             atomic_write(path, plan.stamped)
+    if supersede:
+        from .supersede import mark_superseded
+
+        plan.supersede = mark_superseded(ws, [s for s in supersede if s.get("file") == rel])
     drop_snapshot(ws, rel)
     return plan
 
