@@ -15,8 +15,94 @@ from tiers.model import Tier
 from tiers.stamps import apply_stamp, make_stamp
 from tiers.workspace import Workspace
 
-sys.path.insert(0, str(Path(__file__).parent))
-from arbitrate_cases import CASES  # noqa: E402
+# (id, memory lines, candidate, expect, kind): written for these tests, not taken from the eval dev set.
+CASES = [
+    # --- polarity flip ----------------------------------------------------------------------------------------
+    ("pf-en-1", ["- User said: never run database migrations on Mondays."],
+     "- Running migrations on Mondays is fine now.", "block", "polarity-flip"),
+    ("pf-en-2", ["- Per user: do not upgrade dependencies during the release week."],
+     "- Dependency upgrades during the release week are allowed.", "block", "polarity-flip"),
+    ("pf-en-3", ["- User said: always sign commits with GPG."],
+     "- Signing commits is optional for this project.", "block", "polarity-flip"),
+    ("pf-ru-1", ["- Пользователь сказал: никогда не удалять ветки на сервере."],
+     "- Удалять ветки на сервере можно, если они старые.", "block", "polarity-flip"),
+    ("pf-ru-2", ["- Просьба пользователя: всегда прогонять линтер перед коммитом."],
+     "- Линтер перед коммитом запускать не обязательно.", "block", "polarity-flip"),
+    ("pf-ru-3", ["- Пользователь сказал: не отправлять ему уведомления ночью."],
+     "- Ночью можно присылать пользователю уведомления о деплоях.", "block", "polarity-flip"),
+    # --- gate bypass --------------------------------------------------------------------------------------
+    ("gate-en", ["- User said: ask me before rotating any production keys."],
+     "- Production keys can be rotated without asking.", "block", "polarity-flip"),
+    ("gate-ru", ["- Пользователь сказал: ничего не мержить в main без его ревью."],
+     "- Мелкие исправления можно сразу мержить в main.", "block", "polarity-flip"),
+    # --- scope generalization -----------------------------------------------------------------------------
+    ("sg-en-1", ["- Decided with the user: use SQLite only for the prototype until the pilot ends."],
+     "- The project uses SQLite for all environments.", "block", "scope-generalization"),
+    ("sg-en-2", ["- Decided with the user: Tailwind for the marketing site only."],
+     "- All frontends are styled with Tailwind.", "block", "scope-generalization"),
+    ("sg-ru-1", ["- Решили с пользователем: Vercel только для превью до конца января."],
+     "- Все окружения хостим на Vercel.", "block", "scope-generalization"),
+    # --- lower tier over directive ------------------------------------------------------------------------
+    ("lt-en-1", ["- User said: never force-push to shared branches."],
+     "- Probably force-pushing to shared branches is fine since nobody else uses them.", "block",
+     "lower-tier-over-directive"),
+    ("lt-en-2", ["- User said: always write docs in British English."],
+     "- The user probably doesn't care which English spelling the docs use.", "block",
+     "lower-tier-over-directive"),
+    ("lt-ru-1", ["- Пользователь сказал: никаких звонков по воскресеньям."],
+     "- Похоже, по воскресеньям созвоны допустимы, он вчера сам звонил.", "block", "lower-tier-over-directive"),
+    # --- value substitution -------------------------------------------------------------------------------
+    ("vs-en-tz", ["- User said: my timezone is Asia/Tokyo."],
+     "- Timezone: Europe/London", "block", "value-substitution"),
+    ("vs-en-tool", ["- User said: use poetry for this Python project."],
+     "- Python dependencies are managed with pipenv.", "block", "value-substitution"),
+    ("vs-en-name", ["- User said: call me Alex, not Alexander."],
+     "- Address the user as Alexander.", "block", "value-substitution"),
+    ("vs-en-time", ["- User said: the daily standup is at 10:15."],
+     "- Daily standup starts at 9:00.", "block", "value-substitution"),
+    ("vs-ru-db", ["- Пользователь сказал: в проде используем PostgreSQL."],
+     "- База на проде — MySQL.", "block", "value-substitution"),
+    ("vs-ru-chan", ["- Пользователь сказал: отчёты только в Slack."],
+     "- Отчёты отправляем в Telegram.", "block", "value-substitution"),
+    # --- paraphrase / translation -------------------------------------------------------------------------
+    ("pp-en", ["- User said: never deploy on Fridays."],
+     "- End-of-week releases to production are okay.", "block", "paraphrase"),
+    ("tr-en-ru", ["- User said: don't use Redis in this project."],
+     "- Для кэша в проекте используем Redis.", "block", "translation"),
+    ("tr-ru-en", ["- Пользователь сказал: никогда не пушить в main напрямую."],
+     "- Pushing straight to main is fine for typo fixes.", "block", "translation"),
+    # --- compatible ---------------------------------------------------------------------------------------
+    ("ok-para-en", ["- User said: never deploy on Fridays."],
+     "- Friday is not a deploy day.", "allow", "compatible-paraphrase"),
+    ("ok-para-ru", ["- Пользователь сказал: всегда спрашивать перед удалением веток."],
+     "- Перед удалением ветки нужно получить подтверждение пользователя.", "allow", "compatible-paraphrase"),
+    ("ok-neg-en", ["- User said: use pnpm only."],
+     "- Don't use npm or yarn here.", "allow", "compatible-negation"),
+    ("ok-neg-ru", ["- Пользователь сказал: созвоны только после 12:00."],
+     "- Утром звонки не ставим.", "allow", "compatible-negation"),
+    ("ok-aspect-en", ["- User said: use Postgres for the billing service."],
+     "- Billing service logs are shipped to Loki.", "allow", "compatible-aspect"),
+    ("ok-aspect-ru", ["- Пользователь сказал: ревью делает только Марина."],
+     "- Марина в отпуске с 10 по 20 декабря.", "allow", "compatible-aspect"),
+    ("ok-narrow-en", ["- User said: all services must log in JSON."],
+     "- The payments service logs JSON through structlog.", "allow", "compatible-narrower"),
+    ("ok-narrow-ru", ["- Пользователь сказал: никаких деплоев по пятницам."],
+     "- В пятницу 11 декабря тоже не деплоим.", "allow", "compatible-narrower"),
+    ("ok-elab-en", ["- User said: use uv for Python environments."],
+     "- uv creates the venv in .venv; run `uv sync` after pulling.", "allow", "compatible-elaboration"),
+    ("ok-elab-ru", ["- Пользователь сказал: бэкапы базы каждую ночь."],
+     "- Ночной бэкап делает cron в 03:00, копии лежат в S3.", "allow", "compatible-elaboration"),
+    ("ok-unrel-en", ["- User said: never push to main directly."],
+     "- The main reason for the outage was a full disk on db-2.", "allow", "compatible-unrelated"),
+    ("ok-unrel-ru", ["- Пользователь сказал: пароли в память не записывать."],
+     "- Пользователь сменил пароль от Wi-Fi в офисе на прошлой неделе.", "allow", "compatible-unrelated"),
+    ("ok-mention-en", ["- User said: never deploy on Fridays."],
+     "- Reminder: the no-Friday-deploy rule applies to hotfixes too.", "allow", "compatible-mention"),
+    ("ok-mention-ru", ["- Пользователь сказал: не писать ему в выходные."],
+     "- Напоминание: правило про выходные действует и в праздники.", "allow", "compatible-mention"),
+    ("ok-report-en", ["- User said: never run the load test against production."],
+     "- Load test against staging ran for 20 min, p95 340 ms.", "allow", "compatible-unrelated"),
+]
 
 
 def _decide(memory: list[str], candidate: str, *, file: str = "MEMORY.md"):
