@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(
     shutil.which("git") is None or shutil.which("pre-commit") is None,
