@@ -8,49 +8,51 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-_EXPORTS: dict[str, str] = {
-    "Insight": "model",
-    "InsightType": "model",
-    "InsightsFile": "store",
-    "Provenance": "model",
-    "archive": "ops",
-    "contribute": "ops",
-    "detect_conflicts": "tension",
-    "detect_context": "retrieve",
-    "draft": "ops",
-    "estimate_tokens": "render",
-    "export_json": "ops",
-    "find_similar": "similarity",
-    "hashed_embed": "similarity",
-    "import_json": "ops",
-    "load": "store",
-    "marshal": "render",
-    "merge": "ops",
-    "parse": "store",
-    "pending": "reflect",
-    "queue_reflection": "reflect",
-    "reinforce": "ops",
-    "render": "store",
-    "render_workspace": "api",
-    "restore": "ops",
-    "retrieve": "retrieve",
-    "retrieve_workspace": "api",
-    "session_start": "api",
-    "settings": "config",
-    "stats": "ops",
-    "stem": "text",
-    "tension": "tension",
-    "update": "ops",
+#: public name -> (submodule, attribute). Names never shadow a submodule (``personality.retrieve`` is a module).
+_EXPORTS: dict[str, tuple[str, str]] = {
+    "Insight": ("model", "Insight"),
+    "InsightType": ("model", "InsightType"),
+    "InsightsFile": ("store", "InsightsFile"),
+    "Provenance": ("model", "Provenance"),
+    "archive": ("ops", "archive"),
+    "contribute": ("ops", "contribute"),
+    "detect_conflicts": ("tension", "detect_conflicts"),
+    "detect_context": ("retrieve", "detect_context"),
+    "draft": ("ops", "draft"),
+    "estimate_tokens": ("render", "estimate_tokens"),
+    "export_json": ("ops", "export_json"),
+    "find_similar": ("similarity", "find_similar"),
+    "hashed_embed": ("similarity", "hashed_embed"),
+    "import_json": ("ops", "import_json"),
+    "load": ("store", "load"),
+    "marshal": ("render", "marshal"),
+    "merge": ("ops", "merge"),
+    "parse_insights": ("store", "parse"),
+    "pending": ("reflect", "pending"),
+    "queue_reflection": ("reflect", "queue_reflection"),
+    "rank": ("retrieve", "retrieve"),
+    "reinforce": ("ops", "reinforce"),
+    "render_insights": ("store", "render"),
+    "render_workspace": ("api", "render_workspace"),
+    "restore": ("ops", "restore"),
+    "retrieve_workspace": ("api", "retrieve_workspace"),
+    "session_start": ("api", "session_start"),
+    "settings": ("config", "settings"),
+    "stats": ("ops", "stats"),
+    "stem": ("text", "stem"),
+    "tension_between": ("tension", "tension"),
+    "update": ("ops", "update"),
 }
 
 __all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
+    target = _EXPORTS.get(name)
+    if target is None:
         raise AttributeError(f"module 'personality' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    module, attr = target
+    value = getattr(importlib.import_module(f".{module}", __name__), attr)
     globals()[name] = value
     return value
 

@@ -402,6 +402,15 @@ def _render(ws, args) -> int:
 
     if args.budget is not None and args.budget < 1:
         raise UsageError("--budget must be at least 1 token")
+    from personality import store
+
+    if not store.insights_path(ws).exists():
+        name = store.insights_path(ws).name
+        if args.format == "json":
+            print_json({"path": None, "changed": False, "note": f"no {name}"})
+        else:
+            _out(f"No {name} in {ws.root.name}/: nothing to render. Add insights with `cuticle contribute`.")
+        return 0
     result = render_workspace(ws, budget=args.budget, query=args.query, output=args.output,
                               write=not (args.stdout or args.check), decay=args.decay)
     r = result.rendered

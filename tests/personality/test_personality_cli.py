@@ -224,3 +224,8 @@ def test_reflect_queue(capsys, seeded):
     assert "10 pending reflection(s):" in out and "✓ Cleared" in out
     code, out, _ = run(capsys, "reflect", "-w", root, "--queue", "reset", "--session-key", "k")
     assert "Queued reflection for k (reset)" in out
+
+
+def test_render_without_an_insights_file_writes_nothing(capsys, ws):
+    code, out, _ = run(capsys, "render", str(ws.root))
+    assert code == 0 and out.startswith("No INSIGHTS.md in ") and not (ws.root / "PERSONALITY.md").exists()

@@ -218,3 +218,14 @@ def test_property_parser_raises_only_parse_errors(text):
         parse(text)
     except ParseError:
         pass
+
+
+def test_public_names_resolve_and_never_shadow_submodules():
+    import importlib
+
+    import personality
+
+    for name in personality.__all__:
+        assert getattr(personality, name) is not None
+        assert importlib.util.find_spec(f"personality.{name}") is None, f"{name} shadows a submodule"
+    assert personality.parse_insights is parse and personality.render_insights is render
