@@ -175,7 +175,10 @@ def _split(text: str) -> list[tuple[str, str]]:
 def _md():
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": True}).enable("table")
+    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    # Only block structure matters for line kinds; inline parsing is most of markdown-it's time.
+    md.disable(["inline", "text_join"], ignoreInvalid=True)
+    return md
 
 
 _FM_BOUNDARY = regex.compile(r"-{3,}[ \t]*")
@@ -208,6 +211,12 @@ _LEAF_KIND = {
 
 
 def _parse_text(text: str, *, bom: bool, encoding: str) -> Document:
+    # Documents are immutable, and lint, arbitration and the write path parse the same files again and again.
+    return _parse_cached(text, bom, encoding)
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_cached(text: str, bom: bool, encoding: str) -> Document:
     raw_lines = _split(text)
     kinds: list[str | None] = [None] * len(raw_lines)
     front = _front_matter(raw_lines)

@@ -21,6 +21,7 @@ wrote itself without the key, fails ``verify_stamp``.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import unicodedata
@@ -187,6 +188,19 @@ def split_stamp(line_text: str) -> tuple[str, Stamp | None, str | None]:
     A trailing ``<!--cu:…-->`` comment is the stamp; ``content`` is the line without it (and without the spaces
     before it). A malformed stamp gives ``(content, None, message)``. Other HTML comments are content.
     """
+    if isinstance(line_text, str) and "<!--" not in line_text:
+        return line_text, None, None
+    if isinstance(line_text, str) and len(line_text) < 4096:
+        return _split_cached(line_text)
+    return _split(line_text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _split_cached(line_text: str) -> tuple[str, Stamp | None, str | None]:
+    return _split(line_text)
+
+
+def _split(line_text: str) -> tuple[str, Stamp | None, str | None]:
     try:
         m = _TRAILING.search(line_text)
         if not m:
