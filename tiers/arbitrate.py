@@ -456,7 +456,7 @@ def _coverage(k_cl: Clause, c: Analysis) -> float:
     if total <= 0:
         return 0.0
     concepts = c.concepts
-    wmap = k_cl.wmap
+    wmap = k_cl.cov_w
     return sum(wmap[x] for x in k_cl.content if x in concepts) / total
 
 
@@ -528,6 +528,8 @@ def _polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
         if cc.force not in _CONFLICT_FORCES:
             continue
         shared = _shared(cc, kc)
+        if all(lexicon().kind.get(x) == "qualifier" for x in shared):
+            continue  # sharing only "Wednesday" or "prod" is not being about the same thing
         if _disjoint_values(cc, kc):
             continue  # "never deploy on Fridays" says nothing about Monday deploys
         # A rule about doing something ("don't *use* Docker") is flipped by a claim about doing it, or by an
@@ -657,7 +659,7 @@ def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
         for val, sg, ccl in cvals:
             if sg <= 0:
                 continue
-            if (slot not in {"DAY", "TIME", "DATE"} and not slot.startswith("NUM:")
+            if ((slot in lx.slot_of.values() or slot == "NAME")
                     and any(_same_value(slot, val, nv) for nv in k_neg)
                     and not any(_same_value(slot, val, pv) for pv, _ in k_pos)):
                 # a value the user ruled out ("not Samuel", "Zoom doesn't work for me"), now asserted

@@ -80,6 +80,22 @@ _TOKEN = regex.compile(
 _TZ = regex.compile(
     r"^(?:africa|america|antarctica|asia|atlantic|australia|europe|indian|pacific|etc)/[a-z_+-]+(?:/[a-z_]+)?$"
 )
+_NUM_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+              "eight": "8", "nine": "9", "ten": "10", "один": "1", "одна": "1", "одно": "1", "одного": "1",
+              "два": "2", "две": "2", "двух": "2", "три": "3", "трех": "3", "четыре": "4", "пять": "5",
+              "шесть": "6", "семь": "7", "восемь": "8", "девять": "9", "десять": "10", "single": "1",
+              "double": "2", "twice": "2", "once": "1"}
+_CITY_TZ = {"moscow": "europe/moscow", "москв": "europe/moscow", "московск": "europe/moscow",
+            "berlin": "europe/berlin", "берлин": "europe/berlin", "london": "europe/london",
+            "лондон": "europe/london", "paris": "europe/paris", "lisbon": "europe/lisbon", "kyiv": "europe/kyiv",
+            "киев": "europe/kyiv", "tokyo": "asia/tokyo", "warsaw": "europe/warsaw", "riga": "europe/riga",
+            "new york": "america/new_york", "pacific": "america/los_angeles", "eastern": "america/new_york",
+            "tbilisi": "asia/tbilisi", "тбилис": "asia/tbilisi", "yerevan": "asia/yerevan"}
+_CITY_TIME = regex.compile(
+    r"\b(moscow|berlin|london|paris|lisbon|kyiv|tokyo|warsaw|riga|new york|pacific|eastern|tbilisi|yerevan)\s+time\b"
+    r"|\b(?:по\s+)?(московск|берлинск|лондонск|киевск|тбилисск)\w*\s+времен\w*"
+    r"|\bпо\s+(москв|берлин|лондон|киев|тбилис)\w*"
+    r"|\b(msk|мск)\b")
 _TZ_ABBR = frozenset({"utc", "gmt", "cet", "cest", "eet", "eest", "wet", "west", "msk", "est", "edt", "pst", "pdt",
                       "cst", "cdt", "mst", "mdt", "bst", "ist", "jst", "aest"})
 _OFFSET = regex.compile(r"(?:utc|gmt)\s?([+-]\s?\d{1,2})(?::?(\d{2}))?|(?<=\d)([+-]\d{2}):?(\d{2})\b")
@@ -325,6 +341,7 @@ class Clause:
     #: the content concepts (not generic, not slot names) and their total weight
     content: tuple[str, ...] = ()
     content_total: float = 0.0
+    cov_w: dict[str, float] = field(default_factory=dict)
 
     def finish(self) -> None:
         lx = lexicon()
@@ -336,7 +353,9 @@ class Clause:
                 w *= 0.5
             self.wmap[c] = w
         self.content = tuple(c for c in self.signs if lx.kind.get(c) not in ("generic", "slot"))
-        self.content_total = sum(self.wmap[c] for c in self.content)
+        # For coverage, one of a pair of opposites is the evaluative core of the clause and weighs more.
+        self.cov_w = {c: self.wmap[c] * (1.5 if c in self.antonymic else 1.0) for c in self.content}
+        self.content_total = sum(self.cov_w.values())
 
 
 @dataclass(slots=True)
@@ -660,7 +679,9 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
             if off:
                 o = off.group(1)
                 cl.values.append(("TZ", "utc" if o == "z" else "utc" + o.replace(":", "")[:3].replace("+0", "+").replace("-0", "-"), sg))
-        elif t.kind == "num" and not _near_month(k, concept_at, span_end):
+        elif (t.kind == "num" or (t.kind == "word" and t.text in _NUM_WORDS and not t.code)) \
+                and not _near_month(k, concept_at, span_end):
+            num = _NUM_WORDS.get(t.text, t.text)
             key = None
             for dist in (1, 2, 3):
                 for j in (k - dist, k + dist):
@@ -674,13 +695,19 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
                 if key:
                     break
             if key:
-                cl.values.append(("NUM:" + key, t.text.rstrip("+%"), sg))
+                cl.values.append(("NUM:" + key, num.rstrip("+%"), sg))
         single_code = t.code and not (k > 0 and tokens[k - 1].code) and not (k + 1 < len(tokens) and tokens[k + 1].code)
         if single_code and has_branch and t.kind in {"word", "path"}:
             cl.values.append(("BRANCH", t.text, sg))
         elif has_branch and t.kind == "word" and t.text in {"main", "master", "trunk", "develop", "dev"}:
             cl.values.append(("BRANCH", "main" if t.text in {"master", "trunk"} else t.text, sg))
     seg = " ".join(tokens[k].text for k in range(s, e))
+    for m in _CITY_TIME.finditer(seg):
+        city = next(g for g in m.groups() if g)
+        tz = "europe/moscow" if city in {"msk", "мск"} else next(
+            (v for k2, v in _CITY_TZ.items() if city.startswith(k2) or k2.startswith(city)), None)
+        if tz:
+            cl.values.append(("TZ", tz, 1))
     for m in _DATE_MD.finditer(seg):
         cl.values.append(("DATE", f"{_MONTHS[m.group(1)[:3]]:02d}-{int(m.group(2)):02d}", cl.signs and 1 or 1))
     for m in _DATE_DM.finditer(seg):
@@ -699,14 +726,22 @@ def _near_month(k: int, concept_at, span_end) -> bool:
 
 
 def _names(nfc: str) -> list[tuple[str, str, int]]:
-    """Forms of address the line sets: "call me Sam, not Samuel" -> [(NAME, sam, +1), (NAME, samuel, -1)]."""
-    m = _NAME_TRIGGER.search(nfc)
-    if not m:
-        return []
-    tail = regex.split(r"[.;(\n]", nfc[m.end():m.end() + 80], maxsplit=1)[0]
-    out = []
-    for nm in _NAME.finditer(tail):
-        neg = -1 if nm.group(1) else 1
-        name = normalize(nm.group(2))
-        out.append(("NAME", name, neg))
-    return out[:3]
+    """Forms of address the line sets: "call me Sam, not Samuel" -> [(NAME, sam, +1), (NAME, samuel, -1)].
+
+    When the line has both a name ("my name is Dmitry") and a form of address ("call me Dima"), the form of
+    address is what a later line must respect.
+    """
+    found: list[tuple[bool, str, str, int]] = []
+    for m in _NAME_TRIGGER.finditer(nfc):
+        address = not regex.match(r"(?i)(?:my\s+name|name\s*:|имя|меня\s+зовут)", m.group(0))
+        tail = regex.split(r"[.;(\n,]|\s(?:and|but|и|но)\s", nfc[m.end():m.end() + 80], maxsplit=1)
+        seg = tail[0]
+        rest = nfc[m.end() + len(seg):m.end() + len(seg) + 40]
+        neg_rest = regex.match(r"\s*[,;]?\s*(?:not|не|instead\s+of|вместо)\s+([A-ZА-ЯЁ][\w'-]+)", rest)
+        for nm in _NAME.finditer(seg):
+            found.append((address, "NAME", normalize(nm.group(2)), -1 if nm.group(1) else 1))
+        if neg_rest:
+            found.append((address, "NAME", normalize(neg_rest.group(1)), -1))
+    if any(a for a, *_ in found) and not all(a for a, *_ in found):
+        found = [f for f in found if f[0]]
+    return [(slot, name, sg) for _, slot, name, sg in found][:4]
