@@ -65,6 +65,7 @@ ESCALATORS = frozenset({"sudo", "doas", "su", "pkexec", "runuser", "run0", "sudo
                         "visudo", "setcap", "usermod", "chpasswd", "passwd", "newgrp", "sg"})
 DECODE_FLAGS = frozenset({"-d", "--decode", "-D"})
 
+_IDE_HINT = re.compile(r"(?i)sock|vscode|cursor|jetbrains|code-?server|IPC|\$|`|base64|\\x")
 _URL = re.compile(r"(?i)\b(?:https?|ftp|wss?|s3|gs)://([^/\s:'\"@]+@)?([^/\s:'\"?#]+)")
 _IDE = re.compile(r"(?i)(vscode-ipc-[^\s]*\.sock|vscode-git-[^\s]*\.sock|vscode-[a-z0-9-]*\.sock|\.vscode-server/|"
                   r"\.cursor-server/|cursor-ipc|VSCODE_IPC_HOOK|VSCODE_GIT_IPC|JETBRAINS_[A-Z_]*SOCK|"
@@ -96,15 +97,22 @@ class Violation:
 
 @dataclass(slots=True)
 class Segment:
-    """One unwrapped simple command."""
+    """One unwrapped simple command (its canonical form is computed on first use)."""
 
     op: str
     argv: tuple[str, ...]
-    canonical: Canonical
+    sudo: bool
     type: str
     effects: tuple[Effect, ...]
     via: str = ""
     wrappers: tuple[str, ...] = ()
+    _canonical: Canonical | None = None
+
+    @property
+    def canonical(self) -> Canonical:
+        if self._canonical is None:
+            self._canonical = canonicalize(list(self.argv), sudo=self.sudo)
+        return self._canonical
 
     @property
     def raw(self) -> str:
@@ -126,6 +134,8 @@ class Analysis:
     violations: list[Violation] = field(default_factory=list)
     #: effects of the call that belong to no shell segment (file tools)
     effects: list[Effect] = field(default_factory=list)
+    #: the result depends on state outside the command (the checked-out git branch): do not memoize it
+    volatile: bool = False
 
     @property
     def action(self) -> str:
@@ -175,6 +185,7 @@ class Walker:
         self.branch: str | None = None  # set by `git switch X` / `git checkout X` earlier in the chain
         self.git_branch = git_branch  # callable(repo_dir) -> current branch or None
         self.nest = 0
+        self.ide_possible = True  # cleared when the raw command cannot mention an IDE socket
 
     # -- reporting -----------------------------------------------------------------------------------
     def violate(self, invariant: str, reason: str) -> None:
@@ -185,7 +196,7 @@ class Walker:
         if not any(e.type == typ for e in effects):
             effects.insert(0, Effect(typ))
         best = max((e.type for e in effects), key=RANK.__getitem__)
-        seg = Segment(op, tuple(argv), canonicalize(argv, sudo=sudo), best, tuple(effects), via, tuple(wrappers))
+        seg = Segment(op, tuple(argv), sudo, best, tuple(effects), via, tuple(wrappers))
         if len(self.out.segments) < _MAX_SEGMENTS:
             self.out.segments.append(seg)
         return seg
@@ -227,9 +238,10 @@ class Walker:
 
     def segments_taint(self, start: int) -> str | None:
         for seg in self.out.segments[start:]:
-            if seg.canonical.tool in FETCHERS:
+            tool = tool_name(seg.argv[0]) if seg.argv else ""
+            if tool in FETCHERS:
                 return "fetch"
-            if _is_decoder(seg.canonical.tool, seg.argv):
+            if _is_decoder(tool, seg.argv):
                 return "decode"
         return None
 
@@ -295,7 +307,7 @@ class Walker:
         for name, w in cmd.assigns:
             t = self.word_subs(w, cwd, via)
             value, dyn = self.expand(w, cwd)
-            if _IDE.search(name + "=" + value):
+            if self.ide_possible and _IDE.search(name + "=" + value):
                 self.violate("no-ide-socket-access", f"sets {name} to an IDE socket; editor sockets are off limits")
             if not cmd.words:
                 if dyn:
@@ -338,7 +350,7 @@ class Walker:
             if effects:
                 self.emit([">"], op, via, "write", effects)
             return cwd, Flow()
-        if _IDE.search(" ".join(argv)):
+        if self.ide_possible and _IDE.search(" ".join(argv)):
             self.violate("no-ide-socket-access", "reaches an IDE/editor socket; agents may not drive the editor")
         return self.dispatch(argv, dyn_flags, word_taint, cwd, via, op, stdin, effects, cmd)
 
@@ -1569,6 +1581,7 @@ def _walker_current_branch(self: Walker, repo: str | None) -> str | None:
     if self.branch:
         return self.branch
     if self.git_branch is not None and repo:
+        self.out.volatile = True
         try:
             return self.git_branch(repo)
         except Exception:  # noqa: BLE001 - a broken repo never crashes the evaluation
@@ -1889,6 +1902,7 @@ def analyze_command(command: str, env: Env, opts: Options | None = None, *, cwd:
                     git_branch=None) -> Analysis:
     """Parse and walk a shell command. Never raises on any input."""
     walker = Walker(env, opts, git_branch=git_branch)
+    walker.ide_possible = _IDE_HINT.search(command) is not None
     script = parse(command)
     walker.script(script, cwd if cwd is not None else env.root)
     return walker.out

@@ -7,10 +7,11 @@ Equivalent spellings digest equally (``cat f`` = ``head f``, ``grep -rn p .`` = 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 
-from .masking import MASK, mask
+from .masking import MASK, mask, needs_mask
 
 #: argv[0] basename -> canonical tool
 TOOL_ALIASES: dict[str, str] = {
@@ -236,7 +237,8 @@ class Canonical:
         for k, v in self.flags:
             # a valued flag with an empty value renders as --k= so it never swallows the next word
             out.append(_quote(f"--{k}={v}" if v or _valued(self.tool, self.action, k) else f"--{k}"))
-        if self.tool not in ("echo", "printf") and any(a.startswith("-") for a in self.args):
+        if self.tool not in ("echo", "printf") and (any(a.startswith("-") for a in self.args) or (
+                self.tool in MULTI_LEVEL and not self.action and self.args)):
             out.append("--")
         out.extend(_quote(a) for a in self.args)
         return " ".join(out)
@@ -255,6 +257,7 @@ def _quote(s: str) -> str:
     return "'" + s.replace("'", "'\"'\"'") + "'"
 
 
+@functools.lru_cache(maxsize=4096)
 def tool_name(argv0: str) -> str:
     """The canonical tool of an argv[0]: basename, version suffixes dropped (python3.11), aliases applied."""
     base = argv0.rsplit("/", 1)[-1] if "/" in argv0 else argv0
@@ -331,6 +334,9 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
         if tok == "--":
             end_opts = True
             continue
+        if tok.startswith("--="):
+            args.append(tok)
+            continue
         if tok.startswith("--"):
             name, eq, value = tok[2:].partition("=")
             name = _alias(tool, action, name)
@@ -340,6 +346,9 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
             flags.append((name, value))
             continue
         body = tok[1:]
+        if body.startswith("="):
+            args.append(tok)
+            continue
         if tool in _NO_CLUSTER:
             name, eq, value = body.partition("=")
             if not eq and i < len(rest) and not rest[i].startswith("-") and tool == "find" and name not in (
@@ -379,8 +388,12 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
                 break
             flags.append((_alias(tool, action, ch), ""))
     flags = _post_process(tool, raw0, action, flags)
-    flags_t = tuple(sorted((k, _mask_value(k, v)) for k, v in flags))
-    args_t = tuple(_mask_value("", a) for a in args)
+    if needs_mask(" ".join(argv)):
+        flags_t = tuple(sorted((k, _mask_value(k, v)) for k, v in flags))
+        args_t = tuple(_mask_value("", a) for a in args)
+    else:
+        flags_t = tuple(sorted(flags))
+        args_t = tuple(args)
     return Canonical(tool, action, flags_t, args_t, sudo)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .analyze import INVARIANTS, RANK, Analysis, Effect, Violation, analyze_command
-from .masking import mask, mask_obj
+from .masking import mask, mask_obj, needs_mask
 from .paths import Env
 from .policy import Policy, load_policy
 
@@ -62,15 +62,23 @@ class Evaluation:
     scope: str = "policy"
     tool: str = ""
     command: str | None = None
-    segments: tuple = ()
+    segment_objs: tuple = field(default=(), compare=False, repr=False)
     findings: tuple[Finding, ...] = ()
     policy: str = "<starter>"
     paths: tuple[str, ...] = ()
     effects: tuple = field(default=(), compare=False)
+    #: the command held a secret: every derived string is masked too
+    secret: bool = False
 
     @property
     def allowed(self) -> bool:
         return self.decision == "allow"
+
+    @property
+    def segments(self) -> list[dict]:
+        """The unwrapped segments as JSON (canonical form, digest, action, effects), secret-masked."""
+        out = [s.to_json() for s in self.segment_objs]
+        return [mask_obj(s) for s in out] if self.secret else out
 
     def to_json(self) -> dict:
         out = {"decision": self.decision, "action": self.action, "rule": self.rule, "reason": self.reason,
@@ -79,7 +87,7 @@ class Evaluation:
             out["command"] = self.command
         if self.paths:
             out["paths"] = list(self.paths)
-        out["segments"] = [s for s in self.segments]
+        out["segments"] = self.segments
         out["findings"] = [f.to_json() for f in self.findings]
         return out
 
@@ -160,6 +168,11 @@ def _git_branch(repo: str) -> str | None:
     return None
 
 
+_ENV_CACHE: dict[tuple, Env] = {}
+#: memoized shell decisions per environment (a long-lived process such as `cuticle serve` sees repeats)
+_MEMO_SIZE = 2048
+
+
 def build_env(ws, policy: Policy, root: str) -> Env:
     mem = guarded = None
     rels: list[str] = []
@@ -171,13 +184,17 @@ def build_env(ws, policy: Policy, root: str) -> Env:
         if isinstance(configured, str) and configured and not os.path.isabs(configured):
             rels.append(Path(configured).as_posix())
     if policy.path and policy.path != "<starter>":
-        try:
-            rel = Path(policy.path).resolve().relative_to(Path(root).resolve()).as_posix()
-            rels.append(rel)
-        except ValueError:
-            rels.append(policy.path)
-    return Env.build(root, memory_globs=mem, guarded_globs=guarded, policy_rels=tuple(rels),
-                     extra=policy.protected_paths)
+        rel = os.path.relpath(os.path.abspath(policy.path), os.path.abspath(root))
+        rels.append(rel if not rel.startswith("..") else policy.path)
+    key = (root, mem, guarded, tuple(rels), policy.protected_paths)
+    env = _ENV_CACHE.get(key)
+    if env is None:
+        env = Env.build(root, memory_globs=mem, guarded_globs=guarded, policy_rels=tuple(rels),
+                        extra=policy.protected_paths)
+        if len(_ENV_CACHE) > 32:
+            _ENV_CACHE.clear()
+        _ENV_CACHE[key] = env
+    return env
 
 
 def analyze_call(call, env: Env, policy: Policy) -> tuple[str, Analysis]:
@@ -307,10 +324,21 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
         root = os.path.abspath(call.cwd) if call.cwd else os.getcwd()
     env = build_env(ws, policy, root)
     try:
-        kind, analysis = analyze_call(call, env, policy)
-        decision, rule, reason, mode, scope, findings = decide(analysis, policy)
+        memo_key = (call.command, call.cwd, id(policy)) if call.command is not None and (
+            call.kind == "shell" or (not call.kind and tool_kind(call) == "shell")) else None
+        hit = env.memo.get(memo_key) if memo_key is not None else None
+        if hit is not None and hit[0] is policy:
+            kind, analysis, verdict = hit[1]
+        else:
+            kind, analysis = analyze_call(call, env, policy)
+            verdict = decide(analysis, policy)
+            if memo_key is not None and not analysis.volatile:
+                if len(env.memo) >= _MEMO_SIZE:
+                    env.memo.pop(next(iter(env.memo)))
+                env.memo[memo_key] = (policy, (kind, analysis, verdict))
+        decision, rule, reason, mode, scope, findings = verdict
         action = analysis.action
-        segments = tuple(mask_obj(s.to_json()) for s in analysis.segments)
+        segments = tuple(analysis.segments)
         effects = tuple(analysis.all_effects())
     except RecursionError:
         decision, rule, reason, mode, scope, findings = ("deny", "internal-error", "the command is too deeply "
@@ -324,11 +352,16 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
     command = None
     if kind == "shell":
         command = call.command if call.command is not None else str((call.arguments or {}).get("command", ""))
-        command = mask(command)
-    paths = tuple(mask(p) for p in _call_paths(call)) if kind != "shell" else ()
-    return Evaluation(decision, action, rule, mask(reason), mode, scope, call.tool, command, segments,
-                      tuple(Finding(f.rule, f.scope, f.mode, mask(f.reason), mask(f.target)) for f in findings),
-                      _policy_display(policy, root), paths, effects)
+    paths = tuple(_call_paths(call)) if kind != "shell" else ()
+    raw = " ".join([command or "", *paths])
+    secret = needs_mask(raw) and mask(raw) != raw
+    if secret:
+        command = mask(command) if command is not None else None
+        paths = tuple(mask(p) for p in paths)
+        reason = mask(reason)
+        findings = [Finding(f.rule, f.scope, f.mode, mask(f.reason), mask(f.target)) for f in findings]
+    return Evaluation(decision, action, rule, reason, mode, scope, call.tool, command, segments, tuple(findings),
+                      _policy_display(policy, root), paths, effects, secret)
 
 
 def _policy_display(policy: Policy, root: str) -> str:

@@ -73,6 +73,11 @@ def _mask_opt(m: re.Match[str]) -> str:
     return m.group(1) + MASK
 
 
+def needs_mask(text: str) -> bool:
+    """Cheap check: could ``mask`` change anything in ``text``? (False means it certainly would not.)"""
+    return bool(text) and (_HINT.search(text) is not None or "=" in text or "-p" in text)
+
+
 def mask(text: str) -> str:
     """``text`` with every secret-looking value replaced by ``[MASKED]`` or a short masked form."""
     if not text or not isinstance(text, str):

@@ -57,6 +57,8 @@ class Env:
     policy_rels: tuple[str, ...] = ("chitin.yaml",)
     extra_protected: tuple[str, ...] = ()
     _cache: dict = field(default_factory=dict)
+    #: memoized shell analyses for this environment: (command, cwd, id(policy)) -> (policy, result)
+    memo: dict = field(default_factory=dict)
 
     @classmethod
     def build(cls, root: str, *, memory_globs=None, guarded_globs=None, policy_rels=(), extra=()) -> Env:

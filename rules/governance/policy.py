@@ -9,6 +9,8 @@ the built-in starter has to be parsed.
 
 from __future__ import annotations
 
+import fnmatch
+import functools
 import hashlib
 import json
 import os
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tiers.errors import ConfigError
+from tiers.workspace import glob_match, glob_to_regex
 
 from .analyze import INVARIANTS, TYPES, Effect, Options
 
@@ -58,7 +61,6 @@ class Rule:
         if self.branches:
             if eff.kind != "branch" or not eff.target:
                 return False
-            from tiers.workspace import glob_match
             if not glob_match(eff.target, self.branches):
                 return False
         return True
@@ -117,12 +119,11 @@ class Policy:
                    None if hosts is None else tuple(hosts), tuple(d.get("protectedPaths", ())))
 
 
+@functools.lru_cache(maxsize=8192)
 def target_match(target: str, glob: str, kind: str) -> bool:
     """Glob semantics: a pattern without ``/`` matches the last path component (or a host); otherwise the whole
     path (workspace-relative, ``~/…`` or absolute); ``**`` spans directories."""
-    from tiers.workspace import glob_to_regex
     if kind == "host":
-        import fnmatch
         return fnmatch.fnmatchcase(target.lower(), glob.lower())
     if "/" not in glob.rstrip("/"):
         base = target.rstrip("/").rsplit("/", 1)[-1]
@@ -200,7 +201,9 @@ def _starter_dict() -> dict:
 
 
 def starter_policy() -> Policy:
-    return Policy.from_dict("<starter>", _starter_dict())
+    if "policy" not in _STARTER:
+        _STARTER["policy"] = Policy.from_dict("<starter>", _starter_dict())
+    return _STARTER["policy"]
 
 
 def dump_starter_json() -> str:
@@ -217,6 +220,9 @@ def policy_location(ws) -> Path | None:
     root; None when there is none (the starter policy applies)."""
     if ws is None:
         return None
+    if not ws.config.get("policy"):
+        p = os.path.join(str(ws.root), "chitin.yaml")
+        return Path(p) if os.path.isfile(p) else None
     section = ws.section("policy")
     unknown = sorted(set(section) - {"path"})
     if unknown:

@@ -9,6 +9,7 @@ make sense of is kept as literal text: :func:`parse` never raises, whatever the 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 #: deepest nesting of substitutions/groups we follow; deeper input is kept as text (and treated as opaque)
@@ -20,6 +21,9 @@ _OPERATOR_CHARS = frozenset(";&|<>()\n")
 _BLANKS = frozenset(" \t\r\f\v")
 _WORD_BREAK = frozenset(" \t\r\f\v;&|<>()\n")
 _RESERVED_END = frozenset({"then", "fi", "do", "done", "else", "elif", "esac", "}", "in", ";;"})
+_PLAIN = re.compile(r"[^\s;&|<>()'\"\\$`]+")
+_BARE = re.compile(r"[^\s;&|<>()'\"\\$`]*")
+_SPACES = re.compile(r"[ \t\r\f\v]+")
 _ANSI_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f",
                  "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 
@@ -118,6 +122,9 @@ class _Parser:
 
     def skip_blanks(self) -> None:
         s, n = self.s, self.n
+        m = _SPACES.match(s, self.i)
+        if m:
+            self.i = m.end()
         while self.i < n:
             c = s[self.i]
             if c in _BLANKS:
@@ -210,10 +217,8 @@ class _Parser:
 
     def peek_word(self) -> str:
         """The bare word at the cursor (for keyword detection), without consuming it."""
-        j = self.i
         s, n = self.s, self.n
-        while j < n and s[j] not in _WORD_BREAK and s[j] not in "'\"\\`$":
-            j += 1
+        j = _BARE.match(s, self.i).end()
         if j < n and s[j] not in _WORD_BREAK:
             return ""
         return s[self.i:j]
@@ -531,6 +536,10 @@ class _Parser:
     # -- redirections --------------------------------------------------------------------------------
     def try_redirect(self) -> Redirect | None:
         s, i = self.s, self.i
+        if i >= self.n or s[i] not in "<>&0123456789{":
+            return None
+        if s[i] == "&" and not s.startswith("&>", i):
+            return None
         j = i
         fd = None
         while j < self.n and s[j].isdigit():
@@ -589,11 +598,13 @@ class _Parser:
             word.text = direction + "(…)"
             return word
         while self.i < n:
+            m = _PLAIN.match(s, self.i)
+            if m is not None:
+                parts.append(m.group())
+                self.i = m.end()
+                continue
             c = s[self.i]
             if c in _WORD_BREAK:
-                if c in "<>" and self.i + 1 < n and s[self.i + 1] == "(" and parts:
-                    # a(<(x)) is rare; treat as a break
-                    break
                 break
             if c in "\\'\"" and word.qstart < 0:
                 word.qstart = sum(len(p) for p in parts)
@@ -819,6 +830,59 @@ def _split_assignment(w: Word, eq: int) -> Word:
     return Word(w.text[eq + 1:], literal=w.literal, quoted=w.quoted, subs=w.subs, procsubs=w.procsubs)
 
 
+#: a command line made only of plain or simply-quoted words and the operators && || ; | |& & (no expansions,
+#: redirections, groups, comments or escapes) is tokenized by one regex; anything else takes the full parser
+_FAST_TOKEN = re.compile(r"[ \t]*+(?:(&&|\|\||\|&|[|;&])|((?:[^\s'\"\\$`;&|<>(){}#]++|'[^']*+'|\"[^\"\\$`]*+\")++))")
+_FAST_RESERVED = frozenset({"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case",
+                            "esac", "function", "select", "[[", "!", "time", "in", "{", "}", "coproc"})
+_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+
+
+def _fast_parse(text: str) -> Script | None:
+    script = Script()
+    pipe = Pipeline()
+    cmd: list[Word] = []
+    op = ""
+    pos = 0
+    n = len(text)
+    for m in _FAST_TOKEN.finditer(text):
+        if m.start() != pos:
+            return None
+        pos = m.end()
+        tok_op, word = m.group(1), m.group(2)
+        if word is not None:
+            if not cmd:
+                if word in _FAST_RESERVED or ("=" in word and word.split("=", 1)[0].replace("_", "a").isalnum()):
+                    return None
+            if "'" in word or '"' in word:
+                cmd.append(Word(_QUOTED.sub(lambda q: q.group(1) if q.group(1) is not None else q.group(2), word),
+                                quoted=True, qstart=min(i for i in (word.find("'"), word.find('"')) if i >= 0)))
+            else:
+                cmd.append(Word(word))
+            continue
+        if not cmd:
+            return None
+        pipe.commands.append(Simple(words=cmd))
+        cmd = []
+        if tok_op in ("|", "|&"):
+            pipe.pipes.append(tok_op)
+            continue
+        script.items.append((op if script.items else "", pipe))
+        if tok_op == "&":
+            script.background.add(len(script.items) - 1)
+        pipe = Pipeline()
+        op = tok_op
+    if text[pos:].strip(" \t"):
+        return None
+    if cmd:
+        pipe.commands.append(Simple(words=cmd))
+    elif pipe.commands:
+        return None  # trailing pipe
+    if pipe.commands:
+        script.items.append((op if script.items else "", pipe))
+    return script
+
+
 def parse(text: str, depth: int = 0) -> Script:
     """Parse a command line into a :class:`Script`. Never raises: on an internal error, falls back to a crude
     split on blanks and operators so that every word is still seen."""
@@ -826,6 +890,10 @@ def parse(text: str, depth: int = 0) -> Script:
         text = str(text)
     if len(text) > MAX_INPUT:
         text = text[:MAX_INPUT]
+    if len(text) < 2000:
+        fast = _fast_parse(text)
+        if fast is not None:
+            return fast
     try:
         p = _Parser(text, depth)
         script = p.parse_list()

@@ -122,3 +122,21 @@ def test_parsing_never_raises_on_shell_like_noise(text):
 @given(st.text(max_size=200))
 def test_parsing_never_raises_on_any_text(text):
     parse(text)
+
+
+def _signature(script):
+    return ([(op, [[(w.text, w.quoted) for w in c.words] for c in p.commands], p.pipes) for op, p in script.items],
+            sorted(script.background))
+
+
+FAST_TOKENS = ["a", "b", "git", "-rf", "x=1", " ", "  ", "&&", "||", ";", "|", "|&", "&", "'q s'", '"d q"', "a'b'",
+               "/bin/rm", "if", "$x", ">", "(", "#", "\\", "\n", "{", "}"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(FAST_TOKENS), max_size=14).map("".join))
+def test_fast_path_tokenizer_agrees_with_the_full_parser(text):
+    from rules.governance.shell import _fast_parse, _Parser
+    fast = _fast_parse(text)
+    if fast is not None:
+        assert _signature(fast) == _signature(_Parser(text).parse_list())
