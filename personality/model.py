@@ -159,7 +159,13 @@ def check_id(value: Any, where: str = "") -> str:
 
 
 def check_timestamp(value: Any, where: str = "", name: str = "timestamp") -> str:
-    if not isinstance(value, str) or not _TS_RE.match(value.strip()):
+    ok = isinstance(value, str) and _TS_RE.match(value.strip()) is not None
+    if ok:
+        try:
+            parse_timestamp(value)
+        except ParseError:
+            ok = False
+    if not ok:
         raise UsageError(
             f"{where}invalid {name} {value!r}; expected 'YYYY-MM-DD HH:MM:SS' (UTC) or ISO-8601 like 2026-01-31T12:00:00Z"
         )

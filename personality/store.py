@@ -23,6 +23,7 @@ from an imported record are kept in ``extra: {json object}``. Text before the fi
 from __future__ import annotations
 
 import contextlib
+import datetime as _dt
 import json
 import re
 from collections.abc import Iterator
@@ -36,6 +37,7 @@ from tiers.fsutil import atomic_write, file_lock, read_bytes_checked
 from .model import (
     Insight,
     InsightType,
+    Provenance,
     check_id,
     check_tags,
     check_text,
@@ -92,7 +94,10 @@ for _k, _ in _KEYS:
 
 _HEADING_RE = re.compile(r"##[ \t]+(\S+)[ \t]*\Z")
 _FIELD_RE = re.compile(r"[ ]{0,3}[-*+][ \t]+([A-Za-z][A-Za-z0-9_.-]*)[ \t]*:(.*)\Z")
-_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+#: characters never written raw: line breaks of any kind and control characters (NUL would make the file "binary")
+_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029\x7f") | frozenset(
+    chr(c) for c in range(0x20) if c != 0x09
+)
 _TRUE = {"true", "yes", "y", "1"}
 _FALSE = {"false", "no", "n", "0"}
 
@@ -220,6 +225,50 @@ def render(doc: InsightsFile) -> str:
     return "\n".join(parts) if parts else ""
 
 
+_TYPE_NAMES = {t.value: t for t in InsightType}
+_PROV_NAMES = {p.value: p for p in Provenance}
+_PLAIN_TS = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\Z")
+
+
+def _fast_confidence(raw: str) -> float | None:
+    try:
+        x = float(raw)
+    except ValueError:
+        return None
+    return x if 0.0 <= x <= 1.0 and raw[:1].isdigit() else None
+
+
+def _fast_ts(raw: str) -> str | None:
+    if not _PLAIN_TS.match(raw):
+        return None
+    try:
+        _dt.datetime.fromisoformat(raw)
+    except ValueError:
+        return None  # the slow path reports it
+    return raw
+
+
+def _fast_text(raw: str) -> str | None:
+    return raw if raw and raw[0] != '"' and raw.isascii() and raw.strip() else None
+
+
+_FAST: dict[str, Any] = {
+    "type": _TYPE_NAMES.get,
+    "provenance": _PROV_NAMES.get,
+    "confidence": _fast_confidence,
+    "reinforcements": lambda raw: int(raw) if raw.isdigit() and raw.isascii() else None,
+    "created": _fast_ts,
+    "updated": _fast_ts,
+    "last-retrieved": _fast_ts,
+    "claim": _fast_text,
+    "context": _fast_text,
+    "reasoning": _fast_text,
+    "limitations": _fast_text,
+    "condition": _fast_text,
+    "source": _fast_text,
+}
+
+
 def _build(ins_id: str, values: dict[str, tuple[int, str]], name: str, heading_line: int) -> Insight:
     for required, example in (("type", "behavioral"), ("claim", "…"), ("confidence", "0.8")):
         if required not in values:
@@ -228,8 +277,14 @@ def _build(ins_id: str, values: dict[str, tuple[int, str]], name: str, heading_l
             )
     kwargs: dict[str, Any] = {"id": ins_id}
     for key, (line, raw) in values.items():
-        w = f"{name}:{line}: "
         attr = _ATTR[key]
+        fast = _FAST.get(key)
+        if fast is not None:  # the canonical spelling of common values: no validation detour
+            value = fast(raw)
+            if value is not None:
+                kwargs[attr] = value
+                continue
+        w = f"{name}:{line}: "
         try:
             if key == "type":
                 kwargs[attr] = parse_type(raw, w)

@@ -7,7 +7,10 @@ import datetime as dt
 import itertools
 from pathlib import Path
 
+import string
+
 import pytest
+from hypothesis import strategies as st
 
 from personality.model import Insight, InsightType, Provenance
 from tiers.workspace import Workspace
@@ -64,3 +67,28 @@ def seeded(ws: Workspace) -> Workspace:
 def ids():
     counter = itertools.count(1)
     return lambda: f"10000000-0000-4000-8000-{next(counter):012d}"
+
+
+# -- hypothesis strategies ----------------------------------------------------------------------------------
+text_values = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
+_opt = st.none() | text_values
+_ts = st.sampled_from([None, "2026-11-30 08:27:14", "2026-01-02T03:04:05Z", "2026-01-02T03:04:05.123Z"])
+_ids = st.text(alphabet=string.ascii_letters + string.digits + "-_.:", min_size=1, max_size=20).filter(
+    lambda s: s[0].isalnum()
+)
+
+
+@st.composite
+def insights(draw):
+    return Insight(
+        id=draw(_ids),
+        type=draw(st.sampled_from(list(InsightType))),
+        claim=draw(text_values.filter(lambda s: s.strip())),
+        confidence=draw(st.floats(min_value=0, max_value=1, allow_nan=False)),
+        tags=tuple(draw(st.lists(text_values, max_size=4))),
+        reasoning=draw(_opt), context=draw(_opt), limitations=draw(_opt), source=draw(_opt),
+        provenance=draw(st.none() | st.sampled_from(list(Provenance))),
+        condition=draw(_opt), avoid=draw(st.booleans()),
+        created_at=draw(_ts), updated_at=draw(_ts), reinforcement_count=draw(st.integers(0, 10_000)),
+        last_retrieved_at=draw(_ts), archived_at=draw(_ts),
+    )

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from personality_data import CHITIN_SET, NOW, ids, seeded, ws  # noqa: F401 - fixtures
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from personality_data import CHITIN_SET, NOW, ids, insights, seeded, ws  # noqa: F401 - fixtures
 
 from personality import ops, store
 from personality.chitin import js_dumps, js_number
@@ -188,3 +190,20 @@ def test_dry_run_writes_nothing(ws):
 )
 def test_numbers_are_formatted_like_javascript(value, text):
     assert js_number(value) == text
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(insights(), max_size=6, unique_by=lambda i: i.id))
+def test_property_export_import_export_is_identity(items):
+    import tempfile
+
+    from tiers.workspace import Workspace
+
+    items = [i.with_changes(created_at=i.created_at or "2026-01-01 00:00:00",
+                            updated_at=i.updated_at or "2026-01-01 00:00:00") for i in items]
+    text = ops.export_json(InsightsFile(tuple(items)), include_archived=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        ws = Workspace(tmp)
+        ops.import_json(ws, text, "x.json")
+        assert store.load(ws).insights == tuple(items)
+        assert ops.export_json(store.load(ws), include_archived=True) == text
