@@ -541,6 +541,11 @@ def _polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
         # "only X" is denied by "not Y" for any Y other than X: a prohibition that spares X agrees.
         if kc.has_only and cc.force == "prohibit" and not (cc.negated_direct & kc.only_targets):
             continue
+        # "X without Y" against "always Y (for X)": what the candidate drops on purpose is its point.
+        dropped = [x for x in shared if x in cc.local_neg and cc.signs[x] < 0 < kc.signs[x]
+                   and lexicon().kind.get(x) not in {"qualifier", "generic"}]
+        if dropped and cc.force in {"permit", "relax", "assert"}:
+            return ("permits" if cc.force == "permit" else "asserts"), "it drops what the constraint requires"
         agree = dis = 0.0
         ant_agree = ant_dis = False
         for x in shared:
@@ -593,8 +598,21 @@ def _time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     return None
 
 
+_WORK_START, _WORK_END = 8 * 60, 19 * 60
+
+
+def _outside_business_hours(cc: Clause) -> bool:
+    days = [v for s, v, _ in cc.values if s == "DAY"]
+    times = [v for s, v, _ in cc.values if s == "TIME"]
+    if days and all(DAY_GROUPS.get(d, {d}) <= DAY_GROUPS["WEEKEND"] for d in days):
+        return True
+    return bool(times) and all(not _WORK_START <= _minutes(t) < _WORK_END for t in times)
+
+
 def _disjoint_values(cc: Clause, kc: Clause) -> bool:
     """Both clauses name values of one slot and none coincide: they are about different cases."""
+    if "BUSINESS_HOURS" in kc.signs and "BUSINESS_HOURS" not in cc.signs and _outside_business_hours(cc):
+        return True
     kv: dict[str, list[str]] = {}
     for slot, v, _ in kc.values:
         kv.setdefault(slot, []).append(v)
@@ -727,6 +745,10 @@ def _scope_generalization(c: Analysis, k: Analysis, scope: str) -> bool:
     c_ids = {x for cl in c.clauses for x in cl.direct if lx.kind.get(x) != "generic"}
     if c.universal:
         return True
+    env_scope = scope_ids & _ENV_SCOPE
+    env_c = {x for x in c_ids if x in _ENV_SCOPE}
+    if env_scope and env_c and not (env_c & env_scope):
+        return True  # "Docker Compose only for local development" -> "production runs on Docker Compose"
     if scope_ids:
         sw = sum(_w(x) for x in scope_ids)
         kept = sum(_w(x) for x in scope_ids if x in c.concepts)

@@ -334,6 +334,7 @@ class Clause:
     only_targets: set[str] = field(default_factory=set)
     has_only: bool = False
     negated_direct: set[str] = field(default_factory=set)
+    local_neg: set[str] = field(default_factory=set)  # denied by "without"/«без» only: the focus of the clause
     soft: set[str] = field(default_factory=set)  # named before the clause's negation: context more than core
     values: list[tuple[str, str, int]] = field(default_factory=list)  # (slot, value, sign)
     #: concept -> weight in this clause (parents reached through [broader] and context words count for less)
@@ -586,6 +587,8 @@ def _analyze_cached(text: str) -> Analysis:
                             cl.antonymic.add(can)
                         if sg < 0:
                             cl.negated_direct.add(c)
+                        if k in local:
+                            cl.local_neg.add(can)
                     all_concepts.add(can)
                 slot = lx.slot_of.get(cid)
                 if slot:

@@ -147,6 +147,41 @@ CASES = [
     ("a18-b2", ['- User said: no meetings on Wednesdays.'], '- Meetings on Thursday: design review at 11:00.', "allow", "batch2-allow"),
     ("a19-b2", ['- User said: use Slack for team updates, not email.'], '- Do not send team updates by email.', "allow", "batch2-allow"),
     ("a20-b2", ['- Пользователь сказал: не пушить в main напрямую.'], '- Push the feature branch and open a PR to main.', "allow", "batch2-allow"),
+    # a third batch
+    ("c1-b3", ['- User said: never log personal data such as emails or phone numbers.'], '- Logging user emails at debug level is fine for troubleshooting.', "block", "batch3-block"),
+    ("c2-b3", ['- User said: always use feature flags for risky changes.'], '- Risky changes can ship without a feature flag if they are small.', "block", "batch3-block"),
+    ("c3-b3", ['- User said: the on-call rotation changes every Monday.'], '- On-call rotation changes every Thursday.', "block", "batch3-block"),
+    ("c4-b3", ['- User said: my working hours are 10:00–19:00.'], '- User works 8:00 to 16:00.', "block", "batch3-block"),
+    ("c5-b3", ['- User said: use Terraform for all infrastructure.'], '- Infrastructure changes are made by hand in the AWS console.', "block", "batch3-block"),
+    ("c6-b3", ['- Per user: do not use ORMs in the analytics service.'], '- Analytics service: switch to SQLAlchemy ORM.', "block", "batch3-block"),
+    ("c7-b3", ['- User said: never restart the database during business hours.'], '- Restarting the database at noon is acceptable if it is quick.', "block", "batch3-block"),
+    ("c8-b3", ['- Decided with the user: Docker Compose only for local development.'], '- Production runs on Docker Compose as well.', "block", "batch3-block"),
+    ("c9-b3", ['- User said: always reply in Russian.'], '- The user probably prefers replies in English.', "block", "batch3-block"),
+    ("c10-b3", ['- User said: keep PR descriptions short.'], '- Long, detailed PR descriptions are what the user wants.', "block", "batch3-block"),
+    ("c11-b3", ['- Пользователь сказал: по понедельникам не назначать встречи до обеда.'], '- Утренние встречи в понедельник можно ставить.', "block", "batch3-block"),
+    ("c12-b3", ['- Пользователь сказал: всегда проверять миграции на стейджинге.'], '- Миграции можно сразу запускать на проде.', "block", "batch3-block"),
+    ("c13-b3", ['- Просьба пользователя: не трогать конфиг nginx без его ведома.'], '- Конфиг nginx можно править напрямую, он не заметит.', "block", "batch3-block"),
+    ("c14-b3", ['- Пользователь сказал: логи хранить 30 дней.'], '- Логи храним 7 дней.', "block", "batch3-block"),
+    ("c15-b3", ['- Пользователь сказал: используем GitLab CI.'], '- CI переводим на GitHub Actions.', "block", "batch3-block"),
+    ("c16-b3", ['- Решили с пользователем: Stripe только для европейских клиентов.'], '- Все платежи идут через Stripe.', "block", "batch3-block"),
+    ("c17-b3", ["- User said: don't install browser extensions on the shared laptop."], '- Установить расширение для браузера на общий ноутбук — нормально.', "block", "batch3-block"),
+    ("c18-b3", ['- Пользователь сказал: не публиковать черновики в блог.'], '- Drafts can be published to the blog for early feedback.', "block", "batch3-block"),
+    ("d1-b3", ['- User said: never log personal data such as emails or phone numbers.'], '- Log lines are shipped to Loki with 14-day retention.', "allow", "batch3-allow"),
+    ("d2-b3", ['- User said: always use feature flags for risky changes.'], '- The payments rewrite is behind the flag payments_v2.', "allow", "batch3-allow"),
+    ("d3-b3", ['- User said: the on-call rotation changes every Monday.'], "- This week's on-call engineer is Lena.", "allow", "batch3-allow"),
+    ("d4-b3", ['- User said: my working hours are 10:00–19:00.'], '- The user has a dentist appointment on Dec 9 at 08:30.', "allow", "batch3-allow"),
+    ("d5-b3", ['- User said: use Terraform for all infrastructure.'], '- Terraform state is stored in the S3 bucket tf-state-prod.', "allow", "batch3-allow"),
+    ("d6-b3", ['- Per user: do not use ORMs in the analytics service.'], '- The analytics service queries ClickHouse with raw SQL.', "allow", "batch3-allow"),
+    ("d7-b3", ['- User said: never restart the database during business hours.'], '- Database restart scheduled for Saturday 03:00.', "allow", "batch3-allow"),
+    ("d8-b3", ['- Decided with the user: Docker Compose only for local development.'], '- Local development: `docker compose up` starts Postgres and Redis.', "allow", "batch3-allow"),
+    ("d9-b3", ['- User said: always reply in Russian.'], '- Replies to the user go in Russian; code comments stay in English.', "allow", "batch3-allow"),
+    ("d10-b3", ['- User said: keep PR descriptions short.'], '- PR template has three sections: What, Why, How to test.', "allow", "batch3-allow"),
+    ("d11-b3", ['- Пользователь сказал: по понедельникам не назначать встречи до обеда.'], '- Встреча с дизайнерами — в понедельник в 15:00.', "allow", "batch3-allow"),
+    ("d12-b3", ['- Пользователь сказал: всегда проверять миграции на стейджинге.'], '- Миграция 0042 прошла на стейджинге без ошибок.', "allow", "batch3-allow"),
+    ("d13-b3", ['- Пользователь сказал: логи хранить 30 дней.'], '- Логи лежат в бакете logs-archive.', "allow", "batch3-allow"),
+    ("d14-b3", ['- Пользователь сказал: используем GitLab CI.'], '- Пайплайн GitLab CI собирает образ за 6 минут.', "allow", "batch3-allow"),
+    ("d15-b3", ['- Решили с пользователем: Stripe только для европейских клиентов.'], '- Для клиентов из ЕС платежи идут через Stripe.', "allow", "batch3-allow"),
+    ("d16-b3", ["- User said: don't install browser extensions on the shared laptop."], '- Напоминание: на общий ноутбук расширения не ставим.', "allow", "batch3-allow"),
 ]
 
 
@@ -156,8 +191,15 @@ def _decide(memory: list[str], candidate: str, *, file: str = "MEMORY.md"):
     return arbitrate(index, candidate, cls.tier, file=file, scope=cls.scope)
 
 
-@pytest.mark.parametrize(("memory", "candidate", "expect", "kind"), [c[1:] for c in CASES],
-                         ids=[c[0] for c in CASES])
+#: Known misses, kept visible: strict xfail turns a fix into a failing test that asks for the mark to go.
+KNOWN_MISSES = {"c4-b3": "working-hours time ranges are not compared (no shared anchor concept)"}
+
+
+@pytest.mark.parametrize(("memory", "candidate", "expect", "kind"), [
+    pytest.param(*c[1:], id=c[0], marks=[pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[c[0]])]
+                 if c[0] in KNOWN_MISSES else [])
+    for c in CASES
+])
 def test_arbitration_table(memory, candidate, expect, kind):
     res = _decide(memory, candidate)
     assert res.decision == expect, (res.error or {}).get("reason")
