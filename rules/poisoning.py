@@ -18,7 +18,6 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-import regex
 
 from .unicode import reveal
 
@@ -35,7 +34,7 @@ class Signal:
     strong: bool = True
 
 
-_F = regex.IGNORECASE | regex.VERSION1
+_F = re.IGNORECASE
 
 # -- vocabulary --------------------------------------------------------------------------------------------
 _TLD_EXT = r"(?!(?:md|txt|json|ya?ml|toml|py|js|ts|env|lock|cfg|ini|log|conf|html?|css|csv|zip|gz|tar|pdf|png|jpe?g|svg|sql|db|bak|tmp|local|internal|lan|corp|test|localhost)\b)"
@@ -177,50 +176,50 @@ _EXFIL_DEST_RU = r"(?:" + URLISH + r"|(?:в|во|к)\s+(?:каждо\w*|любо
 
 
 @functools.lru_cache(maxsize=1)
-def _compiled() -> dict[str, list[tuple[regex.Pattern[str], bool]]]:
-    return {k: [(regex.compile(p, _F), strong) for p, strong in v] for k, v in _P.items()}
+def _compiled() -> dict[str, list[tuple[re.Pattern[str], bool]]]:
+    return {k: [(re.compile(p, _F), strong) for p, strong in v] for k, v in _P.items()}
 
 
 @functools.lru_cache(maxsize=1)
-def _aux() -> dict[str, regex.Pattern[str]]:
+def _aux() -> dict[str, re.Pattern[str]]:
     return {
-        "neg": regex.compile(NEG_EN + "|" + NEG_RU, _F),
-        "report": regex.compile(REPORT, _F),
-        "quoted": regex.compile(QUOTED, _F),
-        "url": regex.compile(URLISH, _F),
-        "ex_en": regex.compile(_EXFIL_VERB_EN + r"[^.;!?]{0,80}?" + SECRETS_EN + r"[^.;!?]{0,100}?" + _EXFIL_DEST_EN, _F),
-        "ex_en2": regex.compile(SECRETS_EN + r"[^.;!?]{0,30}?\b(?:to|into|in)\b[^.;!?]{0,10}?" + _EXFIL_DEST_EN
+        "neg": re.compile(NEG_EN + "|" + NEG_RU, _F),
+        "report": re.compile(REPORT, _F),
+        "quoted": re.compile(QUOTED, _F),
+        "url": re.compile(URLISH, _F),
+        "ex_en": re.compile(_EXFIL_VERB_EN + r"[^.;!?]{0,80}?" + SECRETS_EN + r"[^.;!?]{0,100}?" + _EXFIL_DEST_EN, _F),
+        "ex_en2": re.compile(SECRETS_EN + r"[^.;!?]{0,30}?\b(?:to|into|in)\b[^.;!?]{0,10}?" + _EXFIL_DEST_EN
                                 + r"[^.;!?]{0,60}?" + _EXFIL_VERB_EN, _F),
-        "ex_ru": regex.compile(_EXFIL_VERB_RU + r"[^.;!?]{0,80}?" + SECRETS_RU + r"[^.;!?]{0,100}?" + _EXFIL_DEST_RU, _F),
-        "trust_word": regex.compile(
+        "ex_ru": re.compile(_EXFIL_VERB_RU + r"[^.;!?]{0,80}?" + SECRETS_RU + r"[^.;!?]{0,100}?" + _EXFIL_DEST_RU, _F),
+        "trust_word": re.compile(
             r"\b(?:trusted|trustworthy|authoritative|whitelisted|allowlisted|verified source|official source|"
             r"safe source|always trust|trust (?:all|any|every|everything|anything|it|them|this|these|its|their)\b|"
             r"is (?:a |the )?(?:trusted|safe|verified|official)\b)|(?:доверя\w*|довериться|доверенн\w*|"
             r"проверенн\w* (?:источник\w*|сайт\w*|зеркал\w*|домен\w*|отправител\w*)|надежн\w* источник\w*|"
             r"официальн\w* источник\w*)", _F),
-        "trust_strong": regex.compile(
+        "trust_strong": re.compile(
             r"\bas if (?:they|it|these|this) (?:came|come|were|was|are|is) from (?:the )?user\b|\bwith the user'?s "
             r"authority\b|\btrust\b[^.;]{0,30}\bwithout (?:verification|verifying|checking|question)\b|"
             r"\bprefer (?:it|them|this|\S+) over (?:\S*registry\.npmjs\.org|\S*pypi\.org|the official)\b|"
             r"(?:как|будто|словно) (?:бы )?(?:от|слова|указания) пользовател\w*|доверя\w*[^.;]{0,30}без проверки|"
             r"(?:ставь|устанавливай|качай|скачивай|бери)\w* (?:\w+ )?только (?:оттуда|отсюда|с него|с этого|с нее)", _F),
-        "internal": regex.compile(r"\b(?:our|internal|own|company|corporate|наш\w*|внутренн\w*|корпоративн\w*)\b", _F),
-        "b64_pipe": regex.compile(
+        "internal": re.compile(r"\b(?:our|internal|own|company|corporate|наш\w*|внутренн\w*|корпоративн\w*)\b", _F),
+        "b64_pipe": re.compile(
             r"\bbase64\s+(?:-d|--decode|-D|-di|-id)\b[^\n]{0,60}?\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|"
             r"perl|node|ruby|eval|source)\b|\b(?:eval|exec)\s*[\"(]?\s*\$\(\s*(?:echo|printf)\s+['\"]?[A-Za-z0-9+/=]{12,}"
             r"[^)]*base64|frombase64string\s*\(|\batob\s*\(|\bb64decode\s*\([^)]*\)\s*\)?\s*(?:\)|;)?\s*$", _F),
-        "b64_token": regex.compile(r"(?<![A-Za-z0-9+/:])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])"),
-        "shellish": regex.compile(r"\b(?:curl|wget|bash|/bin/sh|sh -c|rm -rf|powershell|nc -e|chmod|python3? -c|eval|"
+        "b64_token": re.compile(r"(?<![A-Za-z0-9+/:])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])"),
+        "shellish": re.compile(r"\b(?:curl|wget|bash|/bin/sh|sh -c|rm -rf|powershell|nc -e|chmod|python3? -c|eval|"
                                   r"\| ?sh|\| ?bash|invoke-expression|iex)\b", _F),
-        "html": regex.compile(r"<!--(.*?)(?:-->|$)", regex.DOTALL),
-        "agent_address": regex.compile(AGENT_ADDRESS, _F),
-        "you_imperative": regex.compile(
+        "html": re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL),
+        "agent_address": re.compile(AGENT_ADDRESS, _F),
+        "you_imperative": re.compile(
             r"\b(?:when you|you must|you should|you will|you need to|make sure you|please (?:add|send|run|write|copy|"
             r"remember|append|include|delete|remove|trust|ignore|forget))\b|(?:^|[.!:]\s*)(?:append|add|send|run|"
             r"execute|remember|ignore|copy|write|include|delete|remove|trust|forget|always|never)\s+(?:the |this |all |"
             r"any |it |that |to )|(?:при следующем|когда будешь|ты должен|тебе нужно|добавь|отправь|выполни|запомни|"
             r"запиши|игнорируй|удали|скопируй|доверяй|всегда|никогда)\b", _F),
-        "sentence": regex.compile(r"[.;!?](?:\s|$)|\s[—–]\s"),
+        "sentence": re.compile(r"[.;!?](?:\s|$)|\s[—–]\s"),
     }
 
 
@@ -271,11 +270,16 @@ _STEMS: dict[str, tuple[str, ...]] = {
     "instruction-override": ("ignor", "disregard", "forget", "overrid", "overrul", "discard", "drop", "instruction",
                              "you are now", "newest", "latest", "last", "игнор", "забуд", "забыт", "внимани",
                              "учитыв", "отбрось", "пренебре", "отмени", "соблюд", "выполн", "следуй", "инструкц"),
-    "override-user": ("user", "owner", "admin", "пользовател", "владел", "администратор"),
+    "override-user": ("ignor", "disregard", "overrid", "overrul", "follow", "listen", "attention", "even if",
+                      "regardless", "no matter", "whatever", "without", "tell", "inform", "notify", "alert",
+                      "no longer", "approved", "authori", "если пользовател", "слушай", "игнор", "не обращай",
+                      "учитывай", "не выполняй", "вопреки", "несмотря", "не говори", "не сообщай", "не рассказывай",
+                      "не показывай", "без ведома", "одобрил", "разрешил"),
     "disable-safety": ("bypass", "circumvent", "skip", "disable", "turn off", "switch off", "around", "deactivat",
-                       "evade", "--", "safety", "security", "permission", "without", "ask", "request", "wait",
-                       "провер", "защит", "гейт", "хук", "огранич", "обойд", "обход", "отключ", "выключ", "пропус",
-                       "игнор", "спрашив", "запрашив", "подтвержд", "без"),
+                       "evade", "--no-verify", "--dangerously", "--yolo", "--no-sandbox", "--disable-hook", "safety",
+                       "security", "permission", "without", "confirm", "approval", "провер", "защит", "гейт", "хук",
+                       "огранич", "обойд", "обход", "отключ", "выключ", "пропус", "игнор", "спрашив", "запрашив",
+                       "подтвержд"),
     "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
                        "распоряж", "систем", "администратор", "владел"),
     "run-command": ("curl", "wget", "fetch", "iwr", "invoke", "irm", "<(", "-c", "rm ", "python", "mkfs", "dd ",
@@ -289,12 +293,36 @@ _EXFIL_STEMS = (".env", "key", "token", "credential", "secret", "passw", "passph
                 "содерж", "переменн")
 
 
+_TRUST_STEMS = ("trust", "authorit", "whitelist", "allowlist", "verified", "official", "safe source", "as if",
+                "prefer", "довер", "проверенн", "надежн", "официальн", "пользовател", "только")
+
+
+@functools.lru_cache(maxsize=1)
+def _stem_table() -> tuple[tuple[str, frozenset[str]], ...]:
+    table: dict[str, set[str]] = {}
+    groups = {**_STEMS, "exfiltration": _EXFIL_STEMS, "trust-source": _TRUST_STEMS,
+              "base64": ("base64", "atob", "frombase64", "b64decode")}
+    for kind, stems in groups.items():
+        for st in stems:
+            table.setdefault(st, set()).add(kind)
+    return tuple((st, frozenset(kinds)) for st, kinds in table.items())
+
+
+def _present(text: str) -> set[str]:
+    """The detector groups whose stems occur in ``text`` (plain substring tests: much cheaper than regexes)."""
+    found: set[str] = set()
+    for st, kinds in _stem_table():
+        if st in text:
+            found |= kinds
+    return found
+
+
 def _scan_plain(text: str) -> list[Signal]:
     """Signals in one stretch of normalized text (no HTML-comment handling)."""
     out: list[Signal] = []
+    present = _present(text)
     for kind, pats in _compiled().items():
-        stems = _STEMS.get(kind)
-        if stems is not None and not any(st in text for st in stems):
+        if kind in _STEMS and kind not in present:
             continue
         for pat, strong in pats:
             for m in pat.finditer(text):
@@ -304,14 +332,15 @@ def _scan_plain(text: str) -> list[Signal]:
                     continue
                 out.append(Signal(kind, m.start(), m.end(), m.group(0), strong))
     aux = _aux()
-    exfil = any(st in text for st in _EXFIL_STEMS)
+    exfil = "exfiltration" in present
     for key in ("ex_en", "ex_en2", "ex_ru") if exfil else ():
         for m in aux[key].finditer(text):
             if _negated(text, m.start()) or _mentioned(text, m.start(), m.end()):
                 continue
             out.append(Signal("exfiltration", m.start(), m.end(), m.group(0)))
-    out.extend(_trust(text))
-    if any(st in text for st in ("base64", "atob", "frombase64", "b64decode")):
+    if "trust-source" in present:
+        out.extend(_trust(text))
+    if "base64" in present:
         for m in aux["b64_pipe"].finditer(text):
             if not _negated(text, m.start()):
                 out.append(Signal("base64-payload", m.start(), m.end(), m.group(0)))
@@ -356,7 +385,7 @@ def detect(line: str) -> list[Signal]:
     outside = text
     for m in aux["html"].finditer(text):
         inner = m.group(1).strip()
-        if not inner or inner.startswith(("cu:", "cuticle:")) or regex.match(r"^cu[:\s]", inner):
+        if not inner or inner.startswith(("cu:", "cuticle:")) or re.match(r"^cu[:\s]", inner):
             continue
         inner_signals = _scan_plain(inner)
         addressed = aux["agent_address"].search(inner) or aux["you_imperative"].search(inner)

@@ -127,7 +127,7 @@ def _kind(ch: str) -> str:
 
 def scan(text: str) -> list[Hidden]:
     """Runs of non-benign invisible, tag or bidi characters in ``text`` (adjacent same-kind chars merged)."""
-    if text.isascii() and not any(ord(c) < 32 and c != "\t" or ord(c) == 127 for c in text):
+    if _CANDIDATES.search(text) is None:
         return []
     out: list[Hidden] = []
     for m in _CANDIDATES.finditer(text):

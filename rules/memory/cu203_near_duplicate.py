@@ -54,13 +54,28 @@ def check(ctx):
             items.append((line, toks))
     if len(items) < 2:
         return
+    # a pair that differs in a number is never reported, so only lines with the same numbers are compared
+    groups: dict[frozenset[str], list] = defaultdict(list)
+    for item in items:
+        groups[frozenset(t for t in item[1] if any(c.isdigit() for c in t))].append(item)
+    found = []
+    for group in groups.values():
+        if len(group) > 1:
+            found.extend(_similar_pairs(group, threshold))
+    for line, other, sim in sorted(found, key=lambda x: x[0].number):
+        yield Problem(f"{ctx.path}:{line.number}: nearly the same as line {other.number} "
+                      f"(similarity {sim:.2f}); keep one wording", line.number)
+
+
+def _similar_pairs(items, threshold: float):
+    """For each line, its most similar earlier line at or above ``threshold`` (prefix-filtered Jaccard)."""
     freq = Counter(t for _, toks in items for t in toks)
     index: dict[str, list[int]] = defaultdict(list)
-    reported = set()
+    out = []
     for i, (line, toks) in enumerate(items):
         ordered = sorted(toks, key=lambda t: (freq[t], t))
         prefix = len(ordered) - math.ceil(threshold * len(ordered)) + 1
-        candidates = set()
+        candidates: set[int] = set()
         for t in ordered[:prefix]:
             candidates.update(index[t])
             index[t].append(i)
@@ -68,16 +83,9 @@ def check(ctx):
         for j in sorted(candidates):
             other_line, other = items[j]
             inter = len(toks & other)
-            union = len(toks | other)
-            sim = inter / union if union else 0.0
-            if sim < threshold:
-                continue
-            diff = toks ^ other
-            if any(any(c.isdigit() for c in t) for t in diff):
-                continue
-            if best is None or sim > best[0]:
-                best = (sim, other_line)
-        if best and line.number not in reported:
-            reported.add(line.number)
-            yield Problem(f"{ctx.path}:{line.number}: nearly the same as line {best[1].number} "
-                          f"(similarity {best[0]:.2f}); keep one wording", line.number)
+            sim = inter / (len(toks) + len(other) - inter)
+            if sim >= threshold and (best is None or sim > best[1]):
+                best = (other_line, sim)
+        if best:
+            out.append((line, best[0], best[1]))
+    return out
