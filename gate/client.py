@@ -122,7 +122,7 @@ def _maybe_autostart(state: str, *, stale: bool = False) -> None:
         import sys
 
         subprocess.Popen(  # noqa: S603 - our own interpreter and module
-            [sys.executable, "-m", "gate", "serve", "--workspace", os.path.dirname(state)],
+            [sys.executable, "-m", "gate", "serve", "--workspace", os.path.dirname(state), "--idle-timeout", "1800"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True, close_fds=True,
         )

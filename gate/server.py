@@ -14,6 +14,8 @@ import json
 import os
 import secrets
 import socketserver
+import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote
@@ -52,6 +54,7 @@ class _Handler(BaseHTTPRequestHandler):
         return self._send(404, {"error": "unknown path"})
 
     def do_POST(self) -> None:  # noqa: N802
+        self.server.last_request = time.monotonic()  # type: ignore[attr-defined]
         if not self._authorized():
             return self._send(401, {"error": "missing or wrong token"})
         parts = [unquote(p) for p in self.path.split("?", 1)[0].strip("/").split("/")]
@@ -96,7 +99,22 @@ def make_server(*, port: int | None = None, socket_path: str | None = None, toke
         srv.address = f"http://127.0.0.1:{srv.server_address[1]}"
     srv.token = token
     srv.cwd = cwd
+    srv.last_request = time.monotonic()
     return srv
+
+
+def stop_when_idle(srv, seconds: float) -> threading.Thread:
+    """Shut ``srv`` down once no request arrived for ``seconds`` (autostarted servers must not linger)."""
+    def watch() -> None:
+        while True:
+            time.sleep(min(seconds / 4, 30))
+            if time.monotonic() - srv.last_request >= seconds:
+                srv.shutdown()
+                return
+
+    t = threading.Thread(target=watch, name="cuticle-idle", daemon=True)
+    t.start()
+    return t
 
 
 def write_info(state_dir: Path, address: str, token: str) -> Path:
@@ -107,4 +125,8 @@ def write_info(state_dir: Path, address: str, token: str) -> Path:
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         json.dump({"address": address, "token": token, "pid": os.getpid()}, fh)
     os.chmod(path, 0o600)
+    try:
+        (state_dir / "serve.starting").unlink()  # the autostart marker of gate.client
+    except FileNotFoundError:
+        pass
     return path

@@ -310,12 +310,12 @@ class Planner:
             candidates.append((line, content.rstrip(), forged))
         if not candidates:
             if changes:
-                plan.stamped = new_doc.with_texts(changes).render()
+                plan.stamped = _render(new_doc, changes)
             return
         self._check(plan, candidates, changes, stamps)
         if plan.action == "block":
             return
-        plan.stamped = new_doc.with_texts(changes).render() if changes else None
+        plan.stamped = _render(new_doc, changes) if changes else None
 
     def _valid_stamp(self, stamps, stamp, content: str) -> bool:
         try:
@@ -457,6 +457,16 @@ def align(old_lines: list, new_lines: list) -> tuple[dict[int, int], list[int]]:
         else:
             fresh.append(j)
     return keep, fresh
+
+
+def _render(doc, changes: dict[int, str]) -> bytes:
+    """``doc`` with some line texts replaced, as bytes. The gate only swaps stamps (never adds, removes or
+    re-kinds lines), so this is ``doc.with_texts(changes).render()`` without re-parsing the whole file."""
+    if not all(hasattr(doc, a) for a in ("bom", "lines")):
+        return doc.with_texts(changes).render()
+    text = "".join(changes.get(ln.number, ln.text) + ln.eol for ln in doc.lines)
+    data = text.encode("utf-8", "surrogateescape")
+    return b"\xef\xbb\xbf" + data if doc.bom else data
 
 
 def _glob(rel: str, globs: tuple[str, ...]) -> bool:

@@ -14,6 +14,8 @@ def configure(parser: argparse.ArgumentParser, name: str) -> None:
     where.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (default: a free port)")
     where.add_argument("--socket", default=None, metavar="PATH", help="listen on a Unix socket instead of TCP")
     parser.add_argument("--token", default=None, help="request token (default: random; see .cuticle/serve.json)")
+    parser.add_argument("--idle-timeout", type=float, default=0, metavar="SECONDS",
+                        help="exit after this long without a request (default: never; autostarted servers: 1800)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,6 +26,10 @@ def run(args: argparse.Namespace) -> int:
     srv = make_server(port=args.port, socket_path=args.socket, token=args.token, cwd=str(ws.root))
     info = write_info(ws.state_dir, srv.address, srv.token)
     print(f"cuticle serve: listening on {srv.address} (token in {info})", flush=True)
+    if args.idle_timeout and args.idle_timeout > 0:
+        from gate.server import stop_when_idle
+
+        stop_when_idle(srv, args.idle_timeout)
     try:
         srv.serve_forever(poll_interval=0.5)
     except KeyboardInterrupt:

@@ -75,3 +75,34 @@ def test_hook_falls_back_in_process_when_the_recorded_server_is_gone(ws):
     (ws / ".cuticle" / "serve.json").write_text(json.dumps({"address": "http://127.0.0.1:9", "token": "x", "pid": 1}))
     payload, _ = write_payload("claude", ws, "MEMORY.md", (ws / "MEMORY.md").read_text() + CONFLICT + "\n")
     assert run_hook("claude", payload).blocked
+
+
+def test_server_auto_starts_on_first_hook_call_and_then_answers(ws):
+    (ws / ".cuticle" / "config.toml").write_text('[gate]\nserver = "auto"\n', encoding="utf-8")
+    payload, _ = write_payload("claude", ws, "MEMORY.md", (ws / "MEMORY.md").read_text() + CONFLICT + "\n")
+    first = run_hook("claude", payload)
+    assert first.blocked  # answered in-process while the server starts
+    info_path = ws / ".cuticle" / "serve.json"
+    for _ in range(400):
+        if info_path.exists() and info_path.stat().st_size:
+            break
+        time.sleep(0.05)
+    info = json.loads(info_path.read_text())
+    try:
+        assert run_hook("claude", payload).blocked
+        status, body = _post(info, "/hook/claude", json.dumps(payload).encode())
+        assert status == 200 and body["exit_code"] == 2
+        assert not (ws / ".cuticle" / "serve.starting").exists()
+    finally:
+        os.kill(info["pid"], signal.SIGINT)
+
+
+def test_server_with_idle_timeout_exits_by_itself(ws):
+    proc = subprocess.Popen([sys.executable, "-m", "gate", "serve", "--workspace", str(ws), "--idle-timeout", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert not (ws / ".cuticle" / "serve.json").exists()

@@ -119,3 +119,17 @@ def test_rewritten_edit_applies_to_the_file_and_gives_the_stamped_result():
         assert new.split("\n")[3].startswith("- maybe c <!--cu:H")
     finally:
         shutil.rmtree(ws.root, ignore_errors=True)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(["- a", "# h", "", "```", "x <!--cu:Habcd@1#abcdef-->", "| a |", "---", "- [ ] t"]),
+                max_size=12), st.sampled_from(["\n", "\r\n"]), st.booleans(), st.data())
+def test_fast_render_equals_with_texts_render(lines, eol, bom, data):
+    from gate.writepath import _render
+
+    raw = ("\ufeff" if bom else "") + eol.join(lines) + (eol if data.draw(st.booleans()) else "")
+    doc = markdown.parse_document(raw.encode("utf-8"))
+    numbers = [ln.number for ln in doc.lines]
+    chosen = data.draw(st.lists(st.sampled_from(numbers), unique=True)) if numbers else []
+    changes = {n: f"- changed {n}" for n in chosen}
+    assert _render(doc, changes) == doc.with_texts(changes).render()
