@@ -9,7 +9,6 @@ confidence, reinforcements, creation time and id, so the order never depends on 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -134,7 +133,10 @@ class _Collection:
     """Per-collection data computed once (rebuilt when the insights sequence object changes): score bases,
     a total tie-break rank, and (lazily, on the first query) BM25 postings."""
 
-    __slots__ = ("insights", "active", "active_set", "ranked", "base", "type_idx", "postings", "min_units")
+    __slots__ = (
+        "insights", "active", "active_set", "ranked", "base", "type_idx", "min_units", "lowered", "lengths", "avg",
+        "postings",
+    )
 
     def __init__(self, insights: Sequence[Insight]) -> None:
         self.insights = insights
@@ -153,40 +155,68 @@ class _Collection:
             ),
         )
         self.min_units = min((len(" ".join(ins.claim.split())) for ins in insights), default=1) + 3
-        self.postings: dict[str, tuple[list[int], list[float]]] | None = None
+        self.lowered: list[str] | None = None
+        self.lengths: list[int] = []
+        self.avg = 0.0
+        self.postings: dict[str, tuple[list[int], list[float]]] = {}
 
-    def _build_postings(self) -> dict[str, tuple[list[int], list[float]]]:
-        """term -> (doc indices, BM25 term weights without idf), computed once per collection."""
-        docs = [content_stems(document_text(ins)) for ins in self.insights]
-        avg = (sum(map(len, docs)) / len(docs)) if docs else 0.0
-        postings: dict[str, tuple[list[int], list[float]]] = {}
-        k1, b = BM25_K1, BM25_B
-        for idx, terms in enumerate(docs):
-            counts = Counter(terms)
-            denom_len = k1 * (1 - b + b * len(terms) / (avg or 1.0))
-            for t, c in counts.items():
-                entry = postings.get(t)
-                if entry is None:
-                    entry = postings[t] = ([], [])
-                entry[0].append(idx)
-                entry[1].append(c * (k1 + 1) / (c + denom_len))
-        self.postings = postings
-        return postings
+    def _prepare(self) -> list[str]:
+        """Lower-cased document texts and their word counts (for the substring prefilter and BM25 lengths)."""
+        lowered = [document_text(ins).lower().replace("ё", "е") for ins in self.insights]
+        self.lengths = [len(t.split()) for t in lowered]
+        self.avg = (sum(self.lengths) / len(self.lengths)) if self.lengths else 0.0
+        self.lowered = lowered
+        return lowered
+
+    def posting(self, term: str) -> tuple[list[int], list[float]]:
+        """(doc indices, BM25 term weights without idf) for one stem, built on first use.
+
+        Only documents containing the stem's first four letters (or a source word of an irregular stem) as a
+        substring are tokenised, so a query costs a few substring scans instead of tokenising every insight.
+        """
+        entry = self.postings.get(term)
+        if entry is not None:
+            return entry
+        lowered = self.lowered if self.lowered is not None else self._prepare()
+        probes = {term[:4]} | {w[:4] for w in _IRREGULAR.get(term, ())}
+        k1, b, avg = BM25_K1, BM25_B, self.avg or 1.0
+        idxs: list[int] = []
+        weights: list[float] = []
+        for idx, text in enumerate(lowered):
+            if not any(p in text for p in probes):
+                continue
+            c = content_stems(document_text(self.insights[idx])).count(term)
+            if c:
+                idxs.append(idx)
+                weights.append(c * (k1 + 1) / (c + k1 * (1 - b + b * self.lengths[idx] / avg)))
+        entry = self.postings[term] = (idxs, weights)
+        return entry
 
     def bm25(self, query: str) -> dict[int, float]:
-        postings = self.postings if self.postings is not None else self._build_postings()
         n = len(self.insights)
         out: dict[int, float] = {}
         for term in sorted(set(content_stems(query))):
-            entry = postings.get(term)
-            if not entry:
+            idxs, weights = self.posting(term)
+            if not idxs:
                 continue
-            idxs, weights = entry
             idf = math.log(1.0 + (n - len(idxs) + 0.5) / (len(idxs) + 0.5))
             get = out.get
             for idx, w in zip(idxs, weights):
                 out[idx] = get(idx, 0.0) + idf * w
         return out
+
+
+def _irregular_sources() -> dict[str, tuple[str, ...]]:
+    """stem -> words whose stem comes from the irregular map (their spelling may not contain the stem)."""
+    from .text import STEM_MAP
+
+    out: dict[str, list[str]] = {}
+    for word in STEM_MAP:
+        out.setdefault(stem(word), []).append(word)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+_IRREGULAR = _irregular_sources()
 
 
 _LAST: list[_Collection | None] = [None]
