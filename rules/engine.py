@@ -714,7 +714,7 @@ def apply_fixes(ws: Any, findings: Iterable[Finding], *, unsafe: bool = False) -
             doc = parse(read_bytes_checked(path))
             claimed: set[int] = set()
             texts: dict[int, str | None] = {}
-            archive: list[tuple[int, str]] = []
+            archive: list[int] = []
             from .gc_bridge import archive_available
 
             can_archive = archive_available()
@@ -732,22 +732,17 @@ def apply_fixes(ws: Any, findings: Iterable[Finding], *, unsafe: bool = False) -
                 for e in f.fix.edits:
                     texts[e.line] = e.text
                     if e.text is None and e.archive:
-                        archive.append((e.line, e.expect))
+                        archive.append(e.line)
                 applied.append(f)
             if not texts:
                 continue
             if archive:
-                _archive_lines(ws, rel, archive)
+                from .gc_bridge import archive_lines
+
+                archive_lines(ws, rel, doc, archive)
             atomic_write(path, render_lines(doc, texts))
             files.append(rel)
     return FixReport(applied=tuple(applied), skipped=tuple(skipped), files=tuple(files))
-
-
-def _archive_lines(ws: Any, rel: str, lines: list[tuple[int, str]]) -> None:
-    """Hand deleted lines to the GC archive so an expired hypothesis removed by --fix stays recoverable."""
-    from .gc_bridge import archive_lines
-
-    archive_lines(ws, rel, lines)
 
 
 def lint_and_fix(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None, *, unsafe: bool = False,

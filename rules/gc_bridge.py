@@ -1,21 +1,45 @@
-"""The one place lint fixes hand removed lines to the memory model's GC archive (`tiers.gc`)."""
+"""The one place lint fixes hand removed lines to the memory model's GC archive (`tiers.gc`).
+
+Records are written in GC's own format (``tiers.gc.Removed`` plus the neighbour and EOL GC keeps), so
+`cuticle gc --restore ID` brings back a line removed by `cuticle lint --fix` exactly like one GC removed.
+"""
 
 from __future__ import annotations
 
+import datetime as _dt
 from typing import Any
 
 
 def archive_available() -> bool:
-    """True when this build's `tiers.gc` can archive individual lines (needed by the CU103 fix)."""
+    """True when this build has the GC archive and the session counter (needed by the CU103 fix)."""
     try:
-        from tiers import gc
+        import tiers.gc  # noqa: F401
+        import tiers.session  # noqa: F401
     except ImportError:
         return False
-    return callable(getattr(gc, "archive_lines", None))
+    return True
 
 
-def archive_lines(ws: Any, rel_path: str, lines: list[tuple[int, str]]) -> None:
-    """Archive ``(line number, text)`` pairs of ``rel_path`` so `cuticle gc --restore` can bring them back."""
-    from tiers.gc import archive_lines as archive
+def archive_lines(ws: Any, rel_path: str, doc: Any, numbers: list[int]) -> None:
+    """Append one GC archive record per stamped line ``numbers`` of ``doc`` (call under the file's lock,
+    before rewriting the file: a crash in between leaves the line in place and a record restore() skips)."""
+    from tiers.fsutil import append_jsonl
+    from tiers.gc import ARCHIVE_NAME, Removed
+    from tiers.session import current_session
+    from tiers.stamps import render_stamp
 
-    archive(ws, rel_path, lines)
+    current = current_session(ws)
+    now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    ws.ensure_state()
+    for n in numbers:
+        ln = doc.lines[n - 1]
+        stamp = ln.stamp
+        if stamp is None:
+            raise ValueError(f"{rel_path}:{n}: only stamped lines can be archived")
+        prev = next((doc.lines[i].text for i in range(n - 2, -1, -1) if doc.lines[i].text.strip()), None)
+        reason = (f"expired (HYPOTHESIS live through session {stamp.expires}, now session {current})"
+                  if stamp.expires is not None else "removed by cuticle lint --fix")
+        item = Removed(stamp.id, rel_path, n, ln.text, render_stamp(stamp), reason, stamp.tier.name)
+        append_jsonl(ws.state_path(ARCHIVE_NAME), {**item.to_json(), "eol": ln.eol, "prev": prev,
+                                                    "session": current, "removed_at": now,
+                                                    "by": "cuticle lint --fix (CU103)"})

@@ -17,7 +17,8 @@ with the workspace in session 7.
 
 ## Fix safety
 Safe: the line is moved into cuticle's GC archive (recoverable with `cuticle gc --restore ID`), exactly as
-session-end GC would do. No other line is touched.
+session-end GC would do. No other line is touched. Only lines whose stamp passes the keyed check get the fix
+(GC never removes what cuticle did not stamp).
 """
 
 from __future__ import annotations
@@ -26,10 +27,8 @@ from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
 
 
 def _current_session(ws):
-    try:
-        from tiers.session import current_session
-    except ImportError:  # the session counter is not available in this build
-        return None
+    from tiers.session import current_session
+
     return current_session(ws)
 
 
@@ -43,10 +42,17 @@ def check(ctx):
     if not candidates or ctx.ws is None:
         return
     now = _current_session(ctx.ws)
-    if now is None:
-        return
+    key = ctx.ws.key if ctx.ws.state_path("key").exists() else None
+    from tiers.stamps import verify_stamp
+
     for line in candidates:
         if line.stamp.expires >= now:
+            continue
+        if key is None or not verify_stamp(line.stamp, line.content, key):
+            # GC only removes what cuticle stamped; a stamp that fails the keyed check is CU102's finding
+            yield Problem(f"{ctx.path}:{line.number}: hypothesis expired after session {line.stamp.expires} (now "
+                          f"{now}) but its stamp cannot be verified, so GC will not remove it; delete the line "
+                          f"by hand", line.number)
             continue
         fix = Fix("move the expired hypothesis into the GC archive",
                   (Edit(line.number, None, line.text, archive=True),), Applicability.SAFE)

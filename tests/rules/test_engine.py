@@ -200,3 +200,30 @@ def test_unreadable_and_outside_paths_are_findings_not_crashes(tmp_path: Path) -
 def test_internal_codes_have_docs() -> None:
     for r in INTERNAL_RULES:
         assert all(s in r.docs for s in SECTIONS)
+
+
+def test_expired_hypothesis_fix_goes_to_the_gc_archive_and_can_be_restored(tmp_path: Path) -> None:
+    from tiers.gc import restore
+    from tiers.model import Tier
+    from tiers.session import current_session, end_session, start_session
+    from tiers.stamps import apply_stamp, make_stamp
+
+    ws = Workspace(tmp_path)
+    for i in range(4):
+        start_session(ws, f"s{i}")
+        end_session(ws, f"s{i}")
+    now = current_session(ws)
+    old = apply_stamp("- Probably the cache is stale.", make_stamp("- Probably the cache is stale.",
+                                                                    Tier.HYPOTHESIS, max(0, now - 3), ws.key, ttl=1))
+    keep = "- User said: reply in English."
+    (tmp_path / "MEMORY.md").write_text(f"{keep}\n{old}\n", encoding="utf-8")
+    from rules.engine import lint_and_fix
+
+    result = lint_and_fix(ws, select=["CU103"])
+    assert result.fixed == 1 and not result.findings
+    assert (tmp_path / "MEMORY.md").read_text(encoding="utf-8") == f"{keep}\n"
+    from tiers.gc import archive_records
+
+    rec = archive_records(ws)[-1]
+    restore(ws, rec["id"])
+    assert "Probably the cache is stale." in (tmp_path / "MEMORY.md").read_text(encoding="utf-8")
