@@ -65,7 +65,8 @@ ESCALATORS = frozenset({"sudo", "doas", "su", "pkexec", "runuser", "run0", "sudo
                         "visudo", "setcap", "usermod", "chpasswd", "passwd", "newgrp", "sg"})
 DECODE_FLAGS = frozenset({"-d", "--decode", "-D"})
 
-_IDE_HINT = re.compile(r"(?i)sock|vscode|cursor|jetbrains|code-?server|IPC|\$|`|base64|\\x")
+_IDE_WORDS = ("sock", "vscode", "cursor", "jetbrains", "code-server", "codeserver", "ipc", "windsurf", "zed",
+              "base64", "\\x")
 _URL = re.compile(r"(?i)\b(?:https?|ftp|wss?|s3|gs)://([^/\s:'\"@]+@)?([^/\s:'\"?#]+)")
 _IDE = re.compile(r"(?i)(vscode-ipc-[^\s]*\.sock|vscode-git-[^\s]*\.sock|vscode-[a-z0-9-]*\.sock|\.vscode-server/|"
                   r"\.cursor-server/|cursor-ipc|VSCODE_IPC_HOOK|VSCODE_GIT_IPC|JETBRAINS_[A-Z_]*SOCK|"
@@ -1902,7 +1903,8 @@ def analyze_command(command: str, env: Env, opts: Options | None = None, *, cwd:
                     git_branch=None) -> Analysis:
     """Parse and walk a shell command. Never raises on any input."""
     walker = Walker(env, opts, git_branch=git_branch)
-    walker.ide_possible = _IDE_HINT.search(command) is not None
+    low = command.lower()
+    walker.ide_possible = any(k in low for k in _IDE_WORDS) or "$" in command or "`" in command
     script = parse(command)
     walker.script(script, cwd if cwd is not None else env.root)
     return walker.out

@@ -171,6 +171,7 @@ def _git_branch(repo: str) -> str | None:
 _ENV_CACHE: dict[tuple, Env] = {}
 #: memoized shell decisions per environment (a long-lived process such as `cuticle serve` sees repeats)
 _MEMO_SIZE = 2048
+_MEMO: dict[tuple, tuple] = {}
 
 
 def build_env(ws, policy: Policy, root: str) -> Env:
@@ -322,21 +323,19 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
         root = str(ws.root)
     else:
         root = os.path.abspath(call.cwd) if call.cwd else os.getcwd()
+    memo_key = None
+    if call.command is not None and not call.arguments:
+        memo_key = (root, call.tool, call.kind, call.command, call.cwd, call.paths, id(policy),
+                    id(ws.config) if ws is not None else 0)
+        hit = _MEMO.get(memo_key)
+        if hit is not None and hit[0] is policy and hit[2] is (ws.config if ws is not None else None):
+            return hit[1]
     env = build_env(ws, policy, root)
+    volatile = True
     try:
-        memo_key = (call.command, call.cwd, id(policy)) if call.command is not None and (
-            call.kind == "shell" or (not call.kind and tool_kind(call) == "shell")) else None
-        hit = env.memo.get(memo_key) if memo_key is not None else None
-        if hit is not None and hit[0] is policy:
-            kind, analysis, verdict = hit[1]
-        else:
-            kind, analysis = analyze_call(call, env, policy)
-            verdict = decide(analysis, policy)
-            if memo_key is not None and not analysis.volatile:
-                if len(env.memo) >= _MEMO_SIZE:
-                    env.memo.pop(next(iter(env.memo)))
-                env.memo[memo_key] = (policy, (kind, analysis, verdict))
-        decision, rule, reason, mode, scope, findings = verdict
+        kind, analysis = analyze_call(call, env, policy)
+        volatile = analysis.volatile
+        decision, rule, reason, mode, scope, findings = decide(analysis, policy)
         action = analysis.action
         segments = tuple(analysis.segments)
         effects = tuple(analysis.all_effects())
@@ -360,8 +359,13 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
         paths = tuple(mask(p) for p in paths)
         reason = mask(reason)
         findings = [Finding(f.rule, f.scope, f.mode, mask(f.reason), mask(f.target)) for f in findings]
-    return Evaluation(decision, action, rule, reason, mode, scope, call.tool, command, segments, tuple(findings),
-                      _policy_display(policy, root), paths, effects, secret)
+    ev = Evaluation(decision, action, rule, reason, mode, scope, call.tool, command, segments, tuple(findings),
+                    _policy_display(policy, root), paths, effects, secret)
+    if memo_key is not None and not volatile:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.pop(next(iter(_MEMO)))
+        _MEMO[memo_key] = (policy, ev, ws.config if ws is not None else None)
+    return ev
 
 
 def _policy_display(policy: Policy, root: str) -> str:

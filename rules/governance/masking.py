@@ -73,16 +73,29 @@ def _mask_opt(m: re.Match[str]) -> str:
     return m.group(1) + MASK
 
 
+_KEYWORDS = ("key", "token", "secret", "pass", "pwd", "auth", "credential", "private", "bearer", "eyj",
+             "hooks.slack", "begin")
+
+
 def needs_mask(text: str) -> bool:
     """Cheap check: could ``mask`` change anything in ``text``? (False means it certainly would not.)"""
-    return bool(text) and (_HINT.search(text) is not None or "=" in text or "-p" in text)
+    if not text:
+        return False
+    low = text.lower()
+    if any(k in low for k in _KEYWORDS):
+        return True
+    if "://" in text and "@" in text:
+        return True
+    if "-p" in text and ("mysql" in low or "mariadb" in low):
+        return True
+    return any(len(t) >= 20 for t in text.split()) and _TOKEN.search(text) is not None
 
 
 def mask(text: str) -> str:
     """``text`` with every secret-looking value replaced by ``[MASKED]`` or a short masked form."""
     if not text or not isinstance(text, str):
         return text
-    if not _HINT.search(text) and "=" not in text and "-p" not in text:
+    if not needs_mask(text):
         return text
     out = _ASSIGN.sub(_mask_assign, text)
     out = _OPT.sub(_mask_opt, out)

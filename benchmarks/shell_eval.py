@@ -1,0 +1,88 @@
+"""Shell-policy quality on eval/shell-dev.jsonl: decision correct-rate, denies let through, action-type accuracy.
+
+Each command is evaluated exactly as the hook would (`Bash` tool, starter policy, a fresh workspace with no git
+repository, so repositories count as being on a feature branch, as the eval README assumes).
+
+    python benchmarks/shell_eval.py [--data PATH] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT = ROOT.parent / "shared" / "eval" / "shell-dev.jsonl"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default=str(DEFAULT))
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+
+    from rules.governance import evaluate_command
+    from tiers.workspace import Workspace
+
+    rows = [json.loads(line) for line in Path(args.data).read_text(encoding="utf-8").splitlines() if line.strip()]
+    ws = Workspace(tempfile.mkdtemp(prefix="cuticle-shell-eval-"))
+    by_expect = collections.defaultdict(lambda: [0, 0])
+    by_action = collections.defaultdict(lambda: [0, 0])
+    confusion = collections.Counter()
+    failures = []
+    correct = action_ok = denies_allowed = 0
+    for row in rows:
+        ev = evaluate_command(row["cmd"], ws)
+        ok = ev.decision == row["expect"]
+        a_ok = ev.action == row["action"]
+        correct += ok
+        action_ok += a_ok
+        by_expect[row["expect"]][0] += ok
+        by_expect[row["expect"]][1] += 1
+        by_action[row["action"]][0] += a_ok
+        by_action[row["action"]][1] += 1
+        confusion[(row["action"], ev.action)] += 1
+        if row["expect"] == "deny" and ev.decision == "allow":
+            denies_allowed += 1
+        if not ok or not a_ok:
+            failures.append({"id": row["id"], "cmd": row["cmd"], "expect": row["expect"], "got": ev.decision,
+                             "action": row["action"], "got_action": ev.action, "rule": ev.rule})
+    n = len(rows)
+    report = {
+        "n": n, "correct_rate": correct / n, "denies_allowed": denies_allowed,
+        "action_accuracy": action_ok / n,
+        "by_expect": {k: {"correct": v[0], "n": v[1]} for k, v in sorted(by_expect.items())},
+        "by_action": {k: {"correct": v[0], "n": v[1]} for k, v in sorted(by_action.items())},
+        "failures": failures,
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0 if denies_allowed == 0 else 1
+    print(f"shell-dev: {n} commands")
+    print(f"  decisions correct : {correct}/{n} = {correct / n:.3f}   (goal >= 0.95)")
+    print(f"  deny cases allowed: {denies_allowed}   (goal 0)")
+    print(f"  action accuracy   : {action_ok}/{n} = {action_ok / n:.3f}")
+    print("  by expected decision:")
+    for k, v in sorted(by_expect.items()):
+        print(f"    {k:<6} {v[0]:>3}/{v[1]:<3} = {v[0] / v[1]:.3f}")
+    print("  action type accuracy by expected type:")
+    for k, v in sorted(by_action.items()):
+        print(f"    {k:<10} {v[0]:>3}/{v[1]:<3} = {v[0] / v[1]:.3f}")
+    if failures:
+        print("  failures:")
+        for f in failures:
+            print(f"    {f['id']}: expected {f['expect']}/{f['action']}, got {f['got']}/{f['got_action']} "
+                  f"({f['rule']}): {f['cmd']!r}")
+    else:
+        print("  failures: none")
+    return 0 if denies_allowed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
