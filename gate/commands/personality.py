@@ -51,7 +51,7 @@ def configure(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("id", help="insight id (or a unique prefix)")
         parser.add_argument("--type", help=f"one of {', '.join(_TYPES)}")
         for opt, help_text in _FIELD_OPTS:
-            parser.add_argument(opt, help=help_text + " ('' clears it)")
+            parser.add_argument(opt, help=help_text + ("" if opt == "--claim" else " ('' clears it)"))
         parser.add_argument("--confidence", help="0..1")
         parser.add_argument("--tags", help="comma-separated tags (replaces the list; '' empties it)")
         parser.add_argument("--provenance", help=f"one of {', '.join(_PROVENANCES)} ('' clears it)")
