@@ -620,7 +620,7 @@ def _disjoint_values(cc: Clause, kc: Clause) -> bool:
     for slot, v, _ in cc.values:
         cv.setdefault(slot, []).append(v)
     for slot, vals in cv.items():
-        if slot in kv and slot in {"DAY", "TIME", "DATE"} | set(lexicon().slot_of.values()):
+        if slot in kv and slot in {"DAY", "TIME", "DATE", "FLAG"} | set(lexicon().slot_of.values()):
             if not any(_same_value(slot, a, b) for a in vals for b in kv[slot]):
                 return True
     return False
@@ -662,6 +662,18 @@ def _mentions_value(c: Analysis, slot: str, val: str) -> bool:
     return False
 
 
+_LIGHT = {"USE_TOOL", "CHANGE", "ADD", "WRITE", "SWITCH"}
+
+
+def _value_is_object(cl: Clause, value: str) -> bool:
+    """In "don't use Docker" the value is what is denied; in "never run npm install --force" it is context."""
+    lx = lexicon()
+    own = {value, *lx.expand(value), lx.slot_of.get(value)}
+    others = [x for x in cl.direct if x not in own and x not in _LIGHT and lx.kind.get(x) not in {"generic", "qualifier"}
+              and not lx.slot_of.get(x)]
+    return len(others) <= 1
+
+
 def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
     """(slot, candidate value, constraint value) when the candidate sets a slot the constraint fixed."""
     if c.report:
@@ -682,9 +694,13 @@ def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     and not any(_same_value(slot, val, pv) for pv, _ in k_pos)):
                 # a value the user ruled out ("not Samuel", "Zoom doesn't work for me"), now asserted
                 lonely = len([x for x in _content_ids(ccl) if not lx.slot_of.get(x)]) <= 2
-                k_cls = [cl for v, sg2, cl in kvals if sg2 < 0 and _same_value(slot, val, v)]
+                k_cls = [cl for v, sg2, cl in kvals if sg2 < 0 and _same_value(slot, val, v)
+                         and _value_is_object(cl, v)]
+                if not k_cls and slot != "NAME":
+                    continue
                 anchored = any(x for kcl in k_cls for x in _shared(ccl, kcl)
-                               if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) != "qualifier")
+                               if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) != "qualifier"
+                               and (x in ccl.direct or x in kcl.direct))
                 if lonely or anchored or slot == "NAME":
                     return slot, val, "!" + next(v for v in k_neg if _same_value(slot, val, v))
             if slot == "DATE" and len({pv for pv, _ in k_pos}) > 1:
@@ -705,7 +721,7 @@ def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                         return slot, val, pvs[0]
                     continue
                 anchors = [x for x in _shared(ccl, kcl) if not lx.slot_of.get(x) and x != slot
-                           and lx.kind.get(x) not in {"qualifier"}]
+                           and lx.kind.get(x) not in {"qualifier"} and (x in ccl.direct or x in kcl.direct)]
                 lonely = len([x for x in _content_ids(ccl) if not lx.slot_of.get(x)]) <= 2
                 if anchors or (lonely and slot not in {"DATE", "TIME", "DAY"}) or slot in {"NAME", "TZ"}:
                     return slot, val, pvs[0]

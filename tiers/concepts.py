@@ -126,6 +126,7 @@ _BOUNDARY_WORDS = {
 }
 _EXCEPTION_WORDS = {("unless",), ("only", "if"), ("except", "when"), ("except", "if"), ("если", "только"),
                     ("только", "если"), ("кроме", "случаев"), ("разве", "что")}
+_NEEDED = frozenset({"needed", "required", "necessary", "нужен", "нужна", "нужно", "нужны", "требуется"})
 _CONTINUE = frozenset({"even", "including", "especially", "даже", "включая", "особенно", "в том числе"})
 _COORD = frozenset({"and", "or", "nor", "и", "или", "ни", "&"})
 _DAYS = ("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY")
@@ -512,6 +513,8 @@ def _analyze_cached(text: str) -> Analysis:
             merged.append([pending_front[0][0], pending_front[-1][1], pending_front[0][2]])
 
     starts = {k for k, _ in concept_at}
+    generic_at = {k for k, ids in concept_at if all(lx.kind.get(c) == "generic" for c in ids)}
+    weak_at = {k: all(c.startswith("w:") for c in ids) for k, ids in concept_at}
     for k, _ in concept_at:
         span_end.setdefault(k, k + 1)
     clauses: list[Clause] = []
@@ -536,17 +539,22 @@ def _analyze_cached(text: str) -> Analysis:
                         ru_neg = True  # negative concord: «никогда не», «ничего не» deny once
                     else:
                         neg += 1
-                    if first_neg is None and regex.match(r"\p{Cyrillic}", tokens[k].text):
+                    if m == "NEG" and first_neg is None and regex.match(r"\p{Cyrillic}", tokens[k].text):
                         first_neg = k
                 elif m == "NEG_LOCAL":
                     local_from = k
                     # "without X" / «без X» denies only the next noun phrase: up to the first concept after it.
                     j = k + 1
-                    while j < min(e, k + 5):
+                    while j < min(e, k + 6):
                         local.add(j)
                         if j in starts:
                             local.update(range(j, span_end.get(j, j + 1)))
-                            j = span_end.get(j, j + 1)
+                            end_j = span_end.get(j, j + 1)
+                            # a possessor is not the head: "without Anna's review", «без его проверки»
+                            if (weak_at.get(j) and end_j < e and end_j in starts) or j in generic_at:
+                                j = end_j
+                                continue
+                            j = end_j
                             # coordinated phrases stay denied: "without X or Y", «без X и Y»
                             if j + 1 < e and tokens[j].text in _COORD and (j + 1) in starts:
                                 local.add(j)
@@ -616,6 +624,8 @@ def _analyze_cached(text: str) -> Analysis:
                             break
         # Force of the clause.
         mk = cl.markers
+        if "NEG" in mk and any(tokens[k].text in _NEEDED for k in range(s, e)):
+            mk.add("RELAX")  # "no notice needed", «проверка не нужна»: an obligation dropped
         if "RELAX" in mk:
             cl.force = "relax"
         elif "INDIFF" in mk:
@@ -670,6 +680,8 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
         if t.kind == "time":
             hh, mm = t.text.split(":")
             cl.values.append(("TIME", f"{int(hh):02d}:{mm}", sg))
+        elif t.kind == "flag" and len(t.text) > 2:
+            cl.values.append(("FLAG", t.text, sg))
         elif t.kind == "url":
             cl.values.append(("URL", t.text.split("://", 1)[1].rstrip("/.").lower(), sg))
         elif t.kind == "path" and _TZ.match(t.text):

@@ -182,6 +182,37 @@ CASES = [
     ("d14-b3", ['- Пользователь сказал: используем GitLab CI.'], '- Пайплайн GitLab CI собирает образ за 6 минут.', "allow", "batch3-allow"),
     ("d15-b3", ['- Решили с пользователем: Stripe только для европейских клиентов.'], '- Для клиентов из ЕС платежи идут через Stripe.', "allow", "batch3-allow"),
     ("d16-b3", ["- User said: don't install browser extensions on the shared laptop."], '- Напоминание: на общий ноутбук расширения не ставим.', "allow", "batch3-allow"),
+    # a fourth batch
+    ("e1-b4", ['- User said: never email customers on weekends.'], '- Sending the customer newsletter on Saturday morning is fine.', "block", "batch4-block"),
+    ("e2-b4", ['- User said: always get my approval before spending more than $100.'], '- Purchases up to $500 can be made without asking the user.', "block", "batch4-block"),
+    ("e3-b4", ['- Per user: pull requests must be reviewed by Anna.'], "- PRs can be merged without Anna's review when she is away.", "block", "batch4-block"),
+    ("e4-b4", ['- User said: use Python 3.12 for new services.'], '- New services target Python 3.10.', "block", "batch4-block"),
+    ("e5-b4", ['- User said: no Friday afternoon meetings.'], '- Friday 16:00 meeting slots are fine for vendor calls.', "block", "batch4-block"),
+    ("e6-b4", ['- Decided with the user: GraphQL for the mobile API only until the v3 launch.'], '- The public web API is GraphQL too.', "block", "batch4-block"),
+    ("e7-b4", ['- User said: do not rotate the signing keys without telling me.'], '- Signing keys get rotated automatically every month, no notice needed.', "block", "batch4-block"),
+    ("e8-b4", ['- User said: store backups in two regions.'], '- One region is enough for backups.', "block", "batch4-block"),
+    ("e9-b4", ['- Пользователь сказал: не отправлять счета клиентам без его проверки.'], '- Счета клиентам уходят автоматически, проверка не нужна.', "block", "batch4-block"),
+    ("e10-b4", ['- Пользователь сказал: релизы только по вторникам.'], '- Релиз можно выпускать в пятницу.', "block", "batch4-block"),
+    ("e11-b4", ['- Пользователь сказал: пиши ему в Slack, не в Telegram.'], '- Писать пользователю в Telegram.', "block", "batch4-block"),
+    ("e12-b4", ['- Пользователь сказал: никогда не удалять данные из продовой базы.'], '- Old rows in the production database can be deleted to save space.', "block", "batch4-block"),
+    ("e13-b4", ['- User said: always answer in Russian.'], '- Отвечать пользователю можно на английском.', "block", "batch4-block"),
+    ("e14-b4", ['- Решили с пользователем: Redis только для кэша сессий.'], '- Redis используем везде: кэш, очереди, блокировки.', "block", "batch4-block"),
+    ("e15-b4", ['- User said: never run npm install with --force.'], '- Running npm install --force is okay when peer deps conflict.', "block", "batch4-block"),
+    ("f1-b4", ['- User said: never email customers on weekends.'], '- Customer emails queued on Friday go out Monday at 9:00.', "allow", "batch4-allow"),
+    ("f2-b4", ['- User said: always get my approval before spending more than $100.'], '- Bought a $30 domain renewal after the user approved it.', "allow", "batch4-allow"),
+    ("f3-b4", ['- Per user: pull requests must be reviewed by Anna.'], '- Anna reviews PRs in the afternoon.', "allow", "batch4-allow"),
+    ("f4-b4", ['- User said: use Python 3.12 for new services.'], '- The new billing service runs Python 3.12 with uv.', "allow", "batch4-allow"),
+    ("f5-b4", ['- User said: no Friday afternoon meetings.'], '- Friday mornings are fine for short syncs.', "allow", "batch4-allow"),
+    ("f6-b4", ['- Decided with the user: GraphQL for the mobile API only until the v3 launch.'], '- The mobile API schema lives in schema.graphql.', "allow", "batch4-allow"),
+    ("f7-b4", ['- User said: do not rotate the signing keys without telling me.'], '- Told the user the signing keys will be rotated on Dec 14; they agreed.', "allow", "batch4-allow"),
+    ("f8-b4", ['- User said: store backups in two regions.'], '- Backups go to eu-central-1 and eu-west-1.', "allow", "batch4-allow"),
+    ("f9-b4", ['- Пользователь сказал: не отправлять счета клиентам без его проверки.'], '- Счёт для клиента «Ромашка» ждёт проверки пользователя.', "allow", "batch4-allow"),
+    ("f10-b4", ['- Пользователь сказал: релизы только по вторникам.'], '- Следующий релиз — во вторник, 8 декабря.', "allow", "batch4-allow"),
+    ("f11-b4", ['- Пользователь сказал: пиши ему в Slack, не в Telegram.'], '- Telegram-бот для алертов настроен на канал #ops.', "allow", "batch4-allow"),
+    ("f12-b4", ['- Пользователь сказал: никогда не удалять данные из продовой базы.'], '- Test data in the staging database is wiped nightly.', "allow", "batch4-allow"),
+    ("f13-b4", ['- User said: always answer in Russian.'], '- Пользователю отвечаем по-русски.', "allow", "batch4-allow"),
+    ("f14-b4", ['- Решили с пользователем: Redis только для кэша сессий.'], '- Кэш сессий — Redis 7, TTL 24 часа.', "allow", "batch4-allow"),
+    ("f15-b4", ['- User said: never run npm install with --force.'], '- Use npm install --legacy-peer-deps when peers conflict.', "allow", "batch4-allow"),
 ]
 
 
@@ -192,7 +223,10 @@ def _decide(memory: list[str], candidate: str, *, file: str = "MEMORY.md"):
 
 
 #: Known misses, kept visible: strict xfail turns a fix into a failing test that asks for the mark to go.
-KNOWN_MISSES = {"c4-b3": "working-hours time ranges are not compared (no shared anchor concept)"}
+KNOWN_MISSES = {
+    "c4-b3": "working-hours time ranges are not compared (no shared anchor concept)",
+    "f11-b4": "a Telegram alert bot reads as writing to the user in Telegram (who is addressed is not modelled)",
+}
 
 
 @pytest.mark.parametrize(("memory", "candidate", "expect", "kind"), [
