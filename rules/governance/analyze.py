@@ -33,6 +33,7 @@ INVARIANTS: dict[str, str] = {
     "no-protected-branch": "pushes, commits and deletions on protected branches",
     "no-governance-self-modification": "writes to the policy, .cuticle/ or a host's hook settings",
     "no-memory-write-via-shell": "writes to memory files by any means but the memory gate",
+    "no-infra-destroy": "destroying infrastructure: terraform destroy, kubectl delete namespace",
 }
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh", "mksh", "fish", "csh", "tcsh", "yash", "posh"})
@@ -1159,7 +1160,7 @@ _WRAPPERS = {
     "uv": _w_runner("run", {"--with", "--python", "-p", "--project", "--directory"}),
     "poetry": _w_runner("run"), "pipenv": _w_runner("run"), "bundle": _w_runner("exec"),
     "pnpm": _w_runner("exec"), "conda": _w_runner("run", {"-n", "--name", "-p", "--prefix"}),
-    "busybox": _w_busybox, "doas": _w_sudo,
+    "busybox": _w_busybox, "doas": _w_sudo, "rtk": _w_simple(set()),
 }
 
 
@@ -1669,6 +1670,30 @@ def _h_base64(w: Walker, tool, argv, cwd, stdin, effects, taints):
     return "read", None
 
 
+def _h_infra(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """terraform/tofu/pulumi destroy, kubectl delete of namespaces or everything, helm uninstall."""
+    args = argv[1:]
+    ops = [a for a in args if not a.startswith("-")]
+    what = None
+    if tool in ("terraform", "tofu", "pulumi", "cdk", "cdktf"):
+        if "destroy" in ops[:2] or ("apply" in ops[:2] and any(a in ("-destroy", "--destroy") for a in args)):
+            what = f"{tool} destroy"
+    elif tool == "kubectl":
+        if "delete" in ops:
+            rest = ops[ops.index("delete") + 1:]
+            joined = " ".join(rest)
+            if rest and (rest[0] in ("ns", "namespace", "namespaces", "all", "node", "nodes", "pv", "crd")
+                         or joined.startswith(("ns/", "namespace/")) or "--all" in args
+                         or "--all-namespaces" in args or "-A" in args):
+                what = "kubectl delete " + " ".join(rest[:2])
+    elif tool == "helm" and ops[:1] and ops[0] in ("uninstall", "delete"):
+        what = "helm uninstall"
+    if what:
+        w.violate("no-infra-destroy", f"{what} destroys infrastructure; ask the user to run it")
+        return "dangerous", None
+    return "exec", None
+
+
 _FINAL = {
     "rm": _h_rm, "unlink": _h_truncate_like, "shred": _h_truncate_like, "truncate": _h_truncate_like,
     "touch": _h_truncate_like, "mkdir": _h_truncate_like, "rmdir": _h_truncate_like,
@@ -1676,6 +1701,8 @@ _FINAL = {
     "tee": _h_tee, "sponge": _h_tee, "sed": _h_sed, "awk": _h_sed, "chmod": _h_chmod, "chown": _h_chmod,
     "chgrp": _h_chmod, "dd": _h_dd, "git": _h_git, "source": _h_source, ".": _h_source, "tar": _h_tar,
     "sort": _h_sort, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
+    "terraform": _h_infra, "tofu": _h_infra, "pulumi": _h_infra, "kubectl": _h_infra, "helm": _h_infra,
+    "cdk": _h_infra, "cdktf": _h_infra,
 }
 
 _FILTERS = frozenset({"cat", "read", "tee", "tr", "sed", "awk", "head", "tail", "gunzip", "zcat", "xz", "unxz",
@@ -1710,7 +1737,8 @@ _WRITE_API = re.compile(r"open\s*\([^)]*['\"][wax+][bt+]?['\"]|\.write_(?:text|b
                         r"createWriteStream|renameSync|rename\(|copyFile|unlinkSync|rmSync|fs\.rm\b|File\.(?:write|"
                         r"binwrite|delete|rename|open\([^)]*['\"][wa])|FileUtils\.|IO\.write|open\s*\(\s*\w+\s*,"
                         r"\s*['\"]?[>+]|\bunlink\b|file_put_contents|fopen\([^)]*['\"][wa]|Set-Content|Out-File|"
-                        r"Add-Content|Remove-Item|Path\([^)]*\)\.(?:unlink|rename|replace|touch|write)")
+                        r"Add-Content|Remove-Item|Path\([^)]*\)\.(?:unlink|rename|replace|touch|write)|"
+                        r"open\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*['\"][>+]")
 _RMTREE_API = re.compile(r"shutil\.rmtree|rm_rf|rm_r\b|remove_dir_all|rmSync\([^)]*recursive|fs\.rm\([^)]*"
                          r"recursive|rimraf|Remove-Item[^;]*-Recurse|rmtree")
 _STRING = re.compile(r"'''(.*?)'''|\"\"\"(.*?)\"\"\"|'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\"|"
