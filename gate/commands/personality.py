@@ -166,6 +166,52 @@ def _print_conflicts(conflicts) -> None:
         _out()
 
 
+# -- injection shield ------------------------------------------------------------------------------------------
+_TEXT_FIELDS = ("claim", "condition", "context", "reasoning", "limitations", "source")
+
+
+def _screen(ws, records: list[tuple[str, dict]]) -> list[str]:
+    """Security findings (secrets, memory poisoning, invisible/bidi controls) in text about to enter the
+    insights file, and so every future PERSONALITY.md. ``records`` are (label, fields) pairs. The rule engine
+    lives in ``rules`` (which personality may not import), so the CLI runs it; missing engine = no screen."""
+    try:
+        from rules.engine import scan_new_lines
+    except ImportError:
+        return []
+    lines: list[str] = []
+    where: list[str] = []
+    for label, fields in records:
+        for key in _TEXT_FIELDS:
+            value = fields.get(key)
+            if isinstance(value, str) and value:
+                for part in value.splitlines() or [value]:
+                    lines.append(part)
+                    where.append(f"{label}{key}")
+        for tag in fields.get("tags") or ():
+            if isinstance(tag, str):
+                lines.append(tag)
+                where.append(f"{label}tags")
+    if not lines:
+        return []
+    out = []
+    for f in scan_new_lines(ws, "INSIGHTS.md", lines):
+        msg = f.message.split(": ", 1)[1] if f.message.startswith("INSIGHTS.md:") else f.message
+        origin = where[f.line - 1] if f.line and 0 < f.line <= len(where) else "text"
+        out.append(f"{origin}: {f.code} {msg}")
+    return out
+
+
+def _refuse(args, findings: list[str]) -> int:
+    if args.format == "json":
+        print_json({"action": "refused", "findings": findings})
+    else:
+        _out("✗ Refused: this text would be injected into every session's context:")
+        for f in findings:
+            _out(f"  {f}")
+        _out("  Remove the secret or instruction-like text and try again.")
+    return 1
+
+
 # -- commands -------------------------------------------------------------------------------------------------
 def run(args: argparse.Namespace) -> int:
     handler = _HANDLERS[args.command]
@@ -206,6 +252,9 @@ def _contribute(ws, args) -> int:
             "source": args.source, "provenance": args.provenance, "condition": args.condition, "avoid": args.avoid,
         }
     new = ops.draft(**fields)
+    findings = _screen(ws, [("", fields)])
+    if findings:
+        return _refuse(args, findings)
     result = ops.contribute(
         ws, new, force=args.force, threshold=args.threshold, shield=not args.no_shield, session=args.session
     )
@@ -255,6 +304,9 @@ def _update(ws, args) -> int:
             changes[key] = value
     if args.tags is not None:
         changes["tags"] = parse_tags_arg(args.tags)
+    findings = _screen(ws, [("", changes)])
+    if findings:
+        return _refuse(args, findings)
     ins = ops.update(ws, args.id, changes)
     if args.format == "json":
         print_json(ins.to_json(), pretty=True)
@@ -457,6 +509,12 @@ def _import(ws, args) -> int:
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"{args.file}: cannot read ({exc})") from None
         name = path.name
+    from personality.chitin import load_records
+
+    records = load_records(text, name)
+    findings = _screen(ws, [(f"{name}: item {n}: ", r) for n, r in enumerate(records, 1) if isinstance(r, dict)])
+    if findings:
+        return _refuse(args, findings)
     result = ops.import_json(ws, text, name, merge=args.merge, replace=args.replace, dry_run=args.dry_run)
     if args.format == "json":
         print_json(result.to_json())
