@@ -16,11 +16,9 @@ This module must stay light: it never imports markdown-it (the hook imports it o
 from __future__ import annotations
 
 import functools
-import logging
+import re
 import unicodedata
 from dataclasses import dataclass
-
-import regex
 
 from . import lexicon as lx
 from .model import Classification, Tier
@@ -28,14 +26,14 @@ from .text import fold, strip_markup
 
 __all__ = ["classify", "find_scope"]
 
-log = logging.getLogger(__name__)
-
 ENV_THRESHOLD = 0.8
 
-_STAMP_TAIL = regex.compile(r"\s*<!--\s*cu[:\s][^\n]*?-->\s*$")
+_STAMP_TAIL = re.compile(r"\s*<!--\s*cu[:\s][^\n]*?-->\s*$")
 
 
 def _strip_stamp(text: str) -> str:
+    if "<!--" not in text:
+        return text
     try:
         from .stamps import split_stamp
     except ImportError:  # pragma: no cover - stamps ships with this module
@@ -51,7 +49,9 @@ def classify(text: str) -> Classification:
             text = "" if text is None else str(text)
         return _classify_cached(text)
     except Exception as exc:  # noqa: BLE001 - classification must never take the gate down
-        log.exception("classify failed on %r", text)
+        import logging  # only on this path: logging costs milliseconds at import on the hook path
+
+        logging.getLogger(__name__).exception("classify failed on %r", text)
         return Classification(Tier.HYPOTHESIS, 0.0, None, (f"could not classify ({type(exc).__name__}); "
                                                              "kept as HYPOTHESIS",))
 
@@ -139,7 +139,7 @@ def _classify(text: str) -> Classification:
     return Classification(Tier.HYPOTHESIS, 0.6 if imperative else 0.5, None, tuple(reasons))
 
 
-_LABEL = regex.compile(r"^((?:[^:\n]|(?<=\d):(?=\d)){1,48}?):(?!\d)")
+_LABEL = re.compile(r"^((?:[^:\n]|(?<=\d):(?=\d)){1,48}?):(?!\d)")
 
 
 def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
@@ -160,7 +160,7 @@ def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
     return round(score, 2), cues
 
 
-_COLON = regex.compile(r"(?:[^:\n]|(?<=\d):(?=\d)){0,60}?:(?!\d)\s*")
+_COLON = re.compile(r"(?:[^:\n]|(?<=\d):(?=\d)){0,60}?:(?!\d)\s*")
 
 
 def _payload_start(f: str, marker_end: int) -> int:
@@ -183,17 +183,17 @@ def _orig_span(text: str, body: str, scope: str) -> str:
 
 
 # -- scope ----------------------------------------------------------------------------------------------------
-_TOKEN = regex.compile(r"\d+(?::\d+)+|\w[\w\-+./'`]*\w|\w|[^\w\s]")
+_TOKEN = re.compile(r"\d+(?::\d+)+|\w[\w\-+./'`]*\w|\w|[^\w\s]")
 _BREAKS = frozenset(".;!?:()|[]{}-")
 _ARTICLES = frozenset({"the", "a", "an"})
 _RU_CONT = ("а", "я", "ы", "и", "ов", "ев", "ей", "ого", "его", "их", "ых", "ия", "ии", "ой")
 _RU_VERB = ("ет", "ит", "ем", "им", "ют", "ят", "ут", "ат", "ли", "ло", "ть", "ться")
-_NUMERIC = regex.compile(r"^[\dvq][\d.x+]*$")
-_FIRST_WORD = regex.compile(r"[`\s]*([\w.\-/]+)")
-_SENTENCE_END = regex.compile(r"[.;!?]\s")
-_CLOCK = regex.compile(r"\d+:\d")
-_CYRILLIC = regex.compile(r"\p{Cyrillic}")
-_LATIN_NAME = regex.compile(r"^[a-z][\w\-.]*$")
+_NUMERIC = re.compile(r"^[\dvq][\d.x+]*$")
+_FIRST_WORD = re.compile(r"[`\s]*([\w.\-/]+)")
+_SENTENCE_END = re.compile(r"[.;!?]\s")
+_CLOCK = re.compile(r"\d+:\d")
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+_LATIN_NAME = re.compile(r"^[a-z][\w\-.]*$")
 
 
 @dataclass(slots=True)

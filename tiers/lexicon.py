@@ -283,9 +283,9 @@ def _token(tok: str) -> tuple[str, bool, bool]:
     alts = []
     for alt in tok.split("|"):
         if alt.endswith("*") and len(alt) > 1:
-            alts.append(regex.escape(alt[:-1]) + r"[\w\-]*")
+            alts.append(re.escape(alt[:-1]) + r"[\w\-]*")
         else:
-            alts.append(regex.escape(alt))
+            alts.append(re.escape(alt))
     wordy = all(a[:1].isalnum() for a in tok.split("|"))
     return "(?:" + "|".join(alts) + ")", wordy, optional
 
@@ -347,6 +347,56 @@ def _candidates(index: dict, word: str) -> tuple:
     return cands
 
 
+_DIGIT = re.compile(r"\d")
+
+
+def _trigger(source: str) -> str | None:
+    """What a line must contain for an unindexed pattern to have a chance: "digit", a few literal characters
+    (any of them), or None (always try). Saves compiling and running most raw patterns on most lines."""
+    body = source[7:] if source.startswith(r"(?<!\w)") else source
+    if body.startswith((r"\d", "[1-5]", "[0-9]")):
+        return "digit"
+    group = re.match(r"\(\?:((?:(?:\\[^\w\s]|[^\w\s\\()|])\|?)+)\)", body)
+    if group:
+        return "+" + group.group(1).replace("\\", "").replace("|", "")
+    bare = re.match(r"\\([^\w\s])", body)
+    if bare:
+        return "+" + bare.group(1)
+    return None
+
+
+class LazyPattern:
+    """A pattern compiled on first use: a hook process that classifies three lines compiles only the handful of
+    phrases those lines can start, not the whole lexicon (compiling is most of a cold start)."""
+
+    __slots__ = ("source", "_compiled", "trigger")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._compiled: regex.Pattern | None = None
+        self.trigger = _trigger(source)
+
+    def may_match(self, text: str, has_digit: bool) -> bool:
+        t = self.trigger
+        if t is None:
+            return True
+        if t == "digit":
+            return has_digit
+        return any(ch in text for ch in t[1:])
+
+    @property
+    def pattern(self) -> regex.Pattern:
+        if self._compiled is None:
+            self._compiled = regex.compile(self.source)
+        return self._compiled
+
+    def match(self, text: str, pos: int = 0):
+        return self.pattern.match(text, pos)
+
+    def finditer(self, text: str):
+        return self.pattern.finditer(text)
+
+
 @dataclass(frozen=True, slots=True)
 class Matcher:
     """One compiled category.
@@ -356,9 +406,9 @@ class Matcher:
     start with punctuation, a wildcard or a raw regex share one alternation scanned over the whole line.
     """
 
-    index: dict[str, tuple[tuple[int, regex.Pattern], ...]]
-    others: tuple[tuple[int, regex.Pattern], ...]
-    anchored: regex.Pattern | None
+    index: dict[str, tuple[tuple[int, LazyPattern], ...]]
+    others: tuple[tuple[int, LazyPattern], ...]
+    anchored: LazyPattern | None
     entries: tuple[tuple[str, str, float], ...]
 
     def finditer(self, folded: str):
@@ -383,9 +433,11 @@ class Matcher:
             m = self.anchored.match(folded)
             if m:
                 found.append((m.start(), m.end(), int(m.lastgroup[1:])))
+        has_digit = bool(_DIGIT.search(folded))
         for idx, pat in self.others:
-            for m in pat.finditer(folded):
-                found.append((m.start(), m.end(), idx))
+            if pat.may_match(folded, has_digit):
+                for m in pat.finditer(folded):
+                    found.append((m.start(), m.end(), idx))
         found.sort()
         end = -1
         for s, e, idx in found:
@@ -415,11 +467,11 @@ def _first_keys(phrase: str) -> tuple[set[str], set[str]] | None:
         for alt in alts:
             if alt.endswith("*"):
                 stems.add(alt[:-1])
-            elif regex.fullmatch(r"\w+", alt):
+            elif _WORD_RUN.fullmatch(alt):
                 exact.add(alt)
             else:
                 # "error.log", "health-check", "don't": the scanned word is the part before the punctuation
-                stems.add(regex.match(r"\w+", alt).group())
+                stems.add(_WORD_RUN.match(alt).group())
         if not optional:
             return exact, stems
     return None
@@ -451,9 +503,9 @@ def _build(table: dict) -> Matcher:
                     anchored.append(f"(?P<e{idx}>{source})")
                 else:
                     # separate patterns: one big alternation defeats the engine's first-character scan
-                    others.append((idx, regex.compile(source)))
+                    others.append((idx, LazyPattern(source)))
             else:
-                pat = regex.compile(source)
+                pat = LazyPattern(source)
                 exact, stems = keys
                 # "=word" finds a whole first word; "~abc" any word starting with a stem (keyed by <= 3 letters)
                 for key in {"=" + w for w in exact} | {"~" + st[:3] for st in stems}:
@@ -462,7 +514,7 @@ def _build(table: dict) -> Matcher:
     return Matcher(
         {k: tuple(v) for k, v in index.items()},
         tuple(others),
-        regex.compile("|".join(anchored)) if anchored else None,
+        LazyPattern("|".join(anchored)) if anchored else None,
         tuple(entries),
     )
 
@@ -525,6 +577,7 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
             found[ci].append(hit)
             last_end[ci] = hit[1]
     out: dict[str, list[Hit]] = {}
+    has_digit = bool(_DIGIT.search(folded))
     for ci in wanted:
         mt = matchers[ci]
         hits = found[ci]
@@ -533,8 +586,9 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
             if m:
                 hits.append((m.start(), m.end(), int(m.lastgroup[1:])))
         for idx, pat in mt.others:
-            for m in pat.finditer(folded):
-                hits.append((m.start(), m.end(), idx))
+            if pat.may_match(folded, has_digit):
+                for m in pat.finditer(folded):
+                    hits.append((m.start(), m.end(), idx))
         hits.sort()
         res: list[Hit] = []
         end = -1
@@ -549,7 +603,7 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
 
 
 def _word_set_regex(words: tuple[str, ...]) -> regex.Pattern:
-    alts = [regex.escape(w[:-1]) + r"\w*" if w.endswith("*") else regex.escape(w) for w in words]
+    alts = [re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in words]
     return regex.compile(r"(?:" + "|".join(alts) + r")\Z")
 
 

@@ -16,11 +16,10 @@ line (the same rule markdown-it uses); a missing final newline is kept.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
-import regex
 
 from .errors import ParseError, UsageError
 from .stamps import Stamp, split_stamp
@@ -32,7 +31,7 @@ __all__ = ["KINDS", "Document", "Line", "memory_lines", "parse_document"]
 KINDS = ("memory", "heading", "fence", "html", "frontmatter", "table", "blank", "other")
 
 BOM = b"\xef\xbb\xbf"
-_LINE = regex.compile(r"([^\r\n]*)(\r\n|\n|\r|\Z)")
+_LINE = re.compile(r"([^\r\n]*)(\r\n|\n|\r|\Z)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +180,7 @@ def _md():
     return md
 
 
-_FM_BOUNDARY = regex.compile(r"-{3,}[ \t]*")
+_FM_BOUNDARY = re.compile(r"-{3,}[ \t]*")
 
 
 def _front_matter(raw_lines: list[tuple[str, str]]) -> tuple[int, int] | None:

@@ -24,10 +24,9 @@ import base64
 import functools
 import hashlib
 import hmac
+import re
 import unicodedata
 from dataclasses import dataclass
-
-import regex
 
 from .errors import StampError
 from .model import Tier
@@ -82,11 +81,11 @@ def _escape(scope: str) -> str:
     return "".join(out)
 
 
-_PCT = regex.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_PCT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 
 
 def _unescape(text: str) -> str:
-    def repl(m: regex.Match) -> str:
+    def repl(m: re.Match) -> str:
         raw = bytes.fromhex(m.group().replace("%", ""))
         return raw.decode("utf-8", errors="strict")
 
@@ -123,10 +122,10 @@ def render_stamp(stamp: Stamp) -> str:
     return "".join(parts)
 
 
-_ID = regex.compile(r"[a-z2-7]{4,12}")
-_MAC = regex.compile(r"[a-z2-7]{4,16}")
-_OPEN = regex.compile(r"<!--[ \t]*cu:")
-_FULL = regex.compile(
+_ID = re.compile(r"[a-z2-7]{4,12}")
+_MAC = re.compile(r"[a-z2-7]{4,16}")
+_OPEN = re.compile(r"<!--[ \t]*cu:")
+_FULL = re.compile(
     r"""<!--[ \t]*cu:
         (?P<tier>[A-Z])
         (?P<id>[a-z2-7]{4,12})
@@ -136,7 +135,7 @@ _FULL = regex.compile(
         (?:\|(?P<scope>[^\n]*?))?
         \#(?P<mac>[a-z2-7]{4,16})
         [ \t]*-->\Z""",
-    regex.VERBOSE,
+    re.VERBOSE,
 )
 
 
@@ -159,7 +158,7 @@ def parse_stamp(comment: str) -> Stamp:
     if not m:
         if not _ID.match(rest[1:]):
             raise StampError(bad + "expected a short id (4-12 of a-z, 2-7) after the tier letter")
-        if not regex.search(r"@\d", rest):
+        if not re.search(r"@\d", rest):
             raise StampError(bad + "expected '@SESSION' (a session number) after the id")
         if "#" not in rest:
             raise StampError(bad + "expected '#MAC' before '-->'; re-stamp the line with cuticle")
@@ -179,7 +178,7 @@ def parse_stamp(comment: str) -> Stamp:
     )
 
 
-_TRAILING = regex.compile(r"[ \t]*(<!--[ \t]*cu:(?:(?!-->)[^\n])*-->|<!--[ \t]*cu:[^\n]*)[ \t]*\Z")
+_TRAILING = re.compile(r"[ \t]*(<!--[ \t]*cu:(?:(?!-->)[^\n])*-->|<!--[ \t]*cu:[^\n]*)[ \t]*\Z")
 
 
 def split_stamp(line_text: str) -> tuple[str, Stamp | None, str | None]:
@@ -215,7 +214,7 @@ def _split(line_text: str) -> tuple[str, Stamp | None, str | None]:
 
 
 # -- keyed id and mac -------------------------------------------------------------------------------------------
-_WS = regex.compile(r"\s+")
+_WS = re.compile(r"\s+")
 
 
 def _canonical_content(content: str) -> str:

@@ -7,9 +7,8 @@ reference notes prescribe: NFC first (NFD Cyrillic breaks ``\\w``), then case fo
 
 from __future__ import annotations
 
+import re
 import unicodedata
-
-import regex
 
 __all__ = ["fold", "normalize", "split_markup", "strip_markup", "words"]
 
@@ -65,7 +64,7 @@ def fold(text: str) -> str:
     return text.translate(_FOLD_TABLE)
 
 
-_WS = regex.compile(r"\s+")
+_WS = re.compile(r"\s+")
 
 
 def normalize(text: str) -> str:
@@ -74,7 +73,7 @@ def normalize(text: str) -> str:
     return _WS.sub(" ", fold(nfc).casefold().replace("ё", "е")).strip()
 
 
-_WORD = regex.compile(r"\w+(?:['’]\w+)*")
+_WORD = re.compile(r"\w+(?:['’]\w+)*")
 
 
 def words(text: str) -> list[str]:
@@ -84,7 +83,7 @@ def words(text: str) -> list[str]:
 
 # A memory line's leading structure, in the order it can appear: indentation, blockquote markers, a list marker,
 # a task checkbox, a daily-note timestamp, then an optional bold label ``**Label:**`` whose asterisks go.
-_PREFIX = regex.compile(
+_PREFIX = re.compile(
     r"""
     ^(?P<prefix>
         [ \t]*
@@ -101,9 +100,9 @@ _PREFIX = regex.compile(
         )?
     )
     """,
-    regex.VERBOSE | regex.IGNORECASE,
+    re.VERBOSE | re.IGNORECASE,
 )
-_BOLD_LABEL = regex.compile(r"^(\*\*|__)([^*_\n]{1,80}?:)\1[ \t]*|^(\*\*|__)([^*_\n]{1,80}?)\3[ \t]*(?=:)")
+_BOLD_LABEL = re.compile(r"^(\*\*|__)([^*_\n]{1,80}?:)\1[ \t]*|^(\*\*|__)([^*_\n]{1,80}?)\3[ \t]*(?=:)")
 
 
 def split_markup(line: str) -> tuple[str, str]:
