@@ -92,7 +92,9 @@ def _benign(text: str, i: int) -> bool:
         return bool(prev and nxt and _JOINING_LETTER.match(prev) and _JOINING_LETTER.match(nxt))
     if "\ufe00" <= ch <= "\ufe0f":
         # variation selectors after an emoji or a character with a standard variant (digits for keycaps, ©, ™)
-        return bool(prev) and (bool(_PICTO.match(prev)) or prev in "0123456789#*©®™↔↕" or ord(prev) > 0x2000)
+        if not prev or _CANDIDATES.match(prev):
+            return False
+        return bool(_PICTO.match(prev)) or prev in "0123456789#*©®™↔↕" or ord(prev) > 0x2000
     if _is_tag(ch):
         # emoji subdivision flags: 🏴 + lowercase letters/digits + CANCEL TAG
         base = _prev_visible(text, i)
@@ -150,9 +152,12 @@ def _decode(text: str, h: Hidden) -> Hidden:
 
 def strip_hidden(text: str, kinds: tuple[str, ...] = ("invisible", "tag", "bidi")) -> str:
     """``text`` without the non-benign characters :func:`scan` reports (benign ones stay)."""
-    hits = [h for h in scan(text) if h.kind in kinds]
-    for h in reversed(hits):
-        text = text[:h.start] + text[h.end:]
+    for _ in range(4):  # removing one character can make a neighbour lose its benign context
+        hits = [h for h in scan(text) if h.kind in kinds]
+        if not hits:
+            break
+        for h in reversed(hits):
+            text = text[:h.start] + text[h.end:]
     return text
 
 
