@@ -827,7 +827,7 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
             detail = f'{label} "{shown}" instead of "{kshown}"'
         reason, res = _explain(kind, cand_tier, cons, detail)
         return Conflict(cons, kind, reason, res, 1.0 + rel)
-    if c.indiff and max(rel, _c_coverage(c, k)) >= 0.6:
+    if c.indiff and max(rel, _c_coverage(c, k)) >= 0.5:
         rel = max(rel, RELATED_MIN)
     if rel < RELATED_MIN:
         return None

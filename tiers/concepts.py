@@ -82,7 +82,7 @@ _TZ = regex.compile(
 )
 _NUM_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
               "eight": "8", "nine": "9", "ten": "10", "один": "1", "одна": "1", "одно": "1", "одного": "1",
-              "два": "2", "две": "2", "двух": "2", "три": "3", "трех": "3", "четыре": "4", "пять": "5",
+              "одном": "1", "одной": "1", "одну": "1", "два": "2", "две": "2", "двух": "2", "двум": "2", "три": "3", "трех": "3", "четыре": "4", "пять": "5",
               "шесть": "6", "семь": "7", "восемь": "8", "девять": "9", "десять": "10", "single": "1",
               "double": "2", "twice": "2", "once": "1"}
 _CITY_TZ = {"moscow": "europe/moscow", "москв": "europe/moscow", "московск": "europe/moscow",
@@ -126,6 +126,7 @@ _BOUNDARY_WORDS = {
 }
 _EXCEPTION_WORDS = {("unless",), ("only", "if"), ("except", "when"), ("except", "if"), ("если", "только"),
                     ("только", "если"), ("кроме", "случаев"), ("разве", "что")}
+_ANY = frozenset({"any", "whatever", "любой", "любом", "любые", "любую", "любых", "угодно"})
 _NEEDED = frozenset({"needed", "required", "necessary", "нужен", "нужна", "нужно", "нужны", "требуется"})
 _CONTINUE = frozenset({"even", "including", "especially", "даже", "включая", "особенно", "в том числе"})
 _COORD = frozenset({"and", "or", "nor", "и", "или", "ни", "&"})
@@ -626,6 +627,8 @@ def _analyze_cached(text: str) -> Analysis:
         mk = cl.markers
         if "NEG" in mk and any(tokens[k].text in _NEEDED for k in range(s, e)):
             mk.add("RELAX")  # "no notice needed", «проверка не нужна»: an obligation dropped
+        if "PERMIT" in mk and any(tokens[k].text in _ANY for k in range(s, e)):
+            mk.add("INDIFF")  # "can be in any style", «можно в любом виде»: the rule is waved away
         if "RELAX" in mk:
             cl.force = "relax"
         elif "INDIFF" in mk:
