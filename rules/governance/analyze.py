@@ -159,6 +159,8 @@ class Flow:
 
     taint: str | None = None
     text: str | None = None
+    #: the stream carries the contents of a credential file
+    secret: bool = False
 
 
 @dataclass(slots=True)
@@ -331,9 +333,10 @@ class Walker:
             text, dyn = self.expand(w, cwd)
             argv.append(text)
             dyn_flags.append(dyn)
+        redir_taint: dict[int, str | None] = {}
         for red in cmd.redirects:
             if red.target is not None:
-                self.word_subs(red.target, cwd, via)
+                redir_taint[id(red.target)] = self.word_subs(red.target, cwd, via)
         # stdin from heredoc / here-string / file
         for red in cmd.redirects:
             if red.op in ("<<", "<<-"):
@@ -343,9 +346,14 @@ class Walker:
                 text = self.expand(red.target, cwd)[0] if red.target else ""
                 stdin = Flow(taint=t, text=text)
             elif red.op == "<" and red.target is not None:
+                if red.target.procsubs:
+                    stdin = Flow(taint=redir_taint.get(id(red.target)))
+                    continue
                 ref = self.env.norm(self.expand(red.target, cwd)[0], cwd)
                 if ref.abs and ref.abs in self.downloads:
                     stdin = Flow(taint="fetch")
+                elif self.env.is_secret(ref):
+                    stdin = Flow(secret=True)
         effects: list[Effect] = []
         self.redirect_effects_list(cmd.redirects, cwd, effects)
         if not argv:
@@ -527,6 +535,10 @@ class Walker:
         typ, flow = res
         if sudo:
             typ = "dangerous"
+        if tool in FETCHERS:
+            for e in effects:
+                if e.type == "write" and e.kind == "path":
+                    self.downloads.add(self.env.abs_of(e.target))
         if tool in ("cd", "pushd"):
             ops = _operands(args)
             cwd = self.env.cd(cwd, ops[0] if ops else None)
@@ -542,7 +554,11 @@ class Walker:
             elif tool in ("echo", "printf"):
                 flow.text = _echo_text(tool, args)
             elif tool in _FILTERS and stdin is not None:
-                flow = Flow(taint=stdin.taint, text=stdin.text if tool in ("cat", "read", "tee") else None)
+                flow = Flow(taint=stdin.taint, text=stdin.text if tool in ("cat", "read", "tee") else None,
+                            secret=stdin.secret)
+            if tool in ("read", "base64", "xxd", "gzip", "tar", "zip", "openssl", "gpg") and any(
+                    e.kind == "path" and self.env.is_secret(self.env.norm(e.target, cwd)) for e in effects):
+                flow.secret = True
         return cwd, flow
 
     def check_exec_of_download(self, path: str, cwd) -> None:
@@ -870,8 +886,9 @@ class Walker:
             i += 1
         if tool in ("wget", "wget2") and not outputs:
             outputs.extend(_url_basename(x) for x in args if "://" in x)
-        if stdin is not None and tool in ("nc", "curl", "socat", "telnet") and stdin.text is None and not stdin.taint:
-            pass
+        if stdin is not None and stdin.secret and tool in NET_TOOLS:
+            self.violate("no-network-egress", f"pipes a credential file into {tool}; secrets never leave the "
+                         "machine")
         for up in uploads:
             if up in ("-", ""):
                 continue
@@ -1479,6 +1496,11 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 w.branch = target
             elif target == ".":
                 effects.append(w.write_effect(w.env.norm(".", repo), "git checkout ."))
+    elif sub in ("mv", "rm"):
+        flags, ops, values = _opts_and_operands(rest, set())
+        if not (sub == "rm" and "cached" in flags):
+            for ref in w.paths(ops, repo):
+                effects.append(w.write_effect(ref, f"git {sub}"))
     elif sub == "restore":
         flags, ops, values = _opts_and_operands(rest, {"-s", "--source"})
         if not ({"staged", "S"} & set(flags)) or {"worktree", "W"} & set(flags):
@@ -1646,8 +1668,12 @@ def _h_sort(w: Walker, tool, argv, cwd, stdin, effects, taints):
     return "read", Flow(taint=stdin.taint if stdin else None)
 
 
+_TRUNC_VALUED = {"truncate": {"-s", "--size", "-r", "--reference"}, "shred": {"-n", "--iterations", "-s", "--size"},
+                 "touch": {"-d", "--date", "-r", "--reference", "-t"}, "mkdir": {"-m", "--mode"}}
+
+
 def _h_truncate_like(w: Walker, tool, argv, cwd, stdin, effects, taints):
-    flags, ops, values = _opts_and_operands(argv[1:], {"-s", "--size", "-r", "--reference", "-n", "-u"})
+    flags, ops, values = _opts_and_operands(argv[1:], _TRUNC_VALUED.get(tool, set()))
     for ref in w.paths(ops, cwd):
         effects.append(w.write_effect(ref, tool))
     return "write", None

@@ -103,6 +103,14 @@ class Env:
             return PathRef("home", "~" + a[len(self.home):], None, a)
         return PathRef("abs", a, None, a)
 
+    def abs_of(self, display: str) -> str:
+        """The absolute path behind a display path (workspace-relative, ``~/…`` or absolute)."""
+        if display.startswith("/"):
+            return display
+        if display.startswith("~") and self.home:
+            return self.home + display[1:]
+        return posixpath.normpath(self.root + "/" + display)
+
     def cd(self, cwd: str | None, text: str | None) -> str | None:
         """The working directory after ``cd text`` (None when it cannot be known)."""
         if text is None or text in ("", "~"):
