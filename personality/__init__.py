@@ -15,6 +15,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "InsightsFile": ("store", "InsightsFile"),
     "Provenance": ("model", "Provenance"),
     "archive": ("ops", "archive"),
+    "check_insights": ("store", "check"),
     "contribute": ("ops", "contribute"),
     "detect_conflicts": ("tension", "detect_conflicts"),
     "detect_context": ("retrieve", "detect_context"),

@@ -123,6 +123,7 @@ def parse_confidence(value: Any, where: str = "") -> float:
     """A finite number in [0, 1]; strings are parsed. NaN, infinities, booleans and out-of-range are errors."""
     if isinstance(value, bool):
         raise UsageError(f"{where}invalid confidence {value!r}; expected a number between 0 and 1")
+    shown = value.strip() if isinstance(value, str) else repr(value)
     if isinstance(value, str):
         try:
             value = float(value.strip())
@@ -131,7 +132,7 @@ def parse_confidence(value: Any, where: str = "") -> float:
     if not isinstance(value, (int, float)) or not math.isfinite(value):
         raise UsageError(f"{where}invalid confidence {value!r}; expected a number between 0 and 1")
     if not 0.0 <= value <= 1.0:
-        raise UsageError(f"{where}confidence {value!r} is out of range; expected a number between 0 and 1")
+        raise UsageError(f"{where}confidence {shown} is out of range; expected a number between 0 and 1")
     return float(value)
 
 

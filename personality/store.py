@@ -311,8 +311,11 @@ def _build(ins_id: str, values: dict[str, tuple[int, str]], name: str, heading_l
     return Insight(**kwargs)
 
 
-def parse(text: str, name: str = DEFAULT_FILE) -> InsightsFile:
-    """Parse the insights file. Errors are ParseError naming ``name:line``, what is wrong and what to do."""
+def parse(text: str, name: str = DEFAULT_FILE, *, first_line: int = 1) -> InsightsFile:
+    """Parse the insights file. Errors are ParseError naming ``name:line``, what is wrong and what to do.
+
+    ``first_line`` is the number of the text's first line (when parsing a fragment of a larger file).
+    """
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = text.split("\n")
@@ -322,7 +325,7 @@ def parse(text: str, name: str = DEFAULT_FILE) -> InsightsFile:
     entries: list[tuple[str, int, dict[str, tuple[int, str]]]] = []
     seen_ids: dict[str, int] = {}
     current: dict[str, tuple[int, str]] | None = None
-    for number, raw_line in enumerate(lines, start=1):
+    for number, raw_line in enumerate(lines, start=first_line):
         line = raw_line[:-1] if raw_line.endswith("\r") else raw_line
         heading = _HEADING_RE.match(line) if line.startswith("##") else None
         if heading:
@@ -374,6 +377,38 @@ def parse(text: str, name: str = DEFAULT_FILE) -> InsightsFile:
         preamble.pop()
     insights = tuple(_build(i, v, name, n) for i, n, v in entries)
     return InsightsFile(insights, "\n".join(preamble), {i: n for i, n, _ in entries})
+
+
+def check(text: str, name: str = DEFAULT_FILE) -> list[str]:
+    """Every problem of an insights file (not just the first), as ``name:line: message`` strings; [] when valid.
+
+    For linters and ``cuticle doctor``: each entry is parsed on its own, so one broken entry does not hide the
+    next, and duplicate ids are reported at their second occurrence.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith("##")] + [len(lines)]
+    problems: list[str] = []
+    chunks = [(0, starts[0])] + list(zip(starts, starts[1:]))
+    seen: dict[str, int] = {}
+    for begin, end in chunks:
+        if begin >= end:
+            continue
+        try:
+            doc = parse("\n".join(lines[begin:end]), name, first_line=begin + 1)
+        except ParseError as exc:
+            problems.append(str(exc))
+            continue
+        for ins_id, number in doc.lines.items():
+            if ins_id in seen:
+                problems.append(
+                    f"{name}:{number}: duplicate insight id {ins_id!r} (first at line {seen[ins_id]}); "
+                    "give one of them a new id or merge them"
+                )
+            else:
+                seen[ins_id] = number
+    return problems
 
 
 # -- files ----------------------------------------------------------------------------------------------------

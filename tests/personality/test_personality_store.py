@@ -209,3 +209,22 @@ def test_public_names_resolve_and_never_shadow_submodules():
         assert getattr(personality, name) is not None
         assert importlib.util.find_spec(f"personality.{name}") is None, f"{name} shadows a submodule"
     assert personality.parse_insights is parse and personality.render_insights is render
+
+
+def test_check_reports_every_broken_entry_with_its_line():
+    from personality.store import check
+
+    text = (
+        "# Insights\n\n"
+        "## a1\n- type: skill\n- claim: ok\n- confidence: 0.5\n\n"
+        "## a2\n- type: feeling\n- claim: x\n- confidence: 0.5\n\n"
+        "## a3\n- type: skill\n- claim: y\n- confidence: 2\n\n"
+        "## a1\n- type: skill\n- claim: z\n- confidence: 0.5\n"
+    )
+    assert check(text, "F.md") == [
+        "F.md:9: unknown insight type 'feeling'; expected one of behavioral, personality, relational, principle, "
+        "skill, trigger",
+        "F.md:16: confidence 2 is out of range; expected a number between 0 and 1",
+        "F.md:18: duplicate insight id 'a1' (first at line 3); give one of them a new id or merge them",
+    ]
+    assert check(render(InsightsFile(CHITIN_SET))) == []
