@@ -38,7 +38,7 @@ _F = re.IGNORECASE
 
 # -- vocabulary --------------------------------------------------------------------------------------------
 _TLD_EXT = r"(?!(?:md|txt|json|ya?ml|toml|py|js|ts|env|lock|cfg|ini|log|conf|html?|css|csv|zip|gz|tar|pdf|png|jpe?g|svg|sql|db|bak|tmp|local|internal|lan|corp|test|localhost)\b)"
-URLISH = (r"(?:https?://[^\s)>\]'\"`]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|\b\d{1,3}(?:\.\d{1,3}){3}\b"
+URLISH = (r"(?:(?:https?|ftp|sftp|ftps|s3|wss?)://[^\s)>\]'\"`;,]*[^\s)>\]'\"`;,.:!?]|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|\b\d{1,3}(?:\.\d{1,3}){3}\b"
           r"|\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+" + _TLD_EXT + r"[a-z]{2,24}\b)")
 NEG_EN = r"\b(?:never|don't|dont|do not|does not|doesn't|did not|didn't|avoid|refuse[sd]?|must not|mustn't|should not|shouldn't|no longer|not to|nor|forbid\w*|prohibit\w*|stop)\b"
 NEG_RU = r"(?:^|[\s,(])(?:не|никогда|нельзя|запрещено|запрещаю|избегай|ни в коем случае)(?=\s)"
@@ -51,10 +51,13 @@ SECRETS_EN = (r"(?:\.env\b|api[ _-]?keys?|access keys?|tokens?|credentials?|secr
               r"private keys?|~/\.ssh\S*|\.ssh\b|ssh (?:keys?|config)|id_rsa\S*|id_ed25519\S*|id_ecdsa\S*|\.aws\S*|"
               r"cookies?|environment variables|env vars|\.npmrc|\.netrc|\.pgpass|keychain|seed phrase|wallet|"
               r"(?:user|memory|agents|claude)\.md|personal data|(?:the )?user'?s? (?:data|files|e-?mails?|contacts|"
-              r"messages|history|address|phone(?: number)?|documents|notes|memory))")
+              r"messages|history|address|phone(?: number)?|documents|notes|memory|inbox|mailbox|contacts list)|"
+              r"(?:a )?(?:copy|dump|clone|mirror|contents|backup) of (?:the |our |this )?(?:repo|repository|source code|"
+              r"codebase|database|db)|(?:the )?(?:entire|whole|full) (?:repo|repository|codebase|database|db))")
 SECRETS_RU = (r"(?:\.env\b|ключ\w*|токен\w*|парол\w*|секрет\w*|учетн\w* данн\w*|(?:user|memory|agents)\.md|"
               r"личн\w* данн\w*|данн\w* пользовател\w*|переписк\w*|~/\.ssh\S*|id_rsa\S*|куки|cookie\w*|"
-              r"содержимое\s+\S+|переменн\w* окружени\w*)")
+              r"содержимое\s+\S+|переменн\w* окружени\w*|дамп\w*|баз\w* данн\w*|исходн\w* код\w*|"
+              r"(?:копи\w*|весь|всю|целиком) (?:\w+ )?репозитори\w*)")
 AGENT_ADDRESS = (r"^\s*(?:ai(?: agent)?|agent|assistant|llm|model|claude|gpt|chatgpt|copilot|codex|gemini|bot|system|"
                  r"ассистент|агент|модель|ии|бот|система)\s*[:,—-]")
 
@@ -75,6 +78,11 @@ _P: dict[str, list[tuple[str, bool]]] = {
         (r"(?:игнорир\w*|не обращай внимания на|не соблюдай|не выполняй|не следуй)[^.;!?]{0,25}(?:правил\w*|"
          r"инструкци\w*|указани\w*)\s+(?:из|в)\s+(?:user|memory|agents)\.md", True),
         (r"нов\w* (?:системн\w* )?инструкци\w*\s*:", True),
+        (r"\b(?:real|actual|true|updated|current) instructions (?:are|live|can be found|are hosted) (?:at|on|in)\b", True),
+        (r"\b(?:fetch|load|read|download|get|open)\b[^.;]{0,60}\b(?:and )?(?:follow|obey|execute|apply)\b[^.;]{0,30}"
+         r"(?:instructions?|them|it|whatever)\b", True),
+        (r"(?:настоящ\w*|актуальн\w*|нов\w*) инструкци\w* (?:лежат|находятся|тут|здесь|по адресу)", True),
+        (r"(?:скачай|загрузи|открой|прочитай)\b[^.;]{0,60}\s(?:и )?(?:выполняй|выполни|следуй)", True),
     ],
     "override-user": [
         (r"\bif (?:the )?user (?:says|asks|tells|objects|forbids|refuses|wants|insists|disagrees|says not)\b"
@@ -100,7 +108,13 @@ _P: dict[str, list[tuple[str, bool]]] = {
          r"пользовател\w*", True),
         (r"(?:не (?:говори|сообщай|рассказывай|показывай)|без ведома)\s+(?:об этом\s+)?пользовател\w*", True),
         (r"(?:пользователь|владелец\w*|администратор\w*)\s+(?:уже\s+)?(?:заранее\s+)?(?:одобрил\w*|разрешил\w*)\s+"
-         r"(?:вс[её]|все|любые|любое)", True),
+         r"(?:[\w-]+\s+)?(?:вс[её]|все|любые|любое)", True),
+        (r"\b(?:take|takes|have|has) (?:priority|precedence) over (?:the )?user'?s?\b", True),
+        (r"\bpretend (?:that )?(?:the )?user (?:has )?(?:approved|agreed|said|asked|confirmed|allowed)\b", True),
+        (r"\b(?:don't|do not|never) (?:mention|reveal|disclose|report|show) (?:[\w-]+ ){0,4}to (?:the )?user\b", True),
+        (r"\b(?:hide|conceal|keep) (?:this|it|that|these|them|[\w-]+ ){0,3}(?:secret )?from (?:the )?user\b", True),
+        (r"(?:скрывай|скрой|утаивай|утаи|не показывай)\s+(?:[\w-]+\s+){0,3}?от пользовател\w*", True),
+        (r"(?:сделай вид|притворись),? (?:что )?пользователь (?:одобрил|разрешил|согласился|сказал)", True),
     ],
     "disable-safety": [
         (r"\b(?:bypass|circumvent|skip|disable|turn off|switch off|get around|work around|deactivate|evade)\b"
@@ -144,6 +158,9 @@ _P: dict[str, list[tuple[str, bool]]] = {
         (r"\bpython[0-9.]*\s+-c\b[^\n]{0,200}\b(?:os\.system|subprocess|shutil\.rmtree|os\.remove|__import__)", True),
         (r"\b(?:mkfs(?:\.\w+)?|dd\s+if=\S+\s+of=/dev/\w+|chmod\s+-r\s+777\s+/|:\(\)\s*\{\s*:\|:&\s*\};:)", True),
         (r"\b(?:run|execute|exec|source|launch|start)\b[^.;]{0,40}\bhttps?://\S+\.(?:sh|ps1|bat|cmd|exe|py|pl)\b", True),
+        (r"\bdownload (?:and|&|then) (?:run|execute|install)\b[^.;]{0,60}(?:https?://|\b\d{1,3}(?:\.\d{1,3}){3}\b)", True),
+        (r"(?:запусти|выполни|исполни|запускай|выполняй)\b[^.;]{0,40}https?://\S+\.(?:sh|ps1|bat|cmd|exe|py|pl)\b",
+         True),
     ],
     "exfiltration": [],  # see _exfiltration
     "trust-source": [],  # see _trust
@@ -201,7 +218,9 @@ def _aux() -> dict[str, re.Pattern[str]]:
             r"\bas if (?:they|it|these|this) (?:came|come|were|was|are|is) from (?:the )?user\b|\bwith the user'?s "
             r"authority\b|\btrust\b[^.;]{0,30}\bwithout (?:verification|verifying|checking|question)\b|"
             r"\bprefer (?:it|them|this|\S+) over (?:\S*registry\.npmjs\.org|\S*pypi\.org|the official)\b|"
-            r"(?:как|будто|словно) (?:бы )?(?:от|слова|указания) пользовател\w*|доверя\w*[^.;]{0,30}без проверки|"
+            r"\btreat\b[^.;]{0,60}\bas (?:coming from|instructions from|orders from|the words of|requests from) (?:the )?user\b|"
+            r"(?:считай|воспринимай|рассматривай|принимай)\b(?:[^.;!?]|\.(?=\S)){0,60}(?:указани\w*|инструкци\w*|слова\w*|просьб\w*|"
+            r"команд\w*) пользовател\w*|(?:как|будто|словно) (?:бы )?(?:от|слова|указания) пользовател\w*|доверя\w*[^.;]{0,30}без проверки|"
             r"(?:ставь|устанавливай|качай|скачивай|бери)\w* (?:\w+ )?только (?:оттуда|отсюда|с него|с этого|с нее)", _F),
         "internal": re.compile(r"\b(?:our|internal|own|company|corporate|наш\w*|внутренн\w*|корпоративн\w*)\b", _F),
         "b64_pipe": re.compile(
@@ -268,13 +287,16 @@ def _b64_commands(text: str) -> list[Signal]:
 #: Cheap substring prefilters: a detector's regexes run only when one of its stems occurs in the line.
 _STEMS: dict[str, tuple[str, ...]] = {
     "instruction-override": ("ignor", "disregard", "forget", "overrid", "overrul", "discard", "drop", "instruction",
+                             "follow", "obey", "execute", "apply", "инструкц", "выполн", "следуй",
                              "you are now", "newest", "latest", "last", "игнор", "забуд", "забыт", "внимани",
                              "учитыв", "отбрось", "пренебре", "отмени", "соблюд", "выполн", "следуй", "инструкц"),
     "override-user": ("ignor", "disregard", "overrid", "overrul", "follow", "listen", "attention", "even if",
                       "regardless", "no matter", "whatever", "without", "tell", "inform", "notify", "alert",
                       "no longer", "approved", "authori", "если пользовател", "слушай", "игнор", "не обращай",
                       "учитывай", "не выполняй", "вопреки", "несмотря", "не говори", "не сообщай", "не рассказывай",
-                      "не показывай", "без ведома", "одобрил", "разрешил"),
+                      "не показывай", "без ведома", "одобрил", "разрешил", "priority", "precedence", "pretend",
+                      "mention", "reveal", "disclose", "report", "show", "hide", "conceal", "keep", "скрыв", "скрой",
+                      "утаи", "вид", "притвор"),
     "disable-safety": ("bypass", "circumvent", "skip", "disable", "turn off", "switch off", "around", "deactivat",
                        "evade", "--no-verify", "--dangerously", "--yolo", "--no-sandbox", "--disable-hook", "safety",
                        "security", "permission", "without", "confirm", "approval", "провер", "защит", "гейт", "хук",
@@ -283,18 +305,19 @@ _STEMS: dict[str, tuple[str, ...]] = {
     "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
                        "распоряж", "систем", "администратор", "владел"),
     "run-command": ("curl", "wget", "fetch", "iwr", "invoke", "irm", "<(", "-c", "rm ", "python", "mkfs", "dd ",
-                    "chmod", ":()", "http"),
+                    "chmod", ":()", "http", "download"),
     "persistence": ("memory", ".md", "notes", "session", "prompt", "памят", "строк", "правил", "инструкц", "запис",
                     "навсегда", "сесси", "запуск"),
 }
-_EXFIL_STEMS = (".env", "key", "token", "credential", "secret", "passw", "passphrase", "ssh", "id_", ".aws", "cookie",
+_EXFIL_STEMS = ("inbox", "mailbox", "contacts", "repo", "codebase", "database", " db", "дамп", "баз", "код",
+                ".env", "key", "token", "credential", "secret", "passw", "passphrase", "ssh", "id_", ".aws", "cookie",
                 "environment", "env var", ".npmrc", ".netrc", ".pgpass", "keychain", "seed", "wallet", ".md",
                 "personal", "user", "ключ", "токен", "парол", "секрет", "учетн", "личн", "данн", "перепис", "куки",
                 "содерж", "переменн")
 
 
 _TRUST_STEMS = ("trust", "authorit", "whitelist", "allowlist", "verified", "official", "safe source", "as if",
-                "prefer", "довер", "проверенн", "надежн", "официальн", "пользовател", "только")
+                "prefer", "treat", "довер", "проверенн", "надежн", "официальн", "пользовател", "только")
 
 
 @functools.lru_cache(maxsize=1)
@@ -337,6 +360,8 @@ def _scan_plain(text: str) -> list[Signal]:
         for m in aux[key].finditer(text):
             if _negated(text, m.start()) or _mentioned(text, m.start(), m.end()):
                 continue
+            if aux["neg"].search(m.group(0)):
+                continue  # "never paste them", "не отправляй": the verb itself is negated
             out.append(Signal("exfiltration", m.start(), m.end(), m.group(0)))
     if "trust-source" in present:
         out.extend(_trust(text))
