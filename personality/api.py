@@ -7,8 +7,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tiers.fsutil import atomic_write
-
 from . import store
 from .config import settings
 from .render import HEADER, Rendered, marshal
@@ -75,7 +73,7 @@ def render_workspace(
     except FileNotFoundError:
         changed = True
     if write and changed:
-        atomic_write(path, data)
+        store.write_shared(path, data)
     return RenderResult(path, rendered, result, changed)
 
 

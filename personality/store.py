@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import json
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -431,8 +432,23 @@ def load(ws: Any, path: Path | None = None) -> InsightsFile:
     return parse(text, path.name)
 
 
+def write_shared(path: Path, data: bytes) -> None:
+    """Atomic write of a file meant to be read by other tools and committed (INSIGHTS.md, PERSONALITY.md).
+
+    ``atomic_write`` keeps an existing file's mode, but a new file would get its temp file's 0600; give a new
+    file the mode the user's umask gives any new file instead.
+    """
+    existed = path.exists()
+    atomic_write(path, data)
+    if not existed:
+        mask = os.umask(0)
+        os.umask(mask)
+        with contextlib.suppress(OSError):
+            os.chmod(path, 0o666 & ~mask)
+
+
 def save(path: Path, doc: InsightsFile) -> None:
-    atomic_write(path, render(doc).encode("utf-8"))
+    write_shared(path, render(doc).encode("utf-8"))
 
 
 @contextlib.contextmanager

@@ -192,3 +192,17 @@ def test_golden_file_is_current():
     text = (GOLDEN / "PERSONALITY.md").read_text(encoding="utf-8")
     assert text.startswith(HEADER) and text.endswith("\n") and "### Advisory" not in text
     assert store.parse(store.render(InsightsFile(CHITIN_SET))).insights == CHITIN_SET
+
+
+def test_new_files_get_the_umask_mode_not_0600(seeded):
+    import os
+    import stat
+
+    mask = os.umask(0o022)
+    try:
+        api.render_workspace(seeded)
+        mode = stat.S_IMODE((seeded.root / "PERSONALITY.md").stat().st_mode)
+        assert mode == 0o644
+        assert stat.S_IMODE((seeded.root / "INSIGHTS.md").stat().st_mode) == 0o644
+    finally:
+        os.umask(mask)
