@@ -377,8 +377,18 @@ def _post_tool(req: Request, ws) -> tuple[Reply, dict]:
 def _candidate_lines(op) -> list[str]:
     if op.kind == "write":
         return (op.content or "").splitlines()
-    if op.kind == "edit":
-        return [x for e in op.edits for x in e.new.splitlines()]
+    if op.kind == "edit":  # lines the edit brings in: its new text minus what it replaced
+        from collections import Counter
+
+        out: list[str] = []
+        for e in op.edits:
+            gone = Counter(e.old.splitlines())
+            for x in e.new.splitlines():
+                if gone[x] > 0:
+                    gone[x] -= 1
+                else:
+                    out.append(x)
+        return out
     if op.kind == "patch" and op.patch is not None:
         if op.patch.kind == "add":
             return list(op.patch.add_lines)
