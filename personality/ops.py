@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from tiers.errors import UsageError
-from tiers.fsutil import atomic_write, file_lock
+from tiers.fsutil import atomic_write
 
 from . import store
 from .config import settings

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import string
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
