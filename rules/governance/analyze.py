@@ -197,9 +197,16 @@ class Walker:
 
     def emit(self, argv: list[str], op: str, via: str, typ: str, effects: list[Effect], *, sudo=False,
              wrappers=()) -> Segment:
-        if not any(e.type == typ for e in effects):
+        best = typ
+        rank = RANK[typ]
+        seen = False
+        for e in effects:
+            if e.type == typ:
+                seen = True
+            elif RANK[e.type] > rank:
+                best, rank = e.type, RANK[e.type]
+        if not seen:
             effects.insert(0, Effect(typ))
-        best = max((e.type for e in effects), key=RANK.__getitem__)
         seg = Segment(op, tuple(argv), sudo, best, tuple(effects), via, tuple(wrappers))
         if len(self.out.segments) < _MAX_SEGMENTS:
             self.out.segments.append(seg)
@@ -325,8 +332,13 @@ class Walker:
         argv: list[str] = []
         dyn_flags: list[bool] = []
         for w in cmd.words:
-            t = self.word_subs(w, cwd, via)
-            if not t and not w.literal:
+            if w.literal:  # the common case: no expansion, no substitution
+                word_taint.append(None)
+                argv.append(w.text)
+                dyn_flags.append(False)
+                continue
+            t = self.word_subs(w, cwd, via) if (w.subs or w.procsubs) else None
+            if not t and self.tainted:
                 for name in _VAR.findall(w.text):
                     t = t or self.tainted.get(name[0] or name[1])
             word_taint.append(t)

@@ -324,7 +324,7 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
     else:
         root = os.path.abspath(call.cwd) if call.cwd else os.getcwd()
     memo_key = None
-    if call.command is not None and not call.arguments:
+    if call.command is not None and tool_kind(call) == "shell":  # a shell decision depends on the command only
         memo_key = (root, call.tool, call.kind, call.command, call.cwd, call.paths, id(policy),
                     id(ws.config) if ws is not None else 0)
         hit = _MEMO.get(memo_key)
