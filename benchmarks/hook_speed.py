@@ -55,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lines", type=int, default=1000)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--script", default=None, help="the cuticle console script to run (default: beside python)")
+    ap.add_argument("--keep-env-bytecode", action="store_true",
+                    help="honour PYTHONDONTWRITEBYTECODE from the environment (default: compile once to __pycache__, "
+                         "as an installed package does)")
     args = ap.parse_args(argv)
 
     ws = make_workspace(args.lines)
@@ -76,8 +79,11 @@ def main(argv: list[str] | None = None) -> int:
         "cuticle hook claude (serve)": [script, "hook", "claude"],
     }
 
+    env = dict(os.environ)
+    if not args.keep_env_bytecode:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     server = subprocess.Popen([sys.executable, "-m", "gate", "serve", "--workspace", str(ws)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     info = ws / ".cuticle" / "serve.json"
     for _ in range(400):
         if info.exists() and info.stat().st_size:
@@ -86,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def run(argv: list[str]) -> float:
         t = time.perf_counter()
-        proc = subprocess.run(argv, input=payload, capture_output=True)
+        proc = subprocess.run(argv, input=payload, capture_output=True, env=env)
         dt = time.perf_counter() - t
         if argv[1:3] == ["hook", "claude"] or argv[1:5] == ["-m", "gate", "hook", "claude"]:
             out = json.loads(proc.stdout or b"{}")
@@ -118,11 +124,12 @@ def main(argv: list[str] | None = None) -> int:
                      "ratio": round(med / base, 2)})
     if args.json:
         print(json.dumps({"reps": args.reps, "lines": args.lines, "python": sys.version.split()[0],
+                          "bytecode_cached": not args.keep_env_bytecode,
                           "cpus": os.cpu_count(), "rows": rows}, indent=2))
         return 0
     print(f"hook speed: PreToolUse Write to a {args.lines}-line MEMORY.md, {args.reps} interleaved reps, "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
-    print(f"console script: {script}")
+    print(f"console script: {script}; bytecode {'as in the environment' if args.keep_env_bytecode else 'cached'}")
     print(f"{'variant':32} {'median ms':>10} {'p90 ms':>9} {'x bare':>7}")
     for r in rows:
         print(f"{r['variant']:32} {r['median_ms']:>10.1f} {r['p90_ms']:>9.1f} {r['ratio']:>7.2f}")

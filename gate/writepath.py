@@ -282,7 +282,8 @@ class Planner:
             return
         rel = plan.rel
         old_doc = markdown.parse_document(plan.old) if plan.old else None
-        new_doc = markdown.parse_document(plan.proposed or "")
+        # as bytes, so that a BOM the edit kept is the document's BOM, not a character of its first line
+        new_doc = markdown.parse_document((plan.proposed or "").encode("utf-8", "surrogateescape"))
         old_lines = old_doc.lines if old_doc else []
         new_lines = new_doc.lines
         keep, fresh = align(old_lines, new_lines)

@@ -499,3 +499,25 @@ def test_cursor_after_file_edit_stamps_the_edited_lines_on_disk(ws):
     i = lines.index(OLD)
     assert STAMP.search(lines[i + 1])
     assert [x for k, x in enumerate(lines) if k != i + 1] == before.splitlines()
+
+
+@pytest.mark.parametrize("host", ["claude", "openclaw"])
+def test_bom_and_crlf_survive_a_rewritten_edit_and_only_the_new_line_is_stamped(empty_workspace, host):
+    ws = empty_workspace
+    (ws / ".cuticle").mkdir()
+    original = "\ufeff# M\r\n\r\n- User said: never deploy on Fridays.\r\n- tests pass\r\n".encode()
+    (ws / "MEMORY.md").write_bytes(original)
+    if host == "claude":
+        payload = {"hook_event_name": "PreToolUse", "tool_name": "Edit", "cwd": str(ws),
+                   "tool_input": {"file_path": str(ws / "MEMORY.md"), "old_string": "- tests pass",
+                                  "new_string": "- tests pass\n- maybe flaky"}}
+        out = run_hook(host, payload)
+    else:
+        out = run_hook(host, {"workspaceDir": str(ws), "event": {"toolName": "edit", "params": {
+            "path": "MEMORY.md", "edits": [{"oldText": "- tests pass", "newText": "- tests pass\n- maybe flaky"}]}}},
+            "before_tool_call")
+    result = _apply_rewritten_edit(original.decode(), out.rewritten)
+    assert result.encode().startswith(original)
+    tail = result.encode()[len(original):].decode()
+    assert tail.startswith("- maybe flaky <!--cu:H") and tail.endswith("-->\r\n")
+    assert result.count("<!--cu:") == 1
