@@ -393,6 +393,11 @@ def _ru_phrase_end(toks: list[_Tok], j: int) -> int:
         if _NUMERIC.match(t) or _LATIN_NAME.match(t):
             k += 1
             continue
+        if t in ('"', "'"):  # a quoted name qualifying the noun: для клиента «Альфа»
+            close = next((m for m in range(k + 1, len(toks)) if toks[m].t == t), None)
+            if close is not None:
+                k = close + 1  # a name closes the noun phrase
+            break
         if t in ("с", "со") and k + 1 < len(toks):
             nxt = toks[k + 1].t
             if nxt in ('"', "'"):

@@ -51,11 +51,18 @@ USER_MARKERS: dict[str, tuple[str, ...]] = {
         "as the user put it",
         "said|asked|requested the user",
         "user|human : \"",
+        "user|human _ _? : \"",
         "user|human : '",
         "\" ( user|human",
         "\" - the? user|human",
         "\" , the? user said|says|wrote",
         "explicit|direct instruction|request|order _? from|by the? user",
+        "user|human _? gave|issued a|an|the? instruction|instructions|order|rule|directive",
+        "user|human _? made it clear",
+        "user|human _? set a|the rule|condition|requirement",
+        # a user label with a parenthetical before the colon: "User instruction (Nov 20):", "User (voice note):"
+        r"re:^(?:the )?(?:user|human)(?:'s)?(?: (?:request|instruction|instructions|rule|rules|order|preference|"
+        r"requirement|directive|words|message|note|feedback))?\s*\([^)\n]{0,40}\)\s*:",
     ),
     "ru": (
         "пользовател*|юзер* _? сказал*|говорил*|говорит|попросил*|просил*|просит|велел*|требует|потребовал*|"
@@ -67,8 +74,14 @@ USER_MARKERS: dict[str, tuple[str, ...]] = {
         "по словам|просьбе|указанию|требованию пользовател*|юзер*",
         "правило|просьба|указание|требование|инструкция|распоряжение _? от пользовател*|юзер*",
         "пользовател*|юзер* : \"",
+        "пользовател*|юзер* _ _? : \"",
         "\" ( пользовател*|юзер*",
         "\" - пользовател*|юзер*",
+        "пользовател*|юзер* _? дал|дала|дали указание|указания|распоряжение|инструкцию|инструкции|понять",
+        "пользовател*|юзер* _? поставил*|выдвинул*|сформулировал* условие|требование|правило",
+        "пользовател*|юзер* _? выразил* пожелание",
+        r"re:^(?:просьба |указание |требование |слова |правило |инструкция )?пользовател\w*\s*"
+        r"\([^)\n]{0,40}\)\s*:",
     ),
 }
 
@@ -166,11 +179,14 @@ ENV_SOURCES: dict[str, tuple[str, ...]] = {
 ENV_CUES: dict[str, tuple[tuple[str, float], ...]] = {
     "en": (
         ("re:^`[^`]+`", 0.5),
+        (r"re:(?<=\S\s)`[^`]+`", 0.3),
+        ("re:^(?:get|post|put|patch|delete|head) /", 0.4),
         ("shows|showed|shown|reports|reported|returned|returns|responded|outputs|printed|prints|logged|lists|"
          "listed|exited|errored|threw|raised|crashed|restarting|restarted", 0.5),
         ("came back", 0.5),
         ("timed out", 0.5),
-        ("failed|fails|failing|passed|passes|succeeded|green|red|found|detected|says", 0.4),
+        ("failed|fails|failing|passed|passes|succeeded|succeeds", 0.5),
+        ("green|red|found|detected|says", 0.4),
         ("with|returned code #", 0.4),
         ("pytest|jest|vitest|npm|pnpm|yarn|cargo|docker|kubectl|helm|terraform|curl|wget|df|du|uptime|systemctl|"
          "journalctl|certbot|openssl|mypy|ruff|eslint|tsc|sentry|grafana|prometheus|datadog|lighthouse|make", 0.3),
