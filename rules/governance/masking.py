@@ -75,6 +75,10 @@ def _mask_opt(m: re.Match[str]) -> str:
 
 _KEYWORDS = ("key", "token", "secret", "pass", "pwd", "auth", "credential", "private", "bearer", "eyj",
              "hooks.slack", "begin")
+#: a keyword counts only where a value can follow it (NAME=…, --password …, "Bearer …", a PEM header)
+_KEY_CONTEXT = re.compile(r"(?i)(?:key|token|secret|pass|pwd|auth|credential|private)[a-z0-9_-]*['\"]?\s*[=:]|"
+                          r"--?[a-z-]*(?:key|token|secret|pass|pwd|auth)[a-z-]*(?:\s|=)|bearer\s|eyJ|hooks\.slack|"
+                          r"BEGIN [A-Z ]*PRIVATE|(?:password|passwd|token|secret)\s+(?:is|:)")
 
 
 def needs_mask(text: str) -> bool:
@@ -82,7 +86,7 @@ def needs_mask(text: str) -> bool:
     if not text:
         return False
     low = text.lower()
-    if any(k in low for k in _KEYWORDS):
+    if any(k in low for k in _KEYWORDS) and _KEY_CONTEXT.search(text) is not None:
         return True
     if "://" in text and "@" in text:
         return True

@@ -8,11 +8,13 @@ Paths are joined to the command's working directory (``cd x && …`` moves it), 
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import posixpath
+import re
 from dataclasses import dataclass, field
 
-from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, glob_match, glob_to_regex
+from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, glob_match, glob_to_regex  # noqa: F401
 
 #: host hook settings and cuticle's own files, relative to the workspace
 WS_SELF_GLOBS: tuple[str, ...] = (
@@ -168,10 +170,16 @@ class Env:
 _GLOB_CHARS = frozenset("*?[")
 
 
+@functools.lru_cache(maxsize=128)
+def _combined(globs: tuple[str, ...]):
+    """One compiled alternation for a set of globs (one regex match instead of one per glob)."""
+    return re.compile("|".join(f"(?:{glob_to_regex(g).pattern})" for g in globs) or r"(?!)")
+
+
 def _match(path: str, globs: tuple[str, ...]) -> bool:
     if any(c in _GLOB_CHARS for c in path):
         return any(_glob_overlap(path, g) for g in globs)
-    return glob_match(path, globs)
+    return _combined(globs).match(path) is not None
 
 
 def _contains(path: str, globs: tuple[str, ...]) -> bool:
