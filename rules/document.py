@@ -6,6 +6,7 @@ memory model parses them, so lint and the gate agree on what a memory line is.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 
@@ -17,6 +18,7 @@ def parse(data: bytes | str) -> Any:
     return parse_document(data)
 
 
+@functools.lru_cache(maxsize=32768)
 def normalized_content(text: str) -> str:
     """A line's content for matching and fingerprints: stamp removed, markup stripped, normalized."""
     from tiers.stamps import split_stamp

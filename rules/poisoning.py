@@ -192,29 +192,59 @@ _EXFIL_VERB_RU = (r"(?:отправ\w*|пересыл\w*|перешл\w*|заг�
 _EXFIL_DEST_RU = r"(?:" + URLISH + r"|(?:в|во|к)\s+(?:каждо\w*|любо\w*|вс\w*)\s+(?:ответ\w*|сообщени\w*|письм\w*|сводк\w*))"
 
 
-@functools.lru_cache(maxsize=1)
-def _compiled() -> dict[str, list[tuple[re.Pattern[str], bool]]]:
-    return {k: [(re.compile(p, _F), strong) for p, strong in v] for k, v in _P.items()}
+class _Lazy(dict):
+    """Patterns compiled on first use: the gate scans a few lines per write and most lines need few patterns."""
+
+    def __init__(self, sources: dict) -> None:
+        super().__init__()
+        self.sources = sources
+
+    def __missing__(self, key: str):
+        src = self.sources[key]
+        value = [(re.compile(p, _F), strong) for p, strong in src] if isinstance(src, list) else src
+        self[key] = value
+        return value
 
 
 @functools.lru_cache(maxsize=1)
-def _aux() -> dict[str, re.Pattern[str]]:
+def _compiled() -> _Lazy:
+    return _Lazy(dict(_P))
+
+
+@functools.lru_cache(maxsize=1)
+def _aux() -> _LazyAux:
+    return _LazyAux(_aux_sources())
+
+
+class _LazyAux(dict):
+    def __init__(self, sources: dict) -> None:
+        super().__init__()
+        self.sources = sources
+
+    def __missing__(self, key: str):
+        pattern, flags = self.sources[key]
+        value = re.compile(pattern, flags)
+        self[key] = value
+        return value
+
+
+def _aux_sources() -> dict[str, tuple[str, int]]:
     return {
-        "neg": re.compile(NEG_EN + "|" + NEG_RU, _F),
-        "report": re.compile(REPORT, _F),
-        "quoted": re.compile(QUOTED, _F),
-        "url": re.compile(URLISH, _F),
-        "ex_en": re.compile(_EXFIL_VERB_EN + r"[^.;!?]{0,80}?" + SECRETS_EN + r"[^.;!?]{0,100}?" + _EXFIL_DEST_EN, _F),
-        "ex_en2": re.compile(SECRETS_EN + r"[^.;!?]{0,30}?\b(?:to|into|in)\b[^.;!?]{0,10}?" + _EXFIL_DEST_EN
+        "neg": (NEG_EN + "|" + NEG_RU, _F),
+        "report": (REPORT, _F),
+        "quoted": (QUOTED, _F),
+        "url": (URLISH, _F),
+        "ex_en": (_EXFIL_VERB_EN + r"[^.;!?]{0,80}?" + SECRETS_EN + r"[^.;!?]{0,100}?" + _EXFIL_DEST_EN, _F),
+        "ex_en2": (SECRETS_EN + r"[^.;!?]{0,30}?\b(?:to|into|in)\b[^.;!?]{0,10}?" + _EXFIL_DEST_EN
                                 + r"[^.;!?]{0,60}?" + _EXFIL_VERB_EN, _F),
-        "ex_ru": re.compile(_EXFIL_VERB_RU + r"[^.;!?]{0,80}?" + SECRETS_RU + r"[^.;!?]{0,100}?" + _EXFIL_DEST_RU, _F),
-        "trust_word": re.compile(
+        "ex_ru": (_EXFIL_VERB_RU + r"[^.;!?]{0,80}?" + SECRETS_RU + r"[^.;!?]{0,100}?" + _EXFIL_DEST_RU, _F),
+        "trust_word": (
             r"\b(?:trusted|trustworthy|authoritative|whitelisted|allowlisted|verified source|official source|"
             r"safe source|always trust|trust (?:all|any|every|everything|anything|it|them|this|these|its|their)\b|"
             r"is (?:a |the )?(?:trusted|safe|verified|official)\b)|(?:доверя\w*|довериться|доверенн\w*|"
             r"проверенн\w* (?:источник\w*|сайт\w*|зеркал\w*|домен\w*|отправител\w*)|надежн\w* источник\w*|"
             r"официальн\w* источник\w*)", _F),
-        "trust_strong": re.compile(
+        "trust_strong": (
             r"\bas if (?:they|it|these|this) (?:came|come|were|was|are|is) from (?:the )?user\b|\bwith the user'?s "
             r"authority\b|\btrust\b[^.;]{0,30}\bwithout (?:verification|verifying|checking|question)\b|"
             r"\bprefer (?:it|them|this|\S+) over (?:\S*registry\.npmjs\.org|\S*pypi\.org|the official)\b|"
@@ -222,23 +252,23 @@ def _aux() -> dict[str, re.Pattern[str]]:
             r"(?:считай|воспринимай|рассматривай|принимай)\b(?:[^.;!?]|\.(?=\S)){0,60}(?:указани\w*|инструкци\w*|слова\w*|просьб\w*|"
             r"команд\w*) пользовател\w*|(?:как|будто|словно) (?:бы )?(?:от|слова|указания) пользовател\w*|доверя\w*[^.;]{0,30}без проверки|"
             r"(?:ставь|устанавливай|качай|скачивай|бери)\w* (?:\w+ )?только (?:оттуда|отсюда|с него|с этого|с нее)", _F),
-        "internal": re.compile(r"\b(?:our|internal|own|company|corporate|наш\w*|внутренн\w*|корпоративн\w*)\b", _F),
-        "b64_pipe": re.compile(
+        "internal": (r"\b(?:our|internal|own|company|corporate|наш\w*|внутренн\w*|корпоративн\w*)\b", _F),
+        "b64_pipe": (
             r"\bbase64\s+(?:-d|--decode|-D|-di|-id)\b[^\n]{0,60}?\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|"
             r"perl|node|ruby|eval|source)\b|\b(?:eval|exec)\s*[\"(]?\s*\$\(\s*(?:echo|printf)\s+['\"]?[A-Za-z0-9+/=]{12,}"
             r"[^)]*base64|frombase64string\s*\(|\batob\s*\(|\bb64decode\s*\([^)]*\)\s*\)?\s*(?:\)|;)?\s*$", _F),
-        "b64_token": re.compile(r"(?<![A-Za-z0-9+/:])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])"),
-        "shellish": re.compile(r"\b(?:curl|wget|bash|/bin/sh|sh -c|rm -rf|powershell|nc -e|chmod|python3? -c|eval|"
+        "b64_token": (r"(?<![A-Za-z0-9+/:])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])", 0),
+        "shellish": (r"\b(?:curl|wget|bash|/bin/sh|sh -c|rm -rf|powershell|nc -e|chmod|python3? -c|eval|"
                                   r"\| ?sh|\| ?bash|invoke-expression|iex)\b", _F),
-        "html": re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL),
-        "agent_address": re.compile(AGENT_ADDRESS, _F),
-        "you_imperative": re.compile(
+        "html": (r"<!--(.*?)(?:-->|$)", re.DOTALL),
+        "agent_address": (AGENT_ADDRESS, _F),
+        "you_imperative": (
             r"\b(?:when you|you must|you should|you will|you need to|make sure you|please (?:add|send|run|write|copy|"
             r"remember|append|include|delete|remove|trust|ignore|forget))\b|(?:^|[.!:]\s*)(?:append|add|send|run|"
             r"execute|remember|ignore|copy|write|include|delete|remove|trust|forget|always|never)\s+(?:the |this |all |"
             r"any |it |that |to )|(?:при следующем|когда будешь|ты должен|тебе нужно|добавь|отправь|выполни|запомни|"
             r"запиши|игнорируй|удали|скопируй|доверяй|всегда|никогда)\b", _F),
-        "sentence": re.compile(r"[.;!?](?:\s|$)|\s[—–]\s"),
+        "sentence": (r"[.;!?](?:\s|$)|\s[—–]\s", 0),
     }
 
 
@@ -295,7 +325,7 @@ _STEMS: dict[str, tuple[str, ...]] = {
                       "no longer", "approved", "authori", "если пользовател", "слушай", "игнор", "не обращай",
                       "учитывай", "не выполняй", "вопреки", "несмотря", "не говори", "не сообщай", "не рассказывай",
                       "не показывай", "без ведома", "одобрил", "разрешил", "priority", "precedence", "pretend",
-                      "mention", "reveal", "disclose", "report", "show", "hide", "conceal", "keep", "скрыв", "скрой",
+                      "mention", "reveal", "disclose", "hide", "conceal", "secret", "скрыв", "скрой",
                       "утаи", "вид", "притвор"),
     "disable-safety": ("bypass", "circumvent", "skip", "disable", "turn off", "switch off", "around", "deactivat",
                        "evade", "--no-verify", "--dangerously", "--yolo", "--no-sandbox", "--disable-hook", "safety",
@@ -309,7 +339,8 @@ _STEMS: dict[str, tuple[str, ...]] = {
     "persistence": ("memory", ".md", "notes", "session", "prompt", "памят", "строк", "правил", "инструкц", "запис",
                     "навсегда", "сесси", "запуск"),
 }
-_EXFIL_STEMS = ("inbox", "mailbox", "contacts", "repo", "codebase", "database", " db", "дамп", "баз", "код",
+_EXFIL_STEMS = ("inbox", "mailbox", "contacts", "repo", "codebase", "database", "db", "дамп", "баз", "код", "api",
+                "access", "auth", "client", "private", "env",
                 ".env", "key", "token", "credential", "secret", "passw", "passphrase", "ssh", "id_", ".aws", "cookie",
                 "environment", "env var", ".npmrc", ".netrc", ".pgpass", "keychain", "seed", "wallet", ".md",
                 "personal", "user", "ключ", "токен", "парол", "секрет", "учетн", "личн", "данн", "перепис", "куки",
@@ -320,21 +351,43 @@ _TRUST_STEMS = ("trust", "authorit", "whitelist", "allowlist", "verified", "offi
                 "prefer", "treat", "довер", "проверенн", "надежн", "официальн", "пользовател", "только")
 
 
+_WORD_RE = re.compile(r"\w+")
+#: Exfiltration needs somewhere to send to: a URL, an address, a domain or "every reply"-like words.
+_DEST_HINT = re.compile(r"://|@|\w\.[a-z]{2,}|\b\d{1,3}\.\d{1,3}\.|repl|respon|messag|answer|summar|webhook|"
+                        r"pastebin|gist|telemetr|commit|ответ|сообщени|письм|сводк", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=1)
-def _stem_table() -> tuple[tuple[str, frozenset[str]], ...]:
+def _stem_index() -> tuple[dict[str, tuple[tuple[str, frozenset[str]], ...]], tuple[tuple[str, frozenset[str]], ...]]:
+    """Word stems indexed by their first three letters, plus the few stems that are not words ("--no-verify")."""
     table: dict[str, set[str]] = {}
     groups = {**_STEMS, "exfiltration": _EXFIL_STEMS, "trust-source": _TRUST_STEMS,
               "base64": ("base64", "atob", "frombase64", "b64decode")}
     for kind, stems in groups.items():
         for st in stems:
             table.setdefault(st, set()).add(kind)
-    return tuple((st, frozenset(kinds)) for st, kinds in table.items())
+    by_prefix: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    other: list[tuple[str, frozenset[str]]] = []
+    for st, kinds in table.items():
+        key = st.strip()
+        words = key.split()
+        if words and all(_WORD_RE.fullmatch(w) for w in words):
+            # a multi-word stem is looked up by its first word: a superset, which is fine for a prefilter
+            by_prefix.setdefault(words[0][:3], []).append((words[0], frozenset(kinds)))
+        else:
+            other.append((st, frozenset(kinds)))
+    return {k: tuple(v) for k, v in by_prefix.items()}, tuple(other)
 
 
 def _present(text: str) -> set[str]:
-    """The detector groups whose stems occur in ``text`` (plain substring tests: much cheaper than regexes)."""
+    """The detector groups whose stems occur in ``text``: one dictionary lookup per word, no regex."""
+    by_prefix, other = _stem_index()
     found: set[str] = set()
-    for st, kinds in _stem_table():
+    for token in set(_WORD_RE.findall(text)):
+        for st, kinds in by_prefix.get(token[:3], ()):
+            if token.startswith(st):
+                found |= kinds
+    for st, kinds in other:
         if st in text:
             found |= kinds
     return found
@@ -344,9 +397,13 @@ def _scan_plain(text: str) -> list[Signal]:
     """Signals in one stretch of normalized text (no HTML-comment handling)."""
     out: list[Signal] = []
     present = _present(text)
-    for kind, pats in _compiled().items():
+    compiled = _compiled()
+    for kind in _P:
         if kind in _STEMS and kind not in present:
             continue
+        if kind == "fake-authority" and "disable-safety" not in present:
+            continue  # a fake notice only counts together with a weak disable-safety signal
+        pats = compiled[kind]
         for pat, strong in pats:
             for m in pat.finditer(text):
                 if _negated(text, m.start()) and kind not in ("fake-authority",):
@@ -355,7 +412,7 @@ def _scan_plain(text: str) -> list[Signal]:
                     continue
                 out.append(Signal(kind, m.start(), m.end(), m.group(0), strong))
     aux = _aux()
-    exfil = "exfiltration" in present
+    exfil = "exfiltration" in present and (_DEST_HINT.search(text) is not None)
     for key in ("ex_en", "ex_en2", "ex_ru") if exfil else ():
         for m in aux[key].finditer(text):
             if _negated(text, m.start()) or _mentioned(text, m.start(), m.end()):

@@ -22,15 +22,18 @@ No fix: which wording to keep is a judgement call.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 
 from rules.engine import Problem, Severity, rule
 
 
-def _tokens(line) -> frozenset[str]:
-    from tiers.text import words
+_WORD = re.compile(r"\w+(?:'\w+)*")
+_DIGIT = re.compile(r"\d")
 
-    return frozenset(words(line.body))
+
+def _tokens(normalized: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(normalized))
 
 
 @rule("CU203", "near-duplicate", "Near-duplicate memory line", Severity.INFO,
@@ -49,7 +52,7 @@ def check(ctx):
         if key in seen_exact:
             continue  # exact repeats are CU202's
         seen_exact.add(key)
-        toks = _tokens(line)
+        toks = _tokens(key)
         if len(toks) >= min_words:
             items.append((line, toks))
     if len(items) < 2:
@@ -57,7 +60,7 @@ def check(ctx):
     # a pair that differs in a number is never reported, so only lines with the same numbers are compared
     groups: dict[frozenset[str], list] = defaultdict(list)
     for item in items:
-        groups[frozenset(t for t in item[1] if any(c.isdigit() for c in t))].append(item)
+        groups[frozenset(t for t in item[1] if _DIGIT.search(t))].append(item)
     found = []
     for group in groups.values():
         if len(group) > 1:
