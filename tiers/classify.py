@@ -142,19 +142,33 @@ def _classify(text: str) -> Classification:
 _LABEL = re.compile(r"^((?:[^:\n]|(?<=\d):(?=\d)){1,48}?):(?!\d)")
 
 
+#: A source label ("pytest:", "Статус CI:") and a number in the value after it: together they make an observation;
+#: a label alone ("Test runner: vitest") is a configuration fact, not something the environment reported.
+LABEL_WEIGHT = 0.6
+LABEL_NUMBER_WEIGHT = 0.2
+_DIGIT = re.compile(r"\d")
+
+
 def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
     score = 0.0
     cues: list[str] = []
     label = _LABEL.match(f)
+    label_end = -1
     if label and len(label.group(1).split()) <= 6:
         if any(e <= label.end(1) for _s, e, *_ in hits["env_source"]):
-            score += 0.8
+            label_end = label.end(1)
+            score += LABEL_WEIGHT
             cues.append(f"source label {_q(nfc[: label.end()])}")
+            if _DIGIT.search(f, label.end()):
+                score += LABEL_NUMBER_WEIGHT
+                cues.append("a measured value")
     first = _FIRST_WORD.match(f)
     if first and not label and any(s >= first.start(1) and e <= first.end(1) for s, e, *_ in hits["env_source"]):
         score += 0.3
         cues.append(f"starts with {_q(first.group(1))}")
     for s, e, _lang, _phrase, w in hits["env"]:
+        if e <= label_end and w <= 0.3:
+            continue  # a source noun or tool inside the label is the label itself
         score += w
         cues.append(_q(nfc[s:e]))
     return round(score, 2), cues

@@ -200,7 +200,9 @@ ENV_CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("per|in|from the? logs|calendar|inbox|dashboard|monitoring|metrics|output", 0.8),
         ("the? logs|calendar|inbox|dashboard|monitoring|ci|output|response show*|report*|say*|contain*|list*",
          0.8),
-        ("api|ci|logs|log|build|pipeline|monitoring|calendar|inbox|deploy|deployment|health-check|cron|webhook", 0.3),
+        ("api|ci|logs|log|build|pipeline|monitoring|calendar|inbox|deploy|deployment|health-check|cron|webhook|"
+         "backup|backups", 0.3),
+        ("ran|executed|reran", 0.5),
         ("re:(?<!\\w)[1-5]\\d\\d\\s+(?:ok|created|accepted|no content|moved|found|not modified|bad request|"
          "unauthorized|forbidden|not found|conflict|gone|too many requests|internal server error|bad gateway|"
          "service unavailable|gateway timeout)(?!\\w)", 0.5),
@@ -229,7 +231,8 @@ ENV_CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("ответ api|сервера", 0.8),
         ("вывод команды", 0.8),
         ("логи|журнал|мониторинг|календарь показывают|показывает|пишут|пишет|содержат|содержит", 0.8),
-        ("api|ci|логи|лог|сборка|сборки|пайплайн|мониторинг|календарь|деплой|health-check|крон", 0.3),
+        ("api|ci|логи|лог|сборка|сборки|пайплайн|мониторинг|календарь|деплой|health-check|крон|бэкап*", 0.3),
+        ("запустил*|прогнал*|выполнил*", 0.5),
         ("re:(?<!\\w)\\d+\\s+(?:тест\\w*|ошиб\\w*|предупрежд\\w*|коммит\\w*|файл\\w*)(?!\\w)", 0.3),
         ("re:\\d+(?:[.,]\\d+)?\\s?(?:мс|с|сек|мин|кб|мб|гб|тб)(?!\\w)", 0.2),
     ),

@@ -239,6 +239,17 @@ CASES += [
 ]
 
 
+# Configuration facts behind a label are not environment output; something the agent ran is.
+CASES += [
+    ("en-h-config-label", "- Test runner config: see package.json.", H, None),
+    ("en-h-label-no-value", "- API: FastAPI, OpenAPI schema at /docs.", H, None),
+    ("en-o-ran", "- 10:15 Ran the migration dry-run on staging: 0 errors.", O, None),
+    ("ru-o-zapustil", "- Запустил миграции на стейджинге: 0 ошибок.", O, None),
+    ("ru-o-backup", "- Бэкап за 27.11 прошёл, 38 ГБ.", O, None),
+    ("en-h-ran-out", "- I ran out of ideas for the naming.", H, None),
+]
+
+
 @pytest.mark.parametrize(("line", "tier", "scope"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_line_gets_expected_tier_and_scope(line: str, tier: Tier, scope: str | None) -> None:
     result = classify(line)
