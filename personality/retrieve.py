@@ -135,7 +135,7 @@ class _Collection:
 
     __slots__ = (
         "insights", "active", "active_set", "ranked", "base", "type_idx", "min_units", "lowered", "lengths", "avg",
-        "postings",
+        "postings", "vectors",
     )
 
     def __init__(self, insights: Sequence[Insight]) -> None:
@@ -159,6 +159,7 @@ class _Collection:
         self.lengths: list[int] = []
         self.avg = 0.0
         self.postings: dict[str, tuple[list[int], list[float]]] = {}
+        self.vectors: dict[str, object] = {}
 
     def _prepare(self) -> list[str]:
         """Lower-cased document texts and their word counts (for the substring prefilter and BM25 lengths)."""
@@ -348,7 +349,7 @@ def retrieve(
             rel = {i: 1.0 + relevance_weight * v / top for i, v in lexical.items()}
     sem: dict[int, float] = {}
     if embed is not None and query.strip():
-        sem = _semantic(insights, candidates, query, embed)
+        sem = _semantic(coll, candidates, query, embed)
         for i, v in sem.items():
             if v > 0:
                 rel[i] = rel.get(i, 1.0) + relevance_weight * v
@@ -378,15 +379,28 @@ def retrieve(
     return Retrieval(category, items)
 
 
-def _semantic(insights: Sequence[Insight], candidates: list[int], query: str, embed) -> dict[int, float]:
-    from .similarity import cosine_to_all, embed_texts
+def _semantic(coll: _Collection, candidates: list[int], query: str, embed) -> dict[int, float]:
+    """Cosine of the query with each candidate; the insights' vectors are computed once per collection and
+    provider (Chitin embedded the non-empty parts of claim, context and reasoning joined with " — ")."""
+    from .similarity import embed_texts, normalized_rows
 
-    texts = [query] + [
-        " — ".join(p for p in (insights[i].claim, insights[i].context, insights[i].reasoning) if p)
-        for i in candidates
-    ]
-    vectors = embed_texts(embed, texts)
-    if vectors is None:
+    if not candidates:
         return {}
-    sims = cosine_to_all(vectors[0], vectors[1:])
-    return dict(zip(candidates, sims))
+    cache = coll.vectors
+    key = id(embed)
+    if cache.get("key") != key:
+        insights = coll.insights
+        texts = [" — ".join(p for p in (ins.claim, ins.context, ins.reasoning) if p) for ins in insights]
+        cache.clear()
+        cache["key"] = key
+        vectors = embed_texts(embed, texts) if texts else None
+        cache["matrix"] = normalized_rows(vectors) if vectors is not None else None
+        cache["embed"] = embed  # keep the provider alive so its id is not reused
+    matrix = cache.get("matrix")
+    if matrix is None:
+        return {}
+    qvec = embed_texts(embed, [query])
+    if qvec is None or qvec.shape[1] != matrix.shape[1]:
+        return {}
+    sims = (matrix @ normalized_rows(qvec)[0]).tolist()  # one matrix-vector product over every insight
+    return {i: sims[i] for i in candidates}

@@ -6,6 +6,7 @@ arrays never leave this module: callers get floats and lists.
 
 from __future__ import annotations
 
+import functools
 import logging
 import zlib
 from collections.abc import Callable, Iterable, Sequence
@@ -57,28 +58,46 @@ def find_similar(insights: Iterable[Insight], claim: str, threshold: float = 0.2
 
 
 # -- the built-in offline embedder ---------------------------------------------------------------------------
-def _features(text: str) -> list[int]:
-    """Hashed features: every word, and the character 3-grams of each word padded with spaces."""
-    feats: list[int] = []
-    for w in words(text):
-        feats.append(zlib.crc32(b"w:" + w.encode()) % HASH_DIM)
-        padded = f" {w} "
-        for i in range(len(padded) - 2):
-            feats.append(zlib.crc32(padded[i : i + 3].encode()) % HASH_DIM)
-    return feats
+@functools.lru_cache(maxsize=65536)
+def _word_features(word: str) -> tuple[int, ...]:
+    """Hashed features of one word: the word itself and its character 3-grams padded with spaces."""
+    feats = [zlib.crc32(b"w:" + word.encode()) % HASH_DIM]
+    padded = f" {word} "
+    for i in range(len(padded) - 2):
+        feats.append(zlib.crc32(padded[i : i + 3].encode()) % HASH_DIM)
+    return tuple(feats)
 
 
 def hashed_embed(texts: Sequence[str]) -> Any:
     """L2-normalised hashed character-n-gram vectors (numpy, ``HASH_DIM`` wide). Deterministic, no model needed."""
     import numpy as np
 
-    out = np.zeros((len(texts), HASH_DIM), dtype=np.float32)
-    for row, text in enumerate(texts):
-        for f in _features(text):
-            out[row, f] += 1.0
+    from .text import plain_words
+
+    flat: list[int] = []
+    lengths: list[int] = []
+    for text in texts:
+        before = len(flat)
+        for w in plain_words(text):
+            flat.extend(_word_features(w))
+        lengths.append(len(flat) - before)
+    cols = np.asarray(flat, dtype=np.int64)
+    rows = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
+    counts = np.bincount(rows * HASH_DIM + cols, minlength=len(texts) * HASH_DIM)
+    out = counts.reshape(len(texts), HASH_DIM).astype(np.float32)
     norms = np.linalg.norm(out, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return out / norms
+
+
+def normalized_rows(matrix: Any) -> Any:
+    """Rows scaled to unit length (zero rows stay zero), as float32."""
+    import numpy as np
+
+    m = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return m / norms
 
 
 def cosine_to_all(query_vec: Any, matrix: Any) -> list[float]:

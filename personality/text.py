@@ -45,6 +45,11 @@ def words(text: str) -> list[str]:
     return _WORD_RE.findall(norm)
 
 
+def plain_words(text: str) -> list[str]:
+    """Normalised word tokens without the negation rewrite (for hashing and relevance)."""
+    return _WORD_RE.findall(normalize(text))
+
+
 def chitin_tokens(text: str) -> set[str]:
     """Chitin's ``similar`` tokenizer, made Unicode-aware: lowercase words longer than 2 characters, as a set."""
     return {w for w in _WORD_RE.findall(text.lower()) if len(w) > 2}

@@ -139,7 +139,9 @@ def test_an_embedding_provider_adds_semantic_relevance():
         return [[1.0, 0.0] if "humor" in t or "joke" in t else [0.0, 1.0] for t in texts]
 
     result = retrieve(CHITIN_SET, "tell me a joke", embed=fake)
-    assert calls == [1 + len(CHITIN_SET)]
+    assert calls == [len(CHITIN_SET), 1]  # the insights once per collection, then the query
+    retrieve(CHITIN_SET, "another joke", embed=fake)
+    assert calls == [len(CHITIN_SET), 1, 1]
     assert result.items[0].insight.claim == "I use dry humor sparingly"
     assert result.items[0].semantic == pytest.approx(1.0)
 
