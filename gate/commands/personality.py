@@ -362,9 +362,11 @@ def _list(ws, args) -> int:
     if not items:
         _out("No insights found.")
         return 0
+    from personality.render import insight_line
+
     for ins in items:
         flag = " (archived)" if ins.archived else ""
-        _out(f"[{ins.type.value}] {ins.claim}{flag}")
+        _out(f"[{ins.type.value}] {insight_line(ins)[2:]}{flag}")
         _out(f"  id: {ins.id} | confidence: {_conf(ins.confidence)} | reinforced: {ins.reinforcement_count}×"
              + (f" | tags: {', '.join(ins.tags)}" if ins.tags else ""))
     return 0
