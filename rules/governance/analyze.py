@@ -10,11 +10,10 @@ branches, and writes to memory, the policy, cuticle's state or hook settings.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from dataclasses import dataclass, field
 
+from ._lazy import LazyRe
 from .canon import Canonical, canonicalize, tool_name
 from .paths import DEVICES, Env, PathRef, glob_in
 from .shell import Compound, Script, Simple, Word, parse
@@ -68,8 +67,8 @@ DECODE_FLAGS = frozenset({"-d", "--decode", "-D"})
 
 _IDE_WORDS = ("sock", "vscode", "cursor", "jetbrains", "code-server", "codeserver", "ipc", "windsurf", "zed",
               "base64", "\\x")
-_URL = re.compile(r"(?i)\b(?:https?|ftp|wss?|s3|gs)://([^/\s:'\"@]+@)?([^/\s:'\"?#]+)")
-_IDE = re.compile(r"(?i)(vscode-ipc-[^\s]*\.sock|vscode-git-[^\s]*\.sock|vscode-[a-z0-9-]*\.sock|\.vscode-server/|"
+_URL = LazyRe(r"(?i)\b(?:https?|ftp|wss?|s3|gs)://([^/\s:'\"@]+@)?([^/\s:'\"?#]+)")
+_IDE = LazyRe(r"(?i)(vscode-ipc-[^\s]*\.sock|vscode-git-[^\s]*\.sock|vscode-[a-z0-9-]*\.sock|\.vscode-server/|"
                   r"\.cursor-server/|cursor-ipc|VSCODE_IPC_HOOK|VSCODE_GIT_IPC|JETBRAINS_[A-Z_]*SOCK|"
                   r"jetbrains[^\s]*\.sock|/\.?code-?server[^\s]*\.sock|windsurf[^\s]*\.sock|zed[^\s]*\.sock)")
 
@@ -210,6 +209,10 @@ class Walker:
         seg = Segment(op, tuple(argv), sudo, best, tuple(effects), via, tuple(wrappers))
         if len(self.out.segments) < _MAX_SEGMENTS:
             self.out.segments.append(seg)
+        elif len(self.out.segments) == _MAX_SEGMENTS and not any(
+                v.reason.startswith("more than") for v in self.out.violations):
+            self.violate("script-execution-tracking", f"more than {_MAX_SEGMENTS} commands in one call; cuticle "
+                         "cannot inspect them all. Split the work into smaller commands")
         return seg
 
     # -- structure -----------------------------------------------------------------------------------
@@ -1756,30 +1759,30 @@ _SELF_FIX = {
 
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 _VAR_ANY = re.compile(r"\$[A-Za-z_{@*#?!0-9]")
-_FETCH_API = re.compile(r"urlopen|urllib|requests\.(get|post)|http\.client|httpx|\bfetch\s*\(|https?\.get|"
+_FETCH_API = LazyRe(r"urlopen|urllib|requests\.(get|post)|http\.client|httpx|\bfetch\s*\(|https?\.get|"
                         r"Net::HTTP|open-uri|URI\.open|LWP|HTTP::Tiny|file_get_contents\s*\(\s*['\"]https?:|"
                         r"Invoke-WebRequest|iwr |DownloadString|curl_exec")
-_EXEC_API = re.compile(r"\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|new\s+Function|\bFunction\s*\(|vm\.run|"
+_EXEC_API = LazyRe(r"\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|new\s+Function|\bFunction\s*\(|vm\.run|"
                        r"\bsystem\s*\(|popen|subprocess|child_process|Invoke-Expression|\biex\b|instance_eval|"
                        r"\bload\s*\(")
-_DECODE_API = re.compile(r"b64decode|base64\.decode|atob\s*\(|Buffer\.from\([^)]*base64|decode_base64|"
+_DECODE_API = LazyRe(r"b64decode|base64\.decode|atob\s*\(|Buffer\.from\([^)]*base64|decode_base64|"
                          r"unpack\s*\(\s*['\"]m|Base64\.decode|FromBase64String|codecs\.decode")
-_SHELL_CALL = re.compile(r"os\.system|os\.popen|os\.exec[lv]p?e?|subprocess\.(?:run|call|Popen|check_output|"
+_SHELL_CALL = LazyRe(r"os\.system|os\.popen|os\.exec[lv]p?e?|subprocess\.(?:run|call|Popen|check_output|"
                          r"check_call|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|"
                          r"(?:child_process\.|\b)(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)|"
                          r"\bsystem|\bIO\.popen|Open3\.\w+|shell_exec|passthru|proc_open|\bqx|%x|Kernel\.exec|"
                          r"Deno\.(?:run|Command)|Bun\.(?:spawn|spawnSync|\$)")
-_BACKTICK = re.compile(r"`([^`]+)`")
-_WRITE_API = re.compile(r"open\s*\([^)]*['\"][wax+][bt+]?['\"]|\.write_(?:text|bytes)|os\.(?:rename|replace|"
+_BACKTICK = LazyRe(r"`([^`]+)`")
+_WRITE_API = LazyRe(r"open\s*\([^)]*['\"][wax+][bt+]?['\"]|\.write_(?:text|bytes)|os\.(?:rename|replace|"
                         r"remove|unlink|symlink|link|truncate|chmod)|shutil\.(?:copy\w*|move)|writeFile|appendFile|"
                         r"createWriteStream|renameSync|rename\(|copyFile|unlinkSync|rmSync|fs\.rm\b|File\.(?:write|"
                         r"binwrite|delete|rename|open\([^)]*['\"][wa])|FileUtils\.|IO\.write|open\s*\(\s*\w+\s*,"
                         r"\s*['\"]?[>+]|\bunlink\b|file_put_contents|fopen\([^)]*['\"][wa]|Set-Content|Out-File|"
                         r"Add-Content|Remove-Item|Path\([^)]*\)\.(?:unlink|rename|replace|touch|write)|"
                         r"open\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*['\"][>+]")
-_RMTREE_API = re.compile(r"shutil\.rmtree|rm_rf|rm_r\b|remove_dir_all|rmSync\([^)]*recursive|fs\.rm\([^)]*"
+_RMTREE_API = LazyRe(r"shutil\.rmtree|rm_rf|rm_r\b|remove_dir_all|rmSync\([^)]*recursive|fs\.rm\([^)]*"
                          r"recursive|rimraf|Remove-Item[^;]*-Recurse|rmtree")
-_STRING = re.compile(r"'''(.*?)'''|\"\"\"(.*?)\"\"\"|'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\"|"
+_STRING = LazyRe(r"'''(.*?)'''|\"\"\"(.*?)\"\"\"|'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\"|"
                      r"`((?:[^`\\]|\\.)*)`", re.S)
 
 
@@ -1884,10 +1887,13 @@ def _echo_text(tool: str, args: list[str]) -> str:
 
 
 def _b64(text: str) -> str | None:
+    import base64
+    import binascii
+
     try:
         data = base64.b64decode(text.strip() + "=" * (-len(text.strip()) % 4), validate=False)
         return data.decode("utf-8")
-    except (binascii.Error, ValueError, UnicodeDecodeError):
+    except (binascii.Error, ValueError, UnicodeDecodeError):  # noqa: F821 - imported above
         return None
 
 
@@ -1902,7 +1908,7 @@ def _short(s: str) -> str:
     return s if len(s) <= 60 else s[:57] + "..."
 
 
-_SQL_STMT = re.compile(r"^\s*(?:--[^\n]*\n\s*)*([A-Za-z\\]+)", re.S)
+_SQL_STMT = LazyRe(r"^\s*(?:--[^\n]*\n\s*)*([A-Za-z\\]+)", re.S)
 
 
 def sql_kind(text: str) -> str | None:

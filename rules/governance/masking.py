@@ -11,20 +11,22 @@ from __future__ import annotations
 import math
 import re
 
+from ._lazy import LazyRe
+
 MASK = "[MASKED]"
 
 _CRED_NAME = r"[A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|AUTH|PWD|PRIVATE)[A-Za-z0-9_]*"
 #: NAME=value where NAME looks like a credential (case-insensitive on the name)
-_ASSIGN = re.compile(r"(?i)\b(" + _CRED_NAME + r")(\s*[=:]\s*)(\"[^\"]*\"|'[^']*'|[^\s'\";|&]+)")
+_ASSIGN = LazyRe(r"(?i)\b(" + _CRED_NAME + r")(\s*[=:]\s*)(\"[^\"]*\"|'[^']*'|[^\s'\";|&]+)")
 #: --password VALUE / --token=VALUE / -p'x' style options
-_OPT = re.compile(r"(?i)(--?(?:password|passwd|pass|token|api-key|apikey|secret|auth-token|access-token|client-secret)"
+_OPT = LazyRe(r"(?i)(--?(?:password|passwd|pass|token|api-key|apikey|secret|auth-token|access-token|client-secret)"
                   r"(?:=|\s+))(\"[^\"]*\"|'[^']*'|[^\s'\";|&]+)")
 #: mysql/mariadb -pSECRET (attached value only; a bare -p prompts)
-_MYSQL_P = re.compile(r"(\b(?:mysql|mariadb|mysqldump|mysqladmin)\b[^|;&\n]*?\s-p)([^\s'\";|&]{2,})")
+_MYSQL_P = LazyRe(r"(\b(?:mysql|mariadb|mysqldump|mysqladmin)\b[^|;&\n]*?\s-p)([^\s'\";|&]{2,})")
 #: a long token: letters, digits and -_+/= with no spaces
 _TOKEN = re.compile(r"[A-Za-z0-9_\-+/=]{24,}")
 #: cheap pre-check before importing the provider scrubber
-_HINT = re.compile(r"(?i)[A-Za-z0-9_\-+=]{20,}|://[^\s/@]+:[^\s/@]+@|BEGIN [A-Z ]*PRIVATE|bearer|password|passwd|"
+_HINT = LazyRe(r"(?i)[A-Za-z0-9_\-+=]{20,}|://[^\s/@]+:[^\s/@]+@|BEGIN [A-Z ]*PRIVATE|bearer|password|passwd|"
                    r"secret|token|api.?key|eyJ|hooks\.slack")
 
 
@@ -76,7 +78,7 @@ def _mask_opt(m: re.Match[str]) -> str:
 _KEYWORDS = ("key", "token", "secret", "pass", "pwd", "auth", "credential", "private", "bearer", "eyj",
              "hooks.slack", "begin")
 #: a keyword counts only where a value can follow it (NAME=…, --password …, "Bearer …", a PEM header)
-_KEY_CONTEXT = re.compile(r"(?i)(?:key|token|secret|pass|pwd|auth|credential|private)[a-z0-9_-]*['\"]?\s*[=:]|"
+_KEY_CONTEXT = LazyRe(r"(?i)(?:key|token|secret|pass|pwd|auth|credential|private)[a-z0-9_-]*['\"]?\s*[=:]|"
                           r"--?[a-z-]*(?:key|token|secret|pass|pwd|auth)[a-z-]*(?:\s|=)|bearer\s|eyJ|hooks\.slack|"
                           r"BEGIN [A-Z ]*PRIVATE|(?:password|passwd|token|secret)\s+(?:is|:)")
 

@@ -140,3 +140,25 @@ def test_fast_path_tokenizer_agrees_with_the_full_parser(text):
     fast = _fast_parse(text)
     if fast is not None:
         assert _signature(fast) == _signature(_Parser(text).parse_list())
+
+
+ANALYZE_TOKENS = TOKENS + ["sudo ", "xargs ", "find . -exec ", "-delete", "bash -c ", "eval ", "python3 -c ",
+                           "curl x", "| sh", "git push ", "+main", ":main", "HEAD:", "cd ", "MEMORY.md", "chitin.yaml",
+                           "> ", ">> ", "tee ", "sed -i ", "chmod 777 ", "psql -c ", "DROP TABLE t", "base64 -d",
+                           "<<<", "{}", "\\;", "env ", "timeout 5 ", "~/", "../", "$HOME", "$(", "`"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(ANALYZE_TOKENS), max_size=24).map("".join))
+def test_analysis_never_raises_on_shell_like_noise(text):
+    from rules.governance.analyze import analyze_command
+    from rules.governance.paths import Env
+    analyze_command(text, Env.build("/nonexistent/ws"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=120))
+def test_analysis_never_raises_on_any_text(text):
+    from rules.governance.analyze import analyze_command
+    from rules.governance.paths import Env
+    analyze_command(text, Env.build("/nonexistent/ws"))
