@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import heapq
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -44,9 +45,9 @@ CHOICE_MIN = 0.5
 #: At most this share of a restatement may be new material before it counts as a different claim.
 NOVEL_MAX = 0.34
 #: Candidates examined per check, best-scored first; postings longer than this are intersected, not scanned.
-MAX_CANDIDATES = 24
+MAX_CANDIDATES = 16
 #: Candidates scoring below this share of the best one are not examined.
-RELATIVE_FLOOR = 0.3
+RELATIVE_FLOOR = 0.4
 POSTING_CAP = 256
 
 KIND_VALUE = 1.6
@@ -417,7 +418,9 @@ class ConstraintIndex:
                 elif not score:
                     for i in common[0][1][-POSTING_CAP:]:
                         score[i] = lx.weight(common[0][0]) * 0.5
-            for i, sc in score.items():
+            top = heapq.nlargest(limit * 3, score.items(), key=lambda kv: kv[1]) if len(score) > limit * 3 \
+                else score.items()
+            for i, sc in top:
                 cons = f.constraints[i]
                 if cons.tier is not Tier.DECISION and not (f.keys[i] & value_slots):
                     # Upper bound of the coverage this candidate could reach: skip hopeless constraints.
@@ -811,6 +814,10 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
     if c.mention and not (c.markers & {"PERMIT", "RELAX", "INDIFF"}):
         return None
     rel = _relatedness(k, c)
+    if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff:
+        c_slots = {s for s, _, _ in c.values}
+        if not any(s in c_slots for s, _, _ in k.values):
+            return None  # unrelated and no common slot: nothing below could fire
     if cons.tier is Tier.DECISION and cons.scope and _scope_generalization(c, k, cons.scope):
         reason, res = _explain("scope-generalization", cand_tier, cons, "")
         return Conflict(cons, "scope-generalization", reason, res, 1.0 + rel)
