@@ -13,6 +13,7 @@ import hashlib
 import importlib
 import json
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ from .payload import FileOp
 KIND = "cuticle.block/v1"
 #: sessions a HYPOTHESIS lives when `[tiers] hypothesis_ttl` is not set (DESIGN.md §4)
 DEFAULT_TTL = 3
+#: seconds a pre-tool snapshot stays valid for the after-tool event (tools finish long before this)
+SNAPSHOT_MAX_AGE = 600
 
 
 def optional(module: str):
@@ -525,7 +528,7 @@ def save_snapshot(ws, rel: str, old: bytes | None, session_id: str, *, supersede
 
     path = snapshot_path(ws, rel)
     path.parent.mkdir(parents=True, exist_ok=True)
-    rec = {"rel": rel, "session_id": session_id, "exists": old is not None,
+    rec = {"rel": rel, "session_id": session_id, "exists": old is not None, "time": time.time(),
            "old": base64.b64encode(old or b"").decode("ascii"), "supersede": supersede or []}
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(rec), encoding="utf-8")
@@ -542,8 +545,8 @@ def load_snapshot(ws, rel: str) -> tuple[bytes | None | bool, list]:
         rec = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False, []
-    if rec.get("rel") != rel:
-        return False, []
+    if rec.get("rel") != rel or time.time() - float(rec.get("time") or 0) > SNAPSHOT_MAX_AGE:
+        return False, []  # a call the user refused leaves its snapshot behind; never trust an old one
     old = base64.b64decode(rec.get("old", "")) if rec.get("exists") else None
     return old, list(rec.get("supersede") or [])
 
