@@ -195,16 +195,19 @@ class _Collection:
 
     def bm25(self, query: str) -> dict[int, float]:
         n = len(self.insights)
-        out: dict[int, float] = {}
+        acc: list[float] | None = None
         for term in sorted(set(content_stems(query))):
             idxs, weights = self.posting(term)
             if not idxs:
                 continue
             idf = math.log(1.0 + (n - len(idxs) + 0.5) / (len(idxs) + 0.5))
-            get = out.get
+            if acc is None:
+                acc = [0.0] * n
             for idx, w in zip(idxs, weights):
-                out[idx] = get(idx, 0.0) + idf * w
-        return out
+                acc[idx] += idf * w
+        if acc is None:
+            return {}
+        return {i: v for i, v in enumerate(acc) if v}
 
 
 def _irregular_sources() -> dict[str, tuple[str, ...]]:
