@@ -56,7 +56,7 @@ READ_TOOLS = frozenset({"read", "grep", "find", "ls", "wc", "diff", "cmp", "file
                         "local", "declare", "typeset", "readonly", "shift", "return", "exit", "break", "continue",
                         "trap", "umask", "ulimit", "jobs", "fg", "bg", "disown", "times", "help", "man", "info",
                         "tldr", "apropos", "whatis", "printf", "echo"})
-WRITE_TOOLS = frozenset({"tee", "cp", "mv", "ln", "install", "touch", "mkdir", "rmdir", "rm", "unlink", "truncate",
+WRITE_TOOLS = frozenset({"vi", "nano", "emacs", "ex", "pico", "micro", "joe", "ssh-keygen", "tee", "cp", "mv", "ln", "install", "touch", "mkdir", "rmdir", "rm", "unlink", "truncate",
                          "chmod", "chown", "chgrp", "dd", "patch", "split", "csplit", "shred", "sponge", "ed",
                          "mktemp", "link", "chattr", "setfacl", "rename", "mkfifo", "mknod"})
 DEVICE_WIPERS = frozenset({"mkfs", "fdisk", "sfdisk", "parted", "wipefs", "mkswap", "blkdiscard", "sgdisk",
@@ -294,6 +294,8 @@ class Walker:
         # substitutions that are `echo literal`: their value is known
         for sub in w.subs:
             value = _echo_value(sub)
+            if value is None and cwd and _is_pwd(sub):
+                value = cwd
             if value is not None and "$(…)" in text:
                 text = text.replace("$(…)", value, 1)
         dynamic = "$(…)" in text or "(…)" in text
@@ -414,8 +416,8 @@ class Walker:
     def delete_effect(self, ref: PathRef, how: str, recursive: bool, filtered: bool = False) -> Effect:
         hit = None if filtered and ref.scope == "ws" else self.env.protected(ref)
         if recursive:
-            ok = ref.scope == "ws" and (filtered or (ref.rel not in (None, "", ".") and
-                                                     glob_in(ref.rel, self.opts.delete_allowed)))
+            # a find filter narrows what is deleted but not where: only the allowed dirs may be swept
+            ok = ref.scope == "ws" and ref.rel not in (None, "", ".") and glob_in(ref.rel, self.opts.delete_allowed)
             if not ok:
                 where = {"ws": "inside the workspace but outside the allowed dirs",
                          "home": "in the home directory", "abs": "outside the workspace",
@@ -550,8 +552,8 @@ class Walker:
         typ, flow = res
         if sudo:
             typ = "dangerous"
-        if tool in FETCHERS:
-            for e in effects:
+        if tool in FETCHERS or _is_decoder(tool, argv) or (stdin is not None and stdin.taint and tool in _FILTERS):
+            for e in effects:  # curl URL > x.sh, base64 -d > x.sh, curl URL | tee x.sh: x.sh is untrusted code
                 if e.type == "write" and e.kind == "path":
                     self.downloads.add(self.env.abs_of(e.target))
         if tool in ("cd", "pushd"):
@@ -789,8 +791,10 @@ class Walker:
                     "pgcli": ("-c",), "mycli": ("-e", "--execute"), "litecli": ("-e",), "usql": ("-c", "--command"),
                     "snowsql": ("-q", "--query"), "bq": ("query",)}
         flags = flag_map.get(tool, ("-c", "-e"))
-        valued = {"-h", "-p", "-U", "-d", "-u", "-P", "-D", "-S", "-f", "-o", "-v", "--host", "--port", "--user",
+        valued = {"-h", "-U", "-d", "-u", "-P", "-D", "-S", "-f", "-o", "-v", "--host", "--port", "--user",
                   "--username", "--dbname", "--database", "-F", "-R", "-T", "-L", "-i", "--file", "--set"}
+        if tool not in ("mysql", "mysqlsh", "mycli"):
+            valued.add("-p")  # psql -p PORT; mysql -p prompts (or -pSECRET, attached)
         while i < len(args):
             a = args[i]
             if a in flags:
@@ -1864,6 +1868,14 @@ def _echo_value(script: Script) -> str | None:
     if not cmd.words or cmd.words[0].text not in ("echo", "printf") or not all(w.literal for w in cmd.words):
         return None
     return _echo_text(cmd.words[0].text, [w.text for w in cmd.words[1:]]).rstrip("\n")
+
+
+def _is_pwd(script: Script) -> bool:
+    """``$(pwd)``: its value is the working directory."""
+    if len(script.items) != 1 or len(script.items[0][1].commands) != 1:
+        return False
+    cmd = script.items[0][1].commands[0]
+    return isinstance(cmd, Simple) and [w.text for w in cmd.words] in (["pwd"], ["pwd", "-P"], ["pwd", "-L"])
 
 
 def _echo_text(tool: str, args: list[str]) -> str:
