@@ -520,6 +520,11 @@ def _polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     hit = _time_window(c, k)
     if hit:
         return hit
+    th = _threshold(c, k)
+    if th == "conflict":
+        return "permits", "the amount is beyond the limit the constraint sets"
+    if th == "ok":
+        return None
     for cc in c.clauses:
         if cc.exception:
             continue
@@ -583,12 +588,13 @@ def _time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
         if kc.exception or kc.force != "prohibit":
             continue
         before, after = "BEFORE_X" in kc.signs, "AFTER_X" in kc.signs
-        if before == after:
+        k_times = sorted({v for s, v, _ in kc.values if s == "TIME"}, key=_minutes)
+        if len(k_times) == 2 and before == after:
+            lo, hi = _minutes(k_times[0]), _minutes(k_times[1])  # "no calls 15:00–16:00"
+        elif len(k_times) == 1 and before != after:
+            lo, hi = (-1, _minutes(k_times[0])) if before else (_minutes(k_times[0]), 24 * 60 + 1)
+        else:
             continue
-        k_times = [v for s, v, _ in kc.values if s == "TIME"]
-        if len(k_times) != 1:
-            continue
-        limit = _minutes(k_times[0])
         for cc in c.clauses:
             if cc.exception or cc.force not in {"permit", "assert", "oblige"} or (c.report and cc.force != "permit"):
                 continue
@@ -596,7 +602,7 @@ def _time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             if not topic:
                 continue
             for s, v, sg in cc.values:
-                if s == "TIME" and sg > 0 and ((before and _minutes(v) < limit) or (after and _minutes(v) > limit)):
+                if s == "TIME" and sg > 0 and lo < _minutes(v) < hi:
                     return "permits", f"{v} falls in the window the constraint rules out"
     return None
 
@@ -623,10 +629,37 @@ def _disjoint_values(cc: Clause, kc: Clause) -> bool:
     for slot, v, _ in cc.values:
         cv.setdefault(slot, []).append(v)
     for slot, vals in cv.items():
-        if slot in kv and slot in {"DAY", "TIME", "DATE", "FLAG"} | set(lexicon().slot_of.values()):
+        if slot in kv and slot in {"DAY", "TIME", "DATE", "FLAG", "AIRPORT_CODE"} | set(lexicon().slot_of.values()):
             if not any(_same_value(slot, a, b) for a in vals for b in kv[slot]):
                 return True
     return False
+
+
+def _threshold(c: Analysis, k: Analysis) -> str | None:
+    """"never above 150" against 220 (conflict) or 120 (compatible): 'conflict', 'ok' or None."""
+    for kc in k.clauses:
+        if kc.exception or kc.force != "prohibit":
+            continue
+        above, below = "ABOVE" in kc.raw, "BELOW" in kc.raw
+        if above == below:
+            continue
+        for ks, kv, _ in kc.values:
+            if not ks.startswith("NUM:"):
+                continue
+            for cc in c.clauses:
+                for cs, cv, sg in cc.values:
+                    if cs != ks or sg <= 0:
+                        continue
+                    try:
+                        a, b = float(cv.replace(",", ".")), float(kv.replace(",", "."))
+                    except ValueError:
+                        continue
+                    inside = a > b if above else a < b
+                    if not inside:
+                        return "ok"
+                    if cc.force in {"permit", "assert", "oblige"} and not (c.report and cc.force != "permit"):
+                        return "conflict"
+    return None
 
 
 def _values(a: Analysis) -> dict[str, list[tuple[str, int, Clause]]]:
@@ -836,6 +869,13 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
         return Conflict(cons, kind, reason, res, 1.0 + rel)
     if c.indiff and max(rel, _c_coverage(c, k)) >= 0.5:
         rel = max(rel, RELATED_MIN)
+    window = _time_window(c, k) or (("permits", "the amount is beyond the limit the constraint sets")
+                                     if _threshold(c, k) == "conflict" else None)
+    if window is not None:
+        lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and (c.hedged or cand_tier is Tier.OBSERVATION)
+        kind = "lower-tier-over-directive" if lower else "polarity-flip"
+        reason, res = _explain(kind, cand_tier, cons, window[1])
+        return Conflict(cons, kind, reason, res, max(rel, RELATED_MIN))
     if rel < RELATED_MIN:
         return None
     if c.indiff:

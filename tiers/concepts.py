@@ -58,6 +58,7 @@ _STOP = frozenset(
 
 _EN_PAST_FIRST = regex.compile(r"^[a-z]{3,}ed$")
 _RU_PAST = regex.compile(r"^[а-я]{3,}(?:ил|ел|ал|ял|ил[аио]|ел[аио]|ал[аио]|ял[аио]|ался|ался|ился|ились|ались|алась|илась)$")
+_RU_PARTICIPLE = regex.compile(r"^(?:за|на|до|пере|от|об|вы|у|под|про|с|раз)?[а-я]{3,}(?:ован|ирован|ен|ан|ян)[аоы]?$")
 _RU_PAST_NOT = frozenset({"правила", "файла", "сигнала", "начала", "стола", "масла", "числа", "дела", "тела", "села"})
 
 _TOKEN = regex.compile(
@@ -658,6 +659,8 @@ def _analyze_cached(text: str) -> Analysis:
     )
     if not past:
         past = any(t.kind == "word" and _RU_PAST.match(t.text) and t.text not in _RU_PAST_NOT for t in tokens[:4])
+    if not past:
+        past = any(t.kind == "word" and _RU_PARTICIPLE.match(t.text) for t in tokens[:2])
     modal = line_markers & {"PERMIT", "RELAX", "INDIFF", "OBLIGE", "FUTURE_PLAN"}
     return Analysis(
         text=text,
@@ -683,8 +686,14 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
         if t.kind == "time":
             hh, mm = t.text.split(":")
             cl.values.append(("TIME", f"{int(hh):02d}:{mm}", sg))
+            h = int(hh)
+            part = ("PART_MORNING" if 5 <= h < 12 else "PART_AFTERNOON" if 12 <= h < 17
+                    else "PART_EVENING" if 17 <= h < 22 else "PART_NIGHT")
+            cl.values.append(("DAYPART", part, sg))
         elif t.kind == "flag" and len(t.text) > 2:
             cl.values.append(("FLAG", t.text, sg))
+        elif t.kind == "time":
+            pass
         elif t.kind == "url":
             cl.values.append(("URL", t.text.split("://", 1)[1].rstrip("/.").lower(), sg))
         elif t.kind == "path" and _TZ.match(t.text):
@@ -720,6 +729,9 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
         elif has_branch and t.kind == "word" and t.text in {"main", "master", "trunk", "develop", "dev"}:
             cl.values.append(("BRANCH", "main" if t.text in {"master", "trunk"} else t.text, sg))
     seg = " ".join(tokens[k].text for k in range(s, e))
+    for m in regex.finditer(r"\(([A-Z]{3})\)", nfc):
+        if "AIRPORT" in cl.signs:
+            cl.values.append(("AIRPORT_CODE", m.group(1), 1))
     for m in _CITY_TIME.finditer(seg):
         city = next(g for g in m.groups() if g)
         tz = "europe/moscow" if city in {"msk", "мск"} else next(
