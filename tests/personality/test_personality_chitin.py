@@ -207,3 +207,27 @@ def test_property_export_import_export_is_identity(items):
         ops.import_json(ws, text, "x.json")
         assert store.load(ws).insights == tuple(items)
         assert ops.export_json(store.load(ws), include_archived=True) == text
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.floats(allow_nan=False, allow_infinity=False) | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["id", "type", "claim", "confidence", "tags", "avoid", "createdAt", "provenance",
+                         "reinforcementCount", "condition", "x"]), inner, max_size=6),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_json)
+def test_property_import_of_any_json_raises_only_our_errors(value):
+    import tempfile
+
+    from tiers.errors import CuticleError
+    from tiers.workspace import Workspace
+
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            ops.import_json(Workspace(tmp), json.dumps(value), "any.json")
+        except CuticleError:
+            pass

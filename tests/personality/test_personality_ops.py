@@ -277,3 +277,26 @@ def test_reinforce_falls_back_to_the_workspace_session_counter(ws, monkeypatch):
     session.start_session(ws, "host-1")
     session.end_session(ws, "host-1")  # the counter advances: a new session may reinforce again
     assert ops.reinforce(ws, ins.id).reinforced
+
+
+def _contribute_many(root: str, worker: int) -> None:
+    from tiers.workspace import Workspace
+
+    w = Workspace(root)
+    for n in range(8):
+        ops.contribute(w, ops.draft(type="skill", claim=f"worker {worker} lesson {n} zq{worker}x{n}", confidence=0.5),
+                       shield=False)
+
+
+def test_concurrent_contributions_are_all_kept(ws):
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_contribute_many, args=(str(ws.root), w)) for w in range(3)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert all(p.exitcode == 0 for p in procs)
+    claims = {i.claim for i in store.load(ws).insights}
+    assert claims == {f"worker {w} lesson {n} zq{w}x{n}" for w in range(3) for n in range(8)}
