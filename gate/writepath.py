@@ -165,8 +165,12 @@ class Planner:
         try:
             old = self._read(rel, pop.path) if rel is not None else _read_outside(pop.path, self.cwd)
         except WorkspaceError as exc:
-            src_plan.rel, src_plan.action = rel, "block" if rel and self._tracked(rel) else "pass"
-            src_plan.errors = [_err("unreadable", rel or pop.path, str(exc))] if src_plan.action == "block" else []
+            if rel and self.ws.is_guarded_file(rel):
+                return [self._plan_file(pop.path, "write", op, content="")]  # refused as a guarded file
+            src_plan.rel = rel
+            if rel and self.ws.is_memory_file(rel):
+                src_plan.action = "allow"
+                src_plan.note = self._unreadable(rel, exc)
             return [src_plan]
         try:
             new_text = apply_hunks(_decode(old), pop.hunks, path=rel or pop.path) if pop.hunks else _decode(old)
@@ -180,6 +184,13 @@ class Planner:
             plans.append(self._plan_file(pop.move_to, "write", op, content=new_text))
             return plans
         return [self._plan_file(pop.path, "write", op, content=new_text, old_override=old)]
+
+    def _unreadable(self, rel: str, exc: Exception) -> str:
+        """A memory file on disk cuticle cannot read (permissions, binary, huge): it is not tiered and the call
+        proceeds (fail-open, reported); `cuticle lint` flags the file itself."""
+        msg = f"{rel}: {exc}; not tiered, the tool call proceeds (fail-open)"
+        self.diagnostics.append(msg)
+        return msg
 
     def _tracked(self, rel: str) -> bool:
         return self.ws.is_memory_file(rel) or self.ws.is_guarded_file(rel)
@@ -232,8 +243,7 @@ class Planner:
         try:
             old = old_override if old_override is not None else (base_text if base_text is not None else self._read(rel, path))
         except WorkspaceError as exc:
-            plan.action = "block"
-            plan.errors = [_err("unreadable", rel, f"{exc}; cuticle refuses to tier it", resolve="fix or remove the file by hand")]
+            plan.note = self._unreadable(rel, exc)
             return plan
         plan.old = old
         if kind == "edit":

@@ -377,12 +377,30 @@ def test_symlinked_memory_file_pointing_outside_is_refused(ws, tmp_path):
     assert target.read_text(encoding="utf-8") == "- someone else's notes\n"
 
 
-def test_binary_memory_file_is_refused_not_crashed_on(ws):
-    (ws / "memory" / "blob.md").write_bytes(b"\x00\x01binary")
+@pytest.mark.parametrize("kind", ["binary", "huge", "no-permission"])
+def test_unreadable_memory_file_is_not_tiered_and_fails_open_with_a_diagnostic(ws, kind):
+    path = ws / "memory" / "odd.md"
+    if kind == "binary":
+        path.write_bytes(b"\x00\x01binary")
+    elif kind == "huge":
+        path.write_bytes(b"- line\n" * 700_000)
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root reads every file")
+        path.write_text("- a\n", encoding="utf-8")
+        path.chmod(0)
     payload = {"hook_event_name": "PreToolUse", "tool_name": "Edit", "cwd": str(ws),
-               "tool_input": {"file_path": str(ws / "memory/blob.md"), "old_string": "binary", "new_string": "x"}}
+               "tool_input": {"file_path": str(path), "old_string": "binary", "new_string": "x"}}
     out = run_hook("claude", payload)
-    assert out.blocked and json.loads(out.reason)["reason"] == "unreadable"
+    assert out.code == 0 and not out.blocked
+    assert out.stderr.count("\n") == 1 and "not tiered" in out.stderr and "memory/odd.md" in out.stderr
+    assert "not tiered" in json.dumps(_events(ws)[-1])
+
+
+def test_huge_or_binary_new_content_for_a_memory_file_is_refused(ws):
+    payload, _ = write_payload("claude", ws, "MEMORY.md", _memory(ws) + CONFLICT + "\n" + "x" * 5_000_000)
+    out = run_hook("claude", payload)
+    assert out.blocked and json.loads(out.reason)["reason"] == "not-a-memory-text"
 
 
 def test_non_memory_write_passes_untouched(ws):
