@@ -125,3 +125,25 @@ def test_doctor_on_an_uninitialised_workspace_says_what_to_run(empty_workspace):
     out = cuticle("doctor", str(empty_workspace), "--no-canary")
     assert out.returncode == 1
     assert "cuticle init" in out.stdout
+
+
+def test_init_writes_the_starter_policy_once_and_it_validates(workspace):
+    pytest.importorskip("rules.governance.policy", reason="governance (issue 6) not in this build")
+    rep = json.loads(cuticle("init", "claude", str(workspace), "--command", CMD, "--json").stdout)
+    policy = workspace / "chitin.yaml"
+    assert policy.is_file() and "wrote starter policy chitin.yaml" in rep["actions"]
+    assert cuticle("validate", str(policy)).returncode == 0
+    policy.write_text(policy.read_text() + "\n# edited by the user\n", encoding="utf-8")
+    again = json.loads(cuticle("init", "claude", str(workspace), "--command", CMD, "--json").stdout)
+    assert any("kept" in a for a in again["actions"])
+    assert policy.read_text().endswith("# edited by the user\n")
+
+
+def test_init_config_documents_every_gate_key_with_its_default(workspace):
+    cuticle("init", "codex", str(workspace), "--command", CMD)
+    import tomllib
+
+    cfg = tomllib.loads((workspace / ".cuticle" / "config.toml").read_text())
+    assert cfg["gate"] == {"user_guard": ["USER.md"], "allow_memory_delete": False, "fail_closed_policy": False,
+                           "claude_auto_allow": "auto", "server": "off"}
+    assert cfg["tiers"]["hypothesis_ttl"] == 3
