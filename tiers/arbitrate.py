@@ -549,6 +549,10 @@ def _polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
         # "only X" is denied by "not Y" for any Y other than X: a prohibition that spares X agrees.
         if kc.has_only and cc.force == "prohibit" and not (cc.negated_direct & kc.only_targets):
             continue
+        # "never X without Y" makes Y a requirement: a line that keeps Y ("X with Y") agrees with it.
+        required = {x for x in kc.local_neg if kc.signs.get(x, 0) > 0 and lexicon().kind.get(x) != "generic"}
+        if required and any(cc.signs.get(x, 0) > 0 for x in required):
+            continue
         # "X without Y" against "always Y (for X)": what the candidate drops on purpose is its point.
         dropped = [x for x in shared if x in cc.local_neg and cc.signs[x] < 0 < kc.signs[x]
                    and lexicon().kind.get(x) not in {"qualifier", "generic"}]
@@ -729,7 +733,8 @@ def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     and any(_same_value(slot, val, nv) for nv in k_neg)
                     and not any(_same_value(slot, val, pv) for pv, _ in k_pos)):
                 # a value the user ruled out ("not Samuel", "Zoom doesn't work for me"), now asserted
-                lonely = len([x for x in _content_ids(ccl) if not lx.slot_of.get(x)]) <= 2
+                lonely = len([x for x in _content_ids(ccl) if not lx.slot_of.get(x)]) <= 2 and (
+                    slot in ccl.direct or any(x in k.concepts for x in _content_ids(ccl) if lx.slot_of.get(x) != slot))
                 k_cls = [cl for v, sg2, cl in kvals if sg2 < 0 and _same_value(slot, val, v)
                          and _value_is_object(cl, v)]
                 if not k_cls and slot != "NAME":
@@ -758,7 +763,8 @@ def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     continue
                 anchors = [x for x in _shared(ccl, kcl) if not lx.slot_of.get(x) and x != slot
                            and lx.kind.get(x) not in {"qualifier"} and (x in ccl.direct or x in kcl.direct)]
-                lonely = len([x for x in _content_ids(ccl) if not lx.slot_of.get(x)]) <= 2
+                lonely = len([x for x in _content_ids(ccl) if not lx.slot_of.get(x)]) <= 2 and (
+                    slot in ccl.direct or any(x in k.concepts for x in _content_ids(ccl) if lx.slot_of.get(x) != slot))
                 if anchors or (lonely and slot not in {"DATE", "TIME", "DAY"}) or slot in {"NAME", "TZ"}:
                     return slot, val, pvs[0]
     return None

@@ -517,6 +517,7 @@ def _analyze_cached(text: str) -> Analysis:
     starts = {k for k, _ in concept_at}
     generic_at = {k for k, ids in concept_at if all(lx.kind.get(c) == "generic" for c in ids)}
     weak_at = {k: all(c.startswith("w:") for c in ids) for k, ids in concept_at}
+    qual_at = {k for k, ids in concept_at if all(lx.kind.get(c) in ("qualifier", "generic") for c in ids)}
     for k, _ in concept_at:
         span_end.setdefault(k, k + 1)
     clauses: list[Clause] = []
@@ -553,7 +554,7 @@ def _analyze_cached(text: str) -> Analysis:
                             local.update(range(j, span_end.get(j, j + 1)))
                             end_j = span_end.get(j, j + 1)
                             # a possessor is not the head: "without Anna's review", «без его проверки»
-                            if (weak_at.get(j) and end_j < e and end_j in starts) or j in generic_at:
+                            if ((weak_at.get(j) or j in qual_at) and end_j < e and end_j in starts) or j in generic_at:
                                 j = end_j
                                 continue
                             j = end_j

@@ -275,6 +275,27 @@ CASES = [
     ("j13-b6", ['- User said: reply to emails within one business day.'], '- Inbox zero reached on Tuesday.', "allow", "batch6-allow"),
     ("j14-b6", ['- Решили с пользователем: такси бизнес-класса только для поездок в аэропорт.'], '- Такси в аэропорт на 6:00 заказано, бизнес-класс.', "allow", "batch6-allow"),
     ("j15-b6", ['- User said: never reschedule meetings with the CEO.'], '- Reminder: CEO meetings are never moved.', "allow", "batch6-allow"),
+    # a seventh batch
+    ("k1-b7", ['- User said: never run database migrations without a backup first.'], "- Migrations can run before the backup finishes; it's faster.", "block", "batch7-block"),
+    ("k2-b7", ['- User said: the API rate limit is 100 requests per minute.'], '- API rate limit: 1000 requests per minute.', "block", "batch7-block"),
+    ("k3-b7", ['- User said: use Russian for all customer-facing texts.'], '- Customer-facing texts are written in English.', "block", "batch7-block"),
+    ("k4-b7", ["- Per user: don't add new cron jobs on the shared server."], '- Add a nightly cron job on the shared server for cleanup.', "block", "batch7-block"),
+    ("k5-b7", ['- User said: always encrypt backups.'], '- Unencrypted backups are acceptable for the dev database.', "block", "batch7-block"),
+    ("k6-b7", ['- Пользователь сказал: не менять публичный API без версии.'], '- Публичный API можно менять без новой версии, клиенты подстроятся.', "block", "batch7-block"),
+    ("k7-b7", ['- Пользователь сказал: документацию писать на русском.'], '- Docs are written in English from now on.', "block", "batch7-block"),
+    ("k8-b7", ['- Пользователь сказал: никогда не отключать двухфакторную аутентификацию.'], '- Two-factor auth can be disabled for the test accounts.', "block", "batch7-block"),
+    ("k9-b7", ['- Decided with the user: Celery only for the reports service until the queue migration.'], '- All background jobs in the monorepo run on Celery.', "block", "batch7-block"),
+    ("k10-b7", ['- User said: never expose the admin panel to the internet.'], '- Probably fine to open the admin panel publicly for the demo.', "block", "batch7-block"),
+    ("l1-b7", ['- User said: never run database migrations without a backup first.'], '- Backup of prod taken at 02:00 before migration 0051.', "allow", "batch7-allow"),
+    ("l2-b7", ['- User said: the API rate limit is 100 requests per minute.'], '- Client SDK retries after a 429 with exponential backoff.', "allow", "batch7-allow"),
+    ("l3-b7", ['- User said: use Russian for all customer-facing texts.'], '- Internal runbooks stay in English.', "allow", "batch7-allow"),
+    ("l4-b7", ["- Per user: don't add new cron jobs on the shared server."], '- The cleanup job runs as a systemd timer on the worker VM instead.', "allow", "batch7-allow"),
+    ("l5-b7", ['- User said: always encrypt backups.'], '- Backups are encrypted with age before upload.', "allow", "batch7-allow"),
+    ("l6-b7", ['- Пользователь сказал: не менять публичный API без версии.'], '- Изменения публичного API выходят в v2 с новой версией.', "allow", "batch7-allow"),
+    ("l7-b7", ['- Пользователь сказал: документацию писать на русском.'], '- Документация к API — на русском, примеры кода с английскими комментариями.', "allow", "batch7-allow"),
+    ("l8-b7", ['- Пользователь сказал: никогда не отключать двухфакторную аутентификацию.'], '- 2FA enforced for all admin accounts since Nov 20.', "allow", "batch7-allow"),
+    ("l9-b7", ['- Decided with the user: Celery only for the reports service until the queue migration.'], '- The reports service runs 4 Celery workers.', "allow", "batch7-allow"),
+    ("l10-b7", ['- User said: never expose the admin panel to the internet.'], '- Admin panel is reachable only over the VPN.', "allow", "batch7-allow"),
 ]
 
 
@@ -288,6 +309,7 @@ def _decide(memory: list[str], candidate: str, *, file: str = "MEMORY.md"):
 KNOWN_MISSES = {
     "c4-b3": "working-hours time ranges are not compared (no shared anchor concept)",
     "f11-b4": "a Telegram alert bot reads as writing to the user in Telegram (who is addressed is not modelled)",
+    "k1-b7": "'before the backup finishes' is not read as 'without a backup' (temporal order is not modelled)",
 }
 
 
