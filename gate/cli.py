@@ -20,6 +20,7 @@ __version__ = "0.1.0"
 
 #: subcommand -> (module under gate.commands, one-line help). Order is the order of `cuticle --help`.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("demo", "the 60-second tour: every surface run on a copy of a workspace"),
     # memory model
     "classify": ("classify", "classify memory lines into tiers"),
     "stamp": ("classify", "show or verify the stamps of memory files"),

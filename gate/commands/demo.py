@@ -1,0 +1,192 @@
+"""`cuticle demo`: the 60-second tour — every surface of cuticle run for real on a copy of a workspace.
+
+The tour never touches the workspace it is given: it copies it to a temporary directory (or ``--keep DIR``) and
+drives the real `cuticle` command there, exactly as a host would. Each step checks its own outcome, so the tour is
+also a smoke test: exit 0 when every step behaved as described, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+SESSION = "demo-session-1"
+
+
+def configure(parser: argparse.ArgumentParser, name: str) -> None:
+    parser.add_argument("--workspace", "-w", metavar="DIR", default="sample-workspace",
+                        help="workspace to copy and tour (default: sample-workspace)")
+    parser.add_argument("--keep", metavar="DIR", default=None,
+                        help="make the copy here and keep it afterwards (must not exist yet)")
+
+
+@dataclass
+class _Tour:
+    root: Path
+    failures: int = 0
+
+    def cuticle(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "gate", *args], input=stdin, capture_output=True,
+                              text=True, cwd=self.root, timeout=120)
+
+    def hook(self, event: str, **payload) -> subprocess.CompletedProcess[str]:
+        body = {"session_id": SESSION, "cwd": str(self.root), "hook_event_name": event, **payload}
+        return self.cuticle("hook", "claude", stdin=json.dumps(body))
+
+    def step(self, title: str) -> None:
+        print(f"\n== {title}")
+
+    def show(self, text: str, limit: int = 14) -> None:
+        lines = text.rstrip("\n").splitlines()
+        for line in lines[:limit]:
+            print(f"   {line}")
+        if len(lines) > limit:
+            print(f"   … ({len(lines) - limit} more lines)")
+
+    def expect(self, ok: bool, what: str) -> None:
+        print(f"   {'ok ' if ok else 'FAIL'} {what}")
+        if not ok:
+            self.failures += 1
+
+
+def _decision(proc: subprocess.CompletedProcess[str]) -> tuple[str, str]:
+    """The Claude Code dialect: exit 2 or permissionDecision deny blocks; the reason is what the model reads."""
+    if proc.returncode == 2:
+        return "deny", proc.stderr.strip()
+    try:
+        out = json.loads(proc.stdout or "{}")
+    except json.JSONDecodeError:
+        return "allow", ""
+    spec = out.get("hookSpecificOutput") or {}
+    return spec.get("permissionDecision", "allow"), spec.get("permissionDecisionReason", "")
+
+
+def _tour(t: _Tour) -> None:
+    memory = t.root / "MEMORY.md"
+
+    t.step("1. Tiers: every memory line of the workspace, classified (cuticle classify)")
+    proc = t.cuticle("classify", "--workspace", ".")
+    t.show(proc.stdout, limit=12)
+    t.expect(proc.returncode == 0 and "DIRECTIVE" in proc.stdout, "lines classified into tiers")
+
+    t.step("2. Install the hook for Claude Code (cuticle init claude)")
+    proc = t.cuticle("init", "claude", ".")
+    t.show(proc.stdout or proc.stderr, limit=6)
+    t.expect(proc.returncode == 0 and (t.root / ".cuticle").is_dir(), ".cuticle/ created, hook installed")
+
+    t.step("3. Session starts; the user says something (UserPromptSubmit records it for provenance)")
+    t.hook("SessionStart", source="startup")
+    prompt = "From now on use pnpm for every install, never npm."
+    proc = t.hook("UserPromptSubmit", prompt=prompt)
+    print(f"   user: {prompt}")
+    t.expect(proc.returncode == 0, "prompt recorded")
+
+    t.step("4. The agent files the user's words in MEMORY.md: new line classified, stamped inline")
+    before = memory.read_bytes()
+    old = before.decode("utf-8")
+    anchor = "## Notes to self\n"
+    guess_line = "- The staging deploys are probably slow because of cold caches."
+    new = old.replace(anchor, anchor + "\n- Use pnpm for every install, never npm.\n" + guess_line + "\n", 1)
+    proc = t.hook("PreToolUse", tool_name="Write", tool_input={"file_path": str(memory), "content": new})
+    decision, _ = _decision(proc)
+    stamped, hedge = "", ""
+    try:
+        updated = json.loads(proc.stdout)["hookSpecificOutput"]["updatedInput"]["content"]
+        stamped = next((ln for ln in updated.splitlines() if "pnpm for every install" in ln), "")
+        hedge = next((ln for ln in updated.splitlines() if "cold caches" in ln), "")
+    except (KeyError, TypeError, ValueError, StopIteration):
+        updated = ""
+    print(f"   {stamped}\n   {hedge}")
+    t.expect(decision == "allow" and "<!--cu:D" in stamped,
+             "the user's own words became a verified DIRECTIVE (stamp tier D)")
+    t.expect("<!--cu:H" in hedge, "the agent's guess became a HYPOTHESIS with an expiry (stamp tier H)")
+    if updated:
+        memory.write_text(updated, encoding="utf-8")  # the host writes the rewritten content
+
+    t.step("5. The agent's guess contradicts a user directive: blocked, with a reason the model can act on")
+    guess = "- Running `terraform destroy` in sandbox accounts is fine."
+    proc = t.hook("PreToolUse", tool_name="Edit", tool_input={
+        "file_path": str(memory), "old_string": anchor, "new_string": anchor + guess + "\n"})
+    decision, reason = _decision(proc)
+    print(f"   attempted: {guess}")
+    t.show(reason, limit=8)
+    t.expect(decision == "deny" and "terraform destroy" in reason, "write blocked, directive named in the reason")
+
+    t.step("6. The shell bypass (echo … >> MEMORY.md) is closed by the governance layer")
+    cmd = "echo '- npm is fine after all' >> MEMORY.md"
+    proc = t.hook("PreToolUse", tool_name="Bash", tool_input={"command": cmd})
+    decision, reason = _decision(proc)
+    print(f"   $ {cmd}")
+    t.show(reason, limit=4)
+    t.expect(decision == "deny", "shell write to a memory file denied")
+    proc = t.cuticle("evaluate", "-t", "Bash", "-c", "git status && git push --force origin main", "--json")
+    print("   $ cuticle evaluate -t Bash -c 'git status && git push --force origin main'")
+    t.show(proc.stdout, limit=4)
+    t.expect(proc.returncode == 1, "a chain is judged by its most dangerous segment")
+
+    t.step("7. Lint the workspace like code (cuticle lint)")
+    proc = t.cuticle("lint", "--workspace", ".")
+    t.show(proc.stdout + proc.stderr, limit=12)
+    t.expect(proc.returncode in (0, 1), "lint ran (exit 0 clean/warnings, 1 error findings)")
+
+    t.step("8. Personality: insights in, a token-budgeted PERSONALITY.md out (contribute, render)")
+    t.cuticle("contribute", "--workspace", ".", "--type", "behavioral", "--claim",
+              "Lead with the command, then one line of why.", "--confidence", "0.85", "--tags", "style")
+    t.cuticle("contribute", "--workspace", ".", "--type", "trigger", "--condition",
+              "the user asks to deploy on a Friday", "--claim", "remind him of the release-day rule",
+              "--confidence", "0.8")
+    proc = t.cuticle("render", "--workspace", ".")
+    personality = t.root / "PERSONALITY.md"
+    if personality.exists():
+        t.show(personality.read_text(encoding="utf-8"), limit=12)
+    t.expect(proc.returncode == 0 and personality.exists(), "PERSONALITY.md rendered")
+
+    t.step("9. Sessions and GC: hypotheses expire after 3 sessions and go to a recoverable archive")
+    t.hook("SessionEnd", reason="exit")
+    for n in range(2, 6):
+        body = {"session_id": f"demo-session-{n}", "cwd": str(t.root)}
+        t.cuticle("hook", "claude", stdin=json.dumps({**body, "hook_event_name": "SessionStart"}))
+        t.cuticle("hook", "claude", stdin=json.dumps({**body, "hook_event_name": "SessionEnd"}))
+    from tiers.fsutil import read_jsonl
+
+    archived = read_jsonl(t.root / ".cuticle" / "gc-archive.jsonl")
+    for entry in archived[:4]:
+        print(f"   archived {entry.get('id')}: {entry.get('file')}:{entry.get('line')} {entry.get('reason')}")
+    t.expect(bool(archived), "expired hypotheses left memory for the archive in .cuticle/")
+    if archived:
+        proc = t.cuticle("gc", "--workspace", ".", "--restore", str(archived[0]["id"]))
+        t.show(proc.stdout + proc.stderr, limit=3)
+        t.expect(proc.returncode == 0, "cuticle gc --restore put the line back")
+
+def run(args: argparse.Namespace) -> int:
+    from tiers.errors import UsageError
+
+    source = Path(args.workspace)
+    if not source.is_dir():
+        raise UsageError(f"{args.workspace}: not a directory")
+    if args.keep:
+        root = Path(args.keep)
+        if root.exists():
+            raise UsageError(f"{args.keep}: already exists; --keep needs a new directory")
+        cleanup = None
+    else:
+        cleanup = tempfile.TemporaryDirectory(prefix="cuticle-demo-")
+        root = Path(cleanup.name) / source.name
+    shutil.copytree(source, root, ignore=shutil.ignore_patterns(".cuticle", ".claude"))
+    tour = _Tour(root=root.resolve())
+    print(f"cuticle tour on a copy of {source}/ (the original is not touched)")
+    try:
+        _tour(tour)
+    finally:
+        if cleanup is not None:
+            cleanup.cleanup()
+        else:
+            print(f"\nthe toured copy is kept in {args.keep}")
+    print(f"\n{'all steps behaved as described' if tour.failures == 0 else f'{tour.failures} step(s) failed'}")
+    return 0 if tour.failures == 0 else 1
