@@ -31,6 +31,12 @@ def file_lock(path: Path) -> Iterator[None]:
         os.close(fd)
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` so that readers see either the old or the new file, never a partial one.
 
@@ -45,8 +51,11 @@ def atomic_write(path: Path, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+        try:
+            mode = os.stat(path).st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()  # a new file gets the usual mode, not mkstemp's 0600
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
