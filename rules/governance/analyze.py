@@ -406,8 +406,6 @@ class Walker:
         if hit:
             inv, what = hit
             self.violate(inv, f"{how} writes {what}; " + _SELF_FIX[inv])
-        if ref.scope == "unknown" and how == "redirect":
-            pass
         if ref.abs and (ref.abs.startswith("/etc/sudoers") or ref.abs in ("/etc/passwd", "/etc/shadow", "/etc/group")):
             self.violate("no-permission-escalation", f"{how} writes {ref.display}; editing account or sudo files "
                          "escalates privileges")
@@ -930,7 +928,7 @@ class Walker:
 
 
 # -- wrappers --------------------------------------------------------------------------------------------
-def _skip_opts(argv: list[str], valued: set[str], start: int = 1, *, stop_at_positional=True) -> int:
+def _skip_opts(argv: list[str], valued: set[str], start: int = 1) -> int:
     i = start
     while i < len(argv):
         a = argv[i]
@@ -1148,15 +1146,6 @@ def _w_eval(w: Walker, argv, cwd):
     return ("shell", [" ".join(argv[1:])], 1)
 
 
-def _w_source(w: Walker, argv, cwd):
-    if len(argv) < 2:
-        return None
-    target = argv[1]
-    if target.startswith("<(…)") or target in ("/dev/stdin", "-"):
-        return ("shell-file", argv, None)
-    return None
-
-
 def _w_runner(sub: str, valued: set[str] = frozenset()):
     """``uv run CMD``, ``poetry run CMD``, ``bundle exec CMD``…: the command after the subcommand runs."""
     def handler(w: Walker, argv, cwd):
@@ -1169,10 +1158,6 @@ def _w_runner(sub: str, valued: set[str] = frozenset()):
 
 def _w_busybox(w: Walker, argv, cwd):
     return ("wrap", argv[1:], None) if len(argv) > 1 else None
-
-
-def _w_git_alias(w: Walker, argv, cwd):
-    return None
 
 
 _WRAPPERS = {
@@ -1319,8 +1304,6 @@ def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
     if tool in ("cp", "install"):
         for s in srcs:
             effects.append(Effect("read", w.env.norm(s, cwd).display, "path"))
-    if "s" in flags and tool == "ln":
-        pass
     return "write", None
 
 
@@ -1575,8 +1558,7 @@ def _git_push(w: Walker, rest, repo, effects, protected) -> None:
             continue
         ops.append(a)
     fset = set(flags)
-    remote = ops[0] if ops else ""
-    refspecs = ops[1:]
+    refspecs = ops[1:]  # ops[0] is the remote
     if fset & force_flags or any(r.startswith("+") for r in refspecs):
         if any(r.startswith("+") for r in refspecs):
             how = "a '+' refspec"
@@ -1616,8 +1598,6 @@ def _git_push(w: Walker, rest, repo, effects, protected) -> None:
             w.violate("no-protected-branch", f"git push {' '.join(rest)} {what} {dst}; push a feature branch and "
                       "open a pull request")
         effects.append(Effect("git", dst, "branch") if dst else Effect("git"))
-    if remote and "://" in remote:
-        pass
 
 
 def _walker_current_branch(self: Walker, repo: str | None) -> str | None:
@@ -1635,10 +1615,6 @@ def _walker_current_branch(self: Walker, repo: str | None) -> str | None:
 Walker.current_branch = _walker_current_branch  # type: ignore[attr-defined]
 
 
-def _h_echo(w: Walker, tool, argv, cwd, stdin, effects, taints):
-    return "exec", None
-
-
 def _h_source(w: Walker, tool, argv, cwd, stdin, effects, taints):
     if len(argv) < 2:
         return "exec", None
@@ -1652,10 +1628,6 @@ def _h_source(w: Walker, tool, argv, cwd, stdin, effects, taints):
         w.violate("script-execution-tracking", f"{argv[0]} runs {stdin.taint}ed stdin")
         return "dangerous", None
     w.check_exec_of_download(target, cwd)
-    return "exec", None
-
-
-def _h_kill(w: Walker, tool, argv, cwd, stdin, effects, taints):
     return "exec", None
 
 
@@ -1705,10 +1677,6 @@ def _h_yq(w: Walker, tool, argv, cwd, stdin, effects, taints):
             effects.append(w.write_effect(ref, f"{tool} -i"))
         return "write", None
     return "read", None
-
-
-def _h_make(w: Walker, tool, argv, cwd, stdin, effects, taints):
-    return "exec", None
 
 
 def _h_base64(w: Walker, tool, argv, cwd, stdin, effects, taints):

@@ -203,7 +203,6 @@ LONG_OPTIONS: dict[str, tuple[str, ...]] = {
                  "recurse-submodules", "ipv4", "ipv6", "no-force-with-lease"),
 }
 
-_MASKED_HINTS = ("m", "message", "title", "body", "b", "t")
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,10 +17,8 @@ MAX_DEPTH = 48
 #: longest command line parsed structurally; longer input is cut (the rest is still scanned as text)
 MAX_INPUT = 200_000
 
-_OPERATOR_CHARS = frozenset(";&|<>()\n")
 _BLANKS = frozenset(" \t\r\f\v")
 _WORD_BREAK = frozenset(" \t\r\f\v;&|<>()\n")
-_RESERVED_END = frozenset({"then", "fi", "do", "done", "else", "elif", "esac", "}", "in", ";;"})
 _PLAIN = re.compile(r"[^\s;&|<>()'\"\\$`]+")
 _BARE = re.compile(r"[^\s;&|<>()'\"\\$`]*")
 _SPACES = re.compile(r"[ \t\r\f\v]+")
