@@ -358,6 +358,10 @@ class Walker:
         for red in cmd.redirects:
             if red.op in ("<<", "<<-"):
                 stdin = Flow(text=red.body or "")
+                if not red.body_quoted and red.body and ("$(" in red.body or "`" in red.body):
+                    # an unquoted heredoc expands $(…) and backticks when the command runs
+                    for inner in _substitutions(red.body):
+                        self.run_text(inner, cwd, "heredoc $(…)", ";")
             elif red.op == "<<<":
                 t = self.word_subs(red.target, cwd, via) if red.target else None
                 text = self.expand(red.target, cwd)[0] if red.target else ""
@@ -1836,6 +1840,39 @@ def _echo_value(script: Script) -> str | None:
     if not cmd.words or cmd.words[0].text not in ("echo", "printf") or not all(w.literal for w in cmd.words):
         return None
     return _echo_text(cmd.words[0].text, [w.text for w in cmd.words[1:]]).rstrip("\n")
+
+
+def _substitutions(text: str) -> list[str]:
+    """The command texts of ``$(…)`` and backtick substitutions in expandable text (an unquoted heredoc body)."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if text.startswith("$((", i):
+            i += 3
+            continue
+        if text.startswith("$(", i):
+            depth, j = 1, i + 2
+            while j < n and depth:
+                if text[j] == "(":
+                    depth += 1
+                elif text[j] == ")":
+                    depth -= 1
+                j += 1
+            out.append(text[i + 2:j - 1] if depth == 0 else text[i + 2:])
+            i = j
+            continue
+        if c == "`":
+            j = text.find("`", i + 1)
+            j = n if j < 0 else j
+            out.append(text[i + 1:j])
+            i = j + 1
+            continue
+        i += 1
+    return out
 
 
 def _is_pwd(script: Script) -> bool:
