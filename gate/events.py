@@ -8,7 +8,7 @@ from typing import Any
 
 # A last line of defence only: the governance layer masks what it returns; memory text that reaches this log
 # passed (or was blocked by) the security scan. Keys and tokens of common shapes are replaced by their kind.
-_SECRET = re.compile(
+_SECRET_PATTERN = (
     r"(?i)(?:"
     r"(?P<kv>\b(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|auth|bearer)\b\s*[:=]\s*)(?P<val>[^\s'\"`]{6,})"
     r"|\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}"
@@ -19,9 +19,14 @@ _SECRET = re.compile(
     r"|-----BEGIN [A-Z ]*PRIVATE KEY-----"
     r")"
 )
+_SECRET: re.Pattern[str] | None = None  # compiled on first use: most hook calls never need the fallback
 
 
 def _mask_str(s: str) -> str:
+    global _SECRET
+    if _SECRET is None:
+        _SECRET = re.compile(_SECRET_PATTERN)
+
     def sub(m: re.Match[str]) -> str:
         if m.group("kv"):
             return m.group("kv") + "****"

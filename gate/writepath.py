@@ -294,10 +294,9 @@ class Planner:
             plan.note = "memory model not available in this build: write allowed unstamped"
             return
         rel = plan.rel
-        old_doc = markdown.parse_document(plan.old) if plan.old else None
         # as bytes, so that a BOM the edit kept is the document's BOM, not a character of its first line
         new_doc = markdown.parse_document((plan.proposed or "").encode("utf-8", "surrogateescape"))
-        old_lines = old_doc.lines if old_doc else []
+        old_lines = _plain_lines(plan.old, markdown) if plan.old else []
         new_lines = new_doc.lines
         keep, fresh = align(old_lines, new_lines)
         changes: dict[int, str] = {}
@@ -429,12 +428,40 @@ class Planner:
         return DEFAULT_TTL
 
 
+class _PlainLine:
+    """An on-disk line for alignment: only its text is needed (the old file is never re-rendered)."""
+
+    __slots__ = ("number", "text")
+
+    def __init__(self, number: int, text: str) -> None:
+        self.number = number
+        self.text = text
+
+
+def _plain_lines(data: bytes, markdown) -> list[_PlainLine]:
+    """The lines of the file on disk, split exactly as the Markdown model splits them but without parsing the
+    Markdown structure (a second full parse of a large memory file is the slowest step of a write)."""
+    split = getattr(markdown, "_split", None)
+    if split is None:
+        return [_PlainLine(ln.number, ln.text) for ln in markdown.parse_document(data).lines]
+    raw = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    text = raw.decode("utf-8", "surrogateescape")
+    return [_PlainLine(k, t) for k, (t, _eol) in enumerate(split(text), 1)]
+
+
+def _key(text: str) -> str:
+    """A line compared without its stamp (an agent that edits a stamp has not changed the line)."""
+    from tiers.stamps import split_stamp
+
+    return split_stamp(text)[0].rstrip()
+
+
 def align(old_lines: list, new_lines: list) -> tuple[dict[int, int], list[int]]:
     """Map new line index -> old line index for lines the agent kept (compared without stamps), and list the
     indices of new lines. Common prefix/suffix first (fast for appends), then difflib on the middle, then
     moved lines matched by content so that reordering a file cannot re-label old memory."""
     def key(line) -> str:
-        return line.content.rstrip() if line.kind == "memory" or line.stamp is not None else line.text.rstrip()
+        return _key(line.text)
 
     ok = [key(x) for x in old_lines]
     nk = [key(x) for x in new_lines]

@@ -133,3 +133,14 @@ def test_fast_render_equals_with_texts_render(lines, eol, bom, data):
     chosen = data.draw(st.lists(st.sampled_from(numbers), unique=True)) if numbers else []
     changes = {n: f"- changed {n}" for n in chosen}
     assert _render(doc, changes) == doc.with_texts(changes).render()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=200).map(lambda b: b.replace(b"\x00", b"")), st.booleans())
+def test_plain_line_split_matches_the_markdown_model(data, bom):
+    from gate.writepath import _plain_lines
+
+    data = (b"\xef\xbb\xbf" if bom else b"") + data
+    plain = [(ln.number, ln.text) for ln in _plain_lines(data, markdown)]
+    parsed = [(ln.number, ln.text) for ln in markdown.parse_document(data).lines]
+    assert plain == parsed
