@@ -185,6 +185,8 @@ class Walker:
         self.vars: dict[str, str] = {}
         self.tainted: dict[str, str] = {}
         self.downloads: set[str] = set()
+        #: files this command line writes from a heredoc (path -> text), so running them later is inspected
+        self.written: dict[str, str] = {}
         self.branch: str | None = None  # set by `git switch X` / `git checkout X` earlier in the chain
         self.git_branch = git_branch  # callable(repo_dir) -> current branch or None
         self.nest = 0
@@ -377,6 +379,12 @@ class Walker:
                     stdin = Flow(secret=True)
         effects: list[Effect] = []
         self.redirect_effects_list(cmd.redirects, cwd, effects)
+        if stdin is not None and stdin.text is not None and argv and argv[0] in ("cat", "tee", "dd"):
+            targets = [e.target for e in effects if e.type == "write" and e.kind == "path"]
+            if argv[0] == "tee":
+                targets += [a for a in argv[1:] if not a.startswith("-")]
+            for t in targets:
+                self.written[self.env.abs_of(self.env.norm(t, cwd).display)] = stdin.text
         if not argv:
             if effects:
                 self.emit([">"], op, via, "write", effects)
@@ -550,7 +558,7 @@ class Walker:
                     effects.append(Effect("read", self.env.norm(a, cwd).display, "path"))
         else:
             res = ("exec", None)
-            self.check_exec_of_download(argv[0], cwd)
+            self.check_exec_of_download(argv[0], cwd, "sh", op)
         typ, flow = res
         if sudo:
             typ = "dangerous"
@@ -561,6 +569,14 @@ class Walker:
         if tool in ("cd", "pushd"):
             ops = _operands(args)
             cwd = self.env.cd(cwd, ops[0] if ops else None)
+        elif tool in ("export", "declare", "local", "readonly", "typeset"):
+            for k, a in enumerate(args):
+                name, eq, value = a.partition("=")
+                if eq and name.replace("_", "a").isalnum():
+                    if dyn and k + 1 < len(dyn) and dyn[k + 1]:
+                        self.vars.pop(name, None)
+                    else:
+                        self.vars[name] = value
         self.emit(argv, op, via, typ, effects, sudo=sudo, wrappers=wrappers)
         if flow is None:
             flow = Flow()
@@ -580,12 +596,18 @@ class Walker:
                 flow.secret = True
         return cwd, flow
 
-    def check_exec_of_download(self, path: str, cwd) -> None:
-        if self.downloads:
+    def check_exec_of_download(self, path: str, cwd, lang: str = "sh", op: str = ";") -> None:
+        if self.downloads or self.written:
             ref = self.env.norm(path, cwd)
             if ref.abs and ref.abs in self.downloads:
                 self.violate("script-execution-tracking", f"runs {ref.display}, which this command just downloaded;"
                              " review the file first")
+            elif ref.abs and ref.abs in self.written:
+                text = self.written.pop(ref.abs)  # pop: a script that runs itself is inspected once
+                if lang in SHELLS or lang == "sh":
+                    self.run_text(text, cwd, f"script {ref.display}", op)
+                else:
+                    self.scan_code(lang, text, cwd, op)
 
     # shells ---------------------------------------------------------------------------------------------
     def run_shell(self, tool, argv, cwd, via, op, stdin, effects, taints):
@@ -628,7 +650,7 @@ class Walker:
                     self.violate("script-execution-tracking", f"{tool} runs a script straight from the network or "
                                  "a decoder; download it, review it, then run it")
                 return "dangerous" if taint else "exec", None
-            self.check_exec_of_download(target, cwd)
+            self.check_exec_of_download(target, cwd, tool, op)
             if self.out.violations and self.out.violations[-1].invariant == "script-execution-tracking" \
                     and self.out.violations[-1].segment == len(self.out.segments):
                 return "dangerous", None
@@ -701,7 +723,7 @@ class Walker:
                 continue
             if code is None:
                 script_given = True
-                self.check_exec_of_download(a, cwd)
+                self.check_exec_of_download(a, cwd, tool, op)
                 if a.startswith("<(…)"):
                     taint = taints[i] if i < len(taints) else None
                     if taint:

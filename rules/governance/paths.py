@@ -152,6 +152,12 @@ class Env:
             if "/" not in rel and low == "chitin.yaml":
                 return gov, f"{rel} (the policy)"
             return None
+        if ref.scope == "unknown" and not ref.display.startswith(("$", "~", "/")):
+            # relative to a directory only known at run time (cd "$(…)"): protect as if it were the root
+            probe = posixpath.normpath(ref.display)
+            if not probe.startswith(".."):
+                return self._protected(PathRef("ws", probe, probe, None))
+            return None
         if ref.scope in ("home", "abs"):
             low = ref.display.lower()
             if _match(low, HOME_SELF_GLOBS) or _contains(low, HOME_SELF_GLOBS):
