@@ -114,7 +114,7 @@ _NAME_TRIGGER = regex.compile(
     r"(?i)\b(?:call\s+me|call\s+(?:the\s+user|him|her|them)|address\s+(?:me|the\s+user|him|her|them)\s+as|"
     r"refer\s+to\s+(?:me|the\s+user|him|her)\s+as|my\s+name\s+is|name\s*:|"
     r"зови(?:те)?\s+меня|называй(?:те)?\s+меня|обращаться\s+к\s+(?:пользователю|нему|ней|мне)\s*:?|"
-    r"обращайся\s+ко\s+мне|меня\s+зовут|имя\s*:|обращение\s*:)"
+    r"обращайся\s+ко\s+мне|(?:меня|его|её|ее)\s+зовут|(?:his|her)\s+name\s+is|имя\s*:|обращение\s*:)"
 )
 _NAME = regex.compile(r"(?<![\w])(?:(not|не|instead\s+of|вместо)\s+)?([A-ZА-ЯЁ][\w'-]+(?:\s+[A-ZА-ЯЁ][\w'-]+){0,2})")
 
@@ -764,7 +764,8 @@ def _names(nfc: str) -> list[tuple[str, str, int]]:
     """
     found: list[tuple[bool, str, str, int]] = []
     for m in _NAME_TRIGGER.finditer(nfc):
-        address = not regex.match(r"(?i)(?:my\s+name|name\s*:|имя|меня\s+зовут)", m.group(0))
+        address = not regex.match(r"(?i)(?:my\s+name|his\s+name|her\s+name|name\s*:|имя|(?:меня|его|её|ее)\s+зовут)",
+                                  m.group(0))
         tail = regex.split(r"[.;(\n,]|\s(?:and|but|и|но)\s", nfc[m.end():m.end() + 80], maxsplit=1)
         seg = tail[0]
         rest = nfc[m.end() + len(seg):m.end() + len(seg) + 40]

@@ -296,6 +296,27 @@ CASES = [
     ("l8-b7", ['- Пользователь сказал: никогда не отключать двухфакторную аутентификацию.'], '- 2FA enforced for all admin accounts since Nov 20.', "allow", "batch7-allow"),
     ("l9-b7", ['- Decided with the user: Celery only for the reports service until the queue migration.'], '- The reports service runs 4 Celery workers.', "allow", "batch7-allow"),
     ("l10-b7", ['- User said: never expose the admin panel to the internet.'], '- Admin panel is reachable only over the VPN.', "allow", "batch7-allow"),
+    # an eighth batch (measured last: see docs/arbitration.md, Figures)
+    ("m1-b8", ['- User said: never commit generated files to the repo.'], '- Generated protobuf files are fine to commit, it saves a build step.', "block", "batch8-block"),
+    ("m2-b8", ['- User said: all dates in docs use ISO format (YYYY-MM-DD).'], '- Docs may use US dates like 12/04/2026.', "block", "batch8-block"),
+    ("m3-b8", ['- User said: only Anna can approve production releases.'], '- Any senior engineer can approve a production release.', "block", "batch8-block"),
+    ("m4-b8", ['- User said: send me a summary every evening at 20:00.'], '- Daily summary goes out at 8:00 in the morning.', "block", "batch8-block"),
+    ("m5-b8", ['- Пользователь сказал: не использовать внешние CDN для шрифтов.'], '- Шрифты подключаем с Google Fonts CDN.', "block", "batch8-block"),
+    ("m6-b8", ['- Пользователь сказал: всегда запускать тесты перед мёржем.'], '- Перед мёржем тесты можно не гонять, если правка в README.', "block", "batch8-block"),
+    ("m7-b8", ['- Пользователь сказал: его зовут Павел, обращаться по имени.'], '- Обращаться к пользователю: Павел Сергеевич, на «вы».', "block", "batch8-block"),
+    ("m8-b8", ['- User said: never downgrade dependencies.'], '- Пакет lodash можно откатить на старую версию, если сборка падает.', "block", "batch8-block"),
+    ("m9-b8", ['- Decided with the user: Rust only for the parser module.'], '- The whole backend gets rewritten in Rust.', "block", "batch8-block"),
+    ("m10-b8", ["- User said: don't leave TODO comments in merged code."], '- TODO comments in merged code are acceptable if they link an issue.', "block", "batch8-block"),
+    ("n1-b8", ['- User said: never commit generated files to the repo.'], '- Generated files go to build/ which is in .gitignore.', "allow", "batch8-allow"),
+    ("n2-b8", ['- User said: all dates in docs use ISO format (YYYY-MM-DD).'], '- Release notes dated 2026-12-04 are in docs/releases/.', "allow", "batch8-allow"),
+    ("n3-b8", ['- User said: only Anna can approve production releases.'], '- Anna approved the 3.2 production release this morning.', "allow", "batch8-allow"),
+    ("n4-b8", ['- User said: send me a summary every evening at 20:00.'], '- The 20:00 summary includes CI status and open PRs.', "allow", "batch8-allow"),
+    ("n5-b8", ['- Пользователь сказал: не использовать внешние CDN для шрифтов.'], '- Шрифты лежат локально в static/fonts.', "allow", "batch8-allow"),
+    ("n6-b8", ['- Пользователь сказал: всегда запускать тесты перед мёржем.'], '- Тесты перед мёржем занимают около 4 минут.', "allow", "batch8-allow"),
+    ("n7-b8", ['- Пользователь сказал: его зовут Павел, обращаться по имени.'], '- Павел предпочитает короткие сообщения.', "allow", "batch8-allow"),
+    ("n8-b8", ['- User said: never downgrade dependencies.'], '- Upgraded lodash to 4.17.21.', "allow", "batch8-allow"),
+    ("n9-b8", ['- Decided with the user: Rust only for the parser module.'], '- The parser module builds with cargo in CI.', "allow", "batch8-allow"),
+    ("n10-b8", ["- User said: don't leave TODO comments in merged code."], '- Removed three stale TODO comments before merging PR #77.', "allow", "batch8-allow"),
 ]
 
 
@@ -310,6 +331,9 @@ KNOWN_MISSES = {
     "c4-b3": "working-hours time ranges are not compared (no shared anchor concept)",
     "f11-b4": "a Telegram alert bot reads as writing to the user in Telegram (who is addressed is not modelled)",
     "k1-b7": "'before the backup finishes' is not read as 'without a backup' (temporal order is not modelled)",
+    "m2-b8": "date formats (ISO vs US) are not a slot",
+    "m3-b8": "'only Anna' vs 'any senior engineer' (who may act) is not modelled",
+    "m7-b8": "a first name with a patronymic counts as the same name; the formality clash is not weighed",
 }
 
 
