@@ -160,6 +160,14 @@ def load_policy_file(path: str | os.PathLike[str]) -> Policy:
 def _from_bytes(data: bytes, display: str) -> Policy:
     if data == _starter_bytes():
         return Policy.from_dict(display, _starter_dict())
+    digest = hashlib.sha256(data).hexdigest()
+    cache = Path(display).resolve().parent / ".cuticle" / "policy-cache.json"
+    try:  # the parsed form of this exact file, saved by an earlier process (no PyYAML import needed)
+        cached = json.loads(cache.read_text(encoding="utf-8"))
+        if cached.get("sha256") == digest:
+            return Policy.from_dict(display, cached["policy"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -168,6 +176,13 @@ def _from_bytes(data: bytes, display: str) -> Policy:
     if errors:
         raise ConfigError("\n".join(errors))
     assert policy is not None
+    if cache.parent.is_dir():
+        try:
+            from tiers.fsutil import atomic_write
+            payload = {"sha256": digest, "policy": policy.to_dict()}
+            atomic_write(cache, (json.dumps(payload, sort_keys=True) + "\n").encode("utf-8"))
+        except OSError:
+            pass  # a cache that cannot be written only costs the next process a YAML parse
     return policy
 
 

@@ -248,3 +248,21 @@ def test_adding_a_deny_rule_to_a_policy_file_never_allows_a_denied_command(tmp_p
     after = evaluate_command(command, ws).decision
     if before == "deny":
         assert after == "deny"
+
+
+def test_a_parsed_policy_is_cached_across_processes_by_content_hash(ws):
+    import subprocess
+    import sys
+    ws.ensure_state()
+    p = write(ws.root, "rules:\n  - id: only-reads\n    action: read\n    effect: allow\n")
+    assert evaluate_command("make", ws).rule == "default-deny"
+    cache = ws.root / ".cuticle" / "policy-cache.json"
+    assert json.loads(cache.read_text())["policy"]["rules"][0]["id"] == "only-reads"
+    code = ("import sys; from rules.governance import evaluate_command; from tiers.workspace import Workspace; "
+            "ev = evaluate_command('make', Workspace(sys.argv[1])); "
+            "print(ev.rule, 'yaml' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, str(ws.root)], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["default-deny", "False"]
+    p.write_text("rules:\n  - action: '*'\n    effect: allow\n")  # a changed file is parsed again
+    out = subprocess.run([sys.executable, "-c", code, str(ws.root)], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["rule-1", "True"]
