@@ -209,6 +209,38 @@ _LEAF_KIND = {
 }
 
 
+# The fast path: a file made only of ATX headings, flat list items, plain paragraph lines and blank lines (the
+# shape of most memory files) gets exactly the kinds markdown-it would give, without markdown-it. Anything that
+# could start another block (indentation, fences, quotes, HTML, tables, thematic breaks, setext underlines, link
+# definitions, empty items) sends the whole file to markdown-it. tests/tiers/test_markdown.py checks the two agree.
+_FAST_PATH = True
+_SIMPLE_HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
+_SIMPLE_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)]) {1,4}(?=\S)")
+_RISKY_START = frozenset("#>`~<|=_*-+:[\\ \t\u00a0")
+_DIGIT_MARKER = re.compile(r"\d{1,9}[.)]")
+_BOX = re.compile(r"\[[ xX]\] ")
+
+
+def _fast_kinds(texts: list[str]) -> list[str] | None:
+    kinds = []
+    for t in texts:
+        if not t:
+            kinds.append("blank")
+            continue
+        if t.strip(" \t") == "":
+            kinds.append("blank")
+            continue
+        if _SIMPLE_HEADING.match(t):
+            kinds.append("heading")
+            continue
+        m = _SIMPLE_ITEM.match(t)
+        body = t[m.end():] if m else t
+        if (body[0] in _RISKY_START and not _BOX.match(body)) or _DIGIT_MARKER.match(body) or not body.strip():
+            return None
+        kinds.append("memory")
+    return kinds
+
+
 def _parse_text(text: str, *, bom: bool, encoding: str) -> Document:
     # Documents are immutable, and lint, arbitration and the write path parse the same files again and again.
     return _parse_cached(text, bom, encoding)
@@ -224,9 +256,12 @@ def _parse_cached(text: str, bom: bool, encoding: str) -> Document:
         for k in range(front[0] - 1, front[1]):
             kinds[k] = "frontmatter"
         skip = front[1]
+    fast = _fast_kinds([t for t, _ in raw_lines[skip:]]) if _FAST_PATH else None
+    if fast is not None:
+        kinds[skip:] = fast
     # markdown-it sees the rest of the file with the front matter blanked, so token maps are file line indexes.
-    md_source = "\n" * skip + "\n".join(t for t, _ in raw_lines[skip:])
-    if any(t.strip() for t, _ in raw_lines[skip:]):
+    elif any(t.strip() for t, _ in raw_lines[skip:]):
+        md_source = "\n" * skip + "\n".join(t for t, _ in raw_lines[skip:])
         for tok in _md().parse(md_source):
             kind = _LEAF_KIND.get(tok.type)
             if kind is None or tok.map is None:

@@ -153,3 +153,42 @@ def test_any_text_round_trips(text: str) -> None:
     doc = parse_document(text)
     assert doc.text == text
     assert doc.render() == text.encode("utf-8", "surrogateescape")
+
+
+_FRAGMENTS = ["- ", "* ", "+ ", "1. ", "2) ", "# ", "## ", "####### ", "#", "", "  ", "    ", "\t", "> ", "- [ ] ",
+              "- [x] ", "[x]: /u", "---", "***", "- - -", "===", "```", "~~~", "<div>", "<!-- c -->", "| a | b |",
+              "|---|---|", ":--|", "\\", "_ _ _", "- 1.", "-", "1.", "10. ", "\u00a0", "[ ] "]
+_WORDS = ["text", "User said: x", "Пользователь", "a|b", "`code`", "<!--cu:Dabcde@1#abcdef-->", "", "  tail", "#tag",
+          "*em*", "2026 plans", "- x"]
+
+
+def _kinds(text: str, fast: bool) -> list[str]:
+    import tiers.markdown as md
+
+    saved = md._FAST_PATH
+    md._FAST_PATH = fast
+    try:
+        return [line.kind for line in md._parse_cached.__wrapped__(text, False, "utf-8").lines]
+    finally:
+        md._FAST_PATH = saved
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_FRAGMENTS), st.sampled_from(_WORDS)), max_size=12))
+def test_fast_path_agrees_with_markdown_it(pairs) -> None:
+    text = "\n".join(a + b for a, b in pairs)
+    assert _kinds(text, True) == _kinds(text, False)
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+def test_fast_path_agrees_on_fixtures(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert _kinds(text, True) == _kinds(text, False)
+
+
+def test_fast_path_is_taken_for_a_plain_memory_file() -> None:
+    import tiers.markdown as md
+
+    text = "# Memory\n\n- User said: a\n- [ ] maybe b\n1. c\nplain paragraph\n"
+    assert md._fast_kinds(text.splitlines()) == ["heading", "blank", "memory", "memory", "memory", "memory"]
+    assert md._fast_kinds(["- a", "```", "x", "```"]) is None
