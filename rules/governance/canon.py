@@ -368,6 +368,8 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
             continue
         if body[:1].isdigit() or (len(body) > 1 and body[1].isdigit() and not _valued(tool, action, body[0], raw0)):
             name, _, value = body.partition("=")
+            if len(name) == 1:
+                name = _alias(tool, action, name)  # curl -4 = --ipv4
             flags.append((name, value))  # -20, -C5 style numbers stay whole
             continue
         j = 0

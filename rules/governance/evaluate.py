@@ -174,7 +174,22 @@ _MEMO_SIZE = 2048
 _MEMO: dict[tuple, tuple] = {}
 
 
+_ENV_FAST: dict[tuple, tuple] = {}
+
+
 def build_env(ws, policy: Policy, root: str) -> Env:
+    fast_key = (root, id(ws.config) if ws is not None else 0, id(policy))
+    hit = _ENV_FAST.get(fast_key)
+    if hit is not None and hit[0] is policy and hit[1] is (ws.config if ws is not None else None):
+        return hit[2]
+    env = _build_env(ws, policy, root)
+    if len(_ENV_FAST) > 32:
+        _ENV_FAST.clear()
+    _ENV_FAST[fast_key] = (policy, ws.config if ws is not None else None, env)
+    return env
+
+
+def _build_env(ws, policy: Policy, root: str) -> Env:
     mem = guarded = None
     rels: list[str] = []
     if ws is not None:

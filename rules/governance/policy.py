@@ -86,10 +86,17 @@ class Policy:
         return self.invariant_modes.get(rule_id, self.mode)
 
     def options(self) -> Options:
+        hit = _OPTIONS.get(id(self))
+        if hit is not None and hit[0] is self:
+            return hit[1]
         hosts = self.allowed_hosts
         if hosts is not None and "*" in hosts:
             hosts = None
-        return Options(self.protected_branches, self.delete_allowed, hosts)
+        opts = Options(self.protected_branches, self.delete_allowed, hosts)
+        if len(_OPTIONS) > 64:
+            _OPTIONS.clear()
+        _OPTIONS[id(self)] = (self, opts)
+        return opts
 
     def match(self, eff: Effect) -> tuple[Rule | None, str]:
         """The deciding rule for one effect: first matching deny, else first matching allow, else default deny."""
@@ -133,6 +140,7 @@ def target_match(target: str, glob: str, kind: str) -> bool:
 
 # -- loading -----------------------------------------------------------------------------------------------
 _CACHE: dict[tuple, Policy] = {}
+_OPTIONS: dict[int, tuple] = {}
 
 
 def load_policy_file(path: str | os.PathLike[str]) -> Policy:
