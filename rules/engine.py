@@ -9,6 +9,7 @@ fixes (:class:`Fix`, lists of line :class:`Edit` values) through one function, :
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import logging
 import os
@@ -461,6 +462,15 @@ class FileContext:
     @property
     def lines(self) -> list[Any]:
         return self.doc.lines
+
+    @functools.cached_property
+    def memory_lines(self) -> list[Any]:
+        """The file's memory lines (paragraph and list-item content), computed once for all rules."""
+        return [line for line in self.doc.lines if line.is_memory]
+
+    @functools.cached_property
+    def memory_numbers(self) -> frozenset[int]:
+        return frozenset(line.number for line in self.memory_lines)
 
     @property
     def name(self) -> str:

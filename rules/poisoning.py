@@ -34,7 +34,7 @@ class Signal:
     strong: bool = True
 
 
-_F = re.IGNORECASE
+_F = 0  # every pattern runs on casefolded text (see normalize); IGNORECASE would only slow `re` down
 
 # -- vocabulary --------------------------------------------------------------------------------------------
 _TLD_EXT = r"(?!(?:md|txt|json|ya?ml|toml|py|js|ts|env|lock|cfg|ini|log|conf|html?|css|csv|zip|gz|tar|pdf|png|jpe?g|svg|sql|db|bak|tmp|local|internal|lan|corp|test|localhost)\b)"
@@ -354,7 +354,7 @@ _TRUST_STEMS = ("trust", "authorit", "whitelist", "allowlist", "verified", "offi
 _WORD_RE = re.compile(r"\w+")
 #: Exfiltration needs somewhere to send to: a URL, an address, a domain or "every reply"-like words.
 _DEST_HINT = re.compile(r"://|@|\w\.[a-z]{2,}|\b\d{1,3}\.\d{1,3}\.|repl|respon|messag|answer|summar|webhook|"
-                        r"pastebin|gist|telemetr|commit|ответ|сообщени|письм|сводк", re.IGNORECASE)
+                        r"pastebin|gist|telemetr|commit|ответ|сообщени|письм|сводк")
 
 
 @functools.lru_cache(maxsize=1)
@@ -426,7 +426,6 @@ def _scan_plain(text: str) -> list[Signal]:
         for m in aux["b64_pipe"].finditer(text):
             if not _negated(text, m.start()):
                 out.append(Signal("base64-payload", m.start(), m.end(), m.group(0)))
-    out.extend(_b64_commands(text))
     return out
 
 
@@ -461,7 +460,8 @@ def detect(line: str) -> list[Signal]:
     A line is poisoned when any strong signal fires, or two weak ones (e.g. "don't ask for confirmation" plus
     a fake system notice). Offsets refer to the normalized, revealed text.
     """
-    text = normalize(reveal(line))
+    raw = reveal(line)
+    text = normalize(raw)
     aux = _aux()
     signals: list[Signal] = []
     outside = text
@@ -475,6 +475,10 @@ def detect(line: str) -> list[Signal]:
             signals.append(Signal("html-comment", m.start(), m.end(), m.group(0)[:120]))
         outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]
     signals.extend(_scan_plain(outside))
+    if len(raw) == len(text):  # offsets agree (no length-changing case folding): decode the original casing
+        signals.extend(_b64_commands(raw))
+    else:
+        signals.extend(_b64_commands(unicodedata.normalize("NFKC", raw)))
     strong = [s for s in signals if s.strong]
     if strong:
         return sorted(strong, key=lambda s: (KINDS.index(s.kind) if s.kind in KINDS else 99, s.start))

@@ -88,15 +88,15 @@ def _looks_real(value: str, kind: str) -> bool:
 
 
 #: Every pattern above needs one of these anchors; lines without any skip the full scan.
-_ANCHORS = regex.compile(
-    r"(?i)-----begin|\b(?:akia|asia|agpa|aida|aroa|anpa)|aws|gh[pousr]_|github_pat_|gl(?:pat|dt|ptt|rt|cbt)-|xox|"
+_ANCHORS = re.compile(  # matched against the lowercased line: IGNORECASE makes `re` several times slower
+    r"-----begin|\b(?:akia|asia|agpa|aida|aroa|anpa)|aws|gh[pousr]_|github_pat_|gl(?:pat|dt|ptt|rt|cbt)-|xox|"
     r"hooks\.slack|sk-|aiza|_live_|_test_|\bsg\.|npm_|pypi-|hf_|:aa|eyj|bearer|://|pass|pwd|парол|api|token|"
     r"secret|токен|ключ")
 
 
 def find_secrets(text: str) -> list[Secret]:
     """Secrets in ``text``, left to right, non-overlapping (the most specific pattern wins)."""
-    if len(text) < 8 or _ANCHORS.search(text) is None:
+    if len(text) < 8 or _ANCHORS.search(text.lower()) is None:
         return []
     found: list[Secret] = []
     taken: list[tuple[int, int]] = []

@@ -7,6 +7,8 @@ Indic), a BOM at the start of a file, and no-break spaces (ordinary typography, 
 
 from __future__ import annotations
 
+import functools
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -48,7 +50,7 @@ _PICTO = regex.compile(r"[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional
 _JOINING_LETTER = regex.compile(r"[\p{Arabic}\p{Devanagari}\p{Bengali}\p{Gurmukhi}\p{Gujarati}\p{Oriya}\p{Tamil}"
                                 r"\p{Telugu}\p{Kannada}\p{Malayalam}\p{Sinhala}\p{Syriac}\p{Khmer}\p{Myanmar}]")
 _RTL = regex.compile(r"[\p{Hebrew}\p{Arabic}\p{Syriac}\p{Thaana}\p{Nko}]")
-_CANDIDATES = regex.compile(
+_CANDIDATES = re.compile(
     "[" + "".join(ZW) + "".join(BIDI) + "".join(BIDI_MARKS)
     + r"\uFE00-\uFE0F\U000E0000-\U000E007F\U000E0100-\U000E01EF\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]")
 
@@ -131,6 +133,11 @@ def scan(text: str) -> list[Hidden]:
     """Runs of non-benign invisible, tag or bidi characters in ``text`` (adjacent same-kind chars merged)."""
     if _CANDIDATES.search(text) is None:
         return []
+    return list(_scan(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _scan(text: str) -> tuple[Hidden, ...]:
     out: list[Hidden] = []
     for m in _CANDIDATES.finditer(text):
         i = m.start()
@@ -142,7 +149,7 @@ def scan(text: str) -> list[Hidden]:
             out[-1] = Hidden(kind, prev.start, i + 1, prev.names + (_name(text[i]),))
         else:
             out.append(Hidden(kind, i, i + 1, (_name(text[i]),)))
-    return [_decode(text, h) if h.kind == "tag" else h for h in out]
+    return tuple(_decode(text, h) if h.kind == "tag" else h for h in out)
 
 
 def _decode(text: str, h: Hidden) -> Hidden:

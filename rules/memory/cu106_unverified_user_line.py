@@ -35,8 +35,8 @@ def check(ctx):
     from tiers.model import Tier
 
     allowed = (Tier.DIRECTIVE, Tier.DECISION)
-    for line in ctx.lines:
-        if not line.is_memory or not line.body.strip():
+    for line in ctx.memory_lines:
+        if not line.body.strip():
             continue
         if line.stamp is not None:
             tier, how = line.stamp.tier, "stamped"

@@ -45,8 +45,8 @@ def check(ctx):
     from tiers.model import Tier
 
     index = None
-    for line in ctx.lines:
-        if not line.is_memory or not line.body.strip() or line.stamp_error:
+    for line in ctx.memory_lines:
+        if not line.body.strip() or line.stamp_error:
             continue
         if line.stamp is not None:
             if line.stamp.state is not None:

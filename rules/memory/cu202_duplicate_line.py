@@ -32,9 +32,7 @@ def _rank(line) -> int:
 @rule("CU202", "duplicate-line", "Exact duplicate memory line", Severity.WARNING, fix=Applicability.SAFE)
 def check(ctx):
     first: dict[str, object] = {}
-    for line in ctx.lines:
-        if not line.is_memory:
-            continue
+    for line in ctx.memory_lines:
         key = normalized_content(line.text)
         if len(key) < 3:
             continue

@@ -45,9 +45,7 @@ def check(ctx):
     min_words = int(ctx.options["min_words"])
     items = []
     seen_exact = set()
-    for line in ctx.lines:
-        if not line.is_memory:
-            continue
+    for line in ctx.memory_lines:
         key = normalized_content(line.text)
         if key in seen_exact:
             continue  # exact repeats are CU202's

@@ -34,6 +34,7 @@ _DIRECTIVE = re.compile(r"<!--\s*cuticle\s*:[^>]*-->")
 def _texts(ctx):
     """(line number, text to scan) per line; consecutive HTML block lines are scanned as one comment."""
     block: list = []
+    memory = ctx.memory_numbers
     for line in ctx.lines:
         if line.kind == "frontmatter":
             continue
@@ -43,7 +44,7 @@ def _texts(ctx):
         if block:
             yield block[0].number, "\n".join(b.text for b in block)
             block = []
-        yield line.number, line.content if line.is_memory else line.text
+        yield line.number, line.content if line.number in memory else line.text
     if block:
         yield block[0].number, "\n".join(b.text for b in block)
 
