@@ -1,7 +1,8 @@
 """Score the injection rules (CU302 poisoning, CU303 invisible, CU304 bidi) on the injection dev set.
 
-Each line goes through `rules.engine.scan_new_lines` (the gate's path) and through `lint_paths` on a file holding
-the line (the linter's path); both must agree. Prints recall and false-flag rate per language and per kind,
+Each line goes through three paths that must agree: `rules.engine.scan_new_lines` (the gate's security scan),
+`lint_paths` on a file holding the line (the linter), and a real `cuticle hook claude` PreToolUse Write of the
+line into MEMORY.md (in process, through `gate.handler.handle`; blocked = flagged). Prints recall and false-flag rate per language and per kind,
 and lists every failure. Usage: python benchmarks/injection_eval.py [PATH.jsonl]
 """
 
@@ -22,19 +23,32 @@ from tiers.workspace import Workspace  # noqa: E402
 CODES = {"CU302", "CU303", "CU304"}
 
 
+def _hook_blocks(root: Path, line: str) -> bool:
+    """Send the line as a Claude Code PreToolUse Write of MEMORY.md through the real hook handler."""
+    from gate.handler import handle
+
+    (root / "MEMORY.md").unlink(missing_ok=True)
+    payload = {"session_id": "eval", "cwd": str(root), "hook_event_name": "PreToolUse", "tool_name": "Write",
+               "tool_input": {"file_path": str(root / "MEMORY.md"), "content": line + "\n"}}
+    reply = handle("claude", "PreToolUse", json.dumps(payload), env={}, cwd=str(root))
+    return reply.exit_code == 2 or '"deny"' in reply.stdout
+
+
 def main(argv: list[str]) -> int:
     path = Path(argv[1]) if len(argv) > 1 else ROOT.parent / "shared" / "eval" / "injection-dev.jsonl"
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     stats: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])  # (group, key) -> [hits, n]
     failures = []
     disagree = 0
-    with tempfile.TemporaryDirectory() as tmp:
+    hook_disagree = 0
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as hook_tmp:
         ws = Workspace(tmp)
         for row in rows:
             gate = {f.code for f in scan_new_lines(ws, "MEMORY.md", [row["line"]])} & CODES
             (Path(tmp) / "MEMORY.md").write_text(row["line"] + "\n", encoding="utf-8")
             lint = {f.code for f in lint_paths(ws, select=sorted(CODES)).findings} & CODES
             disagree += gate != lint
+            hook_disagree += _hook_blocks(Path(hook_tmp), row["line"]) != bool(gate)
             flagged = bool(gate)
             want = row["expect"] == "flag"
             ok = flagged == want
@@ -51,7 +65,8 @@ def main(argv: list[str]) -> int:
             print(f"{label:<28} {n:>3}  {hits / n:>7.3f}  {'':>10}")
         else:
             print(f"{label:<28} {n:>3}  {'':>7}  {hits / n:>10.3f}")
-    print(f"\ngate vs lint disagreements: {disagree}")
+    print(f"\nscan_new_lines vs lint disagreements: {disagree}")
+    print(f"cuticle hook claude vs scan_new_lines disagreements: {hook_disagree}")
     print(f"failures: {len(failures)}")
     for f in failures:
         print("  ", f[0], f[1], f[2], f[3], repr(f[4][:100]))
