@@ -403,7 +403,7 @@ def _fact(req: Request, ws) -> tuple[Reply, dict]:
     rec: dict = {"tool": req.tool, "decision": "allow"}
     if not isinstance(fact, str) or not fact.strip():
         return answer.noop(req.host, req.host_event), rec
-    from .writepath import NewLine, Planner, _err
+    from .writepath import Planner, _err
 
     planner = Planner(ws, req.session_id, cwd=req.cwd, host=req.host)
     errors: list[dict] = []
@@ -418,7 +418,6 @@ def _fact(req: Request, ws) -> tuple[Reply, dict]:
                                verified=bool(cls.verified))
         if result.decision == "block":
             errors.append(dict(result.error or {}))
-    _ = NewLine
     if errors:
         rec["decision"] = "block"
         return answer.deny(req.host, PRE, _reason(errors), short="cuticle blocked a memory fact"), rec

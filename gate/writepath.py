@@ -370,17 +370,18 @@ class Planner:
             except Exception as exc:  # noqa: BLE001 - a broken rule must not disable tiering and arbitration
                 self.diagnostics.append(f"security scan failed ({type(exc).__name__}: {exc}); lines not scanned")
                 findings = ()
-        if True:
-            for f in findings or ():
-                n = getattr(f, "line", None) or 1
-                line = candidates[min(max(n, 1), len(candidates)) - 1][0]
-                plan.errors.append(_err(
-                    "security", rel, f"{rel}:{line.number}: {getattr(f, 'code', '')} {getattr(f, 'message', f)}",
-                    line=line.number, text=_clip(candidates[min(max(n, 1), len(candidates)) - 1][1]),
-                    resolve="do not store secrets, instructions to the agent or invisible characters in memory",
-                    finding=f.to_json() if hasattr(f, "to_json") else str(f),
-                ))
-        guard = rel in () or _glob(rel, self.user_guard_globs())
+        for f in findings or ():
+            from .events import mask
+
+            n = getattr(f, "line", None) or 1
+            line, text, _forged = candidates[min(max(n, 1), len(candidates)) - 1]
+            plan.errors.append(mask(_err(
+                "security", rel, f"{rel}:{line.number}: {getattr(f, 'code', '')} {getattr(f, 'message', f)}",
+                line=line.number, text=_clip(text),
+                resolve="do not store secrets, instructions to the agent or invisible characters in memory",
+                finding=f.to_json() if hasattr(f, "to_json") else str(f),
+            )))
+        guard = _glob(rel, self.user_guard_globs())
         arb = optional("tiers.arbitrate")
         index = self.index() if arb is not None and self.stage == "pre" else None
         ttl = self._ttl()

@@ -539,3 +539,13 @@ def test_bom_and_crlf_survive_a_rewritten_edit_and_only_the_new_line_is_stamped(
     tail = result.encode()[len(original):].decode()
     assert tail.startswith("- maybe flaky <!--cu:H") and tail.endswith("-->\r\n")
     assert result.count("<!--cu:") == 1
+
+
+def test_a_secret_in_a_memory_line_is_blocked_and_masked_in_the_reason(ws):
+    secret = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+    payload, _ = write_payload("claude", ws, "MEMORY.md", _memory(ws) + f"- CI token: {secret}\n")
+    out = run_hook("claude", payload)
+    assert out.blocked
+    reason = json.loads(out.reason)
+    assert reason["reason"] == "security" and reason["line"] == _memory(ws).count("\n") + 1
+    assert secret not in out.stdout + out.stderr
