@@ -11,8 +11,8 @@ and then checks it against the *current* prompt of its session — the most rece
 - the line qualifies when at least ``LINE_SHARE`` (60 %) of its content words occur in the prompt, with at least
   ``MIN_MATCHED`` (2) matched words; then it becomes DIRECTIVE, or DECISION when it carries a scope, with
   ``verified=True`` and confidence 0.76 + 0.24 * share;
-- the line must keep the polarity and modality of the prompt sentence it copies most (negation parity and the
-  presence of permission, relaxation and indifference words): "never deploy on Fridays" does not verify
+- the line must keep the polarity and modality of the prompt region it copies most (negation parity, the signs of
+  shared concepts and the presence of permission, relaxation and indifference words): "never deploy on Fridays" does not verify
   "deploys on Fridays are fine", and universal words ("everywhere", «везде») must be the user's too; when that
   prompt clause has a scope, the line must keep a scope;
 - a hedged line (by the classifier's hedge lexicon or the arbitration lexicon) never qualifies, and neither does
@@ -142,19 +142,68 @@ def _signature(text: str) -> tuple:
     return (neg, *(m in a.markers for m in _POLARITY))
 
 
-def _same_polarity(line: str, prompt: str) -> bool:
-    """The line keeps the polarity and modality of the prompt sentence it copies ("never X" is not "X is fine")."""
+def _regions(prompt: str) -> list[str]:
+    """Candidate source regions of a prompt: each sentence, and each contiguous run of its comma/conjunction parts.
+
+    A line may copy one clause of a sentence ("write only in Telegram, I don't read mail") or the whole sentence
+    ("use pnpm for every install, never npm"); comparing against a single comma fragment would lose the second
+    half of the latter.
+    """
     import regex
 
+    out: list[str] = []
+    for sent in regex.split(r"[.!?;\n]+", prompt):
+        if not sent.strip():
+            continue
+        parts = [p for p in regex.split(r",|\s(?=(?:and|but|и|но|а)\s)", sent) if p and p.strip()]
+        if len(parts) > 12:
+            parts = parts[:12]
+        for i in range(len(parts)):
+            for j in range(i + 1, len(parts) + 1):
+                out.append(",".join(parts[i:j]))
+    return out
+
+
+def _signs(text: str) -> dict[str, set[int]]:
+    """Content concept -> the signs it carries in ``text`` (slots and generic words left out)."""
+    from .concepts import analyze, lexicon
+
+    lx = lexicon()
+    out: dict[str, set[int]] = {}
+    for cl in analyze(text).clauses:
+        if cl.exception:
+            continue
+        for c in cl.direct:
+            sg = cl.signs.get(c, 0)
+            if sg and lx.kind.get(c) not in ("generic", "slot"):
+                out.setdefault(c, set()).add(sg)
+    return out
+
+
+def _same_polarity(line: str, prompt: str) -> bool:
+    """The line keeps the polarity and modality of the prompt region it copies ("never X" is not "X is fine").
+
+    The region is the sentence part the line copies most: the contiguous run of clauses with the most matched
+    words, the shortest such run on a tie. Its negation parity and modality words must be the line's, and every
+    concept both name must keep its sign ("use npm, never pnpm" does not copy "use pnpm, never npm").
+    """
     line_stems = _content_stems(line)
-    best, best_n = None, 0
-    for sent in regex.split(r"[.!?;,\n]+|\s(?:and|but|и|но|а)\s", prompt):
-        pool = set(_content_stems(sent))
+    best, best_key = None, None
+    for region in _regions(prompt):
+        stems = _content_stems(region)
+        pool = set(stems)
         n = sum(1 for st in line_stems if _stem_in(st, pool))
-        if n > best_n:
-            best, best_n = sent, n
+        if not n:
+            continue
+        key = (n, -len(stems))
+        if best_key is None or key > best_key:
+            best, best_key = region, key
     if best is None or _signature(line) != _signature(best):
         return False
+    region_signs = _signs(best)
+    for c, sg in _signs(line).items():
+        if c in region_signs and not (sg <= region_signs[c]):
+            return False
     # Dropping the user's scope ("Redis for staging until March" -> "use Redis") is not the user's words either.
     try:
         import unicodedata
@@ -200,6 +249,8 @@ def classify_with_provenance(ws, session_id: str | None, text: str) -> Classific
             scope = find_scope(unicodedata.normalize("NFC", strip_markup(content)))
         except Exception:  # noqa: BLE001 - scope detection is best effort here
             scope = None
+        if scope and analyze(scope).universal:
+            scope = None  # "for every install", «везде» widens a rule; it is not a scope
     tier = Tier.DECISION if scope else Tier.DIRECTIVE
     reason = f"verified: {share:.0%} of the line's words are the user's own from this turn ({matched} words)"
     return replace(base, tier=tier, scope=scope, confidence=round(0.76 + 0.24 * share, 3),

@@ -80,3 +80,30 @@ def test_share_counts_content_words_only():
     share, matched = provenance_share("- User said: never deploy on Fridays.", "never deploy on fridays please")
     assert share == 1.0 and matched == 3
     assert provenance_share("- ", "anything") == (0.0, 0)
+
+
+@pytest.mark.parametrize(("prompt", "line", "verified"), [
+    ("From now on use pnpm for every install, never npm.", "- Use pnpm for every install, never npm.", True),
+    ("From now on use pnpm for every install, never npm.", "- Use npm for every install, never pnpm.", False),
+    ("From now on use pnpm for every install, never npm.", "- Probably use pnpm for every install, never npm.",
+     False),
+    ("From now on use pnpm for every install, never npm.", "- Use pnpm for every install, npm is fine too.", False),
+    ("Отныне ставь зависимости только через pnpm, никогда не через npm.",
+     "- Ставить зависимости только через pnpm, никогда не через npm.", True),
+    ("Отныне ставь зависимости только через pnpm, никогда не через npm.",
+     "- Ставить зависимости только через npm, никогда не через pnpm.", False),
+    ("Отныне ставь зависимости только через pnpm, никогда не через npm.",
+     "- Наверное, ставить зависимости только через pnpm, никогда не через npm.", False),
+    ("Отныне ставь зависимости только через pnpm, никогда не через npm.",
+     "- Ставить зависимости через pnpm, но через npm тоже можно.", False),
+], ids=["a copied two-clause sentence verifies", "swapped values do not verify",
+        "a hedged copy does not verify", "a copy that adds a permission does not verify",
+        "a copied two-clause russian sentence verifies", "swapped russian values do not verify",
+        "a hedged russian copy does not verify", "a russian copy that adds a permission does not verify"])
+def test_the_whole_copied_sentence_decides_polarity(tmp_path, prompt, line, verified):
+    w = Workspace(tmp_path)
+    record_prompt(w, "s", prompt)
+    cls = classify_with_provenance(w, "s", line)
+    assert cls.verified is verified
+    if verified:
+        assert cls.tier is Tier.DIRECTIVE and cls.scope is None  # "for every install" widens; it is no scope
