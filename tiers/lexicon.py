@@ -115,15 +115,15 @@ HEDGES: dict[str, tuple[str, ...]] = {
     "en": (
         "maybe", "perhaps", "probably", "possibly", "likely", "unlikely", "might", "may be",
         "it|they|he|she|this|that|user|we|which may", "could be", "seem*", "apparently", "presumably",
-        "supposedly", "allegedly", "looks|look|looked like", "sounds like", "suggest*", "guess*", "suspect*",
-        "assum*", "hypothes*", "infer*", "hunch", "not sure", "unsure", "unclear", "unconfirmed", "unverified",
+        "supposedly", "allegedly", "looks|look|looked like", "sounds like", "suggest*", "guess|guessed|guesses|guessing", "suspect|suspected|suspects|suspecting",
+        "assume|assumed|assumes|assuming|assumption", "hypothes*", "infer|inferred|infers|inferring|inference", "hunch", "not sure", "unsure", "unclear", "unconfirmed", "unverified",
         "not confirmed", "to be confirmed", "judging by|from", "tbd", "tbc", "i think|believe|reckon|feel", "whether",
         "i can't|cannot|couldn't find", "i could not find", "if i recall|remember", "need|needs to confirm|verify|check",
         "should confirm|verify",
         "re:\\?\\s*[\"')\\]]*\\s*$",
     ),
     "ru": (
-        "кажется", "вроде", "похоже", "видимо", "вероятно", "наверное", "наверно", "возможно", "может быть",
+        "кажется", "вроде бы", "вроде ,", "^вроде", "пользовател*|мы|он|она|оно|они|это|все|тесты вроде", "похоже", "видимо", "вероятно", "наверное", "наверно", "возможно", "может быть",
         "скорее всего", "предположительн*", "предполага*", "предположени*", "догадк*", "по-видимому",
         "судя по всему", "по-моему", "не уверен*", "неуверен*", "я думаю", "думаю", "если не ошибаюсь", "якобы",
         "вряд ли", "не нашел|нашла|нашли", "надо|нужно проверить|уточнить", "уточнить", "гипотез*",

@@ -250,6 +250,15 @@ CASES += [
 ]
 
 
+# Words that are hedges only in some uses: "guests" is not "guess", «вроде» can mean "such as".
+CASES += [
+    ("en-o-guests", "- Calendar API: 12 guests registered for the Friday demo.", O, None),
+    ("ru-o-vrode-such-as", "- pytest упал на тестах вроде test_auth: 3 failed.", O, None),
+    ("ru-h-vrode-start", "- Вроде тесты стали медленнее.", H, None),
+    ("en-h-assumed", "- Assumed UTC because commits are in UTC.", H, None),
+]
+
+
 @pytest.mark.parametrize(("line", "tier", "scope"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_line_gets_expected_tier_and_scope(line: str, tier: Tier, scope: str | None) -> None:
     result = classify(line)
