@@ -633,7 +633,8 @@ def _disjoint_values(cc: Clause, kc: Clause) -> bool:
     for slot, v, _ in cc.values:
         cv.setdefault(slot, []).append(v)
     for slot, vals in cv.items():
-        if slot in kv and slot in {"DAY", "TIME", "DATE", "FLAG", "AIRPORT_CODE"} | set(lexicon().slot_of.values()):
+        if slot in kv and slot in {"DAY", "TIME", "DATE", "FLAG", "AIRPORT_CODE"} | _SHAPE_SLOTS | set(
+                lexicon().slot_of.values()):
             if not any(_same_value(slot, a, b) for a in vals for b in kv[slot]):
                 return True
     return False
@@ -695,6 +696,8 @@ def _same_value(slot: str, a: str, b: str) -> bool:
 def _mentions_value(c: Analysis, slot: str, val: str) -> bool:
     if any(_same_value(slot, val, v) for s, v, _ in c.values if s == slot):
         return True
+    if slot == "TZ" and "/" in val:
+        val = val.split("/", 1)[1]  # "europe/london" is mentioned by "London", not by "Europe"
     parts = [p for p in val.replace("/", " ").replace("_", " ").split() if len(p) > 2]
     text = c.text.casefold()
     if slot in {"TZ", "NAME", "URL", "BRANCH"} and any(p in text for p in parts):
@@ -703,6 +706,10 @@ def _mentions_value(c: Analysis, slot: str, val: str) -> bool:
 
 
 _LIGHT = {"USE_TOOL", "CHANGE", "ADD", "WRITE", "SWITCH"}
+#: Slots that describe the user's own settings: one value at a time, whatever the sentence around it.
+_PERSONAL_SLOTS = {"NAME", "TZ", "SEAT", "UNITS", "CURRENCY", "DATE_FORMAT", "TRAVEL_CLASS"}
+#: Value slots found by the shape of the text rather than the lexicon (compared like lexicon slots).
+_SHAPE_SLOTS = {"DATE_FORMAT", "VIA"}
 
 
 def _value_is_object(cl: Clause, value: str) -> bool:
@@ -729,7 +736,7 @@ def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
         for val, sg, ccl in cvals:
             if sg <= 0:
                 continue
-            if ((slot in lx.slot_of.values() or slot == "NAME")
+            if ((slot in lx.slot_of.values() or slot == "NAME" or slot in _SHAPE_SLOTS)
                     and any(_same_value(slot, val, nv) for nv in k_neg)
                     and not any(_same_value(slot, val, pv) for pv, _ in k_pos)):
                 # a value the user ruled out ("not Samuel", "Zoom doesn't work for me"), now asserted
@@ -765,7 +772,7 @@ def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                            and lx.kind.get(x) not in {"qualifier"} and (x in ccl.direct or x in kcl.direct)]
                 lonely = len([x for x in _content_ids(ccl) if not lx.slot_of.get(x)]) <= 2 and (
                     slot in ccl.direct or any(x in k.concepts for x in _content_ids(ccl) if lx.slot_of.get(x) != slot))
-                if anchors or (lonely and slot not in {"DATE", "TIME", "DAY"}) or slot in {"NAME", "TZ"}:
+                if anchors or (lonely and slot not in {"DATE", "TIME", "DAY"}) or slot in _PERSONAL_SLOTS:
                     return slot, val, pvs[0]
     return None
 
@@ -847,6 +854,18 @@ def _explain(kind: str, cand_tier: Tier, cons: Constraint, detail: str) -> tuple
     )
 
 
+_MODAL = frozenset({"PERMIT", "RELAX", "INDIFF", "OBLIGE", "HEDGE", "FUTURE_PLAN"})
+_INFER_WORDS = frozenset({"so", "therefore", "hence", "thus", "means", "значит", "поэтому", "следовательно",
+                          "выходит", "итак"})
+
+
+def _inferred(c: Analysis) -> bool:
+    """The line draws a conclusion ("…, so reviews can be skipped", «значит, можно»): an inference, not a report."""
+    from .text import words
+
+    return any(w in _INFER_WORDS for w in words(c.text))
+
+
 def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict | None:
     """The conflict between a candidate and one constraint, or None when they are compatible."""
     k = cons.analysis
@@ -873,6 +892,13 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
             detail = f'{label} "{shown}" instead of "{kshown}"'
         reason, res = _explain(kind, cand_tier, cons, detail)
         return Conflict(cons, kind, reason, res, 1.0 + rel)
+    if cand_tier is Tier.OBSERVATION and not (c.markers & _MODAL) and not _inferred(c):
+        # An environment report states a fact ("`npm audit` reports …", "Calendar API: 4 meetings"): naming the
+        # tool or the thing is not doing what the rule is about. It conflicts only when it reports the ruled act.
+        lx = lexicon()
+        k_acts = {x for kc in k.clauses for x in kc.direct if lx.kind.get(x) == "action" and x not in _LIGHT}
+        if not (k_acts & c.concepts):
+            return None
     if c.indiff and max(rel, _c_coverage(c, k)) >= 0.5:
         rel = max(rel, RELATED_MIN)
     window = _time_window(c, k) or (("permits", "the amount is beyond the limit the constraint sets")
@@ -892,7 +918,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
             return None
         what, detail = pol
         detail = f"the line {what} what the constraint rules out" if what != "bypasses" else detail
-    lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and (c.hedged or cand_tier is Tier.OBSERVATION)
+    lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and (c.hedged or cand_tier is Tier.OBSERVATION
+                                                                  or _inferred(c))
     kind = "lower-tier-over-directive" if lower else "polarity-flip"
     if cand_tier is Tier.DIRECTIVE:
         kind = "unverified-amendment"

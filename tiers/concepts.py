@@ -577,6 +577,15 @@ def _analyze_cached(text: str) -> Analysis:
         pre: set[str] = set()
         post: set[str] = set()
         even_at = next((k for k in range(s, e) if tokens[k].text in _CONTINUE and k > s), None)
+        aside: set[int] = set()
+        depth = 0
+        for k in range(s, e):  # "(guessed from commit timestamps)": an aside is context, not the claim
+            if tokens[k].kind == "punct" and tokens[k].text == "(":
+                depth += 1
+            elif tokens[k].kind == "punct" and tokens[k].text == ")":
+                depth = max(0, depth - 1)
+            elif depth:
+                aside.add(k)
         for k, ids in concept_at:
             if not (s <= k < e):
                 continue
@@ -587,7 +596,8 @@ def _analyze_cached(text: str) -> Analysis:
                     val = sg * flip
                     prev = cl.signs.get(can)
                     cl.signs[can] = val if prev is None or prev == val else 0
-                    if (first_neg is not None and k < first_neg) or (even_at is not None and k > even_at):
+                    if (first_neg is not None and k < first_neg) or (even_at is not None and k > even_at) \
+                            or k in aside:
                         pre.add(can)
                     else:
                         post.add(can)
@@ -729,6 +739,19 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
             cl.values.append(("BRANCH", t.text, sg))
         elif has_branch and t.kind == "word" and t.text in {"main", "master", "trunk", "develop", "dev"}:
             cl.values.append(("BRANCH", "main" if t.text in {"master", "trunk"} else t.text, sg))
+    for k in range(s, e):
+        t = tokens[k]
+        if t.kind in {"word", "path"}:
+            fm = _DATE_FORMAT.match(t.text)
+            if fm:  # "DD.MM.YYYY", "MM/DD/YYYY", "yyyy-mm-dd": the order of day, month and year is the value
+                cl.values.append(("DATE_FORMAT", "".join(g[0] for g in fm.groups()), sign_at(k)))
+        if t.kind == "word" and t.text in _VIA and k + 1 < e:
+            nxt = tokens[k + 1]
+            if nxt.kind in {"word", "path"} and nxt.text not in _STOP and not any(
+                    kk == k + 1 and any(lx.kind.get(c) not in (None,) and not c.startswith("w:") for c in ids)
+                    for kk, ids in concept_at):
+                # "через Тинькофф", "via Wise": a named channel or provider is a value of "how it is done"
+                cl.values.append(("VIA", _stem(nxt.text), sign_at(k + 1)))
     seg = " ".join(tokens[k].text for k in range(s, e))
     for m in regex.finditer(r"\(([A-Z]{3})\)", nfc):
         if "AIRPORT" in cl.signs:
@@ -747,6 +770,10 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
         if m.group(1):
             h = int(m.group(1).replace(" ", ""))
             cl.values.append(("TZ", f"utc{h:+d}" if h else "utc", 1))
+
+
+_DATE_FORMAT = regex.compile(r"^(d{1,2}|m{1,2}|y{2,4})[./-](d{1,2}|m{1,2}|y{2,4})[./-](d{1,2}|m{1,2}|y{2,4})$")
+_VIA = frozenset({"via", "through", "через"})
 
 
 def _near_month(k: int, concept_at, span_end) -> bool:
