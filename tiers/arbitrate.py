@@ -772,7 +772,8 @@ def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                            and lx.kind.get(x) not in {"qualifier"} and (x in ccl.direct or x in kcl.direct)]
                 lonely = len([x for x in _content_ids(ccl) if not lx.slot_of.get(x)]) <= 2 and (
                     slot in ccl.direct or any(x in k.concepts for x in _content_ids(ccl) if lx.slot_of.get(x) != slot))
-                if anchors or (lonely and slot not in {"DATE", "TIME", "DAY"}) or slot in _PERSONAL_SLOTS:
+                if anchors or (lonely and slot not in {"DATE", "TIME", "DAY"}) or slot in _PERSONAL_SLOTS \
+                        or slot.startswith("KEY:"):
                     return slot, val, pvs[0]
     return None
 

@@ -661,6 +661,10 @@ def _analyze_cached(text: str) -> Analysis:
         clauses[0].values.extend(names)
         values.extend(names)
         all_concepts.add("NAME")
+    keyed = _keyed(norm)
+    if keyed and clauses:
+        clauses[0].values.append(keyed)
+        values.append(keyed)
     for slot, _, _ in values:
         all_concepts.add(slot if not slot.startswith("NUM:") else "NUM")
 
@@ -700,7 +704,8 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
             h = int(hh)
             part = ("PART_MORNING" if 5 <= h < 12 else "PART_AFTERNOON" if 12 <= h < 17
                     else "PART_EVENING" if 17 <= h < 22 else "PART_NIGHT")
-            cl.values.append(("DAYPART", part, sg))
+            if sg > 0:  # "not before 8:00" rules out a time, not the whole morning
+                cl.values.append(("DAYPART", part, sg))
         elif t.kind == "flag" and len(t.text) > 2:
             cl.values.append(("FLAG", t.text, sg))
         elif t.kind == "time":
@@ -774,6 +779,46 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
 
 _DATE_FORMAT = regex.compile(r"^(d{1,2}|m{1,2}|y{2,4})[./-](d{1,2}|m{1,2}|y{2,4})[./-](d{1,2}|m{1,2}|y{2,4})$")
 _VIA = frozenset({"via", "through", "через"})
+
+
+_PROVENANCE_LABEL = regex.compile(
+    r"^[^:]{0,40}(?:user|пользовател|decided|agreed|решили|решено|договорились|просьба|decision)[^:]{0,20}:\s+")
+_KEYED = (
+    regex.compile(r"^(?:the\s+|our\s+|my\s+)?default\s+(?P<key>[\w-]+(?:\s+[\w-]+)?)\s+(?:is|=|:)\s+(?P<val>.+)$"),
+    regex.compile(r"^(?P<key>[\w-]+(?:\s+[\w-]+)?)\s+по\s+умолчанию\s*(?:[:=—–-]|это)?\s*(?P<val>.+)$"),
+    regex.compile(r"^по\s+умолчанию\s+(?P<key>[\w-]+(?:\s+[\w-]+)?)\s*(?:[:=—–-]|это)\s*(?P<val>.+)$"),
+    regex.compile(r"^(?:default\s+)?(?P<key>[\w-]+(?:\s+[\w-]+){0,2})\s*(?::|=|\s[—–]\s)\s*(?P<val>[^:]+)$"),
+)
+
+
+def _keyed(norm: str) -> tuple[str, str, int] | None:
+    """A "label: value" line ("Default editor: VS Code", «браузер по умолчанию — Firefox», "X = Y").
+
+    Returns ("KEY:<label concept>", <value concept>, +1): two lines giving different values to the same label
+    disagree, in either language when the label maps to a concept.
+    """
+    lx = lexicon()
+    text = _PROVENANCE_LABEL.sub("", norm.strip().strip("*_ "), count=1).rstrip(" .!")
+    text = text.replace("**", "")
+    for rx in _KEYED:
+        m = rx.match(text)
+        if not m:
+            continue
+        key_toks = [t for t in tokenize(m.group("key")) if t.kind == "word" and t.text not in _STOP
+                    and t.text not in {"default", "по", "умолчанию"}]
+        val_toks = [t for t in tokenize(m.group("val")) if t.kind not in {"punct"} and t.text not in _STOP]
+        if not key_toks or not val_toks or len(val_toks) > 4:
+            return None
+        if any(t.text in {"not", "never", "no", "не", "нет", "никогда"} for t in val_toks):
+            return None
+        key_spans = _scan(key_toks, lx.content, lx.content_prefix, skip_code=False)
+        key_ids = sorted(c for _, _, ids in key_spans for c in ids if lx.kind.get(c) not in {"generic", None})
+        key = key_ids[-1] if key_ids else "w:" + _stem(key_toks[-1].text)
+        val_spans = _scan(val_toks, lx.content, lx.content_prefix, skip_code=False)
+        val_ids = sorted(c for s0, _, ids in val_spans if s0 == 0 for c in ids if lx.kind.get(c) != "generic")
+        val = val_ids[0] if val_ids else _stem(val_toks[0].text)
+        return ("KEY:" + key, val, 1)
+    return None
 
 
 def _near_month(k: int, concept_at, span_end) -> bool:
