@@ -165,6 +165,13 @@ _P: dict[str, list[tuple[str, bool]]] = {
     "exfiltration": [],  # see _exfiltration
     "trust-source": [],  # see _trust
     "persistence": [
+        (r"\b(?:this|the following|these)\s+(?:exact\s+|same\s+|whole\s+|very\s+)?(?:line|instruction|rule|note|text|"
+         r"message|entry|sentence|paragraph|block)s?\b[^.]{0,40}?\b(?:stays?|remains?|is kept|persists?|survives?|is "
+         r"(?:copied|repeated|re-?added))\b[^.]{0,40}?\b(?:memory|memory\.md|user\.md|agents\.md|claude\.md|every "
+         r"(?:future )?session|each session|forever)\b", True),
+        (r"(?:эт\w*|следующ\w*|данн\w*)\s+(?:\w+\s+)?(?:строк|правил|инструкци|запис|заметк|текст)\w*\s+(?:\w+\s+){0,3}?"
+         r"(?:остава\w*|остается|должн\w* остава\w*|хран\w*|повторя\w*)\s+[^.]{0,40}?(?:памят\w*|memory\.md|"
+         r"кажд\w* сесси\w*|навсегда)", True),
         (r"\b(?:copy|add|write|append|insert|save|store|persist|paste|put|keep|remember|record|replicate|repeat)\b"
          r"[^.]{0,60}?\b(?:this|the following|these|above)\s+(?:line|instruction|rule|note|text|message|entry|"
          r"sentence)s?\b[^.]{0,40}?\b(?:memory|memory\.md|user\.md|agents\.md|claude\.md|notes|every session|each "
@@ -190,6 +197,128 @@ _EXFIL_VERB_RU = (r"(?:отправ\w*|пересыл\w*|перешл\w*|заг�
                   r"передай|прикладыва\w*|приложи|вставля\w*|вставь|копируй|скопируй|синхронизир\w*|публикуй|"
                   r"опубликуй|добавля\w*|добавь|присылай|пришли|дублируй)")
 _EXFIL_DEST_RU = r"(?:" + URLISH + r"|(?:в|во|к)\s+(?:каждо\w*|любо\w*|вс\w*)\s+(?:ответ\w*|сообщени\w*|письм\w*|сводк\w*))"
+
+
+# -- semantic frames (actor/authority + act + target), EN and RU -----------------------------------------------
+# Each frame is a conjunction of word classes within one sentence, in any order, so new wordings of the same act
+# are caught without listing phrases. Guards: negation before the act, a line that discusses an attack, and (for
+# the preference-like frames only) a line attributed to the user ("User said: don't ask me before tests").
+_AI = r"(?:ai|a\.i\.|assistant|agent|bot|model|llm|claude|gpt|chatgpt|copilot|codex|gemini|ассистент\w*|агент\w*|бот\w*|модел\w*|ии|нейросет\w*|ии-агент\w*)"
+_FRAME_SOURCES: dict[str, str] = {
+    # a line that speaks *about* an attack rather than issuing one
+    "discuss": (r"\b(?:incident|phishing|red[- ]team|attack(?:s|er|ers)?|injections?|malicious|suspicious|scam|"
+                r"we blocked|blocked it|reported (?:it|this|to)|did not follow|didn't follow|describes?|claimed|"
+                r"tried to|tries to|try to|attempts? to|researchers?)\b|фишинг\w*|атак\w*|инъекци\w*|злоумышленник\w*|"
+                r"подозрительн\w*|заблокир\w*|разбор\w*|пытал\w*|пытает\w*|исследовател\w*|требовани\w*|"
+                r"с просьбой|предупрежд\w*"),
+    # the line reports the user's own words (a preference, not an injected order)
+    "attributed": (r"^\W*(?:(?:the )?user(?: said| says| wants| asked| prefers| requested| decided)\b|user\s*:|per (?:the )?"
+                   r"user\b|пользователь(?: сказал\w*| просил\w*| попросил\w*| хочет| считает| велел\w*| "
+                   r"предпочитает| решил\w*)\b|пользователь\s*:|по просьбе пользовател\w*|просьба пользовател\w*|"
+                   r"договорились с пользовател\w*)"),
+    # disable-safety: asking/confirming stops
+    "no_ask": (r"\b(?:stop|quit|cease|no longer|don't|do not|never|no need to|needn't|without)\s+(?:\w+\s+){0,1}?"
+               r"(?:ask(?:ing)?|request(?:ing)?|wait(?:ing)? for|seek(?:ing)?|get(?:ting)?|need(?:ing)?|prompt(?:ing)?|"
+               r"requir(?:e|ing))\b[^.;!?]{0,30}?\b(?:confirmations?|approvals?|permissions?|consent|sign-?off)\b|"
+               r"\b(?:confirmations?|approvals?|permissions?|sign-?off) (?:is|are) (?:no longer|not) (?:needed|required|"
+               r"necessary)\b|\bno (?:need|reason) to (?:run|do|perform|wait for|go through)\s+(?:[\w-]+\s+){0,3}?"
+               r"(?:checks?|reviews?|verification|confirmations?|approvals?)\b|"
+               r"(?<!\w)(?:больше\s+не|не|перестань|хватит)\s+(?:[\w-]+\s+){0,2}?(?:спрашива|запрашива|жд|ожида|"
+               r"прос|уточня|получа)\w*\s+(?:[\w-]+\s+){0,2}?(?:подтвержд|разрешени|согласи|одобрени)\w*|"
+               r"(?<!\w)без\s+(?:[\w-]+\s+)?(?:подтвержд|согласовани|одобрени|разрешени|ревью)\w*|"
+               r"(?:подтвержд|согласовани|одобрени)\w*\s+(?:[\w-]+\s+){0,3}?(?:больше\s+)?не\s+(?:нужн|требу)\w*"),
+    # disable-safety: a safety mechanism switched off (active or passive)
+    "off_act": (r"\b(?:(?:turn|switch|shut)(?:s|ed|ing)?\s+(?:\w+\s+){0,3}?off|disabl\w*|deactivat\w*|bypass\w*|"
+                r"circumvent\w*|skip(?:s|ped|ping)?|suspend\w*|evad\w*|"
+                r"get(?:ting)? around|work(?:ing)? around)\b|(?:отключ|выключ|обход|обойд|обойт|пропуск|пропуст|"
+                r"сними|снять|убра|убер|деактивир|игнорир)\w*"),
+    "safety_obj": (r"\b(?:(?:memory |write |safety |security )?gates?|hooks?|pre-?\w* checks?|checks?|confirmations?|"
+                   r"approvals?|guard(?:rail)?s?|sandbox\w*|verification|protections?|filters?|safeguards?|"
+                   r"safety|security|cuticle|review step|permission prompts?)\b|гейт\w*|хук\w*|провер\w*|защит\w*|"
+                   r"подтвержден\w*|ограничени\w*|песочниц\w*|фильтр\w*|предохранител\w*"),
+    "off_state": (r"\b(?:is|are|was|were|been|got|now|stay|stays)\s+(?:\w+\s+){0,1}?(?:switched off|turned off|off|"
+                  r"disabled|deactivated|suspended|lifted|removed|not needed|not required|unnecessary)\b|"
+                  r"(?:отключен\w*|выключен\w*|сняты?|отменен\w*|не нужн\w*|не требу\w*|больше не нужн\w*)"),
+    "authority": (r"\b(?:admin\w*|administrator|maintainers?|owner|security team|ops team|it department|management|"
+                  r"team lead|cto|devops|new policy|policy update|system update)\b|администратор\w*|админ\w*|"
+                  r"владел\w*|руководств\w*|команд[аыеу]\b|распоряжени\w*|решени\w* (?:админ|владел|руковод)\w*|"
+                  r"нов\w* политик\w*"),
+    # instruction-override: earlier instructions declared void
+    "void": (r"\b(?:(?:all|any|every)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous\s+|prior\s+|earlier\s+|"
+             r"preceding\s+|old\s+|older\s+|existing\s+|other\s+|former\s+)?|(?:the\s+|your\s+)?(?:previous|prior|"
+             r"earlier|preceding|old|older|existing|other|former)\s+)(?:system\s+|memory\s+)?(?:instructions?|rules|"
+             r"guidance|guidelines|directives|notes|entries|orders|prompts?|policies)\b(?:\s+(?:above|in\s+\S+|from\s+"
+             r"\S+|so far|in this file))?\s+(?:are|is|were|have been|has been|become|became)?\s*(?:now\s+|hereby\s+|"
+             r"henceforth\s+)?(?:void|null|invalid|cancel+ed|revoked|obsolete|outdated|superseded|deprecated|"
+             r"irrelevant|replaced|rescinded|no longer (?:apply|applies|valid|in force|relevant|count)|do not apply|"
+             r"don't apply)\b"
+             r"|\b(?:the\s+)?(?:instructions|rules|guidance|directives|notes|entries)\s+(?:above|before this|in "
+             r"(?:memory|user|agents|claude)\.md|in this file)\s+(?:are|is|were)?\s*(?:now\s+)?(?:void|null|invalid|"
+             r"cancel+ed|revoked|obsolete|outdated|superseded|irrelevant|no longer (?:apply|valid|relevant))\b"
+             r"|(?:вс\w*\s+)?(?:прежн\w*|предыдущ\w*|ранн\w*|ранее\s+\w+|стар\w*|остальн\w*|вышеуказанн\w*|"
+             r"вышеперечисленн\w*)\s+(?:системн\w*\s+)?(?:правил\w*|указани\w*|инструкци\w*|директив\w*|"
+             r"распоряжени\w*|заметк\w*|запис\w*)(?:\s+(?:в|из)\s+\S+)?\s+(?:теперь\s+|больше\s+)?"
+             r"(?:недействительн\w*|отменен\w*|отменя\w*|утратил\w* силу|не действу\w*|устарел\w*|аннулир\w*|"
+             r"не имеют силы|неактуальн\w*|больше не действу\w*)"
+             r"|(?:вс\w*\s+)?(?:правил\w*|указани\w*|инструкци\w*)\s+(?:выше|в (?:memory|user|agents)\.md|в этом "
+             r"файле)\s+(?:теперь\s+|больше\s+)?(?:недействительн\w*|отменен\w*|отменя\w*|устарел\w*|не действу\w*)"),
+    "only_this": (r"\b(?:follow|obey|listen to|use|apply)\s+only\s+(?:this|these|the (?:rules|steps|instructions) "
+                  r"below|the following|me)\b|\bonly (?:this|these) (?:note|rule|entry|file|line|instruction)s? "
+                  r"(?:counts?|matters?|appl(?:y|ies))\b|(?:следуй|подчиняйся|слушайся|слушай|выполняй|"
+                  r"руководствуйся)\w*\s+только\b"),
+    # override-user: the user's word set aside
+    "user_void": (r"\buser'?s?\s+(?:\w+\s+){0,1}(?:rules?|instructions?|preferences?|requests?|directives?|wish(?:es)?|"
+                  r"restrictions?|orders?|bans?|limits?)\b[^.;!?]{0,40}?\b(?:is|are|was|were|has been|have been)?\s*"
+                  r"(?:outdated|obsolete|void|invalid|cancel+ed|superseded|irrelevant|deprecated|no longer (?:valid|"
+                  r"applies|apply|relevant|in force)|doesn't apply|does not apply|don't apply|do not apply)\b|"
+                  r"(?:правил\w*|указани\w*|инструкци\w*|запрет\w*|просьб\w*|пожелани\w*|ограничени\w*)\s+"
+                  r"пользовател\w*[^.;!?]{0,40}?(?:устарел\w*|недействительн\w*|отменен\w*|не действу\w*|"
+                  r"неактуальн\w*|больше не (?:действу|актуальн)\w*|можно (?:не соблюдать|игнорировать|пропускать))"),
+    "user_anyway": (r"\b(?:if|when|whenever|even if|should)\s+(?:the\s+)?(?:user|owner|human)\s+(?:\w+\s+){0,1}?"
+                    r"(?:says?|asks?|complains?|objects?|protests?|forbids?|refuses?|disagrees?|insists?|tells?|"
+                    r"wants?|requests?|writes?|pushes back|says no)\b[^.]{0,80}?\b(?:regardless|anyway|anyways|"
+                    r"nevertheless|all the same|ignore (?:it|them|that|this|him|her)|don't listen|do not listen)\b|"
+                    r"\bwhatever\s+(?:the\s+)?(?:user|owner|human)\s+(?:says|asks|wants|writes|thinks|requests|"
+                    r"prefers)\b|"
+                    r"(?:что|как|сколько)\s+бы\s+(?:ни\s+)?(?:\w+\s+)?(?:пользовател\w*|владел\w*)\s+(?:\w+\s+)?ни\s+"
+                    r"\w+|независимо от того,?\s+что\s+(?:\w+\s+)?(?:говорит|скажет|просит|попросит|хочет)\s+"
+                    r"пользовател\w*|(?:даже )?если пользовател\w* (?:\w+\s+){0,2}?(?:против|запрещ\w*|возража\w*|"
+                    r"откаж\w*|жалу\w*|проси\w*|попрос\w*|скаж\w*)[^.]{0,80}?(?:вс[её] равно|несмотря ни на что|"
+                    r"продолжай|не слушай|игнорир\w*)"),
+    # exfiltration: sending verb + sensitive object + outside target, any order within a sentence
+    "send": (r"\b(?:send|sends|sending|post|posts|upload|uploads|e-?mail|mail|forward|forwards|forwarding|transmit|"
+             r"exfiltrate|leak|share|sync|submit|pipe|dump|cc|bcc|report|push|relay|copy|attach|include|paste)\b|"
+             r"(?:отправ|пересыл|перешл|перенаправ|загруж|загрузи|выгруж|выгрузи|сли|слей|сливай|переда|прикладыва|"
+             r"приложи|копир|скопир|синхронизир|публику|опубликуй|присыла|пришли|дублир|скрыт\w* копи)\w*"),
+    "sensitive": (r"(?:\.env\b|api[ _-]?keys?|access keys?|tokens?|credentials?|secrets?|passwords?|passphrases?|"
+                  r"private keys?|ssh\b|id_rsa|id_ed25519|\.aws|cookies?|env vars|environment variables|seed phrase|"
+                  r"wallet|passports?|phone(?: numbers?)?|(?:home|postal|mailing|street) address(?:es)?|"
+                  r"(?:user'?s?|their|his|her) (?:\w+ )?address(?:es)?|addresses|date of birth|birth ?date|ssn|"
+                  r"social security|card numbers?|credit cards?|cvv|bank (?:details|accounts?)|iban|contacts|"
+                  r"(?:all|every|each|the user'?s?) (?:\w+ )?(?:e-?mails?|messages|letters|chats?|conversations?)|"
+                  r"chat (?:logs|history)|personal (?:data|details|info\w*)|medical|(?:user|memory|agents|claude)\.md)"
+                  r"|паспорт\w*|телефон\w*|номер\w* (?:карт\w*|телефон\w*|паспорт\w*)|домашн\w* адрес\w*|"
+                  r"адрес\w* (?:пользовател\w*|проживани\w*|доставки)|данн\w* карт\w*|снилс|инн\b|дат\w* рождени\w*|"
+                  r"контакт\w*|парол\w*|токен\w*|ключ\w*|секрет\w*|учетн\w* данн\w*|личн\w* данн\w*|"
+                  r"(?:вс\w*|кажд\w*) (?:\w+ )?(?:письм\w*|сообщени\w*)|переписк\w*|куки|cookie\w*"),
+    "target": (URLISH + r"|\+\d[\d ()-]{8,}\d|\b(?:webhook|pastebin|gist|telegram|телеграм\w*)\b"),
+    # trust-source: a source declared trustworthy + its content may be run/followed
+    "trust_decl": (r"\b(?:official|trusted|trustworthy|verified|reliable|authoritative|whitelisted|allowlisted|vetted|"
+                   r"safe (?:source|origin|mirror|repo\w*|site)|approved (?:source|mirror|repo\w*))\b|официальн\w*|"
+                   r"доверенн\w*|проверенн\w*|надежн\w*|довер\w*|безопасн\w* (?:источник|зеркал|сайт|репозитори)\w*"),
+    "trust_act": (r"\b(?:run|runs|ran|execute[ds]?|executing|install(?:s|ed|ing)?|follow(?:s|ed)?|obey(?:ed)?|"
+                  r"apply|applied|source[ds]?|pipe[ds]?)\b|(?:запуска|запуст|выполня|выполн|устанавлива|установ|ставь|"
+                  r"ставить|следуй|следовать|исполня)\w*"),
+    "unchecked": (r"\b(?:as[- ]is|without (?:review\w*|check\w*|verif\w*|question\w*|asking|confirmation)|need(?:s)? no "
+                  r"(?:review|check\w*|verification)|no (?:review|checks?) (?:needed|required)|automatically|blindly|"
+                  r"safe to (?:run|execute|install))\b|без проверк\w*|без ревью|как есть|автоматически|не глядя|сразу"),
+    # html comments addressed to the assistant (anywhere in the first words of the comment)
+    "addressed": (r"^\W{0,3}(?:(?:note|message|memo|instructions?|reminder|hint|directive)s?\s+(?:to|for)\s+(?:the\s+|"
+                  r"any\s+|all\s+)?" + _AI + r"s?\b|(?:for|to)\s+(?:the\s+)?" + _AI + r"s?(?:\s+only)?\s*[:,—-]|"
+                  r"(?:dear\s+|hey\s+|attention\s+)?" + _AI + r"s?(?:\s+only)?\s*[:,—-]|(?:dear|hey|attention)\s+" + _AI
+                  + r"|(?:заметк\w*|сообщени\w*|инструкци\w*|указани\w*|напоминани\w*)\s+(?:для\s+)?" + _AI +
+                  r"|для\s+" + _AI + r"(?:\s+только)?\s*[:,—-]|" + _AI + r"\s*[:,—-])"),
+}
 
 
 class _Lazy(dict):
@@ -269,6 +398,9 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
             r"any |it |that |to )|(?:при следующем|когда будешь|ты должен|тебе нужно|добавь|отправь|выполни|запомни|"
             r"запиши|игнорируй|удали|скопируй|доверяй|всегда|никогда)\b", _F),
         "sentence": (r"[.;!?](?:\s|$)|\s[—–]\s", 0),
+        **{"f_" + k: (v, _F) for k, v in _FRAME_SOURCES.items()},
+        "f_split": (r"[.!?;](?=\s|$)", 0),
+        "internal_strict": (r"\b(?:internal|corporate|in-house|self-hosted)\b|внутренн\w*|корпоративн\w*", _F),
     }
 
 
@@ -398,9 +530,12 @@ def _scan_plain(text: str) -> list[Signal]:
     out: list[Signal] = []
     present = _present(text)
     compiled = _compiled()
+    discussed = _aux()["f_discuss"].search(text) is not None
     for kind in _P:
         if kind in _STEMS and kind not in present:
             continue
+        if discussed and kind in ("disable-safety", "override-user", "instruction-override", "fake-authority"):
+            continue  # "the report describes comments that try to disable the confirmation step"
         if kind == "fake-authority" and "disable-safety" not in present:
             continue  # a fake notice only counts together with a weak disable-safety signal
         pats = compiled[kind]
@@ -422,10 +557,70 @@ def _scan_plain(text: str) -> list[Signal]:
             out.append(Signal("exfiltration", m.start(), m.end(), m.group(0)))
     if "trust-source" in present:
         out.extend(_trust(text))
+    out.extend(_frames(text))
     if "base64" in present:
         for m in aux["b64_pipe"].finditer(text):
             if not _negated(text, m.start()):
                 out.append(Signal("base64-payload", m.start(), m.end(), m.group(0)))
+    return out
+
+
+def _sentences(text: str):
+    """(offset, sentence) pieces split at . ! ? ; followed by a space (dots inside names and URLs stay)."""
+    start = 0
+    for m in _aux()["f_split"].finditer(text):
+        yield start, text[start:m.start()]
+        start = m.end()
+    yield start, text[start:]
+
+
+_NOT = re.compile(r"\bnot\b|n't\b")
+
+
+def _frames(text: str) -> list[Signal]:
+    """Frame signals (see _FRAME_SOURCES): each needs its act plus a target, none fires in a line discussing an attack."""
+    aux = _aux()
+    if aux["f_discuss"].search(text):
+        return []
+    out: list[Signal] = []
+
+    def live(start: int, end: int) -> bool:
+        return not _negated(text, start) and not _mentioned(text, start, end)
+
+    attributed = aux["f_attributed"].search(text) is not None
+    lenient = attributed and aux["f_authority"].search(text) is None
+    if not lenient:  # "User said: don't ask me before tests" is the user's own preference
+        for m in aux["f_no_ask"].finditer(text):
+            if live(m.start(), m.end()):
+                out.append(Signal("disable-safety", m.start(), m.end(), m.group(0)))
+    for off, sent in _sentences(text):
+        if not lenient:
+            for v in aux["f_off_act"].finditer(sent):
+                o = aux["f_safety_obj"].search(sent, v.end(), v.end() + 45)
+                if o and live(off + v.start(), off + o.end()):
+                    out.append(Signal("disable-safety", off + v.start(), off + o.end(), sent[v.start():o.end()]))
+            for o in aux["f_safety_obj"].finditer(sent):
+                st = aux["f_off_state"].search(sent, o.end(), o.end() + 45)
+                if st and not _NOT.search(st.group(0)) and live(off + o.start(), off + st.end()):
+                    out.append(Signal("disable-safety", off + o.start(), off + st.end(), sent[o.start():st.end()]))
+        for key, kind, strong in (("f_void", "instruction-override", True), ("f_only_this", "instruction-override", False),
+                                  ("f_user_void", "override-user", True), ("f_user_anyway", "override-user", True)):
+            for m in aux[key].finditer(sent):
+                if live(off + m.start(), off + m.end()):
+                    out.append(Signal(kind, off + m.start(), off + m.end(), m.group(0), strong))
+        if aux["f_target"].search(sent) and aux["f_sensitive"].search(sent):
+            for v in aux["f_send"].finditer(sent):
+                if live(off + v.start(), off + v.end()):
+                    out.append(Signal("exfiltration", off + v.start(), off + len(sent), sent[v.start():v.start() + 80]))
+                    break
+    decl = [m for m in aux["f_trust_decl"].finditer(text) if live(m.start(), m.end())]
+    if decl and aux["url"].search(text):
+        unchecked = aux["f_unchecked"].search(text)
+        acts = [m for m in aux["f_trust_act"].finditer(text) if live(m.start(), m.end())]
+        internal = aux["internal_strict"].search(text)
+        if acts and (unchecked or not (internal or attributed)):
+            first = min(decl[0].start(), acts[0].start())
+            out.append(Signal("trust-source", first, max(decl[0].end(), acts[0].end()), text[first:first + 80]))
     return out
 
 
@@ -450,6 +645,8 @@ def _trust(text: str) -> list[Signal]:
             continue
         if aux["internal"].search(text[max(0, m.start() - 60):m.end() + 60]) and not aux["trust_strong"].search(text):
             continue
+        if aux["f_attributed"].search(text) and not aux["trust_strong"].search(text):
+            continue  # "Пользователь считает X надёжным источником": the user's own judgement
         out.append(Signal("trust-source", m.start(), m.end(), m.group(0)))
     return out
 
@@ -470,7 +667,8 @@ def detect(line: str) -> list[Signal]:
         if not inner or inner.startswith(("cu:", "cuticle:")) or re.match(r"^cu[:\s]", inner):
             continue
         inner_signals = _scan_plain(inner)
-        addressed = aux["agent_address"].search(inner) or aux["you_imperative"].search(inner)
+        addressed = (aux["agent_address"].search(inner) or aux["you_imperative"].search(inner)
+                     or aux["f_addressed"].search(inner))
         if inner_signals or addressed:
             signals.append(Signal("html-comment", m.start(), m.end(), m.group(0)[:120]))
         outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]
