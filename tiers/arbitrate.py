@@ -529,7 +529,7 @@ def _polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
         if cc.exception:
             continue
         kc, ov = _best_clause(cc, k)
-        if kc is None or ov < OVERLAP_MIN:
+        if kc is None or (ov < OVERLAP_MIN and not _nominal_permission(cc, kc)):
             continue
         if c.report and cc.force not in {"permit", "relax", "indiff"}:
             continue
@@ -579,6 +579,18 @@ def _polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             what = {"permit": "permits", "relax": "relaxes", "indiff": "waves away"}.get(cc.force, "asserts")
             return what, "it says the opposite of the constraint"
     return None
+
+
+def _nominal_permission(cc: Clause, kc: Clause) -> bool:
+    """"A taxi is fine" against «не заказывай такси»: a permission naming no act of its own, about all the
+    constraint's clause is about apart from its verb (one shared object is then enough to compare)."""
+    if cc.force not in {"permit", "relax", "indiff"}:
+        return False
+    lx = lexicon()
+    if any(lx.kind.get(x) == "action" for x in cc.direct):
+        return False
+    k_things = {x for x in kc.content if x in kc.direct and lx.kind.get(x) not in {"action", "qualifier"}}
+    return bool(k_things) and k_things <= set(cc.signs)
 
 
 def _minutes(v: str) -> int:

@@ -59,6 +59,10 @@ _STOP = frozenset(
 _EN_PAST_FIRST = regex.compile(r"^[a-z]{3,}ed$")
 _RU_PAST = regex.compile(r"^[а-я]{3,}(?:ил|ел|ал|ял|ил[аио]|ел[аио]|ал[аио]|ял[аио]|ался|ался|ился|ились|ались|алась|илась)$")
 _RU_PARTICIPLE = regex.compile(r"^(?:за|на|до|пере|от|об|вы|у|под|про|с|раз)?[а-я]{3,}(?:ован|ирован|ен|ан|ян)[аоы]?$")
+_PRESENT_AUX = frozenset({"is", "are", "be", "get", "gets", "getting", "stays", "stay", "remain", "remains", "been",
+                          "being", "must", "should", "will", "can", "may", "to", "needs", "need", "keep", "keeps"})
+_NOT_SUBJECT = frozenset({"a", "an", "the", "all", "any", "no", "never", "only", "always", "for", "on", "in", "with",
+                          "without", "by", "of", "from", "at", "not", "don't", "do", "does", "please"})
 _RU_PAST_NOT = frozenset({"правила", "файла", "сигнала", "начала", "стола", "масла", "числа", "дела", "тела", "села"})
 
 _TOKEN = regex.compile(
@@ -128,6 +132,8 @@ _BOUNDARY_WORDS = {
 _EXCEPTION_WORDS = {("unless",), ("only", "if"), ("except", "when"), ("except", "if"), ("если", "только"),
                     ("только", "если"), ("кроме", "случаев"), ("разве", "что")}
 _ANY = frozenset({"any", "whatever", "любой", "любом", "любые", "любую", "любых", "угодно"})
+_WORKS = frozenset({"works", "work", "do", "does", "fits", "suits", "подойдет", "подойдут", "подходит", "подходят",
+                    "годится", "сойдет", "устроит"})
 _NEEDED = frozenset({"needed", "required", "necessary", "нужен", "нужна", "нужно", "нужны", "требуется"})
 _CONTINUE = frozenset({"even", "including", "especially", "даже", "включая", "особенно", "в том числе"})
 _COORD = frozenset({"and", "or", "nor", "и", "или", "ни", "&"})
@@ -641,6 +647,9 @@ def _analyze_cached(text: str) -> Analysis:
             mk.add("RELAX")  # "no notice needed", «проверка не нужна»: an obligation dropped
         if "PERMIT" in mk and any(tokens[k].text in _ANY for k in range(s, e)):
             mk.add("INDIFF")  # "can be in any style", «можно в любом виде»: the rule is waved away
+        if "NEG" not in mk and any(tokens[k].text in _ANY for k in range(s, e)) and any(
+                tokens[k].text in _WORKS for k in range(s, e)):
+            mk.add("INDIFF")  # "any messenger works", «подойдёт любой»
         if "RELAX" in mk:
             cl.force = "relax"
         elif "INDIFF" in mk:
@@ -651,6 +660,7 @@ def _analyze_cached(text: str) -> Analysis:
             cl.force = "prohibit"
         elif mk & {"OBLIGE", "ONLY"}:
             cl.force = "oblige"
+        line_markers |= mk  # markers inferred above (RELAX from "not needed", INDIFF from "any … works")
         _values_for(cl, tokens, concept_at, s, e, sign_at, nfc, span_end)
         values.extend(cl.values)
         cl.finish()
@@ -676,6 +686,17 @@ def _analyze_cached(text: str) -> Analysis:
         past = any(t.kind == "word" and _RU_PAST.match(t.text) and t.text not in _RU_PAST_NOT for t in tokens[:4])
     if not past:
         past = any(t.kind == "word" and _RU_PARTICIPLE.match(t.text) for t in tokens[:2])
+    words_ = [t.text for t in tokens if t.kind == "word"]
+    if past and _EN_PAST_FIRST.match(first) and any(w in _PRESENT_AUX for w in words_[1:5]):
+        past = False  # "Scanned documents are named …": a participle used as an adjective, the verb is present
+    if not past and len(words_) > 2 and not line_markers & {"PERMIT", "RELAX", "OBLIGE", "NEG", "FUTURE_PLAN"}:
+        # "Friends ordered steaks …": a past verb in second or third place after a subject
+        for i in (1, 2):
+            if _EN_PAST_FIRST.match(words_[i]) and words_[i - 1] not in _PRESENT_AUX | _NOT_SUBJECT \
+                    and (i == 1 or words_[0] not in _PRESENT_AUX | _NOT_SUBJECT) \
+                    and not any(w in _PRESENT_AUX for w in words_[i + 1:i + 5]):
+                past = True
+                break
     modal = line_markers & {"PERMIT", "RELAX", "INDIFF", "OBLIGE", "FUTURE_PLAN"}
     return Analysis(
         text=text,

@@ -332,7 +332,6 @@ KNOWN_MISSES = {
     "f11-b4": "a Telegram alert bot reads as writing to the user in Telegram (who is addressed is not modelled)",
     "k1-b7": "'before the backup finishes' is not read as 'without a backup' (temporal order is not modelled)",
     "m2-b8": "date formats (ISO vs US) are not a slot",
-    "m3-b8": "'only Anna' vs 'any senior engineer' (who may act) is not modelled",
     "m7-b8": "a first name with a patronymic counts as the same name; the formality clash is not weighed",
 }
 

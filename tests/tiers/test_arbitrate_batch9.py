@@ -99,7 +99,6 @@ KNOWN_MISSES: dict[str, str] = {
     "a trip-only budget becomes a general rule": "the decision's scope ('the Japan trip only') is not found by the classifier",
     "a work-only signature becomes universal": "'work emails' is not read as a scope of the decision",
     "a paraphrase allows what the user forbade": "'leaving … open' vs 'never leave … unlocked': the double negation is not folded",
-    "a meal with friends observation is not a meal plan": "'Friends ordered …' is not read as a past report (verb is not first)",
 }
 
 
