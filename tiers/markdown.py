@@ -216,7 +216,7 @@ _LEAF_KIND = {
 _FAST_PATH = True
 _SIMPLE_HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
 _SIMPLE_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)]) {1,4}(?=\S)")
-_RISKY_START = frozenset("#>`~<|=_*-+:[\\ \t\u00a0")
+_RISKY_START = frozenset("#><|=_*-+:[\\ \t\u00a0")
 _DIGIT_MARKER = re.compile(r"\d{1,9}[.)]")
 _BOX = re.compile(r"\[[ xX]\] ")
 
@@ -237,6 +237,8 @@ def _fast_kinds(texts: list[str]) -> list[str] | None:
         body = t[m.end():] if m else t
         if (body[0] in _RISKY_START and not _BOX.match(body)) or _DIGIT_MARKER.match(body) or not body.strip():
             return None
+        if body[0] in "`~" and (body.startswith("```") or body.startswith("~~~")):
+            return None  # a fence; a single `code` span or ~ at the start is plain paragraph text
         kinds.append("memory")
     return kinds
 
