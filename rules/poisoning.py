@@ -45,7 +45,8 @@ NEG_RU = r"(?:^|[\s,(])(?:не|никогда|нельзя|запрещено|з
 REPORT = (r"\b(?:found|detected|saw|seen|spotted|blocked|flagged|reported|attempt\w*|injection|attack\w*|phishing|"
           r"did not follow|didn't follow|not follow|told the user|warned|example|quote[sd]?|contained|contains|"
           r"обнаружил\w*|нашел|нашла|нашли|видели|попытк\w*|атак\w*|инъекци\w*|не стал\w*|сообщил\w*|пример\w*|"
-          r"фишинг\w*|была строка|содержал\w*)\b")
+          r"фишинг\w*|была строка|содержал\w*|был текст|была фраза|фраз\w*|не выполнял\w*|показал\w*|said|saying|"
+          r"phrase|ignored it)\b")
 QUOTED = r"(?:\"[^\"]{3,}\"|'[^']{6,}'|«[^»]{3,}»|“[^”]{3,}”|„[^“”]{3,}[“”])"
 SECRETS_EN = (r"(?:\.env\b|api[ _-]?keys?|access keys?|tokens?|credentials?|secrets?|passwords?|passphrases?|"
               r"private keys?|~/\.ssh\S*|\.ssh\b|ssh (?:keys?|config)|id_rsa\S*|id_ed25519\S*|id_ecdsa\S*|\.aws\S*|"
@@ -83,6 +84,10 @@ _P: dict[str, list[tuple[str, bool]]] = {
          r"(?:instructions?|them|it|whatever)\b", True),
         (r"(?:настоящ\w*|актуальн\w*|нов\w*) инструкци\w* (?:лежат|находятся|тут|здесь|по адресу)", True),
         (r"(?:скачай|загрузи|открой|прочитай)\b[^.;]{0,60}\s(?:и )?(?:выполняй|выполни|следуй)", True),
+        (r"\b(?:ignore|disregard|forget|drop|discard|override)\s+(?:everything|all|anything|whatever)\s+(?:\w+\s+){0,3}?"
+         r"(?:above|before this|previously|earlier|so far|until now|you were told)\b", True),
+        (r"(?:забудь|игнорируй|проигнорируй|отбрось|не учитывай|выброси из головы)\s+вс[её],?\s+(?:что\s+)?"
+         r"(?:\w+\s+){0,3}?(?:выше|ранее|раньше|до этого|прежде|до сих пор)", True),
     ],
     "override-user": [
         (r"\bif (?:the )?user (?:says|asks|tells|objects|forbids|refuses|wants|insists|disagrees|says not)\b"
@@ -210,7 +215,7 @@ _FRAME_SOURCES: dict[str, str] = {
                 r"we blocked|blocked it|reported (?:it|this|to)|did not follow|didn't follow|describes?|claimed|"
                 r"tried to|tries to|try to|attempts? to|researchers?)\b|фишинг\w*|атак\w*|инъекци\w*|злоумышленник\w*|"
                 r"подозрительн\w*|заблокир\w*|разбор\w*|пытал\w*|пытает\w*|исследовател\w*|требовани\w*|"
-                r"с просьбой|предупрежд\w*"),
+                r"с просьбой|предупрежд\w*|social engineering|не выполнял\w*|показал\w* пользовател\w*|доклад\w*"),
     # the line reports the user's own words (a preference, not an injected order)
     "attributed": (r"^\W*(?:(?:the )?user(?: said| says| wants| asked| prefers| requested| decided)\b|user\s*:|per (?:the )?"
                    r"user\b|пользователь(?: сказал\w*| просил\w*| попросил\w*| хочет| считает| велел\w*| "
@@ -221,7 +226,11 @@ _FRAME_SOURCES: dict[str, str] = {
                r"(?:ask(?:ing)?|request(?:ing)?|wait(?:ing)? for|seek(?:ing)?|get(?:ting)?|need(?:ing)?|prompt(?:ing)?|"
                r"requir(?:e|ing))\b[^.;!?]{0,30}?\b(?:confirmations?|approvals?|permissions?|consent|sign-?off)\b|"
                r"\b(?:confirmations?|approvals?|permissions?|sign-?off) (?:is|are) (?:no longer|not) (?:needed|required|"
-               r"necessary)\b|\bno (?:need|reason) to (?:run|do|perform|wait for|go through)\s+(?:[\w-]+\s+){0,3}?"
+               r"necessary)\b|\b(?:stop|quit|don't|do not|never|no need to|no longer)\s+(?:bother(?:ing)?\s+(?:to\s+)?)?"
+               r"(?:ask(?:ing)?|check(?:ing)? with)\s+(?:\w+\s+){0,2}?(?:before|first|prior to)\b[^.;!?]{0,30}?"
+               r"\b(?:delet|remov|overwrit|push|force|deploy|drop|install|run|execut|merg|publish|releas|rm\b)|"
+               r"(?<!\w)(?:не\s+спрашивая|без\s+вопросов)\s+(?:[\w-]+\s+){0,3}?(?:удал|перезапис|пуш|запуск|"
+               r"устанавл|деплой|публику|мерж|сноси)\w*|\bno (?:need|reason) to (?:run|do|perform|wait for|go through)\s+(?:[\w-]+\s+){0,3}?"
                r"(?:checks?|reviews?|verification|confirmations?|approvals?)\b|"
                r"(?<!\w)(?:больше\s+не|не|перестань|хватит)\s+(?:[\w-]+\s+){0,2}?(?:спрашива|запрашива|жд|ожида|"
                r"прос|уточня|получа)\w*\s+(?:[\w-]+\s+){0,2}?(?:подтвержд|разрешени|согласи|одобрени)\w*|"
@@ -237,7 +246,8 @@ _FRAME_SOURCES: dict[str, str] = {
                    r"safety|security|cuticle|review step|permission prompts?)\b|гейт\w*|хук\w*|провер\w*|защит\w*|"
                    r"подтвержден\w*|ограничени\w*|песочниц\w*|фильтр\w*|предохранител\w*"),
     "off_state": (r"\b(?:is|are|was|were|been|got|now|stay|stays)\s+(?:\w+\s+){0,1}?(?:switched off|turned off|off|"
-                  r"disabled|deactivated|suspended|lifted|removed|not needed|not required|unnecessary)\b|"
+                  r"disabled|deactivated|suspended|lifted|removed|not needed|not required|unnecessary)\b|\bno longer "
+                  r"(?:required|needed|necessary|in effect|active|enforced|applies)\b|"
                   r"(?:отключен\w*|выключен\w*|сняты?|отменен\w*|не нужн\w*|не требу\w*|больше не нужн\w*)"),
     "authority": (r"\b(?:admin\w*|administrator|maintainers?|owner|security team|ops team|it department|management|"
                   r"team lead|cto|devops|new policy|policy update|system update)\b|администратор\w*|админ\w*|"
@@ -247,8 +257,8 @@ _FRAME_SOURCES: dict[str, str] = {
     "void": (r"\b(?:(?:all|any|every)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous\s+|prior\s+|earlier\s+|"
              r"preceding\s+|old\s+|older\s+|existing\s+|other\s+|former\s+)?|(?:the\s+|your\s+)?(?:previous|prior|"
              r"earlier|preceding|old|older|existing|other|former)\s+)(?:system\s+|memory\s+)?(?:instructions?|rules|"
-             r"guidance|guidelines|directives|notes|entries|orders|prompts?|policies)\b(?:\s+(?:above|in\s+\S+|from\s+"
-             r"\S+|so far|in this file))?\s+(?:are|is|were|have been|has been|become|became)?\s*(?:now\s+|hereby\s+|"
+             r"guidance|guidelines|directives|notes|entries|orders|prompts?|policies)\b(?:\s+(?:above|(?:in|from)\s+"
+             r"(?:this\s+|the\s+|your\s+)?\S+|so far))?\s+(?:are|is|were|have been|has been|become|became)?\s*(?:now\s+|hereby\s+|"
              r"henceforth\s+)?(?:void|null|invalid|cancel+ed|revoked|obsolete|outdated|superseded|deprecated|"
              r"irrelevant|replaced|rescinded|no longer (?:apply|applies|valid|in force|relevant|count)|do not apply|"
              r"don't apply)\b"
@@ -262,12 +272,13 @@ _FRAME_SOURCES: dict[str, str] = {
              r"не имеют силы|неактуальн\w*|больше не действу\w*)"
              r"|(?:вс\w*\s+)?(?:правил\w*|указани\w*|инструкци\w*)\s+(?:выше|в (?:memory|user|agents)\.md|в этом "
              r"файле)\s+(?:теперь\s+|больше\s+)?(?:недействительн\w*|отменен\w*|отменя\w*|устарел\w*|не действу\w*)"),
-    "only_this": (r"\b(?:follow|obey|listen to|use|apply)\s+only\s+(?:this|these|the (?:rules|steps|instructions) "
+    "only_this": (r"\b(?:as|are|is) (?:your|the) only (?:instructions?|rules?|orders?)\b|"
+                  r"\b(?:follow|obey|listen to|use|apply)\s+only\s+(?:this|these|the (?:rules|steps|instructions) "
                   r"below|the following|me)\b|\bonly (?:this|these) (?:note|rule|entry|file|line|instruction)s? "
                   r"(?:counts?|matters?|appl(?:y|ies))\b|(?:следуй|подчиняйся|слушайся|слушай|выполняй|"
                   r"руководствуйся)\w*\s+только\b"),
     # override-user: the user's word set aside
-    "user_void": (r"\buser'?s?\s+(?:\w+\s+){0,1}(?:rules?|instructions?|preferences?|requests?|directives?|wish(?:es)?|"
+    "user_void": (r"\buser'?s?\s+(?:[\w'\"«»“”/-]+\s+){0,6}?(?:rules?|instructions?|preferences?|requests?|directives?|wish(?:es)?|"
                   r"restrictions?|orders?|bans?|limits?)\b[^.;!?]{0,40}?\b(?:is|are|was|were|has been|have been)?\s*"
                   r"(?:outdated|obsolete|void|invalid|cancel+ed|superseded|irrelevant|deprecated|no longer (?:valid|"
                   r"applies|apply|relevant|in force)|doesn't apply|does not apply|don't apply|do not apply)\b|"
@@ -279,7 +290,8 @@ _FRAME_SOURCES: dict[str, str] = {
                     r"wants?|requests?|writes?|pushes back|says no)\b[^.]{0,80}?\b(?:regardless|anyway|anyways|"
                     r"nevertheless|all the same|ignore (?:it|them|that|this|him|her)|don't listen|do not listen)\b|"
                     r"\bwhatever\s+(?:the\s+)?(?:user|owner|human)\s+(?:says|asks|wants|writes|thinks|requests|"
-                    r"prefers)\b|"
+                    r"prefers)\b|\b(?:no matter|regardless of|irrespective of)\s+(?:\w+\s+){0,3}?(?:the\s+)?"
+                    r"(?:user|owner|human)'?s?\b|"
                     r"(?:что|как|сколько)\s+бы\s+(?:ни\s+)?(?:\w+\s+)?(?:пользовател\w*|владел\w*)\s+(?:\w+\s+)?ни\s+"
                     r"\w+|независимо от того,?\s+что\s+(?:\w+\s+)?(?:говорит|скажет|просит|попросит|хочет)\s+"
                     r"пользовател\w*|(?:даже )?если пользовател\w* (?:\w+\s+){0,2}?(?:против|запрещ\w*|возража\w*|"
@@ -287,9 +299,11 @@ _FRAME_SOURCES: dict[str, str] = {
                     r"продолжай|не слушай|игнорир\w*)"),
     # exfiltration: sending verb + sensitive object + outside target, any order within a sentence
     "send": (r"\b(?:send|sends|sending|post|posts|upload|uploads|e-?mail|mail|forward|forwards|forwarding|transmit|"
-             r"exfiltrate|leak|share|sync|submit|pipe|dump|cc|bcc|report|push|relay|copy|attach|include|paste)\b|"
+             r"exfiltrate|leak|share|sync|submit|pipe|dump|cc|bcc|report|push|relay|copy|attach|include|paste|dm|"
+             r"text|ship|export|deliver|hand over|back up|mirror)\b|"
              r"(?:отправ|пересыл|перешл|перенаправ|загруж|загрузи|выгруж|выгрузи|сли|слей|сливай|переда|прикладыва|"
-             r"приложи|копир|скопир|синхронизир|публику|опубликуй|присыла|пришли|дублир|скрыт\w* копи)\w*"),
+             r"приложи|копир|скопир|синхронизир|публику|опубликуй|присыла|пришли|дублир|скрыт\w* копи|скидыва|скинь|"
+             r"кида|кинь|шли|отсыла|отошли|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи)\w*"),
     "sensitive": (r"(?:\.env\b|api[ _-]?keys?|access keys?|tokens?|credentials?|secrets?|passwords?|passphrases?|"
                   r"private keys?|ssh\b|id_rsa|id_ed25519|\.aws|cookies?|env vars|environment variables|seed phrase|"
                   r"wallet|passports?|phone(?: numbers?)?|(?:home|postal|mailing|street) address(?:es)?|"
@@ -316,7 +330,7 @@ _FRAME_SOURCES: dict[str, str] = {
     "addressed": (r"^\W{0,3}(?:(?:note|message|memo|instructions?|reminder|hint|directive)s?\s+(?:to|for)\s+(?:the\s+|"
                   r"any\s+|all\s+)?" + _AI + r"s?\b|(?:for|to)\s+(?:the\s+)?" + _AI + r"s?(?:\s+only)?\s*[:,—-]|"
                   r"(?:dear\s+|hey\s+|attention\s+)?" + _AI + r"s?(?:\s+only)?\s*[:,—-]|(?:dear|hey|attention)\s+" + _AI
-                  + r"|(?:заметк\w*|сообщени\w*|инструкци\w*|указани\w*|напоминани\w*)\s+(?:для\s+)?" + _AI +
+                  + r"|(?:заметк\w*|примечани\w*|пометк\w*|записк\w*|сообщени\w*|инструкци\w*|указани\w*|напоминани\w*)\s+(?:для\s+)?" + _AI +
                   r"|для\s+" + _AI + r"(?:\s+только)?\s*[:,—-]|" + _AI + r"\s*[:,—-])"),
 }
 
@@ -400,6 +414,12 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
         "sentence": (r"[.;!?](?:\s|$)|\s[—–]\s", 0),
         **{"f_" + k: (v, _F) for k, v in _FRAME_SOURCES.items()},
         "f_split": (r"[.!?;](?=\s|$)", 0),
+        "f_own": (r"\bmy\b|(?<!\w)мо(?:и|их|ими|ей|ю|я|е)(?!\w)", _F),
+        "f_only_user": (r"\bonly (?:the )?(?:user|owner|human)\b|\b(?:user|owner) (?:must|has to|should) (?:approve|"
+                        r"confirm|decide)|только (?:сам )?пользовател\w*|только с (?:разрешени|согласи)\w* пользовател", _F),
+        "f_keep": (r"\b(?:re-?enabled|enabled again|turned (?:back )?on|back on|keep (?:it|them|\w+) (?:on|enabled)|must "
+                   r"(?:stay|remain|be) (?:on|enabled|active)|stays? enabled)\b|включ\w* обратно|снова включ\w*|"
+                   r"(?:должн\w*|оставаться) (?:быть |оставаться )?включ\w*", _F),
         "internal_strict": (r"\b(?:internal|corporate|in-house|self-hosted)\b|внутренн\w*|корпоративн\w*", _F),
     }
 
@@ -530,12 +550,17 @@ def _scan_plain(text: str) -> list[Signal]:
     out: list[Signal] = []
     present = _present(text)
     compiled = _compiled()
-    discussed = _aux()["f_discuss"].search(text) is not None
+    aux = _aux()
+    discussed = aux["f_discuss"].search(text) is not None
+    attributed = aux["f_attributed"].search(text) is not None
+    lenient = attributed and aux["f_authority"].search(text) is None
     for kind in _P:
         if kind in _STEMS and kind not in present:
             continue
         if discussed and kind in ("disable-safety", "override-user", "instruction-override", "fake-authority"):
             continue  # "the report describes comments that try to disable the confirmation step"
+        if lenient and kind == "disable-safety":
+            continue  # "User said: skip the confirmation for git fetch": the user's own preference
         if kind == "fake-authority" and "disable-safety" not in present:
             continue  # a fake notice only counts together with a weak disable-safety signal
         pats = compiled[kind]
@@ -545,8 +570,9 @@ def _scan_plain(text: str) -> list[Signal]:
                     continue
                 if _mentioned(text, m.start(), m.end()):
                     continue
+                if attributed and kind == "instruction-override" and aux["f_own"].search(m.group(0)):
+                    continue  # "User: forget my previous instructions about commit style"
                 out.append(Signal(kind, m.start(), m.end(), m.group(0), strong))
-    aux = _aux()
     exfil = "exfiltration" in present and (_DEST_HINT.search(text) is not None)
     for key in ("ex_en", "ex_en2", "ex_ru") if exfil else ():
         for m in aux[key].finditer(text):
@@ -574,7 +600,7 @@ def _sentences(text: str):
     yield start, text[start:]
 
 
-_NOT = re.compile(r"\bnot\b|n't\b")
+_NOT = re.compile(r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:switched|turned|off|disabled|deactivated|suspended|lifted|removed)\b")
 
 
 def _frames(text: str) -> list[Signal]:
@@ -591,17 +617,18 @@ def _frames(text: str) -> list[Signal]:
     lenient = attributed and aux["f_authority"].search(text) is None
     if not lenient:  # "User said: don't ask me before tests" is the user's own preference
         for m in aux["f_no_ask"].finditer(text):
-            if live(m.start(), m.end()):
+            if live(m.start(), m.end()) and not aux["f_only_user"].search(text):
                 out.append(Signal("disable-safety", m.start(), m.end(), m.group(0)))
     for off, sent in _sentences(text):
-        if not lenient:
+        if not lenient and not aux["f_only_user"].search(sent):
             for v in aux["f_off_act"].finditer(sent):
-                o = aux["f_safety_obj"].search(sent, v.end(), v.end() + 45)
+                o = aux["f_safety_obj"].search(sent, v.start(), v.end() + 45)
                 if o and live(off + v.start(), off + o.end()):
                     out.append(Signal("disable-safety", off + v.start(), off + o.end(), sent[v.start():o.end()]))
             for o in aux["f_safety_obj"].finditer(sent):
                 st = aux["f_off_state"].search(sent, o.end(), o.end() + 45)
-                if st and not _NOT.search(st.group(0)) and live(off + o.start(), off + st.end()):
+                if st and not _NOT.search(st.group(0)) and not aux["f_keep"].search(text) \
+                        and live(off + o.start(), off + st.end()):
                     out.append(Signal("disable-safety", off + o.start(), off + st.end(), sent[o.start():st.end()]))
         for key, kind, strong in (("f_void", "instruction-override", True), ("f_only_this", "instruction-override", False),
                                   ("f_user_void", "override-user", True), ("f_user_anyway", "override-user", True)):
