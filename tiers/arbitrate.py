@@ -546,6 +546,13 @@ def _polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
         k_actions = {x for x in kc.direct if lx.kind.get(x) == "action" and x not in {"DO", "GET", "GO"}}
         if k_actions and not (k_actions & set(cc.signs)) and cc.force not in {"permit", "relax", "indiff"}:
             continue
+        # "text messages, not voice notes" against "no voice messages": the line denies the very thing the
+        # constraint denies elsewhere in it; its other clause is about a sibling, not a flip.
+        if kc.force == "prohibit" and cc.force in {"assert", "oblige"} and any(
+                cl2 is not cc and x not in cc.signs and cl2.signs.get(x, 0) < 0
+                for cl2 in c.clauses for x in kc.negated_direct
+                if lexicon().kind.get(x) not in {"generic", "qualifier", "slot"} and kc.signs.get(x, 0) < 0):
+            continue
         # "only X" is denied by "not Y" for any Y other than X: a prohibition that spares X agrees.
         if kc.has_only and cc.force == "prohibit" and not (cc.negated_direct & kc.only_targets):
             continue
@@ -782,6 +789,10 @@ def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     continue
                 anchors = [x for x in _shared(ccl, kcl) if not lx.slot_of.get(x) and x != slot
                            and lx.kind.get(x) not in {"qualifier"} and (x in ccl.direct or x in kcl.direct)]
+                if not anchors and not [x for x in _content_ids(ccl) if not lx.slot_of.get(x)]:
+                    # "…, Word is fine too": a clause holding only the value takes its topic from the line
+                    anchors = [x for cl2 in c.clauses if cl2 is not ccl for x in _shared(cl2, kcl)
+                               if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) not in {"qualifier"}]
                 lonely = len([x for x in _content_ids(ccl) if not lx.slot_of.get(x)]) <= 2 and (
                     slot in ccl.direct or any(x in k.concepts for x in _content_ids(ccl) if lx.slot_of.get(x) != slot))
                 if anchors or (lonely and slot not in {"DATE", "TIME", "DAY"}) or slot in _PERSONAL_SLOTS \

@@ -678,12 +678,16 @@ def _analyze_cached(text: str) -> Analysis:
     for slot, _, _ in values:
         all_concepts.add(slot if not slot.startswith("NUM:") else "NUM")
 
-    first = next((t.text for t in tokens if t.kind == "word"), "")
+    nominal = {k for k, ids in concept_at if any(lx.kind.get(c) in {"object", "qualifier", "value", "slot"}
+                                                 for c in ids) and not any(lx.kind.get(c) == "action" for c in ids)}
+    first_i = next((i for i, t in enumerate(tokens) if t.kind == "word"), -1)
+    first = tokens[first_i].text if first_i >= 0 else ""
     past = "PAST" in line_markers or bool(_EN_PAST_FIRST.match(first)) or (
-        bool(_RU_PAST.match(first)) and first not in _RU_PAST_NOT
+        bool(_RU_PAST.match(first)) and first not in _RU_PAST_NOT and first_i not in nominal  # «спортзал» is a noun
     )
     if not past:
-        past = any(t.kind == "word" and _RU_PAST.match(t.text) and t.text not in _RU_PAST_NOT for t in tokens[:4])
+        past = any(t.kind == "word" and _RU_PAST.match(t.text) and t.text not in _RU_PAST_NOT and i not in nominal
+                   for i, t in enumerate(tokens[:4]))
     if not past:
         past = any(t.kind == "word" and _RU_PARTICIPLE.match(t.text) for t in tokens[:2])
     words_ = [t.text for t in tokens if t.kind == "word"]
