@@ -600,11 +600,33 @@ def _sentences(text: str):
     yield start, text[start:]
 
 
+#: Substrings without which a frame cannot match: a frame's regexes are compiled and run only when one occurs.
+_FRAME_GATES = {
+    "safety": ("ask", "confirm", "approv", "permission", "consent", "sign", "check", "gate", "hook", "guard", "sandbox",
+               "verif", "protect", "filter", "safe", "secur", "cuticle", "review", "спрашива", "запрашива", "подтвержд",
+               "разрешени", "соглас", "одобрени", "ревью", "вопрос", "гейт", "хук", "провер", "защит", "огранич",
+               "песочниц", "фильтр", "предохран"),
+    "override": ("instruct", "rule", "guid", "directive", "note", "entr", "order", "prompt", "polic", "only",
+                 "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только"),
+    "user": ("user", "owner", "human", "пользовател", "владел"),
+    "trust": ("offici", "trust", "verif", "reliab", "authorit", "list", "vett", "safe", "approved", "официальн",
+              "доверен", "проверен", "надежн", "довер", "безопасн"),
+}
+
+
+def _gate(text: str, group: str) -> bool:
+    return any(st in text for st in _FRAME_GATES[group])
+
+
 _NOT = re.compile(r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:switched|turned|off|disabled|deactivated|suspended|lifted|removed)\b")
 
 
 def _frames(text: str) -> list[Signal]:
     """Frame signals (see _FRAME_SOURCES): each needs its act plus a target, none fires in a line discussing an attack."""
+    gates = {g for g in _FRAME_GATES if _gate(text, g)}
+    exfil = _DEST_HINT.search(text) is not None
+    if not gates and not exfil:
+        return []
     aux = _aux()
     if aux["f_discuss"].search(text):
         return []
@@ -615,12 +637,12 @@ def _frames(text: str) -> list[Signal]:
 
     attributed = aux["f_attributed"].search(text) is not None
     lenient = attributed and aux["f_authority"].search(text) is None
-    if not lenient:  # "User said: don't ask me before tests" is the user's own preference
+    if not lenient and "safety" in gates:  # "User said: don't ask me before tests" is the user's own preference
         for m in aux["f_no_ask"].finditer(text):
             if live(m.start(), m.end()) and not aux["f_only_user"].search(text):
                 out.append(Signal("disable-safety", m.start(), m.end(), m.group(0)))
     for off, sent in _sentences(text):
-        if not lenient and not aux["f_only_user"].search(sent):
+        if not lenient and "safety" in gates and not aux["f_only_user"].search(sent):
             for v in aux["f_off_act"].finditer(sent):
                 o = aux["f_safety_obj"].search(sent, v.start(), v.end() + 45)
                 if o and live(off + v.start(), off + o.end()):
@@ -632,14 +654,18 @@ def _frames(text: str) -> list[Signal]:
                     out.append(Signal("disable-safety", off + o.start(), off + st.end(), sent[o.start():st.end()]))
         for key, kind, strong in (("f_void", "instruction-override", True), ("f_only_this", "instruction-override", False),
                                   ("f_user_void", "override-user", True), ("f_user_anyway", "override-user", True)):
+            if ("user" if kind == "override-user" else "override") not in gates:
+                continue
             for m in aux[key].finditer(sent):
                 if live(off + m.start(), off + m.end()):
                     out.append(Signal(kind, off + m.start(), off + m.end(), m.group(0), strong))
-        if aux["f_target"].search(sent) and aux["f_sensitive"].search(sent):
+        if exfil and aux["f_target"].search(sent) and aux["f_sensitive"].search(sent):
             for v in aux["f_send"].finditer(sent):
                 if live(off + v.start(), off + v.end()):
                     out.append(Signal("exfiltration", off + v.start(), off + len(sent), sent[v.start():v.start() + 80]))
                     break
+    if "trust" not in gates:
+        return out
     decl = [m for m in aux["f_trust_decl"].finditer(text) if live(m.start(), m.end())]
     if decl and aux["url"].search(text):
         unchecked = aux["f_unchecked"].search(text)

@@ -12,7 +12,6 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-import regex
 
 ZW = {
     "\u200b": "ZERO WIDTH SPACE",
@@ -46,10 +45,31 @@ BIDI = {
 #: Marks that are legitimate in right-to-left text; reported only in lines without RTL letters.
 BIDI_MARKS = {"\u200e": "LEFT-TO-RIGHT MARK", "\u200f": "RIGHT-TO-LEFT MARK", "\u061c": "ARABIC LETTER MARK"}
 
-_PICTO = regex.compile(r"[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}]")
-_JOINING_LETTER = regex.compile(r"[\p{Arabic}\p{Devanagari}\p{Bengali}\p{Gurmukhi}\p{Gujarati}\p{Oriya}\p{Tamil}"
-                                r"\p{Telugu}\p{Kannada}\p{Malayalam}\p{Sinhala}\p{Syriac}\p{Khmer}\p{Myanmar}]")
-_RTL = regex.compile(r"[\p{Hebrew}\p{Arabic}\p{Syriac}\p{Thaana}\p{Nko}]")
+@functools.lru_cache(maxsize=1)
+def _classes():
+    """Script and emoji classes, compiled on first need: only lines with a candidate character get here, so the
+    `regex` import (tens of milliseconds) stays off the hook path of ordinary writes."""
+    import regex
+
+    picto = regex.compile(r"[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}]")
+    joining = regex.compile(r"[\p{Arabic}\p{Devanagari}\p{Bengali}\p{Gurmukhi}\p{Gujarati}\p{Oriya}\p{Tamil}"
+                            r"\p{Telugu}\p{Kannada}\p{Malayalam}\p{Sinhala}\p{Syriac}\p{Khmer}\p{Myanmar}]")
+    rtl = regex.compile(r"[\p{Hebrew}\p{Arabic}\p{Syriac}\p{Thaana}\p{Nko}]")
+    return picto, joining, rtl
+
+
+def _picto(ch: str):
+    return _classes()[0].match(ch)
+
+
+def _joining(ch: str):
+    return _classes()[1].match(ch)
+
+
+def _rtl(text: str):
+    return _classes()[2].search(text)
+
+
 _CANDIDATES = re.compile(
     "[" + "".join(ZW) + "".join(BIDI) + "".join(BIDI_MARKS)
     + r"\uFE00-\uFE0F\U000E0000-\U000E007F\U000E0100-\U000E01EF\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]")
@@ -87,16 +107,16 @@ def _benign(text: str, i: int) -> bool:
     nxt = text[i + 1] if i + 1 < len(text) else ""
     if ch == "\u200d":
         # ZWJ inside an emoji sequence (👩‍💻) or between letters of a joining script
-        if _PICTO.match(prev or " ") or prev in "\ufe0f" or "\U0001F3FB" <= (prev or " ") <= "\U0001F3FF":
-            return bool(nxt) and bool(_PICTO.match(nxt))
-        return bool(prev and nxt and _JOINING_LETTER.match(prev) and _JOINING_LETTER.match(nxt))
+        if _picto(prev or " ") or prev in "\ufe0f" or "\U0001F3FB" <= (prev or " ") <= "\U0001F3FF":
+            return bool(nxt) and bool(_picto(nxt))
+        return bool(prev and nxt and _joining(prev) and _joining(nxt))
     if ch == "\u200c":
-        return bool(prev and nxt and _JOINING_LETTER.match(prev) and _JOINING_LETTER.match(nxt))
+        return bool(prev and nxt and _joining(prev) and _joining(nxt))
     if "\ufe00" <= ch <= "\ufe0f":
         # variation selectors after an emoji or a character with a standard variant (digits for keycaps, ©, ™)
         if not prev or _CANDIDATES.match(prev):
             return False
-        return bool(_PICTO.match(prev)) or prev in "0123456789#*©®™↔↕" or ord(prev) > 0x2000
+        return bool(_picto(prev)) or prev in "0123456789#*©®™↔↕" or ord(prev) > 0x2000
     if _is_tag(ch):
         # emoji subdivision flags: 🏴 + lowercase letters/digits + CANCEL TAG
         base = _prev_visible(text, i)
@@ -111,7 +131,7 @@ def _benign(text: str, i: int) -> bool:
     if ch == "\ufeff":
         return i == 0
     if ch in BIDI_MARKS:
-        return bool(_RTL.search(text))
+        return bool(_rtl(text))
     return False
 
 
