@@ -795,7 +795,8 @@ def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                                if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) not in {"qualifier"}]
                 lonely = len([x for x in _content_ids(ccl) if not lx.slot_of.get(x)]) <= 2 and (
                     slot in ccl.direct or any(x in k.concepts for x in _content_ids(ccl) if lx.slot_of.get(x) != slot))
-                if anchors or (lonely and slot not in {"DATE", "TIME", "DAY"}) or slot in _PERSONAL_SLOTS \
+                if anchors or (lonely and slot not in {"DATE", "TIME", "DAY", "PROPER", "DOM"}) \
+                        or slot in _PERSONAL_SLOTS \
                         or slot.startswith("KEY:"):
                     return slot, val, pvs[0]
     return None

@@ -317,6 +317,11 @@ def _scan(tokens: list[Token], exact: dict, prefix: dict, skip_code: bool) -> li
     return out
 
 
+_RU_ENDING = regex.compile(
+    r"(?:ами|ями|ого|его|ому|ему|ыми|ими|ешь|ете|ишь|ите|ем|ет|ут|ют|ат|ят|им|ит|ам|ям|ах|ях|ов|ев|ей|ой|ый|ий|"
+    r"ая|яя|ое|ее|ые|ие|ую|юю|ом|а|я|о|е|ы|и|у|ю|ь)$")
+
+
 def _stem(word: str) -> str:
     if regex.match(r"^[a-z]", word):
         for suf in ("ing", "ed", "es", "s"):
@@ -324,6 +329,9 @@ def _stem(word: str) -> str:
                 word = word[: -len(suf)]
                 break
         return word[:8]
+    m = _RU_ENDING.search(word)
+    if m and m.start() >= 3:
+        word = word[:m.start()]  # «живём»/«живёт» -> «жив…»: inflection off before the cut
     return word[:6] if len(word) > 6 else word
 
 
@@ -782,6 +790,17 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
                     for kk, ids in concept_at):
                 # "через Тинькофф", "via Wise": a named channel or provider is a value of "how it is done"
                 cl.values.append(("VIA", _stem(nxt.text), sign_at(k + 1)))
+    proper = _proper_words(nfc)
+    covered = {kk for kk, ids in concept_at if not all(c.startswith("w:") for c in ids)}
+    for k in range(s, e):
+        t = tokens[k]
+        if t.kind == "alnum":
+            dm = regex.match(r"^(\d{1,2})(?:st|nd|rd|th|-?го|-?е)$", t.text)
+            if dm and 1 <= int(dm.group(1)) <= 31:  # "on the 15th", «15-го»: a day of the month
+                cl.values.append(("DOM", str(int(dm.group(1))), sign_at(k)))
+        elif t.kind == "word" and not t.code and k not in covered and t.text in proper:
+            # a place, shop or person named in the line ("Munich", «Ригла»): a value of where/who
+            cl.values.append(("PROPER", _stem(t.text), sign_at(k)))
     seg = " ".join(tokens[k].text for k in range(s, e))
     for m in regex.finditer(r"\(([A-Z]{3})\)", nfc):
         if "AIRPORT" in cl.signs:
@@ -844,6 +863,33 @@ def _keyed(norm: str) -> tuple[str, str, int] | None:
         val = val_ids[0] if val_ids else _stem(val_toks[0].text)
         return ("KEY:" + key, val, 1)
     return None
+
+
+_CAPITAL = regex.compile(r"(?<=[\s(«\"'])\p{Lu}\p{Ll}{2,}(?:-\p{Lu}?\p{Ll}+)?")
+_PLACE_PREP = frozenset({"in", "at", "to", "from", "near", "via", "в", "во", "на", "из", "у", "до", "через", "к"})
+_QUOTED = regex.compile(r"[«\"]([^»\"]{2,30})[»\"]")
+
+
+@functools.lru_cache(maxsize=4096)
+def _proper_words(nfc: str) -> frozenset[str]:
+    """Normalized words written with a capital inside the line (not its first word) or inside quotes."""
+    body = nfc.strip()
+    first = regex.match(r"\W*\w+", body)
+    start = first.end() if first else 0
+    out = set()
+    for m in _CAPITAL.finditer(body, start):
+        before = body[max(0, m.start() - 2):m.start()]
+        if regex.search(r"[.!?:]\s$", before):
+            continue  # a new sentence or a label's value starts with a capital anyway
+        prev = regex.search(r"(\w+)\W*$", body[:m.start()])
+        if not prev or prev.group(1).casefold() not in _PLACE_PREP:
+            continue  # only where/with whom: "in Munich", «в Ригле», "at Anna's"; not "British spelling"
+        out.add(normalize(m.group(0)))
+    for m in _QUOTED.finditer(body):
+        words_ = m.group(1).split()
+        if len(words_) == 1:
+            out.add(normalize(words_[0]))
+    return frozenset(out)
 
 
 def _near_month(k: int, concept_at, span_end) -> bool:
