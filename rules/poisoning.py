@@ -60,7 +60,7 @@ SECRETS_RU = (r"(?:\.env\b|ключ\w*|токен\w*|парол\w*|секрет\
               r"содержимое\s+\S+|переменн\w* окружени\w*|дамп\w*|баз\w* данн\w*|исходн\w* код\w*|"
               r"(?:копи\w*|весь|всю|целиком) (?:\w+ )?репозитори\w*)")
 AGENT_ADDRESS = (r"^\s*(?:ai(?: agent)?|agent|assistant|llm|model|claude|gpt|chatgpt|copilot|codex|gemini|bot|system|"
-                 r"ассистент|агент|модель|ии|бот|система)\s*[:,—-]")
+                 r"ассистент|агент|модель|ии|бот|система)\s*(?:[:,—–]|\s-\s)")
 
 _P: dict[str, list[tuple[str, bool]]] = {
     "instruction-override": [
@@ -215,7 +215,8 @@ _FRAME_SOURCES: dict[str, str] = {
                 r"we blocked|blocked it|reported (?:it|this|to)|did not follow|didn't follow|describes?|claimed|"
                 r"tried to|tries to|try to|attempts? to|researchers?)\b|фишинг\w*|атак\w*|инъекци\w*|злоумышленник\w*|"
                 r"подозрительн\w*|заблокир\w*|разбор\w*|пытал\w*|пытает\w*|исследовател\w*|требовани\w*|"
-                r"с просьбой|предупрежд\w*|social engineering|не выполнял\w*|показал\w* пользовател\w*|доклад\w*"),
+                r"с просьбой|предупрежд\w*|addressed to|asks? (?:the )?(?:assistant|agent|ai|bot|model)|examples?|"
+                r"fixtures?|detector|test case|пример\w*|адресованн\w*|social engineering|не выполнял\w*|показал\w* пользовател\w*|доклад\w*"),
     # the line reports the user's own words (a preference, not an injected order)
     "attributed": (r"^\W*(?:(?:the )?user(?: said| says| wants| asked| prefers| requested| decided)\b|user\s*:|per (?:the )?"
                    r"user\b|пользователь(?: сказал\w*| просил\w*| попросил\w*| хочет| считает| велел\w*| "
@@ -230,12 +231,15 @@ _FRAME_SOURCES: dict[str, str] = {
                r"(?:ask(?:ing)?|check(?:ing)? with)\s+(?:\w+\s+){0,2}?(?:before|first|prior to)\b[^.;!?]{0,30}?"
                r"\b(?:delet|remov|overwrit|push|force|deploy|drop|install|run|execut|merg|publish|releas|rm\b)|"
                r"(?<!\w)(?:не\s+спрашивая|без\s+вопросов)\s+(?:[\w-]+\s+){0,3}?(?:удал|перезапис|пуш|запуск|"
-               r"устанавл|деплой|публику|мерж|сноси)\w*|\bno (?:need|reason) to (?:run|do|perform|wait for|go through)\s+(?:[\w-]+\s+){0,3}?"
+               r"устанавл|деплой|публику|мерж|сноси)\w*|\bwithout\s+(?:first\s+)?(?:confirm\w*|check\w*|ask\w*|consult\w*)\s+(?:with\s+|by\s+)?"
+               r"(?:the\s+)?(?:user|owner|human)\b|\bno (?:need|reason) to (?:run|do|perform|wait for|go through)\s+(?:[\w-]+\s+){0,3}?"
                r"(?:checks?|reviews?|verification|confirmations?|approvals?)\b|"
                r"(?<!\w)(?:больше\s+не|не|перестань|хватит)\s+(?:[\w-]+\s+){0,2}?(?:спрашива|запрашива|жд|ожида|"
                r"прос|уточня|получа)\w*\s+(?:[\w-]+\s+){0,2}?(?:подтвержд|разрешени|согласи|одобрени)\w*|"
                r"(?<!\w)без\s+(?:[\w-]+\s+)?(?:подтвержд|согласовани|одобрени|разрешени|ревью)\w*|"
-               r"(?:подтвержд|согласовани|одобрени)\w*\s+(?:[\w-]+\s+){0,3}?(?:больше\s+)?не\s+(?:нужн|требу)\w*"),
+               r"(?:подтвержд|согласовани|одобрени)\w*\s+(?:[\w-]+\s+){0,3}?(?:больше\s+)?не\s+(?:нужн|требу)\w*|"
+               r"(?:подтвержд|разрешени|согласи|одобрени)\w*\s+(?:[\w-]+\s+){0,3}?(?:больше\s+)?не\s+(?:спрашива|"
+               r"запрашива|жд|проси|получа|уточня)\w*"),
     # disable-safety: a safety mechanism switched off (active or passive)
     "off_act": (r"\b(?:(?:turn|switch|shut)(?:s|ed|ing)?\s+(?:\w+\s+){0,3}?off|disabl\w*|deactivat\w*|bypass\w*|"
                 r"circumvent\w*|skip(?:s|ped|ping)?|suspend\w*|evad\w*|"
@@ -254,7 +258,8 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"владел\w*|руководств\w*|команд[аыеу]\b|распоряжени\w*|решени\w* (?:админ|владел|руковод)\w*|"
                   r"нов\w* политик\w*"),
     # instruction-override: earlier instructions declared void
-    "void": (r"\b(?:(?:all|any|every)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous\s+|prior\s+|earlier\s+|"
+    "void": (r"\bnothing\s+(?:\w+\s+){0,2}?(?:earlier|above|before|previously|so far)\b(?:[^.;!?]|\.(?=\S)){0,30}?\b(?:"
+             r"applies|apply|counts|matters|is valid|holds)\b|\b(?:(?:all|any|every)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous\s+|prior\s+|earlier\s+|"
              r"preceding\s+|old\s+|older\s+|existing\s+|other\s+|former\s+)?|(?:the\s+|your\s+)?(?:previous|prior|"
              r"earlier|preceding|old|older|existing|other|former)\s+)(?:system\s+|memory\s+)?(?:instructions?|rules|"
              r"guidance|guidelines|directives|notes|entries|orders|prompts?|policies)\b(?:\s+(?:above|(?:in|from)\s+"
@@ -298,9 +303,10 @@ _FRAME_SOURCES: dict[str, str] = {
                     r"откаж\w*|жалу\w*|проси\w*|попрос\w*|скаж\w*)[^.]{0,80}?(?:вс[её] равно|несмотря ни на что|"
                     r"продолжай|не слушай|игнорир\w*)"),
     # exfiltration: sending verb + sensitive object + outside target, any order within a sentence
-    "send": (r"\b(?:send|sends|sending|post|posts|upload|uploads|e-?mail|mail|forward|forwards|forwarding|transmit|"
-             r"exfiltrate|leak|share|sync|submit|pipe|dump|cc|bcc|report|push|relay|copy|attach|include|paste|dm|"
-             r"text|ship|export|deliver|hand over|back up|mirror)\b|"
+    "send": (r"\b(?:send|post|upload|e-?mail|mail|forward|transmit|exfiltrate|leak|share|sync|submit|pipe|dump|cc|"
+             r"bcc|report|push|relay|copy|copie|attach|include|paste|dm|text|ship|export|deliver|hand over|back up|"
+             r"mirror)(?:s|es|ed|d|ing|ted|red|ped)?\b|\blog(?:s|ged|ging)?\s+(?:it|them|this|that|everything|all|"
+             r"\w+)\s+(?:to|into|at)\b|"
              r"(?:отправ|пересыл|перешл|перенаправ|загруж|загрузи|выгруж|выгрузи|сли|слей|сливай|переда|прикладыва|"
              r"приложи|копир|скопир|синхронизир|публику|опубликуй|присыла|пришли|дублир|скрыт\w* копи|скидыва|скинь|"
              r"кида|кинь|шли|отсыла|отошли|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи)\w*"),
@@ -318,6 +324,7 @@ _FRAME_SOURCES: dict[str, str] = {
     "target": (URLISH + r"|\+\d[\d ()-]{8,}\d|\b(?:webhook|pastebin|gist|telegram|телеграм\w*)\b"),
     # trust-source: a source declared trustworthy + its content may be run/followed
     "trust_decl": (r"\b(?:official|trusted|trustworthy|verified|reliable|authoritative|whitelisted|allowlisted|vetted|"
+                   r"(?:carry|carries|has|have|with)\s+(?:the\s+)?(?:[\w']+\s+)?authority|"
                    r"safe (?:source|origin|mirror|repo\w*|site)|approved (?:source|mirror|repo\w*))\b|официальн\w*|"
                    r"доверенн\w*|проверенн\w*|надежн\w*|довер\w*|безопасн\w* (?:источник|зеркал|сайт|репозитори)\w*"),
     "trust_act": (r"\b(?:run|runs|ran|execute[ds]?|executing|install(?:s|ed|ing)?|follow(?:s|ed)?|obey(?:ed)?|"
@@ -328,10 +335,10 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"safe to (?:run|execute|install))\b|без проверк\w*|без ревью|как есть|автоматически|не глядя|сразу"),
     # html comments addressed to the assistant (anywhere in the first words of the comment)
     "addressed": (r"^\W{0,3}(?:(?:note|message|memo|instructions?|reminder|hint|directive)s?\s+(?:to|for)\s+(?:the\s+|"
-                  r"any\s+|all\s+)?" + _AI + r"s?\b|(?:for|to)\s+(?:the\s+)?" + _AI + r"s?(?:\s+only)?\s*[:,—-]|"
-                  r"(?:dear\s+|hey\s+|attention\s+)?" + _AI + r"s?(?:\s+only)?\s*[:,—-]|(?:dear|hey|attention)\s+" + _AI
+                  r"any\s+|all\s+)?" + _AI + r"s?\b|(?:for|to)\s+(?:the\s+)?" + _AI + r"s?(?:\s+only)?\s*(?:[:,—–]|\s-\s)|"
+                  r"(?:dear\s+|hey\s+|attention\s+)?" + _AI + r"s?(?:\s+only)?\s*(?:[:,—–]|\s-\s)|(?:dear|hey|attention)\s+" + _AI
                   + r"|(?:заметк\w*|примечани\w*|пометк\w*|записк\w*|сообщени\w*|инструкци\w*|указани\w*|напоминани\w*)\s+(?:для\s+)?" + _AI +
-                  r"|для\s+" + _AI + r"(?:\s+только)?\s*[:,—-]|" + _AI + r"\s*[:,—-])"),
+                  r"|для\s+" + _AI + r"(?:\s+только)?\s*(?:[:,—–]|\s-\s)|" + _AI + r"\s*(?:[:,—–]|\s-\s))"),
 }
 
 
@@ -382,9 +389,11 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
                                 + r"[^.;!?]{0,60}?" + _EXFIL_VERB_EN, _F),
         "ex_ru": (_EXFIL_VERB_RU + r"[^.;!?]{0,80}?" + SECRETS_RU + r"[^.;!?]{0,100}?" + _EXFIL_DEST_RU, _F),
         "trust_word": (
-            r"\b(?:trusted|trustworthy|authoritative|whitelisted|allowlisted|verified source|official source|"
-            r"safe source|always trust|trust (?:all|any|every|everything|anything|it|them|this|these|its|their)\b|"
-            r"is (?:a |the )?(?:trusted|safe|verified|official)\b)|(?:доверя\w*|довериться|доверенн\w*|"
+            r"\b(?:(?:trusted|trustworthy|authoritative|whitelisted|allowlisted|verified|official|safe)\s+(?:source|"
+            r"origin|mirror|site|domain|sender|repo\w*|registry|host|server|channel|url|link|cdn|feed|provider|"
+            r"partner|address|authority)s?\b|(?:is|are|as|be|considered|deemed|marked|listed as)\s+(?:a |an |the |"
+            r"fully )?(?:trusted|trustworthy|authoritative|whitelisted|allowlisted|safe|verified|official)\b|"
+            r"always trust|trust (?:all|any|every|everything|anything|it|them|this|these|its|their)\b)|(?:доверя\w*|довериться|доверенн\w*|"
             r"проверенн\w* (?:источник\w*|сайт\w*|зеркал\w*|домен\w*|отправител\w*)|надежн\w* источник\w*|"
             r"официальн\w* источник\w*)", _F),
         "trust_strong": (
@@ -551,7 +560,7 @@ def _scan_plain(text: str) -> list[Signal]:
     present = _present(text)
     compiled = _compiled()
     aux = _aux()
-    discussed = aux["f_discuss"].search(text) is not None
+    discussed = _discussed(text)
     attributed = aux["f_attributed"].search(text) is not None
     lenient = attributed and aux["f_authority"].search(text) is None
     for kind in _P:
@@ -621,6 +630,12 @@ def _gate(text: str, group: str) -> bool:
 _NOT = re.compile(r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:switched|turned|off|disabled|deactivated|suspended|lifted|removed)\b")
 
 
+def _discussed(text: str) -> bool:
+    """The line talks about an attack (words outside URLs and addresses: "example.org" is not an example)."""
+    aux = _aux()
+    return aux["f_discuss"].search(aux["url"].sub(" ", text)) is not None
+
+
 def _frames(text: str) -> list[Signal]:
     """Frame signals (see _FRAME_SOURCES): each needs its act plus a target, none fires in a line discussing an attack."""
     gates = {g for g in _FRAME_GATES if _gate(text, g)}
@@ -628,7 +643,7 @@ def _frames(text: str) -> list[Signal]:
     if not gates and not exfil:
         return []
     aux = _aux()
-    if aux["f_discuss"].search(text):
+    if _discussed(text):
         return []
     out: list[Signal] = []
 
@@ -677,6 +692,9 @@ def _frames(text: str) -> list[Signal]:
     return out
 
 
+_PREDICATE = re.compile(r"^(?:is|are|as|be|considered|deemed|marked|listed as)\s+(?:a |an |the |fully )?")
+
+
 def _trust(text: str) -> list[Signal]:
     aux = _aux()
     out: list[Signal] = []
@@ -700,7 +718,8 @@ def _trust(text: str) -> list[Signal]:
             continue
         if aux["f_attributed"].search(text) and not aux["trust_strong"].search(text):
             continue  # "Пользователь считает X надёжным источником": the user's own judgement
-        out.append(Signal("trust-source", m.start(), m.end(), m.group(0)))
+        word = _PREDICATE.sub("", m.group(0))  # evidence is the trust word itself ("trusted", not "as the trusted")
+        out.append(Signal("trust-source", m.end() - len(word), m.end(), word))
     return out
 
 
