@@ -170,6 +170,9 @@ class Rule:
     fix: Applicability | None = None
     security: bool = False
     plugin: str = ""
+    #: Workspace-relative globs of the files this rule lints *instead of* memory files (e.g. ``INSIGHTS.md``);
+    #: empty for memory rules. A file matched here is linted by these rules only.
+    files: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not _CODE_RE.match(self.code):
@@ -201,6 +204,7 @@ def rule(
     options: Mapping[str, Any] | None = None,
     fix: Applicability | None = None,
     security: bool = False,
+    files: tuple[str, ...] = (),
 ) -> Callable[[Callable[[FileContext], Iterable[Problem]]], Callable[[FileContext], Iterable[Problem]]]:
     """Decorator declaring a module's rule: sets the module's ``RULE`` record (docs = module docstring) and
     returns ``check`` unchanged, so rule modules stay plain functions that tests can call."""
@@ -218,6 +222,7 @@ def rule(
             options=options or {},
             fix=fix,
             security=security,
+            files=tuple(files),
         )
         if module is not None:
             module.RULE = record  # type: ignore[attr-defined]
@@ -605,6 +610,36 @@ def _expand_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None) -> tu
     return sorted(dict.fromkeys(rels)), bad
 
 
+def _scoped_files(ws: Any, scoped: list[Rule]) -> set[str]:
+    """Existing files claimed by rules with their own ``files`` globs (e.g. the insights file)."""
+    from tiers.workspace import glob_match
+
+    out: set[str] = set()
+    for r in scoped:
+        for glob in r.files:
+            for p in ws.root.glob(glob):
+                if not p.is_file():
+                    continue
+                try:
+                    rel = ws.relpath(p)
+                except WorkspaceError:
+                    continue
+                if glob_match(rel, r.files):
+                    out.add(rel)
+    return out
+
+
+def _rules_for(rel: str, enabled: list[Rule], scoped: list[Rule]) -> list[Rule]:
+    """A file claimed by scoped rules is linted by those only; every other file by the memory rules."""
+    if scoped:
+        from tiers.workspace import glob_match
+
+        own = [r for r in scoped if glob_match(rel, r.files)]
+        if own:
+            return own
+    return [r for r in enabled if not r.files]
+
+
 def lint_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None, *, config: Any = None,
                select: Iterable[str] = (), ignore: Iterable[str] = (),
                only_lines: Mapping[str, set[int]] | None = None) -> LintResult:
@@ -625,6 +660,9 @@ def lint_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None, *
         cfg = cfg.merged(select=select, ignore=ignore, rules=rules)
     enabled = cfg.enabled(rules)
     files, findings = _expand_paths(ws, paths)
+    scoped = [r for r in enabled if r.files]
+    if paths is None and scoped:
+        files = sorted(set(files) | _scoped_files(ws, scoped))
     if only_lines is not None:
         files = [f for f in files if f in only_lines]
     findings.extend(registry.failure_findings())
@@ -642,8 +680,9 @@ def lint_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None, *
         doc = parse(data)
         run.remember(rel, doc)
         ctx = FileContext(path=rel, data=data, doc=doc, options={}, run=run)
-        found = run_rules(ctx, enabled, cfg)
-        found = apply_suppressions(ctx, found, rules, cfg, enabled)
+        own = _rules_for(rel, enabled, scoped)
+        found = run_rules(ctx, own, cfg)
+        found = apply_suppressions(ctx, found, rules, cfg, own)
         if only_lines is not None:
             keep = only_lines.get(rel, set())
             found = [f for f in found if f.line in keep]

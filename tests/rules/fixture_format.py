@@ -41,13 +41,27 @@ def _unescape(text: str) -> str:
     return re.sub(r"\\U([0-9a-fA-F]{8})|\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1) or m.group(2), 16)), text)
 
 
+def _sections(text: str) -> list[str]:
+    """The `## title` sections, split only outside `~~~~` fences (inputs may hold `## ` headings themselves)."""
+    sections: list[list[str]] = []
+    fenced = False
+    for line in text.splitlines(keepends=True):
+        if line.startswith("~~~~"):
+            fenced = not fenced if line.strip() == "~~~~" or not fenced else fenced
+        if not fenced and line.startswith("## "):
+            sections.append([line[3:]])
+        elif sections:
+            sections[-1].append(line)
+    return ["".join(s) for s in sections]
+
+
 def load(path: Path) -> list[Case]:
     text = path.read_text(encoding="utf-8")
     head = re.match(r"#\s+(?P<code>[A-Z]{2,4}\d{3})\b", text)
     assert head, f"{path.name}: must start with '# CODE name'"
     rule = head.group("code")
     cases = []
-    for section in re.split(r"^## ", text, flags=re.M)[1:]:
+    for section in _sections(text):
         title, _, rest = section.partition("\n")
         blocks = list(FENCE.finditer(rest))
         preamble = rest[: blocks[0].start()] if blocks else rest
