@@ -597,7 +597,12 @@ def _nominal_permission(cc: Clause, kc: Clause) -> bool:
     if any(lx.kind.get(x) == "action" for x in cc.direct):
         return False
     k_things = {x for x in kc.content if x in kc.direct and lx.kind.get(x) not in {"action", "qualifier"}}
-    return bool(k_things) and k_things <= set(cc.signs)
+    if k_things and k_things <= set(cc.signs):
+        return True
+    # «глютен теперь можно» against «никакого глютена в продуктах»: the permission is about nothing but the
+    # constraint's own things
+    own = {x for x in cc.content if x in cc.direct}
+    return bool(own) and own <= set(kc.signs) and bool(own & k_things)
 
 
 def _minutes(v: str) -> int:

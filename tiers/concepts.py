@@ -674,6 +674,12 @@ def _analyze_cached(text: str) -> Analysis:
         cl.finish()
         clauses.append(cl)
 
+    if len(clauses) >= 2:
+        last = clauses[-1]
+        if last.force in {"permit", "relax", "indiff"} and not any(lx.kind.get(c) == "action" for c in last.direct):
+            for cl in clauses[:-1]:
+                if cl.force == "assert" and not cl.exception:
+                    cl.force = last.force  # "Leaving the heating on while away is fine": the verdict is the line's
     names = _names(nfc)
     if names and clauses:
         clauses[0].values.extend(names)
