@@ -161,6 +161,9 @@ def _parse_tags(raw: str, where: str) -> tuple[str, ...]:
         try:
             value = json.loads(raw)
         except json.JSONDecodeError as exc:
+            inner = raw[1:-1] if raw.endswith("]") else None
+            if inner is not None and '"' not in inner:  # a hand-written `[style, tone]`: plain tags in brackets
+                return tuple(p.strip() for p in inner.split(",") if p.strip())
             raise ParseError(f"{where}tags: starts with '[' but is not a valid JSON array ({exc.msg})") from None
         return check_tags(value, where)
     return tuple(p.strip() for p in raw.split(",") if p.strip())

@@ -226,3 +226,22 @@ def test_check_reports_every_broken_entry_with_its_line():
         "F.md:18: duplicate insight id 'a1' (first at line 3); give one of them a new id or merge them",
     ]
     assert check(render(InsightsFile(CHITIN_SET))) == []
+
+
+@pytest.mark.parametrize(("raw", "tags"), [
+    ("[style]", ("style",)),
+    ("[style, tone ]", ("style", "tone")),
+    ("[]", ()),
+], ids=["one-bracketed-plain-tag", "several-bracketed-plain-tags", "empty-list"])
+def test_hand_written_bracketed_tags_are_read_as_plain_tags(raw, tags):
+    from personality.store import _parse_tags
+
+    assert _parse_tags(raw, "INSIGHTS.md:7: ") == tags
+
+
+def test_bracketed_tags_with_a_broken_quote_are_still_an_error():
+    from personality.store import _parse_tags
+    from tiers.errors import ParseError
+
+    with pytest.raises(ParseError, match="not a valid JSON array"):
+        _parse_tags('["style, tone]', "INSIGHTS.md:7: ")
