@@ -70,13 +70,14 @@ _P: dict[str, list[tuple[str, bool]]] = {
         (r"\b(?:ignore|disregard|override|don't follow|do not follow)\b[^.;!?]{0,25}\b(?:rules?|instructions?|"
          r"directives?|constraints?)\b[^.;!?]{0,12}\b(?:in|from|of)\s+(?:user|memory|agents|claude)\.md\b", True),
         (r"\b(?:new|updated|real) (?:system )?instructions?\s*:", True),
+        (r"\b(?:the )?real (?:ones|instructions|rules) (?:follow|are below|come next)\b", True),
         (r"\byou are now (?:a |an |in )?(?:unrestricted|jailbroken|developer mode|dan\b|free)", True),
         (r"\b(?:the )?(?:newest|latest|last) (?:memory )?(?:entry|line|note) (?:always )?(?:wins|overrides|takes precedence)\b", True),
         (r"(?:игнорир\w*|проигнорир\w*|забудь|забыть|не обращай внимания на|не учитывай|отбрось|пренебреги|отмени)"
          r"[^.;!?]{0,30}?(?:все |всех |любые )?(?:предыдущ\w*|прежн\w*|ранее|прошл\w*|системн\w*|исходн\w*|"
          r"стар\w*|остальн\w*)[^.;!?]{0,20}?(?:инструкци\w*|указани\w*|правил\w*|промпт\w*|директив\w*|"
          r"ограничени\w*)", True),
-        (r"(?:игнорир\w*|не обращай внимания на|не соблюдай|не выполняй|не следуй)[^.;!?]{0,25}(?:правил\w*|"
+        (r"(?:игнорир\w*|не обращай внимания на|не соблюдай|не выполняй|не следуй|не учитывай|забудь|отбрось)[^.;!?]{0,25}(?:правил\w*|"
          r"инструкци\w*|указани\w*)\s+(?:из|в)\s+(?:user|memory|agents)\.md", True),
         (r"нов\w* (?:системн\w* )?инструкци\w*\s*:", True),
         (r"\b(?:real|actual|true|updated|current) instructions (?:are|live|can be found|are hosted) (?:at|on|in)\b", True),
@@ -232,7 +233,11 @@ _FRAME_SOURCES: dict[str, str] = {
                r"\b(?:delet|remov|overwrit|push|force|deploy|drop|install|run|execut|merg|publish|releas|rm\b)|"
                r"(?<!\w)(?:не\s+спрашивая|без\s+вопросов)\s+(?:[\w-]+\s+){0,3}?(?:удал|перезапис|пуш|запуск|"
                r"устанавл|деплой|публику|мерж|сноси)\w*|\bwithout\s+(?:first\s+)?(?:confirm\w*|check\w*|ask\w*|consult\w*)\s+(?:with\s+|by\s+)?"
-               r"(?:the\s+)?(?:user|owner|human)\b|\bno (?:need|reason) to (?:run|do|perform|wait for|go through)\s+(?:[\w-]+\s+){0,3}?"
+               r"(?:the\s+)?(?:user|owner|human)\b|\b(?:no longer|don't|do not|never|needn't|need not)\s+(?:go|pass|run|be checked|be "
+               r"reviewed)\s+(?:through|by|past)\s+(?:the\s+)?(?:memory\s+)?(?:gate|checks?|hooks?|review|cuticle)\b|"
+               r"(?<!\w)(?:не\s+спрашивая|не\s+уточняя|не\s+согласовывая)\s+(?:у\s+|с\s+)?(?:пользовател|владел)\w*|"
+               r"(?<!\w)(?:больше\s+)?не\s+(?:проход|идут)\w*\s+(?:через\s+)?(?:гейт|проверк|хук)\w*|"
+               r"\bno (?:need|reason) to (?:run|do|perform|wait for|go through)\s+(?:[\w-]+\s+){0,3}?"
                r"(?:checks?|reviews?|verification|confirmations?|approvals?)\b|"
                r"(?<!\w)(?:больше\s+не|не|перестань|хватит)\s+(?:[\w-]+\s+){0,2}?(?:спрашива|запрашива|жд|ожида|"
                r"прос|уточня|получа)\w*\s+(?:[\w-]+\s+){0,2}?(?:подтвержд|разрешени|согласи|одобрени)\w*|"
@@ -256,7 +261,7 @@ _FRAME_SOURCES: dict[str, str] = {
     "authority": (r"\b(?:admin\w*|administrator|maintainers?|owner|security team|ops team|it department|management|"
                   r"team lead|cto|devops|new policy|policy update|system update)\b|администратор\w*|админ\w*|"
                   r"владел\w*|руководств\w*|команд[аыеу]\b|распоряжени\w*|решени\w* (?:админ|владел|руковод)\w*|"
-                  r"нов\w* политик\w*"),
+                  r"нов\w* политик\w*|дал\w* добро"),
     # instruction-override: earlier instructions declared void
     "void": (r"\bnothing\s+(?:\w+\s+){0,2}?(?:earlier|above|before|previously|so far)\b(?:[^.;!?]|\.(?=\S)){0,30}?\b(?:"
              r"applies|apply|counts|matters|is valid|holds)\b|\b(?:(?:all|any|every)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous\s+|prior\s+|earlier\s+|"
@@ -281,7 +286,20 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"\b(?:follow|obey|listen to|use|apply)\s+only\s+(?:this|these|the (?:rules|steps|instructions) "
                   r"below|the following|me)\b|\bonly (?:this|these) (?:note|rule|entry|file|line|instruction)s? "
                   r"(?:counts?|matters?|appl(?:y|ies))\b|(?:следуй|подчиняйся|слушайся|слушай|выполняй|"
-                  r"руководствуйся)\w*\s+только\b"),
+                  r"руководствуйся)\w*\s+только\b|(?:работа|действу|важн)\w*\s+только\s+(?:эт\w*|указани\w*|"
+                  r"инструкци\w*|правил\w*)"),
+    # instruction-override, looser: earlier memory (object + "earlier") declared void, any word order
+    "prior": (r"\b(?:previous|prior|earlier|above|preceding|old|older|existing|former|so far|until now|before this "
+              r"(?:line|entry|note|block|point))\b|(?:memory|user|agents|claude)\.md|(?<!\w)(?:прежн\w*|предыдущ\w*|"
+              r"ранее|раньше|ранн\w*|выше|до (?:этой|этого|сих пор)\w*|стар\w*)(?!\w)"),
+    "mem_obj": (r"\b(?:instructions?|rules|guidance|guidelines|directives|notes|entries|orders|prompts?|policies|"
+                r"everything|anything|all of it)\b|(?:memory|user|agents|claude)\.md|(?<!\w)(?:правил\w*|указани\w*|"
+                r"инструкци\w*|директив\w*|заметк\w*|запис\w*|вс[её])(?!\w)"),
+    "void_pred": (r"\b(?:void|null|invalid|cancel+ed|revoked|obsolete|outdated|superseded|deprecated|rescinded|"
+                  r"no longer (?:apply|applies|valid|in force|relevant|counts?|holds?|matters?)|(?:do|does) not apply|"
+                  r"(?:don't|doesn't) apply|(?:was|were) (?:just )?(?:a test|fake|a decoy))\b|(?<!\w)(?:недействительн\w*|"
+                  r"отменен\w*|отменя\w*|утратил\w* силу|(?:больше )?не действу\w*|аннулир\w*|не имеют силы|"
+                  r"неактуальн\w*)"),
     # override-user: the user's word set aside
     "user_void": (r"\buser'?s?\s+(?:[\w'\"«»“”/-]+\s+){0,6}?(?:rules?|instructions?|preferences?|requests?|directives?|wish(?:es)?|"
                   r"restrictions?|orders?|bans?|limits?)\b[^.;!?]{0,40}?\b(?:is|are|was|were|has been|have been)?\s*"
@@ -290,7 +308,7 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"(?:правил\w*|указани\w*|инструкци\w*|запрет\w*|просьб\w*|пожелани\w*|ограничени\w*)\s+"
                   r"пользовател\w*[^.;!?]{0,40}?(?:устарел\w*|недействительн\w*|отменен\w*|не действу\w*|"
                   r"неактуальн\w*|больше не (?:действу|актуальн)\w*|можно (?:не соблюдать|игнорировать|пропускать))"),
-    "user_anyway": (r"\b(?:if|when|whenever|even if|should)\s+(?:the\s+)?(?:user|owner|human)\s+(?:\w+\s+){0,1}?"
+    "user_anyway": (r"(?:что|как|сколько)\s+бы\s+ни\s+(?:\w+\s+){1,2}?(?:пользовател|владел)\w*|\b(?:if|when|whenever|even if|should)\s+(?:the\s+)?(?:user|owner|human)\s+(?:\w+\s+){0,1}?"
                     r"(?:says?|asks?|complains?|objects?|protests?|forbids?|refuses?|disagrees?|insists?|tells?|"
                     r"wants?|requests?|writes?|pushes back|says no)\b[^.]{0,80}?\b(?:regardless|anyway|anyways|"
                     r"nevertheless|all the same|ignore (?:it|them|that|this|him|her)|don't listen|do not listen)\b|"
@@ -616,7 +634,8 @@ _FRAME_GATES = {
                "разрешени", "соглас", "одобрени", "ревью", "вопрос", "гейт", "хук", "провер", "защит", "огранич",
                "песочниц", "фильтр", "предохран"),
     "override": ("instruct", "rule", "guid", "directive", "note", "entr", "order", "prompt", "polic", "only",
-                 "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только"),
+                 "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только", "everyth", "anyth",
+                 ".md", "все"),
     "user": ("user", "owner", "human", "пользовател", "владел"),
     "trust": ("offici", "trust", "verif", "reliab", "authorit", "list", "vett", "safe", "approved", "официальн",
               "доверен", "проверен", "надежн", "довер", "безопасн"),
@@ -628,6 +647,18 @@ def _gate(text: str, group: str) -> bool:
 
 
 _NOT = re.compile(r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:switched|turned|off|disabled|deactivated|suspended|lifted|removed)\b")
+
+
+_SUBJECT_USER = re.compile(r"\b(?:the )?(?:user|owner)\s+(?:\w+\s+)?$|(?<!\w)(?:пользовател|владел)\w*\s+(?:\w+\s+)?$")
+_FINITE = re.compile(r"\w+(?:s|ed|ет|ит|ют|ят|ал|ил|ла|ли)$")
+
+
+def _self_act(sent: str, start: int) -> bool:
+    """The sending verb is the user's own finite act ("the user sends", «пользователь отправляет»), not an order."""
+    if not _SUBJECT_USER.search(sent, 0, start):
+        return False
+    word = re.match(r"\w+", sent[start:])
+    return bool(word and _FINITE.fullmatch(word.group(0)))
 
 
 def _discussed(text: str) -> bool:
@@ -674,8 +705,18 @@ def _frames(text: str) -> list[Signal]:
             for m in aux[key].finditer(sent):
                 if live(off + m.start(), off + m.end()):
                     out.append(Signal(kind, off + m.start(), off + m.end(), m.group(0), strong))
+        if "override" in gates and not lenient:
+            for pred in aux["f_void_pred"].finditer(sent):
+                lo = max(0, pred.start() - 70)
+                obj = aux["f_mem_obj"].search(sent, lo, pred.start())
+                if obj and aux["f_prior"].search(sent, lo, pred.start()) and live(off + obj.start(), off + pred.end()):
+                    out.append(Signal("instruction-override", off + obj.start(), off + pred.end(),
+                                      sent[obj.start():pred.end()]))
+                    break
         if exfil and aux["f_target"].search(sent) and aux["f_sensitive"].search(sent):
             for v in aux["f_send"].finditer(sent):
+                if _self_act(sent, v.start()):
+                    continue  # "Пользователь отправляет паспорт сам": the user acts, nobody instructs the agent
                 if live(off + v.start(), off + v.end()):
                     out.append(Signal("exfiltration", off + v.start(), off + len(sent), sent[v.start():v.start() + 80]))
                     break
@@ -738,6 +779,9 @@ def detect(line: str) -> list[Signal]:
         inner = m.group(1).strip()
         if not inner or inner.startswith(("cu:", "cuticle:")) or re.match(r"^cu[:\s]", inner):
             continue
+        if m.start() and text[m.start() - 1] in "'\"`«“" and _discussed(text[:m.start()] + text[m.end():]):
+            outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]
+            continue  # "Added a fixture: '<!-- note to the AI: … -->' must be flagged": a quoted example
         inner_signals = _scan_plain(inner)
         addressed = (aux["agent_address"].search(inner) or aux["you_imperative"].search(inner)
                      or aux["f_addressed"].search(inner))
