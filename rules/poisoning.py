@@ -219,10 +219,11 @@ _FRAME_SOURCES: dict[str, str] = {
                 r"с просьбой|предупрежд\w*|addressed to|asks? (?:the )?(?:assistant|agent|ai|bot|model)|examples?|"
                 r"fixtures?|detector|test case|пример\w*|адресованн\w*|social engineering|не выполнял\w*|показал\w* пользовател\w*|доклад\w*"),
     # the line reports the user's own words (a preference, not an injected order)
-    "attributed": (r"^\W*(?:(?:the )?user(?: said| says| wants| asked| prefers| requested| decided)\b|user\s*:|per (?:the )?"
+    "attributed": (r"^\W*(?:\[[ xх]\]\W*)?(?:\d{1,2}:\d\d\W*)?(?:(?:the )?user(?: said| says| wants| asked| prefers| requested| decided)\b|user\s*:|per (?:the )?"
                    r"user\b|пользователь(?: сказал\w*| просил\w*| попросил\w*| хочет| считает| велел\w*| "
                    r"предпочитает| решил\w*)\b|пользователь\s*:|по просьбе пользовател\w*|просьба пользовател\w*|"
-                   r"договорились с пользовател\w*)"),
+                   r"договорились с пользовател\w*|решили с пользовател\w*|правило (?:от )?пользовател\w*|у пользовател\w* "
+                   r"правило|(?:the )?user'?s rule\b|rule from the user)"),
     # disable-safety: asking/confirming stops
     "no_ask": (r"\b(?:stop|quit|cease|no longer|don't|do not|never|no need to|needn't|without)\s+(?:\w+\s+){0,1}?"
                r"(?:ask(?:ing)?|request(?:ing)?|wait(?:ing)? for|seek(?:ing)?|get(?:ting)?|need(?:ing)?|prompt(?:ing)?|"
@@ -441,6 +442,8 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
         "sentence": (r"[.;!?](?:\s|$)|\s[—–]\s", 0),
         **{"f_" + k: (v, _F) for k, v in _FRAME_SOURCES.items()},
         "f_split": (r"[.!?;](?=\s|$)", 0),
+        "f_hedge": (r"\b(?:probably|likely|maybe|perhaps|seems?|apparently|i think|might)\b|скорее всего|вероятно|"
+                    r"кажется|возможно|похоже|видимо|наверное", _F),
         "f_own": (r"\bmy\b|(?<!\w)мо(?:и|их|ими|ей|ю|я|е)(?!\w)", _F),
         "f_only_user": (r"\bonly (?:the )?(?:user|owner|human)\b|\b(?:user|owner) (?:must|has to|should) (?:approve|"
                         r"confirm|decide)|только (?:сам )?пользовател\w*|только с (?:разрешени|согласи)\w* пользовател", _F),
@@ -460,6 +463,11 @@ def normalize(text: str) -> str:
 def _clause_before(text: str, start: int) -> str:
     cut = max(text.rfind(c, 0, start) for c in ".;!?:—")
     return text[cut + 1:start]
+
+
+def _clause_after(text: str, end: int) -> str:
+    cuts = [i for i in (text.find(c, end) for c in ".;!?") if i >= 0]
+    return text[end:min(cuts)] if cuts else text[end:]
 
 
 def _negated(text: str, start: int) -> bool:
@@ -685,6 +693,8 @@ def _frames(text: str) -> list[Signal]:
     lenient = attributed and aux["f_authority"].search(text) is None
     if not lenient and "safety" in gates:  # "User said: don't ask me before tests" is the user's own preference
         for m in aux["f_no_ask"].finditer(text):
+            if m.group(0).startswith(("без", "without")) and aux["neg"].search(_clause_after(text, m.end())):
+                continue  # «без его ревью ничего не мержим»: a prohibition, not a waiver
             if live(m.start(), m.end()) and not aux["f_only_user"].search(text):
                 out.append(Signal("disable-safety", m.start(), m.end(), m.group(0)))
     for off, sent in _sentences(text):
@@ -696,6 +706,7 @@ def _frames(text: str) -> list[Signal]:
             for o in aux["f_safety_obj"].finditer(sent):
                 st = aux["f_off_state"].search(sent, o.end(), o.end() + 45)
                 if st and not _NOT.search(st.group(0)) and not aux["f_keep"].search(text) \
+                        and not aux["f_hedge"].search(sent) \
                         and live(off + o.start(), off + st.end()):
                     out.append(Signal("disable-safety", off + o.start(), off + st.end(), sent[o.start():st.end()]))
         for key, kind, strong in (("f_void", "instruction-override", True), ("f_only_this", "instruction-override", False),
