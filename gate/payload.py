@@ -49,6 +49,7 @@ _EDIT_TOOLS = {"edit", "multiedit", "replace", "str_replace", "strreplace", "edi
                "search_replace"}
 _SHELL_TOOLS = {"bash", "shell", "exec", "run_shell_command", "terminal", "run_terminal_cmd", "local_shell"}
 _PATCH_TOOLS = {"apply_patch", "applypatch"}
+_PATCH_BEGIN = "*** Begin Patch"  # = gate.patch.BEGIN, repeated so calls without a patch skip that import
 _FACT_TOOLS = {"save_memory"}
 
 
@@ -176,10 +177,12 @@ def extract_edits(args: dict) -> list[Edit]:
 
 def _file_ops(tool_kind: str, args: dict) -> tuple[str, list[FileOp], str | None]:
     """(refined tool kind, file ops, key holding a patch) from the tool arguments."""
-    from .patch import looks_like_patch, parse_patch
-
     for key in _PATCH_KEYS:
-        if looks_like_patch(args.get(key)):
+        # the marker test of gate.patch.looks_like_patch, inline: most calls carry no patch and skip that import
+        text = args.get(key)
+        if isinstance(text, str) and _PATCH_BEGIN in text[:2000]:
+            from .patch import parse_patch
+
             try:
                 parsed = parse_patch(args[key])
             except ParseError:

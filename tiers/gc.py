@@ -11,7 +11,6 @@ stamp, reason, id), and ``restore(ws, id)`` puts it back.
 from __future__ import annotations
 
 import datetime as _dt
-import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +20,13 @@ from .model import Tier
 
 __all__ = ["GcReport", "Removed", "collect", "hypothesis_ttl", "mark_state", "restore"]
 
-log = logging.getLogger(__name__)
+
+def _log():
+    """This module's logger, imported on the rare warning path (logging costs milliseconds at hook start)."""
+    import logging
+
+    return logging.getLogger(__name__)
+
 
 ARCHIVE_NAME = "gc-archive.jsonl"
 DEFAULT_TTL = 3
@@ -131,7 +136,7 @@ def collect(ws, *, dry_run: bool = False) -> GcReport:
                 atomic_write(path, new)
         except (WorkspaceError, OSError) as exc:
             report.errors.append(f"{rel}: {exc}")
-            log.warning("gc skipped %s: %s", rel, exc)
+            _log().warning("gc skipped %s: %s", rel, exc)
     return report
 
 

@@ -25,7 +25,9 @@ To extend the classifier, add a phrase to the right table and language, then add
 from __future__ import annotations
 
 import functools
+import os
 import re
+import sys
 from dataclasses import dataclass
 
 import regex
@@ -403,6 +405,15 @@ class LazyPattern:
             return has_digit
         return any(ch in text for ch in t[1:])
 
+    @classmethod
+    def restored(cls, source: str, trigger: str | None) -> LazyPattern:
+        """A pattern read back from the tables cache (its trigger was computed when the tables were built)."""
+        obj = cls.__new__(cls)
+        obj.source = source
+        obj._compiled = None
+        obj.trigger = trigger
+        return obj
+
     @property
     def pattern(self) -> regex.Pattern:
         if self._compiled is None:
@@ -559,12 +570,94 @@ def matcher(category: str) -> Matcher:
 
 @functools.cache
 def _combined() -> tuple[dict[str, tuple[tuple[int, int, regex.Pattern], ...]], tuple[Matcher, ...]]:
+    path = _tables_path()
+    loaded = _read_tables(path) if path else None
+    if loaded is not None:
+        return loaded
     matchers = tuple(matcher(c) for c in CATEGORIES)
     index: dict[str, list[tuple[int, regex.Pattern]]] = {}
     for ci, m in enumerate(matchers):
         for key, cands in m.index.items():
             index.setdefault(key, []).extend((ci * 100000 + idx, pat) for idx, pat in cands)
-    return {k: tuple(v) for k, v in index.items()}, matchers
+    out = {k: tuple(v) for k, v in index.items()}, matchers
+    if path and not sys.dont_write_bytecode:
+        _write_tables(path, *out)
+    return out
+
+
+# -- the tables cache ----------------------------------------------------------------------------------------------
+# Building the matchers (every phrase through compile_phrase) is ~10 ms of every hook process. The result is plain
+# data, so it is kept beside this module's bytecode, like a .pyc: in __pycache__, written only where bytecode is
+# (not under PYTHONDONTWRITEBYTECODE), named by a digest of the phrase tables and of this file's size and mtime,
+# read with marshal (no pickle import). Any problem reading or writing it just means building the tables again.
+_TABLES_FORMAT = 1
+
+
+def _tables_path() -> str | None:
+    try:
+        st = os.stat(__file__)
+        import hashlib
+
+        h = hashlib.blake2b(repr(_TABLES).encode("utf-8", "surrogatepass"), digest_size=10)
+        h.update(f"{_TABLES_FORMAT}:{st.st_size}:{st.st_mtime_ns}:{sys.version_info[:2]}".encode())
+    except Exception:  # noqa: BLE001 - no cache, not an error
+        return None
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__",
+                        f"lexicon-tables.{sys.implementation.cache_tag}.{h.hexdigest()}.marshal")
+
+
+def _read_tables(path: str):
+    import marshal
+
+    try:
+        with open(path, "rb") as fh:
+            fmt, plist, ms, ix = marshal.loads(fh.read())
+        if fmt != _TABLES_FORMAT or len(ms) != len(CATEGORIES):
+            return None
+        pats = [LazyPattern.restored(src, trig) for src, trig in plist]
+        matchers = tuple(
+            Matcher({k: tuple((i, pats[p]) for i, p in v) for k, v in mi.items()},
+                    tuple((i, pats[p]) for i, p in mo), pats[ma] if ma >= 0 else None, tuple(map(tuple, me)))
+            for mi, mo, ma, me in ms)
+        return {k: tuple((i, pats[p]) for i, p in v) for k, v in ix.items()}, matchers
+    except Exception:  # noqa: BLE001 - missing, stale or damaged: build instead
+        return None
+
+
+def _write_tables(path: str, index: dict, matchers: tuple[Matcher, ...]) -> None:
+    import marshal
+
+    ids: dict[int, int] = {}
+    plist: list[tuple[str, str | None]] = []
+
+    def pid(p: LazyPattern) -> int:
+        k = ids.get(id(p))
+        if k is None:
+            k = ids[id(p)] = len(plist)
+            plist.append((p.source, p.trigger))
+        return k
+
+    ms = tuple(({k: tuple((i, pid(p)) for i, p in v) for k, v in m.index.items()},
+                tuple((i, pid(p)) for i, p in m.others),
+                pid(m.anchored) if m.anchored is not None else -1,
+                m.entries) for m in matchers)
+    ix = {k: tuple((i, pid(p)) for i, p in v) for k, v in index.items()}
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        data = marshal.dumps((_TABLES_FORMAT, tuple(plist), ms, ix))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+        prefix = f"lexicon-tables.{sys.implementation.cache_tag}."
+        for name in os.listdir(os.path.dirname(path)):
+            if name.startswith(prefix) and name.endswith(".marshal") and name != os.path.basename(path):
+                os.unlink(os.path.join(os.path.dirname(path), name))
+    except Exception:  # noqa: BLE001 - a read-only install simply has no cache
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 Hit = tuple[int, int, str, str, float]

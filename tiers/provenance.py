@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import logging
 from dataclasses import replace
 from typing import Any
 
@@ -36,7 +35,13 @@ from .model import Classification, Tier
 
 __all__ = ["classify_with_provenance", "current_prompt", "provenance_share", "record_prompt"]
 
-log = logging.getLogger(__name__)
+
+def _log():
+    """This module's logger, imported on the rare warning path (logging costs milliseconds at hook start)."""
+    import logging
+
+    return logging.getLogger(__name__)
+
 
 STATE_NAME = "prompts.json"
 #: Prompts kept per session, sessions kept per workspace, characters kept per prompt.
@@ -62,7 +67,7 @@ def _load(path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except (OSError, ValueError) as exc:
-        log.warning("%s unreadable (%s); starting a new prompt record", path, exc)
+        _log().warning("%s unreadable (%s); starting a new prompt record", path, exc)
         return {}
     return data if isinstance(data, dict) else {}
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import logging
 from typing import Any
 
 from .errors import UsageError
@@ -18,7 +17,13 @@ from .fsutil import atomic_write, file_lock
 
 __all__ = ["current_session", "end_session", "session_state", "start_session"]
 
-log = logging.getLogger(__name__)
+
+def _log():
+    """This module's logger, imported on the rare warning path (logging costs milliseconds at hook start)."""
+    import logging
+
+    return logging.getLogger(__name__)
+
 
 STATE_NAME = "session.json"
 #: Session ids remembered (so a late duplicate end event is recognised); older ones are forgotten.
@@ -35,7 +40,7 @@ def _load(path) -> dict[str, Any]:
     except FileNotFoundError:
         return {"counter": 1, "sessions": {}}
     except (OSError, ValueError) as exc:
-        log.warning("%s unreadable (%s); starting the session counter again from its last safe value", path, exc)
+        _log().warning("%s unreadable (%s); starting the session counter again from its last safe value", path, exc)
         return {"counter": 1, "sessions": {}}
     if not isinstance(data, dict) or not isinstance(data.get("counter"), int) or data["counter"] < 1:
         return {"counter": 1, "sessions": {}}

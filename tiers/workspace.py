@@ -5,8 +5,6 @@ from __future__ import annotations
 import functools
 import os
 import re
-import secrets
-import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -100,6 +98,8 @@ class Workspace:
             except (OSError, UnicodeDecodeError) as exc:
                 raise ConfigError(f"{self.config_path}: cannot read config ({exc})") from exc
             else:
+                import tomllib  # on first use of the config, not at import
+
                 try:
                     self._config = tomllib.loads(text)
                 except tomllib.TOMLDecodeError as exc:
@@ -190,6 +190,8 @@ class Workspace:
         with file_lock(path):
             if path.exists() and path.read_text(encoding="ascii").strip():
                 return bytes.fromhex(path.read_text(encoding="ascii").strip())
+            import secrets  # once per workspace, when the key is created
+
             atomic_write(path, secrets.token_hex(32).encode("ascii") + b"\n")
             os.chmod(path, 0o600)
         return bytes.fromhex(path.read_text(encoding="ascii").strip())
