@@ -257,7 +257,10 @@ _FRAME_SOURCES: dict[str, str] = {
                    r"подтвержден\w*|ограничени\w*|песочниц\w*|фильтр\w*|предохранител\w*"),
     "off_state": (r"\b(?:is|are|was|were|been|got|now|stay|stays)\s+(?:\w+\s+){0,1}?(?:switched off|turned off|off|"
                   r"disabled|deactivated|suspended|lifted|removed|not needed|not required|unnecessary)\b|\bno longer "
-                  r"(?:required|needed|necessary|in effect|active|enforced|applies)\b|"
+                  r"(?:required|needed|necessary|in effect|active|enforced|applies)\b|\b(?:can|may|could) (?:safely )?be "
+                  r"(?:skipped|ignored|bypassed|turned off|disabled)\b|\b(?:is|are) (?:now )?optional\b|"
+                  r"(?<!\w)можно\s+(?:не\s+(?:проход|выполня|запуска|делать|соблюда|спрашива|запрашива)\w*|"
+                  r"(?:пропуск|отключ|игнорир|обход|выключ)\w*)|(?<!\w)не\s*обязательн\w*|"
                   r"(?:отключен\w*|выключен\w*|сняты?|отменен\w*|не нужн\w*|не требу\w*|больше не нужн\w*)"),
     "authority": (r"\b(?:admin\w*|administrator|maintainers?|owner|security team|ops team|it department|management|"
                   r"team lead|cto|devops|new policy|policy update|system update)\b|администратор\w*|админ\w*|"
@@ -290,8 +293,8 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"руководствуйся)\w*\s+только\b|(?:работа|действу|важн)\w*\s+только\s+(?:эт\w*|указани\w*|"
                   r"инструкци\w*|правил\w*)"),
     # instruction-override, looser: earlier memory (object + "earlier") declared void, any word order
-    "prior": (r"\b(?:previous|prior|earlier|above|preceding|old|older|existing|former|so far|until now|before this "
-              r"(?:line|entry|note|block|point))\b|(?:memory|user|agents|claude)\.md|(?<!\w)(?:прежн\w*|предыдущ\w*|"
+    "prior": (r"\b(?:previous|prior|earlier|above|preceding|old|older|existing|former|so far|until now|before "
+              r"(?:today|now|this(?: line| entry| note| block| point)?))\b|(?:memory|user|agents|claude)\.md|(?<!\w)(?:прежн\w*|предыдущ\w*|"
               r"ранее|раньше|ранн\w*|выше|до (?:этой|этого|сих пор)\w*|стар\w*)(?!\w)"),
     "mem_obj": (r"\b(?:instructions?|rules|guidance|guidelines|directives|notes|entries|orders|prompts?|policies|"
                 r"everything|anything|all of it)\b|(?:memory|user|agents|claude)\.md|(?<!\w)(?:правил\w*|указани\w*|"
