@@ -100,11 +100,16 @@ class Policy:
 
     def match(self, eff: Effect) -> tuple[Rule | None, str]:
         """The deciding rule for one effect: first matching deny, else first matching allow, else default deny."""
-        for rule in self.rules:
-            if rule.effect == "deny" and rule.matches(eff):
+        plan = _plan(self).get(eff.type)
+        if plan is None:
+            plan = _plan(self)["*"]
+        if not eff.target or eff.kind not in _TARGET_KINDS:
+            return plan[2]  # only rules without targets or branches can match: decided when the plan was built
+        for rule, pos, neg in plan[0]:
+            if _hits(rule, pos, neg, eff):
                 return rule, "deny"
-        for rule in self.rules:
-            if rule.effect == "allow" and rule.matches(eff):
+        for rule, pos, neg in plan[1]:
+            if _hits(rule, pos, neg, eff):
                 return rule, "allow"
         return None, "deny"
 
@@ -136,6 +141,57 @@ def target_match(target: str, glob: str, kind: str) -> bool:
         base = target.rstrip("/").rsplit("/", 1)[-1]
         return bool(glob_to_regex(glob.rstrip("/")).match(base))
     return bool(glob_to_regex(glob).match(target)) or bool(glob_to_regex(glob.rstrip("/") + "/**").match(target))
+
+
+_TARGET_KINDS = frozenset({"path", "host", "branch"})
+_PLANS: dict[int, tuple] = {}
+
+
+def _plan(policy: Policy) -> dict:
+    """Per action type: (deny rules, allow rules) that name the type, each as (rule, positive globs, negated
+    globs), and the decision for an effect without a target (only rules without targets or branches match it)."""
+    hit = _PLANS.get(id(policy))
+    if hit is not None and hit[0] is policy:
+        return hit[1]
+    plan = {}
+    for typ in (*TYPES, "*"):
+        deny, allow = [], []
+        for rule in policy.rules:
+            if "*" in rule.actions or typ in rule.actions:
+                entry = (rule, tuple(t for t in rule.targets if not t.startswith("!")),
+                         tuple(t[1:] for t in rule.targets if t.startswith("!")))
+                (deny if rule.effect == "deny" else allow if rule.effect == "allow" else []).append(entry)
+        plain = next(((r, "deny") for r, _, _ in deny if not r.targets and not r.branches), None) or next(
+            ((r, "allow") for r, _, _ in allow if not r.targets and not r.branches), (None, "deny"))
+        plan[typ] = (tuple(deny), tuple(allow), plain)
+    if len(_PLANS) > 64:
+        _PLANS.clear()
+    _PLANS[id(policy)] = (policy, plan)
+    return plan
+
+
+def _hits(rule: Rule, pos: tuple, neg: tuple, eff: Effect) -> bool:
+    """``rule.matches(eff)`` for an effect with a target, the rule's action already checked."""
+    if rule.targets:
+        kind = eff.kind
+        if kind != "path" and kind != "host":
+            return False
+        target = eff.target
+        if pos:
+            for g in pos:
+                if target_match(target, g, kind):
+                    break
+            else:
+                return False
+        for g in neg:
+            if target_match(target, g, kind):
+                return False
+    if rule.branches:
+        if eff.kind != "branch":
+            return False
+        if not glob_match(eff.target, rule.branches):
+            return False
+    return True
 
 
 # -- loading -----------------------------------------------------------------------------------------------

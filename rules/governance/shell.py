@@ -836,48 +836,54 @@ _FAST_RESERVED = frozenset({"if", "then", "else", "elif", "fi", "for", "while", 
 _QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 
 
+#: the whole line is a sequence of such tokens (non-capturing: one C-level check before tokenizing)
+_FAST_LINE = re.compile(r"(?:[ \t]*+(?:&&|\|\||\|&|[|;&]|(?:[^\s'\"\\$`;&|<>(){}#]++|'[^']*+'|\"[^\"\\$`]*+\")++))*+"
+                        r"[ \t]*+")
+_NO_SUBS: tuple = ()  # shared by fast-path words (nothing is ever appended to them)
+
+
+def _unquote(q: re.Match[str]) -> str:
+    return q.group(1) if q.group(1) is not None else q.group(2)
+
+
 def _fast_parse(text: str) -> Script | None:
+    if _FAST_LINE.fullmatch(text) is None:
+        return None
     script = Script()
+    items = script.items
     pipe = Pipeline()
     cmd: list[Word] = []
     op = ""
-    pos = 0
-    n = len(text)
-    for m in _FAST_TOKEN.finditer(text):
-        if m.start() != pos:
-            return None
-        pos = m.end()
-        tok_op, word = m.group(1), m.group(2)
-        if word is not None:
+    for tok_op, word in _FAST_TOKEN.findall(text):
+        if word:
             if not cmd:
                 if word in _FAST_RESERVED or ("=" in word and word.split("=", 1)[0].replace("_", "a").isalnum()):
                     return None
             if "'" in word or '"' in word:
-                cmd.append(Word(_QUOTED.sub(lambda q: q.group(1) if q.group(1) is not None else q.group(2), word),
-                                quoted=True, qstart=min(i for i in (word.find("'"), word.find('"')) if i >= 0)))
+                sq, dq = word.find("'"), word.find('"')
+                cmd.append(Word(_QUOTED.sub(_unquote, word), True, True, _NO_SUBS, _NO_SUBS,
+                                sq if dq < 0 else dq if sq < 0 else min(sq, dq)))
             else:
-                cmd.append(Word(word))
+                cmd.append(Word(word, True, False, _NO_SUBS, _NO_SUBS, -1))
             continue
         if not cmd:
             return None
         pipe.commands.append(Simple(words=cmd))
         cmd = []
-        if tok_op in ("|", "|&"):
+        if tok_op == "|" or tok_op == "|&":
             pipe.pipes.append(tok_op)
             continue
-        script.items.append((op if script.items else "", pipe))
+        items.append((op if items else "", pipe))
         if tok_op == "&":
-            script.background.add(len(script.items) - 1)
+            script.background.add(len(items) - 1)
         pipe = Pipeline()
         op = tok_op
-    if text[pos:].strip(" \t"):
-        return None
     if cmd:
         pipe.commands.append(Simple(words=cmd))
     elif pipe.commands:
         return None  # trailing pipe
     if pipe.commands:
-        script.items.append((op if script.items else "", pipe))
+        items.append((op if items else "", pipe))
     return script
 
 
