@@ -672,6 +672,16 @@ def _self_act(sent: str, start: int) -> bool:
     return bool(word and _FINITE.fullmatch(word.group(0)))
 
 
+def _has_target(sent: str) -> bool:
+    """An outside place to send to; a dotted name in backticks (`rules.secrets`) is code, not a host."""
+    for t in _aux()["f_target"].finditer(sent):
+        word = t.group(0)
+        if t.start() and sent[t.start() - 1] == "`" and "://" not in word and "@" not in word:
+            continue
+        return True
+    return False
+
+
 def _discussed(text: str) -> bool:
     """The line talks about an attack (words outside URLs and addresses: "example.org" is not an example)."""
     aux = _aux()
@@ -727,7 +737,7 @@ def _frames(text: str) -> list[Signal]:
                     out.append(Signal("instruction-override", off + obj.start(), off + pred.end(),
                                       sent[obj.start():pred.end()]))
                     break
-        if exfil and aux["f_target"].search(sent) and aux["f_sensitive"].search(sent):
+        if exfil and _has_target(sent) and aux["f_sensitive"].search(sent):
             for v in aux["f_send"].finditer(sent):
                 if _self_act(sent, v.start()):
                     continue  # "Пользователь отправляет паспорт сам": the user acts, nobody instructs the agent
