@@ -21,6 +21,7 @@ See docs/arbitration.md for the rules and their thresholds.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
 import heapq
 import logging
@@ -753,8 +754,8 @@ def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
     lx = lexicon()
     for slot, cvals in cv.items():
         kvals = kv.get(slot)
-        if not kvals:
-            continue
+        if not kvals or slot == "MONTH_V":
+            continue  # a month names when a rule applies; another month is another case, not another value
         k_pos = [(v, cl) for v, sg, cl in kvals if sg > 0]
         k_neg = [v for v, sg, _ in kvals if sg < 0]
         for val, sg, ccl in cvals:
@@ -784,6 +785,10 @@ def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
             for kcl, pvs in by_clause.values():
                 if any(_same_value(slot, val, pv) for pv in pvs):
                     continue
+                k_months = {v for s2, v, sg2 in kcl.values if s2 == "MONTH_V" and sg2 > 0}
+                c_months = {v for s2, v, sg2 in ccl.values if s2 == "MONTH_V" and sg2 > 0}
+                if k_months and c_months and not (k_months & c_months):
+                    continue  # "in January: Wednesdays" says nothing about February
                 if any(_mentions_value(c, slot, pv) for pv in pvs):
                     continue
                 if kcl.force == "prohibit" and slot in {"DATE", "TIME", "DAY"}:
@@ -823,7 +828,7 @@ def _scope_generalization(c: Analysis, k: Analysis, scope: str) -> bool:
                 continue
             ch[x] = _w(x)
         for slot, v, sg in kc.values:
-            if sg > 0 and slot not in {"DAY", "DATE", "TIME"}:
+            if sg > 0 and slot not in {"DAY", "DATE", "TIME", "MONTH_V", "DOM", "DAYPART"}:
                 ch["v:" + v] = KIND_VALUE
         if not ch:
             continue
@@ -840,6 +845,9 @@ def _scope_generalization(c: Analysis, k: Analysis, scope: str) -> bool:
     c_ids = {x for cl in c.clauses for x in cl.direct if lx.kind.get(x) != "generic"}
     if c.universal:
         return True
+    scope_when = {(s, v) for s, v, sg in scope_a.values if sg > 0 and s in {"MONTH_V", "DATE", "DAY", "DOM"}}
+    if scope_when and scope_when & {(s, v) for s, v, sg in c.values if sg > 0}:
+        return False  # "until the end of January" kept as "in January"
     env_scope = scope_ids & _ENV_SCOPE
     env_c = {x for x in c_ids if x in _ENV_SCOPE}
     if env_scope and env_c and not (env_c & env_scope):
@@ -891,9 +899,14 @@ _INFER_WORDS = frozenset({"so", "therefore", "hence", "thus", "means", "знач
 
 def _inferred(c: Analysis) -> bool:
     """The line draws a conclusion ("…, so reviews can be skipped", «значит, можно»): an inference, not a report."""
+    return _inferred_text(c.text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _inferred_text(text: str) -> bool:
     from .text import words
 
-    return any(w in _INFER_WORDS for w in words(c.text))
+    return any(w in _INFER_WORDS for w in words(text))
 
 
 def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict | None:

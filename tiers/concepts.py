@@ -800,6 +800,10 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
     covered = {kk for kk, ids in concept_at if not all(c.startswith("w:") for c in ids)}
     for k in range(s, e):
         t = tokens[k]
+        if t.kind == "word":
+            mo = _MONTH_WORD.match(t.text)
+            if mo:
+                cl.values.append(("MONTH_V", str(_MONTH_NUM[next(g for g in mo.groups() if g)]), sign_at(k)))
         if t.kind == "alnum":
             dm = regex.match(r"^(\d{1,2})(?:st|nd|rd|th|-?го|-?е)$", t.text)
             if dm and 1 <= int(dm.group(1)) <= 31:  # "on the 15th", «15-го»: a day of the month
@@ -872,6 +876,15 @@ def _keyed(norm: str) -> tuple[str, str, int] | None:
 
 
 _CAPITAL = regex.compile(r"(?<=[\s(«\"'])\p{Lu}\p{Ll}{2,}(?:-\p{Lu}?\p{Ll}+)?")
+_MONTH_WORD = regex.compile(
+    r"^(?:(january|february|march|april|june|july|august|september|october|november|december)"
+    r"|(январ|феврал|март|апрел|мая|май|июн|июл|август|сентябр|октябр|ноябр|декабр)\w*)$")
+_MONTH_NUM = {name: i + 1 for i, name in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+     "december"])}
+_MONTH_NUM.update({name: i + 1 for i, name in enumerate(
+    ["январ", "феврал", "март", "апрел", "мая", "июн", "июл", "август", "сентябр", "октябр", "ноябр", "декабр"])})
+_MONTH_NUM["май"] = 5
 _PLACE_PREP = frozenset({"in", "at", "to", "from", "near", "via", "в", "во", "на", "из", "у", "до", "через", "к"})
 _QUOTED = regex.compile(r"[«\"]([^»\"]{2,30})[»\"]")
 
