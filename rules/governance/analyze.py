@@ -1834,7 +1834,12 @@ def _url_basename(url: str) -> str:
     return base or "index.html"
 
 
+_DECODER_TOOLS = frozenset({"base64", "base32", "basenc", "xxd", "uudecode", "unbase64", "openssl", "python"})
+
+
 def _is_decoder(tool: str, argv) -> bool:
+    if tool not in _DECODER_TOOLS:  # cheap prefilter: only these tools decode
+        return False
     args = argv[1:]
     if tool in ("base64", "base32", "basenc"):
         return any(a in DECODE_FLAGS or (a.startswith("-") and not a.startswith("--") and "d" in a) for a in args)

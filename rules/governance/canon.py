@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .masking import MASK, mask, needs_mask
 
@@ -214,13 +214,20 @@ class Canonical:
     flags: tuple[tuple[str, str], ...]
     args: tuple[str, ...]
     sudo: bool = False
+    #: the digest, computed on first use (most decisions never need it)
+    _digest: str = field(default="", compare=False, repr=False)
 
     @property
     def digest(self) -> str:
-        """Full sha256 hex of the canonical form (truncate only for display)."""
-        flag_part = "".join(f"{k}={v};" for k, v in self.flags)
-        payload = ("sudo|" if self.sudo else "") + f"{self.tool}|{self.action}|{flag_part}|" + "\x00".join(self.args)
-        return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+        """Full sha256 hex of the canonical form (truncate only for display); computed once, when asked."""
+        d = self._digest
+        if not d:
+            flag_part = "".join(f"{k}={v};" for k, v in self.flags)
+            payload = ("sudo|" if self.sudo else "") + f"{self.tool}|{self.action}|{flag_part}|" + "\x00".join(
+                self.args)
+            d = hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+            object.__setattr__(self, "_digest", d)
+        return d
 
     @property
     def short(self) -> str:
@@ -281,6 +288,7 @@ def _lookup(table: dict, tool: str, action: str):
     return table.get(tool)
 
 
+@functools.lru_cache(maxsize=8192)
 def _valued(tool: str, action: str, name: str, raw0: str = "") -> bool:
     if tool == "read" and raw0 not in ("head", "tail", ""):
         return False  # cat -n numbers lines; only head/tail take -n N
@@ -290,6 +298,7 @@ def _valued(tool: str, action: str, name: str, raw0: str = "") -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=8192)
 def _alias(tool: str, action: str, name: str) -> str:
     for key in ((f"{tool}.{action}",) if action else ()) + (tool,):
         aliases = FLAG_ALIASES.get(key)

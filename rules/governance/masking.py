@@ -83,18 +83,23 @@ _KEY_CONTEXT = LazyRe(r"(?i)(?:key|token|secret|pass|pwd|auth|credential|private
                           r"BEGIN [A-Z ]*PRIVATE|(?:password|passwd|token|secret)\s+(?:is|:)")
 
 
+#: any of the keywords, in one C-level scan of the lowercased text
+_KEYWORD_ANY = re.compile("|".join(re.escape(k) for k in _KEYWORDS))
+
+
 def needs_mask(text: str) -> bool:
     """Cheap check: could ``mask`` change anything in ``text``? (False means it certainly would not.)"""
     if not text:
         return False
     low = text.lower()
-    if any(k in low for k in _KEYWORDS) and _KEY_CONTEXT.search(text) is not None:
+    if _KEYWORD_ANY.search(low) is not None and _KEY_CONTEXT.search(text) is not None:
         return True
     if "://" in text and "@" in text:
         return True
     if "-p" in text and ("mysql" in low or "mariadb" in low):
         return True
-    return any(len(t) >= 20 for t in text.split()) and _TOKEN.search(text) is not None
+    # a _TOKEN match is a run of 24+ non-blank characters, so it needs no separate "long word" pre-check
+    return _TOKEN.search(text) is not None
 
 
 def mask(text: str) -> str:
