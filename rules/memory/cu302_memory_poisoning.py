@@ -5,12 +5,8 @@ Flags lines that tell the agent to trust a site or sender, to run a downloaded o
 secrets or personal data somewhere, to ignore previous instructions or the user, to disable safety checks or
 the memory gate, to copy themselves into memory, to decode and run base64, and agent-addressed instructions
 hidden in HTML comments. Hidden text is analysed too (zero-width characters removed, Unicode tag characters
-decoded). It looks for the act, not trigger words: each kind is a frame of word classes in one sentence, in any
-order (a sending verb + passport/phone/keys/.env + an address or URL; a source declared official/trusted + "run
-its scripts"; a safety step + switched off/no longer required; earlier rules + void; the user's rule + outdated;
-a comment addressed to the AI/assistant/«ассистенту»/«боту»). "Per user: ignore the `vendor/` folder", "User
-said: don't ask me before tests", "Never run scripts piped from curl" and lines that report or discuss an attack
-pass.
+decoded). It looks for the act, not trigger words: "Per user: ignore the `vendor/` folder" and "Never run
+scripts piped from curl" pass; a quoted attack phrase in a line that reports the attack passes.
 
 ## Why is this bad
 Memory files are loaded into every session with the authority of the agent's own notes. One poisoned line
