@@ -10,6 +10,7 @@ branches, and writes to memory, the policy, cuticle's state or hook settings.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -530,59 +531,63 @@ class Walker:
     def final(self, argv, dyn, taints, cwd, via, op, stdin, effects, sudo, wrappers) -> tuple[str | None, Flow]:
         tool = tool_name(argv[0])
         args = argv[1:]
-        handler = _FINAL.get(tool)
-        if handler is not None:
-            res = handler(self, tool, argv, cwd, stdin, effects, taints)
-        elif tool in SHELLS:
-            res = self.run_shell(tool, argv, cwd, via, op, stdin, effects, taints)
-        elif tool in INTERPRETERS:
-            res = self.run_interpreter(tool, argv, cwd, via, op, stdin, effects, taints)
-        elif tool in SQL_CLIENTS:
-            res = self.run_sql(tool, argv, cwd, stdin, effects)
-        elif tool in DEVICE_WIPERS or tool.startswith("mkfs"):
-            self.violate("no-recursive-delete", f"'{tool}' wipes a disk or filesystem; never run it from an agent")
-            res = ("dangerous", None)
-        elif tool in ESCALATORS:
-            self.violate("no-permission-escalation", f"'{tool}' changes privileges or accounts; ask the user")
-            res = ("dangerous", None)
-        elif tool in NET_TOOLS:
-            res = self.run_net(tool, argv, cwd, stdin, effects)
-        elif tool in WRITE_TOOLS:
-            res = ("write", None)
-            for ref in self.paths(_operands(args), cwd):
-                effects.append(self.write_effect(ref, tool))
-        elif tool in READ_TOOLS:
+        cat = _category(tool)
+        if cat == _C_HANDLER:
+            res = _FINAL[tool](self, tool, argv, cwd, stdin, effects, taints)
+        elif cat == _C_READ:
             res = ("read", None)
             for a in _operands(args):
                 if "/" in a or "." in a:
                     effects.append(Effect("read", self.env.norm(a, cwd).display, "path"))
-        else:
+        elif cat == _C_EXEC:
             res = ("exec", None)
-            self.check_exec_of_download(argv[0], cwd, "sh", op)
+            if self.downloads or self.written:
+                self.check_exec_of_download(argv[0], cwd, "sh", op)
+        elif cat == _C_SHELL:
+            res = self.run_shell(tool, argv, cwd, via, op, stdin, effects, taints)
+        elif cat == _C_INTERP:
+            res = self.run_interpreter(tool, argv, cwd, via, op, stdin, effects, taints)
+        elif cat == _C_SQL:
+            res = self.run_sql(tool, argv, cwd, stdin, effects)
+        elif cat == _C_WIPER:
+            self.violate("no-recursive-delete", f"'{tool}' wipes a disk or filesystem; never run it from an agent")
+            res = ("dangerous", None)
+        elif cat == _C_ESCALATOR:
+            self.violate("no-permission-escalation", f"'{tool}' changes privileges or accounts; ask the user")
+            res = ("dangerous", None)
+        elif cat == _C_NET:
+            res = self.run_net(tool, argv, cwd, stdin, effects)
+        else:  # _C_WRITE
+            res = ("write", None)
+            for ref in self.paths(_operands(args), cwd):
+                effects.append(self.write_effect(ref, tool))
         typ, flow = res
         if sudo:
             typ = "dangerous"
-        if tool in FETCHERS or _is_decoder(tool, argv) or (stdin is not None and stdin.taint and tool in _FILTERS):
+        fetcher = tool in FETCHERS
+        decoder = _is_decoder(tool, argv)
+        if effects and (fetcher or decoder or (stdin is not None and stdin.taint and tool in _FILTERS)):
             for e in effects:  # curl URL > x.sh, base64 -d > x.sh, curl URL | tee x.sh: x.sh is untrusted code
                 if e.type == "write" and e.kind == "path":
                     self.downloads.add(self.env.abs_of(e.target))
-        if tool in ("cd", "pushd"):
-            ops = _operands(args)
-            cwd = self.env.cd(cwd, ops[0] if ops else None)
-        elif tool in ("export", "declare", "local", "readonly", "typeset"):
-            for k, a in enumerate(args):
-                name, eq, value = a.partition("=")
-                if eq and name.replace("_", "a").isalnum():
-                    if dyn and k + 1 < len(dyn) and dyn[k + 1]:
-                        self.vars.pop(name, None)
-                    else:
-                        self.vars[name] = value
+        if tool in _CWD_OR_VARS:
+            if tool == "cd" or tool == "pushd":
+                ops = _operands(args)
+                cwd = self.env.cd(cwd, ops[0] if ops else None)
+            else:
+                for k, a in enumerate(args):
+                    name, eq, value = a.partition("=")
+                    if eq and name.replace("_", "a").isalnum():
+                        if dyn and k + 1 < len(dyn) and dyn[k + 1]:
+                            self.vars.pop(name, None)
+                        else:
+                            self.vars[name] = value
         self.emit(argv, op, via, typ, effects, sudo=sudo, wrappers=wrappers)
         if flow is None:
             flow = Flow()
-            if tool in FETCHERS:
+            if fetcher:
                 flow.taint = "fetch"
-            elif _is_decoder(tool, argv):
+            elif decoder:
                 flow.taint = "decode"
                 if stdin and stdin.text and tool == "base64":
                     flow.text = _b64(stdin.text)
@@ -1743,6 +1748,27 @@ _FINAL = {
     "terraform": _h_infra, "tofu": _h_infra, "pulumi": _h_infra, "kubectl": _h_infra, "helm": _h_infra,
     "cdk": _h_infra, "cdktf": _h_infra,
 }
+
+_C_HANDLER, _C_SHELL, _C_INTERP, _C_SQL, _C_WIPER, _C_ESCALATOR, _C_NET, _C_WRITE, _C_READ, _C_EXEC = range(10)
+_CWD_OR_VARS = frozenset({"cd", "pushd", "export", "declare", "local", "readonly", "typeset"})
+
+
+@functools.lru_cache(maxsize=4096)
+def _category(tool: str) -> int:
+    """How ``Walker.final`` handles a tool, in priority order (one cached lookup instead of a chain of tests)."""
+    if tool in _FINAL:
+        return _C_HANDLER
+    for members, cat in ((SHELLS, _C_SHELL), (INTERPRETERS, _C_INTERP), (SQL_CLIENTS, _C_SQL)):
+        if tool in members:
+            return cat
+    if tool in DEVICE_WIPERS or tool.startswith("mkfs"):
+        return _C_WIPER
+    for members, cat in ((ESCALATORS, _C_ESCALATOR), (NET_TOOLS, _C_NET), (WRITE_TOOLS, _C_WRITE),
+                         (READ_TOOLS, _C_READ)):
+        if tool in members:
+            return cat
+    return _C_EXEC
+
 
 _FILTERS = frozenset({"cat", "read", "tee", "tr", "sed", "awk", "head", "tail", "gunzip", "zcat", "xz", "unxz",
                       "bunzip2", "bzcat", "gzip", "sort", "uniq", "grep", "cut", "rev", "dos2unix", "iconv",
