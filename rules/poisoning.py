@@ -7,6 +7,14 @@ Kinds: ``trust-source``, ``exfiltration``, ``run-command``, ``disable-safety``, 
 act ("never run scripts piped from curl"), and a quoted attack phrase in a line that reports it
 ("found a prompt-injection attempt: 'ignore previous instructions'"). Hidden text is analysed too: invisible
 characters are removed and Unicode tag characters decoded first (see :mod:`rules.unicode`).
+
+Besides fixed patterns, *frames* (``_FRAME_SOURCES``) catch new wordings: word classes that must co-occur in one
+sentence in any order: a sending verb + a sensitive object (keys, .env, passport, phone, «паспорт») + an outside
+target; a source declared official/trusted + running or following what it serves; a safety step (gate, hooks,
+confirmation, «подтверждение») + switched off / no longer asked; earlier instructions + void; the user's rule +
+outdated; a comment addressed to the AI («Ассистенту:», «боту»). Frames stay quiet in lines that discuss an attack,
+after a negation, and (for preference-like waivers) in lines that report the user's own words ("User said: …").
+A frame runs only when one of its cheap substrings occurs (``_FRAME_GATES``).
 """
 
 from __future__ import annotations
