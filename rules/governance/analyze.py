@@ -68,6 +68,7 @@ DECODE_FLAGS = frozenset({"-d", "--decode", "-D"})
 
 _IDE_WORDS = ("sock", "vscode", "cursor", "jetbrains", "code-server", "codeserver", "ipc", "windsurf", "zed",
               "base64", "\\x")
+_IDE_WORDS_ANY = re.compile("|".join(re.escape(k) for k in _IDE_WORDS))
 _URL = LazyRe(r"(?i)\b(?:https?|ftp|wss?|s3|gs)://([^/\s:'\"@]+@)?([^/\s:'\"?#]+)")
 _IDE = LazyRe(r"(?i)(vscode-ipc-[^\s]*\.sock|vscode-git-[^\s]*\.sock|vscode-[a-z0-9-]*\.sock|\.vscode-server/|"
                   r"\.cursor-server/|cursor-ipc|VSCODE_IPC_HOOK|VSCODE_GIT_IPC|JETBRAINS_[A-Z_]*SOCK|"
@@ -2045,8 +2046,7 @@ def analyze_command(command: str, env: Env, opts: Options | None = None, *, cwd:
                     git_branch=None) -> Analysis:
     """Parse and walk a shell command. Never raises on any input."""
     walker = Walker(env, opts, git_branch=git_branch)
-    low = command.lower()
-    walker.ide_possible = any(k in low for k in _IDE_WORDS) or "$" in command or "`" in command
+    walker.ide_possible = "$" in command or "`" in command or _IDE_WORDS_ANY.search(command.lower()) is not None
     script = parse(command)
     walker.script(script, cwd if cwd is not None else env.root)
     return walker.out

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .analyze import INVARIANTS, RANK, Analysis, Effect, Violation, analyze_command
+from .analyze import INVARIANTS, RANK, TYPES, Analysis, Effect, Violation, analyze_command
 from .masking import mask, mask_obj, needs_mask
 from .paths import Env
 from .policy import Policy, load_policy
@@ -213,9 +213,11 @@ def _build_env(ws, policy: Policy, root: str) -> Env:
     return env
 
 
-def analyze_call(call, env: Env, policy: Policy) -> tuple[str, Analysis]:
-    """Type one tool call and collect its effects and invariant violations."""
-    kind = tool_kind(call)
+def analyze_call(call, env: Env, policy: Policy, kind: str | None = None) -> tuple[str, Analysis]:
+    """Type one tool call and collect its effects and invariant violations (``kind``: ``tool_kind(call)``
+    when the caller has it already)."""
+    if kind is None:
+        kind = tool_kind(call)
     root = env.root
     cwd = root
     if call.cwd:
@@ -284,8 +286,9 @@ def analyze_call(call, env: Env, policy: Policy) -> tuple[str, Analysis]:
     return kind, out
 
 
-def decide(analysis: Analysis, policy: Policy) -> tuple[str, str, str, str, str, list[Finding]]:
-    """(decision, rule, reason, mode, scope, findings) for an analysis under a policy."""
+def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, str, str, str, list[Finding]]:
+    """(decision, rule, reason, mode, scope, findings) for an analysis under a policy (``effects``: the
+    analysis's effects when the caller has collected them already)."""
     findings: list[Finding] = []
     seen: set[tuple[str, str]] = set()
     for v in analysis.violations:
@@ -296,8 +299,9 @@ def decide(analysis: Analysis, policy: Policy) -> tuple[str, str, str, str, str,
         findings.append(Finding(v.invariant, "invariant", mode, v.reason))
     allow_rule = None
     best = -1
-    for eff in analysis.all_effects():
-        rule, effect = policy.match(eff)
+    match = policy.match
+    for eff in (analysis.all_effects() if effects is None else effects):
+        rule, effect = match(eff)
         if effect == "deny":
             rid = rule.id if rule else "default-deny"
             reason = (rule.reason if rule and rule.reason else
@@ -339,7 +343,8 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
     else:
         root = os.path.abspath(call.cwd) if call.cwd else os.getcwd()
     memo_key = None
-    if call.command is not None and tool_kind(call) == "shell":  # a shell decision depends on the command only
+    call_kind = tool_kind(call)
+    if call.command is not None and call_kind == "shell":  # a shell decision depends on the command only
         memo_key = (root, call.tool, call.kind, call.command, call.cwd, call.paths, id(policy),
                     id(ws.config) if ws is not None else 0)
         hit = _MEMO.get(memo_key)
@@ -348,26 +353,31 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
     env = build_env(ws, policy, root)
     volatile = True
     try:
-        kind, analysis = analyze_call(call, env, policy)
+        kind, analysis = analyze_call(call, env, policy, call_kind)
         volatile = analysis.volatile
-        decision, rule, reason, mode, scope, findings = decide(analysis, policy)
-        action = analysis.action
-        segments = tuple(analysis.segments)
         effects = tuple(analysis.all_effects())
+        decision, rule, reason, mode, scope, findings = decide(analysis, policy, effects)
+        best = 0
+        for eff in effects:
+            r = RANK[eff.type]
+            if r > best:
+                best = r
+        action = TYPES[best]
+        segments = tuple(analysis.segments)
     except RecursionError:
         decision, rule, reason, mode, scope, findings = ("deny", "internal-error", "the command is too deeply "
                                                          "nested to evaluate; simplify it", "enforce", "invariant", [])
-        action, segments, effects, kind = "exec", (), (), tool_kind(call)
+        action, segments, effects, kind = "exec", (), (), call_kind
     except Exception as exc:  # noqa: BLE001 - in the policy layer a crash is a deny, never a silent allow
         decision, rule, reason, mode, scope, findings = (
             "deny", "internal-error", f"cuticle could not evaluate this call ({type(exc).__name__}); "
             "run it another way or ask the user", "enforce", "invariant", [])
-        action, segments, effects, kind = "exec", (), (), tool_kind(call)
+        action, segments, effects, kind = "exec", (), (), call_kind
     command = None
     if kind == "shell":
         command = call.command if call.command is not None else str((call.arguments or {}).get("command", ""))
     paths = tuple(_call_paths(call)) if kind != "shell" else ()
-    raw = " ".join([command or "", *paths])
+    raw = " ".join([command or "", *paths]) if paths else (command or "")
     secret = needs_mask(raw) and mask(raw) != raw
     if secret:
         command = mask(command) if command is not None else None
