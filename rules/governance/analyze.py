@@ -324,6 +324,15 @@ class Walker:
     # -- simple commands -----------------------------------------------------------------------------
     def simple(self, cmd: Simple, cwd, via, op, stdin: Flow | None) -> tuple[str | None, Flow]:
         word_taint: list[str | None] = []
+        words = cmd.words
+        if not cmd.assigns:
+            for w in words:
+                if not w.literal:
+                    break
+            else:  # the common case: only literal words (no assignment, expansion or substitution)
+                argv = [w.text for w in words]
+                return self.simple_words(cmd, cwd, via, op, stdin, argv, [False] * len(argv),
+                                         [None] * len(argv))
         for name, w in cmd.assigns:
             t = self.word_subs(w, cwd, via)
             value, dyn = self.expand(w, cwd)
@@ -354,12 +363,18 @@ class Walker:
             text, dyn = self.expand(w, cwd)
             argv.append(text)
             dyn_flags.append(dyn)
+        return self.simple_words(cmd, cwd, via, op, stdin, argv, dyn_flags, word_taint)
+
+    def simple_words(self, cmd: Simple, cwd, via, op, stdin: Flow | None, argv: list[str], dyn_flags: list[bool],
+                     word_taint: list[str | None]) -> tuple[str | None, Flow]:
+        """The rest of :meth:`simple` once the words are expanded: redirections, stdin, then dispatch."""
+        redirects = cmd.redirects
         redir_taint: dict[int, str | None] = {}
-        for red in cmd.redirects:
+        for red in redirects:
             if red.target is not None:
                 redir_taint[id(red.target)] = self.word_subs(red.target, cwd, via)
         # stdin from heredoc / here-string / file
-        for red in cmd.redirects:
+        for red in redirects:
             if red.op in ("<<", "<<-"):
                 stdin = Flow(text=red.body or "")
                 if not red.body_quoted and red.body and ("$(" in red.body or "`" in red.body):
@@ -380,7 +395,8 @@ class Walker:
                 elif self.env.is_secret(ref):
                     stdin = Flow(secret=True)
         effects: list[Effect] = []
-        self.redirect_effects_list(cmd.redirects, cwd, effects)
+        if redirects:
+            self.redirect_effects_list(redirects, cwd, effects)
         if stdin is not None and stdin.text is not None and argv and argv[0] in ("cat", "tee", "dd"):
             targets = [e.target for e in effects if e.type == "write" and e.kind == "path"]
             if argv[0] == "tee":

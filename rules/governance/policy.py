@@ -294,13 +294,21 @@ def dump_starter_json() -> str:
                       indent=1, sort_keys=True) + "\n"
 
 
+_CHITIN_AT: dict = {}  # workspace root -> path string of its chitin.yaml (the existence check is never cached)
+
+
 def policy_location(ws) -> Path | None:
     """The policy file of a workspace: ``[policy] path`` in ``.cuticle/config.toml``, else ``chitin.yaml`` at the
     root; None when there is none (the starter policy applies)."""
     if ws is None:
         return None
     if not ws.config.get("policy"):
-        p = os.path.join(str(ws.root), "chitin.yaml")
+        root = ws.root
+        p = _CHITIN_AT.get(root)
+        if p is None:
+            if len(_CHITIN_AT) > 64:
+                _CHITIN_AT.clear()
+            p = _CHITIN_AT[root] = os.path.join(str(root), "chitin.yaml")
         return Path(p) if os.path.isfile(p) else None
     section = ws.section("policy")
     unknown = sorted(set(section) - {"path"})
