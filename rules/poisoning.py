@@ -246,12 +246,15 @@ _FRAME_SOURCES: dict[str, str] = {
                r"reviewed)\s+(?:through|by|past)\s+(?:the\s+)?(?:memory\s+)?(?:gate|checks?|hooks?|review|cuticle)\b|"
                r"(?<!\w)(?:не\s+спрашивая|не\s+уточняя|не\s+согласовывая)\s+(?:у\s+|с\s+)?(?:пользовател|владел)\w*|"
                r"(?<!\w)(?:больше\s+)?не\s+(?:проход|идут)\w*\s+(?:через\s+)?(?:гейт|проверк|хук)\w*|"
+               r"\b(?:doesn't|does not|don't|do not|needn't|need not|won't)\s+(?:need|have)\s+to\s+(?:ask|confirm|"
+               r"check with|wait for)\b[^.;!?]{0,40}?\b(?:before|first|confirmation|approval|permission|the user)\b|"
                r"\bno (?:need|reason) to (?:run|do|perform|wait for|go through)\s+(?:[\w-]+\s+){0,3}?"
                r"(?:checks?|reviews?|verification|confirmations?|approvals?)\b|"
                r"(?<!\w)(?:больше\s+не|не|перестань|хватит)\s+(?:[\w-]+\s+){0,2}?(?:спрашива|запрашива|жд|ожида|"
                r"прос|уточня|получа)\w*\s+(?:[\w-]+\s+){0,2}?(?:подтвержд|разрешени|согласи|одобрени)\w*|"
                r"(?<!\w)без\s+(?:[\w-]+\s+)?(?:подтвержд|согласовани|одобрени|разрешени|ревью)\w*|"
-               r"(?:подтвержд|согласовани|одобрени)\w*\s+(?:[\w-]+\s+){0,3}?(?:больше\s+)?не\s+(?:нужн|требу)\w*|"
+               r"(?:подтвержд|согласовани|согласи|одобрени|разрешени)\w*\s+(?:[\w-]+\s+){0,3}?(?:больше\s+)?не\s+(?:нужн|"
+               r"требу|обязательн)\w*|"
                r"(?:подтвержд|разрешени|согласи|одобрени)\w*\s+(?:[\w-]+\s+){0,3}?(?:больше\s+)?не\s+(?:спрашива|"
                r"запрашива|жд|проси|получа|уточня)\w*"),
     # disable-safety: a safety mechanism switched off (active or passive)
@@ -310,7 +313,8 @@ _FRAME_SOURCES: dict[str, str] = {
     "void_pred": (r"\b(?:void|null|invalid|cancel+ed|revoked|obsolete|outdated|superseded|deprecated|rescinded|"
                   r"no longer (?:apply|applies|valid|in force|relevant|counts?|holds?|matters?)|(?:do|does) not apply|"
                   r"(?:don't|doesn't) apply|(?:was|were) (?:just )?(?:a test|fake|a decoy))\b|(?<!\w)(?:недействительн\w*|"
-                  r"отменен\w*|отменя\w*|утратил\w* силу|(?:больше )?не действу\w*|аннулир\w*|не имеют силы|"
+                  r"отменен\w*|отменя\w*|утратил\w* силу|(?:больше )?не (?:действу|применя|работа|считаются)\w*|аннулир\w*|"
+                  r"не имеют силы|"
                   r"неактуальн\w*)"),
     # override-user: the user's word set aside
     "user_void": (r"\buser'?s?\s+(?:[\w'\"«»“”/-]+\s+){0,6}?(?:rules?|instructions?|preferences?|requests?|directives?|wish(?:es)?|"
@@ -320,7 +324,10 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"(?:правил\w*|указани\w*|инструкци\w*|запрет\w*|просьб\w*|пожелани\w*|ограничени\w*)\s+"
                   r"пользовател\w*[^.;!?]{0,40}?(?:устарел\w*|недействительн\w*|отменен\w*|не действу\w*|"
                   r"неактуальн\w*|больше не (?:действу|актуальн)\w*|можно (?:не соблюдать|игнорировать|пропускать))"),
-    "user_anyway": (r"(?:что|как|сколько)\s+бы\s+ни\s+(?:\w+\s+){1,2}?(?:пользовател|владел)\w*|\b(?:if|when|whenever|even if|should)\s+(?:the\s+)?(?:user|owner|human)\s+(?:\w+\s+){0,1}?"
+    "user_anyway": (r"(?<!\w)(?:возражени|просьб|жалоб|протест|запрет|отказ)\w*\s+пользовател\w*[^.;!?]{0,40}?"
+                    r"(?:не обращай внимания|игнорируй|не учитывай|не слушай)|\buser'?s? (?:objections?|complaints?|"
+                    r"requests?|protests?|refusals?)\b[^.;!?]{0,40}?\b(?:can be ignored|should be ignored|don't matter|"
+                    r"do not matter|are irrelevant)\b|(?:что|как|сколько)\s+бы\s+ни\s+(?:\w+\s+){1,2}?(?:пользовател|владел)\w*|\b(?:if|when|whenever|even if|should)\s+(?:the\s+)?(?:user|owner|human)\s+(?:\w+\s+){0,1}?"
                     r"(?:says?|asks?|complains?|objects?|protests?|forbids?|refuses?|disagrees?|insists?|tells?|"
                     r"wants?|requests?|writes?|pushes back|says no)\b[^.]{0,80}?\b(?:regardless|anyway|anyways|"
                     r"nevertheless|all the same|ignore (?:it|them|that|this|him|her)|don't listen|do not listen)\b|"
@@ -353,7 +360,7 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"(?:вс\w*|кажд\w*) (?:\w+ )?(?:письм\w*|сообщени\w*)|переписк\w*|куки|cookie\w*"),
     "target": (URLISH + r"|\+\d[\d ()-]{8,}\d|\b(?:webhook|pastebin|gist|telegram|телеграм\w*)\b"),
     # trust-source: a source declared trustworthy + its content may be run/followed
-    "trust_decl": (r"\b(?:official|trusted|trustworthy|verified|reliable|authoritative|whitelisted|allowlisted|vetted|"
+    "trust_decl": (r"\b(?:official|officially|endorsed|trusted|trustworthy|verified|reliable|authoritative|whitelisted|allowlisted|vetted|"
                    r"(?:carry|carries|has|have|with)\s+(?:the\s+)?(?:[\w']+\s+)?authority|"
                    r"safe (?:source|origin|mirror|repo\w*|site)|approved (?:source|mirror|repo\w*))\b|официальн\w*|"
                    r"доверенн\w*|проверенн\w*|надежн\w*|довер\w*|безопасн\w* (?:источник|зеркал|сайт|репозитори)\w*"),
@@ -427,7 +434,8 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
             r"проверенн\w* (?:источник\w*|сайт\w*|зеркал\w*|домен\w*|отправител\w*)|надежн\w* источник\w*|"
             r"официальн\w* источник\w*)", _F),
         "trust_strong": (
-            r"\bas if (?:they|it|these|this) (?:came|come|were|was|are|is) from (?:the )?user\b|\bwith the user'?s "
+            r"\bas if (?:they|it|these|this) (?:came|come|were|was|are|is) from (?:the )?user\b|"
+            r"\b(?:follow|obey|treat|execute|apply|trust)\w*\b[^.;]{0,40}\bas (?:if|though)\b[^.;]{0,25}\b(?:the )?user\b|\bwith the user'?s "
             r"authority\b|\btrust\b[^.;]{0,30}\bwithout (?:verification|verifying|checking|question)\b|"
             r"\bprefer (?:it|them|this|\S+) over (?:\S*registry\.npmjs\.org|\S*pypi\.org|the official)\b|"
             r"\btreat\b[^.;]{0,60}\bas (?:coming from|instructions from|orders from|the words of|requests from) (?:the )?user\b|"
