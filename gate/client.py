@@ -14,7 +14,8 @@ import os
 STATE = ".cuticle"
 
 
-def _start_dir(payload: object) -> str | None:
+def payload_dir(payload: object) -> str | None:
+    """The directory a hook payload names (OpenClaw `workspaceDir`, `cwd`, Cursor `workspace_roots`), if any."""
     if isinstance(payload, dict):
         for key in ("workspaceDir", "cwd"):
             v = payload.get(key)
@@ -47,7 +48,7 @@ def forward(host: str, event: str | None, data: bytes, *, timeout: float = 5.0) 
         payload = json.loads(data) if data.strip() else {}
     except ValueError:
         return None  # let the in-process gate report (and log) malformed input
-    state = find_state(_start_dir(payload) or os.environ.get("CLAUDE_PROJECT_DIR") or os.environ.get("GEMINI_PROJECT_DIR"))
+    state = find_state(payload_dir(payload) or os.environ.get("CLAUDE_PROJECT_DIR") or os.environ.get("GEMINI_PROJECT_DIR"))
     if state is None:
         return None
     try:

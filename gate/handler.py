@@ -94,17 +94,11 @@ def _fail_open(host: str, event: str | None, ws, message: str, t0: float) -> Rep
 
 
 def _start_dir(payload: Any, env, cwd: str | None, host: str) -> str:
-    if isinstance(payload, dict):
-        for key in ("workspaceDir", "cwd"):
-            v = payload.get(key)
-            if isinstance(v, str) and v:
-                return v
-        roots = payload.get("workspace_roots")
-        if isinstance(roots, list) and roots and isinstance(roots[0], str):
-            return roots[0]
-        ctx = payload.get("ctx") or payload.get("context")
-        if isinstance(ctx, dict) and isinstance(ctx.get("workspaceDir"), str):
-            return ctx["workspaceDir"]
+    from .client import payload_dir
+
+    found = payload_dir(payload)
+    if found:
+        return found
     v = env.get(PROJECT_ENV.get(host, ""), "") if host in PROJECT_ENV else ""
     return v or cwd or os.getcwd()
 
