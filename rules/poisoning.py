@@ -664,13 +664,21 @@ _FRAME_GATES = {
                  "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только", "everyth", "anyth",
                  ".md", "все"),
     "user": ("user", "owner", "human", "пользовател", "владел"),
-    "trust": ("offici", "trust", "verif", "reliab", "authorit", "list", "vett", "safe", "approved", "официальн",
+    "trust": ("offici", "trust", "verif", "reliab", "authorit", "whitelist", "allowlist", "vett", "safe", "approved",
+              "endorse", "официальн",
               "доверен", "проверен", "надежн", "довер", "безопасн"),
 }
 
 
-def _gate(text: str, group: str) -> bool:
-    return any(st in text for st in _FRAME_GATES[group])
+def _gate(tokens: set[str], text: str, group: str) -> bool:
+    """A stem opens its group when a word starts with it ("ask" opens on "asking", not on "task")."""
+    for st in _FRAME_GATES[group]:
+        if not st.isalpha():
+            if st in text:
+                return True
+        elif any(t.startswith(st) for t in tokens):
+            return True
+    return False
 
 
 _NOT = re.compile(r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:switched|turned|off|disabled|deactivated|suspended|lifted|removed)\b")
@@ -706,7 +714,8 @@ def _discussed(text: str) -> bool:
 
 def _frames(text: str) -> list[Signal]:
     """Frame signals (see _FRAME_SOURCES): each needs its act plus a target, none fires in a line discussing an attack."""
-    gates = {g for g in _FRAME_GATES if _gate(text, g)}
+    tokens = set(_WORD_RE.findall(text))
+    gates = {g for g in _FRAME_GATES if _gate(tokens, text, g)}
     exfil = _DEST_HINT.search(text) is not None
     if not gates and not exfil:
         return []
