@@ -91,6 +91,10 @@ class Effect:
         return out
 
 
+#: one shared (immutable) target-less effect per type
+_PLAIN_EFFECTS = {t: Effect(t) for t in TYPES}
+
+
 @dataclass(frozen=True, slots=True)
 class Violation:
     invariant: str
@@ -209,7 +213,7 @@ class Walker:
             elif RANK[e.type] > rank:
                 best, rank = e.type, RANK[e.type]
         if not seen:
-            effects.insert(0, Effect(typ))
+            effects.insert(0, _PLAIN_EFFECTS[typ])
         seg = Segment(op, tuple(argv), sudo, best, tuple(effects), via, tuple(wrappers))
         if len(self.out.segments) < _MAX_SEGMENTS:
             self.out.segments.append(seg)
