@@ -307,9 +307,14 @@ class Planner:
                 plan.restored += 1
         plan.removed = len(old_lines) - len(keep)
         candidates: list[tuple[Any, str, bool]] = []
+        # every new non-blank line is security-scanned, structure too: an instruction hidden in a standalone
+        # HTML comment or a heading reaches the model as surely as a list item does
+        scanned: list[tuple[Any, str]] = []
         for j in fresh:
             line = new_lines[j]
             if not line.is_memory:
+                if line.text.strip():
+                    scanned.append((line, line.text.rstrip()))
                 continue
             content, stamp, _err_text = stamps.split_stamp(line.text)
             forged = stamp is not None
@@ -321,8 +326,13 @@ class Planner:
             if not content.strip():
                 continue
             candidates.append((line, content.rstrip(), forged))
+            scanned.append((line, content.rstrip()))
+        scanned.sort(key=lambda pair: pair[0].number)
+        self._scan(plan, scanned)
         if not candidates:
-            if changes:
+            if plan.errors:
+                plan.action = "block"
+            elif changes:
                 plan.stamped = _render(new_doc, changes)
             return
         self._check(plan, candidates, changes, stamps)
@@ -359,14 +369,16 @@ class Planner:
             self._index = arb.ConstraintIndex.from_workspace(self.ws)
         return self._index
 
-    def _check(self, plan: FilePlan, candidates: list, changes: dict[int, str], stamps) -> None:
+    def _scan(self, plan: FilePlan, scanned: list[tuple[Any, str]]) -> None:
+        """The error-severity security rules on exactly the lines about to be written."""
+        if not scanned:
+            return
         rel = plan.rel
-        # 1. security rules on exactly the lines about to be written
         engine = optional("rules.engine")
         findings = ()
         if engine is not None and hasattr(engine, "scan_new_lines"):
             try:
-                findings = engine.scan_new_lines(self.ws, rel, [c for _, c, _ in candidates])
+                findings = engine.scan_new_lines(self.ws, rel, [text for _, text in scanned])
             except Exception as exc:  # noqa: BLE001 - a broken rule must not disable tiering and arbitration
                 self.diagnostics.append(f"security scan failed ({type(exc).__name__}: {exc}); lines not scanned")
                 findings = ()
@@ -374,13 +386,16 @@ class Planner:
             from .events import mask
 
             n = getattr(f, "line", None) or 1
-            line, text, _forged = candidates[min(max(n, 1), len(candidates)) - 1]
+            line, text = scanned[min(max(n, 1), len(scanned)) - 1]
             plan.errors.append(mask(_err(
                 "security", rel, f"{rel}:{line.number}: {getattr(f, 'code', '')} {getattr(f, 'message', f)}",
                 line=line.number, text=_clip(text),
                 resolve="do not store secrets, instructions to the agent or invisible characters in memory",
                 finding=f.to_json() if hasattr(f, "to_json") else str(f),
             )))
+
+    def _check(self, plan: FilePlan, candidates: list, changes: dict[int, str], stamps) -> None:
+        rel = plan.rel
         guard = _glob(rel, self.user_guard_globs())
         arb = optional("tiers.arbitrate")
         index = self.index() if arb is not None and self.stage == "pre" else None
