@@ -241,6 +241,14 @@ def _session_end(req: Request, ws) -> tuple[Reply, dict]:
         except Exception as exc:  # noqa: BLE001
             notes.append(f"session: {type(exc).__name__}: {exc}")
     rec.update(_run_gc(ws, notes))
+    reflect = _optional("personality")
+    if reflect is not None and hasattr(reflect, "queue_reflection"):
+        # Chitin reflects on what a session taught at reset/new-session time; `cuticle reflect` lists the queue
+        try:
+            reflect.queue_reflection(ws, req.session_id or None, _end_reason(req))
+            rec["reflection_queued"] = True
+        except Exception as exc:  # noqa: BLE001
+            notes.append(f"reflection: {type(exc).__name__}: {exc}")
     if notes:
         rec["errors"] = notes
     try:
@@ -250,6 +258,16 @@ def _session_end(req: Request, ws) -> tuple[Reply, dict]:
     diag = "".join(f"cuticle: session end: {n}\n" for n in notes)
     r = answer.noop(req.host, req.host_event)
     return Reply(r.stdout, r.stderr + diag, r.exit_code), rec
+
+
+def _end_reason(req: Request) -> str:
+    """Why the session ended, as the host says it (Claude `reason`, OpenClaw `before_reset`), else "session_end"."""
+    raw = req.raw if isinstance(req.raw, dict) else {}
+    event = raw.get("event") if isinstance(raw.get("event"), dict) else {}
+    reason = raw.get("reason") or event.get("reason")
+    if isinstance(reason, str) and reason.strip():
+        return reason.strip()[:64]
+    return "reset" if "reset" in (req.host_event or "").lower() else "session_end"
 
 
 def _context(req: Request, ws) -> tuple[Reply, dict]:

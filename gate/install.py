@@ -351,9 +351,21 @@ def _starter_policy(ws) -> list[str]:
     if not src:
         return ["no starter policy available in this build (governance package missing)"]
     src = Path(src)
-    existing = [p for p in (ws.root / "chitin.yaml", ws.state_path("policy.yaml"), ws.root / ".chitin.yaml") if p.exists()]
-    if existing:
-        return [f"policy present: {existing[0].relative_to(ws.root)} (kept)"]
+    # the same lookup the governance layer uses ([policy] path, else chitin.yaml), so init never reports a
+    # policy as present that evaluation would not read
+    policy = _opt("rules.governance.policy")
+    if policy is not None and hasattr(policy, "policy_location"):
+        from tiers.errors import ConfigError
+
+        try:
+            found = policy.policy_location(ws)
+        except ConfigError as exc:
+            return [f"policy not written: {exc}"]
+        if found is not None:
+            shown = found.relative_to(ws.root) if found.is_relative_to(ws.root) else found.name
+            return [f"policy present: {shown} (kept)"]
+    elif (ws.root / "chitin.yaml").exists():
+        return ["policy present: chitin.yaml (kept)"]
     dest = ws.root / "chitin.yaml"
     from tiers.fsutil import atomic_write
 
