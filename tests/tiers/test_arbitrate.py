@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from arbitrate_table import decide as _decide, table
 from tests.conftest import SHARED
 from tiers.arbitrate import ConstraintIndex, arbitrate
 from tiers.classify import classify
@@ -320,10 +321,6 @@ CASES = [
 ]
 
 
-def _decide(memory: list[str], candidate: str, *, file: str = "MEMORY.md"):
-    index = ConstraintIndex.from_texts({file: "\n".join(memory) + "\n"})
-    cls = classify(candidate)
-    return arbitrate(index, candidate, cls.tier, file=file, scope=cls.scope)
 
 
 #: Known misses, kept visible: strict xfail turns a fix into a failing test that asks for the mark to go.
@@ -336,11 +333,7 @@ KNOWN_MISSES = {
 }
 
 
-@pytest.mark.parametrize(("memory", "candidate", "expect", "kind"), [
-    pytest.param(*c[1:], id=c[0], marks=[pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[c[0]])]
-                 if c[0] in KNOWN_MISSES else [])
-    for c in CASES
-])
+@pytest.mark.parametrize(("memory", "candidate", "expect", "kind"), table(CASES, KNOWN_MISSES))
 def test_arbitration_table(memory, candidate, expect, kind):
     res = _decide(memory, candidate)
     assert res.decision == expect, (res.error or {}).get("reason")

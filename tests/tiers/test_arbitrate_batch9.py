@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tiers.arbitrate import ConstraintIndex, arbitrate
-from tiers.classify import classify
+from arbitrate_table import decide as _decide, table
 
 U = "- User said: "
 R = "- Пользователь сказал: "
@@ -102,17 +101,9 @@ KNOWN_MISSES: dict[str, str] = {
 }
 
 
-def _decide(memory: list[str], candidate: str):
-    index = ConstraintIndex.from_texts({"MEMORY.md": "\n".join(memory) + "\n"})
-    cls = classify(candidate)
-    return arbitrate(index, candidate, cls.tier, file="MEMORY.md", scope=cls.scope)
 
 
-@pytest.mark.parametrize(("memory", "candidate", "expect"), [
-    pytest.param(*c[1:], id=c[0], marks=[pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[c[0]])]
-                 if c[0] in KNOWN_MISSES else [])
-    for c in CASES
-])
+@pytest.mark.parametrize(("memory", "candidate", "expect"), table(CASES, KNOWN_MISSES))
 def test_everyday_arbitration(memory, candidate, expect):
     res = _decide(memory, candidate)
     assert res.decision == expect, (res.error or {}).get("reason")
