@@ -113,3 +113,23 @@ def read_jsonl(path: Path) -> list[dict]:
         if isinstance(obj, dict):
             out.append(obj)
     return out
+
+
+def utc_now() -> str:
+    """Now, UTC, to the second, as state files record it (``2026-11-30T10:40:59Z``)."""
+    import datetime as _dt
+
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def read_json_object(path: Path) -> dict | None:
+    """A JSON state file's top-level object; None when it is missing, unreadable, not JSON or not an object.
+
+    State files are rewritten atomically, so a bad one means tampering or a foreign file: callers start afresh
+    (and say so in their log) rather than crash the hook.
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None

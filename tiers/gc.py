@@ -10,12 +10,11 @@ stamp, reason, id), and ``restore(ws, id)`` puts it back.
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ConfigError, UsageError, WorkspaceError
-from .fsutil import append_jsonl, atomic_write, file_lock, read_bytes_checked, read_jsonl
+from .fsutil import append_jsonl, atomic_write, file_lock, read_bytes_checked, read_jsonl, utc_now
 from .model import Tier
 
 __all__ = ["GcReport", "Removed", "collect", "hypothesis_ttl", "mark_state", "restore"]
@@ -68,10 +67,6 @@ def hypothesis_ttl(ws) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ConfigError(f"{ws.config_path}: [tiers] hypothesis_ttl must be an integer >= 1, not {value!r}")
     return value
-
-
-def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def _key(ws) -> bytes | None:
@@ -132,7 +127,7 @@ def collect(ws, *, dry_run: bool = False) -> GcReport:
                 for item, extra in removed:
                     # The archive is written first: a crash before the rewrite leaves the line in place and a
                     # record that restore() recognises as already present.
-                    append_jsonl(archive, {**item.to_json(), **extra, "session": current, "removed_at": _now()})
+                    append_jsonl(archive, {**item.to_json(), **extra, "session": current, "removed_at": utc_now()})
                 atomic_write(path, new)
         except (WorkspaceError, OSError) as exc:
             report.errors.append(f"{rel}: {exc}")
@@ -192,7 +187,7 @@ def restore(ws, archive_id: str) -> dict[str, Any]:
             pieces.insert(at, text + eol)
             out = "".join(pieces).encode("utf-8", "surrogateescape")
             atomic_write(path, (b"\xef\xbb\xbf" + out) if doc.bom else out)
-    append_jsonl(ws.state_path(ARCHIVE_NAME), {"restored": archive_id, "at": _now(), "file": rel})
+    append_jsonl(ws.state_path(ARCHIVE_NAME), {"restored": archive_id, "at": utc_now(), "file": rel})
     return {**rec, "restored_text": text, "already_present": present}
 
 

@@ -24,13 +24,12 @@ write. Markers in the line ("User said:") neither help nor hurt the check.
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 from dataclasses import replace
 from typing import Any
 
 from .errors import UsageError
-from .fsutil import atomic_write, file_lock
+from .fsutil import atomic_write, file_lock, read_json_object, utc_now
 from .model import Classification, Tier
 
 __all__ = ["classify_with_provenance", "current_prompt", "provenance_share", "record_prompt"]
@@ -57,19 +56,11 @@ _MARKER_WORDS = frozenset(
 )
 
 
-def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
 def _load(path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
-        _log().warning("%s unreadable (%s); starting a new prompt record", path, exc)
-        return {}
-    return data if isinstance(data, dict) else {}
+    data = read_json_object(path)
+    if data is None and path.exists():
+        _log().warning("%s unreadable; starting a new prompt record", path)
+    return data or {}
 
 
 def record_prompt(ws, session_id: str, prompt: str) -> None:
@@ -84,7 +75,7 @@ def record_prompt(ws, session_id: str, prompt: str) -> None:
     with file_lock(path):
         data = _load(path)
         entries = data.get(sid) if isinstance(data.get(sid), list) else []
-        entries.append({"at": _now(), "text": prompt[:MAX_CHARS]})
+        entries.append({"at": utc_now(), "text": prompt[:MAX_CHARS]})
         data[sid] = entries[-MAX_PROMPTS:]
         if len(data) > MAX_SESSIONS:
             order = sorted(data, key=lambda s: (data[s][-1].get("at", "") if data[s] else ""))

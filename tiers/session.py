@@ -8,12 +8,11 @@ end event that arrives twice, or a start and an end for the same id, never advan
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 from typing import Any
 
 from .errors import UsageError
-from .fsutil import atomic_write, file_lock
+from .fsutil import atomic_write, file_lock, read_json_object, utc_now
 
 __all__ = ["current_session", "end_session", "session_state", "start_session"]
 
@@ -30,19 +29,13 @@ STATE_NAME = "session.json"
 MAX_IDS = 512
 
 
-def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
 def _load(path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    data = read_json_object(path)
+    if data is None:
+        if path.exists():
+            _log().warning("%s unreadable; starting the session counter again from its last safe value", path)
         return {"counter": 1, "sessions": {}}
-    except (OSError, ValueError) as exc:
-        _log().warning("%s unreadable (%s); starting the session counter again from its last safe value", path, exc)
-        return {"counter": 1, "sessions": {}}
-    if not isinstance(data, dict) or not isinstance(data.get("counter"), int) or data["counter"] < 1:
+    if not isinstance(data.get("counter"), int) or data["counter"] < 1:
         return {"counter": 1, "sessions": {}}
     if not isinstance(data.get("sessions"), dict):
         data["sessions"] = {}
@@ -86,7 +79,7 @@ def _register(data: dict[str, Any], sid: str) -> dict[str, Any]:
             sessions[s]["ended"] = sessions[s].get("ended") or "implicit"
         counter += 1
         data["counter"] = counter
-    rec = {"number": counter, "started": _now(), "ended": None}
+    rec = {"number": counter, "started": utc_now(), "ended": None}
     sessions[sid] = rec
     return rec
 
@@ -115,7 +108,7 @@ def end_session(ws, session_id: str) -> int:
         rec = _register(data, sid)
         if rec.get("ended"):
             return int(data["counter"])
-        rec["ended"] = _now()
+        rec["ended"] = utc_now()
         if rec["number"] == data["counter"]:
             data["counter"] += 1
         _save(path, data)
