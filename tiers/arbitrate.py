@@ -135,19 +135,38 @@ class _FileIndex:
     minw: list[float] = field(default_factory=list)
 
     @classmethod
-    def build(cls, constraints: list[Constraint]) -> _FileIndex:
+    def build(cls, constraints: list[Constraint], akeys: dict | None = None) -> _FileIndex:
+        """Index ``constraints``; ``akeys`` (content -> [sorted index keys, minw]) spares re-analysing lines."""
         keys = []
         minw = []
         postings: dict[str, list[int]] = {}
         for i, c in enumerate(constraints):
-            a = c.analysis
-            k = a.index_keys
+            hit = _akeys_get(akeys, c.content) if akeys is not None else None
+            if hit is None:
+                a = c.analysis
+                k = a.index_keys
+                totals = [cl.content_total for cl in a.clauses if not cl.exception and cl.content_total > 0]
+                mw = min(totals) if totals else 1.0
+                if akeys is not None:
+                    akeys[c.content] = [sorted(k), mw]
+            else:
+                k, mw = hit
             keys.append(k)
-            totals = [cl.content_total for cl in a.clauses if not cl.exception and cl.content_total > 0]
-            minw.append(min(totals) if totals else 1.0)
+            minw.append(mw)
             for key in k:
                 postings.setdefault(key, []).append(i)
         return cls(constraints, keys, postings, minw)
+
+
+def _akeys_get(akeys: dict, content: str) -> tuple[frozenset[str], float] | None:
+    """A cached (index keys, minw) of one constraint's content, or None when absent or malformed."""
+    rec = akeys.get(content)
+    if not (isinstance(rec, list) and len(rec) == 2 and isinstance(rec[0], list)
+            and isinstance(rec[1], (int, float)) and not isinstance(rec[1], bool)):
+        return None
+    if not all(isinstance(x, str) for x in rec[0]):
+        return None
+    return frozenset(rec[0]), float(rec[1])
 
 
 _FILE_CACHE: dict[tuple, _FileIndex] = {}
@@ -201,10 +220,25 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
     return out
 
 
-# A persistent cache in .cuticle/cache/ so a fresh gate process does not re-classify unchanged memory.
-_CACHE_VERSION = 1
+# A persistent cache in .cuticle/cache/ so a fresh gate process does not re-classify unchanged memory, and a
+# changed file re-analyses only its changed lines ("akeys": content -> [index keys, minw], valid for one "lx").
+_CACHE_VERSION = 2
 _LINE_CACHE_MAX = 50_000
 _DISK: dict[str, dict] = {}
+
+
+@functools.lru_cache(maxsize=1)
+def _analysis_digest() -> str:
+    """Digest of the lexicon data and the code an analysis depends on (cached index keys are valid for it)."""
+    h = hashlib.blake2b(digest_size=12)
+    here = Path(__file__).parent
+    for p in (here / "data" / "concepts.toml", here / "concepts.py", here / "text.py", here / "stamps.py",
+              Path(__file__)):
+        try:
+            h.update(p.read_bytes())
+        except OSError:
+            h.update(b"?")
+    return h.hexdigest()
 
 
 def _disk_cache(ws) -> dict:
@@ -213,16 +247,21 @@ def _disk_cache(ws) -> dict:
     cached = _DISK.get(root)
     if cached is not None:
         return cached
-    data: dict = {"v": _CACHE_VERSION, "files": {}, "lines": {}}
+    lx = _analysis_digest()
+    data: dict = {"v": _CACHE_VERSION, "lx": lx, "files": {}, "lines": {}, "akeys": {}}
     try:
         import json
 
         loaded = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(loaded, dict) and loaded.get("v") == _CACHE_VERSION:
             data = loaded
-            data.setdefault("files", {})
-            data.setdefault("lines", {})
-    except (OSError, ValueError):
+            for name in ("files", "lines", "akeys"):
+                if not isinstance(data.get(name), dict):
+                    data[name] = {}
+            if data.get("lx") != lx:
+                # The lexicon or the analysis code changed: cached index keys are stale.
+                data["lx"], data["files"], data["akeys"] = lx, {}, {}
+    except (OSError, ValueError, UnicodeDecodeError):
         pass
     data["_dirty"] = False
     _DISK[root] = data
@@ -236,10 +275,10 @@ def _save_disk_cache(ws, data: dict) -> None:
 
     from .fsutil import atomic_write
 
-    lines = data["lines"]
-    if len(lines) > _LINE_CACHE_MAX:
-        for k in list(lines)[: len(lines) - _LINE_CACHE_MAX]:
-            del lines[k]
+    for table in (data["lines"], data["akeys"]):
+        if len(table) > _LINE_CACHE_MAX:
+            for k in list(table)[: len(table) - _LINE_CACHE_MAX]:
+                del table[k]
     out = {k: v for k, v in data.items() if not k.startswith("_")}
     try:
         atomic_write(ws.state_path("cache", "arbitrate.json"),
@@ -303,8 +342,11 @@ class ConstraintIndex:
 
     @classmethod
     def from_texts(cls, texts: Mapping[str, str | bytes], *, key: bytes | None = None,
-                   line_cache: dict | None = None) -> ConstraintIndex:
-        """An index over file contents given as text (workspace-relative path -> content)."""
+                   line_cache: dict | None = None, akeys: dict | None = None) -> ConstraintIndex:
+        """An index over file contents given as text (workspace-relative path -> content).
+
+        ``akeys`` (constraint content -> [index keys, minw]) spares re-analysing lines indexed before.
+        """
         files = []
         for rel, data in texts.items():
             digest = hashlib.blake2b(data.encode("utf-8") if isinstance(data, str) else bytes(data),
@@ -312,7 +354,7 @@ class ConstraintIndex:
             ck = ("text", rel, digest, key)
             fi = _FILE_CACHE.get(ck)
             if fi is None:
-                fi = _FileIndex.build(constraints_from_text(rel, data, key=key, line_cache=line_cache))
+                fi = _FileIndex.build(constraints_from_text(rel, data, key=key, line_cache=line_cache), akeys)
                 _remember(ck, fi)
             files.append(fi)
         return cls(files)
@@ -362,14 +404,12 @@ class ConstraintIndex:
                 if fi is None:
                     lines = disk["lines"] if disk else None
                     fi = _FileIndex.build(constraints_from_text(rel, data, key=key, recorded_at=_mtime_iso(path),
-                                                                line_cache=lines))
+                                                                line_cache=lines), disk["akeys"] if disk else None)
                     if disk is not None:
                         disk["files"][rel] = _file_index_record(sha, fi)
                         disk["_dirty"] = True
                 _remember(ck, fi)
             files.append(fi)
-        if persist and str(ws.root) in _DISK:
-            _save_disk_cache(ws, _DISK[str(ws.root)])
         judge, threshold = None, 0.8
         if ws.section("tiers").get("judge"):
             from .judge import judge_from_config
@@ -377,9 +417,12 @@ class ConstraintIndex:
             judge, threshold = judge_from_config(ws)
         if overrides:
             disk = _disk_cache(ws) if persist else None
-            files.extend(cls.from_texts(overrides, key=key, line_cache=disk["lines"] if disk else None)._files)
+            files.extend(cls.from_texts(overrides, key=key, line_cache=disk["lines"] if disk else None,
+                                        akeys=disk["akeys"] if disk else None)._files)
             if disk is not None:
                 disk["_dirty"] = True
+        if persist and str(ws.root) in _DISK:
+            _save_disk_cache(ws, _DISK[str(ws.root)])
         return cls(files, judge=judge, judge_threshold=threshold)
 
     def candidates(self, a: Analysis, limit: int = MAX_CANDIDATES) -> list[Constraint]:

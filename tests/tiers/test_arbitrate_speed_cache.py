@@ -1,0 +1,156 @@
+"""The persistent per-line analysis cache of arbitration: same results with or without it, robust to corruption."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tiers import arbitrate as arb
+from tiers.concepts import _analyze_cached
+from tiers.workspace import Workspace
+
+DIRECTIVES = [
+    "- User said: never deploy the billing service on Fridays.",
+    "- User said: always ask before deleting the logs bucket.",
+    "- Decided with the user: use Postgres for the orders service.",
+    "- Пользователь сказал: никогда не трогать кластер по выходным.",
+    "- User said: the default timezone is Europe/Moscow.",
+    "- User said: do not push to the main branch without review.",
+]
+CANDIDATES = [
+    "Deploying the billing service on Fridays is fine.",
+    "Delete the logs bucket without asking.",
+    "Use MySQL for the orders service.",
+    "По выходным можно трогать кластер.",
+    "The default timezone is UTC.",
+    "The team meets on Mondays.",
+]
+
+
+def _fresh_process() -> None:
+    """Forget everything a process caches in memory, as a new hook process would start."""
+    arb._FILE_CACHE.clear()
+    arb._DISK.clear()
+    _analyze_cached.cache_clear()
+
+
+def _ws(root: Path, lines: list[str]) -> Workspace:
+    (root / "MEMORY.md").write_text("# Memory\n\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    ws = Workspace(root)
+    ws.ensure_state()
+    return ws
+
+
+def _decisions(index: arb.ConstraintIndex) -> list[dict]:
+    from tiers.classify import classify
+
+    out = []
+    for text in CANDIDATES:
+        cls = classify(text)
+        out.append(arb.arbitrate(index, text, cls.tier, file="MEMORY.md", scope=cls.scope).to_json())
+    return out
+
+
+def _reference(ws: Workspace) -> list[dict]:
+    _fresh_process()
+    return _decisions(arb.ConstraintIndex.from_workspace(ws, persist=False))
+
+
+def _cache_file(ws: Workspace) -> Path:
+    return ws.state_path("cache", "arbitrate.json")
+
+
+def test_results_equal_with_and_without_cache(workspace: Path) -> None:
+    ws = _ws(workspace, DIRECTIVES)
+    expected = _reference(ws)
+    _fresh_process()
+    first = _decisions(arb.ConstraintIndex.from_workspace(ws))  # writes the cache
+    assert _cache_file(ws).is_file()
+    _fresh_process()
+    second = _decisions(arb.ConstraintIndex.from_workspace(ws))  # reads it
+    assert first == expected
+    assert second == expected
+    assert any(d["decision"] == "block" for d in expected)
+
+
+@pytest.mark.parametrize("payload", [
+    b"{not json",
+    b"\xff\xfe\x00garbage",
+    b"[]",
+    json.dumps({"v": arb._CACHE_VERSION, "lx": "x", "files": [], "lines": 3, "akeys": "no"}).encode(),
+], ids=["truncated-json", "binary", "wrong-type", "wrong-tables"])
+def test_corrupt_cache_file_is_ignored(workspace: Path, payload: bytes) -> None:
+    ws = _ws(workspace, DIRECTIVES)
+    expected = _reference(ws)
+    _cache_file(ws).parent.mkdir(parents=True, exist_ok=True)
+    _cache_file(ws).write_bytes(payload)
+    _fresh_process()
+    assert _decisions(arb.ConstraintIndex.from_workspace(ws)) == expected
+    # ... and rebuilt as a valid cache
+    assert json.loads(_cache_file(ws).read_text(encoding="utf-8"))["v"] == arb._CACHE_VERSION
+
+
+def test_malformed_line_entries_are_reanalysed(workspace: Path) -> None:
+    ws = _ws(workspace, DIRECTIVES)
+    expected = _reference(ws)
+    _fresh_process()
+    arb.ConstraintIndex.from_workspace(ws)
+    data = json.loads(_cache_file(ws).read_text(encoding="utf-8"))
+    assert data["akeys"], "constraints' index keys are cached per line"
+    for i, k in enumerate(data["akeys"]):
+        data["akeys"][k] = [["ok", 3], "x"] if i % 2 else None
+    data["files"] = {}
+    _cache_file(ws).write_text(json.dumps(data), encoding="utf-8")
+    _fresh_process()
+    assert _decisions(arb.ConstraintIndex.from_workspace(ws)) == expected
+
+
+def test_only_changed_lines_are_reanalysed(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = DIRECTIVES + [f"- User said: never restart the worker {i} at night." for i in range(20)]
+    ws = _ws(workspace, lines)
+    _fresh_process()
+    arb.ConstraintIndex.from_workspace(ws)
+
+    changed = list(lines)
+    changed[7] = "- User said: never restart the scheduler during the freeze."
+    (workspace / "MEMORY.md").write_text("# Memory\n\n" + "\n".join(changed) + "\n", encoding="utf-8")
+    expected = _reference(ws)
+
+    seen: list[str] = []
+    real = arb.analyze
+
+    def counting(text: str):
+        seen.append(text)
+        return real(text)
+
+    _fresh_process()
+    monkeypatch.setattr(arb, "analyze", counting)
+    index = arb.ConstraintIndex.from_workspace(ws)
+    assert seen == [changed[7]]
+    seen.clear()
+    monkeypatch.setattr(arb, "analyze", real)
+    assert _decisions(index) == expected
+
+
+def test_lexicon_change_invalidates_cached_keys(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = _ws(workspace, DIRECTIVES)
+    _fresh_process()
+    arb.ConstraintIndex.from_workspace(ws)
+    data = json.loads(_cache_file(ws).read_text(encoding="utf-8"))
+    data["lx"] = "stale"
+    for k in data["akeys"]:
+        data["akeys"][k] = [["BOGUS"], 1.0]
+    _cache_file(ws).write_text(json.dumps(data), encoding="utf-8")
+    _fresh_process()
+    index = arb.ConstraintIndex.from_workspace(ws)
+    assert all("BOGUS" not in k for f in index._files for k in f.keys)
+
+
+def test_no_cache_written_without_state_dir(tmp_path: Path) -> None:
+    (tmp_path / "MEMORY.md").write_text("\n".join(DIRECTIVES) + "\n", encoding="utf-8")
+    ws = Workspace(tmp_path)
+    _fresh_process()
+    arb.ConstraintIndex.from_workspace(ws, {"MEMORY.md": DIRECTIVES[0] + "\n"})
+    assert not ws.state_dir.exists()
