@@ -378,6 +378,7 @@ class Walker:
             if red.target is not None:
                 redir_taint[id(red.target)] = self.word_subs(red.target, cwd, via)
         # stdin from heredoc / here-string / file
+        stdin_reads: list[str] = []
         for red in redirects:
             if red.op in ("<<", "<<-"):
                 stdin = Flow(text=red.body or "")
@@ -394,6 +395,7 @@ class Walker:
                     stdin = Flow(taint=redir_taint.get(id(red.target)))
                     continue
                 ref = self.env.norm(self.expand(red.target, cwd)[0], cwd)
+                stdin_reads.append(ref.display)
                 if ref.abs and ref.abs in self.downloads:
                     stdin = Flow(taint="fetch")
                 elif self.env.is_secret(ref):
@@ -401,6 +403,8 @@ class Walker:
         effects: list[Effect] = []
         if redirects:
             self.redirect_effects_list(redirects, cwd, effects)
+            # `cmd < file` reads the file as surely as `cat file` does (policy read rules, state secrets)
+            effects.extend(Effect("read", target, "path") for target in stdin_reads)
         if stdin is not None and stdin.text is not None and argv and argv[0] in ("cat", "tee", "dd"):
             targets = [e.target for e in effects if e.type == "write" and e.kind == "path"]
             if argv[0] == "tee":

@@ -331,6 +331,27 @@ def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, 
     return "allow", "empty", "nothing to run", policy.mode, "policy", findings
 
 
+#: cuticle's own secrets: the stamp key (whoever reads it can forge stamps) and the local server's token
+_STATE_SECRETS = (".cuticle/key", ".cuticle/serve.json")
+
+
+def _guard_state_secrets(analysis, effects, tool: str) -> None:
+    """Reading the stamp key or the server token, by any tool, violates self-protection."""
+    from .analyze import Violation
+
+    for eff in effects:
+        if eff.kind != "path" or not eff.target:
+            continue
+        target = eff.target.rstrip("/").lower()
+        if any(target == s or target.endswith("/" + s) for s in _STATE_SECRETS):
+            verb = "reads" if eff.type == "read" else "touches"
+            analysis.violations.append(Violation(
+                "no-governance-self-modification",
+                f"{tool} {verb} {eff.target}, cuticle's stamp key or server token; with it an agent could forge "
+                "stamps or answers, so only cuticle itself reads it"))
+            return
+
+
 def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
     """Evaluate one ``rules.model.ToolCall`` in workspace ``ws`` (None: the call's cwd is the root).
 
@@ -356,6 +377,7 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
         kind, analysis = analyze_call(call, env, policy, call_kind)
         volatile = analysis.volatile
         effects = tuple(analysis.all_effects())
+        _guard_state_secrets(analysis, effects, call.tool)
         decision, rule, reason, mode, scope, findings = decide(analysis, policy, effects)
         best = 0
         for eff in effects:
