@@ -22,6 +22,25 @@ import regex
 
 from .text import normalize, strip_markup
 
+
+class _LazyRe:
+    """A pattern compiled on first use (importing this module on the hook path compiles nothing)."""
+
+    def __init__(self, *args) -> None:
+        self._args = args
+
+    def __getattr__(self, name: str):
+        if name.startswith("__") or name == "_args":
+            raise AttributeError(name)
+        rx = regex.compile(*self._args)
+        for meth in ("match", "search", "finditer", "sub", "fullmatch", "findall", "split"):
+            setattr(self, meth, getattr(rx, meth))  # later calls find the bound method directly
+        return getattr(rx, name)
+
+
+def _lazy(*args) -> _LazyRe:
+    return _LazyRe(*args)
+
 __all__ = ["Analysis", "Clause", "Lexicon", "analyze", "lexicon", "weight"]
 
 DATA = Path(__file__).with_name("data") / "concepts.toml"
@@ -56,16 +75,16 @@ _STOP = frozenset(
     """.split()
 )
 
-_EN_PAST_FIRST = regex.compile(r"^[a-z]{3,}ed$")
-_RU_PAST = regex.compile(r"^[а-я]{3,}(?:ил|ел|ал|ял|ил[аио]|ел[аио]|ал[аио]|ял[аио]|ался|ался|ился|ились|ались|алась|илась)$")
-_RU_PARTICIPLE = regex.compile(r"^(?:за|на|до|пере|от|об|вы|у|под|про|с|раз)?[а-я]{3,}(?:ован|ирован|ен|ан|ян)[аоы]?$")
+_EN_PAST_FIRST = _lazy(r"^[a-z]{3,}ed$")
+_RU_PAST = _lazy(r"^[а-я]{3,}(?:ил|ел|ал|ял|ил[аио]|ел[аио]|ал[аио]|ял[аио]|ался|ался|ился|ились|ались|алась|илась)$")
+_RU_PARTICIPLE = _lazy(r"^(?:за|на|до|пере|от|об|вы|у|под|про|с|раз)?[а-я]{3,}(?:ован|ирован|ен|ан|ян)[аоы]?$")
 _PRESENT_AUX = frozenset({"is", "are", "be", "get", "gets", "getting", "stays", "stay", "remain", "remains", "been",
                           "being", "must", "should", "will", "can", "may", "to", "needs", "need", "keep", "keeps"})
 _NOT_SUBJECT = frozenset({"a", "an", "the", "all", "any", "no", "never", "only", "always", "for", "on", "in", "with",
                           "without", "by", "of", "from", "at", "not", "don't", "do", "does", "please"})
 _RU_PAST_NOT = frozenset({"правила", "файла", "сигнала", "начала", "стола", "масла", "числа", "дела", "тела", "села"})
 
-_TOKEN = regex.compile(
+_TOKEN = _lazy(
     r"""
     (?P<url>https?://[^\s<>"'`)\]]+?(?=[.,;:!?]*(?:[\s<>"'`)\]]|$)))
   | (?P<mail>[\w.+-]+@[\w-]+\.[\w.-]+)
@@ -82,7 +101,7 @@ _TOKEN = regex.compile(
     regex.VERBOSE,
 )
 
-_TZ = regex.compile(
+_TZ = _lazy(
     r"^(?:africa|america|antarctica|asia|atlantic|australia|europe|indian|pacific|etc)/[a-z_+-]+(?:/[a-z_]+)?$"
 )
 _NUM_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
@@ -96,31 +115,31 @@ _CITY_TZ = {"moscow": "europe/moscow", "москв": "europe/moscow", "моск�
             "киев": "europe/kyiv", "tokyo": "asia/tokyo", "warsaw": "europe/warsaw", "riga": "europe/riga",
             "new york": "america/new_york", "pacific": "america/los_angeles", "eastern": "america/new_york",
             "tbilisi": "asia/tbilisi", "тбилис": "asia/tbilisi", "yerevan": "asia/yerevan"}
-_CITY_TIME = regex.compile(
+_CITY_TIME = _lazy(
     r"\b(moscow|berlin|london|paris|lisbon|kyiv|tokyo|warsaw|riga|new york|pacific|eastern|tbilisi|yerevan)\s+time\b"
     r"|\b(?:по\s+)?(московск|берлинск|лондонск|киевск|тбилисск)\w*\s+времен\w*"
     r"|\bпо\s+(москв|берлин|лондон|киев|тбилис)\w*"
     r"|\b(msk|мск)\b")
 _TZ_ABBR = frozenset({"utc", "gmt", "cet", "cest", "eet", "eest", "wet", "west", "msk", "est", "edt", "pst", "pdt",
                       "cst", "cdt", "mst", "mdt", "bst", "ist", "jst", "aest"})
-_OFFSET = regex.compile(r"(?:utc|gmt)\s?([+-]\s?\d{1,2})(?::?(\d{2}))?|(?<=\d)([+-]\d{2}):?(\d{2})\b")
+_OFFSET = _lazy(r"(?:utc|gmt)\s?([+-]\s?\d{1,2})(?::?(\d{2}))?|(?<=\d)([+-]\d{2}):?(\d{2})\b")
 _MONTHS = {
     "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10,
     "nov": 11, "dec": 12, "янв": 1, "фев": 2, "мар": 3, "апр": 4, "мая": 5, "май": 5, "июн": 6, "июл": 7,
     "авг": 8, "сен": 9, "окт": 10, "ноя": 11, "дек": 12,
 }
-_DATE_MD = regex.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})\b(?!:)")
-_DATE_DM = regex.compile(
+_DATE_MD = _lazy(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})\b(?!:)")
+_DATE_DM = _lazy(
     r"\b(\d{1,2})\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|янв|фев|мар|апр|мая|июн|июл|авг|сен|окт|ноя|дек)[a-zа-я]*\b"
 )
-_DATE_DOT = regex.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})(?:\.(\d{2,4}))?(?![\d.])")
-_NAME_TRIGGER = regex.compile(
+_DATE_DOT = _lazy(r"(?<![\d.])(\d{1,2})\.(\d{1,2})(?:\.(\d{2,4}))?(?![\d.])")
+_NAME_TRIGGER = _lazy(
     r"(?i)\b(?:call\s+me|call\s+(?:the\s+user|him|her|them)|address\s+(?:me|the\s+user|him|her|them)\s+as|"
     r"refer\s+to\s+(?:me|the\s+user|him|her)\s+as|my\s+name\s+is|name\s*:|"
     r"зови(?:те)?\s+меня|называй(?:те)?\s+меня|обращаться\s+к\s+(?:пользователю|нему|ней|мне)\s*:?|"
     r"обращайся\s+ко\s+мне|(?:меня|его|её|ее)\s+зовут|(?:his|her)\s+name\s+is|имя\s*:|обращение\s*:)"
 )
-_NAME = regex.compile(r"(?<![\w])(?:(not|не|instead\s+of|вместо)\s+)?([A-ZА-ЯЁ][\w'-]+(?:\s+[A-ZА-ЯЁ][\w'-]+){0,2})")
+_NAME = _lazy(r"(?<![\w])(?:(not|не|instead\s+of|вместо)\s+)?([A-ZА-ЯЁ][\w'-]+(?:\s+[A-ZА-ЯЁ][\w'-]+){0,2})")
 
 _BOUNDARY_WORDS = {
     ("but",), ("however",), ("so",), ("because",), ("since",), ("while",), ("when",), ("once",), ("if",),
@@ -317,7 +336,7 @@ def _scan(tokens: list[Token], exact: dict, prefix: dict, skip_code: bool) -> li
     return out
 
 
-_RU_ENDING = regex.compile(
+_RU_ENDING = _lazy(
     r"(?:ами|ями|ого|его|ому|ему|ыми|ими|ешь|ете|ишь|ите|ем|ет|ут|ют|ат|ят|им|ит|ам|ям|ах|ях|ов|ев|ей|ой|ый|ий|"
     r"ая|яя|ое|ее|ые|ие|ую|юю|ом|а|я|о|е|ы|и|у|ю|ь)$")
 
@@ -831,17 +850,17 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
             cl.values.append(("TZ", f"utc{h:+d}" if h else "utc", 1))
 
 
-_DATE_FORMAT = regex.compile(r"^(d{1,2}|m{1,2}|y{2,4})[./-](d{1,2}|m{1,2}|y{2,4})[./-](d{1,2}|m{1,2}|y{2,4})$")
+_DATE_FORMAT = _lazy(r"^(d{1,2}|m{1,2}|y{2,4})[./-](d{1,2}|m{1,2}|y{2,4})[./-](d{1,2}|m{1,2}|y{2,4})$")
 _VIA = frozenset({"via", "through", "через"})
 
 
-_PROVENANCE_LABEL = regex.compile(
+_PROVENANCE_LABEL = _lazy(
     r"^[^:]{0,40}(?:user|пользовател|decided|agreed|решили|решено|договорились|просьба|decision)[^:]{0,20}:\s+")
 _KEYED = (
-    regex.compile(r"^(?:the\s+|our\s+|my\s+)?default\s+(?P<key>[\w-]+(?:\s+[\w-]+)?)\s+(?:is|=|:)\s+(?P<val>.+)$"),
-    regex.compile(r"^(?P<key>[\w-]+(?:\s+[\w-]+)?)\s+по\s+умолчанию\s*(?:[:=—–-]|это)?\s*(?P<val>.+)$"),
-    regex.compile(r"^по\s+умолчанию\s+(?P<key>[\w-]+(?:\s+[\w-]+)?)\s*(?:[:=—–-]|это)\s*(?P<val>.+)$"),
-    regex.compile(r"^(?:default\s+)?(?P<key>[\w-]+(?:\s+[\w-]+){0,2})\s*(?::|=|\s[—–]\s)\s*(?P<val>[^:]+)$"),
+    _lazy(r"^(?:the\s+|our\s+|my\s+)?default\s+(?P<key>[\w-]+(?:\s+[\w-]+)?)\s+(?:is|=|:)\s+(?P<val>.+)$"),
+    _lazy(r"^(?P<key>[\w-]+(?:\s+[\w-]+)?)\s+по\s+умолчанию\s*(?:[:=—–-]|это)?\s*(?P<val>.+)$"),
+    _lazy(r"^по\s+умолчанию\s+(?P<key>[\w-]+(?:\s+[\w-]+)?)\s*(?:[:=—–-]|это)\s*(?P<val>.+)$"),
+    _lazy(r"^(?:default\s+)?(?P<key>[\w-]+(?:\s+[\w-]+){0,2})\s*(?::|=|\s[—–]\s)\s*(?P<val>[^:]+)$"),
 )
 
 
@@ -875,8 +894,8 @@ def _keyed(norm: str) -> tuple[str, str, int] | None:
     return None
 
 
-_CAPITAL = regex.compile(r"(?<=[\s(«\"'])\p{Lu}\p{Ll}{2,}(?:-\p{Lu}?\p{Ll}+)?")
-_MONTH_WORD = regex.compile(
+_CAPITAL = _lazy(r"(?<=[\s(«\"'])\p{Lu}\p{Ll}{2,}(?:-\p{Lu}?\p{Ll}+)?")
+_MONTH_WORD = _lazy(
     r"^(?:(january|february|march|april|june|july|august|september|october|november|december)"
     r"|(январ|феврал|март|апрел|мая|май|июн|июл|август|сентябр|октябр|ноябр|декабр)\w*)$")
 _MONTH_NUM = {name: i + 1 for i, name in enumerate(
@@ -886,7 +905,7 @@ _MONTH_NUM.update({name: i + 1 for i, name in enumerate(
     ["январ", "феврал", "март", "апрел", "мая", "июн", "июл", "август", "сентябр", "октябр", "ноябр", "декабр"])})
 _MONTH_NUM["май"] = 5
 _PLACE_PREP = frozenset({"in", "at", "to", "from", "near", "via", "в", "во", "на", "из", "у", "до", "через", "к"})
-_QUOTED = regex.compile(r"[«\"]([^»\"]{2,30})[»\"]")
+_QUOTED = _lazy(r"[«\"]([^»\"]{2,30})[»\"]")
 
 
 @functools.lru_cache(maxsize=4096)
