@@ -256,10 +256,80 @@ class Lexicon:
         return (a, -1) if a else (cid, 1)
 
 
+_LEXICON_CACHE_VERSION = 1
+
+
+def _lexicon_cache_path(data: bytes) -> Path | None:
+    """Where the built lexicon tables are cached: beside this module's bytecode, keyed by a digest of the TOML
+    and of the code that builds them (None when bytecode goes elsewhere). Read like a .pyc; written only when
+    Python writes bytecode (not under PYTHONDONTWRITEBYTECODE) and the folder is writable."""
+    import hashlib
+    import sys
+
+    if sys.pycache_prefix:
+        return None
+    h = hashlib.blake2b(data, digest_size=12)
+    here = Path(__file__)
+    for src in (here, here.with_name("text.py")):
+        try:
+            h.update(src.read_bytes())
+        except OSError:
+            return None
+    h.update(f"{_LEXICON_CACHE_VERSION}:{sys.version_info[:2]}".encode())
+    return here.parent / "__pycache__" / f"concepts-lexicon.{h.hexdigest()}.marshal"
+
+
+def _load_lexicon_cache(path: Path) -> Lexicon | None:
+    import marshal
+
+    try:
+        state = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None  # absent or corrupt: rebuilt from the TOML
+    if not isinstance(state, dict) or set(state) != _LEXICON_FIELDS:
+        return None
+    lx = Lexicon.__new__(Lexicon)
+    lx.__dict__.update(state)
+    lx._wcache = {}
+    return lx
+
+
+def _save_lexicon_cache(path: Path, lx: Lexicon) -> None:
+    import marshal
+    import os
+
+    import sys
+
+    if sys.dont_write_bytecode:
+        return
+    state = {k: v for k, v in vars(lx).items() if k != "_wcache"}
+    try:
+        if not os.access(path.parent, os.W_OK):
+            return
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(marshal.dumps(state))
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        pass  # a read-only or full disk only costs the next process the build
+
+
+_LEXICON_FIELDS = frozenset({"kind", "weights", "broader", "slot_of", "antonym", "content", "content_prefix",
+                             "marker", "marker_prefix"})
+
+
 @functools.lru_cache(maxsize=1)
 def lexicon() -> Lexicon:
     with open(DATA, "rb") as fh:
-        return Lexicon(tomllib.load(fh))
+        data = fh.read()
+    cache = _lexicon_cache_path(data)
+    if cache is not None:
+        lx = _load_lexicon_cache(cache)
+        if lx is not None:
+            return lx
+    lx = Lexicon(tomllib.loads(data.decode("utf-8")))
+    if cache is not None:
+        _save_lexicon_cache(cache, lx)
+    return lx
 
 
 def weight(cid: str) -> float:

@@ -154,3 +154,71 @@ def test_no_cache_written_without_state_dir(tmp_path: Path) -> None:
     _fresh_process()
     arb.ConstraintIndex.from_workspace(ws, {"MEMORY.md": DIRECTIVES[0] + "\n"})
     assert not ws.state_dir.exists()
+
+
+# ------------------------------------------------------------------ the built lexicon tables, cached beside bytecode
+def _lexicon_state(lx) -> dict:
+    return {k: v for k, v in vars(lx).items() if k != "_wcache"}
+
+
+@pytest.fixture
+def lexicon_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from tiers import concepts
+
+    path = tmp_path / "__pycache__" / "concepts-lexicon.test.marshal"
+    path.parent.mkdir()
+    monkeypatch.setattr(concepts, "_lexicon_cache_path", lambda data: path)
+    monkeypatch.setattr("sys.dont_write_bytecode", False)
+    concepts.lexicon.cache_clear()
+    yield path
+    concepts.lexicon.cache_clear()
+
+
+def _built_lexicon():
+    import tomllib
+
+    from tiers import concepts
+
+    return concepts.Lexicon(tomllib.loads(concepts.DATA.read_text(encoding="utf-8")))
+
+
+def test_lexicon_cache_round_trips(lexicon_cache: Path) -> None:
+    from tiers import concepts
+
+    first = concepts.lexicon()
+    assert lexicon_cache.is_file()
+    concepts.lexicon.cache_clear()
+    second = concepts.lexicon()
+    assert second is not first
+    assert _lexicon_state(second) == _lexicon_state(_built_lexicon())
+    assert second.weight("DEPLOY") == first.weight("DEPLOY")
+
+
+@pytest.mark.parametrize("payload", [b"", b"\x00garbage", b"\xfb\x00\x00", __import__("marshal").dumps([1, 2]),
+                                     __import__("marshal").dumps({"kind": {}})],
+                         ids=["empty", "garbage", "truncated", "wrong-type", "missing-tables"])
+def test_corrupt_lexicon_cache_is_rebuilt(lexicon_cache: Path, payload: bytes) -> None:
+    from tiers import concepts
+
+    lexicon_cache.write_bytes(payload)
+    lx = concepts.lexicon()
+    assert _lexicon_state(lx) == _lexicon_state(_built_lexicon())
+    assert lexicon_cache.read_bytes() != payload  # rewritten with the good tables
+
+
+def test_lexicon_cache_not_written_without_bytecode(lexicon_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiers import concepts
+
+    monkeypatch.setattr("sys.dont_write_bytecode", True)
+    concepts.lexicon()
+    assert not lexicon_cache.exists()
+
+
+def test_lexicon_cache_path_follows_the_data() -> None:
+    from tiers import concepts
+
+    a = concepts._lexicon_cache_path(b"[action]\n")
+    b = concepts._lexicon_cache_path(b"[object]\n")
+    if a is None:
+        pytest.skip("bytecode goes to a pycache prefix here")
+    assert a != b and a.parent.name == "__pycache__"
