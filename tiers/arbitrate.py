@@ -25,6 +25,7 @@ import functools
 import hashlib
 import heapq
 import logging
+import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,6 +134,8 @@ class _FileIndex:
     postings: dict[str, list[int]] = field(default_factory=dict)
     #: per constraint: the smallest content weight of its clauses (coverage upper bounds divide by it)
     minw: list[float] = field(default_factory=list)
+    #: (key, key) -> the constraints both frequent concepts share (the tail scanned), computed once per file
+    inter: dict[tuple[str, str], list[int]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, constraints: list[Constraint], akeys: dict | None = None) -> _FileIndex:
@@ -221,7 +224,8 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
 
 
 # A persistent cache in .cuticle/cache/ so a fresh gate process does not re-classify unchanged memory, and a
-# changed file re-analyses only its changed lines ("akeys": content -> [index keys, minw], valid for one "lx").
+# changed file re-analyses only its changed lines (arbitrate-keys.json: content -> [index keys, minw], valid for
+# one "lx" digest of the lexicon and code; read only when a file must be re-indexed).
 _CACHE_VERSION = 2
 _LINE_CACHE_MAX = 50_000
 _DISK: dict[str, dict] = {}
@@ -248,19 +252,19 @@ def _disk_cache(ws) -> dict:
     if cached is not None:
         return cached
     lx = _analysis_digest()
-    data: dict = {"v": _CACHE_VERSION, "lx": lx, "files": {}, "lines": {}, "akeys": {}}
+    data: dict = {"v": _CACHE_VERSION, "lx": lx, "files": {}, "lines": {}}
     try:
         import json
 
         loaded = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(loaded, dict) and loaded.get("v") == _CACHE_VERSION:
             data = loaded
-            for name in ("files", "lines", "akeys"):
+            for name in ("files", "lines"):
                 if not isinstance(data.get(name), dict):
                     data[name] = {}
             if data.get("lx") != lx:
                 # The lexicon or the analysis code changed: cached index keys are stale.
-                data["lx"], data["files"], data["akeys"] = lx, {}, {}
+                data["lx"], data["files"] = lx, {}
     except (OSError, ValueError, UnicodeDecodeError):
         pass
     data["_dirty"] = False
@@ -275,7 +279,11 @@ def _save_disk_cache(ws, data: dict) -> None:
 
     from .fsutil import atomic_write
 
-    for table in (data["lines"], data["akeys"]):
+    tables = [data["lines"]]
+    akeys = data.get("_akeys")
+    if akeys is not None and data.get("_akeys_dirty"):
+        tables.append(akeys)
+    for table in tables:
         if len(table) > _LINE_CACHE_MAX:
             for k in list(table)[: len(table) - _LINE_CACHE_MAX]:
                 del table[k]
@@ -284,8 +292,41 @@ def _save_disk_cache(ws, data: dict) -> None:
         atomic_write(ws.state_path("cache", "arbitrate.json"),
                      json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
         data["_dirty"] = False
+        if len(tables) > 1:
+            atomic_write(ws.state_path("cache", "arbitrate-keys.json"),
+                         json.dumps({"v": _CACHE_VERSION, "lx": data["lx"], "akeys": akeys}, ensure_ascii=False,
+                                    separators=(",", ":")).encode("utf-8"))
+            data["_akeys_dirty"] = False
     except OSError as exc:
         log.warning("arbitration cache not saved: %s", exc)
+
+
+def _akeys_table(ws, disk: dict | None) -> dict | None:
+    """The per-line index keys of the disk cache (loaded on first need; {} when absent, stale or corrupt)."""
+    if disk is None:
+        return None
+    table = disk.get("_akeys")
+    if table is None:
+        table = {}
+        try:
+            import json
+
+            loaded = json.loads(ws.state_path("cache", "arbitrate-keys.json").read_text(encoding="utf-8"))
+            if (isinstance(loaded, dict) and loaded.get("v") == _CACHE_VERSION and loaded.get("lx") == disk["lx"]
+                    and isinstance(loaded.get("akeys"), dict)):
+                table = loaded["akeys"]
+        except (OSError, ValueError, UnicodeDecodeError):
+            pass
+        disk["_akeys"] = table
+    return table
+
+
+def _build_cached(disk: dict | None, akeys: dict | None, constraints: list[Constraint]) -> _FileIndex:
+    n = len(akeys) if akeys is not None else 0
+    fi = _FileIndex.build(constraints, akeys)
+    if akeys is not None and len(akeys) != n:
+        disk["_akeys_dirty"] = disk["_dirty"] = True
+    return fi
 
 
 def _file_index_from_record(rec: dict) -> _FileIndex | None:
@@ -315,6 +356,12 @@ def _file_index_record(sha: str, fi: _FileIndex) -> dict:
     }
 
 
+_first, _second, _file_line = operator.itemgetter(0), operator.itemgetter(1), operator.itemgetter(1, 2)
+
+#: Scorings remembered per index (by the analysis' keys); a lint pass over a large workspace repeats many.
+_MEMO_MAX = 8192
+
+
 class ConstraintIndex:
     """Active constraints of a workspace, indexed by concept id so a check does not scan every line."""
 
@@ -342,7 +389,8 @@ class ConstraintIndex:
 
     @classmethod
     def from_texts(cls, texts: Mapping[str, str | bytes], *, key: bytes | None = None,
-                   line_cache: dict | None = None, akeys: dict | None = None) -> ConstraintIndex:
+                   line_cache: dict | None = None, akeys: dict | None = None, _disk: dict | None = None
+                   ) -> ConstraintIndex:
         """An index over file contents given as text (workspace-relative path -> content).
 
         ``akeys`` (constraint content -> [index keys, minw]) spares re-analysing lines indexed before.
@@ -354,7 +402,7 @@ class ConstraintIndex:
             ck = ("text", rel, digest, key)
             fi = _FILE_CACHE.get(ck)
             if fi is None:
-                fi = _FileIndex.build(constraints_from_text(rel, data, key=key, line_cache=line_cache), akeys)
+                fi = _build_cached(_disk, akeys, constraints_from_text(rel, data, key=key, line_cache=line_cache))
                 _remember(ck, fi)
             files.append(fi)
         return cls(files)
@@ -403,8 +451,9 @@ class ConstraintIndex:
                     fi = _file_index_from_record(rec)
                 if fi is None:
                     lines = disk["lines"] if disk else None
-                    fi = _FileIndex.build(constraints_from_text(rel, data, key=key, recorded_at=_mtime_iso(path),
-                                                                line_cache=lines), disk["akeys"] if disk else None)
+                    fi = _build_cached(disk, _akeys_table(ws, disk),
+                                       constraints_from_text(rel, data, key=key, recorded_at=_mtime_iso(path),
+                                                             line_cache=lines))
                     if disk is not None:
                         disk["files"][rel] = _file_index_record(sha, fi)
                         disk["_dirty"] = True
@@ -418,7 +467,7 @@ class ConstraintIndex:
         if overrides:
             disk = _disk_cache(ws) if persist else None
             files.extend(cls.from_texts(overrides, key=key, line_cache=disk["lines"] if disk else None,
-                                        akeys=disk["akeys"] if disk else None)._files)
+                                        akeys=_akeys_table(ws, disk), _disk=disk)._files)
             if disk is not None:
                 disk["_dirty"] = True
         if persist and str(ws.root) in _DISK:
@@ -426,10 +475,27 @@ class ConstraintIndex:
         return cls(files, judge=judge, judge_threshold=threshold)
 
     def candidates(self, a: Analysis, limit: int = MAX_CANDIDATES) -> list[Constraint]:
-        """Constraints sharing concepts with ``a``, best first (rare shared concepts weigh more)."""
-        lx = lexicon()
+        """Constraints sharing concepts with ``a``, best first (rare shared concepts weigh more).
+
+        The result depends only on ``a``'s index keys (in iteration order, which fixes the order of the score
+        sums), its value slots and ``indiff``: lines with the same ones (a lint pass sees many) share one scoring.
+        """
         keys = a.index_keys
-        value_slots = {s if not s.startswith("NUM:") else "NUM" for s, _, _ in a.values}
+        value_slots = frozenset(s if not s.startswith("NUM:") else "NUM" for s, _, _ in a.values)
+        sig = (tuple(keys), value_slots, a.indiff, limit)
+        memo = self.__dict__.setdefault("_memo", {})
+        hit = memo.get(sig)
+        if hit is None:
+            hit = self._candidates(keys, value_slots, a.indiff, limit)
+            if len(memo) >= _MEMO_MAX:
+                memo.clear()
+            memo[sig] = hit
+        return list(hit)
+
+    def _candidates(self, keys: frozenset[str], value_slots: frozenset[str], indiff: bool,
+                    limit: int) -> list[Constraint]:
+        lx = lexicon()
+        kw = {k: lx.weight(k) for k in keys}
         scored: list[tuple[float, int, int, Constraint]] = []
         for fnum, f in enumerate(self._files):
             total = max(len(f.constraints), 1)
@@ -442,37 +508,44 @@ class ConstraintIndex:
                 if len(post) > POSTING_CAP:
                     common.append((key, post))
                     continue
-                w = lx.weight(key) * (1.0 + 1.0 / (1.0 + len(post) / total * 10))
+                w = kw[key] * (1.0 + 1.0 / (1.0 + len(post) / total * 10))
                 for i in post:
                     score[i] = score.get(i, 0.0) + w
             if common:
                 # Frequent concepts: only add to candidates already found, or intersect two of them.
+                fkeys = f.keys
                 for key, post in common:
-                    w = lx.weight(key) * 0.5
+                    w = kw[key] * 0.5
                     for i in list(score):
-                        if key in f.keys[i]:
+                        if key in fkeys[i]:
                             score[i] += w
                 if len(common) >= 2:
                     common.sort(key=lambda kp: len(kp[1]))
-                    inter = set(common[0][1])
-                    for _, post in common[1:2]:
-                        inter &= set(post)
-                    for i in list(inter)[-POSTING_CAP:]:
-                        score.setdefault(i, sum(lx.weight(k) * 0.5 for k, _ in common if k in f.keys[i]))
+                    pair = (common[0][0], common[1][0])
+                    tail = f.inter.get(pair)
+                    if tail is None:
+                        inter = set(common[0][1])
+                        for _, post in common[1:2]:
+                            inter &= set(post)
+                        tail = f.inter[pair] = list(inter)[-POSTING_CAP:]
+                    for i in tail:
+                        score.setdefault(i, sum(kw[k] * 0.5 for k, _ in common if k in fkeys[i]))
                 elif not score:
                     for i in common[0][1][-POSTING_CAP:]:
-                        score[i] = lx.weight(common[0][0]) * 0.5
-            top = heapq.nlargest(limit * 3, score.items(), key=lambda kv: kv[1]) if len(score) > limit * 3 \
+                        score[i] = kw[common[0][0]] * 0.5
+            top = heapq.nlargest(limit * 3, score.items(), key=_second) if len(score) > limit * 3 \
                 else score.items()
             for i, sc in top:
                 cons = f.constraints[i]
                 if cons.tier is not Tier.DECISION and not (f.keys[i] & value_slots):
                     # Upper bound of the coverage this candidate could reach: skip hopeless constraints.
-                    shared_w = sum(lx.weight(x) for x in f.keys[i] & keys)
-                    if shared_w / f.minw[i] < RELATED_MIN * 0.75 and not a.indiff:
+                    shared_w = sum(map(kw.__getitem__, f.keys[i] & keys))
+                    if shared_w / f.minw[i] < RELATED_MIN * 0.75 and not indiff:
                         continue
                 scored.append((sc, fnum, i, cons))
-        scored.sort(key=lambda t: (-t[0], t[1], t[2]))
+        # Best score first, ties by file then line: (file, line) order, then a stable descending sort by score.
+        scored.sort(key=_file_line)
+        scored.sort(key=_first, reverse=True)
         if scored:
             floor = scored[0][0] * RELATIVE_FLOOR
             scored = [t for t in scored if t[0] >= floor]

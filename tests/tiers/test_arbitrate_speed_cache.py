@@ -62,6 +62,10 @@ def _cache_file(ws: Workspace) -> Path:
     return ws.state_path("cache", "arbitrate.json")
 
 
+def _keys_file(ws: Workspace) -> Path:
+    return ws.state_path("cache", "arbitrate-keys.json")
+
+
 def test_results_equal_with_and_without_cache(workspace: Path) -> None:
     ws = _ws(workspace, DIRECTIVES)
     expected = _reference(ws)
@@ -81,15 +85,18 @@ def test_results_equal_with_and_without_cache(workspace: Path) -> None:
     b"[]",
     json.dumps({"v": arb._CACHE_VERSION, "lx": "x", "files": [], "lines": 3, "akeys": "no"}).encode(),
 ], ids=["truncated-json", "binary", "wrong-type", "wrong-tables"])
-def test_corrupt_cache_file_is_ignored(workspace: Path, payload: bytes) -> None:
+@pytest.mark.parametrize("which", ["index", "keys", "both"])
+def test_corrupt_cache_file_is_ignored(workspace: Path, payload: bytes, which: str) -> None:
     ws = _ws(workspace, DIRECTIVES)
     expected = _reference(ws)
     _cache_file(ws).parent.mkdir(parents=True, exist_ok=True)
-    _cache_file(ws).write_bytes(payload)
+    for f in {"index": [_cache_file(ws)], "keys": [_keys_file(ws)], "both": [_cache_file(ws), _keys_file(ws)]}[which]:
+        f.write_bytes(payload)
     _fresh_process()
     assert _decisions(arb.ConstraintIndex.from_workspace(ws)) == expected
-    # ... and rebuilt as a valid cache
+    # ... and rebuilt as valid caches
     assert json.loads(_cache_file(ws).read_text(encoding="utf-8"))["v"] == arb._CACHE_VERSION
+    assert json.loads(_keys_file(ws).read_text(encoding="utf-8"))["akeys"]
 
 
 def test_malformed_line_entries_are_reanalysed(workspace: Path) -> None:
@@ -97,12 +104,12 @@ def test_malformed_line_entries_are_reanalysed(workspace: Path) -> None:
     expected = _reference(ws)
     _fresh_process()
     arb.ConstraintIndex.from_workspace(ws)
-    data = json.loads(_cache_file(ws).read_text(encoding="utf-8"))
+    data = json.loads(_keys_file(ws).read_text(encoding="utf-8"))
     assert data["akeys"], "constraints' index keys are cached per line"
     for i, k in enumerate(data["akeys"]):
         data["akeys"][k] = [["ok", 3], "x"] if i % 2 else None
-    data["files"] = {}
-    _cache_file(ws).write_text(json.dumps(data), encoding="utf-8")
+    _keys_file(ws).write_text(json.dumps(data), encoding="utf-8")
+    _cache_file(ws).unlink()
     _fresh_process()
     assert _decisions(arb.ConstraintIndex.from_workspace(ws)) == expected
 
@@ -138,11 +145,14 @@ def test_lexicon_change_invalidates_cached_keys(workspace: Path, monkeypatch: py
     ws = _ws(workspace, DIRECTIVES)
     _fresh_process()
     arb.ConstraintIndex.from_workspace(ws)
-    data = json.loads(_cache_file(ws).read_text(encoding="utf-8"))
-    data["lx"] = "stale"
-    for k in data["akeys"]:
-        data["akeys"][k] = [["BOGUS"], 1.0]
-    _cache_file(ws).write_text(json.dumps(data), encoding="utf-8")
+    for f in (_cache_file(ws), _keys_file(ws)):
+        data = json.loads(f.read_text(encoding="utf-8"))
+        data["lx"] = "stale"
+        for k in data.get("akeys", {}):
+            data["akeys"][k] = [["BOGUS"], 1.0]
+        for rec in data.get("files", {}).values():
+            rec["keys"] = [["BOGUS"] for _ in rec["keys"]]
+        f.write_text(json.dumps(data), encoding="utf-8")
     _fresh_process()
     index = arb.ConstraintIndex.from_workspace(ws)
     assert all("BOGUS" not in k for f in index._files for k in f.keys)
