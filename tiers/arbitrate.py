@@ -509,8 +509,12 @@ class ConstraintIndex:
                     common.append((key, post))
                     continue
                 w = kw[key] * (1.0 + 1.0 / (1.0 + len(post) / total * 10))
+                if not score:
+                    score = dict.fromkeys(post, w)  # == 0.0 + w for each, in the same order
+                    continue
+                get = score.get
                 for i in post:
-                    score[i] = score.get(i, 0.0) + w
+                    score[i] = get(i, 0.0) + w
             if common:
                 # Frequent concepts: only add to candidates already found, or intersect two of them.
                 fkeys = f.keys
