@@ -634,20 +634,7 @@ class _Parser:
                 self.read_dollar(word, parts)
                 continue
             if c == "`":
-                self.i += 1
-                j = self.i
-                buf: list[str] = []
-                while j < n and s[j] != "`":
-                    if s[j] == "\\" and j + 1 < n and s[j + 1] in "`$\\":
-                        buf.append(s[j + 1])
-                        j += 2
-                        continue
-                    buf.append(s[j])
-                    j += 1
-                self.i = min(j + 1, n)
-                word.subs.append(parse("".join(buf), self.depth + 1))
-                word.literal = False
-                parts.append("$(…)")
+                self.read_backticks(word, parts, "`$\\")
                 continue
             if c == "{" and self.i == start:
                 # brace group opener as a word only when followed by more word chars ({a,b}, {})
@@ -684,23 +671,29 @@ class _Parser:
                 self.read_dollar(word, parts, in_quotes=True)
                 continue
             if c == "`":
-                self.i += 1
-                j = self.i
-                buf: list[str] = []
-                while j < n and s[j] != "`":
-                    if s[j] == "\\" and j + 1 < n and s[j + 1] in '`$\\"':
-                        buf.append(s[j + 1])
-                        j += 2
-                        continue
-                    buf.append(s[j])
-                    j += 1
-                self.i = min(j + 1, n)
-                word.subs.append(parse("".join(buf), self.depth + 1))
-                word.literal = False
-                parts.append("$(…)")
+                self.read_backticks(word, parts, '`$\\"')
                 continue
             parts.append(c)
             self.i += 1
+
+    def read_backticks(self, word: Word, parts: list[str], escapable: str) -> None:
+        """A `…` command substitution (the cursor is on the opening backtick); a backslash escapes only the
+        characters in ``escapable`` (inside double quotes the quote itself is escapable too)."""
+        s, n = self.s, self.n
+        self.i += 1
+        j = self.i
+        buf: list[str] = []
+        while j < n and s[j] != "`":
+            if s[j] == "\\" and j + 1 < n and s[j + 1] in escapable:
+                buf.append(s[j + 1])
+                j += 2
+                continue
+            buf.append(s[j])
+            j += 1
+        self.i = min(j + 1, n)
+        word.subs.append(parse("".join(buf), self.depth + 1))
+        word.literal = False
+        parts.append("$(…)")
 
     def read_dollar(self, word: Word, parts: list[str], in_quotes: bool = False) -> None:
         s, n = self.s, self.n

@@ -8,6 +8,14 @@ from tiers.arbitrate import ConstraintIndex, arbitrate
 from tiers.classify import classify
 
 
+#: line prefixes the case tables use for the user's own markers
+U = "- User said: "
+R = "- Пользователь сказал: "
+D = "- Decided with the user: "
+DR = "- Решили с пользователем: "
+P = "- Просьба пользователя: "
+
+
 def decide(memory: list[str], candidate: str, *, file: str = "MEMORY.md"):
     """Arbitrate ``candidate`` as if appended to ``file`` holding ``memory`` (classified like the gate does)."""
     index = ConstraintIndex.from_texts({file: "\n".join(memory) + "\n"})

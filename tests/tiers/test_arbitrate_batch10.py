@@ -7,13 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from arbitrate_table import decide as _decide, table
+from arbitrate_table import D, DR, P, R, U, table
+from arbitrate_table import decide as _decide
 
-U = "- User said: "
-R = "- Пользователь сказал: "
-D = "- Decided with the user: "
-DR = "- Решили с пользователем: "
-P = "- Просьба пользователя: "
 # (id, memory lines, candidate, expect)
 CASES = [
  # block

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from arbitrate_table import decide as _decide, table
+from arbitrate_table import D, DR, R, U, table
+from arbitrate_table import decide as _decide
 
-U = "- User said: "
-R = "- Пользователь сказал: "
-D = "- Decided with the user: "
-DR = "- Решили с пользователем: "
 # (id, memory lines, candidate, expect)
 CASES = [
  # ---- block: value substitution
