@@ -670,15 +670,19 @@ _FRAME_GATES = {
 }
 
 
+@functools.lru_cache(maxsize=None)
+def _gate_stems(group: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A group's word stems (matched at word starts) and its other stems (matched anywhere in the text)."""
+    stems = _FRAME_GATES[group]
+    return tuple(st for st in stems if st.isalpha()), tuple(st for st in stems if not st.isalpha())
+
+
 def _gate(tokens: set[str], text: str, group: str) -> bool:
     """A stem opens its group when a word starts with it ("ask" opens on "asking", not on "task")."""
-    for st in _FRAME_GATES[group]:
-        if not st.isalpha():
-            if st in text:
-                return True
-        elif any(t.startswith(st) for t in tokens):
-            return True
-    return False
+    words, others = _gate_stems(group)
+    if any(st in text for st in others):
+        return True
+    return bool(words) and any(t.startswith(words) for t in tokens)
 
 
 _NOT = re.compile(r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:switched|turned|off|disabled|deactivated|suspended|lifted|removed)\b")
