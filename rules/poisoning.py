@@ -671,18 +671,20 @@ _FRAME_GATES = {
 
 
 @functools.lru_cache(maxsize=None)
-def _gate_stems(group: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """A group's word stems (matched at word starts) and its other stems (matched anywhere in the text)."""
+def _gate_stems(group: str) -> tuple[re.Pattern[str] | None, tuple[str, ...]]:
+    """A group's word stems as one pattern matched at word starts, and its other stems (matched anywhere)."""
     stems = _FRAME_GATES[group]
-    return tuple(st for st in stems if st.isalpha()), tuple(st for st in stems if not st.isalpha())
+    words = sorted((st for st in stems if st.isalpha()), key=len, reverse=True)
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + ")") if words else None
+    return pattern, tuple(st for st in stems if not st.isalpha())
 
 
-def _gate(tokens: set[str], text: str, group: str) -> bool:
+def _gate(text: str, group: str) -> bool:
     """A stem opens its group when a word starts with it ("ask" opens on "asking", not on "task")."""
-    words, others = _gate_stems(group)
+    pattern, others = _gate_stems(group)
     if any(st in text for st in others):
         return True
-    return bool(words) and any(t.startswith(words) for t in tokens)
+    return pattern is not None and pattern.search(text) is not None
 
 
 _NOT = re.compile(r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:switched|turned|off|disabled|deactivated|suspended|lifted|removed)\b")
@@ -718,8 +720,7 @@ def _discussed(text: str) -> bool:
 
 def _frames(text: str) -> list[Signal]:
     """Frame signals (see _FRAME_SOURCES): each needs its act plus a target, none fires in a line discussing an attack."""
-    tokens = set(_WORD_RE.findall(text))
-    gates = {g for g in _FRAME_GATES if _gate(tokens, text, g)}
+    gates = {g for g in _FRAME_GATES if _gate(text, g)}
     exfil = _DEST_HINT.search(text) is not None
     if not gates and not exfil:
         return []
