@@ -315,7 +315,8 @@ class _Parser:
             comp.redirects.append(red)
         return comp
 
-    def keyword(self, kw: str) -> bool:
+    def skip_separators(self) -> None:
+        """Blanks, newlines (reading pending heredocs) and single `;` — but not a `case` item's `;;`."""
         self.skip_blanks()
         while self.peek() in ("\n", ";") and not self.startswith(";;"):
             if self.peek() == "\n":
@@ -323,6 +324,9 @@ class _Parser:
             else:
                 self.i += 1
             self.skip_blanks()
+
+    def keyword(self, kw: str) -> bool:
+        self.skip_separators()
         if self.peek_word() == kw:
             self.i += len(kw)
             return True
@@ -399,13 +403,7 @@ class _Parser:
             comp.words.append(w)
         self.keyword("in")
         while True:
-            self.skip_blanks()
-            while self.peek() in ("\n", ";") and not self.startswith(";;"):
-                if self.peek() == "\n":
-                    self.newline()
-                else:
-                    self.i += 1
-                self.skip_blanks()
+            self.skip_separators()
             if self.i >= self.n or self.peek_word() == "esac":
                 break
             # pattern list up to ')'
