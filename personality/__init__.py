@@ -5,8 +5,7 @@ Public names resolve lazily (PEP 562) so ``import personality`` costs nothing on
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from tiers.lazy import lazy_exports
 
 #: public name -> (submodule, attribute). Names never shadow a submodule (``personality.retrieve`` is a module).
 _EXPORTS: dict[str, tuple[str, str]] = {
@@ -48,15 +47,4 @@ _EXPORTS: dict[str, tuple[str, str]] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    target = _EXPORTS.get(name)
-    if target is None:
-        raise AttributeError(f"module 'personality' has no attribute {name!r}")
-    module, attr = target
-    value = getattr(importlib.import_module(f".{module}", __name__), attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

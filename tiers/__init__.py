@@ -6,8 +6,7 @@ each entry of ``_EXPORTS`` maps a public name to the submodule that defines it.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from .lazy import lazy_exports
 
 _EXPORTS: dict[str, str] = {
     "Arbitration": "arbitrate",
@@ -64,14 +63,4 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tiers' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

@@ -7,8 +7,7 @@ no pluggy unless a plugin manager asks for the hook implementations).
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from tiers.lazy import lazy_exports
 
 _EXPORTS: dict[str, str] = {
     "INVARIANTS": "analyze",
@@ -36,14 +35,4 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'rules.governance' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
