@@ -194,12 +194,7 @@ def _personality(ws) -> str | None:
 def _session_start(req: Request, ws) -> tuple[Reply, dict]:
     rec: dict = {"decision": "session-start"}
     notes: list[str] = []
-    sess = _optional("tiers.session")
-    if sess is not None and hasattr(sess, "start_session"):
-        try:
-            rec["session_number"] = sess.start_session(ws, req.session_id or "anonymous")
-        except Exception as exc:  # noqa: BLE001 - one failing step must not stop the others
-            notes.append(f"session: {type(exc).__name__}: {exc}")
+    _advance_session(ws, req, "start_session", rec, notes)
     rec.update(_run_gc(ws, notes))
     text = None
     try:
@@ -218,6 +213,17 @@ def _session_start(req: Request, ws) -> tuple[Reply, dict]:
     return Reply(r.stdout, r.stderr + diag, r.exit_code), rec
 
 
+def _advance_session(ws, req: Request, which: str, rec: dict, notes: list[str]) -> None:
+    """Register (``start_session``) or close (``end_session``) the host's session; a failure is a note, because
+    one failing session step must not stop GC, rendering or the host's own answer."""
+    from tiers import session
+
+    try:
+        rec["session_number"] = getattr(session, which)(ws, req.session_id or "anonymous")
+    except Exception as exc:  # noqa: BLE001
+        notes.append(f"session: {type(exc).__name__}: {exc}")
+
+
 def _run_gc(ws, notes: list[str]) -> dict:
     gc = _optional("tiers.gc")
     if gc is None or not hasattr(gc, "collect"):
@@ -234,12 +240,7 @@ def _run_gc(ws, notes: list[str]) -> dict:
 def _session_end(req: Request, ws) -> tuple[Reply, dict]:
     rec: dict = {"decision": "session-end"}
     notes: list[str] = []
-    sess = _optional("tiers.session")
-    if sess is not None and hasattr(sess, "end_session"):
-        try:
-            rec["session_number"] = sess.end_session(ws, req.session_id or "anonymous")
-        except Exception as exc:  # noqa: BLE001
-            notes.append(f"session: {type(exc).__name__}: {exc}")
+    _advance_session(ws, req, "end_session", rec, notes)
     rec.update(_run_gc(ws, notes))
     reflect = _optional("personality")
     if reflect is not None and hasattr(reflect, "queue_reflection"):
