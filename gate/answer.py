@@ -7,7 +7,8 @@ Every "allow" answer is also what the gate says when it fails open, so a crash n
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+
+from tiers.record import dataclass
 
 #: hosts whose before-tool answer can replace the tool's arguments
 REWRITE_HOSTS = frozenset({"openclaw", "claude", "gemini", "cursor"})

@@ -13,8 +13,9 @@ import shlex
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from tiers.record import dataclass, field
 
 from .install import CONFIG_FILES, SPECS, _commands_of, host_config_path, is_ours, load_json
 

@@ -8,9 +8,8 @@ the same way, and the gate must not guess a different result than the host would
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tiers.errors import ParseError
+from tiers.record import dataclass
 
 BOM = "\ufeff"
 

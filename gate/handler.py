@@ -167,28 +167,20 @@ def _dispatch(req: Request, ws) -> tuple[Reply, dict]:
     return answer.noop(req.host, req.host_event), {"decision": "ignored"}
 
 
-def _optional(name: str):
-    from .writepath import optional
-
-    return optional(name)
-
-
 def _prompt(req: Request, ws) -> tuple[Reply, dict]:
     rec: dict = {"decision": "recorded" if req.prompt else "ignored"}
     if req.prompt:
-        prov = _optional("tiers.provenance")
-        if prov is not None and hasattr(prov, "record_prompt"):
-            prov.record_prompt(ws, req.session_id, req.prompt)
-        else:
-            rec["decision"], rec["note"] = "ignored", "provenance not available in this build"
+        from tiers.provenance import record_prompt
+
+        record_prompt(ws, req.session_id, req.prompt)
     rec["_log"] = False  # prompts are the user's words; the provenance store keeps them, the log does not
     return answer.noop(req.host, req.host_event), rec
 
 
 def _personality(ws) -> str | None:
-    pers = _optional("personality")
-    fn = getattr(pers, "session_start", None) if pers is not None else None
-    return fn(ws) if fn is not None else None
+    from personality import session_start
+
+    return session_start(ws)
 
 
 def _session_start(req: Request, ws) -> tuple[Reply, dict]:
@@ -202,9 +194,9 @@ def _session_start(req: Request, ws) -> tuple[Reply, dict]:
     except Exception as exc:  # noqa: BLE001
         notes.append(f"personality: {type(exc).__name__}: {exc}")
     if req.prompt:
-        prov = _optional("tiers.provenance")
-        if prov is not None and hasattr(prov, "record_prompt"):
-            prov.record_prompt(ws, req.session_id, req.prompt)
+        from tiers.provenance import record_prompt
+
+        record_prompt(ws, req.session_id, req.prompt)
     if notes:
         rec["errors"] = notes
     rec["context_chars"] = len(text or "")
@@ -225,11 +217,10 @@ def _advance_session(ws, req: Request, which: str, rec: dict, notes: list[str]) 
 
 
 def _run_gc(ws, notes: list[str]) -> dict:
-    gc = _optional("tiers.gc")
-    if gc is None or not hasattr(gc, "collect"):
-        return {}
+    from tiers.gc import collect
+
     try:
-        report = gc.collect(ws)
+        report = collect(ws)
         removed = getattr(report, "removed", []) or []
         return {"gc_removed": len(removed)}
     except Exception as exc:  # noqa: BLE001
@@ -242,14 +233,14 @@ def _session_end(req: Request, ws) -> tuple[Reply, dict]:
     notes: list[str] = []
     _advance_session(ws, req, "end_session", rec, notes)
     rec.update(_run_gc(ws, notes))
-    reflect = _optional("personality")
-    if reflect is not None and hasattr(reflect, "queue_reflection"):
-        # Chitin reflects on what a session taught at reset/new-session time; `cuticle reflect` lists the queue
-        try:
-            reflect.queue_reflection(ws, req.session_id or None, _end_reason(req))
-            rec["reflection_queued"] = True
-        except Exception as exc:  # noqa: BLE001
-            notes.append(f"reflection: {type(exc).__name__}: {exc}")
+    # Chitin reflects on what a session taught at reset/new-session time; `cuticle reflect` lists the queue
+    try:
+        from personality import queue_reflection
+
+        queue_reflection(ws, req.session_id or None, _end_reason(req))
+        rec["reflection_queued"] = True
+    except Exception as exc:  # noqa: BLE001
+        notes.append(f"reflection: {type(exc).__name__}: {exc}")
     if notes:
         rec["errors"] = notes
     try:
@@ -420,15 +411,15 @@ def _fact(req: Request, ws) -> tuple[Reply, dict]:
 
     planner = Planner(ws, req.session_id, cwd=req.cwd, host=req.host)
     errors: list[dict] = []
-    engine = _optional("rules.engine")
-    if engine is not None and hasattr(engine, "scan_new_lines"):
-        for f in engine.scan_new_lines(ws, "GEMINI.md", [fact]) or ():
-            errors.append(_err("security", "GEMINI.md", f"{getattr(f, 'code', '')} {getattr(f, 'message', f)}"))
-    arb = _optional("tiers.arbitrate")
+    from rules.engine import scan_new_lines
+    from tiers.arbitrate import arbitrate
+
+    for f in scan_new_lines(ws, "GEMINI.md", [fact]) or ():
+        errors.append(_err("security", "GEMINI.md", f"{f.code} {f.message}"))
     cls = planner._classify(fact)
-    if arb is not None and cls is not None and not errors:
-        result = arb.arbitrate(planner.index(), fact, cls.tier, file="GEMINI.md", scope=cls.scope,
-                               verified=bool(cls.verified))
+    if not errors:
+        result = arbitrate(planner.index(), fact, cls.tier, file="GEMINI.md", scope=cls.scope,
+                           verified=bool(cls.verified))
         if result.decision == "block":
             errors.append(dict(result.error or {}))
     if errors:
@@ -445,15 +436,7 @@ def _govern(req: Request, ws, paths: tuple[str, ...], *, log: bool = True) -> tu
     cfg = ws.section("gate")
     fail_closed = bool(cfg.get("fail_closed_policy", False))
     rec: dict = {"tool": req.tool, "kind": req.tool_kind}
-    gov = _optional("rules.governance")
-    if gov is None or not hasattr(gov, "evaluate_call"):
-        if fail_closed:
-            rec["decision"] = "deny"
-            reason = json.dumps({"kind": "cuticle.policy/v1", "decision": "deny", "rule": "fail-closed",
-                                 "reason": "governance layer unavailable and [gate] fail_closed_policy = true"})
-            return answer.deny(req.host, PRE, reason), rec
-        rec.update(decision="allow", note="governance not available in this build", _create=False)
-        return answer.noop(req.host, req.host_event), rec
+    from rules import governance as gov
     from rules.model import ToolCall
 
     call = ToolCall(tool=req.tool, kind=_KIND_OF_CALL.get(req.tool_kind, "other"), command=req.command,

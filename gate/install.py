@@ -316,12 +316,12 @@ def init(host: str, root: Path, *, command: str | None = None, host_config: str 
         rep.actions.append("created the stamp key .cuticle/key (mode 600)")
     _ = ws.config  # refuse to go on with a broken config
     rep.actions.extend(_starter_policy(ws))
-    sess = _opt("tiers.session")
-    if sess is not None and hasattr(sess, "current_session"):
-        try:
-            sess.current_session(ws)
-        except Exception as exc:  # noqa: BLE001 - reported, init goes on
-            rep.actions.append(f"session state not initialised ({type(exc).__name__}: {exc})")
+    from tiers.session import current_session
+
+    try:
+        current_session(ws)
+    except Exception as exc:  # noqa: BLE001 - reported, init goes on
+        rep.actions.append(f"session state not initialised ({type(exc).__name__}: {exc})")
     path = host_config_path(host, root, host_config)
     rep.config_file = str(path)
     data = load_json(path)
@@ -339,35 +339,21 @@ def init(host: str, root: Path, *, command: str | None = None, host_config: str 
     return rep
 
 
-def _opt(name: str):
-    from .writepath import optional
-
-    return optional(name)
-
-
 def _starter_policy(ws) -> list[str]:
-    gov = _opt("rules.governance")
-    src = getattr(gov, "STARTER_POLICY", None) if gov is not None else None
-    if not src:
-        return ["no starter policy available in this build (governance package missing)"]
-    src = Path(src)
+    from rules.governance.policy import STARTER_POLICY, policy_location
+    from tiers.errors import ConfigError
+
     # the same lookup the governance layer uses ([policy] path, else chitin.yaml), so init never reports a
     # policy as present that evaluation would not read
-    policy = _opt("rules.governance.policy")
-    if policy is not None and hasattr(policy, "policy_location"):
-        from tiers.errors import ConfigError
-
-        try:
-            found = policy.policy_location(ws)
-        except ConfigError as exc:
-            return [f"policy not written: {exc}"]
-        if found is not None:
-            shown = found.relative_to(ws.root) if found.is_relative_to(ws.root) else found.name
-            return [f"policy present: {shown} (kept)"]
-    elif (ws.root / "chitin.yaml").exists():
-        return ["policy present: chitin.yaml (kept)"]
+    try:
+        found = policy_location(ws)
+    except ConfigError as exc:
+        return [f"policy not written: {exc}"]
+    if found is not None:
+        shown = found.relative_to(ws.root) if found.is_relative_to(ws.root) else found.name
+        return [f"policy present: {shown} (kept)"]
     dest = ws.root / "chitin.yaml"
     from tiers.fsutil import atomic_write
 
-    atomic_write(dest, src.read_bytes())
+    atomic_write(dest, STARTER_POLICY.read_bytes())
     return ["wrote starter policy chitin.yaml"]

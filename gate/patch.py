@@ -8,9 +8,8 @@ not in the file also raises `ParseError`, as the host's own tool would fail.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tiers.errors import ParseError
+from tiers.record import dataclass
 
 BEGIN = "*** Begin Patch"
 END = "*** End Patch"

@@ -7,10 +7,10 @@ that knows the spellings. Everything after it works on ``Request`` and ``FileOp`
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from tiers.errors import ParseError
+from tiers.record import dataclass, field
 
 from .edits import Edit
 

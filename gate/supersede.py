@@ -22,11 +22,8 @@ def _find(ws, rel: str, content: str) -> list[int]:
 
 def mark_superseded(ws, items: list[dict]) -> list[dict]:
     """Mark each constraint (``{file, line, content}`` from arbitration) superseded; returns what was marked."""
-    from .writepath import optional
+    from tiers import gc
 
-    gc = optional("tiers.gc")
-    if gc is None or not hasattr(gc, "mark_state"):
-        return []
     done: list[dict] = []
     for it in items:
         rel, line, content = it.get("file"), it.get("line"), it.get("content")

@@ -10,31 +10,20 @@ stamp even when the agent rewrote the stamp. Returns a plan; the caller answers 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import os
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tiers.errors import CuticleError, ParseError, WorkspaceError
+from tiers.record import dataclass, field
 
 from .payload import FileOp
 
 KIND = "cuticle.block/v1"
-#: sessions a HYPOTHESIS lives when `[tiers] hypothesis_ttl` is not set (DESIGN.md §4)
-DEFAULT_TTL = 3
 #: seconds a pre-tool snapshot stays valid for the after-tool event (tools finish long before this)
 SNAPSHOT_MAX_AGE = 600
-
-
-def optional(module: str):
-    """A teammate's module if it is importable, else None (the call site stays real and guarded)."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        return None
 
 
 @dataclass(slots=True)
@@ -288,11 +277,8 @@ class Planner:
 
     # -- tiering --------------------------------------------------------------------------------------
     def _tier(self, plan: FilePlan) -> None:
-        markdown = optional("tiers.markdown")
-        stamps = optional("tiers.stamps")
-        if markdown is None or stamps is None:
-            plan.note = "memory model not available in this build: write allowed unstamped"
-            return
+        from tiers import markdown, stamps
+
         rel = plan.rel
         # as bytes, so that a BOM the edit kept is the document's BOM, not a character of its first line
         new_doc = markdown.parse_document((plan.proposed or "").encode("utf-8", "surrogateescape"))
@@ -347,26 +333,26 @@ class Planner:
             return False
 
     def _classify(self, text: str):
-        prov = optional("tiers.provenance")
-        if prov is not None and hasattr(prov, "classify_with_provenance") and self.session_id:
-            return prov.classify_with_provenance(self.ws, self.session_id, text)
-        classify = optional("tiers.classify")
-        if classify is None:
-            return None
-        return classify.classify(text)
+        if self.session_id:
+            from tiers.provenance import classify_with_provenance
+
+            return classify_with_provenance(self.ws, self.session_id, text)
+        from tiers.classify import classify
+
+        return classify(text)
 
     def session(self) -> int:
         if self._session is None:
-            sess = optional("tiers.session")
-            self._session = int(sess.current_session(self.ws)) if sess is not None else 1
+            from tiers.session import current_session
+
+            self._session = int(current_session(self.ws))
         return self._session
 
     def index(self):
         if self._index is None:
-            arb = optional("tiers.arbitrate")
-            if arb is None:
-                return None
-            self._index = arb.ConstraintIndex.from_workspace(self.ws)
+            from tiers.arbitrate import ConstraintIndex
+
+            self._index = ConstraintIndex.from_workspace(self.ws)
         return self._index
 
     def _scan(self, plan: FilePlan, scanned: list[tuple[Any, str]]) -> None:
@@ -374,14 +360,13 @@ class Planner:
         if not scanned:
             return
         rel = plan.rel
-        engine = optional("rules.engine")
-        findings = ()
-        if engine is not None and hasattr(engine, "scan_new_lines"):
-            try:
-                findings = engine.scan_new_lines(self.ws, rel, [text for _, text in scanned])
-            except Exception as exc:  # noqa: BLE001 - a broken rule must not disable tiering and arbitration
-                self.diagnostics.append(f"security scan failed ({type(exc).__name__}: {exc}); lines not scanned")
-                findings = ()
+        try:
+            from rules.engine import scan_new_lines
+
+            findings = scan_new_lines(self.ws, rel, [text for _, text in scanned])
+        except Exception as exc:  # noqa: BLE001 - a broken rule must not disable tiering and arbitration
+            self.diagnostics.append(f"security scan failed ({type(exc).__name__}: {exc}); lines not scanned")
+            findings = ()
         for f in findings or ():
             from .events import mask
 
@@ -397,8 +382,9 @@ class Planner:
     def _check(self, plan: FilePlan, candidates: list, changes: dict[int, str], stamps) -> None:
         rel = plan.rel
         guard = _glob(rel, self.user_guard_globs())
-        arb = optional("tiers.arbitrate")
-        index = self.index() if arb is not None and self.stage == "pre" else None
+        from tiers import arbitrate as arb
+
+        index = self.index() if self.stage == "pre" else None
         ttl = self._ttl()
         for line, content, forged in candidates:
             cls = self._classify(content)
@@ -438,10 +424,9 @@ class Planner:
             plan.action = "block"
 
     def _ttl(self) -> int | None:
-        gc = optional("tiers.gc")
-        if gc is not None and hasattr(gc, "hypothesis_ttl"):
-            return gc.hypothesis_ttl(self.ws)
-        return DEFAULT_TTL
+        from tiers.gc import hypothesis_ttl
+
+        return hypothesis_ttl(self.ws)
 
 
 class _PlainLine:
