@@ -11,10 +11,14 @@ nothing else. Exit codes are one table for every subcommand (docs/cli.md):
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # argparse is imported only when a command line needs a parser
+    import argparse
+    from collections.abc import Sequence
+    from types import SimpleNamespace
 
 __version__ = "0.1.0"
 
@@ -65,6 +69,8 @@ def _load(name: str):
 
 
 def _build_parser(only: str | None) -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="cuticle",
         description="A Markdown-file-native memory gate and linter for AI agents.",
@@ -85,15 +91,34 @@ def _build_parser(only: str | None) -> argparse.ArgumentParser:
     return parser
 
 
+def _hook_args(argv: list[str]) -> SimpleNamespace | None:
+    """``hook HOST [EVENT] [--no-server]`` parsed without building a parser (the hook runs on every agent write;
+    argparse and its help machinery are a measurable part of a cold call). Anything else returns None and goes
+    through argparse, which owns the errors and the help text."""
+    if not argv or argv[0] != "hook":
+        return None
+    rest = argv[1:]
+    no_server = "--no-server" in rest
+    words = [a for a in rest if a != "--no-server"]
+    if not 1 <= len(words) <= 2 or any(w.startswith("-") for w in words):
+        return None
+    from types import SimpleNamespace
+
+    return SimpleNamespace(command="hook", host=words[0], event=words[1] if len(words) == 2 else None,
+                           no_server=no_server)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    first = next((a for a in argv if not a.startswith("-")), None)
-    only = first if first in COMMANDS else None
-    parser = _build_parser(only)
-    args = parser.parse_args(argv)
-    if not args.command:
-        parser.print_help()
-        return 0
+    args = _hook_args(argv)
+    if args is None:
+        first = next((a for a in argv if not a.startswith("-")), None)
+        only = first if first in COMMANDS else None
+        parser = _build_parser(only)
+        args = parser.parse_args(argv)
+        if not args.command:
+            parser.print_help()
+            return 0
     from tiers.errors import CuticleError
 
     try:

@@ -450,19 +450,20 @@ def _plain_lines(data: bytes, markdown) -> list[_PlainLine]:
     return [_PlainLine(k, t) for k, (t, _eol) in enumerate(split(text), 1)]
 
 
-def _key(text: str) -> str:
-    """A line compared without its stamp (an agent that edits a stamp has not changed the line)."""
-    from tiers.stamps import split_stamp
-
-    return split_stamp(text)[0].rstrip()
-
-
 def align(old_lines: list, new_lines: list) -> tuple[dict[int, int], list[int]]:
     """Map new line index -> old line index for lines the agent kept (compared without stamps), and list the
     indices of new lines. Common prefix/suffix first (fast for appends), then difflib on the middle, then
     moved lines matched by content so that reordering a file cannot re-label old memory."""
+    from tiers.stamps import split_stamp
+
+    keys: dict[str, str] = {}  # a kept line's text appears on both sides: strip its stamp once
+
     def key(line) -> str:
-        return _key(line.text)
+        text = line.text
+        k = keys.get(text)
+        if k is None:
+            k = keys[text] = split_stamp(text)[0].rstrip()
+        return k
 
     ok = [key(x) for x in old_lines]
     nk = [key(x) for x in new_lines]

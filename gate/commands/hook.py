@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def configure(parser: argparse.ArgumentParser, name: str) -> None:

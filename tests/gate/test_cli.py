@@ -1,5 +1,6 @@
 """The CLI skeleton: version, help, unknown commands."""
 
+import json
 import subprocess
 import sys
 
@@ -24,3 +25,43 @@ def test_unknown_command_is_a_usage_error():
     proc = subprocess.run([sys.executable, "-m", "gate", "frobnicate"], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "invalid choice" in proc.stderr
+
+
+def test_hook_command_line_is_read_without_argparse():
+    from gate.cli import _hook_args
+
+    ns = _hook_args(["hook", "claude", "--no-server"])
+    assert (ns.command, ns.host, ns.event, ns.no_server) == ("hook", "claude", None, True)
+    ns = _hook_args(["hook", "copilot", "preToolUse"])
+    assert (ns.host, ns.event, ns.no_server) == ("copilot", "preToolUse", False)
+    # anything unusual is argparse's to parse (help, errors, unknown flags)
+    for argv in (["hook"], ["hook", "--help"], ["hook", "a", "b", "c"], ["hook", "claude", "-x"], ["lint"], []):
+        assert _hook_args(argv) is None
+
+
+def test_hook_usage_errors_still_come_from_argparse():
+    proc = subprocess.run([sys.executable, "-m", "gate", "hook"], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "host" in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "gate", "hook", "--help"], capture_output=True, text=True)
+    assert proc.returncode == 0 and "--no-server" in proc.stdout
+
+
+def test_a_hook_call_stays_light(tmp_path):
+    """The hook runs on every agent write: a call on a non-memory file imports neither argparse nor the heavy
+    packages (numpy, pluggy, markdown-it)."""
+    code = (
+        "import io, json, sys\n"
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps({'session_id': 's', 'cwd': sys.argv[1],"
+        " 'hook_event_name': 'PreToolUse', 'tool_name': 'Write',"
+        " 'tool_input': {'file_path': sys.argv[1] + '/notes.txt', 'content': 'x'}}).encode()))\n"
+        "from gate.cli import main\n"
+        "code = main(['hook', 'claude', '--no-server'])\n"
+        "heavy = sorted(m for m in ('argparse', 'numpy', 'pluggy', 'markdown_it') if m in sys.modules)\n"
+        "print(json.dumps([code, heavy]))\n"
+    )
+    (tmp_path / ".cuticle").mkdir()
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)
+    code, heavy = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert code == 0
+    assert heavy == []
