@@ -379,8 +379,62 @@ _FRAME_SOURCES: dict[str, str] = {
 }
 
 
+class _Gated:
+    """A pattern behind its literal prefilter (:mod:`rules.prefilter`), compiled on the first text that passes.
+
+    ``search``/``finditer``/``sub`` answer exactly like the compiled pattern: a text without any of the literals
+    every match must contain cannot match, so the regex is neither run nor, for most lines, ever compiled.
+    """
+
+    __slots__ = ("source", "flags", "literals", "_pattern")
+
+    def __init__(self, source: str, flags: int, literals: tuple[tuple[tuple[str, ...], ...], ...] | None) -> None:
+        self.source = source
+        self.flags = flags
+        self.literals = literals
+        self._pattern: re.Pattern[str] | None = None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        if self._pattern is None:
+            self._pattern = re.compile(self.source, self.flags)
+        return self._pattern
+
+    def possible(self, text: str) -> bool:
+        """Whether ``text`` can hold a match (see :func:`rules.prefilter.possible`; inlined: it runs per line)."""
+        alts = self.literals
+        if alts is None:
+            return True
+        for conj in alts:
+            for group in conj:
+                for lit in group:
+                    if lit in text:
+                        break
+                else:
+                    break
+            else:
+                return True
+        return False
+
+    def search(self, text: str, *args: int) -> re.Match[str] | None:
+        return self.pattern.search(text, *args) if self.possible(text) else None
+
+    def finditer(self, text: str, *args: int):
+        return self.pattern.finditer(text, *args) if self.possible(text) else iter(())
+
+    def sub(self, repl: str, text: str) -> str:
+        return self.pattern.sub(repl, text) if self.possible(text) else text
+
+
+def _gates() -> dict[str, tuple[tuple[tuple[str, ...], ...], ...] | None]:
+    from .poisoning_gates import GATES
+
+    return GATES
+
+
 class _Lazy(dict):
-    """Patterns compiled on first use: the gate scans a few lines per write and most lines need few patterns."""
+    """Patterns per detector kind, each behind its literal prefilter and compiled on first need: the gate scans a
+    few lines per write, and most lines need few patterns or none."""
 
     def __init__(self, sources: dict) -> None:
         super().__init__()
@@ -388,7 +442,8 @@ class _Lazy(dict):
 
     def __missing__(self, key: str):
         src = self.sources[key]
-        value = [(re.compile(p, _F), strong) for p, strong in src] if isinstance(src, list) else src
+        gates = _gates()
+        value = [(_Gated(p, _F, gates.get(f"{key}:{i}")), strong) for i, (p, strong) in enumerate(src)]
         self[key] = value
         return value
 
@@ -410,9 +465,16 @@ class _LazyAux(dict):
 
     def __missing__(self, key: str):
         pattern, flags = self.sources[key]
-        value = re.compile(pattern, flags)
+        value = _Gated(pattern, flags, _gates().get(key))
         self[key] = value
         return value
+
+
+def gate_sources() -> dict[str, tuple[str, int]]:
+    """Every pattern behind a literal prefilter, by gate key (``kind:index`` or the auxiliary pattern's name)."""
+    out = {f"{kind}:{i}": (p, _F) for kind, pats in _P.items() for i, (p, _strong) in enumerate(pats)}
+    out.update(_aux_sources())
+    return out
 
 
 def _aux_sources() -> dict[str, tuple[str, int]]:
@@ -469,6 +531,15 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
         "f_keep": (r"\b(?:re-?enabled|enabled again|turned (?:back )?on|back on|keep (?:it|them|\w+) (?:on|enabled)|must "
                    r"(?:stay|remain|be) (?:on|enabled|active)|stays? enabled)\b|включ\w* обратно|снова включ\w*|"
                    r"(?:должн\w*|оставаться) (?:быть |оставаться )?включ\w*", _F),
+        "word": (_WORD, 0),
+        "dest_hint": (_DEST_HINT, 0),
+        # every match of dest_hint holds one of its literals other than ".", or a dot then a letter or digit
+        "dest_dot": (r"\.[a-z0-9]", 0),
+        "dest_hint_other": (_DEST_HINT_OTHER, 0),
+        "not_off": (r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:switched|turned|off|disabled|deactivated|suspended|lifted|removed)\b", 0),
+        "subject_user": (r"\b(?:the )?(?:user|owner)\s+(?:\w+\s+)?$|(?<!\w)(?:пользовател|владел)\w*\s+(?:\w+\s+)?$", 0),
+        "finite": (r"\w+(?:s|ed|ет|ит|ют|ят|ал|ил|ла|ли)$", 0),
+        "predicate": (r"^(?:is|are|as|be|considered|deemed|marked|listed as)\s+(?:a |an |the |fully )?", 0),
         "internal_strict": (r"\b(?:internal|corporate|in-house|self-hosted)\b|внутренн\w*|корпоративн\w*", _F),
     }
 
@@ -502,6 +573,9 @@ def _mentioned(text: str, start: int, end: int) -> bool:
 
 
 def _b64_commands(text: str) -> list[Signal]:
+    # a base64 token is a run of 20+ non-space characters: a line without such a word has none
+    if len(text) < 20 or max(map(len, text.split()), default=0) < 20:
+        return []
     out = []
     for m in _aux()["b64_token"].finditer(text):
         tok = m.group(0)
@@ -557,27 +631,36 @@ _TRUST_STEMS = ("trust", "authorit", "whitelist", "allowlist", "verified", "offi
                 "prefer", "treat", "довер", "проверенн", "надежн", "официальн", "пользовател", "только")
 
 
-_WORD_RE = re.compile(r"\w+")
+_WORD = r"\w+"
 #: Exfiltration needs somewhere to send to: a URL, an address, a domain or "every reply"-like words.
-_DEST_HINT = re.compile(r"://|@|\w\.[a-z]{2,}|\b\d{1,3}\.\d{1,3}\.|repl|respon|messag|answer|summar|webhook|"
-                        r"pastebin|gist|telemetr|commit|ответ|сообщени|письм|сводк")
+_DEST_HINT = (r"://|@|\w\.[a-z]{2,}|\b\d{1,3}\.\d{1,3}\.|repl|respon|messag|answer|summar|webhook|"
+              r"pastebin|gist|telemetr|commit|ответ|сообщени|письм|сводк")
+_DEST_HINT_OTHER = (r"://|@|repl|respon|messag|answer|summar|webhook|pastebin|gist|telemetr|commit|ответ|сообщени|"
+                    r"письм|сводк")
 
 
 @functools.lru_cache(maxsize=1)
-def _stem_index() -> tuple[dict[str, tuple[tuple[str, frozenset[str]], ...]], tuple[tuple[str, frozenset[str]], ...]]:
-    """Word stems indexed by their first three letters, plus the few stems that are not words ("--no-verify")."""
+def _stem_table() -> dict[str, set[str]]:
+    """Each stem and the detector kinds it opens."""
     table: dict[str, set[str]] = {}
     groups = {**_STEMS, "exfiltration": _EXFIL_STEMS, "trust-source": _TRUST_STEMS,
               "base64": ("base64", "atob", "frombase64", "b64decode")}
     for kind, stems in groups.items():
         for st in stems:
             table.setdefault(st, set()).add(kind)
+    return table
+
+
+@functools.lru_cache(maxsize=1)
+def _stem_index() -> tuple[dict[str, tuple[tuple[str, frozenset[str]], ...]], tuple[tuple[str, frozenset[str]], ...]]:
+    """Word stems indexed by their first three letters, plus the few stems that are not words ("--no-verify")."""
+    table = _stem_table()
     by_prefix: dict[str, list[tuple[str, frozenset[str]]]] = {}
     other: list[tuple[str, frozenset[str]]] = []
     for st, kinds in table.items():
         key = st.strip()
         words = key.split()
-        if words and all(_WORD_RE.fullmatch(w) for w in words):
+        if words and all(_aux()["word"].pattern.fullmatch(w) for w in words):
             # a multi-word stem is looked up by its first word: a superset, which is fine for a prefilter
             by_prefix.setdefault(words[0][:3], []).append((words[0], frozenset(kinds)))
         else:
@@ -585,49 +668,157 @@ def _stem_index() -> tuple[dict[str, tuple[tuple[str, frozenset[str]], ...]], tu
     return {k: tuple(v) for k, v in by_prefix.items()}, tuple(other)
 
 
-def _present(text: str) -> set[str]:
-    """The detector groups whose stems occur in ``text``: one dictionary lookup per word, no regex."""
-    by_prefix, other = _stem_index()
-    found: set[str] = set()
-    for token in set(_WORD_RE.findall(text)):
-        for st, kinds in by_prefix.get(token[:3], ()):
-            if token.startswith(st):
-                found |= kinds
-    for st, kinds in other:
+#: token -> bit mask of the detector kinds its stems open and the frame groups its word stems open (see
+#: _trigger_names); a pure function of the token, memoized because memory files repeat their words. Bounded so
+#: a long-lived server does not grow without end.
+_TOKEN_MEMO: dict[str, int] = {}
+#: bit mask -> (kinds, groups) as frozensets; few distinct masks occur
+_MASK_SETS: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
+
+
+@functools.lru_cache(maxsize=1)
+def _trigger_names() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    kinds = sorted({k for _st, ks in _stem_table().items() for k in ks})
+    return tuple(kinds), tuple(_FRAME_GATES)
+
+
+def _bits(kinds=(), groups=()) -> int:
+    names, gnames = _trigger_names()
+    mask = 0
+    for k in kinds:
+        mask |= 1 << names.index(k)
+    for g in groups:
+        mask |= 1 << (len(names) + gnames.index(g))
+    return mask
+
+
+def _token_mask(token: str) -> int:
+    by_prefix, _other = _stem_index()
+    kinds: set[str] = set()
+    for st, ks in by_prefix.get(token[:3], ()):
+        if token.startswith(st):
+            kinds |= ks
+    groups = [g for g, words in _gate_words().items() if token.startswith(words)]
+    mask = _bits(kinds, groups)
+    if len(_TOKEN_MEMO) > 200_000:
+        _TOKEN_MEMO.clear()
+    _TOKEN_MEMO[token] = mask
+    return mask
+
+
+@functools.lru_cache(maxsize=1)
+def _other_masks() -> tuple[tuple[str, int], ...]:
+    """Stems matched anywhere in the text (not at word starts), with the bits they set."""
+    _by_prefix, other = _stem_index()
+    out = [(st, _bits(kinds=kinds)) for st, kinds in other]
+    out += [(st, _bits(groups=(g,))) for g, stems in _gate_others().items() for st in stems]
+    return tuple(out)
+
+
+def _mask_sets(mask: int) -> tuple[frozenset[str], frozenset[str]]:
+    names, gnames = _trigger_names()
+    kinds = frozenset(n for i, n in enumerate(names) if mask >> i & 1)
+    groups = frozenset(g for i, g in enumerate(gnames) if mask >> (len(names) + i) & 1)
+    _MASK_SETS[mask] = (kinds, groups)
+    return kinds, groups
+
+
+def _triggers(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The detector kinds whose stems occur in ``text`` and the frame groups whose gates open (:func:`_gate`):
+    one dictionary lookup per distinct word, no regex."""
+    mask = 0
+    get = _TOKEN_MEMO.get
+    for token in set(_aux()["word"].pattern.findall(text)):
+        bits = get(token)
+        mask |= _token_mask(token) if bits is None else bits
+    for st, bits in _other_masks():
         if st in text:
-            found |= kinds
-    return found
+            mask |= bits
+    hit = _MASK_SETS.get(mask)
+    return hit if hit is not None else _mask_sets(mask)
+
+
+def _present(text: str) -> frozenset[str]:
+    """The detector groups whose stems occur in ``text``."""
+    return _triggers(text)[0]
+
+
+class _Facts:
+    """Line-wide facts computed at most once per text, and only when a candidate signal needs them."""
+
+    __slots__ = ("text", "_discussed", "_attributed", "_lenient", "_dest")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._discussed: bool | None = None
+        self._attributed: bool | None = None
+        self._lenient: bool | None = None
+        self._dest: bool | None = None
+
+    @property
+    def discussed(self) -> bool:
+        if self._discussed is None:
+            self._discussed = _discussed(self.text)
+        return self._discussed
+
+    @property
+    def attributed(self) -> bool:
+        if self._attributed is None:
+            self._attributed = _aux()["f_attributed"].search(self.text) is not None
+        return self._attributed
+
+    @property
+    def lenient(self) -> bool:
+        """Attributed to the user and no authority claimed: the user's own preference."""
+        if self._lenient is None:
+            self._lenient = self.attributed and _aux()["f_authority"].search(self.text) is None
+        return self._lenient
+
+    @property
+    def dest(self) -> bool:
+        if self._dest is None:
+            text = self.text
+            # most lines hold a "." only as sentence punctuation: the regex runs only where a dot is followed by a
+            # letter or digit, or where one of its other literals occurs
+            aux = _aux()
+            self._dest = ((aux["dest_dot"].search(text) is not None or aux["dest_hint_other"].possible(text))
+                          and aux["dest_hint"].search(text) is not None)
+        return self._dest
+
+
+_DISCUSSED_KINDS = ("disable-safety", "override-user", "instruction-override", "fake-authority")
 
 
 def _scan_plain(text: str) -> list[Signal]:
     """Signals in one stretch of normalized text (no HTML-comment handling)."""
     out: list[Signal] = []
-    present = _present(text)
+    present, gates = _triggers(text)
     compiled = _compiled()
     aux = _aux()
-    discussed = _discussed(text)
-    attributed = aux["f_attributed"].search(text) is not None
-    lenient = attributed and aux["f_authority"].search(text) is None
+    facts = _Facts(text)
     for kind in _P:
         if kind in _STEMS and kind not in present:
             continue
-        if discussed and kind in ("disable-safety", "override-user", "instruction-override", "fake-authority"):
-            continue  # "the report describes comments that try to disable the confirmation step"
-        if lenient and kind == "disable-safety":
-            continue  # "User said: skip the confirmation for git fetch": the user's own preference
         if kind == "fake-authority" and "disable-safety" not in present:
             continue  # a fake notice only counts together with a weak disable-safety signal
-        pats = compiled[kind]
-        for pat, strong in pats:
+        found: list[Signal] = []
+        for pat, strong in compiled[kind]:
             for m in pat.finditer(text):
                 if _negated(text, m.start()) and kind not in ("fake-authority",):
                     continue
                 if _mentioned(text, m.start(), m.end()):
                     continue
-                if attributed and kind == "instruction-override" and aux["f_own"].search(m.group(0)):
+                if kind == "instruction-override" and facts.attributed and aux["f_own"].search(m.group(0)):
                     continue  # "User: forget my previous instructions about commit style"
-                out.append(Signal(kind, m.start(), m.end(), m.group(0), strong))
-    exfil = "exfiltration" in present and (_DEST_HINT.search(text) is not None)
+                found.append(Signal(kind, m.start(), m.end(), m.group(0), strong))
+        if not found:
+            continue
+        if kind in _DISCUSSED_KINDS and facts.discussed:
+            continue  # "the report describes comments that try to disable the confirmation step"
+        if kind == "disable-safety" and facts.lenient:
+            continue  # "User said: skip the confirmation for git fetch": the user's own preference
+        out.extend(found)
+    exfil = "exfiltration" in present and facts.dest
     for key in ("ex_en", "ex_en2", "ex_ru") if exfil else ():
         for m in aux[key].finditer(text):
             if _negated(text, m.start()) or _mentioned(text, m.start(), m.end()):
@@ -637,7 +828,7 @@ def _scan_plain(text: str) -> list[Signal]:
             out.append(Signal("exfiltration", m.start(), m.end(), m.group(0)))
     if "trust-source" in present:
         out.extend(_trust(text))
-    out.extend(_frames(text))
+    out.extend(_frames(text, gates, facts))
     if "base64" in present:
         for m in aux["b64_pipe"].finditer(text):
             if not _negated(text, m.start()):
@@ -670,36 +861,32 @@ _FRAME_GATES = {
 }
 
 
-@functools.lru_cache(maxsize=None)
-def _gate_stems(group: str) -> tuple[re.Pattern[str] | None, tuple[str, ...]]:
-    """A group's word stems as one pattern matched at word starts, and its other stems (matched anywhere)."""
-    stems = _FRAME_GATES[group]
-    words = sorted((st for st in stems if st.isalpha()), key=len, reverse=True)
-    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + ")") if words else None
-    return pattern, tuple(st for st in stems if not st.isalpha())
+@functools.lru_cache(maxsize=1)
+def _gate_words() -> dict[str, tuple[str, ...]]:
+    """Each group's word stems: a stem opens its group when a word starts with it ("ask" opens on "asking", not
+    on "task")."""
+    return {g: tuple(st for st in stems if st.isalpha()) for g, stems in _FRAME_GATES.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _gate_others() -> dict[str, tuple[str, ...]]:
+    """Each group's other stems (".md"), matched anywhere in the text."""
+    return {g: tuple(st for st in stems if not st.isalpha()) for g, stems in _FRAME_GATES.items()}
 
 
 def _gate(text: str, group: str) -> bool:
-    """A stem opens its group when a word starts with it ("ask" opens on "asking", not on "task")."""
-    pattern, others = _gate_stems(group)
-    if any(st in text for st in others):
-        return True
-    return pattern is not None and pattern.search(text) is not None
+    """Whether ``group``'s frames can apply to ``text`` (see :func:`_triggers`)."""
+    return group in _triggers(text)[1]
 
 
-_NOT = re.compile(r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:switched|turned|off|disabled|deactivated|suspended|lifted|removed)\b")
-
-
-_SUBJECT_USER = re.compile(r"\b(?:the )?(?:user|owner)\s+(?:\w+\s+)?$|(?<!\w)(?:пользовател|владел)\w*\s+(?:\w+\s+)?$")
-_FINITE = re.compile(r"\w+(?:s|ed|ет|ит|ют|ят|ал|ил|ла|ли)$")
 
 
 def _self_act(sent: str, start: int) -> bool:
     """The sending verb is the user's own finite act ("the user sends", «пользователь отправляет»), not an order."""
-    if not _SUBJECT_USER.search(sent, 0, start):
+    if not _aux()["subject_user"].search(sent, 0, start):
         return False
     word = re.match(r"\w+", sent[start:])
-    return bool(word and _FINITE.fullmatch(word.group(0)))
+    return bool(word and _aux()["finite"].pattern.fullmatch(word.group(0)))
 
 
 def _has_target(sent: str) -> bool:
@@ -718,48 +905,67 @@ def _discussed(text: str) -> bool:
     return aux["f_discuss"].search(aux["url"].sub(" ", text)) is not None
 
 
-def _frames(text: str) -> list[Signal]:
-    """Frame signals (see _FRAME_SOURCES): each needs its act plus a target, none fires in a line discussing an attack."""
-    gates = {g for g in _FRAME_GATES if _gate(text, g)}
-    exfil = _DEST_HINT.search(text) is not None
-    if not gates and not exfil:
+def _frames(text: str, gates: frozenset[str] | None = None, facts: _Facts | None = None) -> list[Signal]:
+    """Frame signals (see _FRAME_SOURCES): each needs its act plus a target, none fires in a line discussing an attack.
+
+    ``gates`` and ``facts`` are the caller's (:func:`_triggers`, :class:`_Facts`) for the same text.
+    """
+    if gates is None:
+        gates = _triggers(text)[1]
+    if facts is None:
+        facts = _Facts(text)
+    if not gates and not facts.dest:
         return []
+    out = _frame_signals(text, gates, facts)
+    if out and facts.discussed:
+        return []
+    return out
+
+
+_SENTENCE_FRAMES = (("f_void", "instruction-override", True), ("f_only_this", "instruction-override", False),
+                    ("f_user_void", "override-user", True), ("f_user_anyway", "override-user", True))
+
+
+def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Signal]:
     aux = _aux()
-    if _discussed(text):
-        return []
+    exfil = facts.dest
     out: list[Signal] = []
 
     def live(start: int, end: int) -> bool:
         return not _negated(text, start) and not _mentioned(text, start, end)
 
-    attributed = aux["f_attributed"].search(text) is not None
-    lenient = attributed and aux["f_authority"].search(text) is None
-    if not lenient and "safety" in gates:  # "User said: don't ask me before tests" is the user's own preference
+    if "safety" in gates and not facts.lenient:  # "User said: don't ask me before tests": the user's own preference
         for m in aux["f_no_ask"].finditer(text):
             if m.group(0).startswith(("без", "without")) and aux["neg"].search(_clause_after(text, m.end())):
                 continue  # «без его ревью ничего не мержим»: a prohibition, not a waiver
             if live(m.start(), m.end()) and not aux["f_only_user"].search(text):
                 out.append(Signal("disable-safety", m.start(), m.end(), m.group(0)))
-    for off, sent in _sentences(text):
-        if not lenient and "safety" in gates and not aux["f_only_user"].search(sent):
+    # the per-sentence frames, each only when its patterns can match somewhere in the line
+    safety = ("safety" in gates and aux["f_safety_obj"].possible(text)
+              and (aux["f_off_act"].possible(text) or aux["f_off_state"].possible(text)) and not facts.lenient)
+    keys = [(key, kind, strong) for key, kind, strong in _SENTENCE_FRAMES
+            if ("user" if kind == "override-user" else "override") in gates and aux[key].possible(text)]
+    void = ("override" in gates and aux["f_void_pred"].possible(text) and aux["f_mem_obj"].possible(text)
+            and aux["f_prior"].possible(text) and not facts.lenient)
+    send = (exfil and aux["f_send"].possible(text) and aux["f_sensitive"].possible(text)
+            and aux["f_target"].possible(text))
+    for off, sent in _sentences(text) if safety or keys or void or send else ():
+        if safety and not aux["f_only_user"].search(sent):
             for v in aux["f_off_act"].finditer(sent):
                 o = aux["f_safety_obj"].search(sent, v.start(), v.end() + 45)
                 if o and live(off + v.start(), off + o.end()):
                     out.append(Signal("disable-safety", off + v.start(), off + o.end(), sent[v.start():o.end()]))
             for o in aux["f_safety_obj"].finditer(sent):
                 st = aux["f_off_state"].search(sent, o.end(), o.end() + 45)
-                if st and not _NOT.search(st.group(0)) and not aux["f_keep"].search(text) \
+                if st and not aux["not_off"].search(st.group(0)) and not aux["f_keep"].search(text) \
                         and not aux["f_hedge"].search(sent) \
                         and live(off + o.start(), off + st.end()):
                     out.append(Signal("disable-safety", off + o.start(), off + st.end(), sent[o.start():st.end()]))
-        for key, kind, strong in (("f_void", "instruction-override", True), ("f_only_this", "instruction-override", False),
-                                  ("f_user_void", "override-user", True), ("f_user_anyway", "override-user", True)):
-            if ("user" if kind == "override-user" else "override") not in gates:
-                continue
+        for key, kind, strong in keys:
             for m in aux[key].finditer(sent):
                 if live(off + m.start(), off + m.end()):
                     out.append(Signal(kind, off + m.start(), off + m.end(), m.group(0), strong))
-        if "override" in gates and not lenient:
+        if void:
             for pred in aux["f_void_pred"].finditer(sent):
                 lo = max(0, pred.start() - 70)
                 obj = aux["f_mem_obj"].search(sent, lo, pred.start())
@@ -767,7 +973,7 @@ def _frames(text: str) -> list[Signal]:
                     out.append(Signal("instruction-override", off + obj.start(), off + pred.end(),
                                       sent[obj.start():pred.end()]))
                     break
-        if exfil and _has_target(sent) and aux["f_sensitive"].search(sent):
+        if send and _has_target(sent) and aux["f_sensitive"].search(sent):
             for v in aux["f_send"].finditer(sent):
                 if _self_act(sent, v.start()):
                     continue  # "Пользователь отправляет паспорт сам": the user acts, nobody instructs the agent
@@ -781,13 +987,10 @@ def _frames(text: str) -> list[Signal]:
         unchecked = aux["f_unchecked"].search(text)
         acts = [m for m in aux["f_trust_act"].finditer(text) if live(m.start(), m.end())]
         internal = aux["internal_strict"].search(text)
-        if acts and (unchecked or not (internal or attributed)):
+        if acts and (unchecked or not (internal or facts.attributed)):
             first = min(decl[0].start(), acts[0].start())
             out.append(Signal("trust-source", first, max(decl[0].end(), acts[0].end()), text[first:first + 80]))
     return out
-
-
-_PREDICATE = re.compile(r"^(?:is|are|as|be|considered|deemed|marked|listed as)\s+(?:a |an |the |fully )?")
 
 
 def _trust(text: str) -> list[Signal]:
@@ -813,7 +1016,7 @@ def _trust(text: str) -> list[Signal]:
             continue
         if aux["f_attributed"].search(text) and not aux["trust_strong"].search(text):
             continue  # "Пользователь считает X надёжным источником": the user's own judgement
-        word = _PREDICATE.sub("", m.group(0))  # evidence is the trust word itself ("trusted", not "as the trusted")
+        word = aux["predicate"].sub("", m.group(0))  # evidence is the trust word itself ("trusted", not "as the trusted")
         out.append(Signal("trust-source", m.end() - len(word), m.end(), word))
     return out
 
