@@ -63,6 +63,6 @@ def log_event(ws, record: dict[str, Any], *, create: bool = True) -> None:
         from tiers.fsutil import append_jsonl
 
         rec = {"ts": round(time.time(), 3), **record}
-        append_jsonl(ws.state_path("events.jsonl"), mask(rec))
+        append_jsonl(ws.state_path("events.jsonl"), mask(rec), durable=False)
     except Exception:  # noqa: BLE001 - logging must never turn into a failure of the hook
         pass

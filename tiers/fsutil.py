@@ -84,8 +84,12 @@ def read_bytes_checked(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     return data
 
 
-def append_jsonl(path: Path, record: dict) -> None:
-    """Append one JSON object as a line, under a lock, creating the file and its directory as needed."""
+def append_jsonl(path: Path, record: dict, *, durable: bool = True) -> None:
+    """Append one JSON object as a line, under a lock, creating the file and its directory as needed.
+
+    ``durable`` syncs the line to disk before returning: for records that are the only copy of something (the GC
+    archive holds removed memory lines). A log of decisions passes ``durable=False``: a power cut may lose its
+    last lines, never a memory line, and the hook does not wait for the disk on every agent write."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     line = json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n"
@@ -93,7 +97,8 @@ def append_jsonl(path: Path, record: dict) -> None:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(line)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
 
 
 def read_jsonl(path: Path) -> list[dict]:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from gate.edits import apply_edits
 from gate.payload import FileOp, extract_edits
 from gate.rewrite import edit_pair, line_span
-from gate.writepath import Planner, align
+from gate.writepath import Planner, _plain_lines, align
 from tiers import markdown, stamps
 from tiers.workspace import Workspace
 
@@ -144,3 +144,11 @@ def test_plain_line_split_matches_the_markdown_model(data, bom):
     plain = [(ln.number, ln.text) for ln in _plain_lines(data, markdown)]
     parsed = [(ln.number, ln.text) for ln in markdown.parse_document(data).lines]
     assert plain == parsed
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab \n\r\t\ufeff<!-", max_size=40))
+def test_plain_lines_split_exactly_like_the_markdown_model(text):
+    data = text.encode("utf-8")
+    got = [(ln.number, ln.text) for ln in _plain_lines(data, markdown)]
+    assert got == [(ln.number, ln.text) for ln in markdown.parse_document(data).lines]
