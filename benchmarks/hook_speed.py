@@ -7,6 +7,12 @@ Everything runs side by side in one process, interleaved round-robin so machine 
 Variants: the bare interpreter; the `cuticle` console script; `python -m gate`; and the console script answering
 through a running `cuticle serve` (the hook's fast path). Each hook call is checked to return the stamped
 rewrite (a hook that fails open fast would be a meaningless win).
+
+The same pair is also run in a **clean virtual environment** made for the run (`--no-venv` skips it): the
+interpreter's own site-packages may run `.pth` start-up code (a sandbox's certificate shim, editable-install
+finders) that makes the bare interpreter slow and every ratio flattering. The clean venv sees this repository and
+the dependencies' directories on `sys.path` but runs none of their `.pth` files, as a `pipx`-style install would.
+Times are wall-clock medians; `cpu ms` is the child's user+system CPU time, steadier on a busy machine.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import signal
 import statistics
@@ -22,6 +29,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TEMPLATES = [
     "- User said: never deploy {x} on Fridays.",
@@ -42,6 +51,16 @@ def make_workspace(lines: int) -> Path:
     return root
 
 
+def clean_venv(root: Path) -> Path:
+    """A venv whose only `.pth` puts this repository and the current dependencies' directories on sys.path."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True)
+    site = subprocess.run([str(root / "bin" / "python"), "-c", "import site; print(site.getsitepackages()[0])"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    deps = [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
+    Path(site, "cuticle-bench.pth").write_text("\n".join([str(ROOT), *deps]) + "\n", encoding="utf-8")
+    return root / "bin" / "python"
+
+
 def percentile(xs: list[float], p: float) -> float:
     xs = sorted(xs)
     k = (len(xs) - 1) * p
@@ -55,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lines", type=int, default=1000)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--script", default=None, help="the cuticle console script to run (default: beside python)")
+    ap.add_argument("--no-venv", action="store_true", help="skip the clean-venv pair")
     ap.add_argument("--keep-env-bytecode", action="store_true",
                     help="honour PYTHONDONTWRITEBYTECODE from the environment (default: compile once to __pycache__, "
                          "as an installed package does)")
@@ -78,6 +98,13 @@ def main(argv: list[str] | None = None) -> int:
         "python -m gate hook claude": [sys.executable, "-m", "gate", "hook", "claude", "--no-server"],
         "cuticle hook claude (serve)": [script, "hook", "claude"],
     }
+    venv_dir = None
+    if not args.no_venv:
+        venv_dir = Path(tempfile.mkdtemp(prefix="cuticle-venv-"))
+        vpy = str(clean_venv(venv_dir / "venv"))
+        variants["clean venv: python -c pass"] = [vpy, "-c", "pass"]
+        variants["clean venv: python -m gate hook"] = [vpy, "-m", "gate", "hook", "claude", "--no-server"]
+        variants["clean venv: hook (serve)"] = [vpy, "-m", "gate", "hook", "claude"]
 
     env = dict(os.environ)
     if not args.keep_env_bytecode:
@@ -90,15 +117,18 @@ def main(argv: list[str] | None = None) -> int:
             break
         time.sleep(0.05)
 
-    def run(argv: list[str]) -> float:
+    def run(argv: list[str]) -> tuple[float, float]:
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         proc = subprocess.run(argv, input=payload, capture_output=True, env=env)
         dt = time.perf_counter() - t
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
         if argv[1:3] == ["hook", "claude"] or argv[1:5] == ["-m", "gate", "hook", "claude"]:
             out = json.loads(proc.stdout or b"{}")
             if "<!--cu:H" not in json.dumps(out):
                 raise SystemExit(f"{' '.join(argv)} did not return a stamped rewrite: {proc.stdout[:300]!r} {proc.stderr[:300]!r}")
-        return dt
+        return dt, cpu
 
     def round_trip() -> float:
         """The server's own latency: one request from this process, no process start."""
@@ -116,10 +146,13 @@ def main(argv: list[str] | None = None) -> int:
             run(argv)
             run(argv)
         times: dict[str, list[float]] = {k: [] for k in variants}
+        cpus: dict[str, list[float]] = {k: [] for k in variants}
         rtt: list[float] = []
         for _ in range(args.reps):
             for name, argv in variants.items():
-                times[name].append(run(argv))
+                wall, cpu = run(argv)
+                times[name].append(wall)
+                cpus[name].append(cpu)
             rtt.append(round_trip())
     finally:
         server.send_signal(signal.SIGINT)
@@ -128,13 +161,16 @@ def main(argv: list[str] | None = None) -> int:
         except subprocess.TimeoutExpired:
             server.kill()
         shutil.rmtree(ws, ignore_errors=True)
+        if venv_dir is not None:
+            shutil.rmtree(venv_dir, ignore_errors=True)
 
-    base = statistics.median(times["python -c pass"])
     rows = []
     for name, xs in times.items():
-        med = statistics.median(xs)
+        bare = "clean venv: python -c pass" if name.startswith("clean venv") else "python -c pass"
+        base, cpu_base = statistics.median(times[bare]), statistics.median(cpus[bare])
+        med, cpu = statistics.median(xs), statistics.median(cpus[name])
         rows.append({"variant": name, "median_ms": round(med * 1000, 1), "p90_ms": round(percentile(xs, 0.9) * 1000, 1),
-                     "ratio": round(med / base, 2)})
+                     "ratio": round(med / base, 2), "cpu_ms": round(cpu * 1000, 1), "cpu_ratio": round(cpu / cpu_base, 2)})
     serve_rtt = {"median_ms": round(statistics.median(rtt) * 1000, 1), "p90_ms": round(percentile(rtt, 0.9) * 1000, 1)}
     if args.json:
         print(json.dumps({"reps": args.reps, "lines": args.lines, "python": sys.version.split()[0],
@@ -145,11 +181,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"hook speed: PreToolUse Write to a {args.lines}-line MEMORY.md, {args.reps} interleaved reps, "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
     print(f"console script: {script}; bytecode {'as in the environment' if args.keep_env_bytecode else 'cached'}")
-    print(f"{'variant':32} {'median ms':>10} {'p90 ms':>9} {'x bare':>7}")
+    print(f"{'variant':32} {'median ms':>10} {'p90 ms':>9} {'x bare':>7} {'cpu ms':>8} {'cpu x bare':>10}")
     for r in rows:
-        print(f"{r['variant']:32} {r['median_ms']:>10.1f} {r['p90_ms']:>9.1f} {r['ratio']:>7.2f}")
+        print(f"{r['variant']:32} {r['median_ms']:>10.1f} {r['p90_ms']:>9.1f} {r['ratio']:>7.2f} "
+              f"{r['cpu_ms']:>8.1f} {r['cpu_ratio']:>10.2f}")
     print(f"{'serve round trip (no process)':32} {serve_rtt['median_ms']:>10.1f} {serve_rtt['p90_ms']:>9.1f}")
-    print("goal: within 2.5x of the bare interpreter")
+    print("goal: within 2.5x of the bare interpreter (each venv row is compared with its own bare interpreter)")
     return 0
 
 
