@@ -10,23 +10,31 @@ from __future__ import annotations
 
 import enum
 import functools
-import hashlib
-import logging
 import os
 import re
 import sys
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from tiers.errors import ConfigError, UsageError, WorkspaceError
+from tiers.record import dataclass, field, replace
 
-log = logging.getLogger(__name__)
 
-_CODE_RE = re.compile(r"^[A-Z]{2,4}[0-9]{3}$")
-_NAME_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+class _Log:
+    """``logging.getLogger(__name__)`` on first use: the gate's scan should not import logging to log nothing."""
+
+    def __getattr__(self, name: str) -> Any:
+        import logging
+
+        return getattr(logging.getLogger(__name__), name)
+
+
+log = _Log()
+
+_CODE_RE = r"^[A-Z]{2,4}[0-9]{3}$"
+_NAME_RE = r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"
 
 
 class Severity(enum.Enum):
@@ -175,9 +183,9 @@ class Rule:
     files: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if not _CODE_RE.match(self.code):
+        if not re.match(_CODE_RE, self.code):
             raise ValueError(f"rule code {self.code!r} must look like CU101 (letters then three digits)")
-        if not _NAME_RE.match(self.name):
+        if not re.match(_NAME_RE, self.name):
             raise ValueError(f"rule name {self.name!r} must be kebab-case")
         if not isinstance(self.options, types.MappingProxyType):
             object.__setattr__(self, "options", types.MappingProxyType(dict(self.options)))
@@ -523,6 +531,8 @@ class LintResult:
 
 def fingerprint(code: str, path: str, line_text: str, occurrence: int = 0) -> str:
     """Stable across line moves: code, path and the normalized content of the line (stamp removed)."""
+    import hashlib
+
     from .document import normalized_content
 
     basis = f"{code}\x00{path}\x00{normalized_content(line_text)}\x00{occurrence}"

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 
-import regex
+from tiers.record import dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,19 +62,28 @@ _PATTERNS: list[tuple[str, str, int]] = [
 ]
 
 #: Values that are obviously not secrets: placeholders, variables, masked forms, file references.
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = (
     r"^(?:<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_]+%|\*+|x{3,}|\.{3,}|…|\{\{.*\}\}|"
     r"(?:your|my|the|example|placeholder|redacted|changeme|dummy|secret|password|token|none|null|empty|"
-    r"stored|hidden|masked|in|see|from|unset|required|\[redacted\])[\w\-]*)$", re.I)
+    r"stored|hidden|masked|in|see|from|unset|required|\[redacted\])[\w\-]*)$")
 
 
 @functools.lru_cache(maxsize=1)
-def _compiled() -> list[tuple[str, regex.Pattern[str], int | str]]:
+def _placeholder() -> re.Pattern[str]:
+    return re.compile(_PLACEHOLDER, re.I)
+
+
+@functools.lru_cache(maxsize=1)
+def _compiled() -> list[tuple[str, object, int | str]]:
+    """The patterns, compiled on the first line that has an anchor: the `regex` import and the compiles cost tens
+    of milliseconds, which an ordinary memory write never pays."""
+    import regex
+
     return [(kind, regex.compile(pat), group) for kind, pat, group in _PATTERNS]
 
 
 def _looks_real(value: str, kind: str) -> bool:
-    if _PLACEHOLDER.match(value):
+    if _placeholder().match(value):
         return False
     if kind in ("password", "API key or token", "credentials in URL", "bearer token"):
         if value.endswith("****") or set(value) <= set("*xX.-_"):
@@ -88,19 +96,66 @@ def _looks_real(value: str, kind: str) -> bool:
 
 
 #: Every pattern above needs one of these anchors; lines without any skip the full scan.
-_ANCHORS = re.compile(  # matched against the lowercased line: IGNORECASE makes `re` several times slower
+_ANCHORS = (  # matched against the lowercased line: IGNORECASE makes `re` several times slower
     r"-----begin|\b(?:akia|asia|agpa|aida|aroa|anpa)|aws|gh[pousr]_|github_pat_|gl(?:pat|dt|ptt|rt|cbt)-|xox|"
     r"hooks\.slack|sk-|aiza|_live_|_test_|\bsg\.|npm_|pypi-|hf_|:aa|eyj|bearer|://|pass|pwd|парол|api|token|"
     r"secret|токен|ключ")
 
+#: The anchors of each pattern of _PATTERNS (same order), as plain substrings of the lowercased line; every
+#: string of _ANCHORS belongs to a pattern here. A test checks each pattern's matches hold one of its anchors.
+_PATTERN_ANCHORS: tuple[tuple[str, ...], ...] = (
+    ("-----begin",),
+    ("akia", "asia", "agpa", "aida", "aroa", "anpa"),
+    ("aws",),
+    ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    ("glpat-", "gldt-", "glptt-", "glrt-", "glcbt-"),
+    ("xox",),
+    ("hooks.slack",),
+    ("sk-",),
+    ("sk-",),
+    ("aiza",),
+    ("_live_", "_test_"),
+    ("sg.",),
+    ("npm_",),
+    ("pypi-",),
+    ("hf_",),
+    (":aa",),
+    ("eyj",),
+    ("bearer",),
+    ("://",),
+    ("pass", "pwd", "парол"),
+    ("api", "token", "secret", "токен", "ключ"),
+)
+
+
+@functools.lru_cache(maxsize=1)
+def _anchors() -> re.Pattern[str]:
+    return re.compile(_ANCHORS)
+
+
+def _needed(text: str) -> list[int] | None:
+    """Indexes of the patterns that can match ``text`` (None: none can). The anchors are tested on the lowercased
+    line; that is exact for the case-insensitive patterns only on ASCII lines (``(?i)s`` also matches "ſ"), so a
+    non-ASCII line keeps the one combined anchor check and, when it passes, runs every pattern."""
+    low = text.lower()
+    if not text.isascii():
+        return list(range(len(_PATTERNS))) if _anchors().search(low) else None
+    needed = [i for i, anchors in enumerate(_PATTERN_ANCHORS) if any(a in low for a in anchors)]
+    return needed or None
+
 
 def find_secrets(text: str) -> list[Secret]:
     """Secrets in ``text``, left to right, non-overlapping (the most specific pattern wins)."""
-    if len(text) < 8 or _ANCHORS.search(text.lower()) is None:
+    if len(text) < 8:
+        return []
+    needed = _needed(text)
+    if needed is None:
         return []
     found: list[Secret] = []
     taken: list[tuple[int, int]] = []
-    for kind, pat, group in _compiled():
+    compiled = _compiled()
+    for i in needed:
+        kind, pat, group = compiled[i]
         for m in pat.finditer(text):
             start, end = m.span(group)
             value = m.group(group)

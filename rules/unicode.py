@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
+
+from tiers.record import dataclass
 
 
 ZW = {
@@ -70,9 +71,12 @@ def _rtl(text: str):
     return _classes()[2].search(text)
 
 
-_CANDIDATES = re.compile(
-    "[" + "".join(ZW) + "".join(BIDI) + "".join(BIDI_MARKS)
-    + r"\uFE00-\uFE0F\U000E0000-\U000E007F\U000E0100-\U000E01EF\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]")
+@functools.lru_cache(maxsize=1)
+def _candidates() -> re.Pattern[str]:
+    """Every character :func:`scan` may report (a character class: compiled on first use, not at import)."""
+    return re.compile(
+        "[" + "".join(ZW) + "".join(BIDI) + "".join(BIDI_MARKS)
+        + r"\uFE00-\uFE0F\U000E0000-\U000E007F\U000E0100-\U000E01EF\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +118,7 @@ def _benign(text: str, i: int) -> bool:
         return bool(prev and nxt and _joining(prev) and _joining(nxt))
     if "\ufe00" <= ch <= "\ufe0f":
         # variation selectors after an emoji or a character with a standard variant (digits for keycaps, ©, ™)
-        if not prev or _CANDIDATES.match(prev):
+        if not prev or _candidates().match(prev):
             return False
         return bool(_picto(prev)) or prev in "0123456789#*©®™↔↕" or ord(prev) > 0x2000
     if _is_tag(ch):
@@ -151,7 +155,9 @@ def _kind(ch: str) -> str:
 
 def scan(text: str) -> list[Hidden]:
     """Runs of non-benign invisible, tag or bidi characters in ``text`` (adjacent same-kind chars merged)."""
-    if _CANDIDATES.search(text) is None:
+    if text.isascii() and text.isprintable():
+        return []  # every candidate is a control code or outside ASCII: no class to compile for plain lines
+    if _candidates().search(text) is None:
         return []
     return list(_scan(text))
 
@@ -159,7 +165,7 @@ def scan(text: str) -> list[Hidden]:
 @functools.lru_cache(maxsize=4096)
 def _scan(text: str) -> tuple[Hidden, ...]:
     out: list[Hidden] = []
-    for m in _CANDIDATES.finditer(text):
+    for m in _candidates().finditer(text):
         i = m.start()
         if text[i] == "\t" or _benign(text, i):
             continue

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from rules import poisoning
-from rules.poisoning_gates import GATES
-from rules.prefilter import POISONING_GATES_DOC, possible, render_gates, required_literals
+from rules.prefilter import possible, render_gates, required_literals
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,10 +41,10 @@ def test_patterns_without_required_text_get_no_prefilter() -> None:
 
 
 def test_poisoning_gate_table_is_generated_from_the_current_patterns() -> None:
-    current = render_gates(poisoning.gate_sources(), POISONING_GATES_DOC)
-    on_disk = (ROOT / "rules" / "poisoning_gates.py").read_text(encoding="utf-8")
-    assert on_disk == current, "patterns changed: run `python -m rules.prefilter` to regenerate rules/poisoning_gates.py"
-    assert set(GATES) == set(poisoning.gate_sources())
+    current = render_gates(poisoning.gate_sources())
+    on_disk = (ROOT / "rules" / "poisoning_gates.json").read_text(encoding="utf-8")
+    assert on_disk == current, "patterns changed: run `python -m rules.prefilter` to regenerate rules/poisoning_gates.json"
+    assert set(json.loads(on_disk)) == set(poisoning.gate_sources())
 
 
 def _corpus() -> list[str]:
@@ -62,6 +61,7 @@ def _corpus() -> list[str]:
 
 def test_every_match_of_every_poisoning_pattern_passes_its_prefilter() -> None:
     texts = _corpus()
+    gates = poisoning._gates()
     assert len(texts) > 500
     checked = 0
     for key, (source, flags) in poisoning.gate_sources().items():
@@ -69,7 +69,7 @@ def test_every_match_of_every_poisoning_pattern_passes_its_prefilter() -> None:
         for text in texts:
             for m in compiled.finditer(text):
                 checked += 1
-                assert possible(GATES[key], m.group(0)), (key, m.group(0))
+                assert possible(gates[key], m.group(0)), (key, m.group(0))
     assert checked > 1000
 
 
@@ -91,3 +91,29 @@ def test_hand_written_prechecks_never_skip_a_match() -> None:
             assert aux["dest_dot"].pattern.search(text) or aux["dest_hint_other"].possible(text), text
         if aux["b64_token"].pattern.search(text):
             assert max(map(len, text.split()), default=0) >= 20, text
+
+
+def test_every_secret_pattern_match_holds_one_of_its_anchors() -> None:
+    import regex
+
+    from rules import secrets
+
+    assert len(secrets._PATTERN_ANCHORS) == len(secrets._PATTERNS)
+    lines = [line for line in _raw_corpus() if line.isascii()] + [
+        "- Deploy token: ghp_0123456789abcdefghijABCDEFGHIJ012345", "AKIAABCDEFGHIJKLMNOP", "password: Hunter2!x",
+        "postgres://app:s3cr3tPW@db.internal/app", "Bearer abcdefghijklmnopqrstuvwxyz012345", "SG.abcdefghijklmnop.abcdefghijklmnopqrstu"]
+    hits = 0
+    for (kind, source, _group), anchors in zip(secrets._PATTERNS, secrets._PATTERN_ANCHORS):
+        compiled = regex.compile(source)
+        for line in lines:
+            if compiled.search(line):
+                hits += 1
+                assert any(a in line.lower() for a in anchors), (kind, line)
+    assert hits >= 6
+
+
+def _raw_corpus() -> list[str]:
+    lines: list[str] = []
+    for path in sorted((ROOT / "tests" / "rules").glob("*.py")) + sorted((ROOT / "tests" / "rules" / "fixtures").glob("*.md")):
+        lines.extend(path.read_text(encoding="utf-8").splitlines())
+    return list(dict.fromkeys(lines))
