@@ -676,6 +676,8 @@ def _stem_index() -> tuple[dict[str, tuple[tuple[str, frozenset[str]], ...]], tu
             by_prefix.setdefault(words[0][:3], []).append((words[0], frozenset(kinds)))
         else:
             other.append((st, frozenset(kinds)))
+    assert not any(st[:1].isdigit() for st in table) and not any(
+        st[:1].isdigit() for stems in _FRAME_GATES.values() for st in stems), "_token_mask skips digit-led words"
     return {k: tuple(v) for k, v in by_prefix.items()}, tuple(other)
 
 
@@ -704,6 +706,8 @@ def _bits(kinds=(), groups=()) -> int:
 
 
 def _token_mask(token: str) -> int:
+    if token[0].isdigit():
+        return 0  # no stem starts with a digit (checked in _stem_index): numbers, ports, dates
     by_prefix, _other = _stem_index()
     kinds: set[str] = set()
     for st, ks in by_prefix.get(token[:3], ()):

@@ -132,6 +132,8 @@ _PATTERN_ANCHORS: tuple[tuple[str, ...], ...] = (
 def _anchors() -> re.Pattern[str]:
     return re.compile(_ANCHORS)
 
+_ALL_ANCHORS: tuple[str, ...] = tuple(dict.fromkeys(a for anchors in _PATTERN_ANCHORS for a in anchors))
+
 
 def _needed(text: str) -> list[int] | None:
     """Indexes of the patterns that can match ``text`` (None: none can). The anchors are tested on the lowercased
@@ -140,6 +142,11 @@ def _needed(text: str) -> list[int] | None:
     low = text.lower()
     if not text.isascii():
         return list(range(len(_PATTERNS))) if _anchors().search(low) else None
+    for a in _ALL_ANCHORS:
+        if a in low:
+            break
+    else:
+        return None  # the common case: one pass over a flat tuple
     needed = [i for i, anchors in enumerate(_PATTERN_ANCHORS) if any(a in low for a in anchors)]
     return needed or None
 
