@@ -210,19 +210,13 @@ _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _LATIN_NAME = re.compile(r"^[a-z][\w\-.]*$")
 
 
-@dataclass(slots=True)
-class _Tok:
-    s: int
-    e: int
-    t: str
-
-    @property
-    def word(self) -> bool:
-        return self.t[:1].isalnum() or self.t[:1] == "_"
+#: A token is a plain tuple ``(start, end, text, is_word)`` (scope finding makes thousands of them in a lint run).
+_Tok = tuple[int, int, str, bool]
 
 
 def _tokens(f: str, start: int) -> list[_Tok]:
-    return [_Tok(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(f, start)]
+    return [(m.start(), m.end(), t, t[:1].isalnum() or t[:1] == "_")
+            for m in _TOKEN.finditer(f, start) for t in (m.group(),)]
 
 
 @functools.cache
@@ -239,12 +233,12 @@ def _openings() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
 
 def _opening(toks: list[_Tok], i: int):
     """(kind, length) when a scope opening starts at token i; kind is temporal, strong or weak."""
-    entries = _openings().get(toks[i].t)
+    entries = _openings().get(toks[i][2])
     if not entries:
         return None
     for kind, phrase in entries:
         n = len(phrase)
-        if i + n <= len(toks) and all(toks[i + k].t == phrase[k] for k in range(1, n)):
+        if i + n <= len(toks) and all(toks[i + k][2] == phrase[k] for k in range(1, n)):
             return kind, n
     return None
 
@@ -264,32 +258,32 @@ def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
     i = 0
     n = len(toks)
     while i < n:
-        op = _opening(toks, i) if toks[i].word else None
+        op = _opening(toks, i) if toks[i][3] else None
         if not op:
             i += 1
             continue
         kind, length = op
         j = i + length
         while j < n:
-            t = toks[j].t
+            t = toks[j][2]
             if t in _BREAKS or t == ",":
                 break
-            if kind != "temporal" and toks[j].word and _opening(toks, j):
+            if kind != "temporal" and toks[j][3] and _opening(toks, j):
                 break
-            if kind != "temporal" and t in lx.SCOPE_ONLY and j + 1 < n and toks[j + 1].word \
+            if kind != "temporal" and t in lx.SCOPE_ONLY and j + 1 < n and toks[j + 1][3] \
                     and _opening(toks, j + 1):
                 break
             j += 1
-        lead_only = i > 0 and toks[i - 1].t in lx.SCOPE_ONLY
-        trail_only = j - 1 > i and toks[j - 1].t in lx.SCOPE_ONLY
+        lead_only = i > 0 and toks[i - 1][2] in lx.SCOPE_ONLY
+        trail_only = j - 1 > i and toks[j - 1][2] in lx.SCOPE_ONLY
         valid = True
         if kind == "weak":
             head = toks[i + length] if i + length < j else None
             if head is None:
                 valid = False
             else:
-                orig = nfc[head.s:head.e]
-                if orig[:1].isupper() or lx.schedule_head().match(head.t) or _CLOCK.match(head.t):
+                orig = nfc[head[0]:head[1]]
+                if orig[:1].isupper() or lx.is_schedule_head(head[2]) or _CLOCK.match(head[2]):
                     valid = False
         if i + length >= j:
             valid = False  # an opening with nothing after it
@@ -301,7 +295,7 @@ def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
 def _chain_end(phrases: list[_Phrase], first: int, toks: list[_Tok]) -> int:
     end = phrases[first].end
     for p in phrases[first + 1:]:
-        gap = [t.t for t in toks[end:p.start]]
+        gap = [t[2] for t in toks[end:p.start]]
         if gap in ([], [","]) and (p.valid or p.kind == "temporal"):
             end = p.end
         else:
@@ -322,7 +316,7 @@ def find_scope(nfc: str, f: str | None = None, start: int = 0) -> str | None:
     """The scope phrase of a decision whose payload starts at ``start`` of the NFC text ``nfc`` (or None)."""
     f = fold(nfc) if f is None else f
     toks = _tokens(f, start)
-    while toks and not toks[0].word:
+    while toks and not toks[0][3]:
         toks = toks[1:]
     if not toks:
         return None
@@ -341,7 +335,7 @@ def find_scope(nfc: str, f: str | None = None, start: int = 0) -> str | None:
         k = temporal
         if k > 0:
             prev = phrases[k - 1]
-            gap = [t.t for t in toks[prev.end:phrases[k].start]]
+            gap = [t[2] for t in toks[prev.end:phrases[k].start]]
             if gap in ([], [","]) and prev.valid and prev.kind in ("strong", "weak"):
                 k -= 1
         candidates.append(k)
@@ -356,12 +350,12 @@ def find_scope(nfc: str, f: str | None = None, start: int = 0) -> str | None:
         return None
     first = min(candidates)
     end = _chain_end(phrases, first, toks)
-    return _trim(nfc, f, toks[phrases[first].start].s, toks[end - 1].e) or None
+    return _trim(nfc, f, toks[phrases[first].start][0], toks[end - 1][1]) or None
 
 
 def _leading_scope(nfc: str, f: str, toks: list[_Tok]) -> str | None:
     """A scope that opens the payload ("for December, …", «до релиза 3.0 новые фичи…»)."""
-    i = 1 if toks[0].t in lx.SCOPE_ONLY else 0
+    i = 1 if toks[0][2] in lx.SCOPE_ONLY else 0
     op = _opening(toks, i)
     if not op:
         return None
@@ -371,51 +365,51 @@ def _leading_scope(nfc: str, f: str, toks: list[_Tok]) -> str | None:
         return None
     if kind == "weak":
         head = toks[j]
-        if nfc[head.s:head.e][:1].isupper() and not lx.time_head().match(head.t):
+        if nfc[head[0]:head[1]][:1].isupper() and not lx.is_time_head(head[2]):
             return None
     # Up to a comma when one closes the phrase within a few words.
     for k in range(j, min(len(toks), j + 8)):
-        if toks[k].t in _BREAKS:
+        if toks[k][2] in _BREAKS:
             break
-        if toks[k].t == ",":
-            return _trim(nfc, f, toks[0].s, toks[k - 1].e)
-    if toks[i].t in lx.SCOPE_CONJUNCTIONS:
+        if toks[k][2] == ",":
+            return _trim(nfc, f, toks[0][0], toks[k - 1][1])
+    if toks[i][2] in lx.SCOPE_CONJUNCTIONS:
         return None
-    cyrillic = bool(_CYRILLIC.search(f, toks[0].s))
+    cyrillic = bool(_CYRILLIC.search(f, toks[0][0]))
     end = _ru_phrase_end(toks, j) if cyrillic else _en_phrase_end(toks, j)
     if end <= j:
         return None
-    return _trim(nfc, f, toks[0].s, toks[end - 1].e)
+    return _trim(nfc, f, toks[0][0], toks[end - 1][1])
 
 
 def _ru_phrase_end(toks: list[_Tok], j: int) -> int:
     # read through adjectives and determiners ("на этой неделе", "для внутренних сервисов") to the head noun
     h = j
-    while h + 1 < len(toks) and toks[h].word and toks[h + 1].word and (toks[h].t.endswith(lx.RU_ADJECTIVE_ENDINGS) or toks[h].t in lx.RU_DETERMINERS) \
-            and not toks[h + 1].t.endswith(_RU_VERB):
+    while h + 1 < len(toks) and toks[h][3] and toks[h + 1][3] and (toks[h][2].endswith(lx.RU_ADJECTIVE_ENDINGS) or toks[h][2] in lx.RU_DETERMINERS) \
+            and not toks[h + 1][2].endswith(_RU_VERB):
         h += 1
-    head = toks[h].t
+    head = toks[h][2]
     k = h + 1
-    if lx.time_head().match(head):
-        while k < len(toks) and _NUMERIC.match(toks[k].t):
+    if lx.is_time_head(head):
+        while k < len(toks) and _NUMERIC.match(toks[k][2]):
             k += 1
         return k
     while k < len(toks):
-        t = toks[k].t
+        t = toks[k][2]
         if t in _BREAKS or t == ",":
             break
         if _NUMERIC.match(t) or _LATIN_NAME.match(t):
             k += 1
             continue
         if t in ('"', "'"):  # a quoted name qualifying the noun: для клиента «Альфа»
-            close = next((m for m in range(k + 1, len(toks)) if toks[m].t == t), None)
+            close = next((m for m in range(k + 1, len(toks)) if toks[m][2] == t), None)
             if close is not None:
                 k = close + 1  # a name closes the noun phrase
             break
         if t in ("с", "со") and k + 1 < len(toks):
-            nxt = toks[k + 1].t
+            nxt = toks[k + 1][2]
             if nxt in ('"', "'"):
-                close = next((m for m in range(k + 2, len(toks)) if toks[m].t == nxt), None)
+                close = next((m for m in range(k + 2, len(toks)) if toks[m][2] == nxt), None)
                 if close is None:
                     break
                 k = close + 1
@@ -430,12 +424,12 @@ def _ru_phrase_end(toks: list[_Tok], j: int) -> int:
 
 def _en_phrase_end(toks: list[_Tok], j: int) -> int:
     k = j
-    while k < len(toks) and toks[k].t in _ARTICLES:
+    while k < len(toks) and toks[k][2] in _ARTICLES:
         k += 1
     k += 1
     while k < len(toks):
-        t = toks[k].t
-        if t in _BREAKS or t == "," or t in lx.CLAUSE_SUBJECTS or (toks[k].word and _opening(toks, k)):
+        t = toks[k][2]
+        if t in _BREAKS or t == "," or t in lx.CLAUSE_SUBJECTS or (toks[k][3] and _opening(toks, k)):
             break
         k += 1
     return k
@@ -446,5 +440,5 @@ def _restrictive_scope(nfc: str, f: str, start: int) -> str | None:
     toks = _tokens(f, start)
     for p in _phrases(nfc, toks):
         if p.only and p.valid and p.kind == "strong":
-            return _trim(nfc, f, toks[p.start].s, toks[p.end - 1].e) or None
+            return _trim(nfc, f, toks[p.start][0], toks[p.end - 1][1]) or None
     return None

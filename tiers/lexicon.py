@@ -24,13 +24,9 @@ To extend the classifier, add a phrase to the right table and language, then add
 
 from __future__ import annotations
 
-import functools
+import bisect
 import os
 import re
-import sys
-from dataclasses import dataclass
-
-import regex
 
 # ---------------------------------------------------------------------------------------------------------------
 # Provenance: the user's own instruction (DIRECTIVE). Speech acts only: "user prefers" is an inference.
@@ -343,142 +339,484 @@ def compile_phrase(phrase: str) -> str:
     return out
 
 
+# -- matching -------------------------------------------------------------------------------------------------------
+# Phrases are matched without compiling anything on ordinary lines: each phrase of the pattern language becomes a
+# short list of steps that a small backtracking matcher runs over the folded line, trying alternatives, greedy runs
+# and optional tokens in exactly the order the compiled regular expression would (``compile_phrase`` stays the
+# reference, and the ``regex`` engine runs it whenever the fast path may differ). Why: a hook process classifies one
+# line; importing ``regex`` (~13 ms) and compiling a dozen alternations (~30 ms) was most of its time.
+#
+# The fast path reads ``\w`` as ``str.isalnum() or "_"``, ``\s`` as ``str.isspace()`` and ``\d`` as
+# ``str.isdecimal()``: exactly the stdlib ``re`` classes. A line holding a character on which ``re`` and ``regex``
+# disagree (combining marks, superscript digits, letters newer than Python's Unicode tables; listed in
+# ``data/regex_engine_diff.txt``) is matched by ``regex`` itself, as before. Raw ``re:`` patterns are compiled
+# (lazily, one by one) with ``re`` on ordinary lines and with ``regex`` on the others.
+
 # The stdlib engine is faster for this one trivial scan; its \w is Unicode-aware on str patterns too.
 _WORD_RUN = re.compile(r"\w+")
-#: Per-index memo of word -> candidate phrases (words repeat across lines; the memo is bounded).
-_MEMO: dict[int, dict[str, tuple]] = {}
-
-
-def _candidates(index: dict, word: str) -> tuple:
-    """Index entries whose first word can be ``word``: exact words, then stems keyed by 1-3 leading letters."""
-    memo = _MEMO.get(id(index))
-    if memo is None:
-        memo = _MEMO[id(index)] = {}
-    hit = memo.get(word)
-    if hit is not None:
-        return hit
-    cands = index.get("=" + word, ())
-    for n in (1, 2, 3):
-        if len(word) >= n:
-            more = index.get("~" + word[:n])
-            if more:
-                cands = cands + more
-    if len(memo) < 50000:
-        memo[word] = cands
-    return cands
-
-
 _DIGIT = re.compile(r"\d")
 
-
-def _trigger(source: str) -> str | None:
-    """What a line must contain for an unindexed pattern to have a chance: "digit", a few literal characters
-    (any of them), or None (always try). Saves compiling and running most raw patterns on most lines."""
-    body = source[7:] if source.startswith(r"(?<!\w)") else source
-    if body.startswith((r"\d", "[1-5]", "[0-9]")):
-        return "digit"
-    group = re.match(r"\(\?:((?:(?:\\[^\w\s]|[^\w\s\\()|])\|?)+)\)", body)
-    if group:
-        return "+" + group.group(1).replace("\\", "").replace("|", "")
-    bare = re.match(r"\\([^\w\s])", body)
-    if bare:
-        return "+" + bare.group(1)
-    return None
+_ASCII_DIFF = "\x1c\x1d\x1e\x1f"
+_LATIN1_DIFF = frozenset("\x1c\x1d\x1e\x1f\xb2\xb3\xb9\xbc\xbd\xbe")
+_DIFF_RANGES: tuple[list[int], list[int]] | None = None
 
 
-class LazyPattern:
-    """A pattern compiled on first use: a hook process that classifies three lines compiles only the handful of
-    phrases those lines can start, not the whole lexicon (compiling is most of a cold start)."""
+def _diff_ranges() -> tuple[list[int], list[int]]:
+    global _DIFF_RANGES
+    if _DIFF_RANGES is None:
+        starts: list[int] = []
+        ends: list[int] = []
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "regex_engine_diff.txt")
+        with open(path, encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("#"):
+                    continue
+                for part in line.split():
+                    lo, _, hi = part.partition("-")
+                    starts.append(int(lo, 16))
+                    ends.append(int(hi or lo, 16))
+        _DIFF_RANGES = starts, ends
+    return _DIFF_RANGES
 
-    __slots__ = ("source", "_compiled", "trigger")
 
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self._compiled: regex.Pattern | None = None
-        self.trigger = _trigger(source)
+def needs_regex(text: str) -> bool:
+    """True when ``re`` and ``regex`` could read ``text`` differently (see the note above ``_WORD_RUN``)."""
+    if text.isascii():
+        return not text.isprintable() and any(ch in text for ch in _ASCII_DIFF)
+    for ch in set(text):
+        if ch < "\u0300":
+            if ch in _LATIN1_DIFF:
+                return True
+        elif "\u0400" <= ch < "\u0530":  # Cyrillic: only its combining marks differ
+            if "\u0483" <= ch <= "\u0489":
+                return True
+        else:
+            starts, ends = _diff_ranges()
+            cp = ord(ch)
+            i = bisect.bisect_right(starts, cp) - 1
+            if i >= 0 and cp <= ends[i]:
+                return True
+    return False
 
-    def may_match(self, text: str, has_digit: bool) -> bool:
-        t = self.trigger
-        if t is None:
-            return True
-        if t == "digit":
-            return has_digit
-        return any(ch in text for ch in t[1:])
 
-    @classmethod
-    def restored(cls, source: str, trigger: str | None) -> LazyPattern:
-        """A pattern read back from the tables cache (its trigger was computed when the tables were built)."""
-        obj = cls.__new__(cls)
-        obj.source = source
-        obj._compiled = None
-        obj.trigger = trigger
-        return obj
+def _is_w(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+# Step codes of a compiled phrase (a flat list; an optional token is OPT followed by the steps it covers).
+_BOL, _NOT_AFTER_W, _NOT_BEFORE_W, _SPACE_PLUS, _SPACE_STAR, _ALT, _ANY_W, _NUM, _OPT = range(9)
+_ANY_TAIL = frozenset(".-/'`")
+
+
+def _token_steps(tok: str) -> tuple[tuple, bool]:
+    """(step, wordy) for one token (the optional mark already removed); mirrors ``_token``."""
+    if tok == "_":
+        return (_ANY_W,), True
+    if tok == "#":
+        return (_NUM,), True
+    alts = []
+    for alt in tok.split("|"):
+        if alt.endswith("*") and len(alt) > 1:
+            alts.append((alt[:-1], True))
+        else:
+            alts.append((alt, False))
+    return (_ALT, tuple(alts)), all(a[:1].isalnum() for a in tok.split("|"))
+
+
+def phrase_steps(phrase: str) -> tuple[tuple, ...]:
+    """The steps of one pattern-language phrase (not ``re:``): the same structure ``compile_phrase`` emits."""
+    anchored = phrase.startswith("^")
+    if anchored:
+        phrase = phrase[1:]
+    toks = []
+    for t in phrase.split(" "):
+        if not t:
+            continue
+        optional = t.endswith("?") and len(t) > 1
+        step, wordy = _token_steps(t[:-1] if optional else t)
+        toks.append((step, wordy, optional))
+    out: list[tuple] = []
+    if anchored:
+        out.append((_BOL,))
+    if toks[0][1]:
+        out.append((_NOT_AFTER_W,))
+    for i, (step, wordy, optional) in enumerate(toks):
+        if i == 0:
+            if optional and len(toks) > 1:
+                sep = (_SPACE_PLUS,) if (wordy and toks[1][1]) else (_SPACE_STAR,)
+                out += [(_OPT, 2), step, sep]
+            else:
+                out.append(step)
+            continue
+        if i == 1 and toks[0][2]:
+            seq = [step]  # the optional first token carried its own separator
+        else:
+            seq = [(_SPACE_PLUS,) if (toks[i - 1][1] and wordy) else (_SPACE_STAR,), step]
+        if optional:
+            out.append((_OPT, len(seq)))
+        out += seq
+    if toks[-1][1]:
+        out.append((_NOT_BEFORE_W,))
+    return tuple(out)
+
+
+def _num_ends(text: str, pos: int, n: int):
+    """End positions of ``\\d+(?:[.,:]\\d+)*`` at ``pos``, in the order a backtracking engine tries them."""
+    e = pos
+    while e < n and text[e].isdecimal():
+        e += 1
+    if e == pos:
+        return
+    yield from _num_tail(text, e, n)
+    for end in range(e - 1, pos, -1):
+        yield end
+
+
+def _num_tail(text: str, p: int, n: int):
+    if p + 1 < n and text[p] in ".,:" and text[p + 1].isdecimal():
+        e = p + 2
+        while e < n and text[e].isdecimal():
+            e += 1
+        yield from _num_tail(text, e, n)
+        for end in range(e - 1, p + 1, -1):
+            yield end
+    yield p
+
+
+def run_steps(steps: tuple[tuple, ...], text: str, pos: int, i: int = 0) -> int | None:
+    """The end of the match of ``steps`` at ``pos`` (``regex`` ``match`` semantics on a fast-path line), or None."""
+    n = len(text)
+    nsteps = len(steps)
+    while i < nsteps:
+        st = steps[i]
+        code = st[0]
+        if code == _ALT:
+            alts = st[1]
+            if len(alts) == 1 and not alts[0][1]:
+                lit = alts[0][0]
+                if not text.startswith(lit, pos):
+                    return None
+                pos += len(lit)
+                i += 1
+                continue
+            for lit, stem in alts:
+                if not text.startswith(lit, pos):
+                    continue
+                e = pos + len(lit)
+                if not stem:
+                    r = run_steps(steps, text, e, i + 1)
+                    if r is not None:
+                        return r
+                    continue
+                base = e
+                while e < n and (text[e].isalnum() or text[e] in "_-"):
+                    e += 1
+                for end in range(e, base - 1, -1):
+                    r = run_steps(steps, text, end, i + 1)
+                    if r is not None:
+                        return r
+            return None
+        if code == _SPACE_PLUS or code == _SPACE_STAR:
+            e = pos
+            while e < n and text[e].isspace():
+                e += 1
+            low = pos + 1 if code == _SPACE_PLUS else pos
+            if e < low:
+                return None
+            if e == low:
+                pos = e
+                i += 1
+                continue
+            for end in range(e, low - 1, -1):
+                r = run_steps(steps, text, end, i + 1)
+                if r is not None:
+                    return r
+            return None
+        if code == _NOT_AFTER_W:
+            if pos > 0 and _is_w(text[pos - 1]):
+                return None
+            i += 1
+            continue
+        if code == _NOT_BEFORE_W:
+            if pos < n and _is_w(text[pos]):
+                return None
+            i += 1
+            continue
+        if code == _OPT:
+            r = run_steps(steps, text, pos, i + 1)
+            if r is not None:
+                return r
+            i += 1 + st[1]
+            continue
+        if code == _ANY_W:
+            if pos >= n or not _is_w(text[pos]):
+                return None
+            e = pos + 1
+            while e < n and (_is_w(text[e]) or text[e] in _ANY_TAIL):
+                e += 1
+            for end in range(e, pos, -1):
+                r = run_steps(steps, text, end, i + 1)
+                if r is not None:
+                    return r
+            return None
+        if code == _NUM:
+            for end in _num_ends(text, pos, n):
+                r = run_steps(steps, text, end, i + 1)
+                if r is not None:
+                    return r
+            return None
+        if code == _BOL:
+            if pos != 0:
+                return None
+            i += 1
+            continue
+        raise AssertionError(f"unknown step {st!r}")  # pragma: no cover
+    return pos
+
+
+# -- triggers of unindexed patterns ---------------------------------------------------------------------------------
+def _item_end(src: str, i: int) -> int:
+    """The end of the regex item (group, class, escape or character) that starts at ``src[i]``."""
+    ch = src[i]
+    if ch == "\\":
+        return i + 2
+    if ch == "[":
+        j = i + 1
+        if src[j:j + 1] == "^":
+            j += 1
+        if src[j:j + 1] == "]":
+            j += 1
+        while j < len(src) and src[j] != "]":
+            j += 2 if src[j] == "\\" else 1
+        return j + 1
+    if ch == "(":
+        depth = 0
+        j = i
+        while j < len(src):
+            c = src[j]
+            if c == "\\":
+                j += 2
+                continue
+            if c == "[":
+                j = _item_end(src, j)
+                continue
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+            j += 1
+        raise ValueError(f"unbalanced group in {src!r}")
+    return i + 1
+
+
+def _quantifier(src: str, j: int) -> tuple[str, int]:
+    """(quantifier, end) after an item ending at ``j``: "" (exactly once), "+" (one or more) or "?" (may be absent)."""
+    ch = src[j:j + 1]
+    if ch == "+":
+        end, kind = j + 1, "+"
+    elif ch in ("?", "*"):
+        end, kind = j + 1, "?"
+    elif ch == "{":
+        close = src.index("}", j)
+        low = src[j + 1:close].split(",")[0]
+        end, kind = close + 1, ("?" if low in ("", "0") else "+")
+    else:
+        return "", j
+    if src[end:end + 1] in ("?", "+"):  # lazy or possessive: the same items still have to occur
+        end += 1
+    return kind, end
+
+
+def _alternatives(src: str) -> list[str]:
+    """``src`` split at its top-level ``|``."""
+    out = []
+    start = i = 0
+    while i < len(src):
+        if src[i] == "|":
+            out.append(src[start:i])
+            start = i + 1
+            i += 1
+        else:
+            i = _item_end(src, i)
+    out.append(src[start:])
+    return out
+
+
+def _needs(src: str) -> list:
+    """What every match of ``src`` (no top-level ``|``) must contain, one entry per mandatory item that says
+    something cheap: "digit", or a tuple of literal substrings (any of them). All entries must hold."""
+    out: list = []
+    i = 0
+    while i < len(src):
+        ch = src[i]
+        end = _item_end(src, i)
+        kind, after = _quantifier(src, end)
+        if ch in "^$" or kind == "?" or ch in "[." or (ch == "(" and src.startswith(("(?=", "(?!", "(?<=", "(?<!"), i)):
+            i = after  # anchors, optional items, classes and lookarounds say nothing about the text matched
+            continue
+        if ch == "(":
+            if src.startswith("(?:", i):
+                inner = src[i + 3:end - 1]
+            elif src.startswith("(?P<", i):
+                inner = src[src.index(">", i) + 1:end - 1]
+            elif src[i + 1] != "?":
+                inner = src[i + 1:end - 1]
+            else:
+                raise ValueError("flags, conditionals, back references: not read")
+            subs: list[str] = []
+            for alt in _alternatives(inner):
+                first = next((n for n in _needs(alt) if n != "digit"), None)
+                if first is None:
+                    subs = []
+                    break
+                subs.extend(first)
+            if subs:
+                out.append(tuple(dict.fromkeys(subs)))
+            i = after
+            continue
+        if ch == "\\":
+            if src[i + 1] == "d":
+                if "digit" not in out:
+                    out.append("digit")
+                i = after
+                continue
+            if src[i + 1].isalnum():
+                i = after  # a class (\w, \s) or an anchor (\b, \A): no literal
+                continue
+            lit = src[i + 1]
+        else:
+            lit = ch
+        # a run of literal characters; one that a quantifier makes optional ends it
+        run = [lit]
+        j = after
+        if kind == "":
+            while j < len(src) and (src[j].isalnum() or src[j] in " _-/'\"`:,;=#№%°<>@!&~"):
+                k_kind, k_after = _quantifier(src, j + 1)
+                if k_kind == "?":
+                    break
+                run.append(src[j])
+                j = k_after
+                if k_kind == "+":
+                    break
+        out.append(("".join(run),))
+        i = j
+    return out
+
+
+def _trigger(source: str):
+    """What a line must contain for an unindexed pattern to have a chance: a tuple of requirements that must all
+    hold, each "digit" or a tuple of literal substrings (any of them); None means always try. Saves running (and
+    compiling) most raw patterns on most lines; it reads only items every match must contain, so it never turns
+    a match away."""
+    if re.search(r"\(\?[a-zA-Z^]", source.replace("(?P<", "")):
+        return None  # inline flags (case folding, verbose) change what a literal means
+    try:
+        if len(_alternatives(source)) != 1:
+            return None
+        needs = _needs(source)
+    except (ValueError, IndexError):
+        return None
+    return tuple(needs) or None
+
+
+def _may_match(trigger, text: str, has_digit: bool) -> bool:
+    if trigger is None:
+        return True
+    for need in trigger:
+        if need == "digit":
+            if not has_digit:
+                return False
+            continue
+        for s in need:
+            if s in text:
+                break
+        else:
+            return False
+    return True
+
+
+#: Uses of a pattern matched by steps before it is compiled with ``re`` (faster per call, ~0.2 ms to compile): a
+#: hook process compiles nothing, a linter compiles the few phrases that keep coming up.
+COMPILE_AFTER = 16
+
+
+class Pattern:
+    """One phrase: matched by steps on fast-path lines until it is hot, compiled (lazily, per engine) otherwise."""
+
+    __slots__ = ("phrase", "steps", "trigger", "gate", "uses", "_source", "_std", "_rx")
+
+    def __init__(self, phrase: str, steps: tuple | None, trigger=None) -> None:
+        self.phrase = phrase  # a pattern-language phrase, or "re:" and a raw pattern
+        self.steps = steps
+        self.trigger = trigger
+        self.gate: frozenset[int] = frozenset()
+        self.uses = 0
+        self._source: str | None = None
+        self._std = None
+        self._rx = None
 
     @property
-    def pattern(self) -> regex.Pattern:
-        if self._compiled is None:
-            self._compiled = regex.compile(self.source)
-        return self._compiled
+    def source(self) -> str:
+        """The regular expression of the phrase (``compile_phrase``), built when first needed."""
+        if self._source is None:
+            self._source = compile_phrase(self.phrase)
+        return self._source
 
-    def match(self, text: str, pos: int = 0):
-        return self.pattern.match(text, pos)
+    def compiled(self, exact: bool):
+        """The compiled source: ``regex`` when ``exact`` (the line needs it), else the stdlib ``re``."""
+        if exact:
+            if self._rx is None:
+                import regex
 
-    def finditer(self, text: str):
-        return self.pattern.finditer(text)
+                self._rx = regex.compile(self.source)
+            return self._rx
+        if self._std is None:
+            self._std = re.compile(self.source)
+        return self._std
+
+    def match_end(self, text: str, pos: int, exact: bool) -> int | None:
+        if not exact and self._std is None and self.steps is not None:
+            self.uses += 1
+            if self.uses <= COMPILE_AFTER:
+                return run_steps(self.steps, text, pos)
+        m = self.compiled(exact).match(text, pos)
+        return m.end() if m else None
+
+    def finditer(self, text: str, exact: bool):
+        """``(start, end)`` of each non-overlapping match, left to right (``finditer`` semantics)."""
+        if not exact and self._std is None and self.steps is not None:
+            self.uses += 1
+            if self.uses <= COMPILE_AFTER:
+                yield from _finditer_steps(self.steps, text)
+                return
+        for m in self.compiled(exact).finditer(text):
+            yield m.start(), m.end()
 
 
-@dataclass(frozen=True, slots=True)
-class Matcher:
-    """One compiled category.
+def _finditer_steps(steps: tuple, text: str):
+    first = steps[0]
+    if first[0] == _ALT and not any(stem for _lit, stem in first[1]):
+        # the match starts with one of a few literals: only their positions can start one
+        starts = sorted({i for lit, _s in first[1] for i in _find_all(text, lit)})
+    else:
+        starts = range(len(text) + 1)
+    end = 0
+    for pos in starts:
+        if pos < end:
+            continue
+        e = run_steps(steps, text, pos)
+        if e is not None:
+            yield pos, e
+            end = e if e > pos else pos + 1
 
-    Phrases that start with a word are indexed by the first (up to) three letters of that word, so a line is
-    scanned once for its words and only the few phrases that can start at each word are tried. Phrases that
-    start with punctuation, a wildcard or a raw regex share one alternation scanned over the whole line.
-    """
 
-    index: dict[str, tuple[tuple[int, LazyPattern], ...]]
-    others: tuple[tuple[int, LazyPattern], ...]
-    anchored: LazyPattern | None
-    entries: tuple[tuple[str, str, float], ...]
-
-    def finditer(self, folded: str):
-        """Yield ``(start, end, lang, phrase, weight)`` for each match, left to right, never overlapping."""
-        found: list[tuple[int, int, int]] = []
-        last_end = -1
-        for w in _WORD_RUN.finditer(folded):
-            pos = w.start()
-            if pos < last_end:
-                continue
-            best = None
-            for idx, pat in _candidates(self.index, w.group()):
-                if best is not None and idx >= best[2]:
-                    continue
-                m = pat.match(folded, pos)
-                if m:
-                    best = (pos, m.end(), idx)
-            if best:
-                found.append(best)
-                last_end = best[1]
-        if self.anchored is not None:
-            m = self.anchored.match(folded)
-            if m:
-                found.append((m.start(), m.end(), int(m.lastgroup[1:])))
-        has_digit = bool(_DIGIT.search(folded))
-        for idx, pat in self.others:
-            if pat.may_match(folded, has_digit):
-                for m in pat.finditer(folded):
-                    found.append((m.start(), m.end(), idx))
-        found.sort()
-        end = -1
-        for s, e, idx in found:
-            if s < end:
-                continue
-            end = max(e, s + 1)
-            lang, phrase, weight = self.entries[idx]
-            yield s, e, lang, phrase, weight
-
-    def search(self, folded: str):
-        return next(self.finditer(folded), None)
+def _find_all(text: str, lit: str):
+    i = text.find(lit)
+    while i >= 0:
+        yield i
+        i = text.find(lit, i + 1)
 
 
 def _first_keys(phrase: str) -> tuple[set[str], set[str]] | None:
@@ -507,48 +845,6 @@ def _first_keys(phrase: str) -> tuple[set[str], set[str]] | None:
     return None
 
 
-def _build(table: dict) -> Matcher:
-    entries: list[tuple[str, str, float]] = []
-    index: dict[str, list[tuple[int, regex.Pattern]]] = {}
-    others: list[tuple[int, regex.Pattern]] = []
-    anchored: list[str] = []
-    for lang, items in table.items():
-        for item in items:
-            phrase, weight = (item, 1.0) if isinstance(item, str) else item
-            source = compile_phrase(phrase)
-            idx = len(entries)
-            keys = _first_keys(phrase)
-            if keys is not None:
-                # Leading optional words ("the? user said") are dropped for indexed phrases: the phrase is found
-                # from its first required word, which is far rarer than "the" or "my".
-                toks = phrase.split(" ")
-                while len(toks) > 1 and toks[0].endswith("?") and len(toks[0]) > 1:
-                    toks = toks[1:]
-                trimmed = " ".join(toks)
-                if trimmed != phrase:
-                    source = compile_phrase(trimmed)
-                    keys = _first_keys(trimmed)
-            if keys is None:
-                if source.startswith("^"):
-                    anchored.append(f"(?P<e{idx}>{source})")
-                else:
-                    # separate patterns: one big alternation defeats the engine's first-character scan
-                    others.append((idx, LazyPattern(source)))
-            else:
-                pat = LazyPattern(source)
-                exact, stems = keys
-                # "=word" finds a whole first word; "~abc" any word starting with a stem (keyed by <= 3 letters)
-                for key in {"=" + w for w in exact} | {"~" + st[:3] for st in stems}:
-                    index.setdefault(key, []).append((idx, pat))
-            entries.append((lang, phrase, weight))
-    return Matcher(
-        {k: tuple(v) for k, v in index.items()},
-        tuple(others),
-        LazyPattern("|".join(anchored)) if anchored else None,
-        tuple(entries),
-    )
-
-
 _TABLES = {
     "user": USER_MARKERS,
     "decision": DECISION_MARKERS,
@@ -560,104 +856,198 @@ _TABLES = {
 }
 #: Every category of the lexicon, in scan order.
 CATEGORIES: tuple[str, ...] = tuple(_TABLES)
+_CATEGORY_INDEX = {c: i for i, c in enumerate(CATEGORIES)}
 
 
-@functools.cache
-def matcher(category: str) -> Matcher:
-    """The compiled matcher of one category, built on first use."""
-    return _build(_TABLES[category])
+class _Tables:
+    """Every category, built once per process from the phrase tables (plain string work, no compiles).
+
+    ``exact``/``stems`` map a first word (or a stem's leading word characters) to ``(category, entry, pattern)``;
+    ``anchored_*`` the same for ``^`` phrases, tried at the first word of the line only; ``loose`` holds the
+    patterns tried over the whole line behind a trigger, ``anchored_loose`` those tried at its start.
+
+    Each indexed pattern also has a *gate*: ids of the tokens after its first one that every match needs
+    somewhere in the line (a word starting with one of their alternatives, a punctuation mark, a digit). A line
+    collects the ids its words and characters satisfy; a pattern whose gate is not among them is not tried.
+    """
+
+    __slots__ = ("entries", "exact", "stems", "anchored_exact", "anchored_stems", "loose", "anchored_loose",
+                 "stem_lengths", "anchored_stem_lengths", "token_ids", "word_tokens", "word_token_lengths",
+                 "char_tokens", "groups")
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[tuple[str, str, float], ...]] = []
+        self.exact: dict[str, list] = {}
+        self.stems: dict[str, list] = {}
+        self.anchored_exact: dict[str, list] = {}
+        self.anchored_stems: dict[str, list] = {}
+        self.loose: list[tuple[int, int, Pattern]] = []
+        self.anchored_loose: list[tuple[int, int, Pattern]] = []
+        self.token_ids: dict[str, int] = {}
+        #: a word's leading characters -> ids of the tokens it satisfies; "#" and punctuation tokens by characters
+        self.word_tokens: dict[str, set[int]] = {}
+        self.char_tokens: list[tuple[int, tuple[str, ...]]] = []
+        for ci, category in enumerate(CATEGORIES):
+            entries: list[tuple[str, str, float]] = []
+            for lang, items in _TABLES[category].items():
+                for item in items:
+                    phrase, weight = (item, 1.0) if isinstance(item, str) else item
+                    idx = len(entries)
+                    entries.append((lang, phrase, weight))
+                    self._add(ci, idx, phrase)
+            self.entries.append(tuple(entries))
+        self.groups = self._group(self.loose, False) + self._group(self.anchored_loose, True)
+        self.stem_lengths = sorted({len(k) for k in self.stems})
+        self.anchored_stem_lengths = sorted({len(k) for k in self.anchored_stems})
+        self.word_token_lengths = sorted({len(k) for k in self.word_tokens})
+
+    def _add(self, ci: int, idx: int, phrase: str) -> None:
+        if phrase.startswith("re:"):
+            source = phrase[3:]
+            pat = Pattern(phrase, None, _trigger(source))
+            (self.anchored_loose if source.startswith("^") else self.loose).append((ci, idx, pat))
+            return
+        if phrase.startswith("^"):
+            keys = _first_keys(phrase[1:])
+            first = phrase[1:].split(" ", 1)[0]
+            if keys is not None and not (first.endswith("?") and len(first) > 1):
+                self._index(ci, idx, Pattern(phrase, phrase_steps(phrase)), keys,
+                            self.anchored_exact, self.anchored_stems)
+            else:
+                pat = Pattern(phrase, phrase_steps(phrase), _trigger(compile_phrase(phrase)))
+                self.anchored_loose.append((ci, idx, pat))
+            return
+        keys = _first_keys(phrase)
+        if keys is not None:
+            # Leading optional words ("the? user said") are dropped for indexed phrases: the phrase is found
+            # from its first required word, which is far rarer than "the" or "my".
+            toks = phrase.split(" ")
+            while len(toks) > 1 and toks[0].endswith("?") and len(toks[0]) > 1:
+                toks = toks[1:]
+            trimmed = " ".join(toks)
+            if trimmed != phrase:
+                phrase = trimmed
+                keys = _first_keys(trimmed)
+        if keys is None:
+            self.loose.append((ci, idx, Pattern(phrase, phrase_steps(phrase), _trigger(compile_phrase(phrase)))))
+            return
+        pat = Pattern(phrase, phrase_steps(phrase))
+        pat.gate = self._gate(phrase)
+        self._index(ci, idx, pat, keys, self.exact, self.stems)
+
+    def _gate(self, phrase: str) -> frozenset[int]:
+        """Ids of the required tokens after the first that a line must hold for ``phrase`` (indexed: its first
+        token is required and wordy, and the line's words are those of ``_WORD_RUN``)."""
+        toks = phrase.split(" ")
+        gate = set()
+        for i in range(1, len(toks)):
+            tok = toks[i]
+            if tok.endswith("?") and len(tok) > 1:
+                continue
+            if tok == "_":
+                continue
+            prev = toks[i - 1]
+            prev_optional = prev.endswith("?") and len(prev) > 1
+            prev_alts = (prev[:-1] if prev_optional else prev).split("|")
+            alts = tok.split("|")
+            wordy = all(a[:1].isalnum() for a in alts)
+            prev_wordy = prev in ("_", "_?", "#", "#?") or all(a[:1].isalnum() for a in prev_alts)
+            tid = self.token_ids.get(tok)
+            if tok != "#" and not wordy:
+                # punctuation: one of its literals is somewhere in the line
+                if tid is None:
+                    tid = self.token_ids[tok] = len(self.token_ids)
+                    self.char_tokens.append((tid, tuple(a[:-1] if a.endswith("*") and len(a) > 1 else a
+                                                        for a in alts)))
+                gate.add(tid)
+                continue
+            if tok == "#":
+                if tid is None:
+                    tid = self.token_ids[tok] = len(self.token_ids)
+                gate.add(tid)
+                continue
+            # A word token starts a \w run of the line when a space must precede it, or when the token before
+            # it always ends in punctuation; then that run starts with the leading word characters of one of
+            # its alternatives.
+            starts_run = (prev_wordy and wordy) or (
+                not prev_optional and prev not in ("_", "#")
+                and all(a and not _is_w(a[-1]) and not a.endswith("*") for a in prev_alts))
+            if not starts_run:
+                continue
+            if tid is None:
+                tid = self.token_ids[tok] = len(self.token_ids)
+                for alt in alts:
+                    lead = _WORD_RUN.match(alt[:-1] if alt.endswith("*") and len(alt) > 1 else alt)
+                    self.word_tokens.setdefault(lead.group(), set()).add(tid)
+            gate.add(tid)
+        return frozenset(gate)
+
+    @staticmethod
+    def _group(patterns: list, anchored: bool) -> list:
+        """Unindexed patterns grouped by the first requirement of their trigger, so that a line tests each
+        requirement once: ``[(requirement or None, [(category, entry, pattern, other requirements, anchored)])]``."""
+        groups: dict = {}
+        for ci, idx, pat in patterns:
+            need = pat.trigger[0] if pat.trigger else None
+            rest = pat.trigger[1:] if pat.trigger and len(pat.trigger) > 1 else None
+            groups.setdefault(need, []).append((ci, idx, pat, rest, anchored))
+        return list(groups.items())
+
+    @staticmethod
+    def _index(ci: int, idx: int, pat: Pattern, keys, exact_table: dict, stem_table: dict) -> None:
+        exact, stems = keys
+        for w in exact:
+            exact_table.setdefault(w, []).append((ci, idx, pat))
+        for st in stems:
+            # a stem is found by its leading word characters ("health-check" by "health")
+            key = _WORD_RUN.match(st).group()
+            stem_table.setdefault(key, []).append((ci, idx, pat))
+
+    def candidates(self, word: str, anchored: bool = False) -> tuple:
+        """Every indexed phrase whose first token can match ``word`` (a whole \\w run of the line), sorted by
+        (category, entry): the first one of a category that matches is its best."""
+        exact_table, stem_table, lengths = ((self.anchored_exact, self.anchored_stems, self.anchored_stem_lengths)
+                                            if anchored else (self.exact, self.stems, self.stem_lengths))
+        found = list(exact_table.get(word, ()))
+        for n in lengths:
+            if n > len(word):
+                break
+            more = stem_table.get(word[:n])
+            if more:
+                found += more
+        # one phrase can be keyed by several alternatives of its first token
+        unique = {(c[0], c[1]): c for c in found}
+        return tuple(unique[k] for k in sorted(unique))
+
+    def word_token_ids(self, word: str) -> frozenset[int]:
+        """Ids of the gate tokens a line word satisfies (it starts with one of their alternatives)."""
+        out: set[int] = set()
+        for n in self.word_token_lengths:
+            if n > len(word):
+                break
+            more = self.word_tokens.get(word[:n])
+            if more:
+                out |= more
+        return frozenset(out)
 
 
-@functools.cache
-def _combined() -> tuple[dict[str, tuple[tuple[int, int, regex.Pattern], ...]], tuple[Matcher, ...]]:
-    path = _tables_path()
-    loaded = _read_tables(path) if path else None
-    if loaded is not None:
-        return loaded
-    matchers = tuple(matcher(c) for c in CATEGORIES)
-    index: dict[str, list[tuple[int, regex.Pattern]]] = {}
-    for ci, m in enumerate(matchers):
-        for key, cands in m.index.items():
-            index.setdefault(key, []).extend((ci * 100000 + idx, pat) for idx, pat in cands)
-    out = {k: tuple(v) for k, v in index.items()}, matchers
-    if path and not sys.dont_write_bytecode:
-        _write_tables(path, *out)
-    return out
+_BUILT: _Tables | None = None
+#: word -> (indexed phrases it can start, gate tokens it satisfies); words repeat across lines (bounded).
+_MEMO: dict[str, tuple[tuple, frozenset[int]]] = {}
+_ANCHORED_MEMO: dict[str, tuple] = {}
+#: words that start no phrase and satisfy no gate (bounded)
+_BORING: set[str] = set()
 
 
-# -- the tables cache ----------------------------------------------------------------------------------------------
-# Building the matchers (every phrase through compile_phrase) is ~10 ms of every hook process. The result is plain
-# data, so it is kept beside this module's bytecode, like a .pyc: in __pycache__, written only where bytecode is
-# (not under PYTHONDONTWRITEBYTECODE), named by a digest of the phrase tables and of this file's size and mtime,
-# read with marshal (no pickle import). Any problem reading or writing it just means building the tables again.
-_TABLES_FORMAT = 1
+def _first(item: tuple):
+    return item[0]
 
 
-def _tables_path() -> str | None:
-    try:
-        st = os.stat(__file__)
-        import hashlib
-
-        h = hashlib.blake2b(repr(_TABLES).encode("utf-8", "surrogatepass"), digest_size=10)
-        h.update(f"{_TABLES_FORMAT}:{st.st_size}:{st.st_mtime_ns}:{sys.version_info[:2]}".encode())
-    except Exception:  # noqa: BLE001 - no cache, not an error
-        return None
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__",
-                        f"lexicon-tables.{sys.implementation.cache_tag}.{h.hexdigest()}.marshal")
-
-
-def _read_tables(path: str):
-    import marshal
-
-    try:
-        with open(path, "rb") as fh:
-            fmt, plist, ms, ix = marshal.loads(fh.read())
-        if fmt != _TABLES_FORMAT or len(ms) != len(CATEGORIES):
-            return None
-        pats = [LazyPattern.restored(src, trig) for src, trig in plist]
-        matchers = tuple(
-            Matcher({k: tuple((i, pats[p]) for i, p in v) for k, v in mi.items()},
-                    tuple((i, pats[p]) for i, p in mo), pats[ma] if ma >= 0 else None, tuple(map(tuple, me)))
-            for mi, mo, ma, me in ms)
-        return {k: tuple((i, pats[p]) for i, p in v) for k, v in ix.items()}, matchers
-    except Exception:  # noqa: BLE001 - missing, stale or damaged: build instead
-        return None
-
-
-def _write_tables(path: str, index: dict, matchers: tuple[Matcher, ...]) -> None:
-    import marshal
-
-    ids: dict[int, int] = {}
-    plist: list[tuple[str, str | None]] = []
-
-    def pid(p: LazyPattern) -> int:
-        k = ids.get(id(p))
-        if k is None:
-            k = ids[id(p)] = len(plist)
-            plist.append((p.source, p.trigger))
-        return k
-
-    ms = tuple(({k: tuple((i, pid(p)) for i, p in v) for k, v in m.index.items()},
-                tuple((i, pid(p)) for i, p in m.others),
-                pid(m.anchored) if m.anchored is not None else -1,
-                m.entries) for m in matchers)
-    ix = {k: tuple((i, pid(p)) for i, p in v) for k, v in index.items()}
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        data = marshal.dumps((_TABLES_FORMAT, tuple(plist), ms, ix))
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-        prefix = f"lexicon-tables.{sys.implementation.cache_tag}."
-        for name in os.listdir(os.path.dirname(path)):
-            if name.startswith(prefix) and name.endswith(".marshal") and name != os.path.basename(path):
-                os.unlink(os.path.join(os.path.dirname(path), name))
-    except Exception:  # noqa: BLE001 - a read-only install simply has no cache
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+def _tables() -> _Tables:
+    global _BUILT
+    if _BUILT is None:
+        _BUILT = _Tables()
+    return _BUILT
 
 
 Hit = tuple[int, int, str, str, float]
@@ -668,62 +1058,169 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
 
     Returns ``{category: [(start, end, lang, phrase, weight), ...]}``; within a category matches never overlap.
     """
-    index, matchers = _combined()
-    wanted = [CATEGORIES.index(c) for c in categories]
-    found: list[list[tuple[int, int, int]]] = [[] for _ in CATEGORIES]
-    last_end = [-1] * len(CATEGORIES)
-    for w in _WORD_RUN.finditer(folded):
-        cands = _candidates(index, w.group())
-        if not cands:
-            continue
-        pos = w.start()
-        best: dict[int, tuple[int, int, int]] = {}
-        for key, pat in cands:
-            ci, idx = divmod(key, 100000)
-            if pos < last_end[ci] or (ci in best and best[ci][2] <= idx):
+    tables = _tables()
+    exact = needs_regex(folded)
+    memo = _MEMO
+    words = _WORD_RUN.findall(folded)
+    # Most words of a line start no phrase and satisfy no gate; they are known after their first line.
+    starts = []
+    have: set[int] = set()
+    for word in set(words).difference(_BORING):
+        rec = memo.get(word)
+        if rec is None:
+            rec = (tables.candidates(word), tables.word_token_ids(word))
+            if not rec[0] and not rec[1]:
+                if len(_BORING) < 200000:
+                    _BORING.add(word)
                 continue
-            m = pat.match(folded, pos)
-            if m:
-                best[ci] = (pos, m.end(), idx)
-        for ci, hit in best.items():
-            found[ci].append(hit)
-            last_end[ci] = hit[1]
-    out: dict[str, list[Hit]] = {}
+            if len(memo) < 50000:
+                memo[word] = rec
+        cands, tids = rec
+        if tids:
+            have |= tids
+        if cands:
+            # where the word stands as a whole \w run of the line (the runs ``_WORD_RUN`` finds)
+            n = len(folded)
+            size = len(word)
+            i = folded.find(word)
+            while i >= 0:
+                j = i + size
+                if (i == 0 or not (folded[i - 1].isalnum() or folded[i - 1] == "_")) and (
+                        j == n or not (folded[j].isalnum() or folded[j] == "_")):
+                    starts.append((i, cands))
+                i = folded.find(word, j)
+    starts.sort(key=_first)
     has_digit = bool(_DIGIT.search(folded))
-    for ci in wanted:
-        mt = matchers[ci]
+    found: list[list[tuple[int, int, int]]] = [[] for _ in CATEGORIES]
+    if starts:
+        for tid, lits in tables.char_tokens:
+            for lit in lits:
+                if lit in folded:
+                    have.add(tid)
+                    break
+        if has_digit:
+            tid = tables.token_ids.get("#")
+            if tid is not None:
+                have.add(tid)
+        last_end = [-1] * len(CATEGORIES)
+        for pos, cands in starts:
+            # sorted by (category, entry): the first match of a category at a word is its best there
+            for ci, idx, pat in cands:
+                if pos < last_end[ci] or not (exact or pat.gate <= have):
+                    continue
+                end = pat.match_end(folded, pos, exact)
+                if end is not None:
+                    found[ci].append((pos, end, idx))
+                    last_end[ci] = end
+    anchored = None
+    for need, members in tables.groups:
+        if need is not None:
+            if need == "digit":
+                if not has_digit:
+                    continue
+            else:
+                for sub in need:
+                    if sub in folded:
+                        break
+                else:
+                    continue
+        for ci, idx, pat, rest, at_start in members:
+            if rest is not None and not _may_match(rest, folded, has_digit):
+                continue
+            if at_start:
+                if anchored is None:
+                    anchored = []
+                anchored.append((ci, idx, pat))
+                continue
+            std = pat._std
+            if std is not None and not exact:
+                for m in std.finditer(folded):
+                    found[ci].append((m.start(), m.end(), idx))
+            else:
+                for st, en in pat.finditer(folded, exact):
+                    found[ci].append((st, en, idx))
+    _anchored_hits(tables, folded, exact, anchored, found)
+    out: dict[str, list[Hit]] = {}
+    for name in categories:
+        ci = _CATEGORY_INDEX[name]
         hits = found[ci]
-        if mt.anchored is not None:
-            m = mt.anchored.match(folded)
-            if m:
-                hits.append((m.start(), m.end(), int(m.lastgroup[1:])))
-        for idx, pat in mt.others:
-            if pat.may_match(folded, has_digit):
-                for m in pat.finditer(folded):
-                    hits.append((m.start(), m.end(), idx))
+        if not hits:
+            out[name] = []
+            continue
         hits.sort()
+        entries = tables.entries[ci]
         res: list[Hit] = []
         end = -1
         for st, en, idx in hits:
             if st < end:
                 continue
             end = max(en, st + 1)
-            lang, phrase, weight = mt.entries[idx]
+            lang, phrase, weight = entries[idx]
             res.append((st, en, lang, phrase, weight))
-        out[CATEGORIES[ci]] = res
+        out[name] = res
     return out
 
 
-def _word_set_regex(words: tuple[str, ...]) -> regex.Pattern:
-    alts = [re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in words]
-    return regex.compile(r"(?:" + "|".join(alts) + r")\Z")
+def _anchored_hits(tables: _Tables, folded: str, exact: bool, loose: list | None, found: list) -> None:
+    """Per category, the ``^`` phrase of the lowest entry that starts the line (as one alternation of them all
+    would find it), added to ``found``; ``loose`` are the unindexed ``^`` patterns whose trigger holds."""
+    if exact:
+        # ``regex`` may end the first word elsewhere than ``re`` does: try every ^ phrase, as one alternation would
+        tries = sorted(tables.anchored_loose + [c for cs in tables.anchored_exact.values() for c in cs]
+                       + [c for cs in tables.anchored_stems.values() for c in cs], key=lambda c: (c[0], c[1]))
+        tries = list({(c[0], c[1]): c for c in tries}.values())
+        first = None
+    else:
+        first = _WORD_RUN.match(folded)
+        tries = loose or []
+    if first:
+        word = first.group()
+        cands = _ANCHORED_MEMO.get(word)
+        if cands is None:
+            cands = tables.candidates(word, anchored=True)
+            if len(_ANCHORED_MEMO) < 50000:
+                _ANCHORED_MEMO[word] = cands
+        if cands:
+            tries = tries + list(cands)
+    if not tries:
+        return
+    tries.sort(key=lambda c: (c[0], c[1]))
+    done = -1
+    for ci, idx, pat in tries:
+        if ci == done:
+            continue
+        end = pat.match_end(folded, 0, exact)
+        if end is not None:
+            found[ci].append((0, end, idx))
+            done = ci
 
 
-@functools.cache
-def schedule_head() -> regex.Pattern:
-    return _word_set_regex(SCHEDULE_HEADS)
+def _word_chars(text: str) -> bool:
+    """``\\w*`` matches all of ``text`` (``regex`` semantics)."""
+    if not text:
+        return True
+    if needs_regex(text):
+        import regex
+
+        return regex.fullmatch(r"\w*", text) is not None
+    return text.replace("_", "a").isalnum()
 
 
-@functools.cache
-def time_head() -> regex.Pattern:
-    return _word_set_regex(TIME_HEADS)
+def _in_word_set(words: tuple[str, ...], token: str) -> bool:
+    for w in words:
+        if w.endswith("*"):
+            if token.startswith(w[:-1]) and _word_chars(token[len(w) - 1:]):
+                return True
+        elif token == w:
+            return True
+    return False
+
+
+def is_schedule_head(token: str) -> bool:
+    """``token`` (a folded word) names a schedule: a weekday, weekends, mornings (``SCHEDULE_HEADS``)."""
+    return _in_word_set(SCHEDULE_HEADS, token)
+
+
+def is_time_head(token: str) -> bool:
+    """``token`` (a folded word) names a time: a month, a quarter, a week (``TIME_HEADS``)."""
+    return _in_word_set(TIME_HEADS, token)
