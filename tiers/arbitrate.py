@@ -356,7 +356,7 @@ def _file_index_record(sha: str, fi: _FileIndex) -> dict:
     }
 
 
-_first, _second, _file_line = operator.itemgetter(0), operator.itemgetter(1), operator.itemgetter(1, 2)
+_second = operator.itemgetter(1)
 
 #: Scorings remembered per index (by the analysis' keys); a lint pass over a large workspace repeats many.
 _MEMO_MAX = 8192
@@ -496,7 +496,9 @@ class ConstraintIndex:
                     limit: int) -> list[Constraint]:
         lx = lexicon()
         kw = {k: lx.weight(k) for k in keys}
-        scored: list[tuple[float, int, int, Constraint]] = []
+        n_top = limit * 3
+        bound = RELATED_MIN * 0.75
+        scored: list[tuple[float, int, int]] = []
         for fnum, f in enumerate(self._files):
             total = max(len(f.constraints), 1)
             score: dict[int, float] = {}
@@ -532,28 +534,53 @@ class ConstraintIndex:
                         for _, post in common[1:2]:
                             inter &= set(post)
                         tail = f.inter[pair] = list(inter)[-POSTING_CAP:]
+                    # Each of them holds the two keys intersected; the sum runs in ``common`` order as before.
+                    both = kw[common[0][0]] * 0.5 + kw[common[1][0]] * 0.5
+                    rest = [(k, kw[k] * 0.5) for k, _ in common[2:]]
                     for i in tail:
-                        score.setdefault(i, sum(kw[k] * 0.5 for k, _ in common if k in fkeys[i]))
+                        if i not in score:
+                            v = both
+                            if rest:
+                                fk = fkeys[i]
+                                for k, w in rest:
+                                    if k in fk:
+                                        v += w
+                            score[i] = v
                 elif not score:
                     for i in common[0][1][-POSTING_CAP:]:
                         score[i] = kw[common[0][0]] * 0.5
-            top = heapq.nlargest(limit * 3, score.items(), key=_second) if len(score) > limit * 3 \
-                else score.items()
-            for i, sc in top:
-                cons = f.constraints[i]
-                if cons.tier is not Tier.DECISION and not (f.keys[i] & value_slots):
-                    # Upper bound of the coverage this candidate could reach: skip hopeless constraints.
-                    shared_w = sum(map(kw.__getitem__, f.keys[i] & keys))
-                    if shared_w / f.minw[i] < RELATED_MIN * 0.75 and not indiff:
-                        continue
-                scored.append((sc, fnum, i, cons))
-        # Best score first, ties by file then line: (file, line) order, then a stable descending sort by score.
-        scored.sort(key=_file_line)
-        scored.sort(key=_first, reverse=True)
-        if scored:
-            floor = scored[0][0] * RELATIVE_FLOOR
-            scored = [t for t in scored if t[0] >= floor]
-        return [t[3] for t in scored[:limit]]
+            if not score:
+                continue
+            # The best ``limit * 3``, earlier-scored first among equals (what heapq.nlargest gives, in C).
+            top = sorted(score.items(), key=_second, reverse=True)[:n_top] if len(score) > n_top else score.items()
+            scored.extend([(-sc, fnum, i) for i, sc in top])
+        # Best score first, ties by file then line; in that order, skip hopeless constraints until ``limit`` are
+        # kept or the scores fall under the floor set by the best one kept. A heap yields that order lazily: the
+        # result is the one of sorting and filtering all of them.
+        heapq.heapify(scored)
+        pop = heapq.heappop
+        files = self._files
+        out: list[Constraint] = []
+        floor = None
+        while scored:
+            neg, fnum, i = pop(scored)
+            sc = -neg
+            if floor is not None and sc < floor:
+                break
+            f = files[fnum]
+            cons = f.constraints[i]
+            fk = f.keys[i]
+            if not indiff and cons.tier is not Tier.DECISION and not (fk & value_slots):
+                # Upper bound of the coverage this candidate could reach.
+                shared_w = sum(map(kw.__getitem__, fk & keys))
+                if shared_w / f.minw[i] < bound:
+                    continue
+            if floor is None:
+                floor = sc * RELATIVE_FLOOR
+            out.append(cons)
+            if len(out) == limit:
+                break
+        return out
 
 
 def _remember(key: tuple, fi: _FileIndex) -> None:

@@ -13,7 +13,6 @@ Everything is deterministic, local and loaded lazily on first use.
 from __future__ import annotations
 
 import functools
-import tomllib
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +77,44 @@ _STOP = frozenset(
 _EN_PAST_FIRST = _lazy(r"^[a-z]{3,}ed$")
 _RU_PAST = _lazy(r"^[а-я]{3,}(?:ил|ел|ал|ял|ил[аио]|ел[аио]|ал[аио]|ял[аио]|ался|ался|ился|ились|ались|алась|илась)$")
 _RU_PARTICIPLE = _lazy(r"^(?:за|на|до|пере|от|об|вы|у|под|про|с|раз)?[а-я]{3,}(?:ован|ирован|ен|ан|ян)[аоы]?$")
+
+# Cheap tests that run before a pattern (so a line compiles only the patterns it can match). Each is a superset
+# of the pattern's matches. The `regex` module's Unicode tables are newer than Python's `str` methods; characters
+# from U+1C80 on are where they differ, so a line holding any of them always goes to the pattern.
+_NEWER_UNICODE = "\u1c80"
+
+
+def _en_past(w: str) -> bool:
+    """``^[a-z]{3,}ed$``."""
+    return len(w) >= 5 and w.endswith("ed") and w.isascii() and w.isalpha() and w.islower()
+
+
+def _ru_past(w: str) -> bool:
+    return len(w) >= 5 and "а" <= w[0] <= "я" and w[-1] in "лаиояь" and bool(_RU_PAST.match(w))
+
+
+def _ru_participle(w: str) -> bool:
+    return len(w) >= 5 and "а" <= w[0] <= "я" and w[-1] in "наоы" and bool(_RU_PARTICIPLE.match(w))
+
+
+def _cyrillic_first(text: str) -> bool:
+    r"""``regex.match(r"\p{Cyrillic}", text)``."""
+    ch = text[:1]
+    if "\u0400" <= ch <= "\u052f":
+        return True
+    if ch < _NEWER_UNICODE:
+        return False
+    return bool(regex.match(r"\p{Cyrillic}", text))
+
+
+def _may_have_digit(text: str) -> bool:
+    r"""False only when ``\d`` cannot match in ``text``."""
+    return any(map(str.isdigit, text)) or (bool(text) and max(text) >= _NEWER_UNICODE)
+
+
+def _may_have_upper(text: str) -> bool:
+    r"""False only when ``\p{Lu}`` cannot match in ``text``."""
+    return any(map(str.isupper, text)) or (bool(text) and max(text) >= _NEWER_UNICODE)
 _PRESENT_AUX = frozenset({"is", "are", "be", "get", "gets", "getting", "stays", "stay", "remain", "remains", "been",
                           "being", "must", "should", "will", "can", "may", "to", "needs", "need", "keep", "keeps"})
 _NOT_SUBJECT = frozenset({"a", "an", "the", "all", "any", "no", "never", "only", "always", "for", "on", "in", "with",
@@ -120,6 +157,8 @@ _CITY_TIME = _lazy(
     r"|\b(?:по\s+)?(московск|берлинск|лондонск|киевск|тбилисск)\w*\s+времен\w*"
     r"|\bпо\s+(москв|берлин|лондон|киев|тбилис)\w*"
     r"|\b(msk|мск)\b")
+#: Every match of _CITY_TIME holds one of these.
+_CITY_TIME_NEEDS = ("time", "времен", "по", "msk", "мск")
 _TZ_ABBR = frozenset({"utc", "gmt", "cet", "cest", "eet", "eest", "wet", "west", "msk", "est", "edt", "pst", "pdt",
                       "cst", "cdt", "mst", "mdt", "bst", "ist", "jst", "aest"})
 _OFFSET = _lazy(r"(?:utc|gmt)\s?([+-]\s?\d{1,2})(?::?(\d{2}))?|(?<=\d)([+-]\d{2}):?(\d{2})\b")
@@ -148,6 +187,8 @@ _BOUNDARY_WORDS = {
     ("as", "soon", "as"), ("after",), ("unless",), ("only", "if"), ("except", "when"), ("except", "if"),
     ("если", "только"), ("только", "если"), ("кроме", "случаев"), ("разве", "что"),
 }
+#: First words of the boundaries (only a token among them can start one).
+_BOUNDARY_FIRST = frozenset(w[0] for w in _BOUNDARY_WORDS)
 _EXCEPTION_WORDS = {("unless",), ("only", "if"), ("except", "when"), ("except", "if"), ("если", "только"),
                     ("только", "если"), ("кроме", "случаев"), ("разве", "что")}
 _ANY = frozenset({"any", "whatever", "любой", "любом", "любые", "любую", "любых", "угодно"})
@@ -162,13 +203,30 @@ for _d in _DAYS:
     DAY_GROUPS[_d] = frozenset({_d})
 
 
-@dataclass(frozen=True, slots=True)
 class Token:
-    text: str
-    kind: str  # word url mail phone iso time path flag alnum num punct
-    start: int
-    end: int
-    code: bool = False
+    """One token of a normalized line (a plain slotted class: a line makes dozens, and a frozen dataclass's
+    ``__init__`` costs several times more)."""
+
+    __slots__ = ("text", "kind", "start", "end", "code")
+
+    def __init__(self, text: str, kind: str, start: int, end: int, code: bool = False) -> None:
+        self.text = text
+        self.kind = kind  # word url mail phone iso time path flag alnum num punct
+        self.start = start
+        self.end = end
+        self.code = code
+
+    def _key(self) -> tuple:
+        return (self.text, self.kind, self.start, self.end, self.code)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Token and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return "Token(text={!r}, kind={!r}, start={!r}, end={!r}, code={!r})".format(*self._key())
 
 
 class Lexicon:
@@ -178,6 +236,7 @@ class Lexicon:
         self.kind: dict[str, str] = {}
         self.weights: dict[str, float] = {}
         self._wcache: dict[str, float] = {}
+        self._xcache: dict[str, tuple[str, ...]] = {}
         self.broader: dict[str, tuple[str, ...]] = {}
         self.slot_of: dict[str, str] = {}
         self.antonym: dict[str, str] = {}
@@ -241,6 +300,9 @@ class Lexicon:
 
     def expand(self, cid: str) -> tuple[str, ...]:
         """Parents of a concept (transitively), not including itself."""
+        got = self._xcache.get(cid)
+        if got is not None:
+            return got
         out: list[str] = []
         stack = list(self.broader.get(cid, ()))
         while stack:
@@ -248,7 +310,8 @@ class Lexicon:
             if p not in out:
                 out.append(p)
                 stack.extend(self.broader.get(p, ()))
-        return tuple(out)
+        got = self._xcache[cid] = tuple(out)
+        return got
 
     def canon(self, cid: str) -> tuple[str, int]:
         """Antonym canonicalization: ``HTTP`` -> (``HTTPS``, -1)."""
@@ -256,79 +319,92 @@ class Lexicon:
         return (a, -1) if a else (cid, 1)
 
 
-_LEXICON_CACHE_VERSION = 1
+#: The lexicon tables built from ``concepts.toml``, shipped beside it as JSON (``json`` parses in C; ``tomllib`` and
+#: the pattern tokenizer cost a fresh process ~80 ms). Regenerate with ``python -m tiers.concepts --build`` after
+#: editing the TOML; a test checks the file against a fresh build, and a stale file is ignored at run time.
+BUILT = DATA.with_name("concepts.built.json")
+_BUILD_VERSION = 1
+_LEXICON_FIELDS = ("kind", "weights", "broader", "slot_of", "antonym", "content", "content_prefix", "marker",
+                   "marker_prefix")
 
 
-def _lexicon_cache_path(data: bytes) -> Path | None:
-    """Where the built lexicon tables are cached: beside this module's bytecode, keyed by a digest of the TOML
-    and of the code that builds them (None when bytecode goes elsewhere). Read like a .pyc; written only when
-    Python writes bytecode (not under PYTHONDONTWRITEBYTECODE) and the folder is writable."""
+def _data_digest(data: bytes) -> str:
     import hashlib
-    import sys
 
-    if sys.pycache_prefix:
-        return None
-    h = hashlib.blake2b(data, digest_size=12)
-    here = Path(__file__)
-    for src in (here, here.with_name("text.py")):
-        try:
-            h.update(src.read_bytes())
-        except OSError:
-            return None
-    h.update(f"{_LEXICON_CACHE_VERSION}:{sys.version_info[:2]}".encode())
-    return here.parent / "__pycache__" / f"concepts-lexicon.{h.hexdigest()}.marshal"
+    return hashlib.blake2b(data + f"|{_BUILD_VERSION}".encode(), digest_size=12).hexdigest()
 
 
-def _load_lexicon_cache(path: Path) -> Lexicon | None:
-    import marshal
+_PATTERN_TABLES = ("content", "content_prefix", "marker", "marker_prefix")
+
+
+def _encode_entries(entries: list) -> str:
+    """One pattern table's entries for a first token as a string: JSON parses one string far faster than nested
+    lists, and a process decodes only the entries of the tokens its lines hold."""
+    return "\x1e".join("\x1f".join(t + ("\x01" if star else "") for t, star in pat) + "\x1d" + "\x1f".join(ids)
+                       for pat, ids in entries)
+
+
+def _decode_entries(text: str) -> list:
+    out = []
+    for entry in text.split("\x1e"):
+        pat, ids = entry.split("\x1d")
+        out.append((tuple((t[:-1], True) if t.endswith("\x01") else (t, False) for t in pat.split("\x1f")),
+                    tuple(ids.split("\x1f"))))
+    return out
+
+
+def _lexicon_state(lx: Lexicon) -> dict:
+    """The built tables as JSON-ready values (pattern tables in their string form)."""
+    state = {k: getattr(lx, k) for k in _LEXICON_FIELDS}
+    for k in _PATTERN_TABLES:
+        state[k] = {first: _encode_entries(entries) if not isinstance(entries, str) else entries
+                    for first, entries in state[k].items()}
+    return state
+
+
+def _load_built(data: bytes) -> Lexicon | None:
+    import json
 
     try:
-        state = marshal.loads(path.read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
-        return None  # absent or corrupt: rebuilt from the TOML
-    if not isinstance(state, dict) or set(state) != _LEXICON_FIELDS:
+        built = json.loads(BUILT.read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(built, dict) or built.get("digest") != _data_digest(data):
+        return None  # absent or stale: built from the TOML
+    tables = built.get("tables")
+    if not isinstance(tables, dict) or set(tables) != set(_LEXICON_FIELDS):
         return None
     lx = Lexicon.__new__(Lexicon)
-    lx.__dict__.update(state)
+    for k in _LEXICON_FIELDS:
+        setattr(lx, k, tables[k])  # pattern tables keep their string form until a token needs them
     lx._wcache = {}
+    lx._xcache = {}
     return lx
 
 
-def _save_lexicon_cache(path: Path, lx: Lexicon) -> None:
-    import marshal
-    import os
+def write_built(path: Path | None = None) -> Path:
+    """Build the lexicon from the TOML and write the shipped JSON tables (a development step)."""
+    import json
 
-    import sys
+    data = DATA.read_bytes()
+    import tomllib
 
-    if sys.dont_write_bytecode:
-        return
-    state = {k: v for k, v in vars(lx).items() if k != "_wcache"}
-    try:
-        if not os.access(path.parent, os.W_OK):
-            return
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(marshal.dumps(state))
-        os.replace(tmp, path)
-    except (OSError, ValueError):
-        pass  # a read-only or full disk only costs the next process the build
-
-
-_LEXICON_FIELDS = frozenset({"kind", "weights", "broader", "slot_of", "antonym", "content", "content_prefix",
-                             "marker", "marker_prefix"})
+    lx = Lexicon(tomllib.loads(data.decode("utf-8")))
+    out = path or BUILT
+    out.write_text(json.dumps({"digest": _data_digest(data), "tables": _lexicon_state(lx)}, ensure_ascii=False,
+                              separators=(",", ":")) + "\n", encoding="utf-8")
+    return out
 
 
 @functools.lru_cache(maxsize=1)
 def lexicon() -> Lexicon:
     with open(DATA, "rb") as fh:
         data = fh.read()
-    cache = _lexicon_cache_path(data)
-    if cache is not None:
-        lx = _load_lexicon_cache(cache)
-        if lx is not None:
-            return lx
-    lx = Lexicon(tomllib.loads(data.decode("utf-8")))
-    if cache is not None:
-        _save_lexicon_cache(cache, lx)
+    lx = _load_built(data)
+    if lx is None:
+        import tomllib
+
+        lx = Lexicon(tomllib.loads(data.decode("utf-8")))
     return lx
 
 
@@ -354,18 +430,39 @@ def tokenize(text: str) -> list[Token]:
     return out
 
 
+def _entries(table: dict, key: str) -> list:
+    """The (pattern, ids) entries of ``table`` for a first token, decoded from the shipped form on first use."""
+    lst = table.get(key)
+    if lst.__class__ is str:
+        lst = table[key] = _decode_entries(lst)
+    return lst
+
+
+def _patterns_for(t: str, exact: dict, prefix: dict, memo: dict) -> list:
+    """Every pattern whose first element can match token text ``t``: exact ones, then prefixes longest first."""
+    cands = memo.get(t)
+    if cands is None:
+        cands = list(_entries(exact, t) or ())
+        for n in range(len(t), 1, -1):
+            lst = _entries(prefix, t[:n])
+            if lst:
+                cands.extend(lst)
+        if len(memo) >= 100_000:
+            memo.clear()
+        memo[t] = cands
+    return cands
+
+
 def _match_at(tokens: list[Token], i: int, exact: dict, prefix: dict, skip_code: bool) -> tuple[int, set[str]]:
     """Longest pattern starting at token i: (length, ids). Exact first elements beat prefix ones of equal length."""
     tok = tokens[i]
     if tok.kind == "punct" or (skip_code and tok.code):
         return 0, set()
     best_len, best_ids, best_exact = 0, set(), False
-    cands = list(exact.get(tok.text, ()))
-    t = tok.text
-    for n in range(len(t), 1, -1):
-        lst = prefix.get(t[:n])
-        if lst:
-            cands.extend(lst)
+    memo = _PATTERN_MEMO.get(id(prefix))
+    if memo is None or memo[0] is not prefix:
+        memo = _PATTERN_MEMO[id(prefix)] = (prefix, {})
+    cands = _patterns_for(tok.text, exact, prefix, memo[1])
     for pat, ids in cands:
         n = len(pat)
         if i + n > len(tokens):
@@ -393,6 +490,10 @@ def _match_at(tokens: list[Token], i: int, exact: dict, prefix: dict, skip_code:
     return best_len, best_ids
 
 
+#: id(prefix table) -> (the table, token text -> candidate patterns); the table is kept so an id is never reused.
+_PATTERN_MEMO: dict[int, tuple[dict, dict]] = {}
+
+
 def _scan(tokens: list[Token], exact: dict, prefix: dict, skip_code: bool) -> list[tuple[int, int, set[str]]]:
     out = []
     i = 0
@@ -412,7 +513,7 @@ _RU_ENDING = _lazy(
 
 
 def _stem(word: str) -> str:
-    if regex.match(r"^[a-z]", word):
+    if "a" <= word[:1] <= "z":
         for suf in ("ing", "ed", "es", "s"):
             if len(word) > len(suf) + 3 and word.endswith(suf):
                 word = word[: -len(suf)]
@@ -509,7 +610,7 @@ def _split_clauses(tokens: list[Token]) -> list[tuple[int, int, bool]]:
             start, exception = i + 1, False
             i += 1
             continue
-        if t.kind == "word" and not t.code:
+        if t.kind == "word" and not t.code and t.text in _BOUNDARY_FIRST:
             hit = None
             for L in (3, 2, 1):
                 key = tuple(x.text for x in tokens[i:i + L])
@@ -569,7 +670,7 @@ def _analyze_cached(text: str) -> Analysis:
         if not key:
             continue
         concept_at.append((i, {"w:" + _stem(key)}))
-        ext = regex.search(r"(\.[a-z]{1,4})$", t.text) if t.kind in {"word", "path"} and "." in t.text[1:] else None
+        ext = _EXT.search(t.text) if t.kind in {"word", "path"} and "." in t.text[1:] else None
         if ext:
             n, ids = _match_at([Token(ext.group(1), "word", 0, 0)], 0, lx.content, lx.content_prefix, False)
             if ids:
@@ -641,11 +742,11 @@ def _analyze_cached(text: str) -> Analysis:
                     continue
                 cl.markers.add(m)
                 if m in {"NEG", "RELAX"}:
-                    if m == "NEG" and regex.match(r"\p{Cyrillic}", tokens[k].text):
+                    if m == "NEG" and _cyrillic_first(tokens[k].text):
                         ru_neg = True  # negative concord: «никогда не», «ничего не» deny once
                     else:
                         neg += 1
-                    if m == "NEG" and first_neg is None and regex.match(r"\p{Cyrillic}", tokens[k].text):
+                    if m == "NEG" and first_neg is None and _cyrillic_first(tokens[k].text):
                         first_neg = k
                 elif m == "NEG_LOCAL":
                     local_from = k
@@ -785,21 +886,21 @@ def _analyze_cached(text: str) -> Analysis:
                                                  for c in ids) and not any(lx.kind.get(c) == "action" for c in ids)}
     first_i = next((i for i, t in enumerate(tokens) if t.kind == "word"), -1)
     first = tokens[first_i].text if first_i >= 0 else ""
-    past = "PAST" in line_markers or bool(_EN_PAST_FIRST.match(first)) or (
-        bool(_RU_PAST.match(first)) and first not in _RU_PAST_NOT and first_i not in nominal  # «спортзал» is a noun
+    past = "PAST" in line_markers or _en_past(first) or (
+        _ru_past(first) and first not in _RU_PAST_NOT and first_i not in nominal  # «спортзал» is a noun
     )
     if not past:
-        past = any(t.kind == "word" and _RU_PAST.match(t.text) and t.text not in _RU_PAST_NOT and i not in nominal
+        past = any(t.kind == "word" and _ru_past(t.text) and t.text not in _RU_PAST_NOT and i not in nominal
                    for i, t in enumerate(tokens[:4]))
     if not past:
-        past = any(t.kind == "word" and _RU_PARTICIPLE.match(t.text) for t in tokens[:2])
+        past = any(t.kind == "word" and _ru_participle(t.text) for t in tokens[:2])
     words_ = [t.text for t in tokens if t.kind == "word"]
-    if past and _EN_PAST_FIRST.match(first) and any(w in _PRESENT_AUX for w in words_[1:5]):
+    if past and _en_past(first) and any(w in _PRESENT_AUX for w in words_[1:5]):
         past = False  # "Scanned documents are named …": a participle used as an adjective, the verb is present
     if not past and len(words_) > 2 and not line_markers & {"PERMIT", "RELAX", "OBLIGE", "NEG", "FUTURE_PLAN"}:
         # "Friends ordered steaks …": a past verb in second or third place after a subject
         for i in (1, 2):
-            if _EN_PAST_FIRST.match(words_[i]) and words_[i - 1] not in _PRESENT_AUX | _NOT_SUBJECT \
+            if _en_past(words_[i]) and words_[i - 1] not in _PRESENT_AUX | _NOT_SUBJECT \
                     and (i == 1 or words_[0] not in _PRESENT_AUX | _NOT_SUBJECT) \
                     and not any(w in _PRESENT_AUX for w in words_[i + 1:i + 5]):
                 past = True
@@ -875,7 +976,7 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
     for k in range(s, e):
         t = tokens[k]
         if t.kind in {"word", "path"}:
-            fm = _DATE_FORMAT.match(t.text)
+            fm = _DATE_FORMAT.match(t.text) if t.text[:1] in ("d", "m", "y") else None
             if fm:  # "DD.MM.YYYY", "MM/DD/YYYY", "yyyy-mm-dd": the order of day, month and year is the value
                 cl.values.append(("DATE_FORMAT", "".join(g[0] for g in fm.groups()), sign_at(k)))
         if t.kind == "word" and t.text in _VIA and k + 1 < e:
@@ -890,26 +991,29 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
     for k in range(s, e):
         t = tokens[k]
         if t.kind == "word":
-            mo = _MONTH_WORD.match(t.text)
+            mo = _MONTH_WORD.match(t.text) if t.text[:3] in _MONTH_HEADS else None
             if mo:
                 cl.values.append(("MONTH_V", str(_MONTH_NUM[next(g for g in mo.groups() if g)]), sign_at(k)))
         if t.kind == "alnum":
-            dm = regex.match(r"^(\d{1,2})(?:st|nd|rd|th|-?го|-?е)$", t.text)
+            dm = _DOM.match(t.text) if t.text[-1:] in "tdhое" else None
             if dm and 1 <= int(dm.group(1)) <= 31:  # "on the 15th", «15-го»: a day of the month
                 cl.values.append(("DOM", str(int(dm.group(1))), sign_at(k)))
         elif t.kind == "word" and not t.code and k not in covered and t.text in proper:
             # a place, shop or person named in the line ("Munich", «Ригла»): a value of where/who
             cl.values.append(("PROPER", _stem(t.text), sign_at(k)))
     seg = " ".join(tokens[k].text for k in range(s, e))
-    for m in regex.finditer(r"\(([A-Z]{3})\)", nfc):
-        if "AIRPORT" in cl.signs:
+    if "AIRPORT" in cl.signs:
+        for m in regex.finditer(r"\(([A-Z]{3})\)", nfc):
             cl.values.append(("AIRPORT_CODE", m.group(1), 1))
-    for m in _CITY_TIME.finditer(seg):
+    city_time = _CITY_TIME.finditer(seg) if any(w in seg for w in _CITY_TIME_NEEDS) else ()
+    for m in city_time:
         city = next(g for g in m.groups() if g)
         tz = "europe/moscow" if city in {"msk", "мск"} else next(
             (v for k2, v in _CITY_TZ.items() if city.startswith(k2) or k2.startswith(city)), None)
         if tz:
             cl.values.append(("TZ", tz, 1))
+    if not _may_have_digit(seg):
+        return  # the date and offset patterns below all need a digit
     for m in _DATE_MD.finditer(seg):
         cl.values.append(("DATE", f"{_MONTHS[m.group(1)[:3]]:02d}-{int(m.group(2)):02d}", cl.signs and 1 or 1))
     for m in _DATE_DM.finditer(seg):
@@ -934,12 +1038,18 @@ _KEYED = (
 )
 
 
+#: Every match of a _KEYED pattern holds one of these (_PROVENANCE_LABEL only removes text).
+_KEYED_NEEDS = (":", "=", "\u2014", "\u2013", "default", "умолчанию")
+
+
 def _keyed(norm: str) -> tuple[str, str, int] | None:
     """A "label: value" line ("Default editor: VS Code", «браузер по умолчанию — Firefox», "X = Y").
 
     Returns ("KEY:<label concept>", <value concept>, +1): two lines giving different values to the same label
     disagree, in either language when the label maps to a concept.
     """
+    if not any(w in norm for w in _KEYED_NEEDS):
+        return None  # every pattern below needs a separator, "default" or «по умолчанию»
     lx = lexicon()
     text = _PROVENANCE_LABEL.sub("", norm.strip().strip("*_ "), count=1).rstrip(" .!")
     text = text.replace("**", "")
@@ -964,10 +1074,18 @@ def _keyed(norm: str) -> tuple[str, str, int] | None:
     return None
 
 
+_EXT = _lazy(r"(\.[a-z]{1,4})$")
+_DOM = _lazy(r"^(\d{1,2})(?:st|nd|rd|th|-?го|-?е)$")
+_FIRST_WORD = _lazy(r"\W*\w+")
+_SENTENCE_END = _lazy(r"[.!?:]\s$")
+_LAST_WORD = _lazy(r"(\w+)\W*$")
 _CAPITAL = _lazy(r"(?<=[\s(«\"'])\p{Lu}\p{Ll}{2,}(?:-\p{Lu}?\p{Ll}+)?")
 _MONTH_WORD = _lazy(
     r"^(?:(january|february|march|april|june|july|august|september|october|november|december)"
     r"|(январ|феврал|март|апрел|мая|май|июн|июл|август|сентябр|октябр|ноябр|декабр)\w*)$")
+#: The first three letters of every match of _MONTH_WORD.
+_MONTH_HEADS = frozenset({"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "янв", "фев",
+                          "мар", "апр", "мая", "май", "июн", "июл", "авг", "сен", "окт", "ноя", "дек"})
 _MONTH_NUM = {name: i + 1 for i, name in enumerate(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
      "december"])}
@@ -982,14 +1100,16 @@ _QUOTED = _lazy(r"[«\"]([^»\"]{2,30})[»\"]")
 def _proper_words(nfc: str) -> frozenset[str]:
     """Normalized words written with a capital inside the line (not its first word) or inside quotes."""
     body = nfc.strip()
-    first = regex.match(r"\W*\w+", body)
+    if "«" not in body and '"' not in body and not _may_have_upper(body[1:]):
+        return frozenset()  # neither a capital nor a quote
+    first = _FIRST_WORD.match(body)
     start = first.end() if first else 0
     out = set()
     for m in _CAPITAL.finditer(body, start):
         before = body[max(0, m.start() - 2):m.start()]
-        if regex.search(r"[.!?:]\s$", before):
+        if _SENTENCE_END.search(before):
             continue  # a new sentence or a label's value starts with a capital anyway
-        prev = regex.search(r"(\w+)\W*$", body[:m.start()])
+        prev = _LAST_WORD.search(body[:m.start()])
         if not prev or prev.group(1).casefold() not in _PLACE_PREP:
             continue  # only where/with whom: "in Munich", «в Ригле», "at Anna's"; not "British spelling"
         out.add(normalize(m.group(0)))
@@ -1007,6 +1127,9 @@ def _near_month(k: int, concept_at, span_end) -> bool:
     return False
 
 
+_NAME_NEEDS = ("call", "address", "refer", "name", "зови", "называй", "обращ", "зовут", "имя")
+
+
 def _names(nfc: str) -> list[tuple[str, str, int]]:
     """Forms of address the line sets: "call me Sam, not Samuel" -> [(NAME, sam, +1), (NAME, samuel, -1)].
 
@@ -1014,6 +1137,9 @@ def _names(nfc: str) -> list[tuple[str, str, int]]:
     address is what a later line must respect.
     """
     found: list[tuple[bool, str, str, int]] = []
+    folded = nfc.casefold()
+    if not any(w in folded for w in _NAME_NEEDS) and not (nfc and max(nfc) >= _NEWER_UNICODE):
+        return []  # (case-insensitive) every trigger holds one of these words
     for m in _NAME_TRIGGER.finditer(nfc):
         address = not regex.match(r"(?i)(?:my\s+name|his\s+name|her\s+name|name\s*:|имя|(?:меня|его|её|ее)\s+зовут)",
                                   m.group(0))
@@ -1028,3 +1154,10 @@ def _names(nfc: str) -> list[tuple[str, str, int]]:
     if any(a for a, *_ in found) and not all(a for a, *_ in found):
         found = [f for f in found if f[0]]
     return [(slot, name, sg) for _, slot, name, sg in found][:4]
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["--build"]:
+        print(write_built())

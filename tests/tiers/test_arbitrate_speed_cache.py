@@ -166,22 +166,20 @@ def test_no_cache_written_without_state_dir(tmp_path: Path) -> None:
     assert not ws.state_dir.exists()
 
 
-# ------------------------------------------------------------------ the built lexicon tables, cached beside bytecode
-def _lexicon_state(lx) -> dict:
-    return {k: v for k, v in vars(lx).items() if k != "_wcache"}
-
-
-@pytest.fixture
-def lexicon_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+# ------------------------------------------------------------------ the built lexicon tables shipped as JSON
+def _decoded(lx) -> dict:
+    """Every table of a lexicon as plain values (pattern tables decoded, lists as tuples)."""
     from tiers import concepts
 
-    path = tmp_path / "__pycache__" / "concepts-lexicon.test.marshal"
-    path.parent.mkdir()
-    monkeypatch.setattr(concepts, "_lexicon_cache_path", lambda data: path)
-    monkeypatch.setattr("sys.dont_write_bytecode", False)
-    concepts.lexicon.cache_clear()
-    yield path
-    concepts.lexicon.cache_clear()
+    out = {}
+    for k in concepts._LEXICON_FIELDS:
+        table = getattr(lx, k)
+        if k in concepts._PATTERN_TABLES:
+            table = {first: concepts._entries(table, first) for first in table}
+        if k == "broader":
+            table = {c: tuple(p) for c, p in table.items()}
+        out[k] = table
+    return out
 
 
 def _built_lexicon():
@@ -192,43 +190,52 @@ def _built_lexicon():
     return concepts.Lexicon(tomllib.loads(concepts.DATA.read_text(encoding="utf-8")))
 
 
-def test_lexicon_cache_round_trips(lexicon_cache: Path) -> None:
+@pytest.fixture
+def fresh_lexicon():
     from tiers import concepts
 
-    first = concepts.lexicon()
-    assert lexicon_cache.is_file()
     concepts.lexicon.cache_clear()
-    second = concepts.lexicon()
-    assert second is not first
-    assert _lexicon_state(second) == _lexicon_state(_built_lexicon())
-    assert second.weight("DEPLOY") == first.weight("DEPLOY")
+    yield
+    concepts.lexicon.cache_clear()
 
 
-@pytest.mark.parametrize("payload", [b"", b"\x00garbage", b"\xfb\x00\x00", __import__("marshal").dumps([1, 2]),
-                                     __import__("marshal").dumps({"kind": {}})],
-                         ids=["empty", "garbage", "truncated", "wrong-type", "missing-tables"])
-def test_corrupt_lexicon_cache_is_rebuilt(lexicon_cache: Path, payload: bytes) -> None:
+def test_shipped_lexicon_tables_match_the_toml(fresh_lexicon) -> None:
+    """Fails after an edit of concepts.toml or of the pattern reader: run `python -m tiers.concepts --build`."""
     from tiers import concepts
 
-    lexicon_cache.write_bytes(payload)
-    lx = concepts.lexicon()
-    assert _lexicon_state(lx) == _lexicon_state(_built_lexicon())
-    assert lexicon_cache.read_bytes() != payload  # rewritten with the good tables
+    shipped = concepts._load_built(concepts.DATA.read_bytes())
+    assert shipped is not None, "tiers/data/concepts.built.json is stale: run python -m tiers.concepts --build"
+    assert _decoded(shipped) == _decoded(_built_lexicon())
+    assert concepts.lexicon().weight("DEPLOY") == _built_lexicon().weight("DEPLOY")
 
 
-def test_lexicon_cache_not_written_without_bytecode(lexicon_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("payload", [b"", b"\x00garbage", b"[1, 2]", b'{"digest": "x", "tables": {}}',
+                                     b'{"digest": null}'],
+                         ids=["empty", "garbage", "wrong-type", "stale", "missing-tables"])
+def test_bad_shipped_tables_fall_back_to_the_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lexicon,
+                                                  payload: bytes) -> None:
     from tiers import concepts
 
-    monkeypatch.setattr("sys.dont_write_bytecode", True)
-    concepts.lexicon()
-    assert not lexicon_cache.exists()
+    bad = tmp_path / "concepts.built.json"
+    bad.write_bytes(payload)
+    monkeypatch.setattr(concepts, "BUILT", bad)
+    assert concepts._load_built(concepts.DATA.read_bytes()) is None
+    assert _decoded(concepts.lexicon()) == _decoded(_built_lexicon())
 
 
-def test_lexicon_cache_path_follows_the_data() -> None:
+def test_shipped_tables_follow_the_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lexicon) -> None:
     from tiers import concepts
 
-    a = concepts._lexicon_cache_path(b"[action]\n")
-    b = concepts._lexicon_cache_path(b"[object]\n")
-    if a is None:
-        pytest.skip("bytecode goes to a pycache prefix here")
-    assert a != b and a.parent.name == "__pycache__"
+    out = concepts.write_built(tmp_path / "built.json")
+    monkeypatch.setattr(concepts, "BUILT", out)
+    assert concepts._load_built(concepts.DATA.read_bytes()) is not None
+    assert concepts._load_built(concepts.DATA.read_bytes() + b"\n# edited\n") is None
+
+
+def test_pattern_entries_round_trip() -> None:
+    from tiers import concepts
+
+    lx = _built_lexicon()
+    for table in concepts._PATTERN_TABLES:
+        for entries in getattr(lx, table).values():
+            assert concepts._decode_entries(concepts._encode_entries(entries)) == entries
