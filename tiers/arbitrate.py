@@ -20,23 +20,26 @@ See docs/arbitration.md for the rules and their thresholds.
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
-import hashlib
-import heapq
-import logging
 import operator
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .concepts import DAY_GROUPS, Analysis, Clause, analyze, lexicon
 from .model import Tier
+from .record import dataclass, field
 
 __all__ = ["Arbitration", "Constraint", "ConstraintIndex", "Conflict", "arbitrate", "conflict_error"]
 
-log = logging.getLogger(__name__)
+
+
+def _log():
+    """This module's logger (logging is imported on first use: the hook path rarely logs)."""
+    import logging
+
+    return logging.getLogger(__name__)
+
 
 #: Minimum weighted share of a constraint's concepts a candidate must touch to be "about" it.
 RELATED_MIN = 0.4
@@ -181,7 +184,17 @@ def _mtime_iso(path: Path) -> str | None:
         ts = path.stat().st_mtime
     except OSError:
         return None
+    import datetime as _dt
+
     return _dt.datetime.fromtimestamp(ts, _dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+_TIER_CODES = {t.value: t for t in Tier}
+
+
+def _tier_from_code(code: str) -> Tier:
+    """``Tier.from_code`` with the one-letter codes of our own caches looked up directly."""
+    return _TIER_CODES.get(code) or Tier.from_code(code)
 
 
 def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = None,
@@ -218,7 +231,7 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
                 line_cache[body] = hit
         if hit is None:
             continue
-        out.append(Constraint(Tier.from_code(hit[0]), f"{rel}#L{ln.number}", rel, ln.number, body, hit[1],
+        out.append(Constraint(_tier_from_code(hit[0]), f"{rel}#L{ln.number}", rel, ln.number, body, hit[1],
                               recorded_at, False))
     return out
 
@@ -234,6 +247,8 @@ _DISK: dict[str, dict] = {}
 @functools.lru_cache(maxsize=1)
 def _analysis_digest() -> str:
     """Digest of the lexicon data and the code an analysis depends on (cached index keys are valid for it)."""
+    import hashlib
+
     h = hashlib.blake2b(digest_size=12)
     here = Path(__file__).parent
     for p in (here / "data" / "concepts.toml", here / "concepts.py", here / "text.py", here / "stamps.py",
@@ -298,7 +313,7 @@ def _save_disk_cache(ws, data: dict) -> None:
                                     separators=(",", ":")).encode("utf-8"))
             data["_akeys_dirty"] = False
     except OSError as exc:
-        log.warning("arbitration cache not saved: %s", exc)
+        _log().warning("arbitration cache not saved: %s", exc)
 
 
 def _akeys_table(ws, disk: dict | None) -> dict | None:
@@ -331,7 +346,7 @@ def _build_cached(disk: dict | None, akeys: dict | None, constraints: list[Const
 
 def _file_index_from_record(rec: dict) -> _FileIndex | None:
     try:
-        cons = [Constraint(Tier.from_code(t), i, f, int(n), c, sc, at, bool(st), ses)
+        cons = [Constraint(_TIER_CODES.get(t) or Tier.from_code(t), i, f, int(n), c, sc, at, bool(st), ses)
                 for t, i, f, n, c, sc, at, st, ses in rec["constraints"]]
         keys = [frozenset(k) for k in rec["keys"]]
         minw = [float(x) for x in rec["minw"]]
@@ -395,6 +410,8 @@ class ConstraintIndex:
 
         ``akeys`` (constraint content -> [index keys, minw]) spares re-analysing lines indexed before.
         """
+        import hashlib
+
         files = []
         for rel, data in texts.items():
             digest = hashlib.blake2b(data.encode("utf-8") if isinstance(data, str) else bytes(data),
@@ -415,6 +432,8 @@ class ConstraintIndex:
         With ``persist`` (and an existing ``.cuticle/``), constraints and line classifications are cached in
         ``.cuticle/cache/arbitrate.json`` keyed by content hash, so later processes skip unchanged files.
         """
+        import hashlib
+
         from .fsutil import read_bytes_checked
 
         overrides = dict(overrides or {})
@@ -424,7 +443,7 @@ class ConstraintIndex:
             try:
                 key = ws.key
             except Exception as exc:  # noqa: BLE001 - an unreadable key means stamps are checked by content only
-                log.warning("stamp key unreadable (%s); treating stamps as unverified", exc)
+                _log().warning("stamp key unreadable (%s); treating stamps as unverified", exc)
         files: list[_FileIndex] = []
         seen = set()
         for path in ws.memory_files():
@@ -442,7 +461,7 @@ class ConstraintIndex:
                 try:
                     data = read_bytes_checked(path)
                 except Exception as exc:  # noqa: BLE001 - one unreadable file must not disable arbitration
-                    log.warning("%s: skipped for arbitration (%s)", rel, exc)
+                    _log().warning("%s: skipped for arbitration (%s)", rel, exc)
                     continue
                 disk = _disk_cache(ws) if persist else None
                 sha = hashlib.blake2b(data + (key or b""), digest_size=16).hexdigest()
@@ -557,8 +576,9 @@ class ConstraintIndex:
         # Best score first, ties by file then line; in that order, skip hopeless constraints until ``limit`` are
         # kept or the scores fall under the floor set by the best one kept. A heap yields that order lazily: the
         # result is the one of sorting and filtering all of them.
-        heapq.heapify(scored)
-        pop = heapq.heappop
+        from heapq import heapify, heappop as pop
+
+        heapify(scored)
         files = self._files
         out: list[Constraint] = []
         floor = None
@@ -1127,7 +1147,7 @@ def _ask_judge(index: ConstraintIndex, a: Analysis, cand_tier: Tier, content: st
         try:
             verdict = index.judge(content, cons.content, ctx)
         except Exception:  # noqa: BLE001 - the judge is optional; its failures never block or crash a write
-            log.exception("arbitration judge failed; ignoring it")
+            _log().exception("arbitration judge failed; ignoring it")
             return out
         if not isinstance(verdict, dict) or not verdict.get("conflict"):
             continue
@@ -1183,7 +1203,7 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
         try:
             cf = check_conflict(a, cand_tier, cons)
         except Exception:  # noqa: BLE001 - a bug in one comparison must not block or crash the write path
-            log.exception("arbitration failed for constraint %s", cons.id)
+            _log().exception("arbitration failed for constraint %s", cons.id)
             continue
         if cf is not None:
             conflicts.append(cf)

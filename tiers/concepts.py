@@ -14,31 +14,92 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from dataclasses import dataclass, field
 from pathlib import Path
+import re
 
-import regex
-
+from .record import dataclass, field
 from .text import normalize, strip_markup
+
+# Patterns are written for the `regex` module. On *plain* text (ASCII, Latin-1, Latin Extended, basic Cyrillic and
+# common punctuation, minus the few characters where the two engines read \w, \s or case differently) the
+# stdlib `re` gives the same matches, so a line made of such characters never imports `regex` (~30 ms in a fresh
+# process) and each pattern is compiled by `re` (2-3x faster) only when a line needs it. tests/tiers/
+# test_concepts_engines.py checks both engines agree on plain text.
+_NOT_PLAIN = re.compile(
+    "[^\x00-\x1b\x20-\xb1\xb4-\xb8\xba\xbb\xbf-\u012f\u0132-\u017e\u0180-\u024f\u0400-\u0482"
+    "\u048a-\u04ff\u2010-\u2027\u2030-\u203e\u20a0-\u20bf]")
+
+
+def _plain(text: str) -> bool:
+    return _NOT_PLAIN.search(text) is None
+
+
+_VERBOSE = 64  # regex.VERBOSE == re.VERBOSE == 64
+
+
+def _re_source(pattern: str) -> str:
+    """The pattern for `re`: Unicode property classes spelt out over the plain characters."""
+    if "\\p{" not in pattern:
+        return pattern
+    return pattern.replace("\\p{Lu}", _category_class("Lu")).replace("\\p{Ll}", _category_class("Ll"))
+
+
+@functools.lru_cache(maxsize=None)
+def _category_class(cat: str) -> str:
+    import unicodedata as ud
+
+    chars = [chr(c) for c in range(0x2040) if ud.category(chr(c)) == cat and _plain(chr(c))]
+    return "[" + "".join(re.escape(c) for c in chars) + "]"
 
 
 class _LazyRe:
-    """A pattern compiled on first use (importing this module on the hook path compiles nothing)."""
+    """A pattern compiled on first use: by `re` for plain text, by `regex` for any other."""
 
-    def __init__(self, *args) -> None:
-        self._args = args
+    __slots__ = ("_source", "_flags", "_re", "_rx")
 
-    def __getattr__(self, name: str):
-        if name.startswith("__") or name == "_args":
-            raise AttributeError(name)
-        rx = regex.compile(*self._args)
-        for meth in ("match", "search", "finditer", "sub", "fullmatch", "findall", "split"):
-            setattr(self, meth, getattr(rx, meth))  # later calls find the bound method directly
-        return getattr(rx, name)
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._source = source
+        self._flags = flags
+        self._re = None
+        self._rx = None
+
+    def _for(self, text: str):
+        if _NOT_PLAIN.search(text) is None:
+            rx = self._re
+            if rx is None:
+                rx = self._re = re.compile(_re_source(self._source), self._flags)
+            return rx
+        rx = self._rx
+        if rx is None:
+            import regex
+
+            rx = self._rx = regex.compile(self._source, self._flags)
+        return rx
+
+    def match(self, text: str, *args):
+        return self._for(text).match(text, *args)
+
+    def fullmatch(self, text: str, *args):
+        return self._for(text).fullmatch(text, *args)
+
+    def search(self, text: str, *args):
+        return self._for(text).search(text, *args)
+
+    def finditer(self, text: str, *args):
+        return self._for(text).finditer(text, *args)
+
+    def findall(self, text: str, *args):
+        return self._for(text).findall(text, *args)
+
+    def split(self, text: str, maxsplit: int = 0):
+        return self._for(text).split(text, maxsplit=maxsplit)
+
+    def sub(self, repl, text: str, count: int = 0):
+        return self._for(text).sub(repl, text, count=count)
 
 
-def _lazy(*args) -> _LazyRe:
-    return _LazyRe(*args)
+def _lazy(source: str, flags: int = 0) -> _LazyRe:
+    return _LazyRe(source, flags)
 
 __all__ = ["Analysis", "Clause", "Lexicon", "analyze", "lexicon", "weight"]
 
@@ -104,6 +165,8 @@ def _cyrillic_first(text: str) -> bool:
         return True
     if ch < _NEWER_UNICODE:
         return False
+    import regex
+
     return bool(regex.match(r"\p{Cyrillic}", text))
 
 
@@ -135,7 +198,7 @@ _TOKEN = _lazy(
   | (?P<word>(?<![\w.])\.?\w+(?:'\w+)*(?:\.\w+)*)
   | (?P<punct>[;,.!?()\[\]]|(?<=\s)-(?=\s)|:(?=\s|$)|`)
     """,
-    regex.VERBOSE,
+    _VERBOSE,
 )
 
 _TZ = _lazy(
@@ -178,6 +241,11 @@ _NAME_TRIGGER = _lazy(
     r"зови(?:те)?\s+меня|называй(?:те)?\s+меня|обращаться\s+к\s+(?:пользователю|нему|ней|мне)\s*:?|"
     r"обращайся\s+ко\s+мне|(?:меня|его|её|ее)\s+зовут|(?:his|her)\s+name\s+is|имя\s*:|обращение\s*:)"
 )
+_NAME_NOT_ADDRESS = _lazy(r"(?i)(?:my\s+name|his\s+name|her\s+name|name\s*:|имя|(?:меня|его|её|ее)\s+зовут)")
+_NAME_END = _lazy(r"[.;(\n,]|\s(?:and|but|и|но)\s")
+_NAME_NOT = _lazy(r"\s*[,;]?\s*(?:not|не|instead\s+of|вместо)\s+([A-ZА-ЯЁ][\w'-]+)")
+_ISO_OFFSET = _lazy(r"t\d{2}:\d{2}(?::\d{2})?(z|[+-]\d{2}:?\d{2})$")
+_AIRPORT = _lazy(r"\(([A-Z]{3})\)")
 _NAME = _lazy(r"(?<![\w])(?:(not|не|instead\s+of|вместо)\s+)?([A-ZА-ЯЁ][\w'-]+(?:\s+[A-ZА-ЯЁ][\w'-]+){0,2})")
 
 _BOUNDARY_WORDS = {
@@ -947,7 +1015,7 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
             cl.values.append(("TZ", t.text, sg))
         elif t.kind == "iso":
             cl.values.append(("DATE", t.text[5:10], sg))
-            off = regex.search(r"t\d{2}:\d{2}(?::\d{2})?(z|[+-]\d{2}:?\d{2})$", t.text)
+            off = _ISO_OFFSET.search(t.text)
             if off:
                 o = off.group(1)
                 cl.values.append(("TZ", "utc" if o == "z" else "utc" + o.replace(":", "")[:3].replace("+0", "+").replace("-0", "-"), sg))
@@ -1003,7 +1071,7 @@ def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sig
             cl.values.append(("PROPER", _stem(t.text), sign_at(k)))
     seg = " ".join(tokens[k].text for k in range(s, e))
     if "AIRPORT" in cl.signs:
-        for m in regex.finditer(r"\(([A-Z]{3})\)", nfc):
+        for m in _AIRPORT.finditer(nfc):
             cl.values.append(("AIRPORT_CODE", m.group(1), 1))
     city_time = _CITY_TIME.finditer(seg) if any(w in seg for w in _CITY_TIME_NEEDS) else ()
     for m in city_time:
@@ -1141,12 +1209,11 @@ def _names(nfc: str) -> list[tuple[str, str, int]]:
     if not any(w in folded for w in _NAME_NEEDS) and not (nfc and max(nfc) >= _NEWER_UNICODE):
         return []  # (case-insensitive) every trigger holds one of these words
     for m in _NAME_TRIGGER.finditer(nfc):
-        address = not regex.match(r"(?i)(?:my\s+name|his\s+name|her\s+name|name\s*:|имя|(?:меня|его|её|ее)\s+зовут)",
-                                  m.group(0))
-        tail = regex.split(r"[.;(\n,]|\s(?:and|but|и|но)\s", nfc[m.end():m.end() + 80], maxsplit=1)
+        address = not _NAME_NOT_ADDRESS.match(m.group(0))
+        tail = _NAME_END.split(nfc[m.end():m.end() + 80], maxsplit=1)
         seg = tail[0]
         rest = nfc[m.end() + len(seg):m.end() + len(seg) + 40]
-        neg_rest = regex.match(r"\s*[,;]?\s*(?:not|не|instead\s+of|вместо)\s+([A-ZА-ЯЁ][\w'-]+)", rest)
+        neg_rest = _NAME_NOT.match(rest)
         for nm in _NAME.finditer(seg):
             found.append((address, "NAME", normalize(nm.group(2)), -1 if nm.group(1) else 1))
         if neg_rest:
