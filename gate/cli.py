@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing costs start-up time on the hook path
 if TYPE_CHECKING:  # argparse is imported only when a command line needs a parser
     import argparse
     from collections.abc import Sequence

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 # A last line of defence only: the governance layer masks what it returns; memory text that reaches this log
 # passed (or was blocked by) the security scan. Keys and tokens of common shapes are replaced by their kind.

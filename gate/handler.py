@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import Any
 
 from . import answer
 from .answer import REWRITE_HOSTS, Reply
 from .payload import CONTEXT, END, HOSTS, POST, PRE, PROMPT, START, Request, normalize
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 PROJECT_ENV = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR", "cursor": "CURSOR_PROJECT_DIR",
                "codex": "CODEX_PROJECT_DIR", "copilot": "COPILOT_PROJECT_DIR", "openclaw": "OPENCLAW_WORKSPACE"}

@@ -7,12 +7,15 @@ that knows the spellings. Everything after it works on ``Request`` and ``FileOp`
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from tiers.errors import ParseError
 from tiers.record import dataclass, field
 
 from .edits import Edit
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 HOSTS = ("openclaw", "claude", "codex", "gemini", "copilot", "cursor")
 

@@ -5,9 +5,12 @@ lines that covers every change; OpenClaw patches are re-rendered with the stampe
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from .payload import _CONTENT_KEYS, _NEW_KEYS, _OLD_KEYS
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 _EDIT_KEYS = set(_OLD_KEYS) | set(_NEW_KEYS) | {"edits", "replace_all", "replaceAll", "expected_replacements",
                                                   "allow_multiple"}

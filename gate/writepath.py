@@ -14,12 +14,15 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any
 
 from tiers.errors import CuticleError, ParseError, WorkspaceError
 from tiers.record import dataclass, field
 
 from .payload import FileOp
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 KIND = "cuticle.block/v1"
 #: seconds a pre-tool snapshot stays valid for the after-tool event (tools finish long before this)

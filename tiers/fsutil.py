@@ -6,7 +6,6 @@ import contextlib
 import fcntl
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,6 +42,8 @@ def atomic_write(path: Path, data: bytes) -> None:
     Writes a temp file in the same directory, fsyncs it, copies the old file's mode, renames it over the
     target and fsyncs the directory. The caller holds the lock when read-modify-write matters.
     """
+    import tempfile  # only writers pay for it (it pulls in random and hashlib)
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

@@ -7,10 +7,13 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from .errors import ConfigError, WorkspaceError
 from .fsutil import atomic_write, file_lock
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 STATE_DIR = ".cuticle"
 CONFIG_NAME = "config.toml"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing costs start-up time on the hook path
 if TYPE_CHECKING:
     import argparse
 
