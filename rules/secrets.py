@@ -142,10 +142,7 @@ def _needed(text: str) -> list[int] | None:
     low = text.lower()
     if not text.isascii():
         return list(range(len(_PATTERNS))) if _anchors().search(low) else None
-    for a in _ALL_ANCHORS:
-        if a in low:
-            break
-    else:
+    if not any(map(low.__contains__, _ALL_ANCHORS)):
         return None  # the common case: one pass over a flat tuple
     needed = [i for i, anchors in enumerate(_PATTERN_ANCHORS) if any(a in low for a in anchors)]
     return needed or None

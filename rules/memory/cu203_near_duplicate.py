@@ -57,16 +57,9 @@ def check(ctx):
         return
     # a pair that differs in a number is never reported, so only lines with the same numbers are compared
     groups: dict[frozenset[str], list] = defaultdict(list)
-    has_digit: dict[str, bool] = {}  # per distinct token: lines repeat their words
+    digit = _DIGIT.search
     for item in items:
-        numbers = []
-        for t in item[1]:
-            d = has_digit.get(t)
-            if d is None:
-                d = has_digit[t] = _DIGIT.search(t) is not None
-            if d:
-                numbers.append(t)
-        groups[frozenset(numbers)].append(item)
+        groups[frozenset(filter(digit, item[1]))].append(item)
     found = []
     for group in groups.values():
         if len(group) > 1:
