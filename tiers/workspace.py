@@ -101,13 +101,38 @@ class Workspace:
             except (OSError, UnicodeDecodeError) as exc:
                 raise ConfigError(f"{self.config_path}: cannot read config ({exc})") from exc
             else:
-                import tomllib  # on first use of the config, not at import
-
-                try:
-                    self._config = tomllib.loads(text)
-                except tomllib.TOMLDecodeError as exc:
-                    raise ConfigError(f"{self.config_path}: invalid TOML: {exc}") from exc
+                self._config = self._parse_config(text)
         return self._config
+
+    def _parse_config(self, text: str) -> dict[str, Any]:
+        """Parse the config text, reusing the parse a previous process left in ``.cuticle/cache/config.json``
+        when its text is identical (the hook starts a fresh interpreter per call; ``tomllib`` and the ``typing``
+        module it imports are a measurable part of that start)."""
+        import json
+
+        cache = self.state_dir / "cache" / "config.json"
+        try:
+            cached = json.loads(cache.read_text(encoding="utf-8"))
+            if isinstance(cached, dict) and cached.get("toml") == text and isinstance(cached.get("config"), dict):
+                return cached["config"]
+        except (OSError, ValueError):
+            pass
+        import tomllib  # on first use of a changed config, not at import
+
+        try:
+            config = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{self.config_path}: invalid TOML: {exc}") from exc
+        try:
+            data = json.dumps({"toml": text, "config": config}, ensure_ascii=False)
+            if json.loads(data)["config"] == config:  # TOML dates and times do not survive JSON: no cache then
+                cache.parent.mkdir(parents=True, exist_ok=True)
+                tmp = cache.with_name(f".config.{os.getpid()}.tmp")
+                tmp.write_text(data, encoding="utf-8")
+                os.replace(tmp, cache)
+        except (OSError, TypeError, ValueError):
+            pass  # a read-only workspace simply has no cache
+        return config
 
     def section(self, name: str) -> dict[str, Any]:
         """One table of the config (``[gate]``, ``[memory]``…), empty when absent; a non-table is an error."""

@@ -1,0 +1,54 @@
+"""The workspace config: parsed once per config text, the parse reused across processes through the cache."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tiers.errors import ConfigError
+from tiers.workspace import Workspace
+
+
+def make(tmp_path, text: str) -> Workspace:
+    (tmp_path / ".cuticle").mkdir(exist_ok=True)
+    (tmp_path / ".cuticle" / "config.toml").write_text(text, encoding="utf-8")
+    return Workspace(tmp_path)
+
+
+def test_config_parse_is_cached_and_follows_every_edit(tmp_path):
+    assert make(tmp_path, "[tiers]\nhypothesis_ttl = 5\n").section("tiers") == {"hypothesis_ttl": 5}
+    cache = tmp_path / ".cuticle" / "cache" / "config.json"
+    assert json.loads(cache.read_text(encoding="utf-8"))["config"] == {"tiers": {"hypothesis_ttl": 5}}
+    # the next process reuses the parse only for the identical text
+    assert Workspace(tmp_path).section("tiers") == {"hypothesis_ttl": 5}
+    assert make(tmp_path, "[tiers]\nhypothesis_ttl = 6\n").section("tiers") == {"hypothesis_ttl": 6}
+    assert make(tmp_path, "[tiers]\nhypothesis_ttl = 6 \n").section("tiers") == {"hypothesis_ttl": 6}
+
+
+def test_a_broken_or_stale_cache_is_ignored(tmp_path):
+    make(tmp_path, "[gate]\nuser_guard = false\n").config
+    cache = tmp_path / ".cuticle" / "cache" / "config.json"
+    cache.write_text("{not json", encoding="utf-8")
+    assert Workspace(tmp_path).section("gate") == {"user_guard": False}
+    cache.write_text(json.dumps({"toml": "[gate]\n", "config": {"gate": {"user_guard": True}}}), encoding="utf-8")
+    assert Workspace(tmp_path).section("gate") == {"user_guard": False}
+
+
+def test_invalid_toml_is_an_error_every_time(tmp_path):
+    for _ in range(2):
+        with pytest.raises(ConfigError, match="invalid TOML"):
+            make(tmp_path, "[gate\n").config
+    assert not (tmp_path / ".cuticle" / "cache" / "config.json").exists()
+
+
+def test_values_json_cannot_hold_are_parsed_without_a_cache(tmp_path):
+    ws = make(tmp_path, "[tiers]\nsince = 2026-11-30\n")
+    assert str(ws.section("tiers")["since"]) == "2026-11-30"
+    assert not (tmp_path / ".cuticle" / "cache" / "config.json").exists()
+
+
+def test_a_read_only_state_dir_still_gives_the_config(tmp_path):
+    ws = make(tmp_path, "[tiers]\nhypothesis_ttl = 4\n")
+    (tmp_path / ".cuticle" / "cache").write_text("not a directory", encoding="utf-8")  # cache cannot be written
+    assert ws.section("tiers") == {"hypothesis_ttl": 4}
