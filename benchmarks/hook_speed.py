@@ -81,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     ws = make_workspace(args.lines)
+    # set up as a user would: `cuticle init` writes the config, key, starter policy and session state
+    subprocess.run([sys.executable, "-m", "gate", "init", "claude", str(ws)], check=True, capture_output=True)
     memory = ws / "MEMORY.md"
     payload = json.dumps({
         "session_id": "bench", "cwd": str(ws), "hook_event_name": "PreToolUse", "tool_name": "Write",
