@@ -68,7 +68,19 @@ DECODE_FLAGS = frozenset({"-d", "--decode", "-D"})
 
 _IDE_WORDS = ("sock", "vscode", "cursor", "jetbrains", "code-server", "codeserver", "ipc", "windsurf", "zed",
               "base64", "\\x")
-_IDE_WORDS_ANY = re.compile("|".join(re.escape(k) for k in _IDE_WORDS))
+
+
+def _may_mention_ide(command: str) -> bool:
+    """Could the command reach an IDE socket? (False: no ``$``, backtick or any of ``_IDE_WORDS`` in it; substring
+    tests in C beat one regex alternation for this one-per-command check.)"""
+    if "$" in command or "`" in command:
+        return True
+    low = command.lower()
+    return ("sock" in low or "vscode" in low or "cursor" in low or "jetbrains" in low or "code-server" in low
+            or "codeserver" in low or "ipc" in low or "windsurf" in low or "zed" in low or "base64" in low
+            or "\\x" in low)
+
+
 _URL = LazyRe(r"(?i)\b(?:https?|ftp|wss?|s3|gs)://([^/\s:'\"@]+@)?([^/\s:'\"?#]+)")
 _IDE = LazyRe(r"(?i)(vscode-ipc-[^\s]*\.sock|vscode-git-[^\s]*\.sock|vscode-[a-z0-9-]*\.sock|\.vscode-server/|"
                   r"\.cursor-server/|cursor-ipc|VSCODE_IPC_HOOK|VSCODE_GIT_IPC|JETBRAINS_[A-Z_]*SOCK|"
@@ -93,6 +105,7 @@ class Effect:
 
 #: one shared (immutable) target-less effect per type
 _PLAIN_EFFECTS = {t: Effect(t) for t in TYPES}
+_PLAIN_TUPLES = {t: (e,) for t, e in _PLAIN_EFFECTS.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +181,10 @@ class Flow:
     secret: bool = False
 
 
+#: the flow of a command whose output carries nothing of interest (shared: flows are never changed once returned)
+_NO_FLOW = Flow()
+
+
 @dataclass(slots=True)
 class Options:
     """The policy knobs invariants use."""
@@ -205,19 +222,24 @@ class Walker:
     def emit(self, argv: list[str], op: str, via: str, typ: str, effects: list[Effect], *, sudo=False,
              wrappers=()) -> Segment:
         best = typ
-        rank = RANK[typ]
-        seen = False
-        for e in effects:
-            if e.type == typ:
-                seen = True
-            elif RANK[e.type] > rank:
-                best, rank = e.type, RANK[e.type]
-        if not seen:
-            effects.insert(0, _PLAIN_EFFECTS[typ])
-        seg = Segment(op, tuple(argv), sudo, best, tuple(effects), via, tuple(wrappers))
-        if len(self.out.segments) < _MAX_SEGMENTS:
-            self.out.segments.append(seg)
-        elif len(self.out.segments) == _MAX_SEGMENTS and not any(
+        if effects:
+            rank = RANK[typ]
+            seen = False
+            for e in effects:
+                if e.type == typ:
+                    seen = True
+                elif RANK[e.type] > rank:
+                    best, rank = e.type, RANK[e.type]
+            if not seen:
+                effects.insert(0, _PLAIN_EFFECTS[typ])
+            effs = tuple(effects)
+        else:
+            effs = _PLAIN_TUPLES[typ]
+        seg = Segment(op, tuple(argv), sudo, best, effs, via, tuple(wrappers) if wrappers else ())
+        segments = self.out.segments
+        if len(segments) < _MAX_SEGMENTS:
+            segments.append(seg)
+        elif len(segments) == _MAX_SEGMENTS and not any(
                 v.reason.startswith("more than") for v in self.out.violations):
             self.violate("script-execution-tracking", f"more than {_MAX_SEGMENTS} commands in one call; cuticle "
                          "cannot inspect them all. Split the work into smaller commands")
@@ -225,26 +247,31 @@ class Walker:
 
     # -- structure -----------------------------------------------------------------------------------
     def script(self, script: Script, cwd: str | None, via: str = "", op0: str = "") -> tuple[str | None, Flow]:
-        flow = Flow()
-        for idx, (op, pipe) in enumerate(script.items):
-            cwd, flow = self.pipeline(pipe, cwd, via, op if idx else op0)
+        flow = _NO_FLOW
+        first = True
+        for op, pipe in script.items:
+            cwd, flow = self.pipeline(pipe, cwd, via, op0 if first else op)
+            first = False
         return cwd, flow
 
     def pipeline(self, pipe, cwd, via, op) -> tuple[str | None, Flow]:
+        commands = pipe.commands
+        if len(commands) == 1:  # no pipe: the command's working directory carries over
+            cmd = commands[0]
+            if type(cmd) is Simple:
+                return self.simple(cmd, cwd, via, op, None)
+            return self.command(cmd, cwd, via, op, None)
         stdin: Flow | None = None
-        single = len(pipe.commands) == 1
-        out_cwd = cwd
-        flow = Flow()
-        for k, cmd in enumerate(pipe.commands):
-            pop = op if k == 0 else (pipe.pipes[k - 1] if k - 1 < len(pipe.pipes) else "|")
-            new_cwd, flow = self.command(cmd, cwd, via, pop, stdin)
-            if single:
-                out_cwd = new_cwd
+        flow = _NO_FLOW
+        pipes = pipe.pipes
+        for k, cmd in enumerate(commands):
+            pop = op if k == 0 else (pipes[k - 1] if k - 1 < len(pipes) else "|")
+            _, flow = self.command(cmd, cwd, via, pop, stdin)
             stdin = flow
-        return out_cwd, flow
+        return cwd, flow
 
     def command(self, cmd, cwd, via, op, stdin) -> tuple[str | None, Flow]:
-        if isinstance(cmd, Simple):
+        if type(cmd) is Simple:
             return self.simple(cmd, cwd, via, op, stdin)
         assert isinstance(cmd, Compound)
         start = len(self.out.segments)
@@ -283,7 +310,7 @@ class Walker:
     def nested(self, script: Script, cwd, via, op) -> tuple[str | None, Flow]:
         if self.nest >= _MAX_NEST:
             self.violate("script-execution-tracking", "commands nested too deeply to inspect; run them directly")
-            return cwd, Flow()
+            return cwd, _NO_FLOW
         self.nest += 1
         try:
             return self.script(script, cwd, via, op)
@@ -327,7 +354,6 @@ class Walker:
 
     # -- simple commands -----------------------------------------------------------------------------
     def simple(self, cmd: Simple, cwd, via, op, stdin: Flow | None) -> tuple[str | None, Flow]:
-        word_taint: list[str | None] = []
         words = cmd.words
         if not cmd.assigns:
             for w in words:
@@ -353,6 +379,7 @@ class Walker:
                     self.tainted.pop(name, None)
         argv: list[str] = []
         dyn_flags: list[bool] = []
+        word_taint: list[str | None] = []
         for w in cmd.words:
             if w.literal:  # the common case: no expansion, no substitution
                 word_taint.append(None)
@@ -373,6 +400,26 @@ class Walker:
                      word_taint: list[str | None]) -> tuple[str | None, Flow]:
         """The rest of :meth:`simple` once the words are expanded: redirections, stdin, then dispatch."""
         redirects = cmd.redirects
+        effects: list[Effect] = []
+        if redirects:
+            stdin = self.redirections(redirects, cwd, via, stdin, effects)
+        if stdin is not None and stdin.text is not None and argv and argv[0] in ("cat", "tee", "dd"):
+            targets = [e.target for e in effects if e.type == "write" and e.kind == "path"]
+            if argv[0] == "tee":
+                targets += [a for a in argv[1:] if not a.startswith("-")]
+            for t in targets:
+                self.written[self.env.abs_of(self.env.norm(t, cwd).display)] = stdin.text
+        if not argv:
+            if effects:
+                self.emit([">"], op, via, "write", effects)
+            return cwd, _NO_FLOW
+        if self.ide_possible and _IDE.search(" ".join(argv)):
+            self.violate("no-ide-socket-access", "reaches an IDE/editor socket; agents may not drive the editor")
+        return self.dispatch(argv, dyn_flags, word_taint, cwd, via, op, stdin, effects, cmd)
+
+    def redirections(self, redirects, cwd, via, stdin: Flow | None, effects: list[Effect]) -> Flow | None:
+        """Walk a command's redirections: their substitutions run, heredocs and ``<`` feed stdin, ``>`` writes
+        (appended to ``effects``); the command's stdin afterwards."""
         redir_taint: dict[int, str | None] = {}
         for red in redirects:
             if red.target is not None:
@@ -400,24 +447,10 @@ class Walker:
                     stdin = Flow(taint="fetch")
                 elif self.env.is_secret(ref):
                     stdin = Flow(secret=True)
-        effects: list[Effect] = []
-        if redirects:
-            self.redirect_effects_list(redirects, cwd, effects)
-            # `cmd < file` reads the file as surely as `cat file` does (policy read rules, state secrets)
-            effects.extend(Effect("read", target, "path") for target in stdin_reads)
-        if stdin is not None and stdin.text is not None and argv and argv[0] in ("cat", "tee", "dd"):
-            targets = [e.target for e in effects if e.type == "write" and e.kind == "path"]
-            if argv[0] == "tee":
-                targets += [a for a in argv[1:] if not a.startswith("-")]
-            for t in targets:
-                self.written[self.env.abs_of(self.env.norm(t, cwd).display)] = stdin.text
-        if not argv:
-            if effects:
-                self.emit([">"], op, via, "write", effects)
-            return cwd, Flow()
-        if self.ide_possible and _IDE.search(" ".join(argv)):
-            self.violate("no-ide-socket-access", "reaches an IDE/editor socket; agents may not drive the editor")
-        return self.dispatch(argv, dyn_flags, word_taint, cwd, via, op, stdin, effects, cmd)
+        self.redirect_effects_list(redirects, cwd, effects)
+        # `cmd < file` reads the file as surely as `cat file` does (policy read rules, state secrets)
+        effects.extend(Effect("read", target, "path") for target in stdin_reads)
+        return stdin
 
     def redirect_effects_list(self, redirects, cwd, effects: list[Effect]) -> None:
         for red in redirects:
@@ -478,7 +511,7 @@ class Walker:
         for _ in range(24):
             if not argv:
                 self.emit(["true"], op, via, "read", effects, sudo=sudo, wrappers=wrappers)
-                return cwd, Flow()
+                return cwd, _NO_FLOW
             head = argv[0]
             if dyn and dyn[0]:
                 base = head.rsplit("/", 1)[-1]
@@ -494,7 +527,7 @@ class Walker:
                     self.violate("script-execution-tracking", f"the command name '{head}' is computed at run time, "
                                  "so cuticle cannot tell what runs; spell the command out")
                 self.emit(argv, op, via, "dangerous", effects, sudo=sudo, wrappers=wrappers)
-                return cwd, Flow()
+                return cwd, _NO_FLOW
             tool = tool_name(head)
             handler = _WRAPPERS.get(tool)
             if handler is None:
@@ -533,18 +566,20 @@ class Walker:
                 if tool == "eval" and "$(…)" in new_argv[0] and not taint:
                     # eval "$(ssh-agent -s)": the code comes from a local command, not from the network
                     self.emit(argv, op, via, "exec", effects, sudo=sudo, wrappers=wrappers)
-                    return cwd, Flow()
+                    return cwd, _NO_FLOW
                 self.shell_script(new_argv[0], cwd, tool, op, taint)
                 if effects:
                     self.emit([tool], op, via, "write", effects, sudo=sudo, wrappers=wrappers)
-                return cwd, Flow()
+                return cwd, _NO_FLOW
             else:
                 wrappers.append(tool)
             shift = len(argv) - len(new_argv)
             dyn = dyn[shift:] if shift >= 0 else [False] * len(new_argv)
             taints = taints[shift:] if shift >= 0 else [None] * len(new_argv)
             argv = new_argv
-        return self.final(argv, dyn, taints, cwd, via, op, stdin, effects, sudo, wrappers)
+        else:
+            tool = None  # 24 wrappers deep: argv changed after the last lookup
+        return self.final(argv, dyn, taints, cwd, via, op, stdin, effects, sudo, wrappers, tool)
 
     def shell_script(self, text: str, cwd, via, op, taint) -> None:
         if taint:
@@ -553,8 +588,11 @@ class Walker:
         self.run_text(text, cwd, via, op)
 
     # -- final commands ------------------------------------------------------------------------------
-    def final(self, argv, dyn, taints, cwd, via, op, stdin, effects, sudo, wrappers) -> tuple[str | None, Flow]:
-        tool = tool_name(argv[0])
+    def final(self, argv, dyn, taints, cwd, via, op, stdin, effects, sudo, wrappers,
+              tool: str | None = None) -> tuple[str | None, Flow]:
+        """Type the unwrapped command ``argv`` (``tool``: its ``tool_name`` when the caller has it)."""
+        if tool is None:
+            tool = tool_name(argv[0])
         args = argv[1:]
         cat = _category(tool)
         if cat == _C_HANDLER:
@@ -590,7 +628,7 @@ class Walker:
         if sudo:
             typ = "dangerous"
         fetcher = tool in FETCHERS
-        decoder = _is_decoder(tool, argv)
+        decoder = tool in _DECODER_TOOLS and _is_decoder(tool, argv)
         if effects and (fetcher or decoder or (stdin is not None and stdin.taint and tool in _FILTERS)):
             for e in effects:  # curl URL > x.sh, base64 -d > x.sh, curl URL | tee x.sh: x.sh is untrusted code
                 if e.type == "write" and e.kind == "path":
@@ -609,21 +647,24 @@ class Walker:
                             self.vars[name] = value
         self.emit(argv, op, via, typ, effects, sudo=sudo, wrappers=wrappers)
         if flow is None:
-            flow = Flow()
+            taint = text = None
+            secret = False
             if fetcher:
-                flow.taint = "fetch"
+                taint = "fetch"
             elif decoder:
-                flow.taint = "decode"
+                taint = "decode"
                 if stdin and stdin.text and tool == "base64":
-                    flow.text = _b64(stdin.text)
-            elif tool in ("echo", "printf"):
-                flow.text = _echo_text(tool, args)
-            elif tool in _FILTERS and stdin is not None:
-                flow = Flow(taint=stdin.taint, text=stdin.text if tool in ("cat", "read", "tee") else None,
-                            secret=stdin.secret)
-            if tool in ("read", "base64", "xxd", "gzip", "tar", "zip", "openssl", "gpg") and any(
+                    text = _b64(stdin.text)
+            elif tool == "echo" or tool == "printf":
+                text = _echo_text(tool, args)
+            elif stdin is not None and tool in _FILTERS:
+                taint, secret = stdin.taint, stdin.secret
+                if tool in ("cat", "read", "tee"):
+                    text = stdin.text
+            if effects and tool in _SECRET_CARRIERS and any(
                     e.kind == "path" and self.env.is_secret(self.env.norm(e.target, cwd)) for e in effects):
-                flow.secret = True
+                secret = True
+            flow = _NO_FLOW if taint is None and text is None and not secret else Flow(taint, text, secret)
         return cwd, flow
 
     def check_exec_of_download(self, path: str, cwd, lang: str = "sh", op: str = ";") -> None:
@@ -1795,6 +1836,8 @@ def _category(tool: str) -> int:
     return _C_EXEC
 
 
+#: tools whose output carries a credential file's contents when they read one
+_SECRET_CARRIERS = frozenset({"read", "base64", "xxd", "gzip", "tar", "zip", "openssl", "gpg"})
 _FILTERS = frozenset({"cat", "read", "tee", "tr", "sed", "awk", "head", "tail", "gunzip", "zcat", "xz", "unxz",
                       "bunzip2", "bzcat", "gzip", "sort", "uniq", "grep", "cut", "rev", "dos2unix", "iconv",
                       "base64", "xxd", "openssl", "gpg", "jq"})
@@ -2070,7 +2113,7 @@ def analyze_command(command: str, env: Env, opts: Options | None = None, *, cwd:
                     git_branch=None) -> Analysis:
     """Parse and walk a shell command. Never raises on any input."""
     walker = Walker(env, opts, git_branch=git_branch)
-    walker.ide_possible = "$" in command or "`" in command or _IDE_WORDS_ANY.search(command.lower()) is not None
+    walker.ide_possible = _may_mention_ide(command)
     script = parse(command)
     walker.script(script, cwd if cwd is not None else env.root)
     return walker.out

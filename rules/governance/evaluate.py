@@ -291,12 +291,15 @@ def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, 
     analysis's effects when the caller has collected them already)."""
     findings: list[Finding] = []
     seen: set[tuple[str, str]] = set()
-    for v in analysis.violations:
-        mode = policy.mode_for(v.invariant)
-        if mode == "off" or (v.invariant, v.reason) in seen:
-            continue
-        seen.add((v.invariant, v.reason))
-        findings.append(Finding(v.invariant, "invariant", mode, v.reason))
+    if analysis.violations:
+        modes, default = policy.invariant_modes, policy.mode
+        for v in analysis.violations:
+            mode = modes.get(v.invariant, default)
+            key = (v.invariant, v.reason)
+            if mode == "off" or key in seen:
+                continue
+            seen.add(key)
+            findings.append(Finding(v.invariant, "invariant", mode, v.reason))
     allow_rule = None
     best = -1
     match = policy.match
@@ -318,11 +321,10 @@ def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, 
         elif rule is not None and RANK[eff.type] > best:
             best = RANK[eff.type]
             allow_rule = rule
-    enforced = [f for f in findings if f.mode == "enforce"]
-    if enforced:
-        f = enforced[0]
-        return "deny", f.rule, f.reason, "enforce", f.scope, findings
     if findings:
+        for f in findings:
+            if f.mode == "enforce":
+                return "deny", f.rule, f.reason, "enforce", f.scope, findings
         f = findings[0]
         return "allow", f.rule, f"monitor: would deny: {f.reason}", "monitor", f.scope, findings
     if allow_rule is not None:
@@ -337,19 +339,29 @@ _STATE_SECRETS = (".cuticle/key", ".cuticle/serve.json")
 
 def _guard_state_secrets(analysis, effects, tool: str) -> None:
     """Reading the stamp key or the server token, by any tool, violates self-protection."""
-    from .analyze import Violation
-
     for eff in effects:
         if eff.kind != "path" or not eff.target:
             continue
         target = eff.target.rstrip("/").lower()
-        if any(target == s or target.endswith("/" + s) for s in _STATE_SECRETS):
+        if ".cuticle/" in target and any(target == s or target.endswith("/" + s) for s in _STATE_SECRETS):
             verb = "reads" if eff.type == "read" else "touches"
             analysis.violations.append(Violation(
                 "no-governance-self-modification",
                 f"{tool} {verb} {eff.target}, cuticle's stamp key or server token; with it an agent could forge "
                 "stamps or answers, so only cuticle itself reads it"))
             return
+
+
+def _effects_of(analysis) -> tuple:
+    """All effects of an analysis as one tuple (a lone segment's tuple as is)."""
+    segs = analysis.segments
+    if len(segs) == 1 and not analysis.effects:
+        return segs[0].effects
+    out: list = []
+    for seg in segs:
+        out.extend(seg.effects)
+    out.extend(analysis.effects)
+    return tuple(out)
 
 
 def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
@@ -361,29 +373,35 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
     policy = load_policy(ws, policy_path)
     if ws is not None:
         root = str(ws.root)
+        config = ws.config
     else:
         root = os.path.abspath(call.cwd) if call.cwd else os.getcwd()
+        config = None
     memo_key = None
     call_kind = tool_kind(call)
-    if call.command is not None and call_kind == "shell":  # a shell decision depends on the command only
-        memo_key = (root, call.tool, call.kind, call.command, call.cwd, call.paths, id(policy),
-                    id(ws.config) if ws is not None else 0)
+    command = call.command
+    if command is not None and call_kind == "shell":  # a shell decision depends on the command only
+        memo_key = (root, call.tool, call.kind, command, call.cwd, call.paths, id(policy), id(config))
         hit = _MEMO.get(memo_key)
-        if hit is not None and hit[0] is policy and hit[2] is (ws.config if ws is not None else None):
+        if hit is not None and hit[0] is policy and hit[2] is config:
             return hit[1]
     env = build_env(ws, policy, root)
     volatile = True
     try:
         kind, analysis = analyze_call(call, env, policy, call_kind)
         volatile = analysis.volatile
-        effects = tuple(analysis.all_effects())
-        _guard_state_secrets(analysis, effects, call.tool)
-        decision, rule, reason, mode, scope, findings = decide(analysis, policy, effects)
+        effects = _effects_of(analysis)
         best = 0
+        guard = False
         for eff in effects:
             r = RANK[eff.type]
             if r > best:
                 best = r
+            if not guard and eff.kind == "path" and "uticle/" in eff.target.lower():
+                guard = True
+        if guard:
+            _guard_state_secrets(analysis, effects, call.tool)
+        decision, rule, reason, mode, scope, findings = decide(analysis, policy, effects)
         action = TYPES[best]
         segments = tuple(analysis.segments)
     except RecursionError:
@@ -395,11 +413,15 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
             "deny", "internal-error", f"cuticle could not evaluate this call ({type(exc).__name__}); "
             "run it another way or ask the user", "enforce", "invariant", [])
         action, segments, effects, kind = "exec", (), (), call_kind
-    command = None
     if kind == "shell":
-        command = call.command if call.command is not None else str((call.arguments or {}).get("command", ""))
-    paths = tuple(_call_paths(call)) if kind != "shell" else ()
-    raw = " ".join([command or "", *paths]) if paths else (command or "")
+        if command is None:
+            command = str((call.arguments or {}).get("command", ""))
+        paths = ()
+        raw = command
+    else:
+        command = None
+        paths = tuple(_call_paths(call))
+        raw = " ".join(["", *paths]) if paths else ""
     secret = needs_mask(raw) and mask(raw) != raw
     if secret:
         command = mask(command) if command is not None else None
@@ -407,11 +429,12 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
         reason = mask(reason)
         findings = [Finding(f.rule, f.scope, f.mode, mask(f.reason), mask(f.target)) for f in findings]
     ev = Evaluation(decision, action, rule, reason, mode, scope, call.tool, command, segments, tuple(findings),
-                    _policy_display(policy, root), paths, effects, secret)
+                    "<starter>" if policy.path in ("", "<starter>") else _policy_display(policy, root), paths,
+                    effects, secret)
     if memo_key is not None and not volatile:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.pop(next(iter(_MEMO)))
-        _MEMO[memo_key] = (policy, ev, ws.config if ws is not None else None)
+        _MEMO[memo_key] = (policy, ev, config)
     return ev
 
 

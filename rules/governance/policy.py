@@ -14,6 +14,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,17 +101,17 @@ class Policy:
 
     def match(self, eff: Effect) -> tuple[Rule | None, str]:
         """The deciding rule for one effect: first matching deny, else first matching allow, else default deny."""
-        plan = _plan(self).get(eff.type)
-        if plan is None:
-            plan = _plan(self)["*"]
-        if not eff.target or eff.kind not in _TARGET_KINDS:
-            return plan[2]  # only rules without targets or branches can match: decided when the plan was built
-        for rule, pos, neg in plan[0]:
-            if _hits(rule, pos, neg, eff):
-                return rule, "deny"
-        for rule, pos, neg in plan[1]:
-            if _hits(rule, pos, neg, eff):
-                return rule, "allow"
+        plan = _plan(self)
+        entry = plan.get(eff.type) or plan["*"]
+        target = eff.target
+        if not target or eff.kind not in _TARGET_KINDS:
+            return entry[2]  # only rules without targets or branches can match: decided when the plan was built
+        for m in entry[0]:
+            if m.hits(eff.kind, target):
+                return m.rule, "deny"
+        for m in entry[1]:
+            if m.hits(eff.kind, target):
+                return m.rule, "allow"
         return None, "deny"
 
     def to_dict(self) -> dict:
@@ -147,51 +148,91 @@ _TARGET_KINDS = frozenset({"path", "host", "branch"})
 _PLANS: dict[int, tuple] = {}
 
 
+def _alternation(patterns: list[str]):
+    """One compiled regex matching when any of ``patterns`` (each anchored with ``\\Z``) matches; None if none."""
+    if not patterns:
+        return None
+    return re.compile("|".join(f"(?:{p})" for p in dict.fromkeys(patterns))).match
+
+
+def _glob_matchers(globs: tuple[str, ...]) -> tuple:
+    """(basename, whole path, host) matchers for a list of target globs, with :func:`target_match` semantics."""
+    base: list[str] = []
+    path: list[str] = []
+    host: list[str] = []
+    for g in globs:
+        host.append(fnmatch.translate(g.lower()))
+        if "/" not in g.rstrip("/"):
+            base.append(glob_to_regex(g.rstrip("/")).pattern)
+        else:
+            path.append(glob_to_regex(g).pattern)
+            path.append(glob_to_regex(g.rstrip("/") + "/**").pattern)
+    return _alternation(base), _alternation(path), _alternation(host)
+
+
+class _RuleMatcher:
+    """One rule of a plan with its target globs and branches compiled: one regex per kind instead of one
+    :func:`target_match` call per glob (``Rule.matches`` is the reference; a hypothesis test checks they agree)."""
+
+    __slots__ = ("rule", "targets", "has_pos", "pos", "neg", "branches")
+
+    def __init__(self, rule: Rule) -> None:
+        self.rule = rule
+        self.targets = bool(rule.targets)
+        pos = tuple(t for t in rule.targets if not t.startswith("!"))
+        self.has_pos = bool(pos)
+        self.pos = _glob_matchers(pos)
+        self.neg = _glob_matchers(tuple(t[1:] for t in rule.targets if t.startswith("!")))
+        self.branches = _alternation([glob_to_regex(b).pattern for b in rule.branches])
+
+    def hits(self, kind: str, target: str) -> bool:
+        """``rule.matches(eff)`` for an effect with a target, the rule's action already checked."""
+        if self.targets:
+            if kind == "path":
+                base = target.rstrip("/").rsplit("/", 1)[-1]
+                pb, pp, _ = self.pos
+                if self.has_pos and not ((pb is not None and pb(base)) or (pp is not None and pp(target))):
+                    return False
+                nb, np_, _ = self.neg
+                if (nb is not None and nb(base)) or (np_ is not None and np_(target)):
+                    return False
+            elif kind == "host":
+                low = target.lower()
+                ph = self.pos[2]
+                if self.has_pos and not ph(low):
+                    return False
+                nh = self.neg[2]
+                if nh is not None and nh(low):
+                    return False
+            else:
+                return False
+        if self.branches is not None:
+            if kind != "branch" or not self.branches(target):
+                return False
+        return True
+
+
 def _plan(policy: Policy) -> dict:
-    """Per action type: (deny rules, allow rules) that name the type, each as (rule, positive globs, negated
-    globs), and the decision for an effect without a target (only rules without targets or branches match it)."""
+    """Per action type: (deny rules, allow rules) that name the type, each as a compiled :class:`_RuleMatcher`,
+    and the decision for an effect without a target (only rules without targets or branches match it)."""
     hit = _PLANS.get(id(policy))
     if hit is not None and hit[0] is policy:
         return hit[1]
+    matchers = {id(rule): _RuleMatcher(rule) for rule in policy.rules}
     plan = {}
     for typ in (*TYPES, "*"):
         deny, allow = [], []
         for rule in policy.rules:
             if "*" in rule.actions or typ in rule.actions:
-                entry = (rule, tuple(t for t in rule.targets if not t.startswith("!")),
-                         tuple(t[1:] for t in rule.targets if t.startswith("!")))
-                (deny if rule.effect == "deny" else allow if rule.effect == "allow" else []).append(entry)
-        plain = next(((r, "deny") for r, _, _ in deny if not r.targets and not r.branches), None) or next(
-            ((r, "allow") for r, _, _ in allow if not r.targets and not r.branches), (None, "deny"))
+                (deny if rule.effect == "deny" else allow if rule.effect == "allow" else []).append(
+                    matchers[id(rule)])
+        plain = next(((m.rule, "deny") for m in deny if not m.rule.targets and not m.rule.branches), None) or next(
+            ((m.rule, "allow") for m in allow if not m.rule.targets and not m.rule.branches), (None, "deny"))
         plan[typ] = (tuple(deny), tuple(allow), plain)
     if len(_PLANS) > 64:
         _PLANS.clear()
     _PLANS[id(policy)] = (policy, plan)
     return plan
-
-
-def _hits(rule: Rule, pos: tuple, neg: tuple, eff: Effect) -> bool:
-    """``rule.matches(eff)`` for an effect with a target, the rule's action already checked."""
-    if rule.targets:
-        kind = eff.kind
-        if kind != "path" and kind != "host":
-            return False
-        target = eff.target
-        if pos:
-            for g in pos:
-                if target_match(target, g, kind):
-                    break
-            else:
-                return False
-        for g in neg:
-            if target_match(target, g, kind):
-                return False
-    if rule.branches:
-        if eff.kind != "branch":
-            return False
-        if not glob_match(eff.target, rule.branches):
-            return False
-    return True
 
 
 # -- loading -----------------------------------------------------------------------------------------------
@@ -309,7 +350,8 @@ def policy_location(ws) -> Path | None:
             if len(_CHITIN_AT) > 64:
                 _CHITIN_AT.clear()
             p = _CHITIN_AT[root] = os.path.join(str(root), "chitin.yaml")
-        return Path(p) if os.path.isfile(p) else None
+        # os.access first: a missing file costs no exception (os.path.isfile raises and catches one inside)
+        return Path(p) if os.access(p, os.F_OK) and os.path.isfile(p) else None
     section = ws.section("policy")
     unknown = sorted(set(section) - {"path"})
     if unknown:

@@ -837,12 +837,78 @@ def _unquote(q: re.Match[str]) -> str:
     return q.group(1) if q.group(1) is not None else q.group(2)
 
 
+#: a line of plain words only: printable ASCII without quotes, escapes, expansions, operators, redirections,
+#: groups or comments (and no blanks but spaces and tabs), so ``str.split`` finds exactly its words
+_PLAIN_LINE = re.compile(r"[ \t!%*+,\-./0-9:=?@A-Z\[\]^_a-z~]*")
+_new = object.__new__
+
+
+# The fast paths build their nodes slot by slot: the records have no __post_init__, and skipping one generated
+# __init__ frame per node is most of what a short command line costs to parse (tests check the nodes equal the full
+# parser's).
+def _word(text: str, quoted: bool, qstart: int) -> Word:
+    w = _new(Word)
+    w.text = text
+    w.literal = True
+    w.quoted = quoted
+    w.subs = _NO_SUBS
+    w.procsubs = _NO_SUBS
+    w.qstart = qstart
+    return w
+
+
+def _plain_words(tokens: list[str]) -> list[Word]:
+    out = []
+    for t in tokens:
+        w = _new(Word)
+        w.text = t
+        w.literal = True
+        w.quoted = False
+        w.subs = _NO_SUBS
+        w.procsubs = _NO_SUBS
+        w.qstart = -1
+        out.append(w)
+    return out
+
+
+def _simple(words: list[Word]) -> Simple:
+    cmd = _new(Simple)
+    cmd.assigns = []
+    cmd.words = words
+    cmd.redirects = []
+    return cmd
+
+
+def _pipeline(commands: list[Command]) -> Pipeline:
+    pipe = _new(Pipeline)
+    pipe.commands = commands
+    pipe.pipes = []
+    pipe.negated = False
+    return pipe
+
+
+def _script(items: list) -> Script:
+    script = _new(Script)
+    script.items = items
+    script.background = set()
+    return script
+
+
 def _fast_parse(text: str) -> Script | None:
+    if _PLAIN_LINE.fullmatch(text) is not None:  # the commonest line: one command of plain words
+        tokens = text.split()
+        if not tokens:
+            return _script([])
+        first = tokens[0]
+        if first in _FAST_RESERVED or ("=" in first and first.split("=", 1)[0].replace("_", "a").isalnum()):
+            return None
+        return _script([("", _pipeline([_simple(_plain_words(tokens))]))])
     if _FAST_LINE.fullmatch(text) is None:
         return None
-    script = Script()
-    items = script.items
-    pipe = Pipeline()
+    items: list = []
+    background = None
+    commands: list[Command] = []
+    pipes: list[str] = []
     cmd: list[Word] = []
     op = ""
     for tok_op, word in _FAST_TOKEN.findall(text):
@@ -852,29 +918,36 @@ def _fast_parse(text: str) -> Script | None:
                     return None
             if "'" in word or '"' in word:
                 sq, dq = word.find("'"), word.find('"')
-                cmd.append(Word(_QUOTED.sub(_unquote, word), True, True, _NO_SUBS, _NO_SUBS,
-                                sq if dq < 0 else dq if sq < 0 else min(sq, dq)))
+                cmd.append(_word(_QUOTED.sub(_unquote, word), True, sq if dq < 0 else dq if sq < 0 else min(sq, dq)))
             else:
-                cmd.append(Word(word, True, False, _NO_SUBS, _NO_SUBS, -1))
+                cmd.append(_word(word, False, -1))
             continue
         if not cmd:
             return None
-        pipe.commands.append(Simple(words=cmd))
+        commands.append(_simple(cmd))
         cmd = []
         if tok_op == "|" or tok_op == "|&":
-            pipe.pipes.append(tok_op)
+            pipes.append(tok_op)
             continue
+        pipe = _pipeline(commands)
+        pipe.pipes = pipes
         items.append((op if items else "", pipe))
         if tok_op == "&":
-            script.background.add(len(items) - 1)
-        pipe = Pipeline()
+            background = background or []
+            background.append(len(items) - 1)
+        commands, pipes = [], []
         op = tok_op
     if cmd:
-        pipe.commands.append(Simple(words=cmd))
-    elif pipe.commands:
+        commands.append(_simple(cmd))
+    elif commands:
         return None  # trailing pipe
-    if pipe.commands:
+    if commands:
+        pipe = _pipeline(commands)
+        pipe.pipes = pipes
         items.append((op if items else "", pipe))
+    script = _script(items)
+    if background:
+        script.background.update(background)
     return script
 
 
