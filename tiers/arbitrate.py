@@ -239,7 +239,7 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
 # A persistent cache in .cuticle/cache/ so a fresh gate process does not re-classify unchanged memory, and a
 # changed file re-analyses only its changed lines (arbitrate-keys.json: content -> [index keys, minw], valid for
 # one "lx" digest of the lexicon and code; read only when a file must be re-indexed).
-_CACHE_VERSION = 2
+_CACHE_VERSION = 3
 _LINE_CACHE_MAX = 50_000
 _DISK: dict[str, dict] = {}
 
@@ -267,16 +267,15 @@ def _disk_cache(ws) -> dict:
     if cached is not None:
         return cached
     lx = _analysis_digest()
-    data: dict = {"v": _CACHE_VERSION, "lx": lx, "files": {}, "lines": {}}
+    data: dict = {"v": _CACHE_VERSION, "lx": lx, "files": {}}
     try:
         import json
 
         loaded = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(loaded, dict) and loaded.get("v") == _CACHE_VERSION:
-            data = loaded
-            for name in ("files", "lines"):
-                if not isinstance(data.get(name), dict):
-                    data[name] = {}
+            data = {k: v for k, v in loaded.items() if not k.startswith("_")}
+            if not isinstance(data.get("files"), dict):
+                data["files"] = {}
             if data.get("lx") != lx:
                 # The lexicon or the analysis code changed: cached index keys are stale.
                 data["lx"], data["files"] = lx, {}
@@ -294,10 +293,9 @@ def _save_disk_cache(ws, data: dict) -> None:
 
     from .fsutil import atomic_write
 
-    tables = [data["lines"]]
+    lines = data.get("_lines")
     akeys = data.get("_akeys")
-    if akeys is not None and data.get("_akeys_dirty"):
-        tables.append(akeys)
+    tables = [t for t in (lines, akeys if data.get("_akeys_dirty") else None) if t is not None]
     for table in tables:
         if len(table) > _LINE_CACHE_MAX:
             for k in list(table)[: len(table) - _LINE_CACHE_MAX]:
@@ -307,13 +305,38 @@ def _save_disk_cache(ws, data: dict) -> None:
         atomic_write(ws.state_path("cache", "arbitrate.json"),
                      json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
         data["_dirty"] = False
-        if len(tables) > 1:
+        if lines is not None:
+            atomic_write(ws.state_path("cache", "arbitrate-lines.json"),
+                         json.dumps({"v": _CACHE_VERSION, "lines": lines}, ensure_ascii=False,
+                                    separators=(",", ":")).encode("utf-8"))
+        if akeys is not None and data.get("_akeys_dirty"):
             atomic_write(ws.state_path("cache", "arbitrate-keys.json"),
                          json.dumps({"v": _CACHE_VERSION, "lx": data["lx"], "akeys": akeys}, ensure_ascii=False,
                                     separators=(",", ":")).encode("utf-8"))
             data["_akeys_dirty"] = False
     except OSError as exc:
         _log().warning("arbitration cache not saved: %s", exc)
+
+
+def _lines_table(ws, disk: dict | None) -> dict | None:
+    """The per-line classifications of the disk cache, in their own file: read only when a file must be
+    re-indexed (a fresh hook process over unchanged memory does not parse them). {} when absent or corrupt."""
+    if disk is None:
+        return None
+    table = disk.get("_lines")
+    if table is None:
+        table = {}
+        try:
+            import json
+
+            loaded = json.loads(ws.state_path("cache", "arbitrate-lines.json").read_text(encoding="utf-8"))
+            if (isinstance(loaded, dict) and loaded.get("v") == _CACHE_VERSION
+                    and isinstance(loaded.get("lines"), dict)):
+                table = loaded["lines"]
+        except (OSError, ValueError, UnicodeDecodeError):
+            pass
+        disk["_lines"] = table
+    return table
 
 
 def _akeys_table(ws, disk: dict | None) -> dict | None:
@@ -469,7 +492,7 @@ class ConstraintIndex:
                 if rec and rec.get("sha") == sha:
                     fi = _file_index_from_record(rec)
                 if fi is None:
-                    lines = disk["lines"] if disk else None
+                    lines = _lines_table(ws, disk)
                     fi = _build_cached(disk, _akeys_table(ws, disk),
                                        constraints_from_text(rel, data, key=key, recorded_at=_mtime_iso(path),
                                                              line_cache=lines))
@@ -485,7 +508,7 @@ class ConstraintIndex:
             judge, threshold = judge_from_config(ws)
         if overrides:
             disk = _disk_cache(ws) if persist else None
-            files.extend(cls.from_texts(overrides, key=key, line_cache=disk["lines"] if disk else None,
+            files.extend(cls.from_texts(overrides, key=key, line_cache=_lines_table(ws, disk),
                                         akeys=_akeys_table(ws, disk), _disk=disk)._files)
             if disk is not None:
                 disk["_dirty"] = True

@@ -565,7 +565,14 @@ _PATTERN_MEMO: dict[int, tuple[dict, dict]] = {}
 def _scan(tokens: list[Token], exact: dict, prefix: dict, skip_code: bool) -> list[tuple[int, int, set[str]]]:
     out = []
     i = 0
+    memo = _PATTERN_MEMO.get(id(prefix))
+    if memo is None or memo[0] is not prefix:
+        memo = _PATTERN_MEMO[id(prefix)] = (prefix, {})
+    known = memo[1]
     while i < len(tokens):
+        if not known.get(tokens[i].text, True):
+            i += 1  # no pattern starts with this token (most words): nothing to try
+            continue
         n, ids = _match_at(tokens, i, exact, prefix, skip_code)
         if n:
             out.append((i, i + n, ids))

@@ -239,3 +239,22 @@ def test_pattern_entries_round_trip() -> None:
     for table in concepts._PATTERN_TABLES:
         for entries in getattr(lx, table).values():
             assert concepts._decode_entries(concepts._encode_entries(entries)) == entries
+
+
+def test_unchanged_memory_does_not_read_line_classifications(workspace: Path) -> None:
+    ws = _ws(workspace, DIRECTIVES)
+    expected = _reference(ws)
+    _fresh_process()
+    arb.ConstraintIndex.from_workspace(ws)
+    lines_file = ws.state_path("cache", "arbitrate-lines.json")
+    assert json.loads(lines_file.read_text(encoding="utf-8"))["lines"], "line classifications are cached"
+    lines_file.write_bytes(b"{corrupt")
+    _fresh_process()
+    index = arb.ConstraintIndex.from_workspace(ws)
+    assert "_lines" not in arb._DISK[str(ws.root)]  # the index came from arbitrate.json alone
+    assert _decisions(index) == expected
+    # an edit re-indexes the file: the corrupt table is ignored and rebuilt
+    (workspace / "MEMORY.md").write_text("# Memory\n\n" + "\n".join(DIRECTIVES[:3]) + "\n", encoding="utf-8")
+    _fresh_process()
+    arb.ConstraintIndex.from_workspace(ws)
+    assert json.loads(lines_file.read_text(encoding="utf-8"))["lines"]
