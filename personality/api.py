@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+
+from tiers.record import dataclass
 
 from . import store
 from .config import settings
 from .render import HEADER, Rendered, marshal
 from .retrieve import Retrieval, retrieve
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,11 +13,11 @@ import json
 import math
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
 
 from tiers.errors import ParseError, UsageError
 
 from .model import (
+
     Insight,
     check_id,
     check_tags,
@@ -28,6 +28,10 @@ from .model import (
     parse_provenance,
     parse_type,
 )
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Chitin's keys, in the order it emits them, with the Insight attribute each one maps to.
 CHITIN_KEYS: tuple[tuple[str, str], ...] = (

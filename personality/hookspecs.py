@@ -7,9 +7,12 @@ personality. Keep the two specs identical (the lead may move the spec down into 
 
 from __future__ import annotations
 
-from typing import Any
 
 import pluggy
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 PROJECT = "cuticle"
 hookspec = pluggy.HookspecMarker(PROJECT)

@@ -7,10 +7,13 @@ import enum
 import json
 import math
 import re
-from dataclasses import dataclass, field, fields, replace
-from typing import Any
 
 from tiers.errors import ParseError, UsageError
+from tiers.record import dataclass, field, fields, replace
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class InsightType(str, enum.Enum):

@@ -10,12 +10,11 @@ import json
 import os
 import uuid
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from tiers.errors import UsageError
 from tiers.fsutil import atomic_write
+from tiers.record import dataclass, field
 
 from . import store
 from .config import settings
@@ -35,6 +34,10 @@ from .model import (
 )
 from .store import InsightsFile
 from .tension import Conflict, detect_conflicts
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 SESSION_ENV = "CUTICLE_SESSION_ID"
 

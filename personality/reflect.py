@@ -9,9 +9,12 @@ from __future__ import annotations
 import datetime as _dt
 import json
 from pathlib import Path
-from typing import Any
 
 from tiers.fsutil import atomic_write, file_lock
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_PENDING = 10
 

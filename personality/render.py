@@ -9,7 +9,8 @@ are all charged; low-confidence insights go to a marked advisory section. Same i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from tiers.record import dataclass
 
 from .model import DISPLAY_ORDER, Insight, InsightType
 from .retrieve import Scored

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
+
+from tiers.record import dataclass
 
 from .model import Insight, InsightType, Provenance, parse_timestamp
 from .text import content_stems, stem, words

@@ -10,8 +10,9 @@ import functools
 import logging
 import zlib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from tiers.record import dataclass
 
 from .model import Insight
 from .tension import jaccard

@@ -28,14 +28,14 @@ import json
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from tiers.errors import ParseError, UsageError
 from tiers.fsutil import atomic_write, file_lock, read_bytes_checked
+from tiers.record import dataclass, field
 
 from .model import (
+
     Insight,
     InsightType,
     Provenance,
@@ -48,6 +48,10 @@ from .model import (
     parse_provenance,
     parse_type,
 )
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_FILE = "INSIGHTS.md"
 DEFAULT_PREAMBLE = (

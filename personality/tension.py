@@ -11,7 +11,8 @@ the other is a hit, and a few Russian pairs are added after Chitin's.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from tiers.record import dataclass
 
 from .model import Insight
 from .text import STOPWORDS, analyse, stem
