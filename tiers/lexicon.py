@@ -358,6 +358,8 @@ _DIGIT = re.compile(r"\d")
 
 _ASCII_DIFF = "\x1c\x1d\x1e\x1f"
 _LATIN1_DIFF = frozenset("\x1c\x1d\x1e\x1f\xb2\xb3\xb9\xbc\xbd\xbe")
+#: The characters below U+0483 where the engines differ (the first ranges of data/regex_engine_diff.txt).
+_LOW_DIFF = _LATIN1_DIFF | frozenset(map(chr, range(0x300, 0x370)))
 _DIFF_RANGES: tuple[list[int], list[int]] | None = None
 
 
@@ -383,6 +385,8 @@ def needs_regex(text: str) -> bool:
     """True when ``re`` and ``regex`` could read ``text`` differently (see the note above ``_WORD_RUN``)."""
     if text.isascii():
         return not text.isprintable() and any(ch in text for ch in _ASCII_DIFF)
+    if max(text) < "\u0483":  # Latin-1, Latin extended, Greek, most of Cyrillic
+        return not _LOW_DIFF.isdisjoint(text)
     for ch in set(text):
         if ch < "\u0300":
             if ch in _LATIN1_DIFF:
@@ -592,7 +596,11 @@ def _item_end(src: str, i: int) -> int:
     if ch == "(":
         depth = 0
         j = i
-        while j < len(src):
+        while True:
+            m = _GROUP_SPECIAL.search(src, j)
+            if m is None:
+                raise ValueError(f"unbalanced group in {src!r}")
+            j = m.start()
             c = src[j]
             if c == "\\":
                 j += 2
@@ -602,12 +610,11 @@ def _item_end(src: str, i: int) -> int:
                 continue
             if c == "(":
                 depth += 1
-            elif c == ")":
+            else:
                 depth -= 1
                 if depth == 0:
                     return j + 1
             j += 1
-        raise ValueError(f"unbalanced group in {src!r}")
     return i + 1
 
 
@@ -629,8 +636,13 @@ def _quantifier(src: str, j: int) -> tuple[str, int]:
     return kind, end
 
 
+_GROUP_SPECIAL = re.compile(r"[\\\[()]")
+
+
 def _alternatives(src: str) -> list[str]:
     """``src`` split at its top-level ``|``."""
+    if not _GROUP_SPECIAL.search(src):
+        return src.split("|")
     out = []
     start = i = 0
     while i < len(src):
@@ -644,7 +656,7 @@ def _alternatives(src: str) -> list[str]:
     return out
 
 
-def _needs(src: str) -> list:
+def _needs(src: str, first_only: bool = False) -> list:
     """What every match of ``src`` (no top-level ``|``) must contain, one entry per mandatory item that says
     something cheap: "digit", or a tuple of literal substrings (any of them). All entries must hold."""
     out: list = []
@@ -667,13 +679,15 @@ def _needs(src: str) -> list:
                 raise ValueError("flags, conditionals, back references: not read")
             subs: list[str] = []
             for alt in _alternatives(inner):
-                first = next((n for n in _needs(alt) if n != "digit"), None)
+                first = next((n for n in _needs(alt, True) if n != "digit"), None)
                 if first is None:
                     subs = []
                     break
                 subs.extend(first)
             if subs:
                 out.append(tuple(dict.fromkeys(subs)))
+                if first_only:
+                    break
             i = after
             continue
         if ch == "\\":
@@ -701,6 +715,8 @@ def _needs(src: str) -> list:
                 if k_kind == "+":
                     break
         out.append(("".join(run),))
+        if first_only:
+            break
         i = j
     return out
 
@@ -728,11 +744,7 @@ def _may_match(trigger, text: str, has_digit: bool) -> bool:
         if need == "digit":
             if not has_digit:
                 return False
-            continue
-        for s in need:
-            if s in text:
-                break
-        else:
+        elif not any(map(text.__contains__, need)):
             return False
     return True
 
@@ -745,14 +757,14 @@ COMPILE_AFTER = 16
 class Pattern:
     """One phrase: matched by steps on fast-path lines until it is hot, compiled (lazily, per engine) otherwise."""
 
-    __slots__ = ("phrase", "steps", "trigger", "gate", "uses", "_source", "_std", "_rx")
+    __slots__ = ("phrase", "trigger", "gate", "uses", "_steps", "_source", "_std", "_rx")
 
-    def __init__(self, phrase: str, steps: tuple | None, trigger=None) -> None:
+    def __init__(self, phrase: str, trigger=None) -> None:
         self.phrase = phrase  # a pattern-language phrase, or "re:" and a raw pattern
-        self.steps = steps
         self.trigger = trigger
         self.gate: frozenset[int] = frozenset()
         self.uses = 0
+        self._steps: tuple | None = None
         self._source: str | None = None
         self._std = None
         self._rx = None
@@ -763,6 +775,13 @@ class Pattern:
         if self._source is None:
             self._source = compile_phrase(self.phrase)
         return self._source
+
+    @property
+    def steps(self) -> tuple | None:
+        """The phrase as steps (None for a raw pattern), built when first needed."""
+        if self._steps is None and not self.phrase.startswith("re:"):
+            self._steps = phrase_steps(self.phrase)
+        return self._steps
 
     def compiled(self, exact: bool):
         """The compiled source: ``regex`` when ``exact`` (the line needs it), else the stdlib ``re``."""
@@ -777,20 +796,24 @@ class Pattern:
         return self._std
 
     def match_end(self, text: str, pos: int, exact: bool) -> int | None:
-        if not exact and self._std is None and self.steps is not None:
+        if not exact and self._std is None:
             self.uses += 1
             if self.uses <= COMPILE_AFTER:
-                return run_steps(self.steps, text, pos)
+                steps = self._steps or self.steps
+                if steps is not None:
+                    return run_steps(steps, text, pos)
         m = self.compiled(exact).match(text, pos)
         return m.end() if m else None
 
     def finditer(self, text: str, exact: bool):
         """``(start, end)`` of each non-overlapping match, left to right (``finditer`` semantics)."""
-        if not exact and self._std is None and self.steps is not None:
+        if not exact and self._std is None:
             self.uses += 1
             if self.uses <= COMPILE_AFTER:
-                yield from _finditer_steps(self.steps, text)
-                return
+                steps = self._steps or self.steps
+                if steps is not None:
+                    yield from _finditer_steps(steps, text)
+                    return
         for m in self.compiled(exact).finditer(text):
             yield m.start(), m.end()
 
@@ -835,7 +858,7 @@ def _first_keys(phrase: str) -> tuple[set[str], set[str]] | None:
         for alt in alts:
             if alt.endswith("*"):
                 stems.add(alt[:-1])
-            elif _WORD_RUN.fullmatch(alt):
+            elif alt.replace("_", "a").isalnum():  # all word characters, as _WORD_RUN.fullmatch(alt)
                 exact.add(alt)
             else:
                 # "error.log", "health-check", "don't": the scanned word is the part before the punctuation
@@ -856,7 +879,28 @@ _TABLES = {
 }
 #: Every category of the lexicon, in scan order.
 CATEGORIES: tuple[str, ...] = tuple(_TABLES)
+assert len(CATEGORIES) == 7, "scan() keeps one hit list per category"
 _CATEGORY_INDEX = {c: i for i, c in enumerate(CATEGORIES)}
+
+
+_TOKEN_INFO: dict[str, tuple] = {}
+
+
+def _single_chars(need) -> bool:
+    return isinstance(need, tuple) and all(len(x) == 1 for x in need)
+
+
+def _token_info(tok: str) -> tuple[str, bool, list[str], bool, bool]:
+    """(token without "?", optional, alternatives, wordy, every alternative ends in punctuation) of a token."""
+    info = _TOKEN_INFO.get(tok)
+    if info is None:
+        optional = tok.endswith("?") and len(tok) > 1
+        bare = tok[:-1] if optional else tok
+        alts = bare.split("|")
+        wordy = bare in ("_", "#") or all(a[:1].isalnum() for a in alts)
+        ends_punct = bare not in ("_", "#") and all(a and not _is_w(a[-1]) and not a.endswith("*") for a in alts)
+        info = _TOKEN_INFO[tok] = (bare, optional, alts, wordy, ends_punct)
+    return info
 
 
 class _Tables:
@@ -873,7 +917,7 @@ class _Tables:
 
     __slots__ = ("entries", "exact", "stems", "anchored_exact", "anchored_stems", "loose", "anchored_loose",
                  "stem_lengths", "anchored_stem_lengths", "token_ids", "word_tokens", "word_token_lengths",
-                 "char_tokens", "groups")
+                 "char_tokens", "groups", "char_groups", "char_token_tids", "first_chars")
 
     def __init__(self) -> None:
         self.entries: list[tuple[tuple[str, str, float], ...]] = []
@@ -896,7 +940,19 @@ class _Tables:
                     entries.append((lang, phrase, weight))
                     self._add(ci, idx, phrase)
             self.entries.append(tuple(entries))
-        self.groups = self._group(self.loose, False) + self._group(self.anchored_loose, True)
+        groups = self._group(self.loose, False) + self._group(self.anchored_loose, True)
+        # a requirement of single characters is tested with one set intersection per line, not group by group
+        self.groups = [g for g in groups if not _single_chars(g[0])]
+        self.char_groups: dict[str, list] = {}
+        for need, members in groups:
+            if _single_chars(need):
+                for ch in need:
+                    self.char_groups.setdefault(ch, []).append(members)
+        self.char_token_tids = {lits[0]: tid for tid, lits in self.char_tokens if len(lits) == 1 and len(lits[0]) == 1}
+        self.char_tokens = [(tid, lits) for tid, lits in self.char_tokens
+                            if not (len(lits) == 1 and len(lits[0]) == 1)]
+        #: first characters of every indexed word: a word starting otherwise ("1234") starts no phrase, meets no gate
+        self.first_chars = frozenset(k[:1] for table in (self.exact, self.stems, self.word_tokens) for k in table)
         self.stem_lengths = sorted({len(k) for k in self.stems})
         self.anchored_stem_lengths = sorted({len(k) for k in self.anchored_stems})
         self.word_token_lengths = sorted({len(k) for k in self.word_tokens})
@@ -904,17 +960,17 @@ class _Tables:
     def _add(self, ci: int, idx: int, phrase: str) -> None:
         if phrase.startswith("re:"):
             source = phrase[3:]
-            pat = Pattern(phrase, None, _trigger(source))
+            pat = Pattern(phrase, _trigger(source))
             (self.anchored_loose if source.startswith("^") else self.loose).append((ci, idx, pat))
             return
         if phrase.startswith("^"):
             keys = _first_keys(phrase[1:])
             first = phrase[1:].split(" ", 1)[0]
             if keys is not None and not (first.endswith("?") and len(first) > 1):
-                self._index(ci, idx, Pattern(phrase, phrase_steps(phrase)), keys,
+                self._index(ci, idx, Pattern(phrase), keys,
                             self.anchored_exact, self.anchored_stems)
             else:
-                pat = Pattern(phrase, phrase_steps(phrase), _trigger(compile_phrase(phrase)))
+                pat = Pattern(phrase, _trigger(compile_phrase(phrase)))
                 self.anchored_loose.append((ci, idx, pat))
             return
         keys = _first_keys(phrase)
@@ -929,29 +985,22 @@ class _Tables:
                 phrase = trimmed
                 keys = _first_keys(trimmed)
         if keys is None:
-            self.loose.append((ci, idx, Pattern(phrase, phrase_steps(phrase), _trigger(compile_phrase(phrase)))))
+            self.loose.append((ci, idx, Pattern(phrase, _trigger(compile_phrase(phrase)))))
             return
-        pat = Pattern(phrase, phrase_steps(phrase))
+        pat = Pattern(phrase)
         pat.gate = self._gate(phrase)
         self._index(ci, idx, pat, keys, self.exact, self.stems)
 
     def _gate(self, phrase: str) -> frozenset[int]:
         """Ids of the required tokens after the first that a line must hold for ``phrase`` (indexed: its first
         token is required and wordy, and the line's words are those of ``_WORD_RUN``)."""
-        toks = phrase.split(" ")
+        toks = [_token_info(t) for t in phrase.split(" ")]
         gate = set()
         for i in range(1, len(toks)):
-            tok = toks[i]
-            if tok.endswith("?") and len(tok) > 1:
+            tok, optional, alts, wordy, ends_punct = toks[i]
+            if optional or tok == "_":
                 continue
-            if tok == "_":
-                continue
-            prev = toks[i - 1]
-            prev_optional = prev.endswith("?") and len(prev) > 1
-            prev_alts = (prev[:-1] if prev_optional else prev).split("|")
-            alts = tok.split("|")
-            wordy = all(a[:1].isalnum() for a in alts)
-            prev_wordy = prev in ("_", "_?", "#", "#?") or all(a[:1].isalnum() for a in prev_alts)
+            prev, prev_optional, _prev_alts, prev_wordy, prev_ends_punct = toks[i - 1]
             tid = self.token_ids.get(tok)
             if tok != "#" and not wordy:
                 # punctuation: one of its literals is somewhere in the line
@@ -969,10 +1018,7 @@ class _Tables:
             # A word token starts a \w run of the line when a space must precede it, or when the token before
             # it always ends in punctuation; then that run starts with the leading word characters of one of
             # its alternatives.
-            starts_run = (prev_wordy and wordy) or (
-                not prev_optional and prev not in ("_", "#")
-                and all(a and not _is_w(a[-1]) and not a.endswith("*") for a in prev_alts))
-            if not starts_run:
+            if not ((prev_wordy and wordy) or (not prev_optional and prev_ends_punct)):
                 continue
             if tid is None:
                 tid = self.token_ids[tok] = len(self.token_ids)
@@ -1068,6 +1114,10 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
     for word in set(words).difference(_BORING):
         rec = memo.get(word)
         if rec is None:
+            if word[0] not in tables.first_chars:
+                if len(_BORING) < 200000:
+                    _BORING.add(word)
+                continue
             rec = (tables.candidates(word), tables.word_token_ids(word))
             if not rec[0] and not rec[1]:
                 if len(_BORING) < 200000:
@@ -1091,13 +1141,14 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
                 i = folded.find(word, j)
     starts.sort(key=_first)
     has_digit = bool(_DIGIT.search(folded))
-    found: list[list[tuple[int, int, int]]] = [[] for _ in CATEGORIES]
+    found: list[list[tuple[int, int, int]]] = [[], [], [], [], [], [], []]  # one per category
+    present = set(folded)
     if starts:
+        for ch in tables.char_token_tids.keys() & present:
+            have.add(tables.char_token_tids[ch])
         for tid, lits in tables.char_tokens:
-            for lit in lits:
-                if lit in folded:
-                    have.add(tid)
-                    break
+            if any(map(folded.__contains__, lits)):
+                have.add(tid)
         if has_digit:
             tid = tables.token_ids.get("#")
             if tid is not None:
@@ -1113,18 +1164,20 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
                     found[ci].append((pos, end, idx))
                     last_end[ci] = end
     anchored = None
-    for need, members in tables.groups:
-        if need is not None:
-            if need == "digit":
-                if not has_digit:
-                    continue
-            else:
-                for sub in need:
-                    if sub in folded:
-                        break
-                else:
-                    continue
+    todo = [members for need, members in tables.groups
+            if need is None or (has_digit if need == "digit" else any(map(folded.__contains__, need)))]
+    for ch in tables.char_groups.keys() & present:
+        for members in tables.char_groups[ch]:
+            if not any(members is m for m in todo):  # a group of several characters comes once
+                todo.append(members)
+    for members in todo:
         for ci, idx, pat, rest, at_start in members:
+            std = pat._std
+            if std is not None and not exact and not at_start:
+                # compiled already: one search in C is cheaper than testing the rest of the trigger in Python
+                for m in std.finditer(folded):
+                    found[ci].append((m.start(), m.end(), idx))
+                continue
             if rest is not None and not _may_match(rest, folded, has_digit):
                 continue
             if at_start:
@@ -1132,13 +1185,8 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
                     anchored = []
                 anchored.append((ci, idx, pat))
                 continue
-            std = pat._std
-            if std is not None and not exact:
-                for m in std.finditer(folded):
-                    found[ci].append((m.start(), m.end(), idx))
-            else:
-                for st, en in pat.finditer(folded, exact):
-                    found[ci].append((st, en, idx))
+            for st, en in pat.finditer(folded, exact):
+                found[ci].append((st, en, idx))
     _anchored_hits(tables, folded, exact, anchored, found)
     out: dict[str, list[Hit]] = {}
     for name in categories:

@@ -218,13 +218,15 @@ def _same_polarity(line: str, prompt: str) -> bool:
 def classify_with_provenance(ws, session_id: str | None, text: str) -> Classification:
     """Classify ``text``; upgrade it to a verified DIRECTIVE/DECISION when it is the user's own words this turn."""
     from .classify import classify
-    from .concepts import analyze
-    from .stamps import split_stamp
 
     base = classify(text)
     prompt = current_prompt(ws, session_id)
     if not prompt:
         return base
+    # only now: the concept analyser is a large import, and most writes have no prompt of this turn on record
+    from .concepts import analyze
+    from .stamps import split_stamp
+
     content = split_stamp(text)[0]
     hedged = any(r.startswith("hedged") for r in base.reasons) or analyze(content).hedged
     if hedged or base.tier is Tier.OBSERVATION:

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import base64
 import functools
-import hashlib
-import hmac
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -240,6 +238,40 @@ def stamp_payload(content: str, tier: Tier, session: int, scope: str | None, exp
     return "\x1f".join(fields).encode("utf-8", "surrogatepass")
 
 
+# -- HMAC-SHA256 -------------------------------------------------------------------------------------------------
+# RFC 2104 over the interpreter's built-in SHA-256, the same bytes as ``hmac.new(key, msg, hashlib.sha256)``: the
+# ``hashlib``/``hmac`` imports load OpenSSL, a few milliseconds of every hook process that stamps one line.
+@functools.cache
+def _hash_tools():
+    try:
+        from _sha2 import sha256  # Python 3.12+
+    except ImportError:
+        try:
+            from _sha256 import sha256
+        except ImportError:  # pragma: no cover - a build without the built-in hashes
+            from hashlib import sha256
+    return sha256, bytes(x ^ 0x36 for x in range(256)), bytes(x ^ 0x5C for x in range(256))
+
+
+def _hmac_sha256(key: bytes, msg: bytes) -> bytes:
+    if not isinstance(key, (bytes, bytearray)):  # as hmac.new
+        raise TypeError(f"key: expected bytes or bytearray, but got {type(key).__name__!r}")
+    sha256, inner_pad, outer_pad = _hash_tools()
+    key = bytes(key)
+    if len(key) > 64:
+        key = sha256(key).digest()
+    key = key.ljust(64, b"\x00")
+    inner = sha256(key.translate(inner_pad))
+    inner.update(msg)
+    return sha256(key.translate(outer_pad) + inner.digest()).digest()
+
+
+try:
+    from _operator import _compare_digest
+except ImportError:  # pragma: no cover - other interpreters
+    from hmac import compare_digest as _compare_digest
+
+
 def _b32(digest: bytes, n: int) -> str:
     return base64.b32encode(digest).decode("ascii").lower()[:n]
 
@@ -256,8 +288,8 @@ def make_stamp(content: str, tier: Tier, session: int, key: bytes, *, scope: str
         expires = session + ttl - 1
     if state is not None and state not in STATES:
         raise StampError(f"stamp state {state!r} must be one of {', '.join(STATES)} or None")
-    id_digest = hmac.new(key, b"id\x1f" + stamp_payload(content, tier, session, scope, None, None), hashlib.sha256)
-    ident = _b32(id_digest.digest(), ID_LEN)
+    id_digest = _hmac_sha256(key, b"id\x1f" + stamp_payload(content, tier, session, scope, None, None))
+    ident = _b32(id_digest, ID_LEN)
     mac = _mac(key, content, tier, session, scope, expires, state, ident)
     return Stamp(tier, ident, session, scope, expires, state, mac)
 
@@ -265,7 +297,7 @@ def make_stamp(content: str, tier: Tier, session: int, key: bytes, *, scope: str
 def _mac(key: bytes, content: str, tier: Tier, session: int, scope: str | None, expires: int | None,
          state: str | None, ident: str, length: int = MAC_LEN) -> str:
     payload = stamp_payload(content, tier, session, scope, expires, state, ident)
-    return _b32(hmac.new(key, payload, hashlib.sha256).digest(), length)
+    return _b32(_hmac_sha256(key, payload), length)
 
 
 def verify_stamp(stamp: Stamp, content: str, key: bytes) -> bool:
@@ -277,7 +309,7 @@ def verify_stamp(stamp: Stamp, content: str, key: bytes) -> bool:
                         stamp.id, len(stamp.mac))
     except Exception:  # noqa: BLE001 - a stamp that cannot be recomputed is not verified
         return False
-    return len(stamp.mac) >= 4 and hmac.compare_digest(expected, stamp.mac)
+    return len(stamp.mac) >= 4 and _compare_digest(expected, stamp.mac)
 
 
 def apply_stamp(line_text: str, stamp: Stamp) -> str:

@@ -43,12 +43,19 @@ def _fold_table() -> dict[int, str]:
     ranges = [(0, 0x250), (0x370, 0x400), (0x400, 0x530), (0x1E00, 0x1F00), (0x2000, 0x2070), (0x3000, 0x3020),
               (0xFF00, 0xFF10)]
     for lo, hi in ranges:
-        for cp in range(lo, hi):
-            ch = chr(cp)
+        chars = "".join(map(chr, range(lo, hi)))
+        # only characters that casefold to something else, or that _fold_char maps itself, can change
+        for ch, low in zip(chars, map(str.casefold, chars)):
+            if low == ch and ch not in _SPECIAL:
+                continue
             f = _fold_char(ch)
             if f != ch:
-                table[cp] = f
+                table[ord(ch)] = f
     return table
+
+
+#: Characters _fold_char maps although they fold to themselves.
+_SPECIAL = frozenset(_QUOTES) | frozenset(_DASHES) | frozenset("ё\u00a0\u2007\u202f\t")
 
 
 #: Precomputed 1:1 fold for Latin, Greek, Cyrillic, punctuation and quote blocks (``str.translate`` is fast).
