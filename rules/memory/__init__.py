@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 
+from rules.hookspecs import hookimpl
+
 #: Rule modules in code order. A code is never reused: retire a rule by keeping its module and record.
 MODULES: tuple[str, ...] = (
     "cu101_malformed_stamp",
@@ -48,22 +50,6 @@ def security_rules() -> list:
     return _load(SECURITY_MODULES)
 
 
-def _register_rules() -> list:
+@hookimpl
+def cuticle_register_rules() -> list:
     return all_rules()
-
-
-def __getattr__(name: str):
-    """The pluggy hook implementation, made on first access: the gate imports this package for its security rules
-    and should not pay for importing pluggy, which only the plugin manager needs."""
-    if name == "cuticle_register_rules":
-        from rules.hookspecs import hookimpl
-
-        impl = hookimpl(_register_rules)
-        impl.__name__ = impl.__qualname__ = name
-        globals()[name] = impl
-        return impl
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), "cuticle_register_rules"})
