@@ -78,3 +78,15 @@ def test_fold_preserves_length(text: str) -> None:
 def test_strip_markup_and_normalize_never_raise(text: str) -> None:
     assert isinstance(strip_markup(text), str)
     assert normalize(normalize(text)) == normalize(text)
+
+
+def test_fold_table_is_every_character_the_fold_changes():
+    """The table is built from the characters casefold changes plus the specials; it must equal the plain
+    definition (``_fold_char`` over every code point of the folded blocks)."""
+    from tiers import text
+
+    ranges = [(0, 0x250), (0x370, 0x400), (0x400, 0x530), (0x1E00, 0x1F00), (0x2000, 0x2070), (0x3000, 0x3020),
+              (0xFF00, 0xFF10)]
+    plain = {cp: text._fold_char(chr(cp)) for lo, hi in ranges for cp in range(lo, hi)
+             if text._fold_char(chr(cp)) != chr(cp)}
+    assert text._FOLD_TABLE == plain
