@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
 
 from . import lexicon as lx
 from .model import Classification, Tier
@@ -243,14 +242,18 @@ def _opening(toks: list[_Tok], i: int):
     return None
 
 
-@dataclass(slots=True)
 class _Phrase:
-    start: int  # token index (an "only" before the opening included)
-    open_at: int
-    end: int  # exclusive token index
-    kind: str
-    only: bool
-    valid: bool
+    """One scope phrase of a payload (internal; a plain slotted class: no dataclass machinery at import)."""
+
+    __slots__ = ("start", "open_at", "end", "kind", "only", "valid")
+
+    def __init__(self, start: int, open_at: int, end: int, kind: str, only: bool, valid: bool) -> None:
+        self.start = start  # token index (an "only" before the opening included)
+        self.open_at = open_at
+        self.end = end  # exclusive token index
+        self.kind = kind
+        self.only = only
+        self.valid = valid
 
 
 def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
