@@ -258,3 +258,10 @@ def test_unchanged_memory_does_not_read_line_classifications(workspace: Path) ->
     _fresh_process()
     arb.ConstraintIndex.from_workspace(ws)
     assert json.loads(lines_file.read_text(encoding="utf-8"))["lines"]
+
+
+def test_cache_digests_are_hashlib_blake2b() -> None:
+    import hashlib
+
+    for data in (b"", b"- User said: never deploy on Fridays.\n", "пятница".encode()):
+        assert arb._blake2b(data, digest_size=16).hexdigest() == hashlib.blake2b(data, digest_size=16).hexdigest()
