@@ -9,7 +9,6 @@ stamp even when the agent rewrote the stamp. Returns a plan; the caller answers 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -566,7 +565,13 @@ def _limit() -> int:
 
 
 def snapshot_path(ws, rel: str) -> Path:
-    return ws.state_path("pending", hashlib.sha1(rel.encode("utf-8")).hexdigest()[:16] + ".json")
+    """``.cuticle/pending/<rel, escaped>.json``: one name per file, readable, no hashing on the hook path."""
+    name = "".join(c if c.isalnum() or c in "-_." else f"%{ord(c):02X}" for c in rel)
+    if len(name.encode("utf-8")) > 200:  # a file name has 255 bytes at most
+        import hashlib
+
+        name = "%" + hashlib.sha1(rel.encode("utf-8")).hexdigest()
+    return ws.state_path("pending", name + ".json")
 
 
 def save_snapshot(ws, rel: str, old: bytes | None, session_id: str, *, supersede: list | None = None) -> None:

@@ -152,3 +152,16 @@ def test_plain_lines_split_exactly_like_the_markdown_model(text):
     data = text.encode("utf-8")
     got = [(ln.number, ln.text) for ln in _plain_lines(data, markdown)]
     assert got == [(ln.number, ln.text) for ln in markdown.parse_document(data).lines]
+
+
+def test_snapshot_names_are_distinct_and_safe(tmp_path):
+    from gate.writepath import snapshot_path
+
+    ws = Workspace(tmp_path)
+    rels = ["MEMORY.md", "memory/2026-11-30.md", "memory%2F2026-11-30.md", "memory/заметки.md", "a b.md",
+            "memory/" + "x" * 300 + ".md"]
+    paths = [snapshot_path(ws, rel) for rel in rels]
+    assert len(set(paths)) == len(rels)
+    for p in paths:
+        assert p.parent == tmp_path / ".cuticle" / "pending"
+        assert "/" not in p.name and len(p.name.encode("utf-8")) <= 255
