@@ -7,6 +7,7 @@ reference notes prescribe: NFC first (NFD Cyrillic breaks ``\\w``), then case fo
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -58,8 +59,9 @@ def _fold_table() -> dict[int, str]:
 _SPECIAL = frozenset(_QUOTES) | frozenset(_DASHES) | frozenset("ё\u00a0\u2007\u202f\t")
 
 
-#: Precomputed 1:1 fold for Latin, Greek, Cyrillic, punctuation and quote blocks (``str.translate`` is fast).
-_FOLD_TABLE = _fold_table()
+#: Precomputed 1:1 fold for Latin, Greek, Cyrillic, punctuation and quote blocks (``str.translate`` is fast),
+#: built on the first line that is not plain ASCII.
+_FOLD_TABLE: dict[int, str] | None = None
 
 
 def fold(text: str) -> str:
@@ -68,6 +70,12 @@ def fold(text: str) -> str:
     Offsets into the result are offsets into ``text``, so a match can be cut out of the original line. Scripts
     outside Latin, Greek and Cyrillic are left as they are (the lexicon has no words in them).
     """
+    if text.isascii():
+        # the table's ASCII part: A-Z lower case, a tab a space
+        return text.lower().replace("\t", " ")
+    global _FOLD_TABLE
+    if _FOLD_TABLE is None:
+        _FOLD_TABLE = _fold_table()
     return text.translate(_FOLD_TABLE)
 
 
@@ -90,7 +98,7 @@ def words(text: str) -> list[str]:
 
 # A memory line's leading structure, in the order it can appear: indentation, blockquote markers, a list marker,
 # a task checkbox, a daily-note timestamp, then an optional bold label ``**Label:**`` whose asterisks go.
-_PREFIX = re.compile(
+_PREFIX_SOURCE = (
     r"""
     ^(?P<prefix>
         [ \t]*
@@ -109,7 +117,20 @@ _PREFIX = re.compile(
     """,
     re.VERBOSE | re.IGNORECASE,
 )
-_BOLD_LABEL = re.compile(r"^(\*\*|__)([^*_\n]{1,80}?:)\1[ \t]*|^(\*\*|__)([^*_\n]{1,80}?)\3[ \t]*(?=:)")
+_BOLD_SOURCE = r"^(\*\*|__)([^*_\n]{1,80}?:)\1[ \t]*|^(\*\*|__)([^*_\n]{1,80}?)\3[ \t]*(?=:)"
+
+
+@functools.cache
+def _prefix():
+    return re.compile(*_PREFIX_SOURCE)
+
+
+@functools.cache
+def _bold_label():
+    return re.compile(_BOLD_SOURCE)
+
+
+_BULLETS = frozenset({"- ", "* ", "+ "})
 
 
 def split_markup(line: str) -> tuple[str, str]:
@@ -118,7 +139,13 @@ def split_markup(line: str) -> tuple[str, str]:
     The bold label is not part of the prefix: its text stays in the body (``**Rule (from user):** x`` gives
     ``Rule (from user): x``) because the label often carries the provenance.
     """
-    m = _PREFIX.match(line)
+    if line[:2] in _BULLETS:
+        # The common "- text": after a bullet and its blanks, a character that cannot open a checkbox, a bold
+        # timestamp or a time ends the prefix there (what the full pattern below finds too).
+        rest = line[2:].lstrip(" \t")
+        if rest and rest[0] not in "[*_" and not rest[0].isdecimal():
+            return line[:len(line) - len(rest)], rest
+    m = _prefix().match(line)
     prefix = m.group("prefix") if m else ""
     return prefix, line[len(prefix):]
 
@@ -129,7 +156,7 @@ def strip_markup(line: str) -> str:
     Inline code and the rest of the text are kept: backticks are evidence (a command was run).
     """
     _, body = split_markup(line)
-    m = _BOLD_LABEL.match(body)
+    m = _bold_label().match(body) if body[:2] in ("**", "__") else None
     if m:
         if m.group(1):
             body = m.group(2) + " " + body[m.end():]

@@ -89,4 +89,22 @@ def test_fold_table_is_every_character_the_fold_changes():
               (0xFF00, 0xFF10)]
     plain = {cp: text._fold_char(chr(cp)) for lo, hi in ranges for cp in range(lo, hi)
              if text._fold_char(chr(cp)) != chr(cp)}
-    assert text._FOLD_TABLE == plain
+    assert text._fold_table() == plain
+
+
+def test_ascii_fold_is_the_tables_ascii_part():
+    from tiers import text
+
+    everything = "".join(map(chr, range(128)))
+    assert text.fold(everything) == everything.translate(text._fold_table())
+
+
+@given(st.sampled_from(["- ", "* ", "+ ", "-  ", "- \t", "1. ", "> - ", "  - "]),
+       st.text(alphabet=st.sampled_from(list("ab [x]*_1234:-.UTCam \tП")), max_size=30))
+def test_bullet_fast_path_splits_like_the_full_pattern(bullet, rest):
+    from tiers import text
+
+    line = bullet + rest
+    m = text._prefix().match(line)
+    prefix = m.group("prefix") if m else ""
+    assert text.split_markup(line) == (prefix, line[len(prefix):])
