@@ -25,6 +25,7 @@ To extend the classifier, add a phrase to the right table and language, then add
 from __future__ import annotations
 
 import bisect
+import functools
 import os
 import re
 
@@ -1254,7 +1255,17 @@ def _word_chars(text: str) -> bool:
     return text.replace("_", "a").isalnum()
 
 
+@functools.cache
+def _word_set_parts(words: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]]:
+    return frozenset(w for w in words if not w.endswith("*")), tuple(w[:-1] for w in words if w.endswith("*"))
+
+
 def _in_word_set(words: tuple[str, ...], token: str) -> bool:
+    exact, stems = _word_set_parts(words)
+    if token in exact:
+        return True
+    if not token.startswith(stems):
+        return False
     for w in words:
         if w.endswith("*"):
             if token.startswith(w[:-1]) and _word_chars(token[len(w) - 1:]):
