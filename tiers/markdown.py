@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from .record import dataclass, field
 from typing import Any
 
 from .errors import ParseError, UsageError

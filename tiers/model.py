@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from .record import dataclass
 
 
 class Tier(enum.Enum):

@@ -25,7 +25,7 @@ write. Markers in the line ("User said:") neither help nor hurt the check.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from .record import replace
 from typing import Any
 
 from .errors import UsageError

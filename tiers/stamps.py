@@ -24,7 +24,7 @@ import base64
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
+from .record import dataclass
 
 from .errors import StampError
 from .model import Tier

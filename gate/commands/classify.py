@@ -196,6 +196,6 @@ def _split(text: str):
 
 
 def _with_tier(stamp, tier):
-    from dataclasses import replace
+    from tiers.record import replace
 
     return replace(stamp, tier=tier)

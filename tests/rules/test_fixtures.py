@@ -33,7 +33,7 @@ def _stamp_lines(text: str, key: bytes) -> str:
         st = make_stamp(content, Tier(m.group("tier")), int(args.get("session", 1)), use_key,
                         scope=args.get("scope"), ttl=int(args["ttl"]) if "ttl" in args else None)
         if "expires" in args:
-            from dataclasses import replace
+            from tiers.record import replace
             st = replace(st, expires=None) if args["expires"] == "none" else st
         out.append(apply_stamp(content, st))
     return "\n".join(out)
