@@ -10,12 +10,16 @@ stamp, reason, id), and ``restore(ws, id)`` puts it back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import re
 
 from .errors import ConfigError, UsageError, WorkspaceError
 from .fsutil import append_jsonl, atomic_write, file_lock, read_bytes_checked, read_jsonl, utc_now
 from .model import Tier
+from .record import dataclass, field
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["GcReport", "Removed", "collect", "hypothesis_ttl", "mark_state", "restore"]
 
@@ -29,6 +33,9 @@ def _log():
 
 ARCHIVE_NAME = "gc-archive.jsonl"
 DEFAULT_TTL = 3
+#: A stamp that can make its line a GC candidate: a HYPOTHESIS with an expiry, or any stamp with a state (see the
+#: stamp grammar in tiers.stamps). A file without one is not parsed: session start runs GC over every memory file.
+_CANDIDATE = re.compile(rb"cu:(?:H[a-z2-7]{4,12}@[0-9]{1,12}~|[A-Z][a-z2-7]{4,12}@[0-9]{1,12}(?:~[0-9]{1,12})?!)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +106,8 @@ def collect(ws, *, dry_run: bool = False) -> GcReport:
     for path in ws.memory_files():
         rel = ws.relpath(path)
         try:
+            if not _CANDIDATE.search(read_bytes_checked(path)):
+                continue  # no expiring or marked stamp: nothing to collect, no parse (re-read under the lock below)
             with file_lock(path):
                 data = read_bytes_checked(path)
                 doc = parse_document(data)

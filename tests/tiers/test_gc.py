@@ -250,3 +250,29 @@ def test_gc_never_changes_a_line_it_did_not_stamp(tmp_path_factory, lines, eol, 
             raise AssertionError(f"GC produced a line that was not there: {line!r}")
     rest = list(it)
     assert all(orig in expired for orig in rest)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tier=st.sampled_from(list(Tier)), session=st.integers(1, 10**6), ttl=st.none() | st.integers(1, 50),
+       state=st.sampled_from([None, "superseded", "contradicted"]), current=st.integers(1, 10**6 + 60),
+       scope=st.none() | st.text(alphabet="ab !~|#-", max_size=8))
+def test_the_file_prefilter_never_hides_a_candidate(tier, session, ttl, state, current, scope):
+    from tiers.stamps import make_stamp, render_stamp
+
+    stamp = make_stamp("- a line", tier, session, b"k" * 32, scope=scope or None,
+                       ttl=ttl if tier is Tier.HYPOTHESIS else None, state=state)
+    if gc._why(stamp, current) is not None:
+        assert gc._CANDIDATE.search(("- a line " + render_stamp(stamp)).encode("utf-8"))
+
+
+def test_files_without_candidate_stamps_are_not_parsed(ws, monkeypatch):
+    _write(ws, "\n".join([stamped(ws, "- User said: use uv.", Tier.DIRECTIVE),
+                          stamped(ws, "- CI takes 4 minutes.", Tier.OBSERVATION), "- unstamped"]) + "\n")
+    import tiers.markdown
+
+    def boom(data):
+        raise AssertionError("parsed a file that cannot hold a GC candidate")
+
+    monkeypatch.setattr(tiers.markdown, "parse_document", boom)
+    report = gc.collect(ws)
+    assert report.removed == [] and report.errors == []
