@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from ._lazy import LazyRe
 from .canon import Canonical, canonicalize, tool_name
 from .paths import DEVICES, Env, PathRef, glob_in
-from .shell import Compound, Script, Simple, Word, parse
+from .shell import FAST_MAX as _FAST_MAX
+from .shell import Compound, Script, Simple, Word, fast_items, parse, unquote
 
 RANK = {"read": 0, "exec": 1, "write": 2, "net": 3, "git": 4, "dangerous": 5}
 TYPES = tuple(RANK)
@@ -106,6 +107,7 @@ class Effect:
 #: one shared (immutable) target-less effect per type
 _PLAIN_EFFECTS = {t: Effect(t) for t in TYPES}
 _PLAIN_TUPLES = {t: (e,) for t, e in _PLAIN_EFFECTS.items()}
+_new = object.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +221,7 @@ class Walker:
     def violate(self, invariant: str, reason: str) -> None:
         self.out.violations.append(Violation(invariant, reason, len(self.out.segments)))
 
-    def emit(self, argv: list[str], op: str, via: str, typ: str, effects: list[Effect], *, sudo=False,
+    def emit(self, argv: list[str], op: str, via: str, typ: str, effects: list[Effect], sudo=False,
              wrappers=()) -> Segment:
         best = typ
         if effects:
@@ -235,7 +237,15 @@ class Walker:
             effs = tuple(effects)
         else:
             effs = _PLAIN_TUPLES[typ]
-        seg = Segment(op, tuple(argv), sudo, best, effs, via, tuple(wrappers) if wrappers else ())
+        seg = _new(Segment)  # slot by slot: no generated __init__ frame on the per-segment path
+        seg.op = op
+        seg.argv = tuple(argv)
+        seg.sudo = sudo
+        seg.type = best
+        seg.effects = effs
+        seg.via = via
+        seg.wrappers = tuple(wrappers) if wrappers else ()
+        seg._canonical = None
         segments = self.out.segments
         if len(segments) < _MAX_SEGMENTS:
             segments.append(seg)
@@ -269,6 +279,31 @@ class Walker:
             _, flow = self.command(cmd, cwd, via, pop, stdin)
             stdin = flow
         return cwd, flow
+
+    def flat(self, items, cwd: str | None, quoted: bool = True) -> None:
+        """Walk a top-level command line the fast tokenizer read (:func:`shell.fast_items`): plain or simply-quoted
+        words only, no assignments, redirections or compound commands, so each command goes straight to
+        :meth:`dispatch`, exactly as :meth:`script` would take it through its parse tree (``quoted``: the line
+        has quotes to remove)."""
+        for op, commands, pipes in items:
+            if len(commands) == 1:  # no pipe: the command's working directory carries over
+                raw = commands[0]
+                cwd = self.literal_words([unquote(w) for w in raw] if quoted else raw, cwd, op, None)[0]
+                continue
+            stdin = None
+            for k, raw in enumerate(commands):
+                _, stdin = self.literal_words([unquote(w) for w in raw] if quoted else raw, cwd,
+                                              op if k == 0 else pipes[k - 1], stdin)
+
+    def literal_words(self, argv: list[str], cwd, op, stdin: Flow | None) -> tuple[str | None, Flow]:
+        """:meth:`simple_words` for a fast-path command (literal words, no redirections) at the top level."""
+        if stdin is not None and stdin.text is not None and argv[0] == "tee":  # no redirections: only tee writes
+            for t in [a for a in argv[1:] if not a.startswith("-")]:
+                self.written[self.env.abs_of(self.env.norm(t, cwd).display)] = stdin.text
+        if self.ide_possible and _IDE.search(" ".join(argv)):
+            self.violate("no-ide-socket-access", "reaches an IDE/editor socket; agents may not drive the editor")
+        n = len(argv)
+        return self.dispatch(argv, [False] * n, [None] * n, cwd, "", op, stdin, [])
 
     def command(self, cmd, cwd, via, op, stdin) -> tuple[str | None, Flow]:
         if type(cmd) is Simple:
@@ -507,10 +542,9 @@ class Walker:
     # -- dispatch ------------------------------------------------------------------------------------
     def dispatch(self, argv, dyn, taints, cwd, via, op, stdin, effects, cmd=None, sudo=False,
                  wrappers=()) -> tuple[str | None, Flow]:
-        wrappers = list(wrappers)
         for _ in range(24):
             if not argv:
-                self.emit(["true"], op, via, "read", effects, sudo=sudo, wrappers=wrappers)
+                self.emit(["true"], op, via, "read", effects, sudo, wrappers)
                 return cwd, _NO_FLOW
             head = argv[0]
             if dyn and dyn[0]:
@@ -526,7 +560,7 @@ class Walker:
                 else:
                     self.violate("script-execution-tracking", f"the command name '{head}' is computed at run time, "
                                  "so cuticle cannot tell what runs; spell the command out")
-                self.emit(argv, op, via, "dangerous", effects, sudo=sudo, wrappers=wrappers)
+                self.emit(argv, op, via, "dangerous", effects, sudo, wrappers)
                 return cwd, _NO_FLOW
             tool = tool_name(head)
             handler = _WRAPPERS.get(tool)
@@ -538,15 +572,15 @@ class Walker:
             kind, new_argv, extra = res
             if kind == "sudo":
                 sudo = True
-                wrappers.append(tool)
+                wrappers = (*wrappers, tool)
                 self.violate("no-permission-escalation", f"'{head}' runs a command with elevated privileges; "
                              "agents never escalate. Ask the user to run it")
             elif kind == "cwd":
                 cwd = extra
-                wrappers.append(tool)
+                wrappers = (*wrappers, tool)
             elif kind == "stdin-args":  # xargs: items from stdin become arguments
                 items = _stdin_items(stdin)
-                wrappers.append(tool)
+                wrappers = (*wrappers, tool)
                 if extra:  # -I REPL: each item replaces REPL
                     expanded: list[str] = []
                     for a in new_argv:
@@ -561,18 +595,18 @@ class Walker:
                 argv, dyn, taints = new_argv, [False] * len(new_argv), [None] * len(new_argv)
                 continue
             elif kind == "shell":  # nested shell with a script string
-                wrappers.append(tool)
+                wrappers = (*wrappers, tool)
                 taint = next((t for t in taints[extra:] if t), None) if extra is not None else None
                 if tool == "eval" and "$(…)" in new_argv[0] and not taint:
                     # eval "$(ssh-agent -s)": the code comes from a local command, not from the network
-                    self.emit(argv, op, via, "exec", effects, sudo=sudo, wrappers=wrappers)
+                    self.emit(argv, op, via, "exec", effects, sudo, wrappers)
                     return cwd, _NO_FLOW
                 self.shell_script(new_argv[0], cwd, tool, op, taint)
                 if effects:
-                    self.emit([tool], op, via, "write", effects, sudo=sudo, wrappers=wrappers)
+                    self.emit([tool], op, via, "write", effects, sudo, wrappers)
                 return cwd, _NO_FLOW
             else:
-                wrappers.append(tool)
+                wrappers = (*wrappers, tool)
             shift = len(argv) - len(new_argv)
             dyn = dyn[shift:] if shift >= 0 else [False] * len(new_argv)
             taints = taints[shift:] if shift >= 0 else [None] * len(new_argv)
@@ -627,6 +661,9 @@ class Walker:
         typ, flow = res
         if sudo:
             typ = "dangerous"
+        if tool not in _TAIL_TOOLS:  # no taint, download, working directory, variable or echo text to track
+            self.emit(argv, op, via, typ, effects, sudo, wrappers)
+            return cwd, _NO_FLOW if flow is None else flow
         fetcher = tool in FETCHERS
         decoder = tool in _DECODER_TOOLS and _is_decoder(tool, argv)
         if effects and (fetcher or decoder or (stdin is not None and stdin.taint and tool in _FILTERS)):
@@ -645,7 +682,7 @@ class Walker:
                             self.vars.pop(name, None)
                         else:
                             self.vars[name] = value
-        self.emit(argv, op, via, typ, effects, sudo=sudo, wrappers=wrappers)
+        self.emit(argv, op, via, typ, effects, sudo, wrappers)
         if flow is None:
             taint = text = None
             secret = False
@@ -1536,7 +1573,13 @@ def _h_dd(w: Walker, tool, argv, cwd, stdin, effects, taints):
     return "write", None
 
 
+#: the git subcommands an invariant or a write effect looks at
+_GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config"})
+
+
 def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    if len(argv) > 1 and argv[1][:1] != "-" and argv[1] not in _GIT_WATCHED:
+        return "git", None  # git status, log, diff…: no global options, nothing an invariant looks at
     args = argv[1:]
     repo = cwd
     aliases: dict[str, str] = {}
@@ -1929,6 +1972,8 @@ def _url_basename(url: str) -> str:
 
 
 _DECODER_TOOLS = frozenset({"base64", "base32", "basenc", "xxd", "uudecode", "unbase64", "openssl", "python"})
+#: every tool the end of ``Walker.final`` does something for (the others skip it)
+_TAIL_TOOLS = FETCHERS | _DECODER_TOOLS | _FILTERS | _CWD_OR_VARS | _SECRET_CARRIERS | {"echo", "printf"}
 
 
 def _is_decoder(tool: str, argv) -> bool:
@@ -2114,6 +2159,9 @@ def analyze_command(command: str, env: Env, opts: Options | None = None, *, cwd:
     """Parse and walk a shell command. Never raises on any input."""
     walker = Walker(env, opts, git_branch=git_branch)
     walker.ide_possible = _may_mention_ide(command)
-    script = parse(command)
-    walker.script(script, cwd if cwd is not None else env.root)
+    fast = fast_items(command) if len(command) < _FAST_MAX else None
+    if fast is not None:  # plain words and operators: no parse tree needed
+        walker.flat(fast[0], cwd if cwd is not None else env.root, "'" in command or '"' in command)
+    else:
+        walker.script(parse(command), cwd if cwd is not None else env.root)
     return walker.out

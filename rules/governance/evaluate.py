@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ._records import builder
 from .analyze import INVARIANTS, RANK, TYPES, Analysis, Effect, Violation, analyze_command
 from .masking import mask, mask_obj, needs_mask
 from .paths import Env
@@ -90,6 +91,9 @@ class Evaluation:
         out["segments"] = self.segments
         out["findings"] = [f.to_json() for f in self.findings]
         return out
+
+
+_EvaluationBuilder = builder(Evaluation)
 
 
 def tool_kind(call) -> str:
@@ -428,9 +432,22 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
         paths = tuple(mask(p) for p in paths)
         reason = mask(reason)
         findings = [Finding(f.rule, f.scope, f.mode, mask(f.reason), mask(f.target)) for f in findings]
-    ev = Evaluation(decision, action, rule, reason, mode, scope, call.tool, command, segments, tuple(findings),
-                    "<starter>" if policy.path in ("", "<starter>") else _policy_display(policy, root), paths,
-                    effects, secret)
+    ev = _EvaluationBuilder()  # slot by slot, then frozen (see _records): a 14-field record costs ~7x less
+    ev.decision = decision
+    ev.action = action
+    ev.rule = rule
+    ev.reason = reason
+    ev.mode = mode
+    ev.scope = scope
+    ev.tool = call.tool
+    ev.command = command
+    ev.segment_objs = segments
+    ev.findings = tuple(findings)
+    ev.policy = "<starter>" if policy.path in ("", "<starter>") else _policy_display(policy, root)
+    ev.paths = paths
+    ev.effects = effects
+    ev.secret = secret
+    ev.__class__ = Evaluation
     if memo_key is not None and not volatile:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.pop(next(iter(_MEMO)))

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, glob_match, glob_to_regex  # noqa: F401
 
+from ._records import builder
+
 #: host hook settings and cuticle's own files, relative to the workspace
 WS_SELF_GLOBS: tuple[str, ...] = (
     ".cuticle", ".cuticle/**", "chitin.yaml", ".claude/settings*.json", ".codex/**", ".gemini/settings.json",
@@ -48,6 +50,9 @@ class PathRef:
     abs: str | None = None
 
 
+_PathRefBuilder = builder(PathRef)
+
+
 @dataclass(slots=True)
 class Env:
     """Everything path decisions need: workspace root, home, memory and guarded globs, the policy's paths."""
@@ -76,34 +81,40 @@ class Env:
         t = text
         if not t:
             return PathRef("unknown", "''")
-        if t.startswith("~"):
+        if t[0] == "~":
             if t == "~" or t.startswith("~/"):
                 t = (self.home or "/home/~") + t[1:]
             else:
                 user, _, rest = t[1:].partition("/")
                 t = f"/home/{user}" + ("/" + rest if rest else "")
-        for var in ("${HOME}", "$HOME"):
-            if t.startswith(var):
-                t = (self.home or "/home/~") + t[len(var):]
-        for var in ("${PWD}", "$PWD"):
-            if t.startswith(var) and cwd:
-                t = cwd + t[len(var):]
-        if t.startswith("$") or t.startswith("$(…)"):
-            return PathRef("unknown", text)
-        if not t.startswith("/"):
+        if t[0] == "$":
+            for var in ("${HOME}", "$HOME"):
+                if t.startswith(var):
+                    t = (self.home or "/home/~") + t[len(var):]
+            for var in ("${PWD}", "$PWD"):
+                if t.startswith(var) and cwd:
+                    t = cwd + t[len(var):]
+            if t.startswith("$"):
+                return PathRef("unknown", text)
+        if t[0] != "/":
             if cwd is None:
                 return PathRef("unknown", text)
             t = cwd + "/" + t
-        a = posixpath.normpath(t)
+        # an absolute path without '//', '.' or '..' components and no trailing slash is already normal
+        a = posixpath.normpath(t) if "/." in t or "//" in t or t[-1] == "/" else t
         if a.startswith("//"):
             a = "/" + a.lstrip("/")
         root = self.root
-        if a == root or a.startswith(root + "/"):
+        ref = _PathRefBuilder()
+        if a.startswith(root) and (len(a) == len(root) or a[len(root)] == "/"):
             rel = a[len(root) + 1:]
-            return PathRef("ws", rel or ".", rel, a)
-        if self.home and (a == self.home or a.startswith(self.home + "/")):
-            return PathRef("home", "~" + a[len(self.home):], None, a)
-        return PathRef("abs", a, None, a)
+            ref.scope, ref.display, ref.rel, ref.abs = "ws", rel or ".", rel, a
+        elif self.home and (a == self.home or a.startswith(self.home + "/")):
+            ref.scope, ref.display, ref.rel, ref.abs = "home", "~" + a[len(self.home):], None, a
+        else:
+            ref.scope, ref.display, ref.rel, ref.abs = "abs", a, None, a
+        ref.__class__ = PathRef
+        return ref
 
     def abs_of(self, display: str) -> str:
         """The absolute path behind a display path (workspace-relative, ``~/…`` or absolute)."""

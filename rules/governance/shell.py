@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 MAX_DEPTH = 48
 #: longest command line parsed structurally; longer input is cut (the rest is still scanned as text)
 MAX_INPUT = 200_000
+#: longest command line the fast paths (:func:`fast_items`) try
+FAST_MAX = 2000
 
 _BLANKS = frozenset(" \t\r\f\v")
 _WORD_BREAK = frozenset(" \t\r\f\v;&|<>()\n")
@@ -843,111 +845,104 @@ _PLAIN_LINE = re.compile(r"[ \t!%*+,\-./0-9:=?@A-Z\[\]^_a-z~]*")
 _new = object.__new__
 
 
-# The fast paths build their nodes slot by slot: the records have no __post_init__, and skipping one generated
-# __init__ frame per node is most of what a short command line costs to parse (tests check the nodes equal the full
-# parser's).
-def _word(text: str, quoted: bool, qstart: int) -> Word:
-    w = _new(Word)
-    w.text = text
-    w.literal = True
-    w.quoted = quoted
-    w.subs = _NO_SUBS
-    w.procsubs = _NO_SUBS
-    w.qstart = qstart
-    return w
+def _is_keyword_or_assignment(word: str) -> bool:
+    """A first word the fast paths leave to the full parser: a reserved word or something like NAME=value."""
+    return word in _FAST_RESERVED or ("=" in word and word.split("=", 1)[0].replace("_", "a").isalnum())
 
 
-def _plain_words(tokens: list[str]) -> list[Word]:
-    out = []
-    for t in tokens:
-        w = _new(Word)
-        w.text = t
-        w.literal = True
-        w.quoted = False
-        w.subs = _NO_SUBS
-        w.procsubs = _NO_SUBS
-        w.qstart = -1
-        out.append(w)
-    return out
-
-
-def _simple(words: list[Word]) -> Simple:
-    cmd = _new(Simple)
-    cmd.assigns = []
-    cmd.words = words
-    cmd.redirects = []
-    return cmd
-
-
-def _pipeline(commands: list[Command]) -> Pipeline:
-    pipe = _new(Pipeline)
-    pipe.commands = commands
-    pipe.pipes = []
-    pipe.negated = False
-    return pipe
-
-
-def _script(items: list) -> Script:
-    script = _new(Script)
-    script.items = items
-    script.background = set()
-    return script
-
-
-def _fast_parse(text: str) -> Script | None:
+def fast_items(text: str) -> tuple[list[tuple[str, list[list[str]], list[str]]], list[int]] | None:
+    """A command line made only of plain or simply-quoted words and the operators ``&&`` ``||`` ``;`` ``|`` ``|&``
+    ``&``, read without the full parser: ``(items, background)`` where each item is (operator before it, its
+    pipeline's commands as lists of raw words (quotes still on), the pipe operators between them) and
+    ``background`` the indices of the items followed by ``&``. None for anything else (expansions,
+    redirections, groups, comments, escapes, keywords, assignments)."""
     if _PLAIN_LINE.fullmatch(text) is not None:  # the commonest line: one command of plain words
         tokens = text.split()
         if not tokens:
-            return _script([])
-        first = tokens[0]
-        if first in _FAST_RESERVED or ("=" in first and first.split("=", 1)[0].replace("_", "a").isalnum()):
+            return [], []
+        if _is_keyword_or_assignment(tokens[0]):
             return None
-        return _script([("", _pipeline([_simple(_plain_words(tokens))]))])
+        return [("", [tokens], [])], []
     if _FAST_LINE.fullmatch(text) is None:
         return None
-    items: list = []
-    background = None
-    commands: list[Command] = []
+    items: list[tuple[str, list[list[str]], list[str]]] = []
+    background: list[int] = []
+    commands: list[list[str]] = []
     pipes: list[str] = []
-    cmd: list[Word] = []
+    cmd: list[str] = []
     op = ""
     for tok_op, word in _FAST_TOKEN.findall(text):
         if word:
-            if not cmd:
-                if word in _FAST_RESERVED or ("=" in word and word.split("=", 1)[0].replace("_", "a").isalnum()):
-                    return None
-            if "'" in word or '"' in word:
-                sq, dq = word.find("'"), word.find('"')
-                cmd.append(_word(_QUOTED.sub(_unquote, word), True, sq if dq < 0 else dq if sq < 0 else min(sq, dq)))
-            else:
-                cmd.append(_word(word, False, -1))
+            if not cmd and _is_keyword_or_assignment(word):
+                return None
+            cmd.append(word)
             continue
         if not cmd:
             return None
-        commands.append(_simple(cmd))
+        commands.append(cmd)
         cmd = []
         if tok_op == "|" or tok_op == "|&":
             pipes.append(tok_op)
             continue
-        pipe = _pipeline(commands)
-        pipe.pipes = pipes
-        items.append((op if items else "", pipe))
+        items.append((op if items else "", commands, pipes))
         if tok_op == "&":
-            background = background or []
             background.append(len(items) - 1)
         commands, pipes = [], []
         op = tok_op
     if cmd:
-        commands.append(_simple(cmd))
+        commands.append(cmd)
     elif commands:
         return None  # trailing pipe
     if commands:
-        pipe = _pipeline(commands)
+        items.append((op if items else "", commands, pipes))
+    return items, background
+
+
+def unquote(word: str) -> str:
+    """A fast-path word after quote removal (its quotes are plain '…' or escape-free "…")."""
+    return _QUOTED.sub(_unquote, word) if "'" in word or '"' in word else word
+
+
+# The fast path builds its nodes slot by slot: the records have no __post_init__, and skipping one generated
+# __init__ frame per node is most of what a short command line costs to parse (a test checks the nodes equal the
+# full parser's).
+def _fast_parse(text: str) -> Script | None:
+    fast = fast_items(text)
+    if fast is None:
+        return None
+    items: list = []
+    for op, commands, pipes in fast[0]:
+        nodes: list[Command] = []
+        for raw in commands:
+            words = []
+            for t in raw:
+                w = _new(Word)
+                if "'" in t or '"' in t:
+                    sq, dq = t.find("'"), t.find('"')
+                    w.text = _QUOTED.sub(_unquote, t)
+                    w.quoted = True
+                    w.qstart = sq if dq < 0 else dq if sq < 0 else min(sq, dq)
+                else:
+                    w.text = t
+                    w.quoted = False
+                    w.qstart = -1
+                w.literal = True
+                w.subs = _NO_SUBS
+                w.procsubs = _NO_SUBS
+                words.append(w)
+            cmd = _new(Simple)
+            cmd.assigns = []
+            cmd.words = words
+            cmd.redirects = []
+            nodes.append(cmd)
+        pipe = _new(Pipeline)
+        pipe.commands = nodes
         pipe.pipes = pipes
-        items.append((op if items else "", pipe))
-    script = _script(items)
-    if background:
-        script.background.update(background)
+        pipe.negated = False
+        items.append((op, pipe))
+    script = _new(Script)
+    script.items = items
+    script.background = set(fast[1])
     return script
 
 
@@ -958,7 +953,7 @@ def parse(text: str, depth: int = 0) -> Script:
         text = str(text)
     if len(text) > MAX_INPUT:
         text = text[:MAX_INPUT]
-    if len(text) < 2000:
+    if len(text) < FAST_MAX:
         fast = _fast_parse(text)
         if fast is not None:
             return fast
