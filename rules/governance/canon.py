@@ -11,6 +11,7 @@ import functools
 import hashlib
 from dataclasses import dataclass, field
 
+from ._records import builder
 from .masking import MASK, mask, needs_mask
 
 #: argv[0] basename -> canonical tool
@@ -254,6 +255,7 @@ class Canonical:
                 "args": list(self.args), "canonical": self.text, "digest": self.short, "sha256": self.digest}
 
 
+_CanonicalBuilder = builder(Canonical)
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
 
 
@@ -404,7 +406,15 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
     else:
         flags_t = tuple(sorted(flags))
         args_t = tuple(args)
-    return Canonical(tool, action, flags_t, args_t, sudo)
+    c = _CanonicalBuilder()  # slot by slot, then frozen (see _records)
+    c.tool = tool
+    c.action = action
+    c.flags = flags_t
+    c.args = args_t
+    c.sudo = sudo
+    c._digest = ""
+    c.__class__ = Canonical
+    return c
 
 
 def _mask_value(name: str, value: str) -> str:

@@ -153,8 +153,11 @@ def test_records_built_slot_by_slot_are_ordinary_frozen_records(tmp_path, comman
     from rules.governance.evaluate import Evaluation, evaluate_command
     from rules.governance.paths import Env, PathRef
     from tiers.workspace import Workspace
+    from rules.governance.canon import Canonical
     ev = evaluate_command(command, Workspace(tmp_path))
     _same_record(ev, Evaluation)
+    for seg in ev.segment_objs:
+        _same_record(seg.canonical, Canonical)
     env = Env.build(str(tmp_path))
     for text in ("src/a.py", "~/x", "/etc/passwd", "../up", str(tmp_path), "a//b/./c/"):
         _same_record(env.norm(text, str(tmp_path)), PathRef)
