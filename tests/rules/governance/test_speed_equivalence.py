@@ -108,8 +108,8 @@ def test_needs_mask_prefilter_agrees_with_the_regex_it_replaced(text):
 _WALK_TOKENS = ["sudo ", "rm ", "-rf ", "/ ", "build ", "git ", "push ", "origin ", "main ", "+main ", "cd ", "sub ",
                 "tee ", "MEMORY.md ", "echo ", "'x y' ", "curl ", "http://e.com/s.sh ", "-o ", "s.sh ", "sh ",
                 "bash ", "-c ", "'rm -rf /' ", "\"git push -f\" ", "xargs ", "cat ", ".env ", "base64 ", "-d ",
-                "python3 ", "chmod ", "777 ", "find ", ". ", "-delete ", "env ", "timeout ", "5 ", "ls ", "vscode.sock ",
-                "&& ", "| ", "; ", "|| ", "& ", "|& "]
+                "python3 ", "chmod ", "777 ", "find ", ". ", "-delete ", "env ", "timeout ", "5 ", "ls ",
+                "vscode.sock ", "&& ", "| ", "; ", "|| ", "& ", "|& "]
 
 
 def _walked(command: str, flat: bool):
