@@ -13,11 +13,14 @@ import shlex
 import shutil
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from tiers.errors import ConfigError
+from tiers.record import dataclass, field
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 PLUGIN_DIR = Path(__file__).resolve().parent / "openclaw"
 

@@ -24,11 +24,14 @@ import functools
 import operator
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
 
 from .concepts import DAY_GROUPS, Analysis, Clause, analyze, lexicon
 from .model import Tier
 from .record import dataclass, field
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Arbitration", "Constraint", "ConstraintIndex", "Conflict", "arbitrate", "conflict_error"]
 

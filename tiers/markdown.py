@@ -19,11 +19,14 @@ import functools
 import re
 from collections.abc import Mapping
 from .record import dataclass, field
-from typing import Any
 
 from .errors import ParseError, UsageError
 from .stamps import Stamp, split_stamp
 from .text import strip_markup
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["KINDS", "Document", "Line", "memory_lines", "parse_document"]
 

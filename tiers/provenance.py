@@ -26,11 +26,14 @@ from __future__ import annotations
 
 import json
 from .record import replace
-from typing import Any
 
 from .errors import UsageError
 from .fsutil import atomic_write, file_lock, read_json_object, utc_now
 from .model import Classification, Tier
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["classify_with_provenance", "current_prompt", "provenance_share", "record_prompt"]
 

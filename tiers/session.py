@@ -9,10 +9,13 @@ end event that arrives twice, or a start and an end for the same id, never advan
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from .errors import UsageError
 from .fsutil import atomic_write, file_lock, read_json_object, utc_now
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["current_session", "end_session", "session_state", "start_session"]
 

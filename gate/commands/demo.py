@@ -13,8 +13,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
+
+from tiers.record import dataclass
 
 SESSION = "demo-session-1"
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from gate.commands._common import add_workspace, open_workspace, print_json
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 _FIELD_OPTS = (
     ("--claim", "the insight (for a trigger: the response to do or avoid)"),
