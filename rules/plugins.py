@@ -1,6 +1,6 @@
 """The pluggy plugin manager: loads rule families and policy plugins from the `cuticle` entry-point group.
 
-Our own families (``rules.memory``, ``rules.governance``) are entry points exactly like a third party's, so
+Our own families (``rules.memory.plugin``, ``rules.governance``) are entry points exactly like a third party's, so
 they go through the same path. Each entry point is loaded on its own: one that fails to import, crashes while
 registering rules, or returns something that is not a :class:`~rules.engine.Rule` is recorded as a
 :class:`PluginFailure` (reported as a ``CU001`` finding by lint) instead of stopping the run.

@@ -25,7 +25,7 @@ import operator
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from .concepts import DAY_GROUPS, Analysis, Clause, analyze, lexicon
+from .concepts import DAY_GROUPS, Analysis, Clause, analyze, blake2b, lexicon
 from .model import Tier
 from .record import dataclass, field
 
@@ -247,19 +247,10 @@ _LINE_CACHE_MAX = 50_000
 _DISK: dict[str, dict] = {}
 
 
-def _blake2b(data: bytes = b"", *, digest_size: int):
-    """hashlib's BLAKE2b straight from its C module: importing hashlib loads OpenSSL (~10 ms in a fresh process)."""
-    try:
-        from _blake2 import blake2b
-    except ImportError:  # a Python built without it still has hashlib's
-        from hashlib import blake2b
-    return blake2b(data, digest_size=digest_size)
-
-
 @functools.lru_cache(maxsize=1)
 def _analysis_digest() -> str:
     """Digest of the lexicon data and the code an analysis depends on (cached index keys are valid for it)."""
-    h = _blake2b(digest_size=12)
+    h = blake2b(digest_size=12)
     here = Path(__file__).parent
     for p in (here / "data" / "concepts.toml", here / "concepts.py", here / "text.py", here / "stamps.py",
               Path(__file__)):
@@ -445,8 +436,8 @@ class ConstraintIndex:
         """
         files = []
         for rel, data in texts.items():
-            digest = _blake2b(data.encode("utf-8") if isinstance(data, str) else bytes(data),
-                                     digest_size=16).hexdigest()
+            digest = blake2b(data.encode("utf-8") if isinstance(data, str) else bytes(data),
+                             digest_size=16).hexdigest()
             ck = ("text", rel, digest, key)
             fi = _FILE_CACHE.get(ck)
             if fi is None:
@@ -493,7 +484,7 @@ class ConstraintIndex:
                     _log().warning("%s: skipped for arbitration (%s)", rel, exc)
                     continue
                 disk = _disk_cache(ws) if persist else None
-                sha = _blake2b(data + (key or b""), digest_size=16).hexdigest()
+                sha = blake2b(data + (key or b""), digest_size=16).hexdigest()
                 rec = disk["files"].get(rel) if disk else None
                 if rec and rec.get("sha") == sha:
                     fi = _file_index_from_record(rec)

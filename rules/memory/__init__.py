@@ -1,10 +1,11 @@
-"""The memory lint rules, one rule per module, registered through the `cuticle` entry point like any plugin."""
+"""The memory lint rules, one rule per module, registered through the `cuticle` entry point like any plugin.
+
+The entry point is ``rules.memory.plugin`` (the hook implementation); this package itself imports no pluggy, so
+the gate's security scan can load its four rules without the plugin machinery."""
 
 from __future__ import annotations
 
 import importlib
-
-from rules.hookspecs import hookimpl
 
 #: Rule modules in code order. A code is never reused: retire a rule by keeping its module and record.
 MODULES: tuple[str, ...] = (
@@ -48,8 +49,3 @@ def all_rules() -> list:
 def security_rules() -> list:
     """The gate's security rules only (imports four modules, not all of them)."""
     return _load(SECURITY_MODULES)
-
-
-@hookimpl
-def cuticle_register_rules() -> list:
-    return all_rules()

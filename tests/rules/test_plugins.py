@@ -92,7 +92,7 @@ def test_duplicate_rule_codes_from_plugins_are_rejected() -> None:
         def cuticle_register_rules(self):
             return [Rule("CU301", "my-secret-rule", "x", Severity.ERROR, lambda ctx: ())]
 
-    ep = EntryPoint(name="memory", value="rules.memory", group="cuticle")
+    ep = EntryPoint(name="memory", value="rules.memory.plugin", group="cuticle")
     pm, failures = new_plugin_manager([ep])
     pm.register(Dup(), name="dup")
     reg = collect_rules(pm, failures)

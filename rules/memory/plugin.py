@@ -1,0 +1,12 @@
+"""The memory rules' pluggy hook implementation: what the ``cuticle`` entry point ``memory`` names."""
+
+from __future__ import annotations
+
+from rules.hookspecs import hookimpl
+
+from . import all_rules
+
+
+@hookimpl
+def cuticle_register_rules() -> list:
+    return all_rules()
