@@ -350,7 +350,8 @@ def compile_phrase(phrase: str) -> str:
 # The fast path reads ``\w`` as ``str.isalnum() or "_"``, ``\s`` as ``str.isspace()`` and ``\d`` as
 # ``str.isdecimal()``: exactly the stdlib ``re`` classes. A line holding a character on which ``re`` and ``regex``
 # disagree (combining marks, superscript digits, letters newer than Python's Unicode tables; listed in
-# ``data/regex_engine_diff.txt``) is matched by ``regex`` itself, as before. Raw ``re:`` patterns are compiled
+# ``data/regex_engine_diff.txt``, plus every code point Python's tables leave unassigned, which a newer ``regex``
+# may know) is matched by ``regex`` itself, as before. Raw ``re:`` patterns are compiled
 # (lazily, one by one) with ``re`` on ordinary lines and with ``regex`` on the others.
 
 # The stdlib engine is faster for this one trivial scan; its \w is Unicode-aware on str patterns too.
@@ -386,13 +387,15 @@ def needs_regex(text: str) -> bool:
     """True when ``re`` and ``regex`` could read ``text`` differently (see the note above ``_WORD_RUN``)."""
     if text.isascii():
         return not text.isprintable() and any(ch in text for ch in _ASCII_DIFF)
-    if max(text) < "\u0483":  # Latin-1, Latin extended, Greek, most of Cyrillic
+    if max(text) < "\u0370":  # Latin-1 and Latin extended (fully assigned), combining diacritics
         return not _LOW_DIFF.isdisjoint(text)
     for ch in set(text):
         if ch < "\u0300":
             if ch in _LATIN1_DIFF:
                 return True
-        elif "\u0400" <= ch < "\u0530":  # Cyrillic: only its combining marks differ
+        elif ch < "\u0370":  # combining diacritical marks: all differ
+            return True
+        elif "\u0400" <= ch < "\u0530":  # Cyrillic (fully assigned): only its combining marks differ
             if "\u0483" <= ch <= "\u0489":
                 return True
         else:
@@ -401,7 +404,18 @@ def needs_regex(text: str) -> bool:
             i = bisect.bisect_right(starts, cp) - 1
             if i >= 0 and cp <= ends[i]:
                 return True
+            if _unassigned(ch):
+                return True
     return False
+
+
+def _unassigned(ch: str) -> bool:
+    """A code point Python's Unicode tables do not know yet. A ``regex`` release newer than the one the table was
+    generated from may already class it as a letter or a digit (its Unicode is newer than the interpreter's), so a
+    line holding one goes to ``regex``: the table stays safe when ``regex`` is upgraded."""
+    import unicodedata
+
+    return unicodedata.category(ch) == "Cn"
 
 
 def _is_w(ch: str) -> bool:
