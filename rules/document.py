@@ -7,7 +7,10 @@ memory model parses them, so lint and the gate agree on what a memory line is.
 from __future__ import annotations
 
 import functools
-from typing import Any
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 
 

@@ -16,10 +16,13 @@ import sys
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 from tiers.errors import ConfigError, UsageError, WorkspaceError
 from tiers.record import dataclass, field, replace
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class _Log:
