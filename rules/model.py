@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
-from typing import Any
+
+from tiers.record import dataclass, field
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Decision(enum.Enum):

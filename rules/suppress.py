@@ -11,8 +11,9 @@ Forms, by code, name or code prefix; no selector means every rule:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
+
+from tiers.record import dataclass, field
 
 DIRECTIVE_RE = re.compile(r"<!--\s*cuticle\s*:\s*(?P<kind>[A-Za-z-]*)(?P<args>[^>]*?)\s*-->")
 KINDS = ("disable-next-line", "disable-line", "disable", "enable", "disable-file")

@@ -20,7 +20,7 @@ from operator import attrgetter
 
 Any = object  # annotations only (postponed); importing typing costs start-up time
 
-__all__ = ["FrozenInstanceError", "MISSING", "Field", "dataclass", "field", "fields", "replace"]
+__all__ = ["FrozenInstanceError", "MISSING", "Field", "dataclass", "field", "fields", "is_record", "replace"]
 
 
 class _Missing:
@@ -61,7 +61,14 @@ def field(*, default: Any = MISSING, default_factory: Any = MISSING, repr: bool 
     return Field(default, default_factory, repr, compare, hash, init)
 
 
-_FIELDS = "__dataclass_fields__"
+#: where a record class keeps its fields (not ``__dataclass_fields__``: ``dataclasses.is_dataclass`` would then
+#: claim the class, and its other functions would fail on it)
+_FIELDS = "__record_fields__"
+
+
+def is_record(obj_or_cls: Any) -> bool:
+    """Whether ``obj_or_cls`` is a record class or an instance of one (``dataclasses.is_dataclass``)."""
+    return hasattr(obj_or_cls, _FIELDS)
 
 
 def fields(obj_or_cls: Any) -> tuple[Field, ...]:
@@ -97,11 +104,11 @@ def _frozen_delattr(self, name):
 
 
 def _frozen_getstate(self):
-    return tuple(getattr(self, name) for name in self.__dataclass_fields__)
+    return tuple(getattr(self, name) for name in self.__record_fields__)
 
 
 def _frozen_setstate(self, state):
-    for name, value in zip(self.__dataclass_fields__, state):
+    for name, value in zip(self.__record_fields__, state):
         object.__setattr__(self, name, value)
 
 

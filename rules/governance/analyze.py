@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
+
+from tiers.record import dataclass, field
 
 from ._lazy import LazyRe
 from .canon import Canonical, canonicalize, tool_name

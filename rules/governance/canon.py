@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass, field
+
+from tiers.record import dataclass, field
 
 from ._records import builder
 from .masking import MASK, mask, needs_mask

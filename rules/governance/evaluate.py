@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from tiers.record import dataclass, field
 
 from ._records import builder
 from .analyze import INVARIANTS, RANK, TYPES, Analysis, Effect, Violation, analyze_command

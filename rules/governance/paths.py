@@ -12,8 +12,8 @@ import functools
 import os
 import posixpath
 import re
-from dataclasses import dataclass, field
 
+from tiers.record import dataclass, field
 from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, glob_match, glob_to_regex  # noqa: F401
 
 from ._records import builder

@@ -15,10 +15,10 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from tiers.errors import ConfigError
+from tiers.record import dataclass, field
 from tiers.workspace import glob_match, glob_to_regex
 
 from .analyze import INVARIANTS, TYPES, Effect, Options

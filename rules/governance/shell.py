@@ -10,7 +10,8 @@ make sense of is kept as literal text: :func:`parse` never raises, whatever the 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from tiers.record import dataclass, field
 
 #: deepest nesting of substitutions/groups we follow; deeper input is kept as text (and treated as opaque)
 MAX_DEPTH = 48

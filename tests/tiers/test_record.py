@@ -171,3 +171,9 @@ def test_bad_definitions_are_rejected_like_dataclasses():
 
             def __setattr__(self, name, value):
                 object.__setattr__(self, name, value)
+
+
+def test_records_are_not_mistaken_for_dataclasses():
+    assert record.is_record(FrozenPoint) and record.is_record(FrozenPoint(1))
+    assert not dataclasses.is_dataclass(FrozenPoint(1))
+    assert not record.is_record(object())
