@@ -449,11 +449,6 @@ def _plain_lines(data: bytes, markdown) -> list[_PlainLine]:
         return [_PlainLine(ln.number, ln.text) for ln in markdown.parse_document(data).lines]
     raw = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     text = raw.decode("utf-8", "surrogateescape")
-    if "\r" not in text:  # LF-only (nearly every file): str.split is the Markdown model's split, at C speed
-        texts = text.split("\n")
-        if texts[-1] == "":
-            texts.pop()  # the text after a final newline is not a line
-        return [_PlainLine(k, t) for k, t in enumerate(texts, 1)]
     return [_PlainLine(k, t) for k, (t, _eol) in enumerate(split(text), 1)]
 
 

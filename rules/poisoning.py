@@ -25,7 +25,7 @@ import unicodedata
 
 from tiers.record import dataclass
 
-
+from .prefilter import possible
 from .unicode import reveal
 
 KINDS = ("trust-source", "exfiltration", "run-command", "disable-safety", "instruction-override",
@@ -400,20 +400,8 @@ class _Gated:
         return self._pattern
 
     def possible(self, text: str) -> bool:
-        """Whether ``text`` can hold a match (see :func:`rules.prefilter.possible`; inlined: it runs per line)."""
-        alts = self.literals
-        if alts is None:
-            return True
-        for conj in alts:
-            for group in conj:
-                for lit in group:
-                    if lit in text:
-                        break
-                else:
-                    break
-            else:
-                return True
-        return False
+        """Whether ``text`` can hold a match (see :func:`rules.prefilter.possible`)."""
+        return possible(self.literals, text)
 
     def search(self, text: str, *args: int) -> re.Match[str] | None:
         return self.pattern.search(text, *args) if self.possible(text) else None

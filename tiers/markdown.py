@@ -163,6 +163,19 @@ def memory_lines(data: bytes | str) -> list[Line]:
 
 # -- internals ----------------------------------------------------------------------------------------------------
 def _split(text: str) -> list[tuple[str, str]]:
+    """``(text, eol)`` per line; LF-only text (nearly every file) is split by ``str.split`` at C speed."""
+    if "\r" not in text:
+        texts = text.split("\n")
+        last = texts.pop()  # the text after the final newline: a line of its own only when not empty
+        out = [(t, "\n") for t in texts]
+        if last:
+            out.append((last, ""))
+        return out
+    return _split_any(text)
+
+
+def _split_any(text: str) -> list[tuple[str, str]]:
+    """The general split: LF, CRLF and lone CR line ends."""
     out = []
     pos = 0
     n = len(text)

@@ -95,19 +95,24 @@ def reference_scan(folded: str) -> dict:
     return out
 
 
-def _vocabulary() -> list[str]:
-    words = set()
+def _phrases():
+    """Every phrase of the pattern language in the lexicon tables (raw ``re:`` patterns left out)."""
     for table in lx._TABLES.values():
         for items in table.values():
             for item in items:
                 phrase = item if isinstance(item, str) else item[0]
-                if phrase.startswith("re:"):
-                    continue
-                for tok in phrase.lstrip("^").split(" "):
-                    for alt in tok.rstrip("?").split("|"):
-                        alt = alt.rstrip("*")
-                        if alt and alt not in "_#":
-                            words.update({alt, alt + "ами", alt + "s", alt + "-x"})
+                if not phrase.startswith("re:"):
+                    yield phrase
+
+
+def _vocabulary() -> list[str]:
+    words = set()
+    for phrase in _phrases():
+        for tok in phrase.lstrip("^").split(" "):
+            for alt in tok.rstrip("?").split("|"):
+                alt = alt.rstrip("*")
+                if alt and alt not in "_#":
+                    words.update({alt, alt + "ами", alt + "s", alt + "-x"})
     return sorted(words)
 
 
@@ -151,20 +156,15 @@ def test_scan_equals_the_regex_reference_on_any_text(text):
 
 def test_steps_match_like_the_compiled_phrase_at_every_position():
     lines = _lines(400, seed=5)
-    for table in lx._TABLES.values():
-        for items in table.values():
-            for item in items:
-                phrase = item if isinstance(item, str) else item[0]
-                if phrase.startswith("re:"):
-                    continue
-                steps = lx.phrase_steps(phrase)
-                compiled = re.compile(lx.compile_phrase(phrase))
-                for line in lines:
-                    if lx.needs_regex(line):
-                        continue
-                    for pos in range(len(line) + 1):
-                        m = compiled.match(line, pos)
-                        assert lx.run_steps(steps, line, pos) == (m.end() if m else None), (phrase, line, pos)
+    for phrase in _phrases():
+        steps = lx.phrase_steps(phrase)
+        compiled = re.compile(lx.compile_phrase(phrase))
+        for line in lines:
+            if lx.needs_regex(line):
+                continue
+            for pos in range(len(line) + 1):
+                m = compiled.match(line, pos)
+                assert lx.run_steps(steps, line, pos) == (m.end() if m else None), (phrase, line, pos)
 
 
 def test_triggers_never_turn_a_match_away():

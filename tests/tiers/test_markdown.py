@@ -192,3 +192,11 @@ def test_fast_path_is_taken_for_a_plain_memory_file() -> None:
     text = "# Memory\n\n- User said: a\n- [ ] maybe b\n1. c\nplain paragraph\n"
     assert md._fast_kinds(text.splitlines()) == ["heading", "blank", "memory", "memory", "memory", "memory"]
     assert md._fast_kinds(["- a", "```", "x", "```"]) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab \n\t<-", max_size=40))
+def test_the_lf_split_is_the_general_split(text):
+    from tiers.markdown import _split, _split_any
+
+    assert _split(text) == _split_any(text)
