@@ -11,14 +11,13 @@ nothing else. Exit codes are one table for every subcommand (docs/cli.md):
 
 from __future__ import annotations
 
-import importlib
 import sys
 
 TYPE_CHECKING = False  # typing costs start-up time on the hook path
 if TYPE_CHECKING:  # argparse is imported only when a command line needs a parser
     import argparse
     from collections.abc import Sequence
-    from types import SimpleNamespace
+
 
 __version__ = "0.1.0"
 
@@ -65,7 +64,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def _load(name: str):
     module, _ = COMMANDS[name]
-    return importlib.import_module(f"gate.commands.{module}")
+    # __import__ rather than importlib.import_module: the importlib package (and warnings) is not loaded yet
+    return __import__(f"gate.commands.{module}", fromlist=["run"])
 
 
 def _build_parser(only: str | None) -> argparse.ArgumentParser:
@@ -91,7 +91,7 @@ def _build_parser(only: str | None) -> argparse.ArgumentParser:
     return parser
 
 
-def _hook_args(argv: list[str]) -> SimpleNamespace | None:
+def _hook_args(argv: list[str]) -> _HookArgs | None:
     """``hook HOST [EVENT] [--no-server]`` parsed without building a parser (the hook runs on every agent write;
     argparse and its help machinery are a measurable part of a cold call). Anything else returns None and goes
     through argparse, which owns the errors and the help text."""
@@ -102,10 +102,16 @@ def _hook_args(argv: list[str]) -> SimpleNamespace | None:
     words = [a for a in rest if a != "--no-server"]
     if not 1 <= len(words) <= 2 or any(w.startswith("-") for w in words):
         return None
-    from types import SimpleNamespace
+    return _HookArgs(words[0], words[1] if len(words) == 2 else None, no_server)
 
-    return SimpleNamespace(command="hook", host=words[0], event=words[1] if len(words) == 2 else None,
-                           no_server=no_server)
+
+class _HookArgs:
+    """The parsed ``hook`` command line (what argparse would give the command's ``run``)."""
+
+    command = "hook"
+
+    def __init__(self, host: str, event: str | None, no_server: bool) -> None:
+        self.host, self.event, self.no_server = host, event, no_server
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -119,8 +125,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.command:
             parser.print_help()
             return 0
-    from tiers.errors import CuticleError
-
     try:
         module = _load(args.command)
     except ModuleNotFoundError:
@@ -128,14 +132,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(module.run(args) or 0)
-    except CuticleError as exc:
-        print(f"cuticle: {exc}", file=sys.stderr)
-        return exc.exit_code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
     except Exception as exc:  # noqa: BLE001 - the CLI is the one place that turns bugs into exit codes
+        from tiers.errors import CuticleError  # imported when needed: a forwarded hook call never loads tiers
+
+        if isinstance(exc, CuticleError):
+            print(f"cuticle: {exc}", file=sys.stderr)
+            return exc.exit_code
         print(f"cuticle: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 3
 

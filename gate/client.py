@@ -1,17 +1,56 @@
 """The hook's fast path: hand the payload to a running `cuticle serve` instead of loading the gate in-process.
 
 A hook process pays for every import on every tool call; a warm server has the memory model, the rules and
-their compiled patterns loaded already. This module imports only the standard library pieces it needs. When no
-server is recorded in `.cuticle/serve.json`, or it does not answer, the caller falls back to the in-process gate
-(and, with `[gate] server = "auto"`, starts a server for the next call).
+their compiled patterns loaded already. So this module is the whole of a forwarded hook call, and it imports
+nothing a bare interpreter has not loaded already but two C modules: ``_json`` (the stdlib's own decoder, used
+without the ``json`` package, whose import pulls in ``re``) and ``_socket`` (without ``socket``, which pulls in
+``enum`` and ``selectors``). When no server is recorded in `.cuticle/serve.json`, or it does not answer, the
+caller falls back to the in-process gate (and, with `[gate] server = "auto"`, starts a server for the next call).
 """
 
 from __future__ import annotations
 
-import json
 import os
 
 STATE = ".cuticle"
+
+
+class _Context:
+    """What ``_json.make_scanner`` reads from a decoder: the settings of ``json.loads`` with no hooks."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float  # the C scanner's own fast paths for the built-in types
+    parse_int = int
+
+    @staticmethod
+    def parse_constant(name: str) -> float:
+        return float(name.replace("Infinity", "inf"))  # NaN, Infinity, -Infinity, as json.loads reads them
+
+
+_SCAN = None
+_SPACE = " \t\n\r"
+
+
+def loads(data: bytes | str) -> object:
+    """``json.loads`` for UTF-8 input, without importing the ``json`` package; ValueError on bad input."""
+    global _SCAN
+    if _SCAN is None:
+        import _json
+
+        _SCAN = _json.make_scanner(_Context())
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    if text.startswith("\ufeff"):
+        raise ValueError("a JSON document must not start with a byte-order mark")
+    start = len(text) - len(text.lstrip(_SPACE))
+    try:
+        value, end = _SCAN(text, start)
+    except StopIteration as exc:
+        raise ValueError(f"expecting a JSON value at character {exc.value}") from None
+    if text[end:].strip(_SPACE):
+        raise ValueError(f"extra data after the JSON value at character {end}")
+    return value
 
 
 def payload_dir(payload: object) -> str | None:
@@ -42,54 +81,69 @@ def find_state(start: str | None) -> str | None:
         here = parent
 
 
+def _exchange(address: str, request: bytes, timeout: float) -> bytes | None:
+    """Send ``request`` to the server at ``address`` and read the whole answer (the server closes)."""
+    import _socket
+
+    if address.startswith("unix:"):
+        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        target: object = address[5:]
+    else:
+        host, _, port = address.split("://", 1)[-1].partition(":")
+        if host not in ("127.0.0.1", "localhost"):
+            return None  # never send payloads off the machine
+        sock = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
+        target = ("127.0.0.1", int(port))
+    try:
+        sock.settimeout(timeout)
+        sock.connect(target)
+        sock.sendall(request)
+        chunks = []
+        while True:
+            b = sock.recv(65536)
+            if not b:
+                break
+            chunks.append(b)
+    finally:
+        sock.close()
+    return b"".join(chunks)
+
+
 def forward(host: str, event: str | None, data: bytes, *, timeout: float = 5.0) -> tuple[str, str, int] | None:
     """(stdout, stderr, exit code) from a running server, or None to fall back to the in-process gate."""
     try:
-        payload = json.loads(data) if data.strip() else {}
+        payload = loads(data) if data.strip() else {}
     except ValueError:
         return None  # let the in-process gate report (and log) malformed input
     state = find_state(payload_dir(payload) or os.environ.get("CLAUDE_PROJECT_DIR") or os.environ.get("GEMINI_PROJECT_DIR"))
     if state is None:
         return None
     try:
-        with open(os.path.join(state, "serve.json"), encoding="utf-8") as fh:
-            info = json.load(fh)
+        with open(os.path.join(state, "serve.json"), "rb") as fh:
+            info = loads(fh.read())
         address, token = info["address"], info["token"]
+        if not isinstance(address, str) or not isinstance(token, str):
+            raise TypeError("address and token must be strings")
     except (OSError, ValueError, KeyError, TypeError):
         _maybe_autostart(state)
         return None
     path = f"/hook/{host}" + (f"/{event}" if event else "")
     try:
-        import socket
-
-        if address.startswith("unix:"):
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            sock.settimeout(timeout)
-            sock.connect(address[5:])
-        else:
-            h, _, p = address.split("://", 1)[-1].partition(":")
-            if h not in ("127.0.0.1", "localhost"):
-                return None  # never send payloads off the machine
-            sock = socket.create_connection(("127.0.0.1", int(p)), timeout=timeout)
         # a hand-written HTTP/1.1 request: http.client costs more to import than the whole round trip
         head = (f"POST {path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {token}\r\n"
                 f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\nConnection: close\r\n\r\n")
-        with sock:
-            sock.sendall(head.encode("latin-1") + data)
-            chunks = []
-            while True:
-                b = sock.recv(65536)
-                if not b:
-                    break
-                chunks.append(b)
-        raw = b"".join(chunks)
+        raw = _exchange(address, head.encode("latin-1") + data, timeout)
+        if raw is None:
+            return None
         header, _, body = raw.partition(b"\r\n\r\n")
         status = header.split(b" ", 2)[1] if header.startswith(b"HTTP/") else b""
         if status != b"200":
+            if status == b"503":  # the server's code changed under it: it has stopped; start a fresh one
+                _maybe_autostart(state, stale=True)
             return None
-        out = json.loads(body)
+        out = loads(body)
         return str(out.get("stdout") or ""), str(out.get("stderr") or ""), int(out.get("exit_code") or 0)
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         _maybe_autostart(state, stale=True)
         return None
 
@@ -97,10 +151,13 @@ def forward(host: str, event: str | None, data: bytes, *, timeout: float = 5.0) 
 def _maybe_autostart(state: str, *, stale: bool = False) -> None:
     """With `[gate] server = "auto"`, start a detached `cuticle serve` for the next hook call."""
     try:
+        with open(os.path.join(state, "config.toml"), "rb") as fh:
+            raw = fh.read()
+        if b"server" not in raw:
+            return  # the setting is absent: off (no TOML parser for the common case)
         import tomllib
 
-        with open(os.path.join(state, "config.toml"), "rb") as fh:
-            cfg = tomllib.load(fh)
+        cfg = tomllib.loads(raw.decode("utf-8"))
         if (cfg.get("gate") or {}).get("server") != "auto":
             return
         if stale:

@@ -21,6 +21,34 @@ from pathlib import Path
 from urllib.parse import unquote
 
 MAX_BODY = 8 * 1024 * 1024
+#: cuticle's own packages: a server whose code changed on disk (an upgrade, a checkout) must not keep answering
+PACKAGES = ("gate", "tiers", "rules", "personality")
+#: seconds between two looks at the code's modification times
+CODE_CHECK_EVERY = 2.0
+
+
+def code_stamp() -> tuple[tuple[str, int, int], ...]:
+    """(path, size, mtime) of every file of cuticle's packages (sources and data, not bytecode caches)."""
+    base = Path(__file__).resolve().parent.parent
+    out = []
+    stack = [str(base / p) for p in PACKAGES]
+    while stack:
+        top = stack.pop()
+        try:
+            entries = list(os.scandir(top))
+        except OSError:
+            continue
+        for e in entries:
+            if e.is_dir(follow_symlinks=False):
+                if e.name != "__pycache__" and not e.name.startswith("."):
+                    stack.append(e.path)
+            else:
+                try:
+                    st = e.stat()
+                except OSError:
+                    continue
+                out.append((e.path, st.st_size, st.st_mtime_ns))
+    return tuple(sorted(out))
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -57,6 +85,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.last_request = time.monotonic()  # type: ignore[attr-defined]
         if not self._authorized():
             return self._send(401, {"error": "missing or wrong token"})
+        if self.server.code_changed():  # type: ignore[attr-defined]
+            # answering with the old code would keep an upgrade (or a fix) from taking effect; the client falls
+            # back in-process and, with server = "auto", starts a fresh server
+            threading.Thread(target=self.server.shutdown, daemon=True).start()
+            return self._send(503, {"error": "cuticle's code changed on disk; this server has stopped"})
         parts = [unquote(p) for p in self.path.split("?", 1)[0].strip("/").split("/")]
         if len(parts) not in (2, 3) or parts[0] != "hook":
             return self._send(404, {"error": "use POST /hook/<host>[/<event>]"})
@@ -100,7 +133,25 @@ def make_server(*, port: int | None = None, socket_path: str | None = None, toke
     srv.token = token
     srv.cwd = cwd
     srv.last_request = time.monotonic()
+    _watch_code(srv)
     return srv
+
+
+def _watch_code(srv) -> None:
+    """Give ``srv`` a ``code_changed()`` that compares cuticle's files with their state at start (rate-limited)."""
+    started = code_stamp()
+    lock = threading.Lock()
+    state = {"checked": time.monotonic(), "changed": False}
+
+    def code_changed() -> bool:
+        with lock:
+            now = time.monotonic()
+            if not state["changed"] and now - state["checked"] >= CODE_CHECK_EVERY:
+                state["checked"] = now
+                state["changed"] = code_stamp() != started
+            return state["changed"]
+
+    srv.code_changed = code_changed
 
 
 def stop_when_idle(srv, seconds: float) -> threading.Thread:

@@ -106,3 +106,98 @@ def test_server_with_idle_timeout_exits_by_itself(ws):
         if proc.poll() is None:
             proc.kill()
     assert not (ws / ".cuticle" / "serve.json").exists()
+
+
+def test_a_forwarded_hook_call_loads_neither_the_gate_nor_json(ws, server):
+    """The fast path is the whole of a forwarded call: no memory model, no rules, not even ``json`` (whose decoder
+    imports ``re``) nor ``socket``; the answer is the server's, byte for byte what the in-process gate says."""
+    payload, _ = write_payload("claude", ws, "MEMORY.md", (ws / "MEMORY.md").read_text() + CONFLICT + "\n")
+    code = (
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        "from gate.cli import main\n"
+        "code = main(['hook', 'claude'])\n"
+        "loaded = sorted(set(sys.modules) - before)\n"
+        "sys.stderr.write('\\nLOADED ' + ' '.join(loaded) + ' CODE ' + str(code) + '\\n')\n"
+    )
+    proc = subprocess.run([sys.executable, "-S", "-c", code], input=json.dumps(payload), capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    loaded = proc.stderr.rsplit("LOADED ", 1)[1].split()
+    assert loaded[-2:] == ["CODE", "2"]
+    assert json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    heavy = [m for m in loaded[:-2] if m.split(".")[0] in ("tiers", "rules", "json", "re", "socket", "enum")
+             or m in ("gate.handler", "gate.writepath")]
+    assert heavy == []
+
+
+def test_light_json_reads_what_json_reads():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from gate.client import loads
+
+    scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
+    values = st.recursive(scalars, lambda kids: st.lists(kids) | st.dictionaries(st.text(), kids), max_leaves=20)
+
+    @settings(max_examples=300, deadline=None)
+    @given(values, st.sampled_from(["", " ", "\n\t "]))
+    def same(value, pad):
+        text = pad + json.dumps(value, ensure_ascii=False) + pad
+        assert loads(text.encode("utf-8")) == json.loads(text)
+
+    same()
+    for bad in (b"", b"{", b'{"a": 1} x', b"[1,]", b"{'a': 1}", b"\xff", b"\xef\xbb\xbf{}"):
+        with pytest.raises(ValueError):
+            loads(bad)
+
+
+def test_a_server_whose_code_changed_stops_and_the_hook_answers_in_process(ws, monkeypatch):
+    """After an upgrade the old server must not keep answering: it refuses with 503 and shuts down; the hook call
+    that met it falls back to the in-process gate, so no answer is lost."""
+    import threading
+
+    from gate import client, server
+
+    monkeypatch.setattr(server, "CODE_CHECK_EVERY", 0.0)
+    stamps = iter([(("a.py", 1, 1),), (("a.py", 1, 2),)])
+    monkeypatch.setattr(server, "code_stamp", lambda: next(stamps, (("a.py", 1, 2),)))
+    srv = server.make_server(cwd=str(ws))
+    server.write_info(ws / ".cuticle", srv.address, srv.token)
+    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        payload, _ = write_payload("claude", ws, "MEMORY.md", (ws / "MEMORY.md").read_text() + CONFLICT + "\n")
+        status, body = _post(json.loads((ws / ".cuticle" / "serve.json").read_text()), "/hook/claude",
+                             json.dumps(payload).encode())
+        assert status == 503 and "changed" in body["error"]
+        thread.join(timeout=10)
+        assert not thread.is_alive()  # it shut itself down
+        assert client.forward("claude", None, json.dumps(payload).encode()) is None  # -> in-process
+        assert run_hook("claude", payload).blocked
+    finally:
+        srv.server_close()
+
+
+def test_code_stamp_sees_an_edited_source_file(tmp_path, monkeypatch):
+    from gate import server
+
+    pkg = tmp_path / "gate"
+    pkg.mkdir()
+    (pkg / "x.py").write_text("a = 1\n")
+    (pkg / "__pycache__").mkdir()
+    (pkg / "__pycache__" / "x.pyc").write_bytes(b"\0")
+    monkeypatch.setattr(server, "__file__", str(pkg / "server.py"))
+    before = server.code_stamp()
+    assert [Path(p).name for p, _, _ in before] == ["x.py"]
+    (pkg / "x.py").write_text("a = 22\n")
+    assert server.code_stamp() != before
+
+
+def test_autostart_reads_no_toml_when_the_setting_is_absent(ws):
+    (ws / ".cuticle" / "config.toml").write_text("[tiers]\nhypothesis_ttl = 3\n", encoding="utf-8")
+    code = ("import sys\nfrom gate.client import _maybe_autostart\n_maybe_autostart(sys.argv[1])\n"
+            "print('tomllib' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(ws / ".cuticle")], capture_output=True, text=True,
+                          check=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert proc.stdout.strip() == "False"
+    assert not (ws / ".cuticle" / "serve.starting").exists()
