@@ -8,8 +8,11 @@ returns is secret-masked. ``log_decision`` appends the decision to ``.cuticle/ev
 
 from __future__ import annotations
 
+import errno
 import os
 import time
+from stat import S_ISDIR as _S_ISDIR
+from stat import S_ISREG as _S_ISREG
 from pathlib import Path
 
 from tiers.record import dataclass, field
@@ -150,8 +153,42 @@ def _call_paths(call) -> list[str]:
 
 def _git_branch(repo: str) -> str | None:
     """The checked-out branch of the repository containing ``repo``, read from ``.git/HEAD`` (no subprocess)."""
+    if not (repo.startswith("/") and "//" not in repo and "/." not in repo and (repo == "/" or repo[-1] != "/")):
+        return _git_branch_path(repo)
+    # a clean absolute path (what Env.norm gives): the same walk as _git_branch_path with one os.stat per level
+    # instead of pathlib's is_dir() and is_file() (each a stat behind several Python frames, a missing .git an
+    # exception each)
+    d = repo
+    while True:
+        git = d + "/.git" if d != "/" else "/.git"
+        try:
+            mode = os.stat(git).st_mode
+        except OSError as exc:
+            if exc.errno not in _MISSING_ERRNOS:
+                return None  # pathlib re-raises these, and _git_branch_path gives up
+            mode = 0
+        except ValueError:
+            mode = 0
+        if _S_ISDIR(mode):
+            try:
+                with open(git + "/HEAD", encoding="utf-8", errors="replace") as f:
+                    head = f.read().strip()
+            except OSError:
+                return None
+            if head.startswith("ref: refs/heads/"):
+                return head[len("ref: refs/heads/"):]
+            return None
+        if _S_ISREG(mode):
+            return _git_branch_path(d, single=True)
+        if d == "/":
+            return None
+        d = d[:d.rindex("/")] or "/"  # os.path.dirname of a clean absolute path
+
+
+def _git_branch_path(repo: str, single: bool = False) -> str | None:
+    """:func:`_git_branch` with pathlib, for any path (``single``: look at ``repo`` itself only)."""
     p = Path(repo)
-    for d in (p, *p.parents):
+    for d in ((p,) if single else (p, *p.parents)):
         git = d / ".git"
         try:
             if git.is_dir():
@@ -172,6 +209,9 @@ def _git_branch(repo: str) -> str | None:
         return None
     return None
 
+
+#: the errors pathlib's is_dir()/is_file() read as "no such file" (any other one it raises)
+_MISSING_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
 
 _ENV_CACHE: dict[tuple, Env] = {}
 #: memoized shell decisions per environment (a long-lived process such as `cuticle serve` sees repeats)
@@ -427,9 +467,11 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
         command = None
         paths = tuple(_call_paths(call))
         raw = " ".join(["", *paths]) if paths else ""
-    secret = needs_mask(raw) and mask(raw) != raw
+    masked = mask(raw) if needs_mask(raw) else raw
+    secret = masked != raw
     if secret:
-        command = mask(command) if command is not None else None
+        # a shell call's raw text is its command (masked once); other calls have no command
+        command = (masked if command == raw else mask(command)) if command is not None else None
         paths = tuple(mask(p) for p in paths)
         reason = mask(reason)
         findings = [Finding(f.rule, f.scope, f.mode, mask(f.reason), mask(f.target)) for f in findings]

@@ -94,19 +94,95 @@ def _has_keyword(low: str) -> bool:
             or "begin" in low)
 
 
+#: ASCII twins of the case-insensitive patterns above, for lowercased ASCII text: ``(?i)`` matching is several
+#: times slower in ``re``, and on ASCII text ``P`` with ``(?i)`` matches exactly where lowercase ``P`` without it
+#: matches the lowercased text (same spans: ``str.lower`` keeps the length of ASCII text). Non-ASCII text keeps the
+#: ``(?i)`` patterns (they also fold a few non-ASCII letters: the Kelvin sign, the long s).
+_ASSIGN_LOW = re.compile(r"\b([a-z0-9_]*(?:key|token|secret|password|passwd|passphrase|credentials?|auth|pwd|private)"
+                         r"[a-z0-9_]*)(\s*[=:]\s*)(\"[^\"]*\"|'[^']*'|[^\s'\";|&]+)")
+_OPT_LOW = re.compile(r"(--?(?:password|passwd|pass|token|api-key|apikey|secret|auth-token|access-token|client-secret)"
+                      r"(?:=|\s+))(\"[^\"]*\"|'[^']*'|[^\s'\";|&]+)")
+_HINT_LOW = re.compile(r"[a-z0-9_\-+=]{20,}|://[^\s/@]+:[^\s/@]+@|begin [a-z ]*private|bearer|password|passwd|"
+                       r"secret|token|api.?key|eyj|hooks\.slack")
+#: the alternatives of _KEY_CONTEXT, each tried only when the text has the character it cannot match without
+_KC_ASSIGN = re.compile(r"(?:key|token|secret|pass|pwd|auth|credential|private)[a-z0-9_-]*['\"]?\s*[=:]")
+_KC_OPT = re.compile(r"--?[a-z-]*(?:key|token|secret|pass|pwd|auth)[a-z-]*(?:\s|=)")
+_KC_BEARER = re.compile(r"bearer\s")
+_KC_PEM = re.compile(r"begin [a-z ]*private")
+_KC_IS = re.compile(r"(?:password|passwd|token|secret)\s+(?:is|:)")
+
+
+def _key_context(text: str, low: str) -> bool:
+    """``_KEY_CONTEXT.search(text) is not None`` (``low``: ``text.lower()``)."""
+    if not text.isascii():
+        return _KEY_CONTEXT.search(text) is not None
+    if ("=" in text or ":" in text) and _KC_ASSIGN.search(low) is not None:
+        return True
+    if "-" in text and _KC_OPT.search(low) is not None:
+        return True
+    if "eyj" in low or "hooks.slack" in low:
+        return True
+    if "bearer" in low and _KC_BEARER.search(low) is not None:
+        return True
+    if "begin " in low and _KC_PEM.search(low) is not None:
+        return True
+    return ("passw" in low or "token" in low or "secret" in low) and _KC_IS.search(low) is not None
+
+
 def needs_mask(text: str) -> bool:
     """Cheap check: could ``mask`` change anything in ``text``? (False means it certainly would not.)"""
     if not text:
         return False
-    low = text.lower()
-    if _has_keyword(low) and _KEY_CONTEXT.search(text) is not None:
-        return True
+    # the cheap tests first (the result is their disjunction, in any order)
     if "://" in text and "@" in text:
         return True
+    # a _TOKEN match is a run of 24+ non-blank characters, so it needs no separate "long word" pre-check
+    if _TOKEN_PROBE.search(text) is not None:
+        return True
+    low = text.lower()
     if "-p" in text and ("mysql" in low or "mariadb" in low):
         return True
-    # a _TOKEN match is a run of 24+ non-blank characters, so it needs no separate "long word" pre-check
-    return _TOKEN_PROBE.search(text) is not None
+    return _has_keyword(low) and _key_context(text, low)
+
+
+def _sub_ascii(pattern: re.Pattern[str], repl, text: str, low: str) -> str:
+    """``pattern.sub(repl, text)`` for a lowercase twin ``pattern`` of a ``(?i)`` pattern, ``text`` ASCII:
+    matches found in ``low`` (same spans), ``repl`` called with the groups of ``text`` (the pattern never
+    matches the empty string)."""
+    parts: list[str] = []
+    pos = 0
+    for m in pattern.finditer(low):
+        start, end = m.span()
+        parts.append(text[pos:start])
+        parts.append(repl([text[a:b] if a >= 0 else None for a, b in m.regs]))
+        pos = end
+    if not parts:
+        return text
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _mask_assign_groups(g: list) -> str:
+    value = g[3]
+    bare = value.strip("'\"")
+    if not bare or bare.startswith("$") or bare == MASK or len(bare) < 3:
+        return g[0]
+    quote = value[0] if value[0] in "'\"" else ""
+    return f"{g[1]}{g[2]}{quote}{MASK}{quote}"
+
+
+def _mask_opt_groups(g: list) -> str:
+    value = g[2]
+    bare = value.strip("'\"")
+    if not bare or bare.startswith("$") or bare == MASK:
+        return g[0]
+    return g[1] + MASK
+
+
+def _has_cred_name(low: str) -> bool:
+    """A word of ``_CRED_NAME`` can occur in lowercased ASCII text (a substring test per alternative)."""
+    return ("key" in low or "token" in low or "secret" in low or "pass" in low or "credential" in low
+            or "auth" in low or "pwd" in low or "private" in low)
 
 
 def mask(text: str) -> str:
@@ -115,11 +191,25 @@ def mask(text: str) -> str:
         return text
     if not needs_mask(text):
         return text
-    out = _ASSIGN.sub(_mask_assign, text)
-    out = _OPT.sub(_mask_opt, out)
-    out = _MYSQL_P.sub(lambda m: m.group(1) + MASK, out)
-    out = _TOKEN.sub(lambda m: MASK if _looks_random(m.group(0)) else m.group(0), out)
-    if _HINT.search(out):
+    if text.isascii():  # the same substitutions, on the lowercase twins, each skipped when it cannot match
+        out = text
+        low = text.lower()
+        if ("=" in out or ":" in out) and _has_cred_name(low):
+            out = _sub_ascii(_ASSIGN_LOW, _mask_assign_groups, out, low)
+            low = out.lower()
+        if "-" in out and ("pass" in low or "token" in low or "api" in low or "secret" in low):
+            out = _sub_ascii(_OPT_LOW, _mask_opt_groups, out, low)
+        if "-p" in out and ("mysql" in out or "mariadb" in out):
+            out = _MYSQL_P.sub(lambda m: m.group(1) + MASK, out)
+        out = _TOKEN.sub(lambda m: MASK if _looks_random(m.group(0)) else m.group(0), out)
+        hint = _HINT_LOW.search(out.lower()) is not None
+    else:
+        out = _ASSIGN.sub(_mask_assign, text)
+        out = _OPT.sub(_mask_opt, out)
+        out = _MYSQL_P.sub(lambda m: m.group(1) + MASK, out)
+        out = _TOKEN.sub(lambda m: MASK if _looks_random(m.group(0)) else m.group(0), out)
+        hint = _HINT.search(out) is not None
+    if hint:
         try:
             from rules.secrets import mask_secrets
         except ImportError:  # pragma: no cover - the shared scrubber is part of the package
