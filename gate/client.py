@@ -111,6 +111,8 @@ def _exchange(address: str, request: bytes, timeout: float) -> bytes | None:
 
 def forward(host: str, event: str | None, data: bytes, *, timeout: float = 5.0) -> tuple[str, str, int] | None:
     """(stdout, stderr, exit code) from a running server, or None to fall back to the in-process gate."""
+    if os.environ.get("CUTICLE_SERVER", "").strip().lower() == "off":
+        return None
     try:
         payload = loads(data) if data.strip() else {}
     except ValueError:
@@ -148,17 +150,32 @@ def forward(host: str, event: str | None, data: bytes, *, timeout: float = 5.0) 
         return None
 
 
-def _maybe_autostart(state: str, *, stale: bool = False) -> None:
-    """With `[gate] server = "auto"`, start a detached `cuticle serve` for the next hook call."""
+def autostart_enabled(state: str) -> bool:
+    """``server = "auto"`` in the workspace's `[gate]` config, unless CUTICLE_SERVER (off|auto) overrides it."""
+    env = os.environ.get("CUTICLE_SERVER", "").strip().lower()
+    if env in ("off", "auto"):
+        return env == "auto"
     try:
         with open(os.path.join(state, "config.toml"), "rb") as fh:
             raw = fh.read()
-        if b"server" not in raw:
-            return  # the setting is absent: off (no TOML parser for the common case)
-        import tomllib
+    except OSError:
+        return False
+    if b"server" not in raw:
+        return False  # the setting is absent: off (no TOML parser for the common case)
+    import tomllib
 
+    try:
         cfg = tomllib.loads(raw.decode("utf-8"))
-        if (cfg.get("gate") or {}).get("server") != "auto":
+    except (ValueError, UnicodeDecodeError):
+        return False  # the in-process gate reports a broken config
+    gate = cfg.get("gate")
+    return isinstance(gate, dict) and gate.get("server") == "auto"
+
+
+def _maybe_autostart(state: str, *, stale: bool = False) -> None:
+    """With `[gate] server = "auto"`, start a detached `cuticle serve` for the next hook call."""
+    try:
+        if not autostart_enabled(state):
             return
         if stale:
             try:

@@ -134,6 +134,7 @@ def doctor(root: Path, host: str | None = None, *, host_config: str | None = Non
             rep.add("key", "fail", ".cuticle/key missing or unreadable; run `cuticle init`")
         rep.add("state-writable", "ok" if os.access(ws.state_dir, os.W_OK) else "fail",
                 ".cuticle/ is writable" if os.access(ws.state_dir, os.W_OK) else ".cuticle/ is not writable")
+        rep.add("server", "ok", _server_status(ws))
     # 2. hosts
     hosts = [host] if host else [h for h in CONFIG_FILES if (root / CONFIG_FILES[h]).exists()]
     if not hosts:
@@ -190,6 +191,20 @@ def _check_host(rep: DoctorReport, ws, host: str, host_config: str | None, canar
         _canary(rep, ws, host, shlex.split(pre_cmd), timeout)
 
 
+def _server_status(ws) -> str:
+    """Whether hook calls go to a `cuticle serve` for this workspace, and whether one is running now."""
+    from .client import autostart_enabled, loads
+
+    mode = "auto (hook calls use a background `cuticle serve`)" if autostart_enabled(str(ws.state_dir)) else "off"
+    try:
+        info = loads(ws.state_path("serve.json").read_bytes())
+        os.kill(int(info["pid"]), 0)
+        running = f"running at {info['address']} (pid {info['pid']})"
+    except (OSError, ValueError, KeyError, TypeError):
+        running = "none running"
+    return f"server {mode}; {running}"
+
+
 def _openclaw_argv(rep: DoctorReport, data: dict, path: Path) -> list[str] | None:
     from .install import PLUGIN_DIR
 
@@ -237,7 +252,9 @@ def _canary(rep: DoctorReport, ws, host: str, argv: list[str], timeout: float) -
         for name, path, content, what in cases:
             payload = json.dumps(write_payload(host, path, content, str(tmp)))
             try:
-                proc = subprocess.run(argv, input=payload, capture_output=True, text=True, cwd=tmp, timeout=timeout)
+                # in-process (no `cuticle serve` for a directory about to be deleted): the gate's own answer
+                proc = subprocess.run(argv, input=payload, capture_output=True, text=True, cwd=tmp, timeout=timeout,
+                                      env={**os.environ, "CUTICLE_SERVER": "off"})
             except (OSError, subprocess.TimeoutExpired) as exc:
                 rep.add(f"{host}:{name}", "fail", f"could not run {shlex.join(argv)}: {exc}")
                 continue

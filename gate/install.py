@@ -107,9 +107,11 @@ fail_closed_policy = false
 # Claude Code rewrites: "auto" approves the stamped write only in acceptEdits/bypassPermissions/dontAsk mode
 # and otherwise asks the user as Claude would; "allow" or "ask" force one.
 claude_auto_allow = "auto"
-# "auto": each hook call hands its payload to a running `cuticle serve` (started on first use, detached),
-# which answers in milliseconds instead of loading the gate per call; "off": always answer in-process.
-server = "off"
+# "auto": each hook call hands its payload to a `cuticle serve` for this workspace (started on first use,
+# detached, loopback or Unix socket only, token-protected; it exits after 30 idle minutes, when this directory
+# goes away, or when cuticle's code changes), which answers in milliseconds instead of loading the gate on every
+# call; "off": always answer in-process. The environment variable CUTICLE_SERVER=off|auto overrides this.
+server = "auto"
 """
 
 

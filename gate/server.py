@@ -154,12 +154,14 @@ def _watch_code(srv) -> None:
     srv.code_changed = code_changed
 
 
-def stop_when_idle(srv, seconds: float) -> threading.Thread:
-    """Shut ``srv`` down once no request arrived for ``seconds`` (autostarted servers must not linger)."""
+def stop_when_idle(srv, seconds: float, state_dir: str | os.PathLike | None = None) -> threading.Thread:
+    """Shut ``srv`` down once no request arrived for ``seconds``, or once ``state_dir`` (the workspace's
+    `.cuticle/`) is gone (autostarted servers must not linger)."""
     def watch() -> None:
         while True:
             time.sleep(min(seconds / 4, 30))
-            if time.monotonic() - srv.last_request >= seconds:
+            if time.monotonic() - srv.last_request >= seconds or (state_dir is not None
+                                                                    and not os.path.isdir(state_dir)):
                 srv.shutdown()
                 return
 

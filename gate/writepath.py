@@ -458,17 +458,12 @@ def align(old_lines: list, new_lines: list) -> tuple[dict[int, int], list[int]]:
     moved lines matched by content so that reordering a file cannot re-label old memory."""
     from tiers.stamps import split_stamp
 
-    keys: dict[str, str] = {}  # a kept line's text appears on both sides: strip its stamp once
-
-    def key(line) -> str:
-        text = line.text
-        k = keys.get(text)
-        if k is None:
-            k = keys[text] = split_stamp(text)[0].rstrip()
-        return k
-
-    ok = [key(x) for x in old_lines]
-    nk = [key(x) for x in new_lines]
+    old_texts = [x.text for x in old_lines]
+    new_texts = [x.text for x in new_lines]
+    # a kept line's text appears on both sides: strip its stamp once per distinct text
+    keys = {t: (split_stamp(t)[0] if "<!--" in t else t).rstrip() for t in {*old_texts, *new_texts}}
+    ok = [keys[t] for t in old_texts]
+    nk = [keys[t] for t in new_texts]
     keep: dict[int, int] = {}
     p = 0
     while p < len(ok) and p < len(nk) and ok[p] == nk[p]:
@@ -577,9 +572,15 @@ def save_snapshot(ws, rel: str, old: bytes | None, session_id: str, *, supersede
     path.parent.mkdir(parents=True, exist_ok=True)
     rec = {"rel": rel, "session_id": session_id, "exists": old is not None, "time": time.time(),
            "old": base64.b64encode(old or b"").decode("ascii"), "supersede": supersede or []}
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(rec), encoding="utf-8")
-    os.replace(tmp, path)
+    # Unlink, then rename onto a free name: renaming over an existing file makes ext4 flush the new file's data
+    # first (auto_da_alloc), ~2 ms a call; a snapshot is scratch state (a missing one means "no snapshot").
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    os.rename(tmp, path)
 
 
 def load_snapshot(ws, rel: str) -> tuple[bytes | None | bool, list]:

@@ -12,6 +12,13 @@ SAMPLE = ROOT / "sample-workspace"
 SHARED = ROOT.parent / "shared"
 
 
+@pytest.fixture(autouse=True)
+def _no_background_server(monkeypatch):
+    """`cuticle init` turns the hook's background server on; a test suite must not leave servers behind, so every
+    hook a test runs answers in-process unless the test asks for a server (tests/gate/test_serve.py)."""
+    monkeypatch.setenv("CUTICLE_SERVER", "off")
+
+
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     """A fresh copy of sample-workspace/ (without any state it may have)."""

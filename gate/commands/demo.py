@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import os
 import subprocess
 import sys
 import tempfile
@@ -33,8 +34,9 @@ class _Tour:
     failures: int = 0
 
     def cuticle(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        # the tour's copy is thrown away at the end: no `cuticle serve` is started for it
         return subprocess.run([sys.executable, "-m", "gate", *args], input=stdin, capture_output=True,
-                              text=True, cwd=self.root, timeout=120)
+                              text=True, cwd=self.root, timeout=120, env={**os.environ, "CUTICLE_SERVER": "off"})
 
     def hook(self, event: str, **payload) -> subprocess.CompletedProcess[str]:
         body = {"session_id": SESSION, "cwd": str(self.root), "hook_event_name": event, **payload}

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     if args.idle_timeout and args.idle_timeout > 0:
         from gate.server import stop_when_idle
 
-        stop_when_idle(srv, args.idle_timeout)
+        stop_when_idle(srv, args.idle_timeout, ws.state_dir)
     try:
         srv.serve_forever(poll_interval=0.5)
     except KeyboardInterrupt:

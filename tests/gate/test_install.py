@@ -4,6 +4,7 @@ and prove with a canary that the installed command blocks."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -145,5 +146,12 @@ def test_init_config_documents_every_gate_key_with_its_default(workspace):
 
     cfg = tomllib.loads((workspace / ".cuticle" / "config.toml").read_text())
     assert cfg["gate"] == {"user_guard": ["USER.md"], "allow_memory_delete": False, "fail_closed_policy": False,
-                           "claude_auto_allow": "auto", "server": "off"}
+                           "claude_auto_allow": "auto", "server": "auto"}
     assert cfg["tiers"]["hypothesis_ttl"] == 3
+    # the one key whose starter value is not the built-in default: a workspace without it answers in-process
+    from gate.client import autostart_enabled
+
+    os.environ.pop("CUTICLE_SERVER", None)
+    assert autostart_enabled(str(workspace / ".cuticle"))
+    (workspace / ".cuticle" / "config.toml").write_text("[gate]\n", encoding="utf-8")
+    assert not autostart_enabled(str(workspace / ".cuticle"))

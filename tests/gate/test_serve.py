@@ -17,6 +17,12 @@ import pytest
 from gate_helpers import CONFLICT, run_hook, write_payload
 
 
+@pytest.fixture(autouse=True)
+def _servers_allowed(monkeypatch):
+    """These tests are about the server: the workspace's own `[gate] server` setting decides."""
+    monkeypatch.delenv("CUTICLE_SERVER", raising=False)
+
+
 @pytest.fixture
 def server(ws: Path):
     proc = subprocess.Popen([sys.executable, "-m", "gate", "serve", "--workspace", str(ws)],
