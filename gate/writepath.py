@@ -284,16 +284,16 @@ class Planner:
         rel = plan.rel
         # as bytes, so that a BOM the edit kept is the document's BOM, not a character of its first line
         new_doc = markdown.parse_document((plan.proposed or "").encode("utf-8", "surrogateescape"))
-        old_lines = _plain_lines(plan.old, markdown) if plan.old else []
+        old_texts = _plain_texts(plan.old, markdown) if plan.old else []
         new_lines = new_doc.lines
-        keep, fresh = align(old_lines, new_lines)
+        keep, fresh = align(old_texts, [ln.text for ln in new_lines])
         changes: dict[int, str] = {}
         # existing lines keep their text and stamp exactly as on disk
         for j, i in keep.items():
-            if new_lines[j].text != old_lines[i].text:
-                changes[new_lines[j].number] = old_lines[i].text
+            if new_lines[j].text != old_texts[i]:
+                changes[new_lines[j].number] = old_texts[i]
                 plan.restored += 1
-        plan.removed = len(old_lines) - len(keep)
+        plan.removed = len(old_texts) - len(keep)
         candidates: list[tuple[Any, str, bool]] = []
         # every new non-blank line is security-scanned, structure too: an instruction hidden in a standalone
         # HTML comment or a heading reaches the model as surely as a list item does
@@ -431,48 +431,63 @@ class Planner:
         return hypothesis_ttl(self.ws)
 
 
-class _PlainLine:
-    """An on-disk line for alignment: only its text is needed (the old file is never re-rendered)."""
-
-    __slots__ = ("number", "text")
-
-    def __init__(self, number: int, text: str) -> None:
-        self.number = number
-        self.text = text
-
-
-def _plain_lines(data: bytes, markdown) -> list[_PlainLine]:
-    """The lines of the file on disk, split exactly as the Markdown model splits them but without parsing the
-    Markdown structure (a second full parse of a large memory file is the slowest step of a write)."""
+def _plain_texts(data: bytes, markdown) -> list[str]:
+    """The texts of the lines of the file on disk, split exactly as the Markdown model splits them but without
+    parsing the Markdown structure (a second full parse of a large memory file is the slowest step of a write)."""
     split = getattr(markdown, "_split", None)
     if split is None:
-        return [_PlainLine(ln.number, ln.text) for ln in markdown.parse_document(data).lines]
+        return [ln.text for ln in markdown.parse_document(data).lines]
     raw = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
-    text = raw.decode("utf-8", "surrogateescape")
-    return [_PlainLine(k, t) for k, (t, _eol) in enumerate(split(text), 1)]
+    return [t for t, _eol in split(raw.decode("utf-8", "surrogateescape"))]
 
 
-def align(old_lines: list, new_lines: list) -> tuple[dict[int, int], list[int]]:
+def _common_prefix(a: list, b: list) -> int:
+    """How many leading items ``a`` and ``b`` share (list comparisons in C, halving the unknown range)."""
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    lo, hi = 0, n  # a[:lo] == b[:lo]; a[:hi] != b[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _common_suffix(a: list, b: list, limit: int) -> int:
+    """How many trailing items ``a`` and ``b`` share, at most ``limit``."""
+    la, lb = len(a), len(b)
+    if limit <= 0:
+        return 0
+    if a[la - limit:] == b[lb - limit:]:
+        return limit
+    lo, hi = 0, limit  # the last lo items match; the last hi do not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[la - mid:la - lo] == b[lb - mid:lb - lo]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def align(old_texts: list[str], new_texts: list[str]) -> tuple[dict[int, int], list[int]]:
     """Map new line index -> old line index for lines the agent kept (compared without stamps), and list the
     indices of new lines. Common prefix/suffix first (fast for appends), then difflib on the middle, then
     moved lines matched by content so that reordering a file cannot re-label old memory."""
-    from tiers.stamps import split_stamp
+    from tiers.stamps import strip_stamp
 
-    old_texts = [x.text for x in old_lines]
-    new_texts = [x.text for x in new_lines]
     # a kept line's text appears on both sides: strip its stamp once per distinct text
-    keys = {t: (split_stamp(t)[0] if "<!--" in t else t).rstrip() for t in {*old_texts, *new_texts}}
+    keys = {t: strip_stamp(t).rstrip() for t in {*old_texts, *new_texts}}
     ok = [keys[t] for t in old_texts]
     nk = [keys[t] for t in new_texts]
-    keep: dict[int, int] = {}
-    p = 0
-    while p < len(ok) and p < len(nk) and ok[p] == nk[p]:
-        keep[p] = p
-        p += 1
-    s = 0
-    while s < len(ok) - p and s < len(nk) - p and ok[len(ok) - 1 - s] == nk[len(nk) - 1 - s]:
-        keep[len(nk) - 1 - s] = len(ok) - 1 - s
-        s += 1
+    p = _common_prefix(ok, nk)
+    s = _common_suffix(ok, nk, min(len(ok), len(nk)) - p)
+    keep: dict[int, int] = dict(zip(range(p), range(p)))
+    if s:
+        keep.update(zip(range(len(nk) - s, len(nk)), range(len(ok) - s, len(ok))))
     o_mid, n_mid = ok[p:len(ok) - s], nk[p:len(nk) - s]
     used: set[int] = set(keep.values())
     if o_mid and n_mid:
@@ -486,12 +501,11 @@ def align(old_lines: list, new_lines: list) -> tuple[dict[int, int], list[int]]:
                     used.add(p + i1 + k)
     fresh: list[int] = []
     spare: dict[str, list[int]] = {}
-    for i in range(len(ok)):
-        if i not in used and ok[i].strip():
-            spare.setdefault(ok[i], []).append(i)
-    for j in range(len(nk)):
-        if j in keep:
-            continue
+    if len(used) < len(ok):
+        for i in range(len(ok)):
+            if i not in used and ok[i].strip():
+                spare.setdefault(ok[i], []).append(i)
+    for j in [j for j in range(len(nk)) if j not in keep]:
         if spare.get(nk[j]):
             keep[j] = spare[nk[j]].pop(0)
         else:
@@ -504,7 +518,10 @@ def _render(doc, changes: dict[int, str]) -> bytes:
     re-kinds lines), so this is ``doc.with_texts(changes).render()`` without re-parsing the whole file."""
     if not all(hasattr(doc, a) for a in ("bom", "lines")):
         return doc.with_texts(changes).render()
-    text = "".join(changes.get(ln.number, ln.text) + ln.eol for ln in doc.lines)
+    if changes:
+        text = "".join([changes.get(ln.number, ln.text) + ln.eol for ln in doc.lines])
+    else:
+        text = "".join([ln.text + ln.eol for ln in doc.lines])
     data = text.encode("utf-8", "surrogateescape")
     return b"\xef\xbb\xbf" + data if doc.bom else data
 

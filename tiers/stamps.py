@@ -192,6 +192,15 @@ def split_stamp(line_text: str) -> tuple[str, Stamp | None, str | None]:
     return _split(line_text)
 
 
+def strip_stamp(line_text: str) -> str:
+    """``split_stamp(line_text)[0]`` without parsing the stamp: the content is all a diff of two files needs,
+    and parsing every stamp of a large memory file is most of a cold write's alignment."""
+    if "<!--" not in line_text:
+        return line_text
+    m = _TRAILING.search(line_text)
+    return line_text[: m.start()] if m else line_text
+
+
 @functools.lru_cache(maxsize=8192)
 def _split_cached(line_text: str) -> tuple[str, Stamp | None, str | None]:
     return _split(line_text)

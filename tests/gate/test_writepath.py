@@ -13,13 +13,72 @@ from hypothesis import strategies as st
 from gate.edits import apply_edits
 from gate.payload import FileOp, extract_edits
 from gate.rewrite import edit_pair, line_span
-from gate.writepath import Planner, _plain_lines, align
+from gate.writepath import Planner, _plain_texts, align
 from tiers import markdown, stamps
 from tiers.workspace import Workspace
 
 
-def _lines(text: str):
-    return markdown.parse_document(text).lines
+def _lines(text: str) -> list[str]:
+    return [ln.text for ln in markdown.parse_document(text).lines]
+
+
+def _reference_align(old: list[str], new: list[str]) -> tuple[dict[int, int], list[int]]:
+    """The alignment spelled out item by item (the write path's version finds prefix and suffix with list
+    comparisons in C): the two must agree on every input."""
+    import difflib
+
+    ok = [stamps.split_stamp(t)[0].rstrip() for t in old]
+    nk = [stamps.split_stamp(t)[0].rstrip() for t in new]
+    keep: dict[int, int] = {}
+    p = 0
+    while p < len(ok) and p < len(nk) and ok[p] == nk[p]:
+        keep[p] = p
+        p += 1
+    s = 0
+    while s < len(ok) - p and s < len(nk) - p and ok[len(ok) - 1 - s] == nk[len(nk) - 1 - s]:
+        keep[len(nk) - 1 - s] = len(ok) - 1 - s
+        s += 1
+    o_mid, n_mid = ok[p:len(ok) - s], nk[p:len(nk) - s]
+    used = set(keep.values())
+    if o_mid and n_mid:
+        for tag, i1, i2, j1, _j2 in difflib.SequenceMatcher(None, o_mid, n_mid, autojunk=False).get_opcodes():
+            if tag == "equal":
+                for k in range(i2 - i1):
+                    keep[p + j1 + k] = p + i1 + k
+                    used.add(p + i1 + k)
+    spare: dict[str, list[int]] = {}
+    for i in range(len(ok)):
+        if i not in used and ok[i].strip():
+            spare.setdefault(ok[i], []).append(i)
+    fresh = []
+    for j in range(len(nk)):
+        if j in keep:
+            continue
+        if spare.get(nk[j]):
+            keep[j] = spare[nk[j]].pop(0)
+        else:
+            fresh.append(j)
+    return keep, fresh
+
+
+_LINE = st.sampled_from(["- a", "- b", "- c", "", "- a <!--cu:H s1 x-->", "- b  ", "# h", "- d"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_LINE, max_size=30), st.lists(_LINE, max_size=30))
+def test_align_agrees_with_the_item_by_item_reference(old, new):
+    assert align(old, new) == _reference_align(old, new)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_LINE, max_size=40), st.lists(_LINE, max_size=5), st.integers(min_value=0, max_value=40))
+def test_align_of_an_insertion_keeps_every_old_line(old, inserted, at):
+    at = min(at, len(old))
+    new = old[:at] + inserted + old[at:]
+    keep, fresh = align(old, new)
+    assert keep == _reference_align(old, new)[0]
+    assert len(keep) + len(fresh) == len(new)
+    assert sorted(keep.values()) == sorted(set(keep.values()))
 
 
 @pytest.mark.parametrize(
@@ -138,20 +197,15 @@ def test_fast_render_equals_with_texts_render(lines, eol, bom, data):
 @settings(max_examples=150, deadline=None)
 @given(st.binary(max_size=200).map(lambda b: b.replace(b"\x00", b"")), st.booleans())
 def test_plain_line_split_matches_the_markdown_model(data, bom):
-    from gate.writepath import _plain_lines
-
     data = (b"\xef\xbb\xbf" if bom else b"") + data
-    plain = [(ln.number, ln.text) for ln in _plain_lines(data, markdown)]
-    parsed = [(ln.number, ln.text) for ln in markdown.parse_document(data).lines]
-    assert plain == parsed
+    assert _plain_texts(data, markdown) == [ln.text for ln in markdown.parse_document(data).lines]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab \n\r\t\ufeff<!-", max_size=40))
 def test_plain_lines_split_exactly_like_the_markdown_model(text):
     data = text.encode("utf-8")
-    got = [(ln.number, ln.text) for ln in _plain_lines(data, markdown)]
-    assert got == [(ln.number, ln.text) for ln in markdown.parse_document(data).lines]
+    assert _plain_texts(data, markdown) == [ln.text for ln in markdown.parse_document(data).lines]
 
 
 def test_snapshot_names_are_distinct_and_safe(tmp_path):

@@ -172,3 +172,12 @@ def test_stamps_are_compact() -> None:
     hypothesis = make_stamp("- maybe X", Tier.HYPOTHESIS, 12, KEY, ttl=3)
     assert len(render_stamp(directive)) <= 26
     assert len(render_stamp(hypothesis)) <= 29
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["<!--", "cu:", "-->", " ", "\t", "D", "a", "x", "@1", "#", "abcd", "|", "-", "\n"]),
+                max_size=14).map("".join))
+def test_strip_stamp_is_the_content_split_stamp_finds(text: str) -> None:
+    from tiers.stamps import strip_stamp
+
+    assert strip_stamp(text) == split_stamp(text)[0]
