@@ -224,11 +224,12 @@ class Canonical:
         """Full sha256 hex of the canonical form (truncate only for display); computed once, when asked."""
         d = self._digest
         if not d:
-            flag_part = "".join(f"{k}={v};" for k, v in self.flags)
-            payload = ("sudo|" if self.sudo else "") + f"{self.tool}|{self.action}|{flag_part}|" + "\x00".join(
-                self.args)
-            d = hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
-            object.__setattr__(self, "_digest", d)
+            flags = self.flags
+            flag_part = "".join([k + "=" + v + ";" for k, v in flags]) if flags else ""
+            payload = ("sudo|" if self.sudo else "") + self.tool + "|" + self.action + "|" + flag_part + "|" + \
+                "\x00".join(self.args)
+            d = _sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+            _set_digest(self, d)
         return d
 
     @property
@@ -257,6 +258,8 @@ class Canonical:
 
 
 _CanonicalBuilder = builder(Canonical)
+_set_digest = Canonical._digest.__set__  # the slot's own setter (a frozen record's __setattr__ refuses)
+_sha256 = hashlib.sha256
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
 
 
@@ -333,10 +336,13 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
     i = 0
     multi = tool in MULTI_LEVEL
     end_opts = False
-    while i < len(rest):
+    n = len(rest)
+    plain = tool == "echo" or tool == "printf"  # every word an argument
+    no_cluster = tool in _NO_CLUSTER
+    while i < n:
         tok = rest[i]
         i += 1
-        if end_opts or tok == "-" or not tok.startswith("-") or tool in ("echo", "printf"):
+        if end_opts or tok == "-" or tok[:1] != "-" or plain:
             if multi and not action and not end_opts:
                 action = tok
                 continue
@@ -351,7 +357,7 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
         if tok.startswith("--"):
             name, eq, value = tok[2:].partition("=")
             name = _alias(tool, action, name)
-            if not eq and _valued(tool, action, name, raw0) and i < len(rest) and not rest[i].startswith("-"):
+            if not eq and _valued(tool, action, name, raw0) and i < n and not rest[i].startswith("-"):
                 value = rest[i]
                 i += 1
             flags.append((name, value))
@@ -360,15 +366,15 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
         if body.startswith("="):
             args.append(tok)
             continue
-        if tool in _NO_CLUSTER:
+        if no_cluster:
             name, eq, value = body.partition("=")
-            if not eq and i < len(rest) and not rest[i].startswith("-") and tool == "find" and name not in (
+            if not eq and i < n and not rest[i].startswith("-") and tool == "find" and name not in (
                     "delete", "print", "print0", "ls", "prune", "quit", "empty", "depth", "daystart", "follow",
                     "mount", "xdev", "true", "false", "readable", "writable", "executable", "nouser", "nogroup"):
                 if name in ("exec", "execdir", "ok", "okdir"):
                     # the rest up to ';' or '+' is the command
                     cmd: list[str] = []
-                    while i < len(rest) and rest[i] not in (";", "+"):
+                    while i < n and rest[i] not in (";", "+"):
                         cmd.append(rest[i])
                         i += 1
                     i += 1
@@ -394,13 +400,14 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
                 value = body[j:]
                 if value.startswith("="):
                     value = value[1:]
-                if not value and i < len(rest) and not rest[i].startswith("-"):
+                if not value and i < n and not rest[i].startswith("-"):
                     value = rest[i]
                     i += 1
                 flags.append((_alias(tool, action, ch), value))
                 break
             flags.append((_alias(tool, action, ch), ""))
-    flags = _post_process(tool, raw0, action, flags)
+    if flags:
+        flags = _post_process(tool, raw0, action, flags)
     if needs_mask(" ".join(argv)):
         flags_t = tuple(sorted((k, _mask_value(k, v)) for k, v in flags))
         args_t = tuple(_mask_value("", a) for a in args)

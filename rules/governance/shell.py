@@ -21,6 +21,8 @@ MAX_INPUT = 200_000
 FAST_MAX = 2000
 
 _BLANKS = frozenset(" \t\r\f\v")
+#: the characters a redirection can start with (:meth:`_Parser.try_redirect` returns None for any other)
+_REDIRECT_START = frozenset("<>&0123456789{")
 _WORD_BREAK = frozenset(" \t\r\f\v;&|<>()\n")
 _PLAIN = re.compile(r"[^\s;&|<>()'\"\\$`]+")
 _BARE = re.compile(r"[^\s;&|<>()'\"\\$`]*")
@@ -122,21 +124,19 @@ class _Parser:
         return self.s.startswith(tok, self.i)
 
     def skip_blanks(self) -> None:
-        s, n = self.s, self.n
-        m = _SPACES.match(s, self.i)
-        if m:
-            self.i = m.end()
-        while self.i < n:
-            c = s[self.i]
+        s, n, i = self.s, self.n, self.i
+        while i < n:
+            c = s[i]
             if c in _BLANKS:
-                self.i += 1
-            elif c == "\\" and self.i + 1 < n and s[self.i + 1] == "\n":
-                self.i += 2
+                i += 1
+            elif c == "\\" and i + 1 < n and s[i + 1] == "\n":
+                i += 2
             elif c == "#":
-                while self.i < n and s[self.i] != "\n":
-                    self.i += 1
+                j = s.find("\n", i)
+                i = n if j < 0 else j
             else:
                 break
+        self.i = i
 
     def newline(self) -> None:
         """Consume a newline and, if heredocs are pending, their bodies."""
@@ -164,56 +164,61 @@ class _Parser:
     # -- lists ---------------------------------------------------------------------------------------
     def parse_list(self, stops: frozenset[str] = frozenset(), closer: str = "") -> Script:
         """Parse pipelines joined by operators until EOF, ``closer`` (``)`` or ``}``) or a stop keyword."""
-        script = Script()
+        script = _new(Script)  # slot by slot (no generated __init__ frame)
+        items: list = []
+        script.items = items
+        script.background = set()
         op = ""
+        s, n = self.s, self.n
         while True:
             self.skip_blanks()
-            if self.i >= self.n:
+            i = self.i
+            if i >= n:
                 break
-            c = self.s[self.i]
+            c = s[i]
             if c == "\n":
                 self.newline()
-                if script.items:
+                if items:
                     op = op or "\n"
                 continue
-            if c == ";" and not self.startswith(";;"):
-                self.i += 1
+            nxt = s[i + 1] if i + 1 < n else ""
+            if c == ";" and nxt != ";":
+                self.i = i + 1
                 op = ";"
                 continue
             if closer and c == closer:
                 break
             if c == ")" and closer != ")":
                 if self.depth == 0:
-                    self.i += 1  # a stray ')' at top level: skip it
+                    self.i = i + 1  # a stray ')' at top level: skip it
                     continue
                 break
-            if self.startswith(";;") or self.startswith(";&"):
+            if c == ";":  # ';;' (a lone ';' and ';&' were taken above)
                 if ";;" in stops:
                     break
-                self.i += 2
+                self.i = i + 2
                 op = ";"
                 continue
             if stops:
                 w = self.peek_word()
                 if w in stops:
                     break
-            if self.startswith("&&") or self.startswith("||"):
-                op = self.s[self.i:self.i + 2]
-                self.i += 2
+            if (c == "&" or c == "|") and nxt == c:
+                op = c + c
+                self.i = i + 2
                 continue
-            if c == "&" and not self.startswith("&>"):
-                if script.items:
-                    script.background.add(len(script.items) - 1)
-                self.i += 1
+            if c == "&" and nxt != ">":
+                if items:
+                    script.background.add(len(items) - 1)
+                self.i = i + 1
                 op = "&"
                 continue
-            start = self.i
             pipeline = self.parse_pipeline(stops, closer)
             if pipeline.commands:
-                script.items.append((op if script.items else "", pipeline))
+                items.append((op if items else "", pipeline))
                 op = ""
-            if self.i == start:
-                self.i += 1  # never loop without progress
+            if self.i == i:
+                self.i = i + 1  # never loop without progress
         return script
 
     def peek_word(self) -> str:
@@ -225,14 +230,20 @@ class _Parser:
         return s[self.i:j]
 
     def parse_pipeline(self, stops: frozenset[str], closer: str) -> Pipeline:
-        pipe = Pipeline()
+        pipe = _new(Pipeline)  # slot by slot (no generated __init__ frame)
+        commands: list = []
+        pipes: list = []
+        pipe.commands = commands
+        pipe.pipes = pipes
+        pipe.negated = False
+        s, n = self.s, self.n
         self.skip_blanks()
         while self.peek() == "!" and (self.peek(1) in _BLANKS or self.peek(1) == ""):
             pipe.negated = True
             self.i += 1
             self.skip_blanks()
         while True:
-            if self.peek_word() == "time":
+            if s.startswith("time", self.i) and self.peek_word() == "time":
                 self.i += 4
                 self.skip_blanks()
                 while self.startswith("-p ") or self.startswith("--"):
@@ -241,18 +252,20 @@ class _Parser:
             cmd = self.parse_command(stops, closer)
             if cmd is None:
                 break
-            pipe.commands.append(cmd)
+            commands.append(cmd)
             self.skip_blanks()
-            if self.startswith("||"):
+            i = self.i
+            if i >= n or s[i] != "|":
                 break
-            if self.startswith("|&"):
-                pipe.pipes.append("|&")
-                self.i += 2
-            elif self.peek() == "|":
-                pipe.pipes.append("|")
-                self.i += 1
+            nxt = s[i + 1] if i + 1 < n else ""
+            if nxt == "|":
+                break
+            if nxt == "&":
+                pipes.append("|&")
+                self.i = i + 2
             else:
-                break
+                pipes.append("|")
+                self.i = i + 1
             # a newline may follow a pipe operator
             while True:
                 self.skip_blanks()
@@ -260,8 +273,8 @@ class _Parser:
                     self.newline()
                 else:
                     break
-        if len(pipe.pipes) >= len(pipe.commands) and pipe.pipes:
-            pipe.pipes = pipe.pipes[: max(len(pipe.commands) - 1, 0)]
+        if len(pipes) >= len(commands) and pipes:
+            pipe.pipes = pipes[: max(len(commands) - 1, 0)]
         return pipe
 
     # -- commands ------------------------------------------------------------------------------------
@@ -485,7 +498,10 @@ class _Parser:
         return Simple(words=[Word(self.s[start:self.i] or "?", literal=False)])
 
     def parse_simple(self, stops: frozenset[str], closer: str) -> Command | None:
-        cmd = Simple()
+        cmd = _new(Simple)  # slot by slot (no generated __init__ frame)
+        cmd.assigns = []
+        cmd.words = []
+        cmd.redirects = []
         while True:
             self.skip_blanks()
             if self.i >= self.n:
@@ -497,10 +513,11 @@ class _Parser:
                 break
             if closer == "}" and c == "}" and (self.peek(1) in _WORD_BREAK or self.peek(1) == ""):
                 break
-            red = self.try_redirect()
-            if red is not None:
-                cmd.redirects.append(red)
-                continue
+            if c in _REDIRECT_START:
+                red = self.try_redirect()
+                if red is not None:
+                    cmd.redirects.append(red)
+                    continue
             if c == "(":
                 if cmd.words and not cmd.assigns and self.startswith("()"):
                     self.i += 2
@@ -582,69 +599,83 @@ class _Parser:
     # -- words ---------------------------------------------------------------------------------------
     def read_word(self) -> Word | None:
         s, n = self.s, self.n
-        if self.i >= n:
+        i = self.i
+        if i >= n:
             return None
         parts: list[str] = []
-        word = Word("")
-        start = self.i
+        word = _new(Word)  # slot by slot (no generated __init__ frame)
+        word.text = ""
+        word.literal = True
+        word.quoted = False
+        word.subs = []
+        word.procsubs = []
+        word.qstart = -1
+        start = i
         # process substitution at word start
-        if s[self.i] in "<>" and self.i + 1 < n and s[self.i + 1] == "(":
-            direction = s[self.i]
-            self.i += 2
+        if s[i] in "<>" and i + 1 < n and s[i + 1] == "(":
+            direction = s[i]
+            self.i = i + 2
             inner = self.nested_until(")")
             word.procsubs.append((direction, inner))
             word.literal = False
             word.text = direction + "(…)"
             return word
-        while self.i < n:
-            m = _PLAIN.match(s, self.i)
+        plain = _PLAIN.match
+        while i < n:
+            m = plain(s, i)
             if m is not None:
                 parts.append(m.group())
-                self.i = m.end()
+                i = m.end()
                 continue
-            c = s[self.i]
+            c = s[i]
             if c in _WORD_BREAK:
                 break
             if c in "\\'\"" and word.qstart < 0:
                 word.qstart = sum(len(p) for p in parts)
             if c == "\\":
-                if self.i + 1 < n:
-                    if s[self.i + 1] == "\n":
-                        self.i += 2
+                if i + 1 < n:
+                    if s[i + 1] == "\n":
+                        i += 2
                         continue
-                    parts.append(s[self.i + 1])
+                    parts.append(s[i + 1])
                     word.quoted = True
-                    self.i += 2
+                    i += 2
                 else:
-                    self.i += 1
+                    i += 1
                 continue
             if c == "'":
-                j = s.find("'", self.i + 1)
+                j = s.find("'", i + 1)
                 if j < 0:
                     j = n
-                parts.append(s[self.i + 1:j])
+                parts.append(s[i + 1:j])
                 word.quoted = True
-                self.i = j + 1
+                i = j + 1
                 continue
             if c == '"':
-                self.i += 1
+                self.i = i + 1
                 self.read_double_quoted(word, parts)
+                i = self.i
                 word.quoted = True
                 continue
             if c == "$":
+                self.i = i
                 self.read_dollar(word, parts)
+                i = self.i
                 continue
             if c == "`":
+                self.i = i
                 self.read_backticks(word, parts, "`$\\")
+                i = self.i
                 continue
-            if c == "{" and self.i == start:
+            if c == "{" and i == start:
                 # brace group opener as a word only when followed by more word chars ({a,b}, {})
                 parts.append(c)
-                self.i += 1
+                i += 1
                 continue
             parts.append(c)
-            self.i += 1
-        if self.i == start:
+            i += 1
+        self.i = i
+        if i == start:
             return None
         word.text = "".join(parts)
         return word
