@@ -1092,6 +1092,141 @@ class _Tables:
         return frozenset(out)
 
 
+#: The tables as built from the phrase tables, shipped as JSON beside the other data (``python -m tiers.lexicon
+#: --build`` writes it; a test fails when it is stale). Building them takes ~10 ms of string work per process,
+#: reading them back well under one; a digest of the phrase tables guards against a stale file at run time.
+BUILT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "lexicon.built.json")
+#: Bump when the way tables are built changes (the digest covers the phrases, not the code).
+_BUILD_VERSION = 1
+
+
+def _phrases_digest() -> str:
+    import json
+
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - a Python built without it still has hashlib's
+        from hashlib import blake2b
+
+    data = json.dumps([_BUILD_VERSION, _TABLES], ensure_ascii=False, sort_keys=True).encode("utf-8")
+    return blake2b(data, digest_size=12).hexdigest()
+
+
+def _needs_state(needs):
+    return None if needs is None else [n if isinstance(n, str) else list(n) for n in needs]
+
+
+def _needs_from(state):
+    return None if state is None else tuple(n if isinstance(n, str) else tuple(n) for n in state)
+
+
+def tables_state(tables: _Tables) -> dict:
+    """``tables`` as JSON-ready values: patterns once each (by number), shared group lists once each."""
+    pids: dict[int, int] = {}
+    patterns: list = []
+
+    def pid(pat: Pattern) -> int:
+        k = pids.get(id(pat))
+        if k is None:
+            k = pids[id(pat)] = len(patterns)
+            patterns.append([pat.phrase, _needs_state(pat.trigger), sorted(pat.gate)])
+        return k
+
+    def items(seq) -> list:
+        return [[ci, idx, pid(pat)] for ci, idx, pat in seq]
+
+    mids: dict[int, int] = {}
+    members: list = []
+
+    def mid(group: list) -> int:
+        k = mids.get(id(group))
+        if k is None:
+            k = mids[id(group)] = len(members)
+            members.append([[ci, idx, pid(pat), _needs_state(rest), at_start] for ci, idx, pat, rest, at_start in group])
+        return k
+
+    state = {
+        "entries": [[list(e) for e in entries] for entries in tables.entries],
+        **{name: {k: items(v) for k, v in getattr(tables, name).items()}
+           for name in ("exact", "stems", "anchored_exact", "anchored_stems")},
+        "loose": items(tables.loose),
+        "anchored_loose": items(tables.anchored_loose),
+        "token_ids": tables.token_ids,
+        "word_tokens": {k: sorted(v) for k, v in tables.word_tokens.items()},
+        "char_tokens": [[tid, list(lits)] for tid, lits in tables.char_tokens],
+        "groups": [[need if need is None or isinstance(need, str) else list(need), mid(group)]
+                   for need, group in tables.groups],
+        "char_groups": {ch: [mid(group) for group in groups] for ch, groups in tables.char_groups.items()},
+        "char_token_tids": tables.char_token_tids,
+        "first_chars": sorted(tables.first_chars),
+        "stem_lengths": tables.stem_lengths,
+        "anchored_stem_lengths": tables.anchored_stem_lengths,
+        "word_token_lengths": tables.word_token_lengths,
+    }
+    state["patterns"] = patterns
+    state["members"] = members
+    return state
+
+
+def tables_from_state(state: dict) -> _Tables:
+    """The inverse of ``tables_state`` (fresh patterns: nothing compiled or counted yet)."""
+    patterns = []
+    for phrase, trigger, gate in state["patterns"]:
+        pat = Pattern(phrase, _needs_from(trigger))
+        pat.gate = frozenset(gate)
+        patterns.append(pat)
+
+    def items(seq) -> list:
+        return [(ci, idx, patterns[k]) for ci, idx, k in seq]
+
+    members = [[(ci, idx, patterns[k], _needs_from(rest), at_start) for ci, idx, k, rest, at_start in group]
+               for group in state["members"]]
+    t = _Tables.__new__(_Tables)
+    t.entries = [tuple(tuple(e) for e in entries) for entries in state["entries"]]
+    for name in ("exact", "stems", "anchored_exact", "anchored_stems"):
+        setattr(t, name, {k: items(v) for k, v in state[name].items()})
+    t.loose = items(state["loose"])
+    t.anchored_loose = items(state["anchored_loose"])
+    t.token_ids = state["token_ids"]
+    t.word_tokens = {k: set(v) for k, v in state["word_tokens"].items()}
+    t.char_tokens = [(tid, tuple(lits)) for tid, lits in state["char_tokens"]]
+    t.groups = [(need if need is None or isinstance(need, str) else tuple(need), members[k])
+                for need, k in state["groups"]]
+    t.char_groups = {ch: [members[k] for k in ks] for ch, ks in state["char_groups"].items()}
+    t.char_token_tids = state["char_token_tids"]
+    t.first_chars = frozenset(state["first_chars"])
+    t.stem_lengths = state["stem_lengths"]
+    t.anchored_stem_lengths = state["anchored_stem_lengths"]
+    t.word_token_lengths = state["word_token_lengths"]
+    return t
+
+
+def _load_built() -> _Tables | None:
+    """The shipped tables, or None when the file is absent, unreadable or built from other phrases."""
+    import json
+
+    try:
+        with open(BUILT, "rb") as fh:
+            built = json.loads(fh.read())
+        if not isinstance(built, dict) or built.get("digest") != _phrases_digest():
+            return None
+        return tables_from_state(built["tables"])
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None
+
+
+def write_built(path: str | None = None) -> str:
+    """Build the tables from the phrase tables and write them (``python -m tiers.lexicon --build``)."""
+    import json
+
+    out = path or BUILT
+    data = json.dumps({"digest": _phrases_digest(), "tables": tables_state(_Tables())}, ensure_ascii=False,
+                      separators=(",", ":"))
+    with open(out, "w", encoding="utf-8") as fh:
+        fh.write(data + "\n")
+    return out
+
+
 _BUILT: _Tables | None = None
 #: word -> (indexed phrases it can start, gate tokens it satisfies); words repeat across lines (bounded).
 _MEMO: dict[str, tuple[tuple, frozenset[int]]] = {}
@@ -1107,7 +1242,7 @@ def _first(item: tuple):
 def _tables() -> _Tables:
     global _BUILT
     if _BUILT is None:
-        _BUILT = _Tables()
+        _BUILT = _load_built() or _Tables()
     return _BUILT
 
 
@@ -1297,3 +1432,11 @@ def is_schedule_head(token: str) -> bool:
 def is_time_head(token: str) -> bool:
     """``token`` (a folded word) names a time: a month, a quarter, a week (``TIME_HEADS``)."""
     return _in_word_set(TIME_HEADS, token)
+
+
+if __name__ == "__main__":  # pragma: no cover - `python -m tiers.lexicon --build`
+    import sys
+
+    if sys.argv[1:] != ["--build"]:
+        sys.exit("usage: python -m tiers.lexicon --build")
+    print(write_built())

@@ -254,3 +254,44 @@ def test_a_fresh_process_classifies_without_importing_regex():
             "print('regex' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_the_shipped_tables_are_the_tables_the_phrases_build():
+    """tiers/data/lexicon.built.json is current: regenerate it with `python -m tiers.lexicon --build`."""
+    import json
+
+    built = lx._load_built()
+    assert built is not None, "lexicon.built.json is missing or stale: run `python -m tiers.lexicon --build`"
+    fresh = lx._Tables()
+    assert json.dumps(lx.tables_state(built), sort_keys=True) == json.dumps(lx.tables_state(fresh), sort_keys=True)
+
+
+def test_stale_or_broken_shipped_tables_are_ignored(tmp_path, monkeypatch):
+    import json
+
+    path = tmp_path / "lexicon.built.json"
+    monkeypatch.setattr(lx, "BUILT", str(path))
+    assert lx._load_built() is None  # absent
+    lx.write_built(str(path))
+    assert lx._load_built() is not None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["digest"] = "0" * 24  # built from other phrases
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert lx._load_built() is None
+    path.write_text('{"digest": "' + lx._phrases_digest() + '", "tables": {"patterns": 3}}', encoding="utf-8")
+    assert lx._load_built() is None  # right digest, broken body: built from the phrases instead
+
+
+def test_loaded_tables_scan_like_built_ones(monkeypatch):
+    lines = ["- user said: never deploy on fridays.", "- пользователь сказал: отчёты присылай до 10:00.",
+             "- maybe the cache is stale (probably).", "- `pytest` reported 3 failures in 12 ms.",
+             "- decided with the user: use postgres.", "get /api/v1 returned 404 not found"]
+    loaded = lx._load_built()
+    monkeypatch.setattr(lx, "_BUILT", loaded)
+    got = [lx.scan(line) for line in lines]
+    monkeypatch.setattr(lx, "_BUILT", lx._Tables())
+    lx._MEMO.clear()
+    lx._ANCHORED_MEMO.clear()
+    lx._BORING.clear()
+    assert got == [lx.scan(line) for line in lines]
+    assert any(hits for result in got for hits in result.values())
