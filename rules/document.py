@@ -35,6 +35,25 @@ def normalized_content(text: str) -> str:
     return normalize(strip_markup(content))
 
 
+def normalized_bodies(texts: list[str], bodies: list[str]) -> list[str]:
+    """:func:`normalized_content` of each line text, given each line's ``body`` (``Line.body``: the content without
+    stamp and markup, which the caller has already computed): ``normalize(body)`` unless the line holds a
+    suppression comment, which :func:`normalized_content` removes first."""
+    from tiers.text import normalize
+
+    memo: dict[str, str] = {}
+    out: list[str] = []
+    for text, body in zip(texts, bodies):
+        if "cuticle" in text:
+            out.append(normalized_content(text))
+            continue
+        key = memo.get(body)
+        if key is None:
+            key = memo[body] = normalize(body)
+        out.append(key)
+    return out
+
+
 def render_lines(doc: Any, texts: dict[int, str | None]) -> bytes:
     """The document's bytes with line ``n`` replaced by ``texts[n]`` (or deleted when None).
 

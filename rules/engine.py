@@ -482,11 +482,60 @@ class FileContext:
     @functools.cached_property
     def memory_lines(self) -> list[Any]:
         """The file's memory lines (paragraph and list-item content), computed once for all rules."""
-        return [line for line in self.doc.lines if line.is_memory]
+        return self._memory[0]
+
+    @functools.cached_property
+    def memory_bodies(self) -> list[str]:
+        """``line.body`` of each of :attr:`memory_lines` (same order), computed once for all rules."""
+        return self._memory[1]
+
+    @functools.cached_property
+    def _memory(self) -> tuple[list[Any], list[str]]:
+        # Line.is_memory is ``kind == "memory" and bool(body)``: the body is computed once here and kept
+        lines: list[Any] = []
+        bodies: list[str] = []
+        for line in self.doc.lines:
+            if line.kind == "memory":
+                body = line.body
+                if body:
+                    lines.append(line)
+                    bodies.append(body)
+        return lines, bodies
+
+    @functools.cached_property
+    def memory_keys(self) -> list[str]:
+        """:func:`rules.document.normalized_content` of each of :attr:`memory_lines` (same order), once per file."""
+        from .document import normalized_bodies
+
+        keys = normalized_bodies([line.text for line in self.memory_lines], self.memory_bodies)
+        self._keys = dict(zip((line.text for line in self.memory_lines), keys))
+        return keys
+
+    def normalized(self, text: str) -> str:
+        """:func:`rules.document.normalized_content` of one of this file's line texts (reusing :attr:`memory_keys`)."""
+        keys = self.__dict__.get("_keys")
+        if keys is not None:
+            key = keys.get(text)
+            if key is not None:
+                return key
+        from .document import normalized_content
+
+        return normalized_content(text)
 
     @functools.cached_property
     def memory_numbers(self) -> frozenset[int]:
         return frozenset(line.number for line in self.memory_lines)
+
+    @functools.cached_property
+    def stamp_lines(self) -> list[Any]:
+        """The lines that may carry a stamp or a malformed one: only a line holding ``<!--`` can (see
+        :func:`tiers.stamps.split_stamp`), so the stamp rules skip the others without parsing them."""
+        return [line for line in self.doc.lines if "<!--" in line.text]
+
+    @functools.cached_property
+    def unicode_lines(self) -> list[Any]:
+        """The lines :func:`rules.unicode.scan` may report on: every other line is printable ASCII."""
+        return [line for line in self.doc.lines if not (line.text.isascii() and line.text.isprintable())]
 
     @property
     def name(self) -> str:
@@ -534,16 +583,21 @@ class LintResult:
 
 def fingerprint(code: str, path: str, line_text: str, occurrence: int = 0) -> str:
     """Stable across line moves: code, path and the normalized content of the line (stamp removed)."""
-    import hashlib
-
     from .document import normalized_content
 
-    basis = f"{code}\x00{path}\x00{normalized_content(line_text)}\x00{occurrence}"
+    return _fingerprint(code, path, normalized_content(line_text), occurrence)
+
+
+def _fingerprint(code: str, path: str, normalized: str, occurrence: int) -> str:
+    import hashlib
+
+    basis = f"{code}\x00{path}\x00{normalized}\x00{occurrence}"
     return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:32]
 
 
 def _finding(rule: Rule, problem: Problem, path: str, severity: Severity, doc: Any,
-             seen: dict[tuple[str, str, str], int]) -> Finding:
+             seen: dict[tuple[str, str, str], int], normalized: Callable[[str], str] | None = None) -> Finding:
+    """``normalized`` is :func:`rules.document.normalized_content` or a memo of it (FileContext.normalized)."""
     from .secrets import mask_secrets
 
     line_text = ""
@@ -552,6 +606,8 @@ def _finding(rule: Rule, problem: Problem, path: str, severity: Severity, doc: A
     key = (rule.code, problem.path or path, line_text)
     occurrence = seen.get(key, 0)
     seen[key] = occurrence + 1
+    if normalized is None:
+        from .document import normalized_content as normalized
     return Finding(
         code=rule.code,
         name=rule.name,
@@ -561,7 +617,7 @@ def _finding(rule: Rule, problem: Problem, path: str, severity: Severity, doc: A
         column=max(1, problem.column),
         message=mask_secrets(problem.message),
         fix=problem.fix,
-        fingerprint=fingerprint(rule.code, problem.path or path, line_text, occurrence),
+        fingerprint=_fingerprint(rule.code, problem.path or path, normalized(line_text), occurrence),
     )
 
 
@@ -582,7 +638,7 @@ def run_rules(ctx: FileContext, rules: Iterable[Rule], config: LintConfig) -> li
                 ctx.path, Severity.ERROR, ctx.doc, seen))
             continue
         for p in problems:
-            out.append(_finding(r, p, ctx.path, config.severity_of(r, p), ctx.doc, seen))
+            out.append(_finding(r, p, ctx.path, config.severity_of(r, p), ctx.doc, seen, ctx.normalized))
     return out
 
 

@@ -148,6 +148,41 @@ def _needed(text: str) -> list[int] | None:
     return needed or None
 
 
+def secret_lines(texts: list[str]) -> list[int]:
+    """Indexes (ascending) of the ``texts`` that may hold a secret: :func:`find_secrets` is empty for every other
+    one. A whole file is searched at once for the anchors (a few substring searches over one string instead of a
+    test per line): a line without any of ``_ALL_ANCHORS`` in its lowercased text is skipped by :func:`_needed`
+    too (on a non-ASCII line every match of the anchor pattern holds one of them; a test checks it)."""
+    joined = "\n".join(texts)
+    if joined.isascii():
+        low = joined.lower()  # same length, line by line
+        lengths = [len(t) for t in texts]
+    else:
+        lows = [t.lower() for t in texts]  # lowercasing may change a line's length
+        low = "\n".join(lows)
+        lengths = [len(t) for t in lows]
+    hits: list[int] = []
+    find = low.find
+    for anchor in _ALL_ANCHORS:
+        i = find(anchor)
+        while i >= 0:
+            hits.append(i)
+            i = find(anchor, i + 1)
+    if not hits:
+        return []
+    hits.sort()
+    out: list[int] = []
+    index = 0
+    end = lengths[0]  # offset of the end of line ``index`` (its "\n", never inside an anchor)
+    for pos in hits:
+        while pos > end:
+            index += 1
+            end += 1 + lengths[index]
+        if not out or out[-1] != index:
+            out.append(index)
+    return out
+
+
 def find_secrets(text: str) -> list[Secret]:
     """Secrets in ``text``, left to right, non-overlapping (the most specific pattern wins)."""
     if len(text) < 8:

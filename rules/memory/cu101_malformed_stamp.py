@@ -30,7 +30,7 @@ _BROKEN = regex.compile(r"[ \t]*<!--[ \t]*cu:[^\n]*?(?:-->|$)[ \t]*$")
 
 @rule("CU101", "malformed-stamp", "Stamp comment does not parse", Severity.ERROR, fix=Applicability.UNSAFE)
 def check(ctx):
-    for line in ctx.lines:
+    for line in ctx.stamp_lines:  # only a line holding '<!--' can carry a stamp
         err = line.stamp_error
         if not err:
             continue

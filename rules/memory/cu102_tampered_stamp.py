@@ -31,7 +31,7 @@ from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
 @rule("CU102", "tampered-stamp", "Stamp fails the keyed check (edited or forged)", Severity.ERROR,
       fix=Applicability.UNSAFE)
 def check(ctx):
-    stamped = [line for line in ctx.lines if line.stamp is not None]
+    stamped = [line for line in ctx.stamp_lines if line.stamp is not None]
     if not stamped:
         return
     ws = ctx.ws

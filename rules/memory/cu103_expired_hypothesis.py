@@ -37,7 +37,7 @@ def _current_session(ws):
 def check(ctx):
     from tiers.model import Tier
 
-    candidates = [line for line in ctx.lines if line.stamp is not None and line.stamp.tier is Tier.HYPOTHESIS
+    candidates = [line for line in ctx.stamp_lines if line.stamp is not None and line.stamp.tier is Tier.HYPOTHESIS
                   and line.stamp.expires is not None and line.stamp.state is None]
     if not candidates or ctx.ws is None:
         return

@@ -26,7 +26,7 @@ from rules.engine import Problem, Severity, rule
 def check(ctx):
     from tiers.model import Tier
 
-    for line in ctx.lines:
+    for line in ctx.stamp_lines:  # only a line holding '<!--' can carry a stamp
         st = line.stamp
         if st is not None and st.tier is Tier.DECISION and not (st.scope or "").strip():
             yield Problem(f"{ctx.path}:{line.number}: DECISION without a scope never ends; add where, for what or "

@@ -26,7 +26,7 @@ from rules.engine import Problem, Severity, rule
 def check(ctx):
     from tiers.model import Tier
 
-    for line in ctx.lines:
+    for line in ctx.stamp_lines:  # only a line holding '<!--' can carry a stamp
         st = line.stamp
         if st is not None and st.tier is Tier.HYPOTHESIS and st.expires is None and st.state is None:
             yield Problem(f"{ctx.path}:{line.number}: HYPOTHESIS without an expiry is never collected; re-stamp it "

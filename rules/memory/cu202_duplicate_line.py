@@ -22,7 +22,6 @@ stamp, position and wording). When the later copy has a higher tier than the fir
 from __future__ import annotations
 
 from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
-from rules.document import normalized_content
 
 
 def _rank(line) -> int:
@@ -32,8 +31,7 @@ def _rank(line) -> int:
 @rule("CU202", "duplicate-line", "Exact duplicate memory line", Severity.WARNING, fix=Applicability.SAFE)
 def check(ctx):
     first: dict[str, object] = {}
-    for line in ctx.memory_lines:
-        key = normalized_content(line.text)
+    for line, key in zip(ctx.memory_lines, ctx.memory_keys):  # normalized_content of each line, once per file
         if len(key) < 3:
             continue
         prev = first.get(key)

@@ -24,12 +24,14 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
+from itertools import compress
 
 from rules.engine import Problem, Severity, rule
 
 
 _WORD = re.compile(r"\w+(?:'\w+)*")
 _DIGIT = re.compile(r"\d")
+_DIGITS = re.compile(r"\d+")
 
 
 def _tokens(normalized: str) -> frozenset[str]:
@@ -39,27 +41,30 @@ def _tokens(normalized: str) -> frozenset[str]:
 @rule("CU203", "near-duplicate", "Near-duplicate memory line", Severity.INFO,
       options={"threshold": 0.8, "min_words": 4})
 def check(ctx):
-    from rules.document import normalized_content
-
     threshold = float(ctx.options["threshold"])
     min_words = int(ctx.options["min_words"])
-    items = []
-    seen_exact = set()
-    for line in ctx.memory_lines:
-        key = normalized_content(line.text)
-        if key in seen_exact:
-            continue  # exact repeats are CU202's
-        seen_exact.add(key)
+    lines = ctx.memory_lines
+    keys = ctx.memory_keys  # normalized_content of each line, once per file
+    # each distinct line once, with its first line (exact repeats are CU202's)
+    distinct = list(dict.fromkeys(keys))
+    if len(distinct) < 2:
+        return
+    first = dict(zip(reversed(keys), reversed(lines)))
+    # A pair that differs in a number is never reported: only lines whose words holding a digit are the same get
+    # compared. Those words' digit runs are a coarser key found in C for every line; a line whose digit runs no
+    # other line shares has no partner, and only the others are split into words.
+    runs = list(map(frozenset, map(_DIGITS.findall, distinct)))
+    counts = Counter(runs)
+    shared = {r for r, c in counts.items() if c > 1}
+    if not shared:
+        return
+    digit = _DIGIT.search
+    groups: dict[frozenset[str], list] = defaultdict(list)
+    for i in compress(range(len(runs)), map(shared.__contains__, runs)):
+        key = distinct[i]
         toks = _tokens(key)
         if len(toks) >= min_words:
-            items.append((line, toks))
-    if len(items) < 2:
-        return
-    # a pair that differs in a number is never reported, so only lines with the same numbers are compared
-    groups: dict[frozenset[str], list] = defaultdict(list)
-    digit = _DIGIT.search
-    for item in items:
-        groups[frozenset(filter(digit, item[1]))].append(item)
+            groups[frozenset(filter(digit, toks))].append((first[key], toks))
     found = []
     for group in groups.values():
         if len(group) > 1:

@@ -30,9 +30,11 @@ from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
 @rule("CU301", "secret-in-memory", "Secret (key, token, password) in a memory file", Severity.ERROR,
       fix=Applicability.UNSAFE, security=True)
 def check(ctx):
-    from rules.secrets import find_secrets, redact
+    from rules.secrets import find_secrets, redact, secret_lines
 
-    for line in ctx.lines:
+    lines = ctx.lines
+    for i in secret_lines([line.text for line in lines]):  # the other lines cannot hold a secret
+        line = lines[i]
         found = find_secrets(line.text)
         if not found:
             continue

@@ -31,7 +31,7 @@ KINDS = ("invisible", "tag")
 def check(ctx):
     from rules.unicode import scan, strip_hidden
 
-    for line in ctx.lines:
+    for line in ctx.unicode_lines:  # scan() finds nothing in a printable ASCII line
         text = line.text
         if line.number == 1 and text.startswith("\ufeff"):
             text = " " + text[1:]  # a BOM opening the file is an encoding mark, not hidden text

@@ -27,7 +27,7 @@ from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
 def check(ctx):
     from rules.unicode import scan, strip_hidden
 
-    for line in ctx.lines:
+    for line in ctx.unicode_lines:  # scan() finds nothing in a printable ASCII line
         hits = [h for h in scan(line.text) if h.kind == "bidi"]
         if not hits:
             continue
