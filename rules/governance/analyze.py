@@ -16,10 +16,11 @@ import re
 from tiers.record import dataclass, field
 
 from ._lazy import LazyRe
+from ._records import builder
 from .canon import Canonical, canonicalize, tool_name
 from .paths import DEVICES, Env, PathRef, glob_in
 from .shell import FAST_MAX as _FAST_MAX
-from .shell import Compound, Script, Simple, Word, fast_items, parse, unquote
+from .shell import Compound, Script, Simple, Word, fast_items, parse, unquote_all
 
 RANK = {"read": 0, "exec": 1, "write": 2, "net": 3, "git": 4, "dangerous": 5}
 TYPES = tuple(RANK)
@@ -109,6 +110,18 @@ class Effect:
 _PLAIN_EFFECTS = {t: Effect(t) for t in TYPES}
 _PLAIN_TUPLES = {t: (e,) for t, e in _PLAIN_EFFECTS.items()}
 _new = object.__new__
+_EffectBuilder = builder(Effect)
+
+
+def _effect(type: str, target: str = "", kind: str = "") -> Effect:
+    """An ``Effect`` built slot by slot, then frozen (see _records): the hot path makes a few per segment, and a
+    frozen record's generated ``__init__`` sets each field through ``object.__setattr__``."""
+    e = _new(_EffectBuilder)
+    e.type = type
+    e.target = target
+    e.kind = kind
+    e.__class__ = Effect
+    return e
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +129,19 @@ class Violation:
     invariant: str
     reason: str
     segment: int = -1
+
+
+_ViolationBuilder = builder(Violation)
+
+
+def _violation(invariant: str, reason: str, segment: int = -1) -> Violation:
+    """A ``Violation`` built slot by slot, then frozen (see :func:`_effect`)."""
+    v = _new(_ViolationBuilder)
+    v.invariant = invariant
+    v.reason = reason
+    v.segment = segment
+    v.__class__ = Violation
+    return v
 
 
 @dataclass(slots=True)
@@ -188,6 +214,15 @@ class Flow:
 _NO_FLOW = Flow()
 
 
+def _flow(taint: str | None = None, text: str | None = None, secret: bool = False) -> Flow:
+    """A ``Flow`` built slot by slot (no generated ``__init__`` frame)."""
+    f = _new(Flow)
+    f.taint = taint
+    f.text = text
+    f.secret = secret
+    return f
+
+
 @dataclass(slots=True)
 class Options:
     """The policy knobs invariants use."""
@@ -207,7 +242,11 @@ class Walker:
     def __init__(self, env: Env, opts: Options | None = None, *, git_branch=None) -> None:
         self.env = env
         self.opts = opts or Options()
-        self.out = Analysis()
+        out = self.out = _new(Analysis)  # slot by slot (no generated __init__ frame)
+        out.segments = []
+        out.violations = []
+        out.effects = []
+        out.volatile = False
         self.vars: dict[str, str] = {}
         self.tainted: dict[str, str] = {}
         self.downloads: set[str] = set()
@@ -220,7 +259,7 @@ class Walker:
 
     # -- reporting -----------------------------------------------------------------------------------
     def violate(self, invariant: str, reason: str) -> None:
-        self.out.violations.append(Violation(invariant, reason, len(self.out.segments)))
+        self.out.violations.append(_violation(invariant, reason, len(self.out.segments)))
 
     def emit(self, argv: list[str], op: str, via: str, typ: str, effects: list[Effect], sudo=False,
              wrappers=()) -> Segment:
@@ -289,11 +328,11 @@ class Walker:
         for op, commands, pipes in items:
             if len(commands) == 1:  # no pipe: the command's working directory carries over
                 raw = commands[0]
-                cwd = self.literal_words([unquote(w) for w in raw] if quoted else raw, cwd, op, None)[0]
+                cwd = self.literal_words(unquote_all(raw) if quoted else raw, cwd, op, None)[0]
                 continue
             stdin = None
             for k, raw in enumerate(commands):
-                _, stdin = self.literal_words([unquote(w) for w in raw] if quoted else raw, cwd,
+                _, stdin = self.literal_words(unquote_all(raw) if quoted else raw, cwd,
                                               op if k == 0 else pipes[k - 1], stdin)
 
     def literal_words(self, argv: list[str], cwd, op, stdin: Flow | None) -> tuple[str | None, Flow]:
@@ -319,7 +358,7 @@ class Walker:
         taint = self.segments_taint(start)
         for red in cmd.redirects:
             self.redirect_effects(red, cwd, [], via, op, standalone=True)
-        return (cwd if cmd.kind in ("subshell", "function") else inner_cwd), Flow(taint=taint)
+        return (cwd if cmd.kind in ("subshell", "function") else inner_cwd), _flow(taint)
 
     def segments_taint(self, start: int) -> str | None:
         for seg in self.out.segments[start:]:
@@ -464,7 +503,7 @@ class Walker:
         stdin_reads: list[str] = []
         for red in redirects:
             if red.op in ("<<", "<<-"):
-                stdin = Flow(text=red.body or "")
+                stdin = _flow(None, red.body or "")
                 if not red.body_quoted and red.body and ("$(" in red.body or "`" in red.body):
                     # an unquoted heredoc expands $(…) and backticks when the command runs
                     for inner in _substitutions(red.body):
@@ -472,20 +511,20 @@ class Walker:
             elif red.op == "<<<":
                 t = self.word_subs(red.target, cwd, via) if red.target else None
                 text = self.expand(red.target, cwd)[0] if red.target else ""
-                stdin = Flow(taint=t, text=text)
+                stdin = _flow(t, text)
             elif red.op == "<" and red.target is not None:
                 if red.target.procsubs:
-                    stdin = Flow(taint=redir_taint.get(id(red.target)))
+                    stdin = _flow(redir_taint.get(id(red.target)))
                     continue
                 ref = self.env.norm(self.expand(red.target, cwd)[0], cwd)
                 stdin_reads.append(ref.display)
                 if ref.abs and ref.abs in self.downloads:
-                    stdin = Flow(taint="fetch")
+                    stdin = _flow("fetch")
                 elif self.env.is_secret(ref):
-                    stdin = Flow(secret=True)
+                    stdin = _flow(None, None, True)
         self.redirect_effects_list(redirects, cwd, effects)
         # `cmd < file` reads the file as surely as `cat file` does (policy read rules, state secrets)
-        effects.extend(Effect("read", target, "path") for target in stdin_reads)
+        effects.extend(_effect("read", target, "path") for target in stdin_reads)
         return stdin
 
     def redirect_effects_list(self, redirects, cwd, effects: list[Effect]) -> None:
@@ -516,7 +555,7 @@ class Walker:
         if ref.abs and (ref.abs.startswith("/etc/sudoers") or ref.abs in ("/etc/passwd", "/etc/shadow", "/etc/group")):
             self.violate("no-permission-escalation", f"{how} writes {ref.display}; editing account or sudo files "
                          "escalates privileges")
-        return Effect("write", ref.display, "path")
+        return _effect("write", ref.display, "path")
 
     def delete_effect(self, ref: PathRef, how: str, recursive: bool, filtered: bool = False) -> Effect:
         hit = None if filtered and ref.scope == "ws" else self.env.protected(ref)
@@ -534,8 +573,8 @@ class Walker:
             inv, what = hit
             self.violate(inv, f"{how} deletes {what}; " + _SELF_FIX[inv])
         if recursive:
-            return Effect("dangerous", ref.display, "path")
-        return Effect("write", ref.display, "path")
+            return _effect("dangerous", ref.display, "path")
+        return _effect("write", ref.display, "path")
 
     def paths(self, items, cwd) -> list[PathRef]:
         return [self.env.norm(p, cwd) for p in items]
@@ -636,7 +675,7 @@ class Walker:
             res = ("read", None)
             for a in _operands(args):
                 if "/" in a or "." in a:
-                    effects.append(Effect("read", self.env.norm(a, cwd).display, "path"))
+                    effects.append(_effect("read", self.env.norm(a, cwd).display, "path"))
         elif cat == _C_EXEC:
             res = ("exec", None)
             if self.downloads or self.written:
@@ -702,7 +741,7 @@ class Walker:
             if effects and tool in _SECRET_CARRIERS and any(
                     e.kind == "path" and self.env.is_secret(self.env.norm(e.target, cwd)) for e in effects):
                 secret = True
-            flow = _NO_FLOW if taint is None and text is None and not secret else Flow(taint, text, secret)
+            flow = _NO_FLOW if taint is None and text is None and not secret else _flow(taint, text, secret)
         return cwd, flow
 
     def check_exec_of_download(self, path: str, cwd, lang: str = "sh", op: str = ";") -> None:
@@ -1049,7 +1088,7 @@ class Walker:
                 self.violate("no-network-egress", f"{tool} uploads {ref.display}, a credential file; secrets never "
                              "leave the machine")
         for host in hosts:
-            effects.append(Effect("net", host, "host"))
+            effects.append(_effect("net", host, "host"))
             if self.opts.allowed_hosts is not None and not _host_allowed(host, self.opts.allowed_hosts):
                 self.violate("no-network-egress", f"{tool} connects to {host}, which is not in the policy's "
                              "allowedHosts; add it there or ask the user")
@@ -1251,7 +1290,7 @@ def _walker_find_delete(self: Walker, ref: PathRef, filtered: bool, names: list[
         if probe is not None and self.env.protected(probe):
             inv, what = self.env.protected(probe)
             self.violate(inv, f"find -delete may delete {what}; " + _SELF_FIX[inv])
-            return Effect("dangerous", ref.display, "path")
+            return _effect("dangerous", ref.display, "path")
     ok_filtered = filtered and ref.scope == "ws"
     return self.delete_effect(ref, "find -delete", recursive=True, filtered=ok_filtered)
 
@@ -1435,10 +1474,10 @@ def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
             hit = w.env.protected(ref)
             if hit:
                 w.violate(hit[0], f"mv moves away {hit[1]}; " + _SELF_FIX[hit[0]])
-            effects.append(Effect("write", ref.display, "path"))
+            effects.append(_effect("write", ref.display, "path"))
     if tool in ("cp", "install"):
         for s in srcs:
-            effects.append(Effect("read", w.env.norm(s, cwd).display, "path"))
+            effects.append(_effect("read", w.env.norm(s, cwd).display, "path"))
     return "write", None
 
 
@@ -1447,7 +1486,7 @@ def _h_tee(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if ref.display in DEVICES:
             continue
         effects.append(w.write_effect(ref, "tee"))
-    return "write", Flow(taint=stdin.taint if stdin else None, text=stdin.text if stdin else None)
+    return "write", _flow(stdin.taint if stdin else None, stdin.text if stdin else None)
 
 
 def _h_sed(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -1495,8 +1534,8 @@ def _h_sed(w: Walker, tool, argv, cwd, stdin, effects, taints):
             effects.append(w.write_effect(ref, f"{tool} -i"))
         return "write", None
     for ref in w.paths(files, cwd):
-        effects.append(Effect("read", ref.display, "path"))
-    return "read", Flow(taint=stdin.taint if stdin else None)
+        effects.append(_effect("read", ref.display, "path"))
+    return "read", _flow(stdin.taint if stdin else None)
 
 
 def _h_chmod(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -1624,7 +1663,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if branch and _branch_in(branch, protected):
             w.violate("no-protected-branch", f"git commit on the protected branch {branch}; commit on a feature "
                       "branch (git switch -c feat/…) and open a pull request")
-        effects.append(Effect("git", branch or "", "branch" if branch else ""))
+        effects.append(_effect("git", branch or "", "branch" if branch else ""))
     elif sub in ("checkout", "switch"):
         flags, ops, values = _opts_and_operands(rest, {"-b", "-B", "-c", "-C", "--orphan", "--conflict"})
         if "--" in rest or (sub == "checkout" and len(ops) >= 2 and not (values.get("b") or values.get("B"))):
@@ -1738,7 +1777,7 @@ def _git_push(w: Walker, rest, repo, effects, protected) -> None:
             what = "deletes the remote protected branch" if is_delete else "pushes to the protected branch"
             w.violate("no-protected-branch", f"git push {' '.join(rest)} {what} {dst}; push a feature branch and "
                       "open a pull request")
-        effects.append(Effect("git", dst, "branch") if dst else Effect("git"))
+        effects.append(_effect("git", dst, "branch") if dst else _effect("git"))
 
 
 def _walker_current_branch(self: Walker, repo: str | None) -> str | None:
@@ -1797,7 +1836,7 @@ def _h_sort(w: Walker, tool, argv, cwd, stdin, effects, taints):
     if out:
         effects.append(w.write_effect(w.env.norm(out, cwd), "sort -o"))
         return "write", None
-    return "read", Flow(taint=stdin.taint if stdin else None)
+    return "read", _flow(stdin.taint if stdin else None)
 
 
 _TRUNC_VALUED = {"truncate": {"-s", "--size", "-r", "--reference"}, "shred": {"-n", "--iterations", "-s", "--size"},

@@ -98,6 +98,20 @@ class Evaluation:
 
 
 _EvaluationBuilder = builder(Evaluation)
+_FindingBuilder = builder(Finding)
+_new = object.__new__
+
+
+def _finding(rule: str, scope: str, mode: str, reason: str, target: str = "") -> Finding:
+    """A ``Finding`` built slot by slot, then frozen (see _records)."""
+    f = _new(_FindingBuilder)
+    f.rule = rule
+    f.scope = scope
+    f.mode = mode
+    f.reason = reason
+    f.target = target
+    f.__class__ = Finding
+    return f
 
 
 def tool_kind(call) -> str:
@@ -344,7 +358,7 @@ def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, 
             if mode == "off" or key in seen:
                 continue
             seen.add(key)
-            findings.append(Finding(v.invariant, "invariant", mode, v.reason))
+            findings.append(_finding(v.invariant, "invariant", mode, v.reason))
     allow_rule = None
     best = -1
     match = policy.match
@@ -362,7 +376,7 @@ def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, 
                 reason = f"{reason} Try: {rule.suggestion}"
             if (rid, reason) not in seen:
                 seen.add((rid, reason))
-                findings.append(Finding(rid, "policy", policy.mode_for(rid), reason, eff.target))
+                findings.append(_finding(rid, "policy", policy.mode_for(rid), reason, eff.target))
         elif rule is not None and RANK[eff.type] > best:
             best = RANK[eff.type]
             allow_rule = rule

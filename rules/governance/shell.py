@@ -935,6 +935,12 @@ def unquote(word: str) -> str:
     return _QUOTED.sub(_unquote, word) if "'" in word or '"' in word else word
 
 
+def unquote_all(words: list[str]) -> list[str]:
+    """:func:`unquote` of each word (one call per command)."""
+    sub = _QUOTED.sub
+    return [sub(_unquote, w) if "'" in w or '"' in w else w for w in words]
+
+
 # The fast path builds its nodes slot by slot: the records have no __post_init__, and skipping one generated
 # __init__ frame per node is most of what a short command line costs to parse (a test checks the nodes equal the
 # full parser's).
