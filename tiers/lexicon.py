@@ -1121,16 +1121,25 @@ def _needs_from(state):
 
 
 def tables_state(tables: _Tables) -> dict:
-    """``tables`` as JSON-ready values: patterns once each (by number), shared group lists once each."""
-    pids: dict[int, int] = {}
-    patterns: list = []
+    """``tables`` as JSON-ready values: patterns once each (by number), shared group lists once each.
+
+    Canonical, so that two builds compare equal in any process: the index tables are filled from sets (their key
+    order and the order of a key's phrases follow string hashing, which changes per process; lookups sort their
+    candidates), so keys and their lists are written sorted, and patterns are numbered by (category, entry)."""
+    index = ("exact", "stems", "anchored_exact", "anchored_stems")
+    found: dict[int, tuple] = {}
+    for name in index:
+        for seq in getattr(tables, name).values():
+            for ci, idx, pat in seq:
+                found[id(pat)] = (ci, idx, pat)
+    for ci, idx, pat in (*tables.loose, *tables.anchored_loose):
+        found[id(pat)] = (ci, idx, pat)
+    ordered = sorted(found.values(), key=lambda t: (t[0], t[1], t[2].phrase))
+    pids = {id(pat): k for k, (_ci, _idx, pat) in enumerate(ordered)}
+    patterns = [[pat.phrase, _needs_state(pat.trigger), sorted(pat.gate)] for _ci, _idx, pat in ordered]
 
     def pid(pat: Pattern) -> int:
-        k = pids.get(id(pat))
-        if k is None:
-            k = pids[id(pat)] = len(patterns)
-            patterns.append([pat.phrase, _needs_state(pat.trigger), sorted(pat.gate)])
-        return k
+        return pids[id(pat)]
 
     def items(seq) -> list:
         return [[ci, idx, pid(pat)] for ci, idx, pat in seq]
@@ -1147,17 +1156,16 @@ def tables_state(tables: _Tables) -> dict:
 
     state = {
         "entries": [[list(e) for e in entries] for entries in tables.entries],
-        **{name: {k: items(v) for k, v in getattr(tables, name).items()}
-           for name in ("exact", "stems", "anchored_exact", "anchored_stems")},
+        **{name: {k: sorted(items(v)) for k, v in sorted(getattr(tables, name).items())} for name in index},
         "loose": items(tables.loose),
         "anchored_loose": items(tables.anchored_loose),
-        "token_ids": tables.token_ids,
-        "word_tokens": {k: sorted(v) for k, v in tables.word_tokens.items()},
+        "token_ids": dict(sorted(tables.token_ids.items())),
+        "word_tokens": {k: sorted(v) for k, v in sorted(tables.word_tokens.items())},
         "char_tokens": [[tid, list(lits)] for tid, lits in tables.char_tokens],
         "groups": [[need if need is None or isinstance(need, str) else list(need), mid(group)]
                    for need, group in tables.groups],
-        "char_groups": {ch: [mid(group) for group in groups] for ch, groups in tables.char_groups.items()},
-        "char_token_tids": tables.char_token_tids,
+        "char_groups": {ch: [mid(group) for group in groups] for ch, groups in sorted(tables.char_groups.items())},
+        "char_token_tids": dict(sorted(tables.char_token_tids.items())),
         "first_chars": sorted(tables.first_chars),
         "stem_lengths": tables.stem_lengths,
         "anchored_stem_lengths": tables.anchored_stem_lengths,

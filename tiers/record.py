@@ -151,6 +151,22 @@ def _make_hash(values):
     return __hash__
 
 
+def _lazy_init(cls: type, source: str, env: dict):
+    """An ``__init__`` that compiles the generated one on its first call and puts it in its own place.
+
+    Compiling is most of the cost of decorating a class, and a process instantiates few of the records its
+    imports define (a hook call, about a third): the rest never pay for it. ``cls`` is a closure cell, so the
+    slots rebuild (which rewrites cells that hold the old class) retargets it to the final class."""
+    def __init__(self, *args, **kwargs):
+        ns: dict[str, Any] = {}
+        exec(source, env, ns)  # noqa: S102 - our own generated source, as dataclasses does
+        real = ns["__init__"]
+        _install(cls, "__init__", real)
+        real(self, *args, **kwargs)
+
+    return __init__
+
+
 def _process(cls: type, frozen: bool, slots: bool, eq: bool, repr_: bool) -> type:
     own = cls.__dict__.get("__annotations__", {})
     all_fields: dict[str, Field] = {}
@@ -204,9 +220,7 @@ def _process(cls: type, frozen: bool, slots: bool, eq: bool, repr_: bool) -> typ
         body.append("  self.__post_init__()")
     src = [f"def __init__(self, {', '.join(params)}):" if params else "def __init__(self):", *(body or ["  pass"])]
     if "__init__" not in cls.__dict__:
-        ns: dict[str, Any] = {}
-        exec("\n".join(src), env, ns)  # noqa: S102 - our own generated source, as dataclasses does
-        _install(cls, "__init__", ns["__init__"])
+        _install(cls, "__init__", _lazy_init(cls, "\n".join(src), env))
     # the other methods are shared closures over C-level attribute getters: nothing more to compile per class
     if repr_ and "__repr__" not in cls.__dict__:
         _install(cls, "__repr__", _make_repr(tuple(n for n, f in all_fields.items() if f.repr)))

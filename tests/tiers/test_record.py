@@ -177,3 +177,23 @@ def test_records_are_not_mistaken_for_dataclasses():
     assert record.is_record(FrozenPoint) and record.is_record(FrozenPoint(1))
     assert not dataclasses.is_dataclass(FrozenPoint(1))
     assert not record.is_record(object())
+
+
+def test_init_is_compiled_on_first_use_and_then_is_the_generated_one():
+    from tiers.record import dataclass as record_class
+
+    @record_class(frozen=True, slots=True)
+    class Point:
+        x: int
+        y: int = 0
+
+    stub = Point.__dict__["__init__"]
+    assert Point(1) == Point(1, 0) and Point(y=2, x=1).y == 2
+    assert Point.__dict__["__init__"] is not stub  # replaced in place by the compiled one
+    with pytest.raises(TypeError):
+        Point()
+
+    class Sub(Point):  # an undecorated subclass uses (and compiles) its base's __init__
+        pass
+
+    assert Sub(3).x == 3
