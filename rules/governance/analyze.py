@@ -18,7 +18,7 @@ from tiers.record import dataclass, field
 from ._lazy import LazyRe
 from ._records import builder
 from .canon import Canonical, canonicalize, tool_name
-from .paths import DEVICES, Env, PathRef, glob_in
+from .paths import DEVICES, Env, PathRef, _combined, glob_in
 from .shell import FAST_MAX as _FAST_MAX
 from .shell import Compound, Script, Simple, Word, fast_items, parse, unquote_all
 
@@ -1703,9 +1703,9 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
 
 
 def _branch_in(branch: str, protected) -> bool:
+    """``tiers.workspace.glob_match(b, protected)`` (any glob matches) as one combined regex."""
     b = branch[len("refs/heads/"):] if branch.startswith("refs/heads/") else branch
-    from tiers.workspace import glob_match
-    return glob_match(b, tuple(protected))
+    return _combined(tuple(protected)).match(b) is not None
 
 
 def _git_push(w: Walker, rest, repo, effects, protected) -> None:
@@ -2203,5 +2203,6 @@ def analyze_command(command: str, env: Env, opts: Options | None = None, *, cwd:
     if fast is not None:  # plain words and operators: no parse tree needed
         walker.flat(fast[0], cwd if cwd is not None else env.root, "'" in command or '"' in command)
     else:
-        walker.script(parse(command), cwd if cwd is not None else env.root)
+        # fast_items declined a short command: parse() need not try its fast path again
+        walker.script(parse(command, 0, False), cwd if cwd is not None else env.root)
     return walker.out

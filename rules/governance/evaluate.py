@@ -21,7 +21,7 @@ from ._records import builder
 from .analyze import INVARIANTS, RANK, TYPES, Analysis, Effect, Violation, analyze_command
 from .masking import mask, mask_obj, needs_mask
 from .paths import Env
-from .policy import Policy, load_policy
+from .policy import _TARGET_KINDS, Policy, _plan, load_policy
 
 SHELL_TOOLS = frozenset({"bash", "run_shell_command", "exec", "shell", "terminal", "beforeshellexecution",
                          "execute_command", "run_command", "run_terminal_cmd", "command", "sh", "process",
@@ -362,8 +362,13 @@ def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, 
     allow_rule = None
     best = -1
     match = policy.match
-    for eff in (analysis.all_effects() if effects is None else effects):
-        rule, effect = match(eff)
+    # Policy.match's first step inlined: an effect without a target is decided by the plan's entry for its type
+    plan = _plan(policy) if type(policy) is Policy else None
+    for eff in (_effects_of(analysis) if effects is None else effects):
+        if plan is not None and (not eff.target or eff.kind not in _TARGET_KINDS):
+            rule, effect = (plan.get(eff.type) or plan["*"])[2]
+        else:
+            rule, effect = match(eff)
         if effect == "deny":
             rid = rule.id if rule else "default-deny"
             reason = (rule.reason if rule and rule.reason else

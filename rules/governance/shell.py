@@ -984,17 +984,18 @@ def _fast_parse(text: str) -> Script | None:
     return script
 
 
-def parse(text: str, depth: int = 0) -> Script:
+def parse(text: str, depth: int = 0, fast: bool = True) -> Script:
     """Parse a command line into a :class:`Script`. Never raises: on an internal error, falls back to a crude
-    split on blanks and operators so that every word is still seen."""
+    split on blanks and operators so that every word is still seen. (``fast=False``: the caller already knows
+    :func:`fast_items` declines ``text``, so the fast path is not tried again.)"""
     if not isinstance(text, str):
         text = str(text)
     if len(text) > MAX_INPUT:
         text = text[:MAX_INPUT]
-    if len(text) < FAST_MAX:
-        fast = _fast_parse(text)
-        if fast is not None:
-            return fast
+    if fast and len(text) < FAST_MAX:
+        script = _fast_parse(text)
+        if script is not None:
+            return script
     try:
         p = _Parser(text, depth)
         script = p.parse_list()
