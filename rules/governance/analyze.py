@@ -160,7 +160,7 @@ class Segment:
     @property
     def canonical(self) -> Canonical:
         if self._canonical is None:
-            self._canonical = canonicalize(list(self.argv), sudo=self.sudo)
+            self._canonical = canonicalize(self.argv, sudo=self.sudo)  # it only reads argv: the tuple will do
         return self._canonical
 
     @property

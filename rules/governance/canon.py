@@ -225,8 +225,8 @@ class Canonical:
         if not d:
             flags = self.flags
             flag_part = "".join([k + "=" + v + ";" for k, v in flags]) if flags else ""
-            payload = ("sudo|" if self.sudo else "") + self.tool + "|" + self.action + "|" + flag_part + "|" + \
-                "\x00".join(self.args)
+            payload = ("sudo|" if self.sudo else "") + "|".join((self.tool, self.action, flag_part,
+                                                                "\x00".join(self.args)))
             d = _sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
             _set_digest(self, d)
         return d
@@ -257,6 +257,7 @@ class Canonical:
 
 
 _CanonicalBuilder = builder(Canonical)
+_new = object.__new__
 _set_digest = Canonical._digest.__set__  # the slot's own setter (a frozen record's __setattr__ refuses)
 try:  # CPython's own SHA-256: for a one-block payload cheaper than OpenSSL's (no EVP context to set up and copy)
     from _sha256 import sha256 as _sha256  # Python <= 3.11
@@ -323,6 +324,12 @@ def _alias(tool: str, action: str, name: str) -> str:
     return name
 
 
+@functools.lru_cache(maxsize=8192)
+def _short_flag(tool: str, action: str, ch: str, raw0: str) -> tuple[bool, str]:
+    """``(_valued(tool, action, ch, raw0), _alias(tool, action, ch))``: one cached lookup per clustered flag."""
+    return _valued(tool, action, ch, raw0), _alias(tool, action, ch)
+
+
 #: tools whose single-dash words are long options (``find -name``) or whose args are code
 _NO_CLUSTER = frozenset({"find", "java", "go", "dd", "ffmpeg", "gcc", "cc", "clang", "g++", "tcpdump", "xcodebuild",
                          "iptables", "openssl", "convert", "magick", "sqlite3", "duckdb", "test", "[", "[["})
@@ -332,8 +339,9 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
     """Canonical form of an (unwrapped) argv."""
     if not argv:
         return Canonical("unknown", "", (), (), sudo)
-    raw0 = argv[0].rsplit("/", 1)[-1].lower()
-    tool = tool_name(argv[0])
+    a0 = argv[0]
+    raw0 = (a0.rsplit("/", 1)[-1] if "/" in a0 else a0).lower()
+    tool = tool_name(a0)
     rest = argv[1:]
     action = ""
     flags: list[tuple[str, str]] = []
@@ -401,25 +409,26 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
             j += 1
             if ch == "=":
                 break
-            if _valued(tool, action, ch, raw0):
+            valued, alias = _short_flag(tool, action, ch, raw0)
+            if valued:
                 value = body[j:]
                 if value.startswith("="):
                     value = value[1:]
                 if not value and i < n and not rest[i].startswith("-"):
                     value = rest[i]
                     i += 1
-                flags.append((_alias(tool, action, ch), value))
+                flags.append((alias, value))
                 break
-            flags.append((_alias(tool, action, ch), ""))
+            flags.append((alias, ""))
     if flags:
         flags = _post_process(tool, raw0, action, flags)
     if needs_mask(" ".join(argv)):
-        flags_t = tuple(sorted((k, _mask_value(k, v)) for k, v in flags))
-        args_t = tuple(_mask_value("", a) for a in args)
+        flags_t = tuple(sorted([(k, _mask_value(k, v)) for k, v in flags]))
+        args_t = tuple([_mask_value("", a) for a in args])
     else:
-        flags_t = tuple(sorted(flags))
+        flags_t = tuple(sorted(flags)) if flags else ()
         args_t = tuple(args)
-    c = _CanonicalBuilder()  # slot by slot, then frozen (see _records)
+    c = _new(_CanonicalBuilder)  # slot by slot, then frozen (see _records)
     c.tool = tool
     c.action = action
     c.flags = flags_t

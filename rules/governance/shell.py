@@ -854,15 +854,17 @@ def _split_assignment(w: Word, eq: int) -> Word:
 
 
 #: a command line made only of plain or simply-quoted words and the operators && || ; | |& & (no expansions,
-#: redirections, groups, comments or escapes) is tokenized by one regex; anything else takes the full parser
-_FAST_TOKEN = re.compile(r"[ \t]*+(?:(&&|\|\||\|&|[|;&])|((?:[^\s'\"\\$`;&|<>(){}#]++|'[^']*+'|\"[^\"\\$`]*+\")++))")
+#: redirections, groups, comments or escapes) is tokenized by one regex; anything else takes the full parser.
+#: Braces may appear in words (``find … -exec cmd {} +``, ``{a,b}``): the full parser reads them as word characters
+#: too, and a first word ``{`` or ``}`` (a group) is a reserved word the fast paths decline.
+_FAST_TOKEN = re.compile(r"[ \t]*+(?:(&&|\|\||\|&|[|;&])|((?:[^\s'\"\\$`;&|<>()#]++|'[^']*+'|\"[^\"\\$`]*+\")++))")
 _FAST_RESERVED = frozenset({"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case",
                             "esac", "function", "select", "[[", "!", "time", "in", "{", "}", "coproc"})
 _QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 
 
 #: the whole line is a sequence of such tokens (non-capturing: one C-level check before tokenizing)
-_FAST_LINE = re.compile(r"(?:[ \t]*+(?:&&|\|\||\|&|[|;&]|(?:[^\s'\"\\$`;&|<>(){}#]++|'[^']*+'|\"[^\"\\$`]*+\")++))*+"
+_FAST_LINE = re.compile(r"(?:[ \t]*+(?:&&|\|\||\|&|[|;&]|(?:[^\s'\"\\$`;&|<>()#]++|'[^']*+'|\"[^\"\\$`]*+\")++))*+"
                         r"[ \t]*+")
 _NO_SUBS: tuple = ()  # shared by fast-path words (nothing is ever appended to them)
 

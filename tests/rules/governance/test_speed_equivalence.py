@@ -63,7 +63,8 @@ def _tree(obj):
 
 
 _LINE_TOKENS = ["a", "b", "git", "status", "-rf", "--x=1", "x=1", "/bin/rm", "~/x", "a.b", "[x]", "!", "!x", "%",
-                "if", "time", "{", "}", " ", "  ", "\t", "&&", "||", ";", "|", "|&", "&", "'q s'", '"d q"', "a'b'",
+                "if", "time", "{", "}", "{}", "{a,b}", "+", " ", "  ", "\t", "&&", "||", ";", "|", "|&", "&", "'q s'",
+                '"d q"', "a'b'",
                 '"a"b', "$x", ">", "#", "\\", "\n", "é"]
 
 
@@ -110,7 +111,8 @@ _WALK_TOKENS = ["sudo ", "rm ", "-rf ", "/ ", "build ", "git ", "push ", "origin
                 "tee ", "MEMORY.md ", "echo ", "'x y' ", "curl ", "http://e.com/s.sh ", "-o ", "s.sh ", "sh ",
                 "bash ", "-c ", "'rm -rf /' ", "\"git push -f\" ", "xargs ", "cat ", ".env ", "base64 ", "-d ",
                 "python3 ", "chmod ", "777 ", "find ", ". ", "-delete ", "env ", "timeout ", "5 ", "ls ",
-                "vscode.sock ", "&& ", "| ", "; ", "|| ", "& ", "|& "]
+                "vscode.sock ", "&& ", "| ", "; ", "|| ", "& ", "|& ", "-exec ", "{} ", "+ ", "\\; ", "{a,b} ",
+                "-name ", "'*.md' "]
 
 
 def _walked(command: str, flat: bool):
