@@ -2172,23 +2172,39 @@ def sql_kind(text: str) -> str | None:
     return result
 
 
+_SQL_RUN = re.compile(r"[^'\";]+")
+
+
 def _split_sql(text: str) -> list[str]:
-    out, buf, quote = [], [], ""
-    for ch in text:
-        if quote:
-            buf.append(ch)
-            if ch == quote:
-                quote = ""
+    """Statements split at ``;`` outside quotes (runs of other characters taken whole, not one by one)."""
+    out: list[str] = []
+    buf: list[str] = []
+    quote = ""
+    i, n = 0, len(text)
+    run = _SQL_RUN.match
+    while i < n:
+        if quote:  # inside a quote: up to and including its closing quote
+            j = text.find(quote, i)
+            if j < 0:
+                buf.append(text[i:])
+                break
+            buf.append(text[i:j + 1])
+            quote = ""
+            i = j + 1
             continue
-        if ch in "'\"":
-            quote = ch
-            buf.append(ch)
+        m = run(text, i)
+        if m is not None:
+            buf.append(m.group())
+            i = m.end()
             continue
+        ch = text[i]
+        i += 1
         if ch == ";":
             out.append("".join(buf))
             buf = []
-            continue
-        buf.append(ch)
+        else:  # ' or "
+            quote = ch
+            buf.append(ch)
     if "".join(buf).strip():
         out.append("".join(buf))
     return out

@@ -181,7 +181,10 @@ class Env:
         if ref.scope == "unknown":
             return False
         path = ref.display if ref.scope != "ws" else (ref.rel or "")
-        return _match(path, SECRET_GLOBS) or _match(path.lower(), SECRET_GLOBS)
+        if _match(path, SECRET_GLOBS):
+            return True
+        low = path.lower()
+        return low != path and _match(low, SECRET_GLOBS)  # an all-lowercase path was just tried
 
 
 _GLOB_CHARS = frozenset("*?[")
@@ -194,14 +197,14 @@ def _combined(globs: tuple[str, ...]):
 
 
 def _match(path: str, globs: tuple[str, ...]) -> bool:
-    if any(c in _GLOB_CHARS for c in path):
+    if not _GLOB_CHARS.isdisjoint(path):
         return any(_glob_overlap(path, g) for g in globs)
     return _combined(globs).match(path) is not None
 
 
 def _contains(path: str, globs: tuple[str, ...]) -> bool:
     """True when directory ``path`` contains something one of ``globs`` protects (``rm -r memory``)."""
-    if any(c in _GLOB_CHARS for c in path):
+    if not _GLOB_CHARS.isdisjoint(path):
         return False
     prefix = path.rstrip("/") + "/"
     for g in globs:

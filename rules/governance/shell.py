@@ -26,7 +26,9 @@ _REDIRECT_START = frozenset("<>&0123456789{")
 _WORD_BREAK = frozenset(" \t\r\f\v;&|<>()\n")
 _PLAIN = re.compile(r"[^\s;&|<>()'\"\\$`]+")
 _BARE = re.compile(r"[^\s;&|<>()'\"\\$`]*")
-_SPACES = re.compile(r"[ \t\r\f\v]+")
+#: a run of characters that mean nothing special inside double quotes / inside backticks
+_DQ_RUN = re.compile(r'[^"\\$`]+')
+_BACKTICK_RUN = re.compile(r"[^`\\]+")
 _ANSI_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f",
                  "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 
@@ -682,7 +684,13 @@ class _Parser:
 
     def read_double_quoted(self, word: Word, parts: list[str]) -> None:
         s, n = self.s, self.n
+        run = _DQ_RUN.match
         while self.i < n:
+            m = run(s, self.i)  # characters with no meaning inside double quotes, taken as one run
+            if m is not None:
+                parts.append(m.group())
+                self.i = m.end()
+                continue
             c = s[self.i]
             if c == '"':
                 self.i += 1
@@ -715,7 +723,13 @@ class _Parser:
         self.i += 1
         j = self.i
         buf: list[str] = []
+        run = _BACKTICK_RUN.match
         while j < n and s[j] != "`":
+            m = run(s, j)  # neither a backtick nor a backslash: one run
+            if m is not None:
+                buf.append(m.group())
+                j = m.end()
+                continue
             if s[j] == "\\" and j + 1 < n and s[j + 1] in escapable:
                 buf.append(s[j + 1])
                 j += 2
