@@ -887,6 +887,7 @@ def _unquote(q: re.Match[str]) -> str:
     return q.group(1) if q.group(1) is not None else q.group(2)
 
 
+
 #: a line of plain words only: printable ASCII without quotes, escapes, expansions, operators, redirections,
 #: groups or comments (and no blanks but spaces and tabs), so ``str.split`` finds exactly its words
 _PLAIN_LINE = re.compile(r"[ \t!%*+,\-./0-9:=?@A-Z\[\]^_a-z~]*")
@@ -946,6 +947,15 @@ def fast_items(text: str) -> tuple[list[tuple[str, list[list[str]], list[str]]],
     return items, background
 
 
+def _strip_quotes(t: str) -> str:
+    """``_QUOTED.sub(_unquote, t)`` for a fast-path word with quotes: one quoted part spanning the whole word (the
+    commonest case) just loses its two quotes, anything else goes through the regex."""
+    q = t[0]
+    if (q == '"' or q == "'") and t[-1] == q and len(t) > 1 and t.count(q) == 2:
+        return t[1:-1]
+    return _QUOTED.sub(_unquote, t)
+
+
 def unquote(word: str) -> str:
     """A fast-path word after quote removal (its quotes are plain '…' or escape-free "…")."""
     return _QUOTED.sub(_unquote, word) if "'" in word or '"' in word else word
@@ -953,8 +963,7 @@ def unquote(word: str) -> str:
 
 def unquote_all(words: list[str]) -> list[str]:
     """:func:`unquote` of each word (one call per command)."""
-    sub = _QUOTED.sub
-    return [sub(_unquote, w) if "'" in w or '"' in w else w for w in words]
+    return [_strip_quotes(w) if "'" in w or '"' in w else w for w in words]
 
 
 # The fast path builds its nodes slot by slot: the records have no __post_init__, and skipping one generated
@@ -973,7 +982,7 @@ def _fast_parse(text: str) -> Script | None:
                 w = _new(Word)
                 if "'" in t or '"' in t:
                     sq, dq = t.find("'"), t.find('"')
-                    w.text = _QUOTED.sub(_unquote, t)
+                    w.text = _strip_quotes(t)
                     w.quoted = True
                     w.qstart = sq if dq < 0 else dq if sq < 0 else min(sq, dq)
                 else:
@@ -1000,6 +1009,145 @@ def _fast_parse(text: str) -> Script | None:
     return script
 
 
+#: The second fast path: an ASCII line of the fast path's words plus ``$NAME`` expansions (bare or inside double
+#: quotes), redirections (``>``, ``>>``, ``2>&1``, ``&>``, ``<``, ``<<<``… to a word; not heredocs) and leading
+#: ``NAME=value`` assignments, tokenized by one regex into the same nodes as the full parser. Declined: anything
+#: else, a command that starts with a redirection, a reserved first word, and ``}>``/``}<`` (a ``{fd}>`` named
+#: descriptor). ASCII only: the full parser reads digits and names with ``str.isdigit``/``isalnum``.
+_X_WORD = (r"(?:[^\s'\"\\$`;&|<>()#]++|'[^']*+'|\"(?:[^\"\\$`]++|\$[A-Za-z_][A-Za-z0-9_]*+)*+\"|"
+           r"\$[A-Za-z_][A-Za-z0-9_]*+)++")
+#: one token per match; the last group catches any other character (the line is then declined), so findall
+#: covers the whole line and no separate full-line check is needed
+_X_TOKEN = re.compile(r"[ \t]*+(?:(&>>|&>)|(&&|\|\||\|&|[|;&])|([0-9]*+)(<<<|<<-|<<|>>|>\||>&|<&|<>|>|<)|("
+                      + _X_WORD + r")|([^ \t]))")
+#: characters that occur in no token of the second fast path (outside quotes they are syntax it leaves alone; a
+#: quoted one only costs a decline)
+_X_NEVER = frozenset("\\`#()\n\r\f\v")
+#: the parts of a word with both quotes and ``$``: plain run, '…', "…", $NAME
+_X_PART = re.compile(r"([^'\"$]++)|'([^']*+)'|\"([^\"]*+)\"|(\$[A-Za-z_0-9]++)")
+
+
+def _x_word(t: str) -> Word:
+    """The full parser's :class:`Word` for one word token of the second fast path."""
+    w = _new(Word)
+    w.subs = _NO_SUBS
+    w.procsubs = _NO_SUBS
+    if "'" in t or '"' in t:
+        sq, dq = t.find("'"), t.find('"')
+        w.text = _strip_quotes(t)
+        w.quoted = True
+        w.qstart = sq if dq < 0 else dq if sq < 0 else min(sq, dq)
+        if "$" in t:  # literal unless a $NAME stands outside single quotes
+            w.literal = True
+            for plain, _sq, dq_text, dollar in _X_PART.findall(t):
+                if dollar or (dq_text and "$" in dq_text):
+                    w.literal = False
+                    break
+        else:
+            w.literal = True
+    else:
+        w.text = t
+        w.quoted = False
+        w.qstart = -1
+        w.literal = "$" not in t
+    return w
+
+
+def _fast_tree(text: str) -> Script | None:
+    """The second fast path (see ``_X_WORD``): the full parser's tree, or None to leave the line to it."""
+    if not text.isascii() or not _X_NEVER.isdisjoint(text) or "}>" in text or "}<" in text or "${" in text \
+            or ("<<" in text and "<<" in text.replace("<<<", "")):
+        return None  # cheap early declines: characters no token has, ${…}, a {fd}> descriptor, a heredoc
+    items: list = []
+    background: list[int] = []
+    commands: list = []
+    pipes: list[str] = []
+    cmd = None
+    op = ""
+    redirect = None  # (op, fd) waiting for its target word
+    for amp_op, tok_op, fd, fd_op, word, junk in _X_TOKEN.findall(text):
+        if junk:
+            return None
+        if redirect is not None:
+            if not word:
+                return None  # a redirection without a word after it
+            w = _x_word(word)
+            red = _new(Redirect)
+            red.op, red.fd = redirect
+            red.target = w
+            red.body = w.text if red.op == "<<<" else None
+            red.body_quoted = False
+            cmd.redirects.append(red)
+            redirect = None
+            continue
+        if amp_op or fd_op:
+            if cmd is None or fd_op in ("<<", "<<-"):
+                return None  # a command that starts with a redirection, or a heredoc
+            redirect = (amp_op or fd_op, fd or None)
+            continue
+        if word:
+            if cmd is None:
+                if word in _FAST_RESERVED:
+                    return None
+                cmd = _new(Simple)
+                cmd.assigns = []
+                cmd.words = []
+                cmd.redirects = []
+            w = _x_word(word)
+            if not cmd.words:  # NAME=value before the first word (Parser.parse_simple's test, verbatim)
+                eq = w.text.find("=")
+                if w.quoted and 0 <= w.qstart <= eq:
+                    eq = -1
+                name = w.text[:eq].rstrip("+")
+                if eq > 0 and name.replace("_", "a").isalnum() and not name[0].isdigit():
+                    value = _new(Word)
+                    value.text = w.text[eq + 1:]
+                    value.literal = w.literal
+                    value.quoted = w.quoted
+                    value.subs = w.subs
+                    value.procsubs = w.procsubs
+                    value.qstart = -1
+                    cmd.assigns.append((name, value))
+                    continue
+            cmd.words.append(w)
+            continue
+        if cmd is None:
+            return None
+        if not cmd.words and not cmd.assigns:
+            return None
+        commands.append(cmd)
+        cmd = None
+        if tok_op == "|" or tok_op == "|&":
+            pipes.append(tok_op)
+            continue
+        items.append((op if items else "", commands, pipes))
+        if tok_op == "&":
+            background.append(len(items) - 1)
+        commands, pipes = [], []
+        op = tok_op
+    if redirect is not None:
+        return None
+    if cmd is not None:
+        if not cmd.words and not cmd.assigns:
+            return None
+        commands.append(cmd)
+    elif commands:
+        return None  # trailing pipe
+    if commands:
+        items.append((op if items else "", commands, pipes))
+    out: list = []
+    for op, nodes, pipes in items:
+        pipe = _new(Pipeline)
+        pipe.commands = nodes
+        pipe.pipes = pipes
+        pipe.negated = False
+        out.append((op, pipe))
+    script = _new(Script)
+    script.items = out
+    script.background = set(background)
+    return script
+
+
 def parse(text: str, depth: int = 0, fast: bool = True) -> Script:
     """Parse a command line into a :class:`Script`. Never raises: on an internal error, falls back to a crude
     split on blanks and operators so that every word is still seen. (``fast=False``: the caller already knows
@@ -1008,8 +1156,10 @@ def parse(text: str, depth: int = 0, fast: bool = True) -> Script:
         text = str(text)
     if len(text) > MAX_INPUT:
         text = text[:MAX_INPUT]
-    if fast and len(text) < FAST_MAX:
-        script = _fast_parse(text)
+    if len(text) < FAST_MAX:
+        script = _fast_parse(text) if fast else None
+        if script is None:
+            script = _fast_tree(text)
         if script is not None:
             return script
     try:

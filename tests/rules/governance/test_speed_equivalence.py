@@ -220,3 +220,35 @@ def test_norm_agrees_with_normpath_on_every_path(text, cwd):
     env = Env(root="/ws", home="/home/me")
     ref = env.norm(text, cwd)
     assert (ref.scope, ref.display, ref.rel, ref.abs) == _reference_norm(env, text, cwd)
+
+
+_TREE_TOKENS = ["a", "b", "echo", "x.md", "'q s'", '"d q"', '"$X"', '"a $HOME/b"', "$Y", "${Z}", "$1", "$", "A=1", "B=",
+                "C+=2", "1A=2", "'A'=1", "A='x'", "A=$X", "=", "2", "12", ">", ">>", "2>", "2>&1", ">&", "&>", "&>>",
+                "<", "<<<", "<<", "<<-", "<>", ">|", "<&", " ", "  ", "\t", "&&", "||", ";", "|", "|&", "&", "if",
+                "time", "!", "{", "}", "{}", "{a}", "[[", "#", "\\", "\n", "é", "(", ")", "`", "-x", "/dev/null",
+                "x'y'", '"it\'s"', "'$A'", '"$A"b', "$A'b'"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_TREE_TOKENS), max_size=14).map("".join))
+def test_second_fast_path_builds_the_same_nodes_as_the_full_parser(text):
+    """Redirections, $NAME expansions and leading assignments on the second fast path (shell._fast_tree)."""
+    from rules.governance.shell import _fast_tree, _Parser
+    fast = _fast_tree(text)
+    if fast is not None:
+        assert _tree(fast) == _tree(_Parser(text).parse_list())
+
+
+@pytest.mark.parametrize("line", ['echo "OPENAI_API_KEY=x" >> .env', 'psql "$DATABASE_URL" -c "SELECT 1"',
+                                  "tee -a m.md <<< 'x'", "cmd 2>&1 | tee log", "A=1 B='x y' make >out 2>/dev/null"],
+                         ids=repr)
+def test_common_redirect_lines_take_the_second_fast_path(line):
+    from rules.governance.shell import _fast_tree, _Parser
+    assert _tree(_fast_tree(line)) == _tree(_Parser(line).parse_list())
+
+
+@pytest.mark.parametrize("line", ["cat <<EOF\nx\nEOF", "echo $(id)", "echo ${A}", "{a}>x echo", ">x echo", "é > x",
+                                  "if true; then :; fi", "echo `id`"], ids=repr)
+def test_the_second_fast_path_declines_what_it_does_not_cover(line):
+    from rules.governance.shell import _fast_tree
+    assert _fast_tree(line) is None
