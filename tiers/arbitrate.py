@@ -201,12 +201,15 @@ def _tier_from_code(code: str) -> Tier:
 
 
 def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = None,
-                          recorded_at: str | None = None, line_cache: dict | None = None) -> list[Constraint]:
+                          recorded_at: str | None = None, line_cache: dict | None = None,
+                          classified: dict | None = None) -> list[Constraint]:
     """The active constraints of one memory file's content (stamped D/C lines, unstamped lines classified).
 
     A stamp counts only when it verifies under the workspace key; without a key nothing here was stamped by
     cuticle, so stamps are ignored and the line is classified like any unstamped line.
     ``line_cache`` (content -> [tier code, scope] or None) spares re-classifying lines seen before.
+    ``classified`` (line content -> Classification) receives the classification of every line classified here, so
+    a caller that needs the tier of the other lines too (CU201) does not classify them again.
     """
     from .classify import classify
     from .markdown import parse_document
@@ -229,6 +232,8 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
         hit = line_cache.get(body, False) if line_cache is not None else False
         if hit is False:
             cls = classify(content)
+            if classified is not None:
+                classified[content] = cls
             hit = [cls.tier.value, cls.scope] if cls.tier in (Tier.DIRECTIVE, Tier.DECISION) else None
             if line_cache is not None:
                 line_cache[body] = hit
@@ -448,11 +453,12 @@ class ConstraintIndex:
 
     @classmethod
     def from_workspace(cls, ws, overrides: Mapping[str, str | bytes] | None = None, *,
-                       persist: bool = True) -> ConstraintIndex:
+                       persist: bool = True, classified: dict | None = None) -> ConstraintIndex:
         """All memory files of ``ws``; ``overrides`` (workspace-relative path -> content) replace files' content.
 
         With ``persist`` (and an existing ``.cuticle/``), constraints and line classifications are cached in
         ``.cuticle/cache/arbitrate.json`` keyed by content hash, so later processes skip unchanged files.
+        ``classified`` (a dict) receives the classifications made while indexing (see constraints_from_text).
         """
         from .fsutil import read_bytes_checked
 
@@ -492,7 +498,7 @@ class ConstraintIndex:
                     lines = _lines_table(ws, disk)
                     fi = _build_cached(disk, _akeys_table(ws, disk),
                                        constraints_from_text(rel, data, key=key, recorded_at=_mtime_iso(path),
-                                                             line_cache=lines))
+                                                             line_cache=lines, classified=classified))
                     if disk is not None:
                         disk["files"][rel] = _file_index_record(sha, fi)
                         disk["_dirty"] = True
@@ -533,66 +539,225 @@ class ConstraintIndex:
 
     def _candidates(self, keys: frozenset[str], value_slots: frozenset[str], indiff: bool,
                     limit: int) -> list[Constraint]:
+        """The result of ``_candidates_reference``, without scoring constraint by constraint.
+
+        A file's score of a constraint depends only on which of the line's keys it holds (its *pattern*), and the
+        file's best ``n_top`` are the best-scored patterns' constraints, ties going to the earlier inserted
+        (first key of the pattern, then index). Patterns come from intersecting the keys' postings as integer bit
+        sets; their constraints are then walked lazily, best first, as ``_select`` needs them. A file where a
+        frequent key adds the intersection tail is scored constraint by constraint as before.
+        """
         lx = lexicon()
         kw = {k: lx.weight(k) for k in keys}
         n_top = limit * 3
-        bound = RELATED_MIN * 0.75
+        heap: list[tuple[float, int, int, int]] = []
+        for fnum, f in enumerate(self._files):
+            heap.extend(self._file_streams(fnum, f, keys, kw, n_top))
+        return self._walk(heap, keys, kw, value_slots, indiff, limit, RELATED_MIN * 0.75)
+
+    def _file_streams(self, fnum: int, f: _FileIndex, keys: frozenset[str], kw: dict[str, float], n_top: int
+                      ) -> list[tuple[float, int, int, int]]:
+        """One file's best ``n_top`` (the members of ``_file_top``) as heap streams for ``_walk``."""
+        postings = f.postings
+        total = max(len(f.constraints), 1)
+        rare: list[tuple[str, float]] = []
+        common: list[tuple[str, float]] = []
+        for key in keys:
+            post = postings.get(key)
+            if not post:
+                continue
+            if len(post) > POSTING_CAP:
+                common.append((key, kw[key] * 0.5))
+            else:
+                rare.append((key, kw[key] * (1.0 + 1.0 / (1.0 + len(post) / total * 10))))
+        if not rare and not common:
+            return []
+        if not rare or len(common) >= 2:
+            # the intersection tail of frequent keys is scored one by one
+            return [(neg, fn, i, 0) for neg, fn, i in self._file_top(fnum, f, keys, kw, n_top)]
+        # Patterns: split the constraints holding any rare key by each key in turn (rare keys in key order,
+        # then the frequent one, which only adds to constraints a rare key scored). A group is (score so far,
+        # first key, constraints as bits); its score is summed in the reference's order (0.0 + w == w).
+        bits = self.__dict__.setdefault("_bits", {})
+        groups: list[tuple[float, int, int]] = []
+        union = 0
+        n_rare = len(rare)
+        for j, (key, w) in enumerate(rare + common):
+            bk = (fnum, key)
+            b = bits.get(bk)
+            if b is None:
+                b = 0
+                for i in postings[key]:
+                    b |= 1 << i
+                bits[bk] = b
+            nxt = []
+            for sc, first, g in groups:
+                inter = g & b
+                if inter:
+                    nxt.append((sc + w, first, inter))
+                    if inter != g:
+                        nxt.append((sc, first, g ^ inter))
+                else:
+                    nxt.append((sc, first, g))
+            if j < n_rare:
+                new = b & ~union
+                if new:  # constraints this key scores first
+                    nxt.append((w, j, new))
+                    union |= new
+            groups = nxt
+        if union.bit_count() > n_top:
+            groups = self._admit(groups, n_top)
+        out = []
+        for sc, _, g in groups:
+            low = g & -g
+            out.append((-sc, fnum, low.bit_length() - 1, g ^ low))
+        return out
+
+    @staticmethod
+    def _admit(groups: list[tuple[float, int, int]], n_top: int) -> list[tuple[float, int, int]]:
+        """The groups' constraints among a file's best ``n_top``: best score first, then earlier inserted
+        (a group's constraints are inserted at its first key, in index order)."""
+        groups.sort(key=_neg_first)
+        out = []
+        left = n_top
+        k = 0
+        while k < len(groups) and left > 0:
+            sc = groups[k][0]
+            level = []
+            while k < len(groups) and groups[k][0] == sc:
+                level.append(groups[k])
+                k += 1
+            n = sum(g.bit_count() for _, _, g in level)
+            if n <= left:
+                out.extend(level)
+                left -= n
+                continue
+            # The boundary score: the ``left`` earliest inserted, by first key, then index.
+            by_first: dict[int, int] = {}
+            for _, first, g in level:
+                by_first[first] = by_first.get(first, 0) | g
+            got: dict[int, int] = {}
+            for first in sorted(by_first):
+                g = by_first[first]
+                c = g.bit_count()
+                if c > left:
+                    g = _lowest_bits(g, left)
+                    c = left
+                got[first] = g
+                left -= c
+                if not left:
+                    break
+            for sc2, first, g in level:
+                keep = g & got.get(first, 0)
+                if keep:
+                    out.append((sc2, first, keep))
+            break
+        return out
+
+    def _walk(self, heap: list[tuple[float, int, int, int]], keys: frozenset[str], kw: dict[str, float],
+              value_slots: frozenset[str], indiff: bool, limit: int, bound: float) -> list[Constraint]:
+        """``_select`` over streams: each heap item (-score, file number, index, more indexes of that score and
+        file as bits) stands for its index then, lazily, the others in index order."""
+        from heapq import heapify, heappop, heapreplace
+
+        heapify(heap)
+        files = self._files
+        out: list[Constraint] = []
+        floor = None
+        while heap:
+            neg, fnum, i, rest = heap[0]
+            if rest:
+                low = rest & -rest
+                heapreplace(heap, (neg, fnum, low.bit_length() - 1, rest ^ low))
+            else:
+                heappop(heap)
+            sc = -neg
+            if floor is not None and sc < floor:
+                break
+            f = files[fnum]
+            cons = f.constraints[i]
+            fk = f.keys[i]
+            if not indiff and cons.tier is not Tier.DECISION and not (fk & value_slots):
+                # Upper bound of the coverage this candidate could reach.
+                shared_w = sum(map(kw.__getitem__, fk & keys))
+                if shared_w / f.minw[i] < bound:
+                    continue
+            if floor is None:
+                floor = sc * RELATIVE_FLOOR
+            out.append(cons)
+            if len(out) == limit:
+                break
+        return out
+
+    def _candidates_reference(self, keys: frozenset[str], value_slots: frozenset[str], indiff: bool,
+                              limit: int) -> list[Constraint]:
+        """The candidates scored constraint by constraint in every file (what ``_candidates`` must return)."""
+        lx = lexicon()
+        kw = {k: lx.weight(k) for k in keys}
         scored: list[tuple[float, int, int]] = []
         for fnum, f in enumerate(self._files):
-            total = max(len(f.constraints), 1)
-            score: dict[int, float] = {}
-            common: list[tuple[str, list[int]]] = []
-            for key in keys:
-                post = f.postings.get(key)
-                if not post:
-                    continue
-                if len(post) > POSTING_CAP:
-                    common.append((key, post))
-                    continue
-                w = kw[key] * (1.0 + 1.0 / (1.0 + len(post) / total * 10))
-                if not score:
-                    score = dict.fromkeys(post, w)  # == 0.0 + w for each, in the same order
-                    continue
-                get = score.get
-                for i in post:
-                    score[i] = get(i, 0.0) + w
-            if common:
-                # Frequent concepts: only add to candidates already found, or intersect two of them.
-                fkeys = f.keys
-                for key, post in common:
-                    w = kw[key] * 0.5
-                    for i in list(score):
-                        if key in fkeys[i]:
-                            score[i] += w
-                if len(common) >= 2:
-                    common.sort(key=lambda kp: len(kp[1]))
-                    pair = (common[0][0], common[1][0])
-                    tail = f.inter.get(pair)
-                    if tail is None:
-                        inter = set(common[0][1])
-                        for _, post in common[1:2]:
-                            inter &= set(post)
-                        tail = f.inter[pair] = list(inter)[-POSTING_CAP:]
-                    # Each of them holds the two keys intersected; the sum runs in ``common`` order as before.
-                    both = kw[common[0][0]] * 0.5 + kw[common[1][0]] * 0.5
-                    rest = [(k, kw[k] * 0.5) for k, _ in common[2:]]
-                    for i in tail:
-                        if i not in score:
-                            v = both
-                            if rest:
-                                fk = fkeys[i]
-                                for k, w in rest:
-                                    if k in fk:
-                                        v += w
-                            score[i] = v
-                elif not score:
-                    for i in common[0][1][-POSTING_CAP:]:
-                        score[i] = kw[common[0][0]] * 0.5
-            if not score:
+            scored.extend(self._file_top(fnum, f, keys, kw, limit * 3))
+        return self._select(scored, keys, kw, value_slots, indiff, limit, RELATED_MIN * 0.75)
+
+    @staticmethod
+    def _file_top(fnum: int, f: _FileIndex, keys: frozenset[str], kw: dict[str, float], n_top: int
+                  ) -> list[tuple[float, int, int]]:
+        """One file's best ``n_top`` scorings as (-score, file number, constraint number)."""
+        total = max(len(f.constraints), 1)
+        score: dict[int, float] = {}
+        common: list[tuple[str, list[int]]] = []
+        for key in keys:
+            post = f.postings.get(key)
+            if not post:
                 continue
-            # The best ``limit * 3``, earlier-scored first among equals (what heapq.nlargest gives, in C).
-            top = sorted(score.items(), key=_second, reverse=True)[:n_top] if len(score) > n_top else score.items()
-            scored.extend([(-sc, fnum, i) for i, sc in top])
+            if len(post) > POSTING_CAP:
+                common.append((key, post))
+                continue
+            w = kw[key] * (1.0 + 1.0 / (1.0 + len(post) / total * 10))
+            if not score:
+                score = dict.fromkeys(post, w)  # == 0.0 + w for each, in the same order
+                continue
+            get = score.get
+            for i in post:
+                score[i] = get(i, 0.0) + w
+        if common:
+            # Frequent concepts: only add to candidates already found, or intersect two of them.
+            fkeys = f.keys
+            for key, post in common:
+                w = kw[key] * 0.5
+                for i in list(score):
+                    if key in fkeys[i]:
+                        score[i] += w
+            if len(common) >= 2:
+                common.sort(key=lambda kp: len(kp[1]))
+                pair = (common[0][0], common[1][0])
+                tail = f.inter.get(pair)
+                if tail is None:
+                    inter = set(common[0][1])
+                    for _, post in common[1:2]:
+                        inter &= set(post)
+                    tail = f.inter[pair] = list(inter)[-POSTING_CAP:]
+                # Each of them holds the two keys intersected; the sum runs in ``common`` order as before.
+                both = kw[common[0][0]] * 0.5 + kw[common[1][0]] * 0.5
+                rest = [(k, kw[k] * 0.5) for k, _ in common[2:]]
+                for i in tail:
+                    if i not in score:
+                        v = both
+                        if rest:
+                            fk = fkeys[i]
+                            for k, w in rest:
+                                if k in fk:
+                                    v += w
+                        score[i] = v
+            elif not score:
+                for i in common[0][1][-POSTING_CAP:]:
+                    score[i] = kw[common[0][0]] * 0.5
+        # The best ``n_top``, earlier-scored first among equals (what heapq.nlargest gives, in C).
+        top = sorted(score.items(), key=_second, reverse=True)[:n_top] if len(score) > n_top else score.items()
+        return [(-sc, fnum, i) for i, sc in top]
+
+    def _select(self, scored: list[tuple[float, int, int]], keys: frozenset[str], kw: dict[str, float],
+                value_slots: frozenset[str], indiff: bool, limit: int, bound: float) -> list[Constraint]:
         # Best score first, ties by file then line; in that order, skip hopeless constraints until ``limit`` are
         # kept or the scores fall under the floor set by the best one kept. A heap yields that order lazily: the
         # result is the one of sorting and filtering all of them.
@@ -621,6 +786,22 @@ class ConstraintIndex:
             if len(out) == limit:
                 break
         return out
+
+
+def _neg_first(t: tuple) -> float:
+    return -t[0]
+
+
+def _lowest_bits(g: int, n: int) -> int:
+    """The ``n`` lowest set bits of ``g`` (0 < n < g.bit_count())."""
+    lo, hi = n, g.bit_length()  # the answer is g & ((1 << p) - 1) for the least p holding n set bits
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if (g & ((1 << mid) - 1)).bit_count() >= n:
+            hi = mid
+        else:
+            lo = mid + 1
+    return g & ((1 << lo) - 1)
 
 
 def _remember(key: tuple, fi: _FileIndex) -> None:
@@ -667,6 +848,80 @@ def _relatedness(k: Analysis, c: Analysis) -> float:
     return best
 
 
+class _Fx:
+    """What the checks need of one analysis, computed once for it (a constraint meets many lines in a lint pass,
+    a line meets up to ``MAX_CANDIDATES`` constraints): slot sets, values by slot, the clauses' comparable concepts.
+    Each set is exactly what the plain code tests, so a skip based on it is the outcome the plain code reaches."""
+
+    __slots__ = ("slots", "content_all", "rel_cl", "vals", "pos_slots", "pos_all", "pos_time", "acts", "win",
+                 "th_slots", "elig", "elig_k", "k_gate", "c_vals", "scopes")
+
+    def __init__(self, a: Analysis) -> None:
+        lx = lexicon()
+        kind = lx.kind
+        self.slots = frozenset(s for s, _, _ in a.values)  # a.values holds every clause's values
+        self.rel_cl = [cl for cl in a.clauses if not cl.exception]
+        self.content_all = frozenset(x for cl in self.rel_cl for x in cl.content)
+        self.vals = _values(a)
+        self.pos_slots = frozenset(slot for slot, lst in self.vals.items()
+                                   if slot != "MONTH_V" and any(sg > 0 for _, sg, _ in lst))
+        self.pos_all = frozenset(s for s, _, sg in a.values if sg > 0)
+        self.pos_time = "TIME" in self.pos_all
+        self.acts = frozenset(x for kc in a.clauses for x in kc.direct if kind.get(x) == "action" and x not in _LIGHT)
+        self.win = any(not cl.exception and cl.force == "prohibit" and any(s == "TIME" for s, _, _ in cl.values)
+                       for cl in a.clauses)
+        self.th_slots = frozenset(s for cl in a.clauses if not cl.exception and cl.force == "prohibit"
+                                  and ("ABOVE" in cl.raw) != ("BELOW" in cl.raw)
+                                  for s, _, _ in cl.values if s.startswith("NUM:"))
+        # _shared's concepts of each clause, in its signs' order: concept -> (weight, reached through an antonym)
+        self.elig = [{x: (_w(x, cl), x in cl.antonymic) for x, sg in cl.signs.items()
+                      if sg and kind.get(x) not in {"generic", "slot"}} for cl in a.clauses]
+        self.elig_k = [(cl, e) for cl, e in zip(a.clauses, self.elig) if not cl.exception]
+        self.k_gate = [cl.signs["GATE"] for cl in a.clauses if not cl.exception and cl.signs.get("GATE")]
+        self.c_vals = frozenset(v for _, v, sg in a.values if sg > 0)
+        self.scopes: dict[str, tuple] = {}
+
+
+def _fx(a: Analysis) -> _Fx:
+    fx = a.fx
+    if fx is None:
+        fx = a.fx = _Fx(a)
+    return fx
+
+
+def _relatedness_fx(kx: _Fx, c: Analysis) -> float:
+    """``_relatedness(k, c)`` from the constraint's features."""
+    concepts = c.concepts
+    if kx.content_all.isdisjoint(concepts):
+        return 0.0  # every coverage is 0
+    best = 0.0
+    for kc in kx.rel_cl:
+        best = max(best, _coverage(kc, c))
+    return best
+
+
+def _best_clause_fx(ce: dict, kx: _Fx) -> tuple[Clause | None, float]:
+    """``_best_clause(cc, k)`` from the features (``ce``: the candidate clause's comparable concepts)."""
+    best, best_ov = None, 0.0
+    if not ce:
+        return best, best_ov  # nothing shared with any clause: every overlap is 0
+    for kc, ke in kx.elig_k:
+        if ke.keys().isdisjoint(ce):
+            continue  # overlap 0 never beats best_ov + 1e-9
+        ws = []
+        for x, (cw, ca) in ce.items():
+            got = ke.get(x)
+            if got is not None:
+                w = min(cw, got[0])
+                if ca or got[1]:
+                    w *= 1.5
+                ws.append(w)
+        ov = sum(ws)
+        if ov > best_ov + 1e-9:
+            best, best_ov = kc, ov
+    return best, best_ov
+
+
 def _shared(cc: Clause, kc: Clause) -> list[str]:
     lx = lexicon()
     return [x for x in cc.signs if x in kc.signs and lx.kind.get(x) not in {"generic", "slot"}
@@ -695,28 +950,38 @@ def _best_clause(cc: Clause, k: Analysis) -> tuple[Clause | None, float]:
     return best, best_ov
 
 
-def _polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
-    """(what the candidate does, detail) when it flips the constraint's polarity, else None."""
+def _polarity(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | None = None) -> tuple[str, str] | None:
+    """(what the candidate does, detail) when it flips the constraint's polarity, else None.
+
+    With the analyses' features (``cx``, ``kx``) the steps that cannot fire are skipped and the best clause is
+    found from precomputed tables; the result is the one of the plain path.
+    """
     # Required approval gates: "ask first", "without review", "directly".
-    k_gate = [kc.signs["GATE"] for kc in k.clauses if not kc.exception and kc.signs.get("GATE")]
+    k_gate = kx.k_gate if kx is not None else [kc.signs["GATE"] for kc in k.clauses
+                                                if not kc.exception and kc.signs.get("GATE")]
     if k_gate and all(s > 0 for s in k_gate):
         c_gate = [(cc, cc.signs["GATE"]) for cc in c.clauses if cc.signs.get("GATE")]
         if any(s < 0 and (cc.force in {"permit", "relax", "indiff"} or not c.report) for cc, s in c_gate):
             return "bypasses", "it skips the approval the constraint requires"
         if c_gate and all(s > 0 for _, s in c_gate):
             return None
-    hit = _time_window(c, k)
+    hit = _time_window(c, k) if kx is None or (kx.win and cx.pos_time) else None
     if hit:
         return hit
-    th = _threshold(c, k)
+    th = _threshold(c, k) if kx is None or not kx.th_slots.isdisjoint(cx.pos_all) else None
     if th == "conflict":
         return "permits", "the amount is beyond the limit the constraint sets"
     if th == "ok":
         return None
-    for cc in c.clauses:
+    for ci, cc in enumerate(c.clauses):
         if cc.exception:
             continue
-        kc, ov = _best_clause(cc, k)
+        if kx is None:
+            kc, ov = _best_clause(cc, k)
+        elif c.report and cc.force not in {"permit", "relax", "indiff"}:
+            continue  # skipped below whatever the best clause
+        else:
+            kc, ov = _best_clause_fx(cx.elig[ci], kx)
         if kc is None or (ov < OVERLAP_MIN and not _nominal_permission(cc, kc)):
             continue
         if c.report and cc.force not in {"permit", "relax", "indiff"}:
@@ -933,11 +1198,17 @@ def _value_is_object(cl: Clause, value: str) -> bool:
     return len(others) <= 1
 
 
-def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
+def _substitution(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | None = None
+                  ) -> tuple[str, str, str] | None:
     """(slot, candidate value, constraint value) when the candidate sets a slot the constraint fixed."""
     if c.report:
         return None
-    kv, cv = _values(k), _values(c)
+    if kx is not None:
+        if cx.pos_slots.isdisjoint(kx.vals):
+            return None  # no slot the candidate sets is one the constraint names: every branch below skips
+        kv, cv = kx.vals, cx.vals
+    else:
+        kv, cv = _values(k), _values(c)
     lx = lexicon()
     for slot, cvals in cv.items():
         kvals = kv.get(slot)
@@ -999,13 +1270,14 @@ def _substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
     return None
 
 
-def _scope_generalization(c: Analysis, k: Analysis, scope: str) -> bool:
+def _scope_choices(k: Analysis, scope: str) -> tuple[Analysis, set[str], list[tuple[dict[str, float], float]],
+                                                       frozenset[str]]:
+    """What a scoped decision chooses, clause by clause (its own content minus the scope): (the scope's analysis,
+    its concept ids, [(choice -> weight, total weight)], every choice key). Depends on the constraint only."""
     lx = lexicon()
     scope_a = analyze(scope)
     scope_ids = {x for cl in scope_a.clauses for x in cl.direct if lx.kind.get(x) != "generic"}
-    c_vals = {v for _, v, sg in c.values if sg > 0}
-    choice: dict[str, float] = {}
-    best = 0.0
+    choices = []
     for kc in k.clauses:
         if kc.exception:
             continue
@@ -1019,8 +1291,29 @@ def _scope_generalization(c: Analysis, k: Analysis, scope: str) -> bool:
                 ch["v:" + v] = KIND_VALUE
         if not ch:
             continue
+        choices.append((ch, sum(ch.values())))
+    return scope_a, scope_ids, choices, frozenset(x for ch, _ in choices for x in ch)
+
+
+def _scope_generalization(c: Analysis, k: Analysis, scope: str, kx: _Fx | None = None) -> bool:
+    lx = lexicon()
+    if kx is not None:
+        pre = kx.scopes.get(scope)
+        if pre is None:
+            pre = kx.scopes[scope] = _scope_choices(k, scope)
+        c_vals = _fx(c).c_vals
+        keys = pre[3]
+        if keys.isdisjoint(c.concepts) and not any(x.startswith("v:") and x[2:] in c_vals for x in keys):
+            return False  # the line touches none of the choices: every coverage below is 0
+    else:
+        pre = _scope_choices(k, scope)
+        c_vals = {v for _, v, sg in c.values if sg > 0}
+    scope_a, scope_ids, choices, _ = pre
+    choice: dict[str, float] = {}
+    best = 0.0
+    for ch, total in choices:
         got = sum(w for x, w in ch.items() if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals))
-        cov = got / sum(ch.values())
+        cov = got / total
         if cov > best:
             best, choice = cov, ch
     if best < CHOICE_MIN:
@@ -1098,18 +1391,37 @@ def _inferred_text(text: str) -> bool:
 
 def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict | None:
     """The conflict between a candidate and one constraint, or None when they are compatible."""
+    return _check(c, cand_tier, cons, True)
+
+
+def _check_conflict_exhaustive(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict | None:
+    """``check_conflict`` evaluating every step in full, without features or skips: the reference the fast path
+    is tested against (tests/tiers/test_arbitrate_speed_equivalence.py)."""
+    return _check(c, cand_tier, cons, False)
+
+
+def _check(c: Analysis, cand_tier: Tier, cons: Constraint, fast: bool) -> Conflict | None:
     k = cons.analysis
     if c.mention and not (c.markers & {"PERMIT", "RELAX", "INDIFF"}):
         return None
-    rel = _relatedness(k, c)
+    if fast:
+        cx, kx = _fx(c), _fx(k)
+        rel = _relatedness_fx(kx, c)
+    else:
+        cx = kx = None
+        rel = _relatedness(k, c)
     if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff:
-        c_slots = {s for s, _, _ in c.values}
-        if not any(s in c_slots for s, _, _ in k.values):
-            return None  # unrelated and no common slot: nothing below could fire
-    if cons.tier is Tier.DECISION and cons.scope and _scope_generalization(c, k, cons.scope):
+        if fast:
+            if cx.slots.isdisjoint(kx.slots):
+                return None
+        else:
+            c_slots = {s for s, _, _ in c.values}
+            if not any(s in c_slots for s, _, _ in k.values):
+                return None  # unrelated and no common slot: nothing below could fire
+    if cons.tier is Tier.DECISION and cons.scope and _scope_generalization(c, k, cons.scope, kx):
         reason, res = _explain("scope-generalization", cand_tier, cons, "")
         return Conflict(cons, "scope-generalization", reason, res, 1.0 + rel)
-    sub = _substitution(c, k)
+    sub = _substitution(c, k, cx, kx)
     if sub:
         slot, val, kval = sub
         label = "number" if slot.startswith("NUM:") else slot.lower().replace("_", " ")
@@ -1125,14 +1437,24 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
     if cand_tier is Tier.OBSERVATION and not (c.markers & _MODAL) and not _inferred(c):
         # An environment report states a fact ("`npm audit` reports …", "Calendar API: 4 meetings"): naming the
         # tool or the thing is not doing what the rule is about. It conflicts only when it reports the ruled act.
-        lx = lexicon()
-        k_acts = {x for kc in k.clauses for x in kc.direct if lx.kind.get(x) == "action" and x not in _LIGHT}
+        if fast:
+            k_acts = kx.acts
+        else:
+            lx = lexicon()
+            k_acts = {x for kc in k.clauses for x in kc.direct if lx.kind.get(x) == "action" and x not in _LIGHT}
         if not (k_acts & c.concepts):
             return None
     if c.indiff and max(rel, _c_coverage(c, k)) >= 0.5:
         rel = max(rel, RELATED_MIN)
-    window = _time_window(c, k) or (("permits", "the amount is beyond the limit the constraint sets")
-                                     if _threshold(c, k) == "conflict" else None)
+    if fast:
+        # _time_window needs a prohibiting clause with a time and a positive time in the line; _threshold a
+        # prohibiting clause's number slot the line gives a positive value
+        window = (_time_window(c, k) if kx.win and cx.pos_time else None) or (
+            ("permits", "the amount is beyond the limit the constraint sets")
+            if not kx.th_slots.isdisjoint(cx.pos_all) and _threshold(c, k) == "conflict" else None)
+    else:
+        window = _time_window(c, k) or (("permits", "the amount is beyond the limit the constraint sets")
+                                         if _threshold(c, k) == "conflict" else None)
     if window is not None:
         lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and (c.hedged or cand_tier is Tier.OBSERVATION)
         kind = "lower-tier-over-directive" if lower else "polarity-flip"
@@ -1143,7 +1465,7 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
     if c.indiff:
         detail = "it treats as indifferent something the user ruled on"
     else:
-        pol = _polarity(c, k)
+        pol = _polarity(c, k, cx, kx)
         if pol is None:
             return None
         what, detail = pol
@@ -1215,6 +1537,8 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     a = analyze(content)
     if not strip_markup(content):
         return Arbitration("allow", cand_tier, content, file)
+    if a.mention and index.judge is None and not (a.markers & {"PERMIT", "RELAX", "INDIFF"}):
+        return Arbitration("allow", cand_tier, content, file)  # check_conflict passes a mention against anything
     conflicts: list[Conflict] = []
     grey: list[tuple[float, Constraint]] = []
     for cons in index.candidates(a):

@@ -662,6 +662,8 @@ class Analysis:
     mention: bool
     universal: bool
     indiff: bool
+    #: derived features the arbitration layer computes once per analysis (tiers.arbitrate._fx), not compared
+    fx: object = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def index_keys(self) -> frozenset[str]:

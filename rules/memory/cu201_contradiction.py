@@ -29,8 +29,37 @@ def _index(ctx):
     if "CU201.index" not in cache:
         from tiers.arbitrate import ConstraintIndex
 
-        cache["CU201.index"] = ConstraintIndex.from_workspace(ctx.ws)
+        # Indexing classifies every line of every memory file: keep those classifications for this run, so the
+        # lines checked below are not classified a second time (a pure function of the text: same tiers).
+        cache["CU201.classified"] = classified = {}
+        cache["CU201.index"] = ConstraintIndex.from_workspace(ctx.ws, classified=classified)
     return cache["CU201.index"]
+
+
+def _tiers(ctx):
+    """(line, tier, scope) of the file's lines to check: not blank, no broken stamp, not a D/C line."""
+    from tiers.classify import classify
+    from tiers.model import Tier
+
+    out = []
+    classified = None
+    for line in ctx.memory_lines:
+        if not line.body.strip() or line.stamp_error:
+            continue
+        if line.stamp is not None:
+            if line.stamp.state is not None:
+                continue
+            tier, scope = line.stamp.tier, line.stamp.scope
+        else:
+            if classified is None:
+                _index(ctx)  # built before the first check anyway; it classifies this file's lines
+                classified = ctx.run.cache.get("CU201.classified", {})
+            c = classified.get(line.content) or classify(line.content)
+            tier, scope = c.tier, c.scope
+        if tier in (Tier.DIRECTIVE, Tier.DECISION):
+            continue
+        out.append((line, tier, scope))
+    return out
 
 
 @rule("CU201", "contradiction", "Line contradicts a user directive or in-scope decision", Severity.WARNING)
@@ -41,25 +70,8 @@ def check(ctx):
         from tiers.arbitrate import arbitrate
     except ImportError:  # arbitration is not available in this build
         return
-    from tiers.classify import classify
-    from tiers.model import Tier
-
-    index = None
-    for line in ctx.memory_lines:
-        if not line.body.strip() or line.stamp_error:
-            continue
-        if line.stamp is not None:
-            if line.stamp.state is not None:
-                continue
-            tier, scope = line.stamp.tier, line.stamp.scope
-        else:
-            c = classify(line.content)
-            tier, scope = c.tier, c.scope
-        if tier in (Tier.DIRECTIVE, Tier.DECISION):
-            continue
-        if index is None:
-            index = _index(ctx)
-        result = arbitrate(index, line.content, tier, file=ctx.path, scope=scope)
+    for line, tier, scope in _tiers(ctx):
+        result = arbitrate(_index(ctx), line.content, tier, file=ctx.path, scope=scope)
         if result.decision != "block" or not result.conflicts:
             continue
         cf = result.conflicts[0]
