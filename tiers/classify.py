@@ -34,11 +34,10 @@ def _strip_stamp(text: str) -> str:
     if "<!--" not in text:
         return text
     try:
-        from .stamps import split_stamp
+        from .stamps import strip_stamp
     except ImportError:  # pragma: no cover - stamps ships with this module
         return _STAMP_TAIL.sub("", text)
-    content, _stamp, _err = split_stamp(text)
-    return content
+    return strip_stamp(text)
 
 
 def classify(text: str) -> Classification:
@@ -151,7 +150,9 @@ _DIGIT = re.compile(r"\d")
 def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
     score = 0.0
     cues: list[str] = []
-    label = _LABEL.match(f)
+    # the label's colon is at most its 49th character: a line without one there has no label (and the pattern's
+    # lazy repetition with lookarounds is the costliest part of scoring a line)
+    label = _LABEL.match(f) if ":" in f[:49] else None
     label_end = -1
     if label and len(label.group(1).split()) <= 6:
         if any(e <= label.end(1) for _s, e, *_ in hits["env_source"]):
@@ -178,6 +179,8 @@ _COLON = re.compile(r"(?:[^:\n]|(?<=\d):(?=\d)){0,60}?:(?!\d)\s*")
 
 def _payload_start(f: str, marker_end: int) -> int:
     """Where the marker's payload starts: after a colon that closes the marker phrase, else right after it."""
+    if ":" not in f[marker_end:marker_end + 61]:  # the pattern's colon is within its first 61 characters
+        return marker_end
     m = _COLON.match(f, marker_end)
     if m and not _SENTENCE_END.search(f, marker_end, m.end()):
         return m.end()
@@ -440,6 +443,9 @@ def _en_phrase_end(toks: list[_Tok], j: int) -> int:
 
 def _restrictive_scope(nfc: str, f: str, start: int) -> str | None:
     """An "only for …" / «только для …» restriction inside a user's words (which makes them a DECISION)."""
+    tail = f[start:] if start else f
+    if not any(map(tail.__contains__, lx.SCOPE_ONLY)):
+        return None  # a restriction needs one of these words as a token of the payload: most directives have none
     toks = _tokens(f, start)
     for p in _phrases(nfc, toks):
         if p.only and p.valid and p.kind == "strong":

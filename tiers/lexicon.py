@@ -383,12 +383,30 @@ def _diff_ranges() -> tuple[list[int], list[int]]:
     return _DIFF_RANGES
 
 
+_BELOW_ARMENIAN_DIFF: frozenset[str] | None = None
+
+
+def _below_armenian_diff() -> frozenset[str]:
+    """Every character below U+0530 (Latin, Greek, Cyrillic) that ``needs_regex`` sends to ``regex``."""
+    global _BELOW_ARMENIAN_DIFF
+    if _BELOW_ARMENIAN_DIFF is None:
+        _BELOW_ARMENIAN_DIFF = frozenset(ch for ch in map(chr, range(0x530)) if _needs_regex_by_char(ch))
+    return _BELOW_ARMENIAN_DIFF
+
+
 def needs_regex(text: str) -> bool:
     """True when ``re`` and ``regex`` could read ``text`` differently (see the note above ``_WORD_RUN``)."""
     if text.isascii():
         return not text.isprintable() and any(ch in text for ch in _ASCII_DIFF)
-    if max(text) < "\u0370":  # Latin-1 and Latin extended (fully assigned), combining diacritics
+    top = max(text)
+    if top < "\u0370":  # Latin-1 and Latin extended (fully assigned), combining diacritics
         return not _LOW_DIFF.isdisjoint(text)
+    if top < "\u0530":  # and Greek, Cyrillic: one set test in C instead of a loop over the line's characters
+        return not _below_armenian_diff().isdisjoint(text)
+    return _needs_regex_by_char(text)
+
+
+def _needs_regex_by_char(text: str) -> bool:
     for ch in set(text):
         if ch < "\u0300":
             if ch in _LATIN1_DIFF:

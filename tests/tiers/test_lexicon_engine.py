@@ -295,3 +295,15 @@ def test_loaded_tables_scan_like_built_ones(monkeypatch):
     lx._BORING.clear()
     assert got == [lx.scan(line) for line in lines]
     assert any(hits for result in got for hits in result.values())
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x52F), min_size=1, max_size=30))
+def test_the_set_test_below_armenian_agrees_with_the_character_loop(text):
+    assert lx.needs_regex(text) == lx._needs_regex_by_char(text)
+
+
+def test_every_character_below_armenian_is_decided_as_by_the_character_loop():
+    for cp in range(0x80, 0x530):
+        ch = chr(cp)
+        assert lx.needs_regex("дом " + ch) == lx._needs_regex_by_char("дом " + ch), hex(cp)
