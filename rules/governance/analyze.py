@@ -1514,8 +1514,8 @@ def _h_sed(w: Walker, tool, argv, cwd, stdin, effects, taints):
         elif not a.startswith("-"):
             if not script_given:
                 script_given = True
-                if re.search(r"(^|;)\s*\d*\s*w\s+\S|\be\b", a) and tool == "sed":
-                    m = re.search(r"(?:^|;)\s*\d*\s*w\s+(\S+)", a)
+                if _SED_W_OR_E.search(a) and tool == "sed":
+                    m = _SED_W.search(a)
                     if m:
                         effects.append(w.write_effect(w.env.norm(m.group(1), cwd), "sed w"))
             else:
@@ -1524,8 +1524,8 @@ def _h_sed(w: Walker, tool, argv, cwd, stdin, effects, taints):
     if tool == "awk":
         inplace = any(a in ("-i", "--include") and j + 1 < len(args) and args[j + 1] == "inplace"
                       for j, a in enumerate(args))
-        if re.search(r"\bsystem\s*\(", " ".join(args)):
-            m = re.search(r"system\s*\(\s*\"([^\"]*)\"", " ".join(args))
+        if _AWK_SYSTEM.search(" ".join(args)):
+            m = _AWK_SYSTEM_ARG.search(" ".join(args))
             if m:
                 w.run_text(m.group(1), cwd, "awk system()", ";")
             return "exec", None
@@ -1544,7 +1544,7 @@ def _h_chmod(w: Walker, tool, argv, cwd, stdin, effects, taints):
     if mode is None and tool == "chmod":
         # a mode may look like an option: chmod -w file, chmod -R 777 dir
         raw = [a for a in argv[1:] if not a.startswith("--")]
-        cand = [a for a in raw if re.fullmatch(r"[0-7]{3,4}|[ugoa]*[+=-][rwxXst]*(,[ugoa]*[+=-][rwxXst]*)*", a)]
+        cand = [a for a in raw if _CHMOD_MODE.fullmatch(a)]
         mode = cand[0] if cand else (ops[0] if ops else "")
         if ops and ops[0] == mode:
             ops = ops[1:]
@@ -1580,7 +1580,7 @@ def _cluster_has_i(a: str) -> bool:
 def _mode_danger(mode: str) -> str | None:
     if not mode:
         return None
-    if re.fullmatch(r"[0-7]{3,4}", mode):
+    if _OCTAL_MODE.fullmatch(mode):
         digits = mode.zfill(4)
         special, other = int(digits[0]), int(digits[3])
         if special & 6:
@@ -1589,7 +1589,7 @@ def _mode_danger(mode: str) -> str | None:
             return "makes files world-writable"
         return None
     for clause in mode.split(","):
-        m = re.fullmatch(r"([ugoa]*)([+=-])([rwxXst]*)", clause)
+        m = _MODE_CLAUSE.fullmatch(clause)
         if not m:
             continue
         who, op, perms = m.groups()
@@ -1813,7 +1813,7 @@ def _h_source(w: Walker, tool, argv, cwd, stdin, effects, taints):
 
 def _h_tar(w: Walker, tool, argv, cwd, stdin, effects, taints):
     flags, ops, values = _opts_and_operands(argv[1:], {"-f", "--file", "-C", "--directory"})
-    if argv[1:] and not argv[1].startswith("-") and re.fullmatch(r"[a-zA-Z]+", argv[1]):
+    if argv[1:] and not argv[1].startswith("-") and _TAR_LETTERS.fullmatch(argv[1]):
         flags.extend(argv[1])
     if "x" in flags or "extract" in flags:
         dest = values.get("C") or values.get("directory") or "."
@@ -1932,6 +1932,21 @@ _SELF_FIX = {
                                  "can tier and check the lines; reading memory is fine",
 }
 
+#: patterns the handlers use, compiled on first use (not looked up in re's cache on every call)
+_SED_W_OR_E = LazyRe(r"(^|;)\s*\d*\s*w\s+\S|\be\b")
+_SED_W = LazyRe(r"(?:^|;)\s*\d*\s*w\s+(\S+)")
+_AWK_SYSTEM = LazyRe(r"\bsystem\s*\(")
+_AWK_SYSTEM_ARG = LazyRe(r"system\s*\(\s*\"([^\"]*)\"")
+_CHMOD_MODE = LazyRe(r"[0-7]{3,4}|[ugoa]*[+=-][rwxXst]*(,[ugoa]*[+=-][rwxXst]*)*")
+_OCTAL_MODE = LazyRe(r"[0-7]{3,4}")
+_MODE_CLAUSE = LazyRe(r"([ugoa]*)([+=-])([rwxXst]*)")
+_TAR_LETTERS = LazyRe(r"[a-zA-Z]+")
+_OCTAL_ESCAPE = LazyRe(r"\\[0-7]{3}")
+_HEX_ESCAPE = LazyRe(r"\\x([0-9a-fA-F]{1,2})")
+_OCTAL_ESCAPE_1_3 = LazyRe(r"\\([0-7]{1,3})")
+_SQL_WHERE = LazyRe(r"\bWHERE\b")
+_SQL_ALTER_DROP = LazyRe(r"\bDROP\s+(COLUMN|TABLE|CONSTRAINT|SCHEMA|DATABASE)\b")
+_SQL_WITH_WRITE = LazyRe(r"\)\s*(DELETE|UPDATE)\b")
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 _VAR_ANY = re.compile(r"\$[A-Za-z_{@*#?!0-9]")
 _FETCH_API = LazyRe(r"urlopen|urllib|requests\.(get|post)|http\.client|httpx|\bfetch\s*\(|https?\.get|"
@@ -2030,7 +2045,7 @@ def _is_decoder(tool: str, argv) -> bool:
         return ("-d" in args or "-decode" in args) and any(a in ("base64", "enc", "-base64", "-a") for a in args)
     if tool == "python" and any("b64decode" in a for a in args):
         return True
-    if tool == "printf" and any("\\x" in a or re.search(r"\\[0-7]{3}", a) for a in args):
+    if tool == "printf" and any("\\x" in a or _OCTAL_ESCAPE.search(a) for a in args):
         return False
     return False
 
@@ -2095,8 +2110,8 @@ def _echo_text(tool: str, args: list[str]) -> str:
             return ""
         fmt = args[0]
         text = fmt.replace("%s", " ".join(args[1:]) if len(args) > 1 else "").replace("%b", " ".join(args[1:]))
-        text = re.sub(r"\\x([0-9a-fA-F]{1,2})", lambda m: chr(int(m.group(1), 16)), text)
-        text = re.sub(r"\\([0-7]{1,3})", lambda m: chr(int(m.group(1), 8) % 256), text)
+        text = _HEX_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
+        text = _OCTAL_ESCAPE_1_3.sub(lambda m: chr(int(m.group(1), 8) % 256), text)
         return text.replace("\\n", "\n").replace("\\t", "\t")
     words = [a for a in args]
     interpret = False
@@ -2105,7 +2120,7 @@ def _echo_text(tool: str, args: list[str]) -> str:
         words = words[1:]
     text = " ".join(words)
     if interpret:
-        text = re.sub(r"\\x([0-9a-fA-F]{1,2})", lambda m: chr(int(m.group(1), 16)), text).replace("\\n", "\n")
+        text = _HEX_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text).replace("\\n", "\n")
     return text
 
 
@@ -2150,20 +2165,20 @@ def sql_kind(text: str) -> str | None:
         if kw in ("DROP", "TRUNCATE"):
             kind = "destructive"
         elif kw == "DELETE":
-            kind = "write" if re.search(r"\bWHERE\b", s) else "destructive"
+            kind = "write" if _SQL_WHERE.search(s) else "destructive"
         elif kw == "UPDATE":
-            kind = "write" if re.search(r"\bWHERE\b", s) or " SET " not in f" {s} " else "destructive"
+            kind = "write" if _SQL_WHERE.search(s) or " SET " not in f" {s} " else "destructive"
             if " SET " not in f" {s} ":
                 kind = None
         elif kw == "ALTER":
-            kind = "destructive" if re.search(r"\bDROP\s+(COLUMN|TABLE|CONSTRAINT|SCHEMA|DATABASE)\b", s) else "write"
+            kind = "destructive" if _SQL_ALTER_DROP.search(s) else "write"
         elif kw in ("INSERT", "CREATE", "REPLACE", "UPSERT", "MERGE", "GRANT", "REVOKE", "COPY", "VACUUM", "REINDEX",
                     "RENAME", "ATTACH", "DETACH", "LOAD", "IMPORT", "COMMENT"):
             kind = "write"
         elif kw in ("SELECT", "WITH", "EXPLAIN", "SHOW", "DESCRIBE", "DESC", "PRAGMA", "VALUES", "TABLE", "\\D",
                     "\\DT", "\\L", "\\DN", "\\DF", "\\DI", "\\DU", "\\CONNINFO", ".TABLES", ".SCHEMA"):
             kind = "read"
-            if kw == "WITH" and re.search(r"\)\s*(DELETE|UPDATE)\b", s):
+            if kw == "WITH" and _SQL_WITH_WRITE.search(s):
                 kind = "write" if "WHERE" in s else "destructive"
         elif kw.startswith("\\") or kw in ("BEGIN", "COMMIT", "ROLLBACK", "SET", "USE", "START", "END", "SAVEPOINT"):
             kind = "read"

@@ -420,7 +420,7 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
                 flags.append((alias, value))
                 break
             flags.append((alias, ""))
-    if flags:
+    if flags and (tool == "read" or tool == "grep" or tool == "git"):  # the only tools _post_process changes
         flags = _post_process(tool, raw0, action, flags)
     if needs_mask(" ".join(argv)):
         flags_t = tuple(sorted([(k, _mask_value(k, v)) for k, v in flags]))

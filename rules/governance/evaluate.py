@@ -489,11 +489,18 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
     masked = mask(raw) if needs_mask(raw) else raw
     secret = masked != raw
     if secret:
-        # a shell call's raw text is its command (masked once); other calls have no command
-        command = (masked if command == raw else mask(command)) if command is not None else None
-        paths = tuple(mask(p) for p in paths)
-        reason = mask(reason)
-        findings = [Finding(f.rule, f.scope, f.mode, mask(f.reason), mask(f.target)) for f in findings]
+        done = {raw: masked}  # each distinct text masked once (the decision's reason is also a finding's)
+
+        def masked_text(text):
+            out = done.get(text)
+            if out is None:
+                out = done[text] = mask(text)
+            return out
+        # a shell call's raw text is its command; other calls have no command
+        command = masked_text(command) if command is not None else None
+        paths = tuple(masked_text(p) for p in paths)
+        reason = masked_text(reason)
+        findings = [Finding(f.rule, f.scope, f.mode, masked_text(f.reason), masked_text(f.target)) for f in findings]
     ev = _EvaluationBuilder()  # slot by slot, then frozen (see _records): a 14-field record costs ~7x less
     ev.decision = decision
     ev.action = action

@@ -30,6 +30,10 @@ _HINT = LazyRe(r"(?i)[A-Za-z0-9_\-+=]{20,}|://[^\s/@]+:[^\s/@]+@|BEGIN [A-Z ]*PR
                    r"secret|token|api.?key|eyJ|hooks\.slack")
 
 
+#: patterns the handlers use, compiled on first use (not looked up in re's cache on every call)
+_HEX_ONLY = LazyRe(r"[0-9a-f]+")
+
+
 def _entropy(s: str) -> float:
     counts: dict[str, int] = {}
     for ch in s:
@@ -44,7 +48,7 @@ def _looks_random(tok: str) -> bool:
     core = tok.strip("=")
     if len(core) < 24:
         return False
-    if re.fullmatch(r"[0-9a-f]+", core) and len(core) in (40, 64):
+    if _HEX_ONLY.fullmatch(core) and len(core) in (40, 64):
         return False  # git object ids and sha256 digests are not secrets
     if core.isalpha() or core.isdigit():
         return False

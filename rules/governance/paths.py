@@ -101,7 +101,12 @@ class Env:
                 return PathRef("unknown", text)
             t = cwd + "/" + t
         # an absolute path without '//', '.' or '..' components and no trailing slash is already normal
-        a = posixpath.normpath(t) if "/." in t or "//" in t or t[-1] == "/" else t
+        if "/." in t or "//" in t:
+            a = posixpath.normpath(t)
+        elif t[-1] == "/" and len(t) > 1:
+            a = t[:-1]  # normpath of a path whose only oddity is one trailing slash (``rm -rf build/``)
+        else:
+            a = t
         if a.startswith("//"):
             a = "/" + a.lstrip("/")
         root = self.root
@@ -231,8 +236,9 @@ def _glob_overlap(pattern_path: str, glob: str) -> bool:
 
 def glob_in(path: str, globs: tuple[str, ...]) -> bool:
     """Path (or any of its ancestors) matches one of the globs: ``build/x/y`` is in ``build``."""
+    match = _combined(tuple(globs)).match  # glob_match (any glob matches) as one regex per ancestor
     parts = path.split("/")
     for i in range(len(parts), 0, -1):
-        if glob_match("/".join(parts[:i]), globs):
+        if match("/".join(parts[:i])) is not None:
             return True
     return False
