@@ -449,7 +449,8 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
         hit = _MEMO.get(memo_key)
         if hit is not None and hit[0] is policy and hit[2] is config:
             return hit[1]
-    env = build_env(ws, policy, root)
+    hit = _ENV_FAST.get((root, id(config) if ws is not None else 0, id(policy)))  # build_env's own fast path
+    env = hit[2] if hit is not None and hit[0] is policy and hit[1] is config else build_env(ws, policy, root)
     volatile = True
     try:
         kind, analysis = analyze_call(call, env, policy, call_kind)

@@ -335,7 +335,7 @@ def dump_starter_json() -> str:
                       indent=1, sort_keys=True) + "\n"
 
 
-_CHITIN_AT: dict = {}  # workspace root -> path string of its chitin.yaml (the existence check is never cached)
+_CHITIN_AT: dict = {}  # id(workspace) -> (workspace, root, path string of its chitin.yaml); existence never cached
 
 
 def policy_location(ws) -> Path | None:
@@ -345,11 +345,14 @@ def policy_location(ws) -> Path | None:
         return None
     if not ws.config.get("policy"):
         root = ws.root
-        p = _CHITIN_AT.get(root)
-        if p is None:
+        hit = _CHITIN_AT.get(id(ws))  # (workspace, its root, path): no Path hashing per call
+        if hit is not None and hit[0] is ws and hit[1] is root:
+            p = hit[2]
+        else:
             if len(_CHITIN_AT) > 64:
                 _CHITIN_AT.clear()
-            p = _CHITIN_AT[root] = os.path.join(str(root), "chitin.yaml")
+            p = os.path.join(str(root), "chitin.yaml")
+            _CHITIN_AT[id(ws)] = (ws, root, p)
         # os.access first: a missing file costs no exception (os.path.isfile raises and catches one inside)
         return Path(p) if os.access(p, os.F_OK) and os.path.isfile(p) else None
     section = ws.section("policy")
