@@ -252,3 +252,95 @@ def test_common_redirect_lines_take_the_second_fast_path(line):
 def test_the_second_fast_path_declines_what_it_does_not_cover(line):
     from rules.governance.shell import _fast_tree
     assert _fast_tree(line) is None
+
+
+_MASK_PIECES = ["KEY", "key", "Token", "=", ":", " ", "-", "--password ", "--token=", "pass", "PWD", "auth", "bearer ",
+                "Bearer\t", "eyJ", "hooks.slack", "BEGIN RSA PRIVATE", "begin private", "password is ", "secret : ",
+                "mysql", " -p", "xyz", "AAAAC3NzaC1lZDI1NTE5AAAAIGq7", "sk-abcdefghijklmnopqrstuv1234", "'", '"',
+                "://u:p@h", "ſecret", "\u212aey", "é", "$X", "api-key", "_", "OPENAI_API_KEY", "x" * 21]
+
+
+def _reference_mask(text):
+    """``masking.mask`` as it was before its ASCII twins: every (?i) pattern on the text itself."""
+    from rules.governance import masking as m
+    if not text or not isinstance(text, str) or not m.needs_mask(text):
+        return text
+    out = m._ASSIGN.sub(m._mask_assign, text)
+    out = m._OPT.sub(m._mask_opt, out)
+    out = m._MYSQL_P.sub(lambda x: x.group(1) + m.MASK, out)
+    out = m._TOKEN.sub(lambda x: m.MASK if m._looks_random(x.group(0)) else x.group(0), out)
+    if m._HINT.search(out):
+        from rules.secrets import mask_secrets
+        out = mask_secrets(out)
+    return out
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_MASK_PIECES), max_size=10).map("".join))
+def test_mask_with_lowercase_twins_agrees_with_the_case_insensitive_patterns(text):
+    from rules.governance.masking import _KEY_CONTEXT, _key_context, mask
+    assert mask(text) == _reference_mask(text)
+    assert _key_context(text, text.lower()) == (_KEY_CONTEXT.search(text) is not None)
+
+
+def test_git_branch_without_pathlib_agrees_with_the_pathlib_walk(tmp_path):
+    from rules.governance.evaluate import _git_branch, _git_branch_path
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    (tmp_path / "repo" / ".git" / "HEAD").write_text("ref: refs/heads/feat/x\n")
+    (tmp_path / "repo" / "sub" / "deep").mkdir(parents=True)
+    (tmp_path / "detached" / ".git").mkdir(parents=True)
+    (tmp_path / "detached" / ".git" / "HEAD").write_text("0123456789abcdef\n")
+    (tmp_path / "wt" / "a").mkdir(parents=True)
+    (tmp_path / "gd").mkdir()
+    (tmp_path / "gd" / "HEAD").write_text("ref: refs/heads/main\n")
+    (tmp_path / "wt" / ".git").write_text(f"gitdir: {tmp_path / 'gd'}\n")
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / ".git").write_text("nonsense\n")
+    (tmp_path / "plain").mkdir()
+    root = str(tmp_path)
+    for rel in ("repo", "repo/sub", "repo/sub/deep", "repo/missing/x", "detached", "wt", "wt/a", "bad", "plain", ""):
+        path = f"{root}/{rel}".rstrip("/")
+        assert _git_branch(path) == _git_branch_path(path), rel
+    assert _git_branch(f"{root}/repo/sub") == "feat/x" and _git_branch(f"{root}/wt/a") == "main"
+    for odd in (f"{root}/repo/./sub", f"{root}//repo", f"{root}/repo/", "relative/dir", "/"):
+        assert _git_branch(odd) == _git_branch_path(odd), odd
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["a", " ", ";", "'", '"', "DELETE FROM t", "\n", "x'y", "WHERE", "--c\n"]),
+                max_size=12).map("".join))
+def test_split_sql_in_runs_agrees_with_the_character_loop(text):
+    from rules.governance.analyze import _split_sql
+    out, buf, quote = [], [], ""
+    for ch in text:
+        if quote:
+            buf.append(ch)
+            if ch == quote:
+                quote = ""
+            continue
+        if ch in "'\"":
+            quote = ch
+            buf.append(ch)
+            continue
+        if ch == ";":
+            out.append("".join(buf))
+            buf = []
+            continue
+        buf.append(ch)
+    if "".join(buf).strip():
+        out.append("".join(buf))
+    assert _split_sql(text) == out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["build", "dist", "tmp", "x", "b*", "", "out", "main", "release"]), min_size=1,
+                max_size=4).map("/".join),
+       st.lists(st.sampled_from(["build", "dist", "out", "tmp", "*.log", "b*/**", "x/*", "main", "release/*"]),
+                max_size=4).map(tuple))
+def test_combined_glob_regexes_agree_with_glob_match(path, globs):
+    from rules.governance.analyze import _branch_in
+    from rules.governance.paths import glob_in
+    from tiers.workspace import glob_match
+    parts = path.split("/")
+    assert glob_in(path, globs) == any(glob_match("/".join(parts[:i]), globs) for i in range(len(parts), 0, -1))
+    assert _branch_in(path, globs) == glob_match(path, globs)
