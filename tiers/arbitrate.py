@@ -572,9 +572,6 @@ class ConstraintIndex:
                 rare.append((key, kw[key] * (1.0 + 1.0 / (1.0 + len(post) / total * 10))))
         if not rare and not common:
             return []
-        if not rare or len(common) >= 2:
-            # the intersection tail of frequent keys is scored one by one
-            return [(neg, fn, i, 0) for neg, fn, i in self._file_top(fnum, f, keys, kw, n_top)]
         # Patterns: split the constraints holding any rare key by each key in turn (rare keys in key order,
         # then the frequent one, which only adds to constraints a rare key scored). A group is (score so far,
         # first key, constraints as bits); its score is summed in the reference's order (0.0 + w == w).
@@ -605,8 +602,57 @@ class ConstraintIndex:
                     nxt.append((w, j, new))
                     union |= new
             groups = nxt
-        if union.bit_count() > n_top:
-            groups = self._admit(groups, n_top)
+        count = union.bit_count()
+        tail: list[int] = []
+        if len(common) >= 2:
+            # The intersection tail of the two rarest frequent keys: the constraints no rare key scored, inserted
+            # after all others in the tail's order, scored both halves then the other frequent keys they hold.
+            posts = sorted([(key, postings[key]) for key, _ in common], key=lambda kp: len(kp[1]))
+            pair = (posts[0][0], posts[1][0])
+            tail = f.inter.get(pair)
+            if tail is None:
+                inter = set(posts[0][1])
+                for _, post in posts[1:2]:
+                    inter &= set(post)
+                tail = f.inter[pair] = list(inter)[-POSTING_CAP:]
+            tk = ("tail", fnum, pair, len(tail))
+            tb = bits.get(tk)
+            if tb is None:
+                tb = 0
+                for i in tail:
+                    tb |= 1 << i
+                bits[tk] = tb
+            tb &= ~union
+            if tb:
+                tgroups = [(kw[pair[0]] * 0.5 + kw[pair[1]] * 0.5, n_rare + len(common), tb)]
+                for key, _ in posts[2:]:
+                    b, w = bits[(fnum, key)], kw[key] * 0.5
+                    nxt = []
+                    for sc, first, g in tgroups:
+                        inter = g & b
+                        if inter:
+                            nxt.append((sc + w, first, inter))
+                            if inter != g:
+                                nxt.append((sc, first, g ^ inter))
+                        else:
+                            nxt.append((sc, first, g))
+                    tgroups = nxt
+                groups = groups + tgroups
+                count += tb.bit_count()
+        elif not union:
+            # one frequent key and no rare one: the end of its posting, in order
+            key, w = common[0]
+            tk = ("end", fnum, key)
+            tb = bits.get(tk)
+            if tb is None:
+                tb = 0
+                for i in postings[key][-POSTING_CAP:]:
+                    tb |= 1 << i
+                bits[tk] = tb
+            groups = [(w, 0, tb)]
+            count = tb.bit_count()
+        if count > n_top:
+            groups = self._admit(groups, n_top, n_rare + len(common), tail)
         out = []
         for sc, _, g in groups:
             low = g & -g
@@ -614,9 +660,11 @@ class ConstraintIndex:
         return out
 
     @staticmethod
-    def _admit(groups: list[tuple[float, int, int]], n_top: int) -> list[tuple[float, int, int]]:
+    def _admit(groups: list[tuple[float, int, int]], n_top: int, tail_first: int = -1, tail: list[int] = ()
+               ) -> list[tuple[float, int, int]]:
         """The groups' constraints among a file's best ``n_top``: best score first, then earlier inserted
-        (a group's constraints are inserted at its first key, in index order)."""
+        (a group's constraints are inserted at its first key, in index order; tail groups, ``first ==
+        tail_first``, last, in the order of ``tail``)."""
         groups.sort(key=_neg_first)
         out = []
         left = n_top
@@ -641,7 +689,7 @@ class ConstraintIndex:
                 g = by_first[first]
                 c = g.bit_count()
                 if c > left:
-                    g = _lowest_bits(g, left)
+                    g = _first_bits(g, tail, left) if first == tail_first else _lowest_bits(g, left)
                     c = left
                 got[first] = g
                 left -= c
@@ -802,6 +850,18 @@ def _lowest_bits(g: int, n: int) -> int:
         else:
             lo = mid + 1
     return g & ((1 << lo) - 1)
+
+
+def _first_bits(g: int, order: list[int], n: int) -> int:
+    """The first ``n`` set bits of ``g`` in the order of ``order`` (which lists every set bit)."""
+    out = 0
+    for i in order:
+        if g >> i & 1:
+            out |= 1 << i
+            n -= 1
+            if not n:
+                break
+    return out
 
 
 def _remember(key: tuple, fi: _FileIndex) -> None:
