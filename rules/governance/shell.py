@@ -1054,10 +1054,15 @@ def _x_word(t: str) -> Word:
 
 
 def _fast_tree(text: str) -> Script | None:
-    """The second fast path (see ``_X_WORD``): the full parser's tree, or None to leave the line to it."""
-    if not text.isascii() or not _X_NEVER.isdisjoint(text) or "}>" in text or "}<" in text or "${" in text \
-            or ("<<" in text and "<<" in text.replace("<<<", "")):
-        return None  # cheap early declines: characters no token has, ${…}, a {fd}> descriptor, a heredoc
+    """The second fast path (see ``_X_WORD``): the full parser's tree, or None to leave the line to it. A command
+    line may also be one such line with heredocs (``<<EOF``, ``<<'EOF'``, ``<<-EOF``) followed by their bodies and
+    nothing but blank lines after them."""
+    nl = text.find("\n")
+    line = text if nl < 0 else text[:nl]
+    if not line.isascii() or not _X_NEVER.isdisjoint(line) or "}>" in line or "}<" in line or "${" in line:
+        return None  # cheap early declines: characters no token has, ${…}, a {fd}> descriptor
+    if nl < 0 and "<<" in line and "<<" in line.replace("<<<", ""):
+        return None  # a heredoc without a body
     items: list = []
     background: list[int] = []
     commands: list = []
@@ -1065,7 +1070,8 @@ def _fast_tree(text: str) -> Script | None:
     cmd = None
     op = ""
     redirect = None  # (op, fd) waiting for its target word
-    for amp_op, tok_op, fd, fd_op, word, junk in _X_TOKEN.findall(text):
+    pending: list = []  # heredocs: (redirect, delimiter, strip tabs), bodies read after the line
+    for amp_op, tok_op, fd, fd_op, word, junk in _X_TOKEN.findall(line):
         if junk:
             return None
         if redirect is not None:
@@ -1075,14 +1081,19 @@ def _fast_tree(text: str) -> Script | None:
             red = _new(Redirect)
             red.op, red.fd = redirect
             red.target = w
-            red.body = w.text if red.op == "<<<" else None
-            red.body_quoted = False
+            if red.op == "<<" or red.op == "<<-":  # Parser.try_redirect's heredoc, its body read below
+                red.body = ""
+                red.body_quoted = w.quoted
+                pending.append((red, w.text, red.op == "<<-"))
+            else:
+                red.body = w.text if red.op == "<<<" else None
+                red.body_quoted = False
             cmd.redirects.append(red)
             redirect = None
             continue
         if amp_op or fd_op:
-            if cmd is None or fd_op in ("<<", "<<-"):
-                return None  # a command that starts with a redirection, or a heredoc
+            if cmd is None:
+                return None  # a command that starts with a redirection
             redirect = (amp_op or fd_op, fd or None)
             continue
         if word:
@@ -1135,6 +1146,27 @@ def _fast_tree(text: str) -> Script | None:
         return None  # trailing pipe
     if commands:
         items.append((op if items else "", commands, pipes))
+    if nl >= 0:  # the bodies, as Parser.read_heredoc_body reads them at the newline, then only blank lines
+        if not pending:
+            return None
+        i, n = nl + 1, len(text)
+        for red, delim, strip_tabs in pending:
+            lines: list[str] = []
+            body = None
+            while i < n:
+                j = text.find("\n", i)
+                if j < 0:
+                    j = n
+                body_line = text[i:j]
+                i = min(j + 1, n)
+                check = body_line.lstrip("\t") if strip_tabs else body_line
+                if check == delim or check.rstrip("\r") == delim:
+                    body = "\n".join(lines)
+                    break
+                lines.append(check if strip_tabs else body_line)
+            red.body = "\n".join(lines) if body is None else body
+        if text[i:].strip(" \t\n"):
+            return None
     out: list = []
     for op, nodes, pipes in items:
         pipe = _new(Pipeline)

@@ -226,7 +226,8 @@ _TREE_TOKENS = ["a", "b", "echo", "x.md", "'q s'", '"d q"', '"$X"', '"a $HOME/b"
                 "C+=2", "1A=2", "'A'=1", "A='x'", "A=$X", "=", "2", "12", ">", ">>", "2>", "2>&1", ">&", "&>", "&>>",
                 "<", "<<<", "<<", "<<-", "<>", ">|", "<&", " ", "  ", "\t", "&&", "||", ";", "|", "|&", "&", "if",
                 "time", "!", "{", "}", "{}", "{a}", "[[", "#", "\\", "\n", "é", "(", ")", "`", "-x", "/dev/null",
-                "x'y'", '"it\'s"', "'$A'", '"$A"b', "$A'b'"]
+                "x'y'", '"it\'s"', "'$A'", '"$A"b', "$A'b'", "<<EOF", "<<-EOF", "<<'E'", "EOF", "\tEOF", "E",
+                "\nEOF\n", "\nE", "\r"]
 
 
 @settings(max_examples=800, deadline=None)
@@ -247,7 +248,15 @@ def test_common_redirect_lines_take_the_second_fast_path(line):
     assert _tree(_fast_tree(line)) == _tree(_Parser(line).parse_list())
 
 
-@pytest.mark.parametrize("line", ["cat <<EOF\nx\nEOF", "echo $(id)", "echo ${A}", "{a}>x echo", ">x echo", "é > x",
+@pytest.mark.parametrize("line", ["cat > chitin.yaml <<'EOF'\nrules: []\nEOF", "sh <<EOF\nrm -rf ~/p\nEOF\n",
+                                  "cat <<-X | sh\n\tA\n\tX\n  \n", "cat <<A <<B\n1\nA\n2\nB", "cat <<E\nno end"],
+                         ids=repr)
+def test_heredoc_lines_take_the_second_fast_path(line):
+    from rules.governance.shell import _fast_tree, _Parser
+    assert _tree(_fast_tree(line)) == _tree(_Parser(line).parse_list())
+
+
+@pytest.mark.parametrize("line", ["cat <<EOF", "cat <<E &&\nx\nE\necho hi", "echo x\nls", "echo $(id)", "echo ${A}", "{a}>x echo", ">x echo", "é > x",
                                   "if true; then :; fi", "echo `id`"], ids=repr)
 def test_the_second_fast_path_declines_what_it_does_not_cover(line):
     from rules.governance.shell import _fast_tree
