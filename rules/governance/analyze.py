@@ -2187,7 +2187,7 @@ def sql_kind(text: str) -> str | None:
     return result
 
 
-_SQL_RUN = re.compile(r"[^'\";]+")
+_SQL_RUN = LazyRe(r"[^'\";]+")
 
 
 def _split_sql(text: str) -> list[str]:

@@ -102,18 +102,18 @@ def _has_keyword(low: str) -> bool:
 #: times slower in ``re``, and on ASCII text ``P`` with ``(?i)`` matches exactly where lowercase ``P`` without it
 #: matches the lowercased text (same spans: ``str.lower`` keeps the length of ASCII text). Non-ASCII text keeps the
 #: ``(?i)`` patterns (they also fold a few non-ASCII letters: the Kelvin sign, the long s).
-_ASSIGN_LOW = re.compile(r"\b([a-z0-9_]*(?:key|token|secret|password|passwd|passphrase|credentials?|auth|pwd|private)"
+_ASSIGN_LOW = LazyRe(r"\b([a-z0-9_]*(?:key|token|secret|password|passwd|passphrase|credentials?|auth|pwd|private)"
                          r"[a-z0-9_]*)(\s*[=:]\s*)(\"[^\"]*\"|'[^']*'|[^\s'\";|&]+)")
-_OPT_LOW = re.compile(r"(--?(?:password|passwd|pass|token|api-key|apikey|secret|auth-token|access-token|client-secret)"
+_OPT_LOW = LazyRe(r"(--?(?:password|passwd|pass|token|api-key|apikey|secret|auth-token|access-token|client-secret)"
                       r"(?:=|\s+))(\"[^\"]*\"|'[^']*'|[^\s'\";|&]+)")
-_HINT_LOW = re.compile(r"[a-z0-9_\-+=]{20,}|://[^\s/@]+:[^\s/@]+@|begin [a-z ]*private|bearer|password|passwd|"
+_HINT_LOW = LazyRe(r"[a-z0-9_\-+=]{20,}|://[^\s/@]+:[^\s/@]+@|begin [a-z ]*private|bearer|password|passwd|"
                        r"secret|token|api.?key|eyj|hooks\.slack")
 #: the alternatives of _KEY_CONTEXT, each tried only when the text has the character it cannot match without
-_KC_ASSIGN = re.compile(r"(?:key|token|secret|pass|pwd|auth|credential|private)[a-z0-9_-]*['\"]?\s*[=:]")
-_KC_OPT = re.compile(r"--?[a-z-]*(?:key|token|secret|pass|pwd|auth)[a-z-]*(?:\s|=)")
-_KC_BEARER = re.compile(r"bearer\s")
-_KC_PEM = re.compile(r"begin [a-z ]*private")
-_KC_IS = re.compile(r"(?:password|passwd|token|secret)\s+(?:is|:)")
+_KC_ASSIGN = LazyRe(r"(?:key|token|secret|pass|pwd|auth|credential|private)[a-z0-9_-]*['\"]?\s*[=:]")
+_KC_OPT = LazyRe(r"--?[a-z-]*(?:key|token|secret|pass|pwd|auth)[a-z-]*(?:\s|=)")
+_KC_BEARER = LazyRe(r"bearer\s")
+_KC_PEM = LazyRe(r"begin [a-z ]*private")
+_KC_IS = LazyRe(r"(?:password|passwd|token|secret)\s+(?:is|:)")
 
 
 def _key_context(text: str, low: str) -> bool:

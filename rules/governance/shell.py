@@ -13,6 +13,8 @@ import re
 
 from tiers.record import dataclass, field
 
+from ._lazy import LazyRe
+
 #: deepest nesting of substitutions/groups we follow; deeper input is kept as text (and treated as opaque)
 MAX_DEPTH = 48
 #: longest command line parsed structurally; longer input is cut (the rest is still scanned as text)
@@ -27,8 +29,8 @@ _WORD_BREAK = frozenset(" \t\r\f\v;&|<>()\n")
 _PLAIN = re.compile(r"[^\s;&|<>()'\"\\$`]+")
 _BARE = re.compile(r"[^\s;&|<>()'\"\\$`]*")
 #: a run of characters that mean nothing special inside double quotes / inside backticks
-_DQ_RUN = re.compile(r'[^"\\$`]+')
-_BACKTICK_RUN = re.compile(r"[^`\\]+")
+_DQ_RUN = LazyRe(r'[^"\\$`]+')
+_BACKTICK_RUN = LazyRe(r"[^`\\]+")
 _ANSI_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f",
                  "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 
@@ -1018,13 +1020,13 @@ _X_WORD = (r"(?:[^\s'\"\\$`;&|<>()#]++|'[^']*+'|\"(?:[^\"\\$`]++|\$[A-Za-z_][A-Z
            r"\$[A-Za-z_][A-Za-z0-9_]*+)++")
 #: one token per match; the last group catches any other character (the line is then declined), so findall
 #: covers the whole line and no separate full-line check is needed
-_X_TOKEN = re.compile(r"[ \t]*+(?:(&>>|&>)|(&&|\|\||\|&|[|;&])|([0-9]*+)(<<<|<<-|<<|>>|>\||>&|<&|<>|>|<)|("
+_X_TOKEN = LazyRe(r"[ \t]*+(?:(&>>|&>)|(&&|\|\||\|&|[|;&])|([0-9]*+)(<<<|<<-|<<|>>|>\||>&|<&|<>|>|<)|("
                       + _X_WORD + r")|([^ \t]))")
 #: characters that occur in no token of the second fast path (outside quotes they are syntax it leaves alone; a
 #: quoted one only costs a decline)
 _X_NEVER = frozenset("\\`#()\n\r\f\v")
 #: the parts of a word with both quotes and ``$``: plain run, '…', "…", $NAME
-_X_PART = re.compile(r"([^'\"$]++)|'([^']*+)'|\"([^\"]*+)\"|(\$[A-Za-z_0-9]++)")
+_X_PART = LazyRe(r"([^'\"$]++)|'([^']*+)'|\"([^\"]*+)\"|(\$[A-Za-z_0-9]++)")
 
 
 def _x_word(t: str) -> Word:
