@@ -106,9 +106,11 @@ class Policy:
         target = eff.target
         if not target or eff.kind not in _TARGET_KINDS:
             return entry[2]  # only rules without targets or branches can match: decided when the plan was built
-        for m in entry[0]:
-            if m.hits(eff.kind, target):
-                return m.rule, "deny"
+        skip = entry[3]  # no deny rule's positive glob matches this path: none of them can hit it
+        if skip is None or eff.kind != "path" or skip(target):
+            for m in entry[0]:
+                if m.hits(eff.kind, target):
+                    return m.rule, "deny"
         for m in entry[1]:
             if m.hits(eff.kind, target):
                 return m.rule, "allow"
@@ -212,6 +214,34 @@ class _RuleMatcher:
         return True
 
 
+def _deny_path_gate(deny: list) -> object:
+    """For path effects: a test that is false when no deny rule can hit the path, because each of them hits a path
+    only through one of its positive globs (or never: a rule with branches); None when some rule may hit a path
+    without one (no targets, or negative targets only), so every rule must be asked."""
+    base: list[str] = []
+    path: list[str] = []
+    for m in deny:
+        if m.branches is not None and not m.targets:
+            continue  # hits() refuses every path
+        if not m.targets or not m.has_pos:
+            return None
+        for g in m.rule.targets:
+            if g.startswith("!"):
+                continue
+            if "/" not in g.rstrip("/"):
+                base.append(glob_to_regex(g.rstrip("/")).pattern)
+            else:
+                path.append(glob_to_regex(g).pattern)
+                path.append(glob_to_regex(g.rstrip("/") + "/**").pattern)
+    if not deny:
+        return None
+    pb, pp = _alternation(base), _alternation(path)
+
+    def gate(target: str) -> bool:
+        return bool((pb is not None and pb(target.rstrip("/").rsplit("/", 1)[-1])) or (pp is not None and pp(target)))
+    return gate
+
+
 def _plan(policy: Policy) -> dict:
     """Per action type: (deny rules, allow rules) that name the type, each as a compiled :class:`_RuleMatcher`,
     and the decision for an effect without a target (only rules without targets or branches match it)."""
@@ -228,7 +258,7 @@ def _plan(policy: Policy) -> dict:
                     matchers[id(rule)])
         plain = next(((m.rule, "deny") for m in deny if not m.rule.targets and not m.rule.branches), None) or next(
             ((m.rule, "allow") for m in allow if not m.rule.targets and not m.rule.branches), (None, "deny"))
-        plan[typ] = (tuple(deny), tuple(allow), plain)
+        plan[typ] = (tuple(deny), tuple(allow), plain, _deny_path_gate(deny))
     if len(_PLANS) > 64:
         _PLANS.clear()
     _PLANS[id(policy)] = (policy, plan)
