@@ -12,7 +12,8 @@ hook call is checked to return the stamped rewrite (a hook that fails open fast 
 The same pair is also run in a **clean virtual environment** made for the run (`--no-venv` skips it): the
 interpreter's own site-packages may run `.pth` start-up code (a sandbox's certificate shim, editable-install
 finders) that makes the bare interpreter slow and every ratio flattering. The clean venv sees this repository and
-the dependencies' directories on `sys.path` but runs none of their `.pth` files, as a `pipx`-style install would.
+the dependencies' directories on `sys.path` but runs none of their `.pth` files, as a `pipx`-style install would,
+and gets a `cuticle` console script written exactly as pip writes it.
 Times are wall-clock medians; `cpu ms` is the child's user+system CPU time, steadier on a busy machine.
 """
 
@@ -59,6 +60,13 @@ def clean_venv(root: Path) -> Path:
                           check=True, capture_output=True, text=True).stdout.strip()
     deps = [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
     Path(site, "cuticle-bench.pth").write_text("\n".join([str(ROOT), *deps]) + "\n", encoding="utf-8")
+    # the console script exactly as pip writes it for `[project.scripts] cuticle = "gate.cli:main"`
+    script = root / "bin" / "cuticle"
+    script.write_text(f"#!{root / 'bin' / 'python'}\n# -*- coding: utf-8 -*-\nimport re\nimport sys\n"
+                      "from gate.cli import main\nif __name__ == '__main__':\n"
+                      "    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n"
+                      "    sys.exit(main())\n", encoding="utf-8")
+    script.chmod(0o755)
     return root / "bin" / "python"
 
 
@@ -107,8 +115,9 @@ def main(argv: list[str] | None = None) -> int:
         venv_dir = Path(tempfile.mkdtemp(prefix="cuticle-venv-"))
         vpy = str(clean_venv(venv_dir / "venv"))
         variants["clean venv: python -c pass"] = [vpy, "-c", "pass"]
-        variants["clean venv: hook (as installed)"] = [vpy, "-m", "gate", "hook", "claude"]
-        variants["clean venv: hook --no-server"] = [vpy, "-m", "gate", "hook", "claude", "--no-server"]
+        vscript = str(Path(vpy).with_name("cuticle"))
+        variants["clean venv: cuticle hook (as installed)"] = [vscript, "hook", "claude"]
+        variants["clean venv: cuticle hook --no-server"] = [vscript, "hook", "claude", "--no-server"]
 
     env = dict(os.environ)
     env.pop("CUTICLE_SERVER", None)  # the workspace's own setting (server = "auto", from `cuticle init`) decides
