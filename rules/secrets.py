@@ -132,7 +132,13 @@ _PATTERN_ANCHORS: tuple[tuple[str, ...], ...] = (
 def _anchors() -> re.Pattern[str]:
     return re.compile(_ANCHORS)
 
-_ALL_ANCHORS: tuple[str, ...] = tuple(dict.fromkeys(a for anchors in _PATTERN_ANCHORS for a in anchors))
+#: each anchor -> the indexes (ascending) of the patterns that need it
+_ANCHOR_PATTERNS: dict[str, tuple[int, ...]] = {}
+for _i, _anchors_of in enumerate(_PATTERN_ANCHORS):
+    for _a in _anchors_of:
+        _ANCHOR_PATTERNS[_a] = _ANCHOR_PATTERNS.get(_a, ()) + (_i,)
+del _i, _anchors_of, _a
+_ALL_ANCHORS: tuple[str, ...] = tuple(_ANCHOR_PATTERNS)
 
 
 def _needed(text: str) -> list[int] | None:
@@ -142,10 +148,15 @@ def _needed(text: str) -> list[int] | None:
     low = text.lower()
     if not text.isascii():
         return list(range(len(_PATTERNS))) if _anchors().search(low) else None
-    if not any(map(low.__contains__, _ALL_ANCHORS)):
-        return None  # the common case: one pass over a flat tuple
-    needed = [i for i, anchors in enumerate(_PATTERN_ANCHORS) if any(a in low for a in anchors)]
-    return needed or None
+    hits = [a for a in _ALL_ANCHORS if a in low]  # one pass over a flat tuple (cheaper than any(map(...)))
+    if not hits:
+        return None  # the common case
+    if len(hits) == 1:
+        return list(_ANCHOR_PATTERNS[hits[0]])
+    needed: set[int] = set()
+    for a in hits:
+        needed.update(_ANCHOR_PATTERNS[a])
+    return sorted(needed)  # the order of _PATTERNS: the first pattern to claim a span keeps it
 
 
 def secret_lines(texts: list[str]) -> list[int]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import fnmatch
 import functools
-import hashlib
 import json
 import os
 import re
@@ -22,6 +21,7 @@ from tiers.record import dataclass, field
 from tiers.workspace import glob_match, glob_to_regex
 
 from .analyze import INVARIANTS, TYPES, Effect, Options
+from .canon import _sha256  # the interpreter's built-in SHA-256: no `_hashlib` (OpenSSL) import in the hook
 
 HERE = Path(__file__).resolve().parent
 #: the starter policy `cuticle init` writes (a chitin.yaml-compatible file)
@@ -295,7 +295,7 @@ def load_policy_file(path: str | os.PathLike[str]) -> Policy:
 def _from_bytes(data: bytes, display: str) -> Policy:
     if data == _starter_bytes():
         return Policy.from_dict(display, _starter_dict())
-    digest = hashlib.sha256(data).hexdigest()
+    digest = _sha256(data).hexdigest()
     cache = Path(display).resolve().parent / ".cuticle" / "policy-cache.json"
     try:  # the parsed form of this exact file, saved by an earlier process (no PyYAML import needed)
         cached = json.loads(cache.read_text(encoding="utf-8"))
@@ -333,7 +333,7 @@ def _starter_bytes() -> bytes:
 def _starter_dict() -> dict:
     """The parsed starter policy, from the precompiled JSON when it matches the YAML (no PyYAML import)."""
     if "dict" not in _STARTER:
-        digest = hashlib.sha256(_starter_bytes()).hexdigest()
+        digest = _sha256(_starter_bytes()).hexdigest()
         d = None
         try:
             cached = json.loads(_STARTER_JSON.read_text(encoding="utf-8"))
@@ -361,7 +361,7 @@ def dump_starter_json() -> str:
     policy, errors = parse_policy(_starter_bytes().decode("utf-8"), str(STARTER_POLICY))
     if errors or policy is None:
         raise ConfigError("\n".join(errors))
-    return json.dumps({"sha256": hashlib.sha256(_starter_bytes()).hexdigest(), "policy": policy.to_dict()},
+    return json.dumps({"sha256": _sha256(_starter_bytes()).hexdigest(), "policy": policy.to_dict()},
                       indent=1, sort_keys=True) + "\n"
 
 
