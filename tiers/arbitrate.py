@@ -911,35 +911,43 @@ def _relatedness(k: Analysis, c: Analysis) -> float:
 class _Fx:
     """What the checks need of one analysis, computed once for it (a constraint meets many lines in a lint pass,
     a line meets up to ``MAX_CANDIDATES`` constraints): slot sets, values by slot, the clauses' comparable concepts.
-    Each set is exactly what the plain code tests, so a skip based on it is the outcome the plain code reaches."""
+    Each set is exactly what the plain code tests, so a skip based on it is the outcome the plain code reaches.
+    Most pairs end at the relatedness test: the rest is computed on first need (``full``)."""
 
-    __slots__ = ("slots", "content_all", "rel_cl", "vals", "pos_slots", "pos_all", "pos_time", "acts", "win",
-                 "th_slots", "elig", "elig_k", "k_gate", "c_vals", "scopes")
+    __slots__ = ("slots", "content_all", "rel_cl", "done", "vals", "pos_slots", "pos_all", "pos_time", "acts",
+                 "win", "th_slots", "elig", "elig_k", "k_gate", "c_vals", "scopes")
 
     def __init__(self, a: Analysis) -> None:
-        lx = lexicon()
-        kind = lx.kind
-        self.slots = frozenset(s for s, _, _ in a.values)  # a.values holds every clause's values
-        self.rel_cl = [cl for cl in a.clauses if not cl.exception]
-        self.content_all = frozenset(x for cl in self.rel_cl for x in cl.content)
+        self.slots = frozenset([s for s, _, _ in a.values])  # a.values holds every clause's values
+        self.rel_cl = [(cl.content, cl.cov_w, cl.content_total) for cl in a.clauses if not cl.exception]
+        self.content_all = frozenset([x for cl in a.clauses if not cl.exception for x in cl.content])
+        self.done = False
+
+    def full(self, a: Analysis) -> _Fx:
+        if self.done:
+            return self
+        kind = lexicon().kind
         self.vals = _values(a)
         self.pos_slots = frozenset(slot for slot, lst in self.vals.items()
                                    if slot != "MONTH_V" and any(sg > 0 for _, sg, _ in lst))
-        self.pos_all = frozenset(s for s, _, sg in a.values if sg > 0)
+        self.pos_all = frozenset([s for s, _, sg in a.values if sg > 0])
         self.pos_time = "TIME" in self.pos_all
-        self.acts = frozenset(x for kc in a.clauses for x in kc.direct if kind.get(x) == "action" and x not in _LIGHT)
+        self.acts = frozenset([x for kc in a.clauses for x in kc.direct
+                               if kind.get(x) == "action" and x not in _LIGHT])
         self.win = any(not cl.exception and cl.force == "prohibit" and any(s == "TIME" for s, _, _ in cl.values)
                        for cl in a.clauses)
-        self.th_slots = frozenset(s for cl in a.clauses if not cl.exception and cl.force == "prohibit"
-                                  and ("ABOVE" in cl.raw) != ("BELOW" in cl.raw)
-                                  for s, _, _ in cl.values if s.startswith("NUM:"))
+        self.th_slots = frozenset([s for cl in a.clauses if not cl.exception and cl.force == "prohibit"
+                                   and ("ABOVE" in cl.raw) != ("BELOW" in cl.raw)
+                                   for s, _, _ in cl.values if s.startswith("NUM:")])
         # _shared's concepts of each clause, in its signs' order: concept -> (weight, reached through an antonym)
         self.elig = [{x: (_w(x, cl), x in cl.antonymic) for x, sg in cl.signs.items()
                       if sg and kind.get(x) not in {"generic", "slot"}} for cl in a.clauses]
         self.elig_k = [(cl, e) for cl, e in zip(a.clauses, self.elig) if not cl.exception]
         self.k_gate = [cl.signs["GATE"] for cl in a.clauses if not cl.exception and cl.signs.get("GATE")]
-        self.c_vals = frozenset(v for _, v, sg in a.values if sg > 0)
+        self.c_vals = frozenset([v for _, v, sg in a.values if sg > 0])
         self.scopes: dict[str, tuple] = {}
+        self.done = True
+        return self
 
 
 def _fx(a: Analysis) -> _Fx:
@@ -955,8 +963,12 @@ def _relatedness_fx(kx: _Fx, c: Analysis) -> float:
     if kx.content_all.isdisjoint(concepts):
         return 0.0  # every coverage is 0
     best = 0.0
-    for kc in kx.rel_cl:
-        best = max(best, _coverage(kc, c))
+    for content, wmap, total in kx.rel_cl:  # _coverage, clause by clause
+        if total <= 0:
+            continue  # coverage 0.0 never beats best
+        cov = sum([wmap[x] for x in content if x in concepts]) / total
+        if cov > best:
+            best = cov
     return best
 
 
@@ -1361,7 +1373,7 @@ def _scope_generalization(c: Analysis, k: Analysis, scope: str, kx: _Fx | None =
         pre = kx.scopes.get(scope)
         if pre is None:
             pre = kx.scopes[scope] = _scope_choices(k, scope)
-        c_vals = _fx(c).c_vals
+        c_vals = _fx(c).full(c).c_vals
         keys = pre[3]
         if keys.isdisjoint(c.concepts) and not any(x.startswith("v:") and x[2:] in c_vals for x in keys):
             return False  # the line touches none of the choices: every coverage below is 0
@@ -1478,6 +1490,8 @@ def _check(c: Analysis, cand_tier: Tier, cons: Constraint, fast: bool) -> Confli
             c_slots = {s for s, _, _ in c.values}
             if not any(s in c_slots for s, _, _ in k.values):
                 return None  # unrelated and no common slot: nothing below could fire
+    if fast:
+        cx, kx = cx.full(c), kx.full(k)
     if cons.tier is Tier.DECISION and cons.scope and _scope_generalization(c, k, cons.scope, kx):
         reason, res = _explain("scope-generalization", cand_tier, cons, "")
         return Conflict(cons, "scope-generalization", reason, res, 1.0 + rel)
@@ -1601,14 +1615,23 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
         return Arbitration("allow", cand_tier, content, file)  # check_conflict passes a mention against anything
     conflicts: list[Conflict] = []
     grey: list[tuple[float, Constraint]] = []
+    # (content, tier, scope) of constraints found compatible: check_conflict depends on nothing else of a
+    # constraint but the identity it puts in a Conflict, so the same rule restated in another file passes too
+    passed: set[tuple] = set()
     for cons in index.candidates(a):
         if cons.file == file and cons.content == content:
             continue  # the line restates itself (an unchanged line re-sent by a whole-file write)
-        try:
-            cf = check_conflict(a, cand_tier, cons)
-        except Exception:  # noqa: BLE001 - a bug in one comparison must not block or crash the write path
-            _log().exception("arbitration failed for constraint %s", cons.id)
-            continue
+        same = (cons.content, cons.tier, cons.scope)
+        if same in passed:
+            cf = None
+        else:
+            try:
+                cf = check_conflict(a, cand_tier, cons)
+            except Exception:  # noqa: BLE001 - a bug in one comparison must not block or crash the write path
+                _log().exception("arbitration failed for constraint %s", cons.id)
+                continue
+            if cf is None:
+                passed.add(same)
         if cf is not None:
             conflicts.append(cf)
         elif index.judge is not None:
