@@ -142,6 +142,8 @@ class _FileIndex:
     minw: list[float] = field(default_factory=list)
     #: (key, key) -> the constraints both frequent concepts share (the tail scanned), computed once per file
     inter: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    #: postings (and tails) as integer bit sets, built on first use (see ConstraintIndex._file_streams)
+    bits: dict[object, int] = field(default_factory=dict)
 
     @classmethod
     def build(cls, constraints: list[Constraint], akeys: dict | None = None) -> _FileIndex:
@@ -575,18 +577,14 @@ class ConstraintIndex:
         # Patterns: split the constraints holding any rare key by each key in turn (rare keys in key order,
         # then the frequent one, which only adds to constraints a rare key scored). A group is (score so far,
         # first key, constraints as bits); its score is summed in the reference's order (0.0 + w == w).
-        bits = self.__dict__.setdefault("_bits", {})
+        bits = f.bits
         groups: list[tuple[float, int, int]] = []
         union = 0
         n_rare = len(rare)
         for j, (key, w) in enumerate(rare + common):
-            bk = (fnum, key)
-            b = bits.get(bk)
+            b = bits.get(key)
             if b is None:
-                b = 0
-                for i in postings[key]:
-                    b |= 1 << i
-                bits[bk] = b
+                b = bits[key] = _bitset(postings[key])
             nxt = []
             for sc, first, g in groups:
                 inter = g & b
@@ -615,18 +613,15 @@ class ConstraintIndex:
                 for _, post in posts[1:2]:
                     inter &= set(post)
                 tail = f.inter[pair] = list(inter)[-POSTING_CAP:]
-            tk = ("tail", fnum, pair, len(tail))
+            tk = ("tail", pair, POSTING_CAP)
             tb = bits.get(tk)
             if tb is None:
-                tb = 0
-                for i in tail:
-                    tb |= 1 << i
-                bits[tk] = tb
+                tb = bits[tk] = _bitset(tail)
             tb &= ~union
             if tb:
                 tgroups = [(kw[pair[0]] * 0.5 + kw[pair[1]] * 0.5, n_rare + len(common), tb)]
                 for key, _ in posts[2:]:
-                    b, w = bits[(fnum, key)], kw[key] * 0.5
+                    b, w = bits[key], kw[key] * 0.5
                     nxt = []
                     for sc, first, g in tgroups:
                         inter = g & b
@@ -642,13 +637,10 @@ class ConstraintIndex:
         elif not union:
             # one frequent key and no rare one: the end of its posting, in order
             key, w = common[0]
-            tk = ("end", fnum, key)
+            tk = ("end", key, POSTING_CAP)
             tb = bits.get(tk)
             if tb is None:
-                tb = 0
-                for i in postings[key][-POSTING_CAP:]:
-                    tb |= 1 << i
-                bits[tk] = tb
+                tb = bits[tk] = _bitset(postings[key][-POSTING_CAP:])
             groups = [(w, 0, tb)]
             count = tb.bit_count()
         if count > n_top:
@@ -850,6 +842,16 @@ def _lowest_bits(g: int, n: int) -> int:
         else:
             lo = mid + 1
     return g & ((1 << lo) - 1)
+
+
+def _bitset(indexes: list[int]) -> int:
+    """The indexes as the set bits of an integer (one conversion, not one big-integer operation per index)."""
+    if not indexes:
+        return 0
+    buf = bytearray((max(indexes) >> 3) + 1)
+    for i in indexes:
+        buf[i >> 3] |= 1 << (i & 7)
+    return int.from_bytes(buf, "little")
 
 
 def _first_bits(g: int, order: list[int], n: int) -> int:

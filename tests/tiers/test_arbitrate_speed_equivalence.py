@@ -114,6 +114,7 @@ def test_fast_candidates_equal_the_reference_scoring(corpus, monkeypatch, cap):
     index = arb.ConstraintIndex(index._files)  # no memo, no bit sets from another cap
     for f in index._files:
         f.inter.clear()  # tails depend on the cap
+        f.bits.clear()
     seen = set()
     for line in lines:
         a = _analysis(line)
@@ -188,6 +189,12 @@ def _expand(streams: list[tuple[float, int, int, int]]) -> list[tuple[float, int
             out.append((neg, fnum, low.bit_length() - 1))
             rest ^= low
     return sorted(out)
+
+
+def test_bitset():
+    assert arb._bitset([]) == 0
+    for idx in ([0], [7, 8], [3, 200, 1, 64], list(range(0, 5000, 7))):
+        assert arb._bitset(idx) == sum(1 << i for i in idx)
 
 
 def test_lowest_bits():
