@@ -4,7 +4,8 @@ HTTP on loopback TCP (127.0.0.1 only) or on a Unix socket. Every request carries
 (``Authorization: Bearer <token>``); the token and address are written to `.cuticle/serve.json` (mode 600) for
 local clients such as the OpenClaw plugin. ``POST /hook/<host>[/<event>]`` with the payload as the body answers
 exactly what `cuticle hook <host> [event]` would: ``{"stdout", "stderr", "exit_code", "result"}`` where
-``result`` is the parsed stdout JSON (or null). ``GET /health`` answers ``{"ok": true}``.
+``result`` is the parsed stdout JSON (or null; left out when the query says ``result=0``). ``GET /health``
+answers ``{"ok": true}``.
 """
 
 from __future__ import annotations
@@ -100,6 +101,8 @@ class _Handler(BaseHTTPRequestHandler):
         from .handler import handle
 
         reply = handle(parts[1], parts[2] if len(parts) == 3 else None, data, cwd=self.server.cwd)  # type: ignore[attr-defined]
+        if "result=0" in self.path.partition("?")[2].split("&"):
+            return self._send(200, reply.to_json())  # `cuticle hook` relays stdout as it is: no parsed copy
         try:
             result = json.loads(reply.stdout) if reply.stdout.strip() else None
         except ValueError:

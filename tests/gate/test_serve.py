@@ -207,3 +207,12 @@ def test_autostart_reads_no_toml_when_the_setting_is_absent(ws):
                           check=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
     assert proc.stdout.strip() == "False"
     assert not (ws / ".cuticle" / "serve.starting").exists()
+
+
+def test_result_zero_leaves_out_only_the_parsed_copy(ws, server):
+    payload, _ = write_payload("claude", ws, "MEMORY.md", (ws / "MEMORY.md").read_text() + CONFLICT + "\n")
+    full = _post(server, "/hook/claude", json.dumps(payload).encode())
+    lean = _post(server, "/hook/claude?result=0", json.dumps(payload).encode())
+    assert full[0] == lean[0] == 200
+    assert "result" not in lean[1] and full[1]["result"] is not None
+    assert {k: v for k, v in full[1].items() if k != "result"} == lean[1]
