@@ -54,10 +54,11 @@ def classify(text: str) -> Classification:
                                                              "kept as HYPOTHESIS",))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=32768)
 def _classify_cached(text: str) -> Classification:
     # Classification is a pure function of the text and Classification is immutable: lint, arbitration and the
-    # write path classify the same lines again and again.
+    # write path classify the same lines again and again (a lint classifies each line for the constraint index,
+    # CU106 and CU201: the memo holds a large workspace's lines, ~10 MB at most).
     return _classify(text)
 
 
