@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 
 
@@ -37,8 +39,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         srv.server_close()
         try:
-            info.unlink()
-        except OSError:
+            # only our own record: after a 503 (code changed) a fresh server may already have written its own
+            if json.loads(info.read_text(encoding="utf-8")).get("pid") == os.getpid():
+                info.unlink()
+        except (OSError, ValueError, AttributeError):
             pass
     print("cuticle serve: stopped", file=sys.stderr)
     return 0

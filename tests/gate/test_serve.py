@@ -216,3 +216,23 @@ def test_result_zero_leaves_out_only_the_parsed_copy(ws, server):
     assert full[0] == lean[0] == 200
     assert "result" not in lean[1] and full[1]["result"] is not None
     assert {k: v for k, v in full[1].items() if k != "result"} == lean[1]
+
+
+def test_a_stopping_server_leaves_a_newer_servers_record_alone(ws):
+    """After a 503 the client may start a fresh server before the old one has finished stopping: the old one must
+    not delete the new one's serve.json on its way out."""
+    info_path = ws / ".cuticle" / "serve.json"
+    proc = subprocess.Popen([sys.executable, "-m", "gate", "serve", "--workspace", str(ws), "--idle-timeout", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(400):
+            if info_path.exists() and info_path.stat().st_size:
+                break
+            time.sleep(0.05)
+        newer = {"address": "http://127.0.0.1:9", "token": "t", "pid": proc.pid + 100000}
+        info_path.write_text(json.dumps(newer), encoding="utf-8")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert json.loads(info_path.read_text(encoding="utf-8")) == newer
