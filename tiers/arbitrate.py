@@ -546,7 +546,7 @@ class ConstraintIndex:
         A file's score of a constraint depends only on which of the line's keys it holds (its *pattern*), and the
         file's best ``n_top`` are the best-scored patterns' constraints, ties going to the earlier inserted
         (first key of the pattern, then index). Patterns come from intersecting the keys' postings as integer bit
-        sets; their constraints are then walked lazily, best first, as ``_select`` needs them. A file where a
+        sets; their constraints are then walked lazily, best first, as ``_walk`` needs them. A file where a
         frequent key adds the intersection tail is scored constraint by constraint as before.
         """
         lx = lexicon()
@@ -696,8 +696,10 @@ class ConstraintIndex:
 
     def _walk(self, heap: list[tuple[float, int, int, int]], keys: frozenset[str], kw: dict[str, float],
               value_slots: frozenset[str], indiff: bool, limit: int, bound: float) -> list[Constraint]:
-        """``_select`` over streams: each heap item (-score, file number, index, more indexes of that score and
-        file as bits) stands for its index then, lazily, the others in index order."""
+        """Best score first, ties by file then line; in that order, skip hopeless constraints until ``limit`` are
+        kept or the scores fall under the floor set by the best one kept. Each heap item (-score, file number,
+        index, more indexes of that score and file as bits) stands for its index then, lazily, the others in index
+        order, so the order is that of sorting every (score, file, index) without building the list."""
         from heapq import heapify, heappop, heapreplace
 
         heapify(heap)
@@ -798,34 +800,9 @@ class ConstraintIndex:
 
     def _select(self, scored: list[tuple[float, int, int]], keys: frozenset[str], kw: dict[str, float],
                 value_slots: frozenset[str], indiff: bool, limit: int, bound: float) -> list[Constraint]:
-        # Best score first, ties by file then line; in that order, skip hopeless constraints until ``limit`` are
-        # kept or the scores fall under the floor set by the best one kept. A heap yields that order lazily: the
-        # result is the one of sorting and filtering all of them.
-        from heapq import heapify, heappop as pop
-
-        heapify(scored)
-        files = self._files
-        out: list[Constraint] = []
-        floor = None
-        while scored:
-            neg, fnum, i = pop(scored)
-            sc = -neg
-            if floor is not None and sc < floor:
-                break
-            f = files[fnum]
-            cons = f.constraints[i]
-            fk = f.keys[i]
-            if not indiff and cons.tier is not Tier.DECISION and not (fk & value_slots):
-                # Upper bound of the coverage this candidate could reach.
-                shared_w = sum(map(kw.__getitem__, fk & keys))
-                if shared_w / f.minw[i] < bound:
-                    continue
-            if floor is None:
-                floor = sc * RELATIVE_FLOOR
-            out.append(cons)
-            if len(out) == limit:
-                break
-        return out
+        """``_walk`` over plain (-score, file number, index) scorings (the reference path)."""
+        return self._walk([(neg, fnum, i, 0) for neg, fnum, i in scored], keys, kw, value_slots, indiff, limit,
+                          bound)
 
 
 def _neg_first(t: tuple) -> float:
