@@ -155,3 +155,13 @@ def test_init_config_documents_every_gate_key_with_its_default(workspace):
     assert autostart_enabled(str(workspace / ".cuticle"))
     (workspace / ".cuticle" / "config.toml").write_text("[gate]\n", encoding="utf-8")
     assert not autostart_enabled(str(workspace / ".cuticle"))
+
+
+def test_doctor_reports_the_hook_server_setting(workspace, monkeypatch):
+    cuticle("init", "claude", str(workspace), "--command", CMD)
+    checks = json.loads(cuticle("doctor", str(workspace), "--no-canary", "--json").stdout)["checks"]
+    assert [c["detail"] for c in checks if c["check"] == "server"] == ["server off; none running"]  # env says off
+    monkeypatch.delenv("CUTICLE_SERVER")
+    checks = json.loads(cuticle("doctor", str(workspace), "--no-canary", "--json").stdout)["checks"]
+    (detail,) = [c["detail"] for c in checks if c["check"] == "server"]
+    assert detail.startswith("server auto") and detail.endswith("none running")
