@@ -111,7 +111,7 @@ def _exchange(address: str, request: bytes, timeout: float) -> bytes | None:
 
 def forward(host: str, event: str | None, data: bytes, *, timeout: float = 5.0) -> tuple[str, str, int] | None:
     """(stdout, stderr, exit code) from a running server, or None to fall back to the in-process gate."""
-    if os.environ.get("CUTICLE_SERVER", "").strip().lower() == "off":
+    if _env_setting() == "off":
         return None
     try:
         payload = loads(data) if data.strip() else {}
@@ -150,10 +150,16 @@ def forward(host: str, event: str | None, data: bytes, *, timeout: float = 5.0) 
         return None
 
 
+def _env_setting() -> str:
+    """CUTICLE_SERVER as ``off`` or ``auto`` (it overrides the workspace's setting), else ``""``."""
+    env = os.environ.get("CUTICLE_SERVER", "").strip().lower()
+    return env if env in ("off", "auto") else ""
+
+
 def autostart_enabled(state: str) -> bool:
     """``server = "auto"`` in the workspace's `[gate]` config, unless CUTICLE_SERVER (off|auto) overrides it."""
-    env = os.environ.get("CUTICLE_SERVER", "").strip().lower()
-    if env in ("off", "auto"):
+    env = _env_setting()
+    if env:
         return env == "auto"
     try:
         with open(os.path.join(state, "config.toml"), "rb") as fh:
