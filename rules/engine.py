@@ -184,6 +184,9 @@ class Rule:
     #: Workspace-relative globs of the files this rule lints *instead of* memory files (e.g. ``INSIGHTS.md``);
     #: empty for memory rules. A file matched here is linted by these rules only.
     files: tuple[str, ...] = ()
+    #: Optional ``prepare(run)``: builds workspace-wide state in ``run.cache`` that ``check`` would otherwise
+    #: build on its first file. A parallel lint calls it once before forking, so processes share the result.
+    prepare: Callable[[RunContext], None] | None = None
 
     def __post_init__(self) -> None:
         if not re.match(_CODE_RE, self.code):
@@ -216,6 +219,7 @@ def rule(
     fix: Applicability | None = None,
     security: bool = False,
     files: tuple[str, ...] = (),
+    prepare: Callable[[RunContext], None] | None = None,
 ) -> Callable[[Callable[[FileContext], Iterable[Problem]]], Callable[[FileContext], Iterable[Problem]]]:
     """Decorator declaring a module's rule: sets the module's ``RULE`` record (docs = module docstring) and
     returns ``check`` unchanged, so rule modules stay plain functions that tests can call."""
@@ -234,6 +238,7 @@ def rule(
             fix=fix,
             security=security,
             files=tuple(files),
+            prepare=prepare,
         )
         if module is not None:
             module.RULE = record  # type: ignore[attr-defined]
@@ -711,16 +716,16 @@ def _rules_for(rel: str, enabled: list[Rule], scoped: list[Rule]) -> list[Rule]:
 
 def lint_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None, *, config: Any = None,
                select: Iterable[str] = (), ignore: Iterable[str] = (),
-               only_lines: Mapping[str, set[int]] | None = None) -> LintResult:
+               only_lines: Mapping[str, set[int]] | None = None, jobs: int | None = 1) -> LintResult:
     """Lint memory files of a workspace (all of them when ``paths`` is None).
 
     ``config`` overrides the workspace's `[lint]` table; ``select``/``ignore`` come from the command line.
-    ``only_lines`` (diff mode) keeps, per path, only findings on those lines. Raises ConfigError for an
-    invalid configuration; every problem with the files themselves is a finding.
+    ``only_lines`` (diff mode) keeps, per path, only findings on those lines. ``jobs`` is the number of
+    processes to lint files in (None or 0: one per CPU, when the files are large enough to be worth it); the
+    findings are the same whatever it is. Raises ConfigError for an invalid configuration; every problem with
+    the files themselves is a finding.
     """
-    from .document import parse
     from .plugins import load_registry
-    from .suppress import apply_suppressions
 
     registry = load_registry()
     rules = registry.rules
@@ -736,12 +741,32 @@ def lint_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None, *
         files = [f for f in files if f in only_lines]
     findings.extend(registry.failure_findings())
     run = RunContext(ws, cfg)
-    unreadable = INTERNAL_RULES[2]
+    plan = [(rel, _rules_for(rel, enabled, scoped)) for rel in files]
+    shares = _shares(ws, plan, jobs)
+    if len(shares) > 1:
+        from . import parallel
+
+        found = parallel.lint_shares(shares, run, lambda share: _lint_files(share, run, rules, cfg, only_lines))
+    else:
+        found = _lint_files(plan, run, rules, cfg, only_lines)
+    findings.extend(found)
+    findings.sort(key=Finding.sort_key)
+    return LintResult(findings=tuple(findings), files=tuple(files), rules=tuple(enabled))
+
+
+def _lint_files(plan: list[tuple[str, list[Rule]]], run: RunContext, rules: Mapping[str, Rule], cfg: LintConfig,
+                only_lines: Mapping[str, set[int]] | None) -> list[Finding]:
+    """Findings of each (file, its rules) of ``plan``, suppressions applied."""
     from tiers.fsutil import read_bytes_checked
 
-    for rel in files:
+    from .document import parse
+    from .suppress import apply_suppressions
+
+    findings: list[Finding] = []
+    unreadable = INTERNAL_RULES[2]
+    for rel, own in plan:
         try:
-            data = read_bytes_checked(ws.root / rel)
+            data = read_bytes_checked(run.ws.root / rel)
         except WorkspaceError as exc:
             findings.append(Finding(unreadable.code, unreadable.name, Severity.ERROR, rel, 1, 1,
                                     f"{rel}: {exc}"))
@@ -749,15 +774,47 @@ def lint_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None, *
         doc = parse(data)
         run.remember(rel, doc)
         ctx = FileContext(path=rel, data=data, doc=doc, options={}, run=run)
-        own = _rules_for(rel, enabled, scoped)
         found = run_rules(ctx, own, cfg)
         found = apply_suppressions(ctx, found, rules, cfg, own)
         if only_lines is not None:
             keep = only_lines.get(rel, set())
             found = [f for f in found if f.line in keep]
         findings.extend(found)
-    findings.sort(key=Finding.sort_key)
-    return LintResult(findings=tuple(findings), files=tuple(files), rules=tuple(enabled))
+    return findings
+
+
+#: Below this many bytes of files to lint, a second process costs more than it saves (forking, building the
+#: workspace-wide indexes first, and collecting the findings take ~10-30 ms).
+PARALLEL_MIN_BYTES = 128 * 1024
+
+
+def _shares(ws: Any, plan: list[tuple[str, list[Rule]]], jobs: int | None) -> list[list[tuple[str, list[Rule]]]]:
+    """``plan`` split into at most ``jobs`` shares of about equal size in bytes (one share: lint in-process)."""
+    if jobs is not None and jobs < 0:
+        raise UsageError(f"--jobs {jobs}: must be 0 (one per CPU) or a positive number")
+    if jobs == 1 or len(plan) < 2 or not hasattr(os, "fork"):
+        return [plan]
+    sizes = []
+    for rel, _ in plan:
+        try:
+            sizes.append(os.stat(ws.root / rel).st_size)
+        except OSError:
+            sizes.append(0)
+    if not jobs:  # automatic: only for enough work, one process per CPU this process may run on
+        if sum(sizes) < PARALLEL_MIN_BYTES:
+            return [plan]
+        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    jobs = min(jobs, len(plan))
+    if jobs < 2:
+        return [plan]
+    # Largest file first into the lightest share: within one file's size of even.
+    shares: list[list[tuple[str, list[Rule]]]] = [[] for _ in range(jobs)]
+    load = [0] * jobs
+    for i in sorted(range(len(plan)), key=lambda i: (-sizes[i], plan[i][0])):
+        k = load.index(min(load))
+        shares[k].append(plan[i])
+        load[k] += sizes[i]
+    return [s for s in shares if s]
 
 
 def scan_new_lines(ws: Any, rel_path: str, lines: list[str]) -> list[Finding]:

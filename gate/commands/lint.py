@@ -22,6 +22,9 @@ def configure(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("--ignore", action="append", default=[], metavar="RULES",
                             help="skip these rules (codes, prefixes or names; comma-separated, repeatable)")
         parser.add_argument("--exit-zero", action="store_true", help="exit 0 even with error findings")
+        parser.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+                            help="lint in N processes (default 0: one per CPU when the files are large enough; "
+                                 "1: in this process only)")
     elif name == "rules":
         add_json(parser)
     elif name == "rule":
@@ -39,7 +42,7 @@ def _lint(args: argparse.Namespace) -> int:
     from tiers.errors import UsageError
 
     ws = open_workspace(args)
-    kwargs = {"select": _split(args.select), "ignore": _split(args.ignore)}
+    kwargs = {"select": _split(args.select), "ignore": _split(args.ignore), "jobs": args.jobs}
     if args.unsafe_fixes and not args.fix:
         args.fix = True
     paths = args.paths or None

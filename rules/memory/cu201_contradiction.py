@@ -25,15 +25,20 @@ from rules.engine import Problem, Severity, rule
 
 
 def _index(ctx):
-    cache = ctx.run.cache
-    if "CU201.index" not in cache:
+    return prepare(ctx.run)
+
+
+def prepare(run):
+    """The constraint index of the whole workspace, built once per run (before forking, in a parallel lint)."""
+    cache = run.cache
+    if "CU201.index" not in cache and run.ws is not None:
         from tiers.arbitrate import ConstraintIndex
 
         # Indexing classifies every line of every memory file: keep those classifications for this run, so the
         # lines checked below are not classified a second time (a pure function of the text: same tiers).
         cache["CU201.classified"] = classified = {}
-        cache["CU201.index"] = ConstraintIndex.from_workspace(ctx.ws, classified=classified)
-    return cache["CU201.index"]
+        cache["CU201.index"] = ConstraintIndex.from_workspace(run.ws, classified=classified)
+    return cache.get("CU201.index")
 
 
 def _tiers(ctx):
@@ -62,7 +67,8 @@ def _tiers(ctx):
     return out
 
 
-@rule("CU201", "contradiction", "Line contradicts a user directive or in-scope decision", Severity.WARNING)
+@rule("CU201", "contradiction", "Line contradicts a user directive or in-scope decision", Severity.WARNING,
+      prepare=prepare)
 def check(ctx):
     if ctx.ws is None:
         return

@@ -1,0 +1,102 @@
+"""Lint shares of files in forked processes (`cuticle lint --jobs`).
+
+The parent first builds what every share needs from the whole workspace (each rule's ``prepare(run)``: the
+constraint index of CU201), then forks one process per share but the first, which it lints itself. A child
+inherits the parent's warm state (imports, compiled patterns, the indexes) copy-on-write, lints its files and
+sends its findings back pickled through a pipe. A child that fails in any way (crash, signal, unreadable
+result) has its share linted again in the parent: the findings never depend on the number of processes.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import pickle
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .engine import Finding, Rule, RunContext
+
+    Share = list[tuple[str, list[Rule]]]
+
+
+def prepare(shares: list[Share], run: RunContext) -> None:
+    """Run each rule's ``prepare(run)`` once, so forked processes share its result instead of redoing it."""
+    seen: set[str] = set()
+    for share in shares:
+        for _, rules in share:
+            for r in rules:
+                if r.prepare is not None and r.code not in seen:
+                    seen.add(r.code)
+                    try:
+                        r.prepare(run)
+                    except Exception:  # noqa: BLE001 - the rule's own check() runs it again and reports the crash
+                        pass
+
+
+def lint_shares(shares: list[Share], run: RunContext, work: Callable[[Share], list[Finding]]) -> list[Finding]:
+    """``work(share)`` for every share, the first in this process and the others in forked ones."""
+    prepare(shares, run)
+    # Objects alive now are never collected by the children: freezing them keeps a child's collections from
+    # walking (and so copying) the parent's whole heap.
+    gc.freeze()
+    children: list[tuple[int, int, Share]] = []
+    try:
+        for share in shares[1:]:
+            r, w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the child: never returns into the caller
+                code = 70
+                try:
+                    os.close(r)
+                    data = pickle.dumps(work(share), protocol=pickle.HIGHEST_PROTOCOL)
+                    with os.fdopen(w, "wb") as out:
+                        out.write(data)
+                    code = 0
+                except BaseException:  # noqa: BLE001 - any failure: the parent lints the share again
+                    pass
+                finally:
+                    os._exit(code)
+            os.close(w)
+            children.append((pid, r, share))
+        found = work(shares[0])
+        for pid, r, share in children:
+            found.extend(_collect(pid, r, share, work))
+        children = []
+    finally:
+        for pid, r, _ in children:  # interrupted: no child outlives the run
+            _reap(pid, r, kill=True)
+        gc.unfreeze()
+    return found
+
+
+def _collect(pid: int, r: int, share: Share, work: Callable[[Share], list[Finding]]) -> list[Finding]:
+    with os.fdopen(r, "rb") as fh:
+        data = fh.read()
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) == 0:
+        try:
+            return pickle.loads(data)
+        except Exception:  # noqa: BLE001 - a truncated result: lint the share here instead
+            pass
+    names = ", ".join(rel for rel, _ in share)
+    sys.stderr.write(f"cuticle: a lint process failed (status {status}); linting {names} in-process\n")
+    return work(share)
+
+
+def _reap(pid: int, r: int, kill: bool) -> None:
+    import signal
+
+    try:
+        if kill:
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+    try:
+        os.close(r)
+    except OSError:
+        pass
