@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .engine import Finding, Rule, RunContext
 
     Share = list[tuple[str, list[Rule]]]
+    T = R = object
 
 
 def prepare(shares: list[Share], run: RunContext) -> None:
@@ -40,54 +41,63 @@ def prepare(shares: list[Share], run: RunContext) -> None:
 def lint_shares(shares: list[Share], run: RunContext, work: Callable[[Share], list[Finding]]) -> list[Finding]:
     """``work(share)`` for every share, the first in this process and the others in forked ones."""
     prepare(shares, run)
+    return [f for found in fork_map(work, shares) for f in found]
+
+
+def fork_map(fn: Callable[[T], R], items: list[T]) -> list[R]:
+    """``[fn(item) for item in items]``, the first item in this process and each other in a forked one.
+
+    Results come back pickled through pipes. An item whose process fails in any way (crash, signal, unreadable
+    result) is computed again here, so the results never depend on the forking.
+    """
     # Objects alive now are never collected by the children: freezing them keeps a child's collections from
     # walking (and so copying) the parent's whole heap.
     gc.freeze()
-    children: list[tuple[int, int, Share]] = []
+    children: list[tuple[int, int, T]] = []
     try:
-        for share in shares[1:]:
+        for item in items[1:]:
             r, w = os.pipe()
             pid = os.fork()
             if pid == 0:  # the child: never returns into the caller
                 code = 70
                 try:
                     os.close(r)
-                    data = pickle.dumps(work(share), protocol=pickle.HIGHEST_PROTOCOL)
+                    data = pickle.dumps(fn(item), protocol=pickle.HIGHEST_PROTOCOL)
                     with os.fdopen(w, "wb") as out:
                         out.write(data)
                     code = 0
-                except BaseException:  # noqa: BLE001 - any failure: the parent lints the share again
+                except BaseException:  # noqa: BLE001 - any failure: the parent computes the item again
                     pass
                 finally:
                     os._exit(code)
             os.close(w)
-            children.append((pid, r, share))
-        found = work(shares[0])
-        for pid, r, share in children:
-            found.extend(_collect(pid, r, share, work))
-        children = []
+            children.append((pid, r, item))
+        results = [fn(items[0])]
+        while children:
+            pid, r, item = children.pop(0)
+            results.append(_collect(pid, r, item, fn))
     finally:
-        for pid, r, _ in children:  # interrupted: no child outlives the run
+        for pid, r, _ in children:  # interrupted: no child outlives the call
             _reap(pid, r, kill=True)
         gc.unfreeze()
-    return found
+    return results
 
 
-def _collect(pid: int, r: int, share: Share, work: Callable[[Share], list[Finding]]) -> list[Finding]:
+def _collect(pid: int, r: int, item: T, fn: Callable[[T], R]) -> R:
     with os.fdopen(r, "rb") as fh:
         data = fh.read()
     _, status = os.waitpid(pid, 0)
     if os.waitstatus_to_exitcode(status) == 0:
         try:
             return pickle.loads(data)
-        except Exception:  # noqa: BLE001 - a truncated result: lint the share here instead
+        except Exception:  # noqa: BLE001 - a truncated result: compute the item here instead
             pass
-    names = ", ".join(rel for rel, _ in share)
-    sys.stderr.write(f"cuticle: a lint process failed (status {status}); linting {names} in-process\n")
-    return work(share)
+    sys.stderr.write(f"cuticle: a worker process failed (status {status}); redoing its part in-process\n")
+    return fn(item)
 
 
 def _reap(pid: int, r: int, kill: bool) -> None:
+    """Kill (when ``kill``) and wait for a child, and close its pipe."""
     import signal
 
     try:

@@ -86,7 +86,7 @@ def test_a_failed_child_process_has_its_files_linted_in_the_parent(tmp_path: Pat
     ws = _workspace(tmp_path)
     result = lint_paths(ws, select=["XX002"], jobs=3)
     assert sorted(f.path for f in result.findings) == sorted(ws.relpath(p) for p in ws.memory_files())
-    assert "a lint process failed" in capfd.readouterr().err
+    assert "a worker process failed" in capfd.readouterr().err
 
 
 def test_cli_jobs_gives_the_same_json_and_rejects_a_negative_count(tmp_path: Path) -> None:
