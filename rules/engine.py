@@ -445,6 +445,11 @@ class RunContext:
         self.ws = ws
         self.config = config
         self.cache: dict[str, Any] = {}
+        #: In a parallel lint, ``map(fn, items)`` computes ``[fn(item) ...]`` in that many processes (results are
+        #: pickled back): a rule's ``prepare`` may use it to split its own workspace-wide work. None otherwise.
+        self.map: Callable[[Callable[[Any], Any], list[Any]], list[Any]] | None = None
+        #: How many processes a parallel lint runs (1: this one only).
+        self.jobs = 1
         self._docs: dict[str, Any] = {}
 
     def document(self, rel_path: str) -> Any | None:

@@ -40,7 +40,11 @@ def prepare(shares: list[Share], run: RunContext) -> None:
 
 def lint_shares(shares: list[Share], run: RunContext, work: Callable[[Share], list[Finding]]) -> list[Finding]:
     """``work(share)`` for every share, the first in this process and the others in forked ones."""
-    prepare(shares, run)
+    run.map, run.jobs = fork_map, len(shares)
+    try:
+        prepare(shares, run)
+    finally:
+        run.map, run.jobs = None, 1
     return [f for found in fork_map(work, shares) for f in found]
 
 
