@@ -330,6 +330,32 @@ def _short_flag(tool: str, action: str, ch: str, raw0: str) -> tuple[bool, str]:
     return _valued(tool, action, ch, raw0), _alias(tool, action, ch)
 
 
+#: key -> {ch: _short_flag(tool, action, ch, raw0)} for the one-character flags with a table entry (see _short_table)
+_SHORT_TABLES: dict[str, dict[str, tuple[bool, str]]] = {}
+_NO_SHORT: dict[str, tuple[bool, str]] = {}
+
+
+def _short_table(tool: str, action: str, raw0: str) -> dict[str, tuple[bool, str]]:
+    """``_short_flag(tool, action, ch, raw0)`` for every one-character ``ch`` that has an entry in ``VALUED`` or
+    ``FLAG_ALIASES`` under ``tool.action`` or ``tool``; any other ``ch`` gives ``(False, ch)`` (no table names it,
+    and the long-option prefix rule of :func:`_alias` only applies to names longer than one character). The
+    action only matters when ``tool.action`` has an entry, and ``raw0`` only for ``read`` (head/tail or not), so the
+    tables are keyed by the static table keys: a bounded cache whatever commands come in."""
+    key = f"{tool}.{action}" if action else tool
+    if key not in VALUED and key not in FLAG_ALIASES:
+        key = tool
+        if key not in VALUED and key not in FLAG_ALIASES:
+            return _NO_SHORT
+    if tool == "read" and raw0 not in ("head", "tail", ""):
+        key += "!"  # cat/less/more: nothing is valued
+    table = _SHORT_TABLES.get(key)
+    if table is None:
+        chars = {c for k in ((f"{tool}.{action}", tool) if action else (tool,))
+                 for c in (*VALUED.get(k, ()), *FLAG_ALIASES.get(k, ())) if len(c) == 1}
+        table = _SHORT_TABLES[key] = {c: _short_flag(tool, action, c, raw0) for c in chars}
+    return table
+
+
 #: tools whose single-dash words are long options (``find -name``) or whose args are code
 _NO_CLUSTER = frozenset({"find", "java", "go", "dd", "ffmpeg", "gcc", "cc", "clang", "g++", "tcpdump", "xcodebuild",
                          "iptables", "openssl", "convert", "magick", "sqlite3", "duckdb", "test", "[", "[["})
@@ -340,93 +366,119 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
     if not argv:
         return Canonical("unknown", "", (), (), sudo)
     a0 = argv[0]
-    raw0 = (a0.rsplit("/", 1)[-1] if "/" in a0 else a0).lower()
     tool = tool_name(a0)
-    rest = argv[1:]
+    n = len(argv)
     action = ""
     flags: list[tuple[str, str]] = []
     args: list[str] = []
-    i = 0
-    multi = tool in MULTI_LEVEL
-    end_opts = False
-    n = len(rest)
-    plain = tool == "echo" or tool == "printf"  # every word an argument
-    no_cluster = tool in _NO_CLUSTER
-    while i < n:
-        tok = rest[i]
-        i += 1
-        if end_opts or tok == "-" or tok[:1] != "-" or plain:
-            if multi and not action and not end_opts:
-                action = tok
+    has_value = False  # some flag got a non-empty value (see the masking check below)
+    if n > 1:
+        raw0 = (a0.rsplit("/", 1)[-1] if "/" in a0 else a0).lower()
+        i = 1
+        multi = tool in MULTI_LEVEL
+        end_opts = False
+        plain = tool == "echo" or tool == "printf"  # every word an argument
+        no_cluster = tool in _NO_CLUSTER
+        table = None  # the short-flag table of (tool, action), fetched at the first clustered flag
+        while i < n:
+            tok = argv[i]
+            i += 1
+            if end_opts or plain or tok[:1] != "-" or tok == "-":
+                if multi and not action and not end_opts:
+                    action = tok
+                    table = None  # the flags after the action have its tables
+                    continue
+                args.append(tok)
                 continue
-            args.append(tok)
-            continue
-        if tok == "--":
-            end_opts = True
-            continue
-        if tok.startswith("--="):
-            args.append(tok)
-            continue
-        if tok.startswith("--"):
-            name, eq, value = tok[2:].partition("=")
-            name = _alias(tool, action, name)
-            if not eq and _valued(tool, action, name, raw0) and i < n and not rest[i].startswith("-"):
-                value = rest[i]
-                i += 1
-            flags.append((name, value))
-            continue
-        body = tok[1:]
-        if body.startswith("="):
-            args.append(tok)
-            continue
-        if no_cluster:
-            name, eq, value = body.partition("=")
-            if not eq and i < n and not rest[i].startswith("-") and tool == "find" and name not in (
-                    "delete", "print", "print0", "ls", "prune", "quit", "empty", "depth", "daystart", "follow",
-                    "mount", "xdev", "true", "false", "readable", "writable", "executable", "nouser", "nogroup"):
-                if name in ("exec", "execdir", "ok", "okdir"):
-                    # the rest up to ';' or '+' is the command
-                    cmd: list[str] = []
-                    while i < n and rest[i] not in (";", "+"):
-                        cmd.append(rest[i])
+            # from here tok is "-" followed by at least one character
+            if tok[1] == "-":
+                if tok == "--":
+                    end_opts = True
+                    continue
+                if tok[2] == "=":  # "--=…"
+                    args.append(tok)
+                    continue
+                name, eq, value = tok[2:].partition("=")
+                name = _alias(tool, action, name)
+                if not eq and _valued(tool, action, name, raw0) and i < n and argv[i][:1] != "-":
+                    value = argv[i]
+                    i += 1
+                flags.append((name, value))
+                if value:
+                    has_value = True
+                continue
+            body = tok[1:]
+            if body[0] == "=":
+                args.append(tok)
+                continue
+            if no_cluster:
+                name, eq, value = body.partition("=")
+                if not eq and i < n and argv[i][:1] != "-" and tool == "find" and name not in (
+                        "delete", "print", "print0", "ls", "prune", "quit", "empty", "depth", "daystart", "follow",
+                        "mount", "xdev", "true", "false", "readable", "writable", "executable", "nouser", "nogroup"):
+                    if name in ("exec", "execdir", "ok", "okdir"):
+                        # the rest up to ';' or '+' is the command
+                        cmd: list[str] = []
+                        while i < n and argv[i] not in (";", "+"):
+                            cmd.append(argv[i])
+                            i += 1
                         i += 1
-                    i += 1
-                    value = " ".join(cmd)
-                else:
-                    value = rest[i]
-                    i += 1
-            flags.append((name, value))
-            continue
-        if body[:1].isdigit() or (len(body) > 1 and body[1].isdigit() and not _valued(tool, action, body[0], raw0)):
-            name, _, value = body.partition("=")
-            if len(name) == 1:
-                name = _alias(tool, action, name)  # curl -4 = --ipv4
-            flags.append((name, value))  # -20, -C5 style numbers stay whole
-            continue
-        j = 0
-        while j < len(body):
-            ch = body[j]
-            j += 1
-            if ch == "=":
-                break
-            valued, alias = _short_flag(tool, action, ch, raw0)
-            if valued:
-                value = body[j:]
-                if value.startswith("="):
-                    value = value[1:]
-                if not value and i < n and not rest[i].startswith("-"):
-                    value = rest[i]
-                    i += 1
-                flags.append((alias, value))
-                break
-            flags.append((alias, ""))
-    if flags and (tool == "read" or tool == "grep" or tool == "git"):  # the only tools _post_process changes
-        flags = _post_process(tool, raw0, action, flags)
-    if needs_mask(" ".join(argv)):
+                        value = " ".join(cmd)
+                    else:
+                        value = argv[i]
+                        i += 1
+                flags.append((name, value))
+                if value:
+                    has_value = True
+                continue
+            if body[0].isdigit() or (len(body) > 1 and body[1].isdigit()
+                                     and not _valued(tool, action, body[0], raw0)):
+                name, _, value = body.partition("=")
+                if len(name) == 1:
+                    name = _alias(tool, action, name)  # curl -4 = --ipv4
+                flags.append((name, value))  # -20, -C5 style numbers stay whole
+                if value:
+                    has_value = True
+                continue
+            if table is None:
+                table = _short_table(tool, action, raw0)
+            j = 0
+            while j < len(body):
+                ch = body[j]
+                j += 1
+                if ch == "=":
+                    break
+                valued, alias = table.get(ch) or (False, ch)
+                if valued:
+                    value = body[j:]
+                    if value[:1] == "=":
+                        value = value[1:]
+                    if not value and i < n and argv[i][:1] != "-":
+                        value = argv[i]
+                        i += 1
+                    flags.append((alias, value))
+                    if value:
+                        has_value = True
+                    break
+                flags.append((alias, ""))
+        if flags and (tool == "read" or tool == "grep" or tool == "git"):  # the only tools _post_process changes
+            flags = _post_process(tool, raw0, action, flags)
+            has_value = True  # it may give flags new values: look at all of them
+    # Only flag values and arguments are masked, and _mask_value changes a value only when mask() does, which
+    # needs_mask(value) must allow first; needs_mask of a text that contains the value allows it too (every one of
+    # its tests finds in a longer text what it finds in a part). So one check over the non-empty values decides
+    # whether the masking branch can differ from the plain one; without any value, none is needed.
+    if has_value:
+        values = " ".join([v for _, v in flags] + args)
+    elif args:
+        values = args[0] if len(args) == 1 else " ".join(args)
+    else:
+        values = ""
+    if values and needs_mask(values):
         flags_t = tuple(sorted([(k, _mask_value(k, v)) for k, v in flags]))
         args_t = tuple([_mask_value("", a) for a in args])
     else:
-        flags_t = tuple(sorted(flags)) if flags else ()
+        flags_t = () if not flags else (flags[0],) if len(flags) == 1 else tuple(sorted(flags))
         args_t = tuple(args)
     c = _new(_CanonicalBuilder)  # slot by slot, then frozen (see _records)
     c.tool = tool

@@ -92,10 +92,14 @@ _TOKEN_PROBE = re.compile(r"[A-Za-z0-9_\-+/=]{24}")
 
 
 def _has_keyword(low: str) -> bool:
-    """Any of ``_KEYWORDS`` in the lowercased text (substring tests in C beat one regex alternation here)."""
-    return ("key" in low or "token" in low or "secret" in low or "pass" in low or "pwd" in low or "auth" in low
-            or "credential" in low or "private" in low or "bearer" in low or "eyj" in low or "hooks.slack" in low
-            or "begin" in low)
+    """Any of ``_KEYWORDS`` in the lowercased text (substring tests in C beat one regex alternation here). Each
+    group of keywords is searched only when the text has a letter all of them contain: a one-character test is a
+    memchr, several times cheaper than a substring search, and most texts lack most of these letters."""
+    return (("k" in low and ("key" in low or "token" in low or "hooks.slack" in low))
+            or ("p" in low and ("pass" in low or "pwd" in low or "private" in low))
+            or ("c" in low and ("secret" in low or "credential" in low))
+            or ("b" in low and ("bearer" in low or "begin" in low))
+            or "auth" in low or "eyj" in low)
 
 
 #: ASCII twins of the case-insensitive patterns above, for lowercased ASCII text: ``(?i)`` matching is several
@@ -141,7 +145,7 @@ def needs_mask(text: str) -> bool:
     if "://" in text and "@" in text:
         return True
     # a _TOKEN match is a run of 24+ non-blank characters, so it needs no separate "long word" pre-check
-    if _TOKEN_PROBE.search(text) is not None:
+    if len(text) >= 24 and _TOKEN_PROBE.search(text) is not None:
         return True
     low = text.lower()
     if "-p" in text and ("mysql" in low or "mariadb" in low):
