@@ -144,6 +144,9 @@ class _FileIndex:
     inter: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     #: postings (and tails) as integer bit sets, built on first use (see ConstraintIndex._file_streams)
     bits: dict[object, int] = field(default_factory=dict)
+    #: (file number, the line's keys this file holds, n_top, POSTING_CAP) -> (heap streams, deferred boundary);
+    #: a file's streams depend on nothing else, and lines naming other files' rare words share them
+    streams: dict[tuple, tuple] = field(default_factory=dict)
 
     @classmethod
     def build(cls, constraints: list[Constraint], akeys: dict | None = None) -> _FileIndex:
@@ -553,13 +556,35 @@ class ConstraintIndex:
         kw = {k: lx.weight(k) for k in keys}
         n_top = limit * 3
         heap: list[tuple[float, int, int, int]] = []
+        deferred: dict[int, tuple] = {}
+        cap = POSTING_CAP
         for fnum, f in enumerate(self._files):
-            heap.extend(self._file_streams(fnum, f, keys, kw, n_top))
-        return self._walk(heap, keys, kw, value_slots, indiff, limit, RELATED_MIN * 0.75)
+            postings = f.postings
+            # _file_streams skips the keys without a posting in this file: its streams are a function of the others
+            held = tuple([key for key in keys if postings.get(key)])
+            if not held:
+                continue
+            mk = (fnum, held, n_top, cap)
+            hit = f.streams.get(mk)
+            if hit is None:
+                boundary: dict[int, tuple] = {}
+                streams = self._file_streams(fnum, f, held, kw, n_top, boundary)
+                hit = (streams, boundary.get(fnum))
+                if len(f.streams) >= _MEMO_MAX:
+                    f.streams.clear()
+                f.streams[mk] = hit
+            heap.extend(hit[0])
+            if hit[1] is not None:
+                deferred[fnum] = hit[1]
+        return self._walk(heap, keys, kw, value_slots, indiff, limit, RELATED_MIN * 0.75, deferred)
 
-    def _file_streams(self, fnum: int, f: _FileIndex, keys: frozenset[str], kw: dict[str, float], n_top: int
-                      ) -> list[tuple[float, int, int, int]]:
-        """One file's best ``n_top`` (the members of ``_file_top``) as heap streams for ``_walk``."""
+    def _file_streams(self, fnum: int, f: _FileIndex, keys: Iterable[str], kw: dict[str, float], n_top: int,
+                      deferred: dict | None = None) -> list[tuple[float, int, int, int]]:
+        """One file's best ``n_top`` (the members of ``_file_top``) as heap streams for ``_walk``.
+
+        With ``deferred`` (a dict), the score level where the cut at ``n_top`` falls is not cut here: it becomes
+        one marker stream (rest -1) at that score and the level's least index, and ``deferred[fnum]`` receives what
+        ``_admit_level`` needs to cut it when ``_walk`` reaches the marker (most walks stop long before)."""
         postings = f.postings
         total = max(len(f.constraints), 1)
         rare: list[tuple[str, float]] = []
@@ -643,20 +668,36 @@ class ConstraintIndex:
                 tb = bits[tk] = _bitset(postings[key][-POSTING_CAP:])
             groups = [(w, 0, tb)]
             count = tb.bit_count()
-        if count > n_top:
-            groups = self._admit(groups, n_top, n_rare + len(common), tail)
         out = []
+        if count > n_top:
+            groups, boundary = self._levels(groups, n_top, n_rare + len(common), tail)
+            if boundary is not None:
+                if deferred is None:
+                    groups = groups + self._admit_level(*boundary)
+                else:
+                    level = boundary[0]
+                    least = min((g & -g).bit_length() for _, _, g in level) - 1
+                    out.append((-level[0][0], fnum, least, -1))
+                    deferred[fnum] = boundary
         for sc, _, g in groups:
             low = g & -g
             out.append((-sc, fnum, low.bit_length() - 1, g ^ low))
         return out
 
-    @staticmethod
-    def _admit(groups: list[tuple[float, int, int]], n_top: int, tail_first: int = -1, tail: list[int] = ()
+    @classmethod
+    def _admit(cls, groups: list[tuple[float, int, int]], n_top: int, tail_first: int = -1, tail: list[int] = ()
                ) -> list[tuple[float, int, int]]:
         """The groups' constraints among a file's best ``n_top``: best score first, then earlier inserted
         (a group's constraints are inserted at its first key, in index order; tail groups, ``first ==
         tail_first``, last, in the order of ``tail``)."""
+        out, boundary = cls._levels(groups, n_top, tail_first, tail)
+        return out + cls._admit_level(*boundary) if boundary is not None else out
+
+    @staticmethod
+    def _levels(groups: list[tuple[float, int, int]], n_top: int, tail_first: int = -1, tail: list[int] = ()
+                ) -> tuple[list[tuple[float, int, int]], tuple | None]:
+        """``_admit`` up to the score level where the cut falls: (the groups of the levels above it, whole;
+        the arguments of ``_admit_level`` for that level, or None when no level is cut)."""
         groups.sort(key=_neg_first)
         out = []
         left = n_top
@@ -672,35 +713,46 @@ class ConstraintIndex:
                 out.extend(level)
                 left -= n
                 continue
-            # The boundary score: the ``left`` earliest inserted, by first key, then index.
-            by_first: dict[int, int] = {}
-            for _, first, g in level:
-                by_first[first] = by_first.get(first, 0) | g
-            got: dict[int, int] = {}
-            for first in sorted(by_first):
-                g = by_first[first]
-                c = g.bit_count()
-                if c > left:
-                    g = _first_bits(g, tail, left) if first == tail_first else _lowest_bits(g, left)
-                    c = left
-                got[first] = g
-                left -= c
-                if not left:
-                    break
-            for sc2, first, g in level:
-                keep = g & got.get(first, 0)
-                if keep:
-                    out.append((sc2, first, keep))
-            break
+            return out, (level, left, tail_first, tail)
+        return out, None
+
+    @staticmethod
+    def _admit_level(level: list[tuple[float, int, int]], left: int, tail_first: int, tail: list[int]
+                     ) -> list[tuple[float, int, int]]:
+        """The boundary score level's admitted groups: the ``left`` earliest inserted, by first key, then index."""
+        by_first: dict[int, int] = {}
+        for _, first, g in level:
+            by_first[first] = by_first.get(first, 0) | g
+        got: dict[int, int] = {}
+        for first in sorted(by_first):
+            g = by_first[first]
+            c = g.bit_count()
+            if c > left:
+                g = _first_bits(g, tail, left) if first == tail_first else _lowest_bits(g, left)
+                c = left
+            got[first] = g
+            left -= c
+            if not left:
+                break
+        out = []
+        for sc2, first, g in level:
+            keep = g & got.get(first, 0)
+            if keep:
+                out.append((sc2, first, keep))
         return out
 
     def _walk(self, heap: list[tuple[float, int, int, int]], keys: frozenset[str], kw: dict[str, float],
-              value_slots: frozenset[str], indiff: bool, limit: int, bound: float) -> list[Constraint]:
+              value_slots: frozenset[str], indiff: bool, limit: int, bound: float, deferred: dict | None = None
+              ) -> list[Constraint]:
         """Best score first, ties by file then line; in that order, skip hopeless constraints until ``limit`` are
         kept or the scores fall under the floor set by the best one kept. Each heap item (-score, file number,
         index, more indexes of that score and file as bits) stands for its index then, lazily, the others in index
-        order, so the order is that of sorting every (score, file, index) without building the list."""
-        from heapq import heapify, heappop, heapreplace
+        order, so the order is that of sorting every (score, file, index) without building the list.
+
+        An item with rest -1 is a file's cut score level (``deferred[file number]``), keyed by the least index of
+        the whole level: the level's admitted constraints are among its indexes, so none of them sorts before the
+        marker, and they are pushed in its place when it comes up."""
+        from heapq import heapify, heappop, heappush, heapreplace
 
         heapify(heap)
         files = self._files
@@ -709,6 +761,12 @@ class ConstraintIndex:
         while heap:
             neg, fnum, i, rest = heap[0]
             if rest:
+                if rest < 0:
+                    heappop(heap)
+                    for _, _, g in self._admit_level(*deferred[fnum]):
+                        low = g & -g
+                        heappush(heap, (neg, fnum, low.bit_length() - 1, g ^ low))
+                    continue
                 low = rest & -rest
                 heapreplace(heap, (neg, fnum, low.bit_length() - 1, rest ^ low))
             else:
