@@ -224,10 +224,15 @@ class Canonical:
         d = self._digest
         if not d:
             flags = self.flags
-            flag_part = "".join([k + "=" + v + ";" for k, v in flags]) if flags else ""
-            payload = ("sudo|" if self.sudo else "") + "|".join((self.tool, self.action, flag_part,
-                                                                "\x00".join(self.args)))
-            d = _sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+            if not flags:
+                flag_part = ""
+            elif len(flags) == 1:
+                flag_part = flags[0][0] + "=" + flags[0][1] + ";"
+            else:
+                flag_part = "".join([k + "=" + v + ";" for k, v in flags])
+            payload = f"{'sudo|' if self.sudo else ''}{self.tool}|{self.action}|{flag_part}|{NUL.join(self.args)}"
+            # without surrogates (an ASCII text has none) "surrogatepass" changes nothing: plain encode() is cheaper
+            d = _sha256(payload.encode() if payload.isascii() else payload.encode("utf-8", "surrogatepass")).hexdigest()
             _set_digest(self, d)
         return d
 
@@ -266,6 +271,7 @@ except ImportError:  # pragma: no cover - 3.12 renamed it; builds without it fal
         from _sha2 import sha256 as _sha256
     except ImportError:
         from hashlib import sha256 as _sha256
+NUL = "\x00"
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
 
 

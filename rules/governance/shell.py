@@ -882,6 +882,9 @@ _QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 #: the whole line is a sequence of such tokens (non-capturing: one C-level check before tokenizing)
 _FAST_LINE = re.compile(r"(?:[ \t]*+(?:&&|\|\||\|&|[|;&]|(?:[^\s'\"\\$`;&|<>()#]++|'[^']*+'|\"[^\"\\$`]*+\")++))*+"
                         r"[ \t]*+")
+#: ``_FAST_TOKEN`` plus a last group for any other character: one findall both tokenizes a line and tells
+#: whether ``_FAST_LINE`` matches all of it (exactly when no token has that group; blanks at the end match nothing)
+_FAST_SCAN = LazyRe(r"[ \t]*+(?:(&&|\|\||\|&|[|;&])|((?:[^\s'\"\\$`;&|<>()#]++|'[^']*+'|\"[^\"\\$`]*+\")++)|([^ \t]))")
 _NO_SUBS: tuple = ()  # shared by fast-path words (nothing is ever appended to them)
 
 
@@ -911,10 +914,15 @@ def fast_items(text: str) -> tuple[list[tuple[str, list[list[str]], list[str]]],
         tokens = text.split()
         if not tokens:
             return [], []
-        if _is_keyword_or_assignment(tokens[0]):
+        t0 = tokens[0]  # _is_keyword_or_assignment, inline
+        if t0 in _FAST_RESERVED or ("=" in t0 and t0.split("=", 1)[0].replace("_", "a").isalnum()):
             return None
         return [("", [tokens], [])], []
-    if _FAST_LINE.fullmatch(text) is None:
+    if ("$" in text or "`" in text or "\\" in text or "<" in text or ">" in text or "(" in text or ")" in text
+            or "#" in text or "\n" in text) and _FAST_LINE.fullmatch(text) is None:
+        # characters that start no token (allowed only inside quotes): such a line is mostly declined, which the
+        # full-line check finds out before tokenizing; any other line is tokenized at once (_FAST_SCAN's last
+        # group still declines it when needed)
         return None
     items: list[tuple[str, list[list[str]], list[str]]] = []
     background: list[int] = []
@@ -922,14 +930,15 @@ def fast_items(text: str) -> tuple[list[tuple[str, list[list[str]], list[str]]],
     pipes: list[str] = []
     cmd: list[str] = []
     op = ""
-    for tok_op, word in _FAST_TOKEN.findall(text):
+    for tok_op, word, junk in _FAST_SCAN.findall(text):
         if word:
-            if not cmd and _is_keyword_or_assignment(word):
+            # a first word that is a keyword or NAME=value: _is_keyword_or_assignment, inline (one call per line)
+            if not cmd and (word in _FAST_RESERVED or ("=" in word and word.split("=", 1)[0].replace("_", "a").isalnum())):
                 return None
             cmd.append(word)
             continue
-        if not cmd:
-            return None
+        if junk or not cmd:
+            return None  # a character no token starts with (the line is not made of them), or a misplaced operator
         commands.append(cmd)
         cmd = []
         if tok_op == "|" or tok_op == "|&":
