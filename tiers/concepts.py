@@ -220,8 +220,8 @@ _CITY_TIME = _lazy(
     r"|\b(?:по\s+)?(московск|берлинск|лондонск|киевск|тбилисск)\w*\s+времен\w*"
     r"|\bпо\s+(москв|берлин|лондон|киев|тбилис)\w*"
     r"|\b(msk|мск)\b")
-#: Every match of _CITY_TIME holds one of these.
-_CITY_TIME_NEEDS = ("time", "времен", "по", "msk", "мск")
+#: Every match of _CITY_TIME holds one of these (the «по …» alternative a city stem).
+_CITY_TIME_NEEDS = ("time", "времен", "msk", "мск", "москв", "берлин", "лондон", "киев", "тбилис")
 _TZ_ABBR = frozenset({"utc", "gmt", "cet", "cest", "eet", "eest", "wet", "west", "msk", "est", "edt", "pst", "pdt",
                       "cst", "cdt", "mst", "mdt", "bst", "ist", "jst", "aest"})
 _OFFSET = _lazy(r"(?:utc|gmt)\s?([+-]\s?\d{1,2})(?::?(\d{2}))?|(?<=\d)([+-]\d{2}):?(\d{2})\b")
@@ -565,7 +565,8 @@ def _match_at(tokens: list[Token], i: int, exact: dict, prefix: dict, skip_code:
     return best_len, best_ids
 
 
-#: id(prefix table) -> (the table, token text -> candidate patterns); the table is kept so an id is never reused.
+#: id(owner) -> (owner, memo): for each prefix table, token text -> candidate patterns; for the owners of _memo(),
+#: their memos. The owner is kept so an id is never reused.
 _PATTERN_MEMO: dict[int, tuple[dict, dict]] = {}
 
 
@@ -671,21 +672,259 @@ class Analysis:
         return frozenset(c for c in self.concepts if lx.kind.get(c) != "generic")
 
 
-def _split_clauses(tokens: list[Token]) -> list[tuple[int, int, bool]]:
+# ---------------------------------------------------------------------------------------------------------------
+# The per-line analysis. A line has ~10 tokens, most of them ordinary words that only the pattern scan and the
+# concept loop care about. So what depends on a token's text alone (its flags, pattern candidates, stem, date
+# shapes) or on a concept id alone (kind, parents, antonym) is computed once per distinct text or id, and each
+# per-token stage visits only the tokens whose flags say it can do something. The code as first written is kept in
+# tests/tiers/test_concepts_speed_reference.py; test_concepts_speed_equivalence.py compares every field of the two
+# (set and dict orders and float sums included).
+# ---------------------------------------------------------------------------------------------------------------
+
+def _memo(owner: object) -> dict:
+    """The content memo belonging to ``owner`` (a lexicon table, or the function whose results it holds).
+
+    All of them live in _PATTERN_MEMO, which the lint benchmark's forget_memos() clears with the rest."""
+    got = _PATTERN_MEMO.get(id(owner))
+    if got is None or got[0] is not owner:
+        got = _PATTERN_MEMO[id(owner)] = (owner, {})
+    elif len(got[1]) >= 100_000:
+        got[1].clear()
+    return got[1]
+
+
+def _chunk_tokens(ctx: str) -> tuple[tuple[str | None, str | None], ...]:
+    """(text, kind) of the tokens of one space-free chunk of a plain line, seen with its context ``ctx`` (the chunk
+    with the space before and after it, where the line has one); (None, None) for a backtick."""
+    out = []
+    for m in _TOKEN.finditer(ctx):
+        kind = m.lastgroup or "word"
+        t = m.group(0)
+        if kind == "punct" and t == "`":
+            out.append((None, None))
+            continue
+        if kind == "word" and t.endswith("'s"):
+            t = t[:-2]
+        if kind in {"url", "path"}:
+            t = t.rstrip(".,;:!?")
+        out.append((t, kind))
+    return tuple(out)
+
+
+def _tokens(norm: str) -> tuple[list[str], list[str], list[bool]]:
+    """``tokenize(norm)`` as parallel lists of texts, kinds and code flags (the analysis needs no offsets)."""
+    texts: list[str] = []
+    kinds: list[str] = []
+    codes: list[bool] = []
+    in_code = False
+    if "+" not in norm and _NOT_PLAIN.search(norm) is None:
+        # A normalized line is chunks joined by single spaces. No _TOKEN alternative starts at or consumes a space
+        # except a phone number (it needs a "+"), and every lookaround sees at most one character past the token:
+        # so the line's tokens are its chunks' tokens, each chunk tokenized once with its own context (the space
+        # or line edge on either side; at an edge `(?<=\s)-` and `(?=\s)` differ).
+        chunks = norm.split(" ")
+        last = len(chunks) - 1
+        memo = _memo(_chunk_tokens)
+        for i, chunk in enumerate(chunks):
+            ctx = (" " + chunk if i else chunk) + " " if i < last else (" " + chunk if i else chunk)
+            got = memo.get(ctx)
+            if got is None:
+                got = memo[ctx] = _chunk_tokens(ctx)
+            for t, kind in got:
+                if kind is None:
+                    in_code = not in_code
+                    continue
+                texts.append(t)
+                kinds.append(kind)
+                codes.append(in_code)
+        return texts, kinds, codes
+    for m in _TOKEN.finditer(norm):
+        kind = m.lastgroup or "word"
+        t = m.group(0)
+        if kind == "punct" and t == "`":
+            in_code = not in_code
+            continue
+        if kind == "word" and t.endswith("'s"):
+            t = t[:-2]
+        if kind in {"url", "path"}:
+            t = t.rstrip(".,;:!?")
+        texts.append(t)
+        kinds.append(kind)
+        codes.append(in_code)
+    return texts, kinds, codes
+
+
+# Flags of a token text (_text_info); a line ORs them so a stage whose flag no token has is skipped whole.
+_F_STOP = 1  # in _STOP or shorter than 3: never a lexical concept
+_F_CONT = 2  # in _CONTINUE
+_F_ANY = 4
+_F_WORKS = 8
+_F_NEEDED = 16
+_F_VALUE = 32  # in _TZ_ABBR or _NUM_WORDS: the first value loop looks at it
+_F_VIA = 64
+_F_CITY = 128  # holds one of _CITY_TIME_NEEDS
+_F_DIGIT = 256  # _may_have_digit
+_F_MON_EN = 512  # holds an English month abbreviation (_DATE_MD)
+_F_MON_ANY = 1024  # holds an English or Russian one (_DATE_DM)
+_F_UTC = 2048  # holds "utc" or "gmt" (the only _OFFSET matches that give a value)
+_F_OPEN = 4096  # "(": an aside can start
+_F_BOUND = 8192  # can start a clause boundary
+_F_DATES = 16384  # has a DATE_FORMAT value or is in _VIA: the second value pass looks at it
+_F_MONTH_DAY = 32768  # has a MONTH_V or DOM value: the third value pass looks at it
+# Substring tests as one alternation of literals each (the same answer as ``any(w in t for w in words)``).
+_HAS_CITY_NEED = re.compile("|".join(map(re.escape, _CITY_TIME_NEEDS)))
+_HAS_MON_EN = re.compile("|".join(k for k in _MONTHS if k.isascii()))
+_HAS_MON_ANY = re.compile("|".join(_MONTHS))
+
+
+def _text_info(t: str) -> tuple[int, str | None, str | None, str | None]:
+    """(flags, DATE_FORMAT value, MONTH_V value, DOM value) of a token text (values only where the pattern can
+    match: the kind of the token is checked where they are used)."""
+    f = 0
+    if t in _STOP or len(t) < 3:
+        f |= _F_STOP
+    if t in _CONTINUE:
+        f |= _F_CONT
+    if t in _ANY:
+        f |= _F_ANY
+    if t in _WORKS:
+        f |= _F_WORKS
+    if t in _NEEDED:
+        f |= _F_NEEDED
+    if t in _TZ_ABBR or t in _NUM_WORDS:
+        f |= _F_VALUE
+    if t in _VIA:
+        f |= _F_VIA
+    if _HAS_CITY_NEED.search(t):
+        f |= _F_CITY
+    if _may_have_digit(t):
+        f |= _F_DIGIT
+    if _HAS_MON_ANY.search(t):
+        f |= _F_MON_ANY
+        if _HAS_MON_EN.search(t):
+            f |= _F_MON_EN
+    if "utc" in t or "gmt" in t:
+        f |= _F_UTC
+    if t == "(":
+        f |= _F_OPEN
+    if t in _BOUNDARY_FIRST:
+        f |= _F_BOUND
+    fm = _DATE_FORMAT.match(t) if t[:1] in ("d", "m", "y") else None
+    date_format = "".join(g[0] for g in fm.groups()) if fm else None
+    mo = _MONTH_WORD.match(t) if t[:3] in _MONTH_HEADS else None
+    month = str(_MONTH_NUM[next(g for g in mo.groups() if g)]) if mo else None
+    dm = _DOM.match(t) if t[-1:] in "tdhое" else None
+    dom = str(int(dm.group(1))) if dm and 1 <= int(dm.group(1)) <= 31 else None
+    if date_format is not None or f & _F_VIA:
+        f |= _F_DATES
+    if month is not None or dom is not None:
+        f |= _F_MONTH_DAY
+    return f, date_format, month, dom
+
+
+def _scan_entry(t: str, exact: dict, prefix: dict):
+    """The patterns that can start at a token with text ``t``, prepared for _scan_lists: None when there are none,
+    else (length, ids) of the best one-token pattern (each of them matches wherever ``t`` stands: its only element
+    is ``t`` or a prefix of it) and the longer patterns as (later elements, ids, length, exact). Built with the
+    selection rule of _match_at, in its candidate order."""
+    cands = _patterns_for(t, exact, prefix, {})
+    if not cands:
+        return None
+    best_len, best_ids, best_exact = 0, set(), False
+    multi = []
+    for pat, ids in cands:
+        is_exact = not pat[-1][1]
+        if len(pat) > 1:
+            multi.append((pat[1:], ids, len(pat), is_exact))
+        elif best_len == 0 or (is_exact and not best_exact):
+            best_len, best_ids, best_exact = 1, set(ids), is_exact
+        elif is_exact == best_exact:
+            best_ids |= set(ids)
+    return best_len, best_ids, tuple(multi)
+
+
+def _scan_lists(texts: list[str], kinds: list[str], codes: list[bool], exact: dict, prefix: dict,
+                skip_code: bool) -> list[tuple[int, int, set[str]]]:
+    """``_scan`` over parallel token lists, with each text's candidates prepared once (_scan_entry).
+
+    A longer pattern that matches always beats the one-token ones, so these decide only when none does. The
+    returned id sets may be shared between lines: callers never change them."""
+    memo = _memo(exact)
+    out = []
+    n_tok = len(texts)
+    i = 0
+    while i < n_tok:
+        t = texts[i]
+        entry = memo.get(t, 0)
+        if entry == 0:
+            entry = memo[t] = _scan_entry(t, exact, prefix)
+        if entry is None or kinds[i] == "punct" or (skip_code and codes[i]):
+            i += 1
+            continue
+        one_len, one_ids, multi = entry
+        best_len = 0
+        if multi:
+            best_ids: set[str] = set()
+            best_exact = False
+            for rest, ids, n, is_exact in multi:
+                if i + n > n_tok:
+                    continue
+                k = i
+                for el, is_prefix in rest:
+                    k += 1
+                    if kinds[k] == "punct" or (skip_code and codes[k]) or \
+                            (not texts[k].startswith(el) if is_prefix else texts[k] != el):
+                        break
+                else:
+                    if n > best_len or (n == best_len and is_exact and not best_exact):
+                        best_len, best_ids, best_exact = n, set(ids), is_exact
+                    elif n == best_len and is_exact == best_exact:
+                        best_ids |= set(ids)
+        if best_len:
+            out.append((i, i + best_len, best_ids))
+            i += best_len
+        else:
+            if one_len:
+                out.append((i, i + 1, one_ids))
+            i += 1
+    return out
+
+
+def _cid_info(lx: Lexicon, cid: str) -> tuple:
+    """(kind, ((id, canonical id, flip) for the id and each of its parents), slot, is a day, kind for clause
+    merging) of a concept id."""
+    chain = tuple((c, *lx.canon(c)) for c in (cid, *lx.expand(cid)))
+    return (lx.kind.get(cid), chain, lx.slot_of.get(cid), cid in DAY_GROUPS,
+            lx.kind.get(cid, "lexical" if cid.startswith("w:") else "object"))
+
+
+_NOT_LEXICAL = frozenset({"punct", "num", "time", "iso", "url", "mail", "phone"})
+_SPLIT_PUNCT = frozenset({";", ",", ".", "!", "?", "-", ":"})
+_DASH_STOP = frozenset({";", ",", ".", "!", "?", "-"})
+_VALUE_KINDS = frozenset({"time", "flag", "url", "path", "iso", "num"})
+_HAS_VALUE_KINDS = frozenset({"time", "iso", "num", "url"})
+_BRANCH_WORDS = frozenset({"main", "master", "trunk", "develop", "dev"})
+
+
+def _split_lists(texts: list[str], kinds: list[str], codes: list[bool], flags: list[int],
+                 line_flags: int) -> list[tuple[int, int, bool]]:
+    """Clause bounds (start, end, exception) of a token list."""
     bounds: list[tuple[int, int, bool]] = []
     start = 0
     exception = False
     i = 0
-    n = len(tokens)
+    n = len(texts)
+    bound_words = line_flags & _F_BOUND
     while i < n:
-        t = tokens[i]
-        if t.kind == "punct" and t.text in {";", ",", ".", "!", "?", "-", ":"}:
-            if t.text == ":" and i <= 3:
+        t = texts[i]
+        kind = kinds[i]
+        if kind == "punct" and t in _SPLIT_PUNCT:
+            if t == ":" and i <= 3:
                 i += 1
                 continue
-            if t.text == "-":
+            if t == "-":
                 j = i + 1
-                while j < n and not (tokens[j].kind == "punct" and tokens[j].text in {";", ",", ".", "!", "?", "-"}):
+                while j < n and not (kinds[j] == "punct" and texts[j] in _DASH_STOP):
                     j += 1
                 if j - i - 1 <= 3:
                     i += 1  # "X — Y" with a short Y is a copula («Кэш — Redis»), not a new clause
@@ -694,10 +933,10 @@ def _split_clauses(tokens: list[Token]) -> list[tuple[int, int, bool]]:
             start, exception = i + 1, False
             i += 1
             continue
-        if t.kind == "word" and not t.code and t.text in _BOUNDARY_FIRST:
+        if bound_words and kind == "word" and not codes[i] and flags[i] & _F_BOUND:
             hit = None
             for L in (3, 2, 1):
-                key = tuple(x.text for x in tokens[i:i + L])
+                key = tuple(texts[i:i + L])
                 if len(key) == L and key in _BOUNDARY_WORDS:
                     hit = key
                     break
@@ -727,67 +966,103 @@ def _analyze_cached(text: str) -> Analysis:
     body = strip_markup(content)
     nfc = unicodedata.normalize("NFC", body)
     norm = normalize(body)
-    tokens = tokenize(norm)
+    texts, kinds, codes = _tokens(norm)
+    n_tok = len(texts)
+    tmemo = _memo(_text_info)
+    infos = []
+    flags = []
+    line_flags = 0
+    value_toks: list[int] = []
+    date_toks: list[int] = []
+    month_day_toks: list[int] = []
+    for k, t in enumerate(texts):
+        info = tmemo.get(t)
+        if info is None:
+            info = tmemo[t] = _text_info(t)
+        infos.append(info)
+        f = info[0]
+        flags.append(f)
+        line_flags |= f
+        if f & (_F_VALUE | _F_DATES | _F_MONTH_DAY) or kinds[k] in _VALUE_KINDS:
+            if f & _F_VALUE or kinds[k] in _VALUE_KINDS:
+                value_toks.append(k)
+            if f & _F_DATES:
+                date_toks.append(k)
+            if f & _F_MONTH_DAY:
+                month_day_toks.append(k)
+    cmemo = _memo(lx.kind)
 
-    marker_spans = _scan(tokens, lx.marker, lx.marker_prefix, skip_code=True)
-    content_spans = _scan(tokens, lx.content, lx.content_prefix, skip_code=False)
-    marker_at: dict[int, set[str]] = {}
+    def cinfo(cid: str) -> tuple:
+        got = cmemo.get(cid)
+        if got is None:
+            got = cmemo[cid] = _cid_info(lx, cid)
+        return got
+
+    marker_spans = _scan_lists(texts, kinds, codes, lx.marker, lx.marker_prefix, skip_code=True)
+    content_spans = _scan_lists(texts, kinds, codes, lx.content, lx.content_prefix, skip_code=False)
+    marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span
+    marker_tokens: set[int] = set()
     for s, e, ids in marker_spans:
-        marker_at.setdefault(s, set()).update(ids)
-        for k in range(s + 1, e):
-            marker_at.setdefault(k, set()).add("_CONT")
+        ms: set[str] = set()
+        ms.update(ids)
+        marker_list.append((s, ms))
+        marker_tokens.update(range(s, e))
     covered_by_content = set()
     concept_at: list[tuple[int, set[str]]] = []
-    span_end: dict[int, int] = {}
+    span_end: dict[int, int] = {}  # a concept's end token where it is not the next one (looked up with a default)
     for s, e, ids in content_spans:
         concept_at.append((s, ids))
         span_end[s] = e
         covered_by_content.update(range(s, e))
     # Lexical fallback: unknown content words still carry meaning (names, projects, folders).
-    marker_tokens = {k for s, e, _ in marker_spans for k in range(s, e)}
-    for i, t in enumerate(tokens):
-        if i in covered_by_content or t.kind in {"punct", "num", "time", "iso", "url", "mail", "phone"}:
+    wmemo = _memo(_stem)
+    ext_memo = _memo(lx.content)
+    for i in range(n_tok):
+        kind = kinds[i]
+        if i in covered_by_content or kind in _NOT_LEXICAL:
             continue
-        if t.kind == "word" and (i in marker_tokens or t.text in _STOP or len(t.text) < 3):
+        if kind == "word" and (i in marker_tokens or flags[i] & _F_STOP):
             continue
-        key = t.text.strip("/*").rstrip("/") if t.kind == "path" else t.text
+        t = texts[i]
+        key = t.strip("/*").rstrip("/") if kind == "path" else t
         if not key:
             continue
-        concept_at.append((i, {"w:" + _stem(key)}))
-        ext = _EXT.search(t.text) if t.kind in {"word", "path"} and "." in t.text[1:] else None
+        wid = wmemo.get(key)
+        if wid is None:
+            wid = wmemo[key] = "w:" + _stem(key)
+        concept_at.append((i, {wid}))
+        ext = _EXT.search(t) if kind in {"word", "path"} and "." in t[1:] else None
         if ext:
-            n, ids = _match_at([Token(ext.group(1), "word", 0, 0)], 0, lx.content, lx.content_prefix, False)
-            if ids:
-                concept_at.append((i, ids))
-    concept_at.sort(key=lambda x: x[0])
+            # a file extension alone: what _match_at finds for a one-token list, the best one-token pattern
+            e_text = ext.group(1)
+            entry = ext_memo.get(e_text, 0)
+            if entry == 0:
+                entry = ext_memo[e_text] = _scan_entry(e_text, lx.content, lx.content_prefix)
+            if entry is not None and entry[0]:
+                concept_at.append((i, entry[1]))
+    concept_at.sort(key=_first)
 
     # Clauses; merge clauses with no content into the previous one, qualifier-only ones into the next.
-    raw_bounds = _split_clauses(tokens)
-    has_content = []
-    for s, e, _ in raw_bounds:
-        ids = [c for i, cs in concept_at if s <= i < e for c in cs]
-        kinds = {lx.kind.get(c, "lexical" if c.startswith("w:") else "object") for c in ids}
-        vals = any(tokens[k].kind in {"time", "iso", "num", "url"} for k in range(s, e))
-        if not ids and not vals:
-            has_content.append("none")
-        elif kinds <= {"qualifier", "generic"}:
-            has_content.append("qual")
-        else:
-            has_content.append("full")
+    raw_bounds = _split_lists(texts, kinds, codes, flags, line_flags)
     merged: list[list] = []
     pending_front: list = []
-    for (s, e, exc), hc in zip(raw_bounds, has_content):
-        if merged and s < len(tokens) and tokens[s].text in _CONTINUE:
+    for s, e, exc in raw_bounds:
+        ids = [c for i, cs in concept_at if s <= i < e for c in cs]
+        if ids:
+            hc = "qual" if all(cinfo(c)[4] in ("qualifier", "generic") for c in ids) else "full"
+        else:  # values alone count as qualifiers (an empty set of kinds is within any)
+            hc = "qual" if any(kinds[k] in _HAS_VALUE_KINDS for k in range(s, e)) else "none"
+        if merged and s < n_tok and flags[s] & _F_CONT:
             merged[-1][1] = e  # "…, even for the vendor demo" extends the clause before it
             continue
         if hc == "none" and merged:
             merged[-1][1] = e
             continue
-        if hc in {"none", "qual"} and not merged:
+        if hc != "full" and not merged:
             pending_front.append((s, e, exc))
             continue
-        neg_here = any(m in {"NEG", "RELAX"} for k in range(s, e) for m in marker_at.get(k, ()))
-        if hc == "qual" and merged and not merged[-1][2] and not neg_here:
+        if hc == "qual" and merged and not merged[-1][2] and not any(
+                s <= k < e and ("NEG" in ms or "RELAX" in ms) for k, ms in marker_list):
             # A trailing qualifier ("on Fridays", «по выходным») belongs to the clause before it.
             merged[-1][1] = e
             continue
@@ -802,12 +1077,9 @@ def _analyze_cached(text: str) -> Analysis:
         else:
             merged.append([pending_front[0][0], pending_front[-1][1], pending_front[0][2]])
 
-    starts = {k for k, _ in concept_at}
-    generic_at = {k for k, ids in concept_at if all(lx.kind.get(c) == "generic" for c in ids)}
-    weak_at = {k: all(c.startswith("w:") for c in ids) for k, ids in concept_at}
-    qual_at = {k for k, ids in concept_at if all(lx.kind.get(c) in ("qualifier", "generic") for c in ids)}
-    for k, _ in concept_at:
-        span_end.setdefault(k, k + 1)
+    line = _Line(texts, kinds, codes, infos, line_flags, concept_at, span_end, nfc, value_toks, date_toks,
+                 month_day_toks)
+    local_ctx = None  # what "without X" needs to find X's extent, built on the first NEG_LOCAL
     clauses: list[Clause] = []
     all_concepts: set[str] = set()
     line_markers: set[str] = set()
@@ -815,25 +1087,34 @@ def _analyze_cached(text: str) -> Analysis:
     for s, e, exc in merged:
         cl = Clause(s, e, exception=exc)
         neg = 0
-        local_from: int | None = None
         local: set[int] = set()
         first_neg: int | None = None
         ru_neg = False
         only_pos: list[int] = []
-        for k in range(s, e):
-            for m in marker_at.get(k, ()):
-                if m == "_CONT":
-                    continue
-                cl.markers.add(m)
-                if m in {"NEG", "RELAX"}:
-                    if m == "NEG" and _cyrillic_first(tokens[k].text):
+        markers = cl.markers
+        for k, ms in marker_list:
+            if k < s:
+                continue
+            if k >= e:
+                break
+            for m in ms:
+                markers.add(m)
+                if m == "NEG" or m == "RELAX":
+                    if m == "NEG" and _cyrillic_first(texts[k]):
                         ru_neg = True  # negative concord: «никогда не», «ничего не» deny once
                     else:
                         neg += 1
-                    if m == "NEG" and first_neg is None and _cyrillic_first(tokens[k].text):
+                    if m == "NEG" and first_neg is None and _cyrillic_first(texts[k]):
                         first_neg = k
                 elif m == "NEG_LOCAL":
-                    local_from = k
+                    if local_ctx is None:
+                        local_ctx = (
+                            {k2 for k2, _ in concept_at},
+                            {k2 for k2, ids in concept_at if all(cinfo(c)[0] == "generic" for c in ids)},
+                            {k2: all(c.startswith("w:") for c in ids) for k2, ids in concept_at},
+                            {k2 for k2, ids in concept_at if all(cinfo(c)[0] in ("qualifier", "generic") for c in ids)},
+                        )
+                    starts, generic_at, weak_at, qual_at = local_ctx
                     # "without X" / «без X» denies only the next noun phrase: up to the first concept after it.
                     j = k + 1
                     while j < min(e, k + 6):
@@ -847,7 +1128,7 @@ def _analyze_cached(text: str) -> Analysis:
                                 continue
                             j = end_j
                             # coordinated phrases stay denied: "without X or Y", «без X и Y»
-                            if j + 1 < e and tokens[j].text in _COORD and (j + 1) in starts:
+                            if j + 1 < e and texts[j] in _COORD and (j + 1) in starts:
                                 local.add(j)
                                 j += 1
                                 continue
@@ -857,56 +1138,60 @@ def _analyze_cached(text: str) -> Analysis:
                     only_pos.append(k)
         neg += 1 if ru_neg else 0
         base = -1 if neg % 2 else 1
-        line_markers |= cl.markers
-
-        def sign_at(k: int) -> int:
-            return -base if k in local else base
+        line_markers |= markers
 
         pre: set[str] = set()
         post: set[str] = set()
-        even_at = next((k for k in range(s, e) if tokens[k].text in _CONTINUE and k > s), None)
+        even_at = next((k for k in range(s + 1, e) if flags[k] & _F_CONT), None) if line_flags & _F_CONT else None
         aside: set[int] = set()
-        depth = 0
-        for k in range(s, e):  # "(guessed from commit timestamps)": an aside is context, not the claim
-            if tokens[k].kind == "punct" and tokens[k].text == "(":
-                depth += 1
-            elif tokens[k].kind == "punct" and tokens[k].text == ")":
-                depth = max(0, depth - 1)
-            elif depth:
-                aside.add(k)
+        if line_flags & _F_OPEN:  # an aside needs a "("
+            depth = 0
+            for k in range(s, e):  # "(guessed from commit timestamps)": an aside is context, not the claim
+                if kinds[k] == "punct" and texts[k] == "(":
+                    depth += 1
+                elif kinds[k] == "punct" and texts[k] == ")":
+                    depth = max(0, depth - 1)
+                elif depth:
+                    aside.add(k)
+        signs = cl.signs
+        direct = cl.direct
         for k, ids in concept_at:
-            if not (s <= k < e):
+            if k < s:
                 continue
-            sg = sign_at(k)
+            if k >= e:
+                break  # concept_at is sorted
+            in_local = k in local
+            sg = -base if in_local else base
+            into = pre if ((first_neg is not None and k < first_neg) or (even_at is not None and k > even_at)
+                           or k in aside) else post
             for cid in ids:
-                for j, c in enumerate((cid, *lx.expand(cid))):
-                    can, flip = lx.canon(c)
+                info = cmemo.get(cid)
+                if info is None:
+                    info = cinfo(cid)
+                first_link = True
+                for c, can, flip in info[1]:
                     val = sg * flip
-                    prev = cl.signs.get(can)
-                    cl.signs[can] = val if prev is None or prev == val else 0
-                    if (first_neg is not None and k < first_neg) or (even_at is not None and k > even_at) \
-                            or k in aside:
-                        pre.add(can)
-                    else:
-                        post.add(can)
-                    if j == 0:
-                        cl.direct.add(can)
+                    prev = signs.get(can)
+                    signs[can] = val if prev is None or prev == val else 0
+                    into.add(can)
+                    if first_link:
+                        first_link = False
+                        direct.add(can)
                         cl.raw.add(c)
                         if flip < 0:
                             cl.antonymic.add(can)
                         if sg < 0:
                             cl.negated_direct.add(c)
-                        if k in local:
+                        if in_local:
                             cl.local_neg.add(can)
                     all_concepts.add(can)
-                slot = lx.slot_of.get(cid)
+                slot = info[2]
                 if slot:
                     all_concepts.add(slot)
                     cl.values.append((slot, cid, sg))
-                    cl.signs.setdefault(slot, sg)
-                day = cid if cid in DAY_GROUPS else None
-                if day:
-                    cl.values.append(("DAY", day, sg))
+                    signs.setdefault(slot, sg)
+                if info[3]:
+                    cl.values.append(("DAY", cid, sg))
         cl.soft = pre - post
         cl.has_only = bool(only_pos)
         if only_pos:
@@ -924,14 +1209,15 @@ def _analyze_cached(text: str) -> Analysis:
                             cl.only_targets |= got
                             break
         # Force of the clause.
-        mk = cl.markers
-        if "NEG" in mk and any(tokens[k].text in _NEEDED for k in range(s, e)):
+        mk = markers
+        if "NEG" in mk and line_flags & _F_NEEDED and any(flags[k] & _F_NEEDED for k in range(s, e)):
             mk.add("RELAX")  # "no notice needed", «проверка не нужна»: an obligation dropped
-        if "PERMIT" in mk and any(tokens[k].text in _ANY for k in range(s, e)):
-            mk.add("INDIFF")  # "can be in any style", «можно в любом виде»: the rule is waved away
-        if "NEG" not in mk and any(tokens[k].text in _ANY for k in range(s, e)) and any(
-                tokens[k].text in _WORKS for k in range(s, e)):
-            mk.add("INDIFF")  # "any messenger works", «подойдёт любой»
+        if line_flags & _F_ANY:
+            if "PERMIT" in mk and any(flags[k] & _F_ANY for k in range(s, e)):
+                mk.add("INDIFF")  # "can be in any style", «можно в любом виде»: the rule is waved away
+            if "NEG" not in mk and any(flags[k] & _F_ANY for k in range(s, e)) and any(
+                    flags[k] & _F_WORKS for k in range(s, e)):
+                mk.add("INDIFF")  # "any messenger works", «подойдёт любой»
         if "RELAX" in mk:
             cl.force = "relax"
         elif "INDIFF" in mk:
@@ -943,7 +1229,7 @@ def _analyze_cached(text: str) -> Analysis:
         elif mk & {"OBLIGE", "ONLY"}:
             cl.force = "oblige"
         line_markers |= mk  # markers inferred above (RELAX from "not needed", INDIFF from "any … works")
-        _values_for(cl, tokens, concept_at, s, e, sign_at, nfc, span_end)
+        _values_for(cl, line, s, e, local, base)
         values.extend(cl.values)
         cl.finish()
         clauses.append(cl)
@@ -966,19 +1252,27 @@ def _analyze_cached(text: str) -> Analysis:
     for slot, _, _ in values:
         all_concepts.add(slot if not slot.startswith("NUM:") else "NUM")
 
-    nominal = {k for k, ids in concept_at if any(lx.kind.get(c) in {"object", "qualifier", "value", "slot"}
-                                                 for c in ids) and not any(lx.kind.get(c) == "action" for c in ids)}
-    first_i = next((i for i, t in enumerate(tokens) if t.kind == "word"), -1)
-    first = tokens[first_i].text if first_i >= 0 else ""
+    nominal_at: set[int] | None = None
+
+    def nominal() -> set[int]:
+        nonlocal nominal_at
+        if nominal_at is None:
+            nominal_at = {k for k, ids in concept_at
+                          if any(cinfo(c)[0] in {"object", "qualifier", "value", "slot"} for c in ids)
+                          and not any(cinfo(c)[0] == "action" for c in ids)}
+        return nominal_at
+
+    first_i = next((i for i in range(n_tok) if kinds[i] == "word"), -1)
+    first = texts[first_i] if first_i >= 0 else ""
     past = "PAST" in line_markers or _en_past(first) or (
-        _ru_past(first) and first not in _RU_PAST_NOT and first_i not in nominal  # «спортзал» is a noun
+        _ru_past(first) and first not in _RU_PAST_NOT and first_i not in nominal()  # «спортзал» is a noun
     )
     if not past:
-        past = any(t.kind == "word" and _ru_past(t.text) and t.text not in _RU_PAST_NOT and i not in nominal
-                   for i, t in enumerate(tokens[:4]))
+        past = any(kinds[i] == "word" and _ru_past(texts[i]) and texts[i] not in _RU_PAST_NOT and i not in nominal()
+                   for i in range(min(4, n_tok)))
     if not past:
-        past = any(t.kind == "word" and _ru_participle(t.text) for t in tokens[:2])
-    words_ = [t.text for t in tokens if t.kind == "word"]
+        past = any(kinds[i] == "word" and _ru_participle(texts[i]) for i in range(min(2, n_tok)))
+    words_ = [texts[i] for i in range(n_tok) if kinds[i] == "word"]
     if past and _en_past(first) and any(w in _PRESENT_AUX for w in words_[1:5]):
         past = False  # "Scanned documents are named …": a participle used as an adjective, the verb is present
     if not past and len(words_) > 2 and not line_markers & {"PERMIT", "RELAX", "OBLIGE", "NEG", "FUTURE_PLAN"}:
@@ -1004,108 +1298,181 @@ def _analyze_cached(text: str) -> Analysis:
     )
 
 
-def _values_for(cl: Clause, tokens: list[Token], concept_at, s: int, e: int, sign_at, nfc: str,
-                span_end: dict[int, int]) -> None:
+def _first(item: tuple) -> int:
+    return item[0]
+
+
+class _Line:
+    """What the value passes of every clause of one line share."""
+
+    __slots__ = ("texts", "kinds", "codes", "infos", "line_flags", "concept_at", "span_end", "nfc", "value_toks",
+                 "date_toks", "month_day_toks", "num_keys", "months")
+
+    def __init__(self, texts, kinds, codes, infos, line_flags, concept_at, span_end, nfc, value_toks, date_toks,
+                 month_day_toks) -> None:
+        self.texts = texts
+        self.kinds = kinds
+        self.codes = codes
+        self.infos = infos
+        self.line_flags = line_flags
+        self.concept_at = concept_at
+        self.span_end = span_end
+        self.nfc = nfc
+        self.value_toks = value_toks  # tokens the first value pass can use (by kind or text), in order
+        self.date_toks = date_toks  # ... the second one
+        self.month_day_toks = month_day_toks  # ... the third one
+        self.num_keys: dict[int, str] | None = None  # token -> the concept a number next to it counts
+        self.months: set[int] | None = None  # where a MONTH concept starts
+
+
+def _near_month_at(line: _Line, k: int) -> bool:
+    """``_near_month``: a MONTH concept starts at k or next to it (the number is a day of the month)."""
+    months = line.months
+    if months is None:
+        months = line.months = {kk for kk, ids in line.concept_at if "MONTH" in ids}
+    return bool(months) and (k - 1 in months or k in months or k + 1 in months)
+
+
+def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: int) -> None:
+    """The slot values of clause tokens s..e, appended to ``cl.values`` in token order, one pass after another.
+
+    Each pass visits only the tokens that can give it a value (line.value_toks, date_toks, month_day_toks: by kind
+    and text flags); a token it skips would have fallen through every branch."""
     lx = lexicon()
+    texts, kinds, codes, infos, concept_at = line.texts, line.kinds, line.codes, line.infos, line.concept_at
     has_branch = "BRANCH" in cl.signs
-    for k in range(s, e):
-        t = tokens[k]
-        sg = sign_at(k)
-        if t.kind == "time":
-            hh, mm = t.text.split(":")
-            cl.values.append(("TIME", f"{int(hh):02d}:{mm}", sg))
+    n_tok = len(texts)
+    append = cl.values.append
+    for k in range(s, e) if has_branch else [k for k in line.value_toks if s <= k < e]:
+        t = texts[k]
+        kind = kinds[k]
+        sg = -base if k in local else base
+        if kind == "time":
+            hh, mm = t.split(":")
+            append(("TIME", f"{int(hh):02d}:{mm}", sg))
             h = int(hh)
             part = ("PART_MORNING" if 5 <= h < 12 else "PART_AFTERNOON" if 12 <= h < 17
                     else "PART_EVENING" if 17 <= h < 22 else "PART_NIGHT")
             if sg > 0:  # "not before 8:00" rules out a time, not the whole morning
-                cl.values.append(("DAYPART", part, sg))
-        elif t.kind == "flag" and len(t.text) > 2:
-            cl.values.append(("FLAG", t.text, sg))
-        elif t.kind == "time":
-            pass
-        elif t.kind == "url":
-            cl.values.append(("URL", t.text.split("://", 1)[1].rstrip("/.").lower(), sg))
-        elif t.kind == "path" and _TZ.match(t.text):
-            cl.values.append(("TZ", t.text, sg))
-        elif t.kind == "word" and t.text in _TZ_ABBR:
-            cl.values.append(("TZ", t.text, sg))
-        elif t.kind == "iso":
-            cl.values.append(("DATE", t.text[5:10], sg))
-            off = _ISO_OFFSET.search(t.text)
+                append(("DAYPART", part, sg))
+        elif kind == "flag" and len(t) > 2:
+            append(("FLAG", t, sg))
+        elif kind == "url":
+            append(("URL", t.split("://", 1)[1].rstrip("/.").lower(), sg))
+        elif kind == "path" and _TZ.match(t):
+            append(("TZ", t, sg))
+        elif kind == "word" and t in _TZ_ABBR:
+            append(("TZ", t, sg))
+        elif kind == "iso":
+            append(("DATE", t[5:10], sg))
+            off = _ISO_OFFSET.search(t)
             if off:
                 o = off.group(1)
-                cl.values.append(("TZ", "utc" if o == "z" else "utc" + o.replace(":", "")[:3].replace("+0", "+").replace("-0", "-"), sg))
-        elif (t.kind == "num" or (t.kind == "word" and t.text in _NUM_WORDS and not t.code)) \
-                and not _near_month(k, concept_at, span_end):
-            num = _NUM_WORDS.get(t.text, t.text)
+                append(("TZ", "utc" if o == "z" else "utc" + o.replace(":", "")[:3].replace("+0", "+").replace("-0", "-"), sg))
+        elif (kind == "num" or (kind == "word" and t in _NUM_WORDS and not codes[k])) \
+                and not _near_month_at(line, k):
+            keys = line.num_keys
+            if keys is None:
+                # for each token, the first concept covering it (in concept_at order) with a non-generic,
+                # non-qualifier id: its smallest such id
+                keys = line.num_keys = {}
+                span_end = line.span_end
+                for kk, ids in concept_at:
+                    cands = None
+                    for j in range(kk, span_end.get(kk, kk + 1)):
+                        if j not in keys:
+                            if cands is None:
+                                cands = [c for c in ids if lx.kind.get(c) not in {"generic", "qualifier"}]
+                            if cands:
+                                keys[j] = sorted(cands)[0]
+            num = _NUM_WORDS.get(t, t)
             key = None
             for dist in (1, 2, 3):
                 for j in (k - dist, k + dist):
                     if s <= j < e and key is None:
-                        for kk, ids in concept_at:
-                            if kk <= j < span_end.get(kk, kk + 1):
-                                cands = [c for c in ids if lx.kind.get(c) not in {"generic", "qualifier"}]
-                                if cands:
-                                    key = sorted(cands)[0]
-                                    break
+                        key = keys.get(j)
                 if key:
                     break
             if key:
-                cl.values.append(("NUM:" + key, num.rstrip("+%"), sg))
-        single_code = t.code and not (k > 0 and tokens[k - 1].code) and not (k + 1 < len(tokens) and tokens[k + 1].code)
-        if single_code and has_branch and t.kind in {"word", "path"}:
-            cl.values.append(("BRANCH", t.text, sg))
-        elif has_branch and t.kind == "word" and t.text in {"main", "master", "trunk", "develop", "dev"}:
-            cl.values.append(("BRANCH", "main" if t.text in {"master", "trunk"} else t.text, sg))
-    for k in range(s, e):
-        t = tokens[k]
-        if t.kind in {"word", "path"}:
-            fm = _DATE_FORMAT.match(t.text) if t.text[:1] in ("d", "m", "y") else None
-            if fm:  # "DD.MM.YYYY", "MM/DD/YYYY", "yyyy-mm-dd": the order of day, month and year is the value
-                cl.values.append(("DATE_FORMAT", "".join(g[0] for g in fm.groups()), sign_at(k)))
-        if t.kind == "word" and t.text in _VIA and k + 1 < e:
-            nxt = tokens[k + 1]
-            if nxt.kind in {"word", "path"} and nxt.text not in _STOP and not any(
+                append(("NUM:" + key, num.rstrip("+%"), sg))
+        if has_branch:
+            code = codes[k]
+            single_code = code and not (k > 0 and codes[k - 1]) and not (k + 1 < n_tok and codes[k + 1])
+            if single_code and kind in {"word", "path"}:
+                append(("BRANCH", t, sg))
+            elif kind == "word" and t in _BRANCH_WORDS:
+                append(("BRANCH", "main" if t in {"master", "trunk"} else t, sg))
+    for k in line.date_toks:
+        if k < s:
+            continue
+        if k >= e:
+            break
+        info = infos[k]
+        kind = kinds[k]
+        if kind in {"word", "path"} and info[1] is not None:
+            # "DD.MM.YYYY", "MM/DD/YYYY", "yyyy-mm-dd": the order of day, month and year is the value
+            append(("DATE_FORMAT", info[1], -base if k in local else base))
+        if kind == "word" and info[0] & _F_VIA and k + 1 < e:
+            nxt = texts[k + 1]
+            if kinds[k + 1] in {"word", "path"} and nxt not in _STOP and not any(
                     kk == k + 1 and any(lx.kind.get(c) not in (None,) and not c.startswith("w:") for c in ids)
                     for kk, ids in concept_at):
                 # "через Тинькофф", "via Wise": a named channel or provider is a value of "how it is done"
-                cl.values.append(("VIA", _stem(nxt.text), sign_at(k + 1)))
-    proper = _proper_words(nfc)
-    covered = {kk for kk, ids in concept_at if not all(c.startswith("w:") for c in ids)}
-    for k in range(s, e):
-        t = tokens[k]
-        if t.kind == "word":
-            mo = _MONTH_WORD.match(t.text) if t.text[:3] in _MONTH_HEADS else None
-            if mo:
-                cl.values.append(("MONTH_V", str(_MONTH_NUM[next(g for g in mo.groups() if g)]), sign_at(k)))
-        if t.kind == "alnum":
-            dm = _DOM.match(t.text) if t.text[-1:] in "tdhое" else None
-            if dm and 1 <= int(dm.group(1)) <= 31:  # "on the 15th", «15-го»: a day of the month
-                cl.values.append(("DOM", str(int(dm.group(1))), sign_at(k)))
-        elif t.kind == "word" and not t.code and k not in covered and t.text in proper:
+                append(("VIA", _stem(nxt), -base if k + 1 in local else base))
+    proper = _proper_words(line.nfc)
+    if proper:
+        covered = {kk for kk, ids in concept_at if not all(c.startswith("w:") for c in ids)}
+        third_pass = range(s, e)
+    else:
+        covered = ()
+        third_pass = [k for k in line.month_day_toks if s <= k < e]
+    for k in third_pass:
+        info = infos[k]
+        kind = kinds[k]
+        if kind == "word" and info[2] is not None:
+            append(("MONTH_V", info[2], -base if k in local else base))
+        if kind == "alnum":
+            if info[3] is not None:  # "on the 15th", «15-го»: a day of the month
+                append(("DOM", info[3], -base if k in local else base))
+        elif kind == "word" and not codes[k] and k not in covered and texts[k] in proper:
             # a place, shop or person named in the line ("Munich", «Ригла»): a value of where/who
-            cl.values.append(("PROPER", _stem(t.text), sign_at(k)))
-    seg = " ".join(tokens[k].text for k in range(s, e))
+            append(("PROPER", _stem(texts[k]), -base if k in local else base))
     if "AIRPORT" in cl.signs:
-        for m in _AIRPORT.finditer(nfc):
-            cl.values.append(("AIRPORT_CODE", m.group(1), 1))
-    city_time = _CITY_TIME.finditer(seg) if any(w in seg for w in _CITY_TIME_NEEDS) else ()
-    for m in city_time:
-        city = next(g for g in m.groups() if g)
-        tz = "europe/moscow" if city in {"msk", "мск"} else next(
-            (v for k2, v in _CITY_TZ.items() if city.startswith(k2) or k2.startswith(city)), None)
-        if tz:
-            cl.values.append(("TZ", tz, 1))
-    if not _may_have_digit(seg):
+        for m in _AIRPORT.finditer(line.nfc):
+            append(("AIRPORT_CODE", m.group(1), 1))
+    # The patterns below read the clause's text; a flag no token has rules a pattern out (see _text_info).
+    line_flags = line.line_flags
+    if not line_flags & (_F_CITY | _F_DIGIT):
+        return
+    if s == 0 and e == n_tok:
+        seg_flags = line_flags
+    else:
+        seg_flags = 0
+        for k in range(s, e):
+            seg_flags |= infos[k][0]
+        if not seg_flags & (_F_CITY | _F_DIGIT):
+            return
+    seg = " ".join(texts[s:e])
+    if seg_flags & _F_CITY:  # every match of _CITY_TIME holds one of _CITY_TIME_NEEDS, none holds a space
+        for m in _CITY_TIME.finditer(seg):
+            city = next(g for g in m.groups() if g)
+            tz = "europe/moscow" if city in {"msk", "мск"} else next(
+                (v for k2, v in _CITY_TZ.items() if city.startswith(k2) or k2.startswith(city)), None)
+            if tz:
+                append(("TZ", tz, 1))
+    if not seg_flags & _F_DIGIT:
         return  # the date and offset patterns below all need a digit
-    for m in _DATE_MD.finditer(seg):
-        cl.values.append(("DATE", f"{_MONTHS[m.group(1)[:3]]:02d}-{int(m.group(2)):02d}", cl.signs and 1 or 1))
-    for m in _DATE_DM.finditer(seg):
-        cl.values.append(("DATE", f"{_MONTHS[m.group(2)[:3]]:02d}-{int(m.group(1)):02d}", 1))
-    for m in _OFFSET.finditer(seg):
-        if m.group(1):
-            h = int(m.group(1).replace(" ", ""))
-            cl.values.append(("TZ", f"utc{h:+d}" if h else "utc", 1))
+    if seg_flags & _F_MON_EN:
+        for m in _DATE_MD.finditer(seg):
+            append(("DATE", f"{_MONTHS[m.group(1)[:3]]:02d}-{int(m.group(2)):02d}", cl.signs and 1 or 1))
+    if seg_flags & _F_MON_ANY:
+        for m in _DATE_DM.finditer(seg):
+            append(("DATE", f"{_MONTHS[m.group(2)[:3]]:02d}-{int(m.group(1)):02d}", 1))
+    if seg_flags & _F_UTC:  # only the "utc"/"gmt" alternative of _OFFSET sets group 1
+        for m in _OFFSET.finditer(seg):
+            if m.group(1):
+                h = int(m.group(1).replace(" ", ""))
+                append(("TZ", f"utc{h:+d}" if h else "utc", 1))
 
 
 _DATE_FORMAT = _lazy(r"^(d{1,2}|m{1,2}|y{2,4})[./-](d{1,2}|m{1,2}|y{2,4})[./-](d{1,2}|m{1,2}|y{2,4})$")
