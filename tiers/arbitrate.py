@@ -952,7 +952,7 @@ class _Fx:
     Most pairs end at the relatedness test: the rest is computed on first need (``full``)."""
 
     __slots__ = ("slots", "content_all", "rel_cl", "done", "vals", "pos_slots", "pos_all", "pos_time", "acts",
-                 "win", "th_slots", "elig", "elig_k", "k_gate", "c_vals", "scopes")
+                 "win", "th_slots", "elig", "elig_k", "k_gate", "c_vals", "scopes", "split")
 
     def __init__(self, a: Analysis) -> None:
         self.slots = frozenset([s for s, _, _ in a.values])  # a.values holds every clause's values
@@ -983,6 +983,8 @@ class _Fx:
         self.k_gate = [cl.signs["GATE"] for cl in a.clauses if not cl.exception and cl.signs.get("GATE")]
         self.c_vals = frozenset([v for _, v, sg in a.values if sg > 0])
         self.scopes: dict[str, tuple] = {}
+        #: slot -> (positive (value, clause) pairs, negated values) of ``vals`` (``_substitution``, on first need)
+        self.split: dict[str, tuple[list, list]] = {}
         self.done = True
         return self
 
@@ -1009,11 +1011,12 @@ def _relatedness_fx(kx: _Fx, c: Analysis) -> float:
     return best
 
 
-def _best_clause_fx(ce: dict, kx: _Fx) -> tuple[Clause | None, float]:
-    """``_best_clause(cc, k)`` from the features (``ce``: the candidate clause's comparable concepts)."""
-    best, best_ov = None, 0.0
+def _best_clause_fx(ce: dict, kx: _Fx) -> tuple[Clause | None, float, dict | None]:
+    """``_best_clause(cc, k)`` from the features (``ce``: the candidate clause's comparable concepts), and the best
+    clause's comparable concepts."""
+    best, best_ov, best_e = None, 0.0, None
     if not ce:
-        return best, best_ov  # nothing shared with any clause: every overlap is 0
+        return best, best_ov, best_e  # nothing shared with any clause: every overlap is 0
     for kc, ke in kx.elig_k:
         if ke.keys().isdisjoint(ce):
             continue  # overlap 0 never beats best_ov + 1e-9
@@ -1027,8 +1030,8 @@ def _best_clause_fx(ce: dict, kx: _Fx) -> tuple[Clause | None, float]:
                 ws.append(w)
         ov = sum(ws)
         if ov > best_ov + 1e-9:
-            best, best_ov = kc, ov
-    return best, best_ov
+            best, best_ov, best_e = kc, ov, ke
+    return best, best_ov, best_e
 
 
 def _shared(cc: Clause, kc: Clause) -> list[str]:
@@ -1082,22 +1085,28 @@ def _polarity(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | None = 
         return "permits", "the amount is beyond the limit the constraint sets"
     if th == "ok":
         return None
+    ke = None
     for ci, cc in enumerate(c.clauses):
         if cc.exception:
             continue
         if kx is None:
             kc, ov = _best_clause(cc, k)
-        elif c.report and cc.force not in {"permit", "relax", "indiff"}:
+        elif (c.report and cc.force not in {"permit", "relax", "indiff"}) or cc.force not in _CONFLICT_FORCES:
             continue  # skipped below whatever the best clause
         else:
-            kc, ov = _best_clause_fx(cx.elig[ci], kx)
+            kc, ov, ke = _best_clause_fx(cx.elig[ci], kx)
         if kc is None or (ov < OVERLAP_MIN and not _nominal_permission(cc, kc)):
             continue
         if c.report and cc.force not in {"permit", "relax", "indiff"}:
             continue
         if cc.force not in _CONFLICT_FORCES:
             continue
-        shared = _shared(cc, kc)
+        if ke is not None:
+            # _shared(cc, kc): the comparable concepts of both clauses (signed, not generic or slot ids), in
+            # the order of cc's signs, which is the order of its comparable concepts
+            shared = [x for x in cx.elig[ci] if x in ke]
+        else:
+            shared = _shared(cc, kc)
         if all(lexicon().kind.get(x) == "qualifier" for x in shared):
             continue  # sharing only "Wednesday" or "prod" is not being about the same thing
         if _disjoint_values(cc, kc):
@@ -1218,9 +1227,13 @@ def _disjoint_values(cc: Clause, kc: Clause) -> bool:
     cv: dict[str, list[str]] = {}
     for slot, v, _ in cc.values:
         cv.setdefault(slot, []).append(v)
+    compared = None
     for slot, vals in cv.items():
-        if slot in kv and slot in {"DAY", "TIME", "DATE", "FLAG", "AIRPORT_CODE"} | _SHAPE_SLOTS | set(
-                lexicon().slot_of.values()):
+        if slot not in kv:
+            continue
+        if compared is None:  # {"DAY", "TIME", "DATE", "FLAG", "AIRPORT_CODE"} | _SHAPE_SLOTS | the lexicon's slots
+            compared = _compared_slots(lexicon())
+        if slot in compared:
             if not any(_same_value(slot, a, b) for a in vals for b in kv[slot]):
                 return True
     return False
@@ -1307,6 +1320,27 @@ def _value_is_object(cl: Clause, value: str) -> bool:
     return len(others) <= 1
 
 
+_SLOT_VALUES: list = [None, frozenset()]
+_COMPARED_SLOTS: list = [None, frozenset()]
+
+
+def _compared_slots(lx) -> frozenset[str]:
+    """The slots ``_disjoint_values`` compares, built once per lexicon object (it built the set per slot)."""
+    if _COMPARED_SLOTS[0] is not lx:
+        _COMPARED_SLOTS[1] = frozenset({"DAY", "TIME", "DATE", "FLAG", "AIRPORT_CODE"} | _SHAPE_SLOTS
+                                       | set(lx.slot_of.values()))
+        _COMPARED_SLOTS[0] = lx
+    return _COMPARED_SLOTS[1]
+
+
+def _slot_values(lx) -> frozenset[str]:
+    """``set(lx.slot_of.values())``, built once per lexicon object (a membership test scanned the values)."""
+    if _SLOT_VALUES[0] is not lx:
+        _SLOT_VALUES[1] = frozenset(lx.slot_of.values())
+        _SLOT_VALUES[0] = lx
+    return _SLOT_VALUES[1]
+
+
 def _substitution(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | None = None
                   ) -> tuple[str, str, str] | None:
     """(slot, candidate value, constraint value) when the candidate sets a slot the constraint fixed."""
@@ -1323,12 +1357,17 @@ def _substitution(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | Non
         kvals = kv.get(slot)
         if not kvals or slot == "MONTH_V":
             continue  # a month names when a rule applies; another month is another case, not another value
-        k_pos = [(v, cl) for v, sg, cl in kvals if sg > 0]
-        k_neg = [v for v, sg, _ in kvals if sg < 0]
+        sp = kx.split.get(slot) if kx is not None else None
+        if sp is None:
+            sp = ([(v, cl) for v, sg, cl in kvals if sg > 0], [v for v, sg, _ in kvals if sg < 0])
+            if kx is not None:
+                kx.split[slot] = sp
+        k_pos, k_neg = sp
         for val, sg, ccl in cvals:
             if sg <= 0:
                 continue
-            if ((slot in lx.slot_of.values() or slot == "NAME" or slot in _SHAPE_SLOTS)
+            if ((((slot in _slot_values(lx)) if kx is not None else (slot in lx.slot_of.values()))
+                 or slot == "NAME" or slot in _SHAPE_SLOTS)
                     and any(_same_value(slot, val, nv) for nv in k_neg)
                     and not any(_same_value(slot, val, pv) for pv, _ in k_pos)):
                 # a value the user ruled out ("not Samuel", "Zoom doesn't work for me"), now asserted
@@ -1658,7 +1697,7 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     for cons in index.candidates(a):
         if cons.file == file and cons.content == content:
             continue  # the line restates itself (an unchanged line re-sent by a whole-file write)
-        same = (cons.content, cons.tier, cons.scope)
+        same = (cons.content, id(cons.tier), cons.scope)  # tiers are singletons: id() spares Enum.__hash__
         if same in passed:
             cf = None
         else:
