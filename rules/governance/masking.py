@@ -35,15 +35,18 @@ _HEX_ONLY = LazyRe(r"[0-9a-f]+")
 
 
 def _entropy(s: str) -> float:
-    counts: dict[str, int] = {}
-    for ch in s:
-        counts[ch] = counts.get(ch, 0) + 1
+    # the same counts in the same order (first occurrence) as counting character by character, each counted in C
     n = len(s)
-    return -sum(c / n * math.log2(c / n) for c in counts.values())
+    return -sum([c / n * math.log2(c / n) for c in map(s.count, dict.fromkeys(s))])
+
+
+_DIGITS = frozenset("0123456789")
 
 
 def _looks_random(tok: str) -> bool:
-    if "/" in tok and not tok.endswith("=") and tok.count("/") >= 1 and not any(c.isdigit() for c in tok[:8]):
+    # tok is a _TOKEN match: ASCII letters, digits and -_+/= only, so the character-class tests below are exact as
+    # whole-string operations (a digit is 0-9; upper() changes exactly the lowercase letters, lower() the capitals)
+    if "/" in tok and not tok.endswith("=") and _DIGITS.isdisjoint(tok[:8]):
         return False  # path-like
     core = tok.strip("=")
     if len(core) < 24:
@@ -52,13 +55,17 @@ def _looks_random(tok: str) -> bool:
         return False  # git object ids and sha256 digests are not secrets
     if core.isalpha() or core.isdigit():
         return False
-    classes = sum((any(c.islower() for c in core), any(c.isupper() for c in core), any(c.isdigit() for c in core)))
+    classes = (core.upper() != core) + (core.lower() != core) + (not _DIGITS.isdisjoint(core))
     if classes < 2:
         return False
-    if "-" in core and all(part.isalpha() or part == "" for part in core.split("-")):
-        return False  # long-kebab-case-branch-names
-    if "_" in core and all(part.isalpha() or part == "" for part in core.split("_")):
-        return False
+    if "-" in core:  # long-kebab-case-branch-names: letters between the dashes only
+        r = core.replace("-", "")
+        if not r or r.isalpha():
+            return False
+    if "_" in core:
+        r = core.replace("_", "")
+        if not r or r.isalpha():
+            return False
     return _entropy(core) >= 3.6
 
 

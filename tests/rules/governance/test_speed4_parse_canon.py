@@ -201,3 +201,52 @@ def test_needs_mask_of_a_text_holds_for_any_text_containing_it(before, value, af
     """canonicalize checks the joined values once, instead of each value: sound because needs_mask is monotone."""
     if needs_mask(value):
         assert needs_mask(before + sep + value + sep + after)
+
+
+def _reference_entropy(s: str) -> float:
+    import math
+
+    counts: dict[str, int] = {}
+    for ch in s:
+        counts[ch] = counts.get(ch, 0) + 1
+    n = len(s)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _reference_looks_random(tok: str) -> bool:
+    from rules.governance.masking import _HEX_ONLY
+
+    if "/" in tok and not tok.endswith("=") and tok.count("/") >= 1 and not any(c.isdigit() for c in tok[:8]):
+        return False
+    core = tok.strip("=")
+    if len(core) < 24:
+        return False
+    if _HEX_ONLY.fullmatch(core) and len(core) in (40, 64):
+        return False
+    if core.isalpha() or core.isdigit():
+        return False
+    classes = sum((any(c.islower() for c in core), any(c.isupper() for c in core), any(c.isdigit() for c in core)))
+    if classes < 2:
+        return False
+    if "-" in core and all(part.isalpha() or part == "" for part in core.split("-")):
+        return False
+    if "_" in core and all(part.isalpha() or part == "" for part in core.split("_")):
+        return False
+    return _reference_entropy(core) >= 3.6
+
+
+_TOKEN_CHARS = "abcXYZ0189_-+/="
+
+
+@settings(max_examples=4000, deadline=None)
+@given(st.text(alphabet=st.sampled_from(_TOKEN_CHARS), min_size=20, max_size=70)
+       | st.text(alphabet=st.sampled_from("abcdef0123456789"), min_size=38, max_size=66)
+       | st.text(alphabet=st.sampled_from("ab-_="), min_size=22, max_size=40))
+def test_looks_random_agrees_with_the_character_loops_it_replaced(tok):
+    """_TOKEN matches are ASCII [A-Za-z0-9_-+/=] runs: the whole-string tests equal the per-character ones."""
+    from rules.governance.masking import _TOKEN, _entropy, _looks_random
+
+    for m in _TOKEN.finditer(tok):
+        t = m.group(0)
+        assert _looks_random(t) == _reference_looks_random(t), t
+        assert _entropy(t) == _reference_entropy(t), t
