@@ -90,6 +90,19 @@ _IDE = LazyRe(r"(?i)(vscode-ipc-[^\s]*\.sock|vscode-git-[^\s]*\.sock|vscode-[a-z
                   r"jetbrains[^\s]*\.sock|/\.?code-?server[^\s]*\.sock|windsurf[^\s]*\.sock|zed[^\s]*\.sock)")
 
 
+def _ide_hit(text: str) -> bool:
+    """``_IDE.search(text)`` is not None. The regex is case-insensitive with no literal prefix, so the engine tries
+    every alternative at every position (~1k machine instructions per character). Each alternative contains one of
+    the words below, and for ASCII text its (?i) matching is plain ASCII case folding, so a lowercased ASCII text
+    without any of them cannot match (non-ASCII text goes to the regex: Unicode case folding is wider)."""
+    if text.isascii():
+        low = text.lower()
+        if not ("vscode" in low or "cursor" in low or "jetbrains" in low or "code-server" in low
+                or "codeserver" in low or "windsurf" in low or "zed" in low):
+            return False
+    return _IDE.search(text) is not None
+
+
 @dataclass(frozen=True, slots=True)
 class Effect:
     """One thing a segment does, for policy matching: ``type`` and its ``target`` (path, host or branch)."""
@@ -233,6 +246,12 @@ class Options:
 
 
 _MAX_SEGMENTS = 2000
+#: all-False "dynamic" flags and all-None taints for the literal words of a fast-path command, shared by length:
+#: nothing changes these sequences in place (dispatch and the handlers only index, slice and rebind them), and a
+#: list with a true first flag, the one case dispatch concatenates, never comes from here
+_SHARED_LEN = 32
+_FALSES = tuple((False,) * n for n in range(_SHARED_LEN))
+_NONES = tuple((None,) * n for n in range(_SHARED_LEN))
 _MAX_NEST = 12
 
 
@@ -284,7 +303,7 @@ class Walker:
         seg.type = best
         seg.effects = effs
         seg.via = via
-        seg.wrappers = tuple(wrappers) if wrappers else ()
+        seg.wrappers = wrappers  # always a tuple (dispatch builds them as tuples; the default is ())
         seg._canonical = None
         segments = self.out.segments
         if len(segments) < _MAX_SEGMENTS:
@@ -340,10 +359,18 @@ class Walker:
         if stdin is not None and stdin.text is not None and argv[0] == "tee":  # no redirections: only tee writes
             for t in [a for a in argv[1:] if not a.startswith("-")]:
                 self.written[self.env.abs_of(self.env.norm(t, cwd).display)] = stdin.text
-        if self.ide_possible and _IDE.search(" ".join(argv)):
+        if self.ide_possible and _ide_hit(" ".join(argv)):
             self.violate("no-ide-socket-access", "reaches an IDE/editor socket; agents may not drive the editor")
         n = len(argv)
-        return self.dispatch(argv, [False] * n, [None] * n, cwd, "", op, stdin, [])
+        if n < _SHARED_LEN:
+            dyn, taints = _FALSES[n], _NONES[n]
+        else:
+            dyn, taints = (False,) * n, (None,) * n
+        if n:
+            tool = tool_name(argv[0])
+            if tool not in _WRAPPERS:  # dispatch() would break out of its loop at once: go straight to final()
+                return self.final(argv, dyn, taints, cwd, "", op, stdin, [], False, (), tool)
+        return self.dispatch(argv, dyn, taints, cwd, "", op, stdin, [])
 
     def command(self, cmd, cwd, via, op, stdin) -> tuple[str | None, Flow]:
         if type(cmd) is Simple:
@@ -436,12 +463,13 @@ class Walker:
                     break
             else:  # the common case: only literal words (no assignment, expansion or substitution)
                 argv = [w.text for w in words]
-                return self.simple_words(cmd, cwd, via, op, stdin, argv, [False] * len(argv),
-                                         [None] * len(argv))
+                n = len(argv)
+                return self.simple_words(cmd, cwd, via, op, stdin, argv, _FALSES[n] if n < _SHARED_LEN else
+                                         (False,) * n, _NONES[n] if n < _SHARED_LEN else (None,) * n)
         for name, w in cmd.assigns:
             t = self.word_subs(w, cwd, via)
             value, dyn = self.expand(w, cwd)
-            if self.ide_possible and _IDE.search(name + "=" + value):
+            if self.ide_possible and _ide_hit(name + "=" + value):
                 self.violate("no-ide-socket-access", f"sets {name} to an IDE socket; editor sockets are off limits")
             if not cmd.words:
                 if dyn:
@@ -488,8 +516,12 @@ class Walker:
             if effects:
                 self.emit([">"], op, via, "write", effects)
             return cwd, _NO_FLOW
-        if self.ide_possible and _IDE.search(" ".join(argv)):
+        if self.ide_possible and _ide_hit(" ".join(argv)):
             self.violate("no-ide-socket-access", "reaches an IDE/editor socket; agents may not drive the editor")
+        if not dyn_flags[0]:
+            tool = tool_name(argv[0])
+            if tool not in _WRAPPERS:  # dispatch() would break out of its loop at once: go straight to final()
+                return self.final(argv, dyn_flags, word_taint, cwd, via, op, stdin, effects, False, (), tool)
         return self.dispatch(argv, dyn_flags, word_taint, cwd, via, op, stdin, effects, cmd)
 
     def redirections(self, redirects, cwd, via, stdin: Flow | None, effects: list[Effect]) -> Flow | None:
@@ -667,13 +699,14 @@ class Walker:
         """Type the unwrapped command ``argv`` (``tool``: its ``tool_name`` when the caller has it)."""
         if tool is None:
             tool = tool_name(argv[0])
-        args = argv[1:]
-        cat = _category(tool)
+        cat = _CATEGORIES.get(tool)
+        if cat is None:
+            cat = _category_missing(tool)
         if cat == _C_HANDLER:
             res = _FINAL[tool](self, tool, argv, cwd, stdin, effects, taints)
         elif cat == _C_READ:
             res = ("read", None)
-            for a in _operands(args):
+            for a in _operands(argv[1:]):
                 if "/" in a or "." in a:
                     effects.append(_effect("read", self.env.norm(a, cwd).display, "path"))
         elif cat == _C_EXEC:
@@ -696,7 +729,7 @@ class Walker:
             res = self.run_net(tool, argv, cwd, stdin, effects)
         else:  # _C_WRITE
             res = ("write", None)
-            for ref in self.paths(_operands(args), cwd):
+            for ref in self.paths(_operands(argv[1:]), cwd):
                 effects.append(self.write_effect(ref, tool))
         typ, flow = res
         if sudo:
@@ -704,6 +737,7 @@ class Walker:
         if tool not in _TAIL_TOOLS:  # no taint, download, working directory, variable or echo text to track
             self.emit(argv, op, via, typ, effects, sudo, wrappers)
             return cwd, _NO_FLOW if flow is None else flow
+        args = argv[1:]
         fetcher = tool in FETCHERS
         decoder = tool in _DECODER_TOOLS and _is_decoder(tool, argv)
         if effects and (fetcher or decoder or (stdin is not None and stdin.taint and tool in _FILTERS)):
@@ -1170,7 +1204,7 @@ def _w_env(w: Walker, argv, cwd):
             continue
         if "=" in a and not a.startswith("="):
             name = a.split("=", 1)[0]
-            if _IDE.search(a):
+            if _ide_hit(a):
                 w.violate("no-ide-socket-access", f"env sets {name} to an IDE socket; editor sockets are off limits")
             i += 1
             continue
@@ -1917,6 +1951,26 @@ def _category(tool: str) -> int:
         if tool in members:
             return cat
     return _C_EXEC
+
+
+#: ``_category`` of every tool some set names, filled on first use (one dict lookup per command in ``final``)
+_CATEGORIES: dict[str, int] = {}
+
+
+def _category_missing(tool: str) -> int:
+    """``_category(tool)`` for a tool :data:`_CATEGORIES` lacks: the table is built on the first call; after that
+    a missing tool is in none of the sets, so only the ``mkfs`` prefix test of ``_category`` remains."""
+    if not _CATEGORIES:
+        # lowest priority first, so that a tool in two sets ends with _category's (earlier) answer
+        for members, cat in ((READ_TOOLS, _C_READ), (WRITE_TOOLS, _C_WRITE), (NET_TOOLS, _C_NET),
+                             (ESCALATORS, _C_ESCALATOR), (DEVICE_WIPERS, _C_WIPER), (SQL_CLIENTS, _C_SQL),
+                             (INTERPRETERS, _C_INTERP), (SHELLS, _C_SHELL), (_FINAL, _C_HANDLER)):
+            for t in members:
+                _CATEGORIES[t] = _C_WIPER if t.startswith("mkfs") and cat > _C_WIPER else cat
+        hit = _CATEGORIES.get(tool)
+        if hit is not None:
+            return hit
+    return _C_WIPER if tool.startswith("mkfs") else _C_EXEC
 
 
 #: tools whose output carries a credential file's contents when they read one

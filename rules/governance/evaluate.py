@@ -21,7 +21,7 @@ from ._records import builder
 from .analyze import INVARIANTS, RANK, TYPES, Analysis, Effect, Violation, analyze_command
 from .masking import mask, mask_obj, needs_mask
 from .paths import Env
-from .policy import _TARGET_KINDS, Policy, _plan, load_policy
+from .policy import _PLANS, _TARGET_KINDS, Policy, _plain, load_policy
 
 SHELL_TOOLS = frozenset({"bash", "run_shell_command", "exec", "shell", "terminal", "beforeshellexecution",
                          "execute_command", "run_command", "run_terminal_cmd", "command", "sh", "process",
@@ -314,10 +314,10 @@ def analyze_call(call, env: Env, policy: Policy, kind: str | None = None) -> tup
             out.effects.append(Effect("write"))
         return kind, out
     if kind == "read":
-        from .analyze import _IDE
+        from .analyze import _ide_hit
         for p in _call_paths(call):
             ref = env.norm(p, cwd)
-            if _IDE.search(p):
+            if _ide_hit(p):
                 out.violations.append(Violation("no-ide-socket-access", f"{call.tool} reads an IDE socket "
                                                 f"({ref.display}); editor sockets are off limits"))
             out.effects.append(Effect("read", ref.display, "path"))
@@ -349,26 +349,34 @@ def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, 
     """(decision, rule, reason, mode, scope, findings) for an analysis under a policy (``effects``: the
     analysis's effects when the caller has collected them already)."""
     findings: list[Finding] = []
-    seen: set[tuple[str, str]] = set()
-    if analysis.violations:
+    violations = analysis.violations
+    seen: set[tuple[str, str]] | None = set() if violations else None  # made when a finding may repeat
+    if violations:
         modes, default = policy.invariant_modes, policy.mode
-        for v in analysis.violations:
+        for v in violations:
             mode = modes.get(v.invariant, default)
             key = (v.invariant, v.reason)
             if mode == "off" or key in seen:
                 continue
             seen.add(key)
             findings.append(_finding(v.invariant, "invariant", mode, v.reason))
+    if effects is None:
+        segs = analysis.segments  # _effects_of, its common case inline
+        effects = segs[0].effects if len(segs) == 1 and not analysis.effects else _effects_of(analysis)
     allow_rule = None
     best = -1
-    match = policy.match
     # Policy.match's first step inlined: an effect without a target is decided by the plan's entry for its type
-    plan = _plan(policy) if type(policy) is Policy else None
-    for eff in (_effects_of(analysis) if effects is None else effects):
-        if plan is not None and (not eff.target or eff.kind not in _TARGET_KINDS):
-            rule, effect = (plan.get(eff.type) or plan["*"])[2]
+    if type(policy) is Policy:
+        hit = _PLANS.get(id(policy))
+        plain = hit[2] if hit is not None and hit[0] is policy else _plain(policy)
+        plain_star = plain["*"]
+    else:
+        plain = None
+    for eff in effects:
+        if plain is not None and (not eff.target or eff.kind not in _TARGET_KINDS):
+            rule, effect = plain.get(eff.type) or plain_star
         else:
-            rule, effect = match(eff)
+            rule, effect = policy.match(eff)
         if effect == "deny":
             rid = rule.id if rule else "default-deny"
             reason = (rule.reason if rule and rule.reason else
@@ -379,12 +387,16 @@ def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, 
                 reason = f"{reason} ({eff.type} {eff.target})"
             if rule and rule.suggestion:
                 reason = f"{reason} Try: {rule.suggestion}"
+            if seen is None:
+                seen = set()
             if (rid, reason) not in seen:
                 seen.add((rid, reason))
                 findings.append(_finding(rid, "policy", policy.mode_for(rid), reason, eff.target))
-        elif rule is not None and RANK[eff.type] > best:
-            best = RANK[eff.type]
-            allow_rule = rule
+        elif rule is not None:
+            rank = RANK[eff.type]
+            if rank > best:
+                best = rank
+                allow_rule = rule
     if findings:
         for f in findings:
             if f.mode == "enforce":

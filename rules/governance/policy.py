@@ -261,8 +261,16 @@ def _plan(policy: Policy) -> dict:
         plan[typ] = (tuple(deny), tuple(allow), plain, _deny_path_gate(deny))
     if len(_PLANS) > 64:
         _PLANS.clear()
-    _PLANS[id(policy)] = (policy, plan)
+    # the decisions for target-less effects by type, for decide()'s inlined first step of match()
+    plain = {typ: entry[2] for typ, entry in plan.items()}
+    _PLANS[id(policy)] = (policy, plan, plain)
     return plan
+
+
+def _plain(policy: Policy) -> dict:
+    """Per action type (and "*"): the (rule, effect) deciding an effect without a target (see :func:`_plan`)."""
+    _plan(policy)
+    return _PLANS[id(policy)][2]
 
 
 # -- loading -----------------------------------------------------------------------------------------------
