@@ -706,7 +706,14 @@ class Walker:
             res = _FINAL[tool](self, tool, argv, cwd, stdin, effects, taints)
         elif cat == _C_READ:
             res = ("read", None)
-            for a in _operands(argv[1:]):
+            end = False
+            for a in argv[1:]:  # _operands(argv[1:]), inline: its operands with a '/' or '.' are read
+                if not end:
+                    if a == "--":
+                        end = True
+                        continue
+                    if a.startswith("-") and a != "-":
+                        continue
                 if "/" in a or "." in a:
                     effects.append(_effect("read", self.env.norm(a, cwd).display, "path"))
         elif cat == _C_EXEC:
@@ -1049,8 +1056,9 @@ class Walker:
         args = argv[1:]
         hosts: list[str] = []
         for a in args:
-            for m in _URL.finditer(a):
-                hosts.append(m.group(2).lower())
+            if "://" in a:  # every match holds it: most arguments need no regex scanner
+                for m in _URL.finditer(a):
+                    hosts.append(m.group(2).lower())
         uploads: list[str] = []
         outputs: list[str] = []
         if tool in ("ssh", "scp", "sftp", "rsync", "mosh"):
@@ -1742,8 +1750,14 @@ def _branch_in(branch: str, protected) -> bool:
     return _combined(tuple(protected)).match(b) is not None
 
 
+_PUSH_FORCE = frozenset({"force", "f", "force-with-lease", "force-if-includes", "mirror"})
+_PUSH_DELETE = frozenset({"d", "delete"})
+_PUSH_MANY = frozenset({"all", "branches", "mirror"})
+_PUSH_NOT_CURRENT = frozenset({"all", "branches", "mirror", "tags"})
+
+
 def _git_push(w: Walker, rest, repo, effects, protected) -> None:
-    force_flags = {"force", "f", "force-with-lease", "force-if-includes", "mirror"}
+    force_flags = _PUSH_FORCE
     flags: list[str] = []
     ops: list[str] = []
     i = 0
@@ -1781,8 +1795,8 @@ def _git_push(w: Walker, rest, repo, effects, protected) -> None:
             how = "--force" if first == "f" else "--" + first
         w.violate("no-force-push", f"git push {' '.join(rest)} is a force push ({how}); push without force, or "
                   "ask the user")
-    deleting = bool(fset & {"d", "delete"})
-    if fset & {"all", "branches", "mirror"}:
+    deleting = bool(fset & _PUSH_DELETE)
+    if fset & _PUSH_MANY:
         for b in protected:
             w.violate("no-protected-branch", f"git push --{'all' if 'all' in fset else 'mirror'} also pushes the "
                       f"protected branch {b}; push your feature branch by name")
@@ -1802,7 +1816,7 @@ def _git_push(w: Walker, rest, repo, effects, protected) -> None:
                 dests.append((w.current_branch(repo) or "", deleting))
             else:
                 dests.append((spec, deleting))
-    if not refspecs and not fset & {"all", "branches", "mirror", "tags"}:
+    if not refspecs and not fset & _PUSH_NOT_CURRENT:
         dests.append((w.current_branch(repo) or "", deleting))
     for dst, is_delete in dests:
         if dst.startswith("refs/heads/"):

@@ -328,7 +328,7 @@ def analyze_call(call, env: Env, policy: Policy, kind: str | None = None) -> tup
         from .analyze import _URL, _host_allowed
         args = call.arguments or {}
         url = args.get("url") or args.get("uri") or ""
-        hosts = [m.group(2).lower() for m in _URL.finditer(str(url))] if url else []
+        hosts = [m.group(2).lower() for m in _URL.finditer(str(url))] if url and "://" in str(url) else []
         name = call.tool or ""
         if name.lower().startswith("mcp"):
             server = name.split("__")[1] if name.count("__") >= 2 else name

@@ -101,7 +101,8 @@ class Policy:
 
     def match(self, eff: Effect) -> tuple[Rule | None, str]:
         """The deciding rule for one effect: first matching deny, else first matching allow, else default deny."""
-        plan = _plan(self)
+        hit = _PLANS.get(id(self))
+        plan = hit[1] if hit is not None and hit[0] is self else _plan(self)
         entry = plan.get(eff.type) or plan["*"]
         target = eff.target
         if not target or eff.kind not in _TARGET_KINDS:
@@ -111,9 +112,11 @@ class Policy:
             for m in entry[0]:
                 if m.hits(eff.kind, target):
                     return m.rule, "deny"
-        for m in entry[1]:
+        for m in entry[4]:  # the allow rules before the first unconditional one
             if m.hits(eff.kind, target):
                 return m.rule, "allow"
+        if entry[5] is not None:  # an allow rule without targets or branches hits every effect
+            return entry[5], "allow"
         return None, "deny"
 
     def to_dict(self) -> dict:
@@ -244,7 +247,8 @@ def _deny_path_gate(deny: list) -> object:
 
 def _plan(policy: Policy) -> dict:
     """Per action type: (deny rules, allow rules) that name the type, each as a compiled :class:`_RuleMatcher`,
-    and the decision for an effect without a target (only rules without targets or branches match it)."""
+    the decision for an effect without a target (only rules without targets or branches match it), the deny
+    rules' path gate, the allow rules before the first one without targets or branches, and that rule (or None)."""
     hit = _PLANS.get(id(policy))
     if hit is not None and hit[0] is policy:
         return hit[1]
@@ -258,7 +262,9 @@ def _plan(policy: Policy) -> dict:
                     matchers[id(rule)])
         plain = next(((m.rule, "deny") for m in deny if not m.rule.targets and not m.rule.branches), None) or next(
             ((m.rule, "allow") for m in allow if not m.rule.targets and not m.rule.branches), (None, "deny"))
-        plan[typ] = (tuple(deny), tuple(allow), plain, _deny_path_gate(deny))
+        head = next((k for k, m in enumerate(allow) if not m.targets and m.branches is None), len(allow))
+        plan[typ] = (tuple(deny), tuple(allow), plain, _deny_path_gate(deny), tuple(allow[:head]),
+                     allow[head].rule if head < len(allow) else None)
     if len(_PLANS) > 64:
         _PLANS.clear()
     # the decisions for target-less effects by type, for decide()'s inlined first step of match()

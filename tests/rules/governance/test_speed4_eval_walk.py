@@ -203,3 +203,28 @@ def test_decide_agrees_with_the_former_decide(command, rules, modes, mode, pass_
     for policy in (Policy("<test>", mode=mode, rules=tuple(rules), invariant_modes=modes), starter_policy()):
         effects = _effects_of(analysis) if pass_effects else None
         assert decide(analysis, policy, effects) == reference_decide(analysis, policy, effects)
+
+
+# -- small prechecks -----------------------------------------------------------------------------------------------
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["http", "HTTPS", "s3", "ftp", "wss", ":", "/", "//", "://", "a.b", "@", "x", " ",
+                                 "?", "#", "'", "é"]), max_size=10).map("".join))
+def test_url_matches_need_the_scheme_separator(text):
+    """run_net and analyze_call scan an argument for URLs only when it holds '://'."""
+    if "://" not in text:
+        assert A._URL.search(text) is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["-", "--", "-n", "--all", "a", "a.txt", "dir/", "/etc/x", "-x.y", "~/.ssh/k",
+                                 "-/", ".", ""]), max_size=8))
+def test_read_tool_effects_equal_the_operands_walk(args):
+    """final() reads the operands of a read tool inline; the effects are those of _operands() with '/' or '.'."""
+    env = Env.build("/ws")
+    w = A.Walker(env)
+    effects = []
+    assert A._category("wc") == A._C_READ
+    w.final(["wc", *args], (False,) * (len(args) + 1), (None,) * (len(args) + 1), env.root, "", "", None, effects,
+            False, (), "wc")
+    expect = [("read", env.norm(a, env.root).display, "path") for a in A._operands(args) if "/" in a or "." in a]
+    assert [(e.type, e.target, e.kind) for e in w.out.segments[0].effects if e.target] == expect
