@@ -23,6 +23,9 @@ MAX_INPUT = 200_000
 FAST_MAX = 2000
 
 _BLANKS = frozenset(" \t\r\f\v")
+#: the characters :meth:`_Parser.skip_blanks` can move past (blanks, a backslash-newline, a comment); at any other
+#: character it leaves the cursor where it is, so callers on a hot path test for these before calling it
+_SKIPPABLE = frozenset(" \t\r\f\v\\#")
 #: the characters a redirection can start with (:meth:`_Parser.try_redirect` returns None for any other)
 _REDIRECT_START = frozenset("<>&0123456789{")
 _WORD_BREAK = frozenset(" \t\r\f\v;&|<>()\n")
@@ -175,8 +178,10 @@ class _Parser:
         op = ""
         s, n = self.s, self.n
         while True:
-            self.skip_blanks()
             i = self.i
+            if i < n and s[i] in _SKIPPABLE:  # skip_blanks would move: call it (otherwise it leaves i as is)
+                self.skip_blanks()
+                i = self.i
             if i >= n:
                 break
             c = s[i]
@@ -257,8 +262,10 @@ class _Parser:
             if cmd is None:
                 break
             commands.append(cmd)
-            self.skip_blanks()
             i = self.i
+            if i < n and s[i] in _SKIPPABLE:
+                self.skip_blanks()
+                i = self.i
             if i >= n or s[i] != "|":
                 break
             nxt = s[i + 1] if i + 1 < n else ""
@@ -283,7 +290,9 @@ class _Parser:
 
     # -- commands ------------------------------------------------------------------------------------
     def parse_command(self, stops: frozenset[str], closer: str) -> Command | None:
-        self.skip_blanks()
+        i = self.i
+        if i < self.n and self.s[i] in _SKIPPABLE:
+            self.skip_blanks()
         if self.i >= self.n:
             return None
         c = self.s[self.i]
@@ -506,11 +515,15 @@ class _Parser:
         cmd.assigns = []
         cmd.words = []
         cmd.redirects = []
+        s, n = self.s, self.n
         while True:
-            self.skip_blanks()
-            if self.i >= self.n:
+            i = self.i
+            if i < n and s[i] in _SKIPPABLE:
+                self.skip_blanks()
+                i = self.i
+            if i >= n:
                 break
-            c = self.s[self.i]
+            c = s[i]
             if c in "\n;|" or (c == "&" and not self.startswith("&>")):
                 break
             if c == ")" or (closer and c == closer and not cmd.words and closer == "}"):

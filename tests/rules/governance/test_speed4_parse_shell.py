@@ -75,3 +75,16 @@ def test_fast_items_agrees_on_a_table_of_lines():
                  "echo \"x\" $HOME", "ls   ", "x=1 ls", "ls; x=1", "a |", "| a", "a & b &", "'unterminated",
                  "echo '$(rm -rf /)'", "echo \"$(rm)\"", "a\u00a0b", "echo 'a\nb'", "echo hi # c", ""]:
         assert fast_items(line) == reference_fast_items(line), line
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_TOKENS), max_size=10).map("".join), st.integers(0, 40))
+def test_skip_blanks_moves_only_from_a_skippable_character(text, i):
+    """The parser calls skip_blanks only at a character of _SKIPPABLE: anywhere else it would not move."""
+    from rules.governance.shell import _SKIPPABLE, _Parser
+
+    p = _Parser(text)
+    p.i = min(i, len(text))
+    p.skip_blanks()
+    if p.i != min(i, len(text)):
+        assert text[min(i, len(text))] in _SKIPPABLE
