@@ -638,6 +638,15 @@ class _Parser:
             word.text = direction + "(…)"
             return word
         plain = _PLAIN.match
+        m = plain(s, i)
+        if m is not None:
+            j = m.end()
+            if j >= n or s[j] in _WORD_BREAK:  # a plain word (the commonest): what the loop below makes of it
+                self.i = j
+                word.text = m.group()
+                return word
+            parts.append(m.group())
+            i = j
         while i < n:
             m = plain(s, i)
             if m is not None:
