@@ -782,33 +782,6 @@ def _may_match(trigger, text: str, has_digit: bool) -> bool:
     return True
 
 
-#: trigger -> [times tested, its literal needs as compiled alternations once tested COMPILE_AFTER times]
-_TRIGGER_RX: dict[tuple, list] = {}
-
-
-def _may_match_hot(trigger: tuple, text: str, has_digit: bool) -> bool:
-    """``_may_match`` for a compiled pattern's trigger: each need of literals becomes one alternation searched in C
-    (a substring search for any of them, which is what ``any(map(text.__contains__, need))`` asks) once the
-    trigger is hot; until then, and in a process that classifies a few lines, the plain test (nothing compiled)."""
-    rec = _TRIGGER_RX.get(trigger)
-    if rec is None:
-        rec = _TRIGGER_RX[trigger] = [0, None]
-    tests = rec[1]
-    if tests is None:
-        rec[0] += 1
-        if rec[0] <= COMPILE_AFTER:
-            return _may_match(trigger, text, has_digit)
-        tests = rec[1] = tuple(need if need == "digit" else re.compile("|".join(map(re.escape, need))).search
-                               for need in trigger)
-    for test in tests:
-        if test == "digit":
-            if not has_digit:
-                return False
-        elif test(text) is None:
-            return False
-    return True
-
-
 #: Uses of a pattern matched by steps before it is compiled with ``re`` (faster per call, ~0.2 ms to compile): a
 #: hook process compiles nothing, a linter compiles the few phrases that keep coming up.
 COMPILE_AFTER = 16
@@ -1377,11 +1350,7 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
         for ci, idx, pat, rest, at_start in members:
             std = pat._std
             if std is not None and not exact and not at_start:
-                # compiled already: its search walks every position of the line (most raw patterns start with a
-                # lookbehind or a class, which re cannot skip to), so the rest of the trigger, a condition every
-                # match meets, is tested first, as one search in C per need once hot
-                if rest is not None and not _may_match_hot(rest, folded, has_digit):
-                    continue
+                # compiled already: one search in C is cheaper than testing the rest of the trigger in Python
                 for m in std.finditer(folded):
                     found[ci].append((m.start(), m.end(), idx))
                 continue
