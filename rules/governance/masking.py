@@ -157,7 +157,14 @@ def needs_mask(text: str) -> bool:
     low = text.lower()
     if "-p" in text and ("mysql" in low or "mariadb" in low):
         return True
-    return _has_keyword(low) and _key_context(text, low)
+    # _has_keyword(low), inline (this runs for most segments of most commands)
+    if (("k" in low and ("key" in low or "token" in low or "hooks.slack" in low))
+            or ("p" in low and ("pass" in low or "pwd" in low or "private" in low))
+            or ("c" in low and ("secret" in low or "credential" in low))
+            or ("b" in low and ("bearer" in low or "begin" in low))
+            or "auth" in low or "eyj" in low):
+        return _key_context(text, low)
+    return False
 
 
 def _sub_ascii(pattern: re.Pattern[str], repl, text: str, low: str) -> str:

@@ -250,3 +250,25 @@ def test_looks_random_agrees_with_the_character_loops_it_replaced(tok):
         t = m.group(0)
         assert _looks_random(t) == _reference_looks_random(t), t
         assert _entropy(t) == _reference_entropy(t), t
+
+
+def _reference_needs_mask(text: str) -> bool:
+    from rules.governance.masking import _TOKEN_PROBE, _key_context
+
+    if not text:
+        return False
+    if "://" in text and "@" in text:
+        return True
+    if _TOKEN_PROBE.search(text) is not None:
+        return True
+    low = text.lower()
+    if "-p" in text and ("mysql" in low or "mariadb" in low):
+        return True
+    return _reference_has_keyword(low) and _key_context(text, low)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS + _PIECES + ["://", "@", "mysql", "MariaDB", "-p", "is", "\u212a"]),
+                max_size=8).map(" ".join) | st.text(max_size=30))
+def test_needs_mask_agrees_with_the_version_it_replaced(text):
+    assert needs_mask(text) == _reference_needs_mask(text)
