@@ -752,8 +752,7 @@ class ConstraintIndex:
         An item with rest -1 is a file's cut score level (``deferred[file number]``), keyed by the least index of
         the whole level: the level's admitted constraints are among its indexes, so none of them sorts before the
         marker, and they are pushed in its place when it comes up."""
-        from heapq import heapify, heappop, heappush, heapreplace
-
+        heapify, heappop, heappush, heapreplace = _heapq()
         heapify(heap)
         files = self._files
         out: list[Constraint] = []
@@ -863,6 +862,18 @@ class ConstraintIndex:
                           bound)
 
 
+_HEAPQ: list = []
+
+
+def _heapq() -> list:
+    """heapq's functions, imported on first use (an import statement per walk was ~10% of it)."""
+    if not _HEAPQ:
+        from heapq import heapify, heappop, heappush, heapreplace
+
+        _HEAPQ.extend((heapify, heappop, heappush, heapreplace))
+    return _HEAPQ
+
+
 def _neg_first(t: tuple) -> float:
     return -t[0]
 
@@ -952,13 +963,14 @@ class _Fx:
     Most pairs end at the relatedness test: the rest is computed on first need (``full``)."""
 
     __slots__ = ("slots", "content_all", "rel_cl", "done", "vals", "pos_slots", "pos_all", "pos_time", "acts",
-                 "win", "th_slots", "elig", "elig_k", "k_gate", "c_vals", "scopes", "split")
+                 "win", "th_slots", "elig", "elig_k", "k_gate", "c_vals", "scopes", "split", "inferred")
 
     def __init__(self, a: Analysis) -> None:
         self.slots = frozenset([s for s, _, _ in a.values])  # a.values holds every clause's values
         self.rel_cl = [(cl.content, cl.cov_w, cl.content_total) for cl in a.clauses if not cl.exception]
         self.content_all = frozenset([x for cl in a.clauses if not cl.exception for x in cl.content])
         self.done = False
+        self.inferred: bool | None = None  # _inferred(a), on first need (its memo of texts is smaller than a lint)
 
     def full(self, a: Analysis) -> _Fx:
         if self.done:
@@ -1107,7 +1119,8 @@ def _polarity(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | None = 
             shared = [x for x in cx.elig[ci] if x in ke]
         else:
             shared = _shared(cc, kc)
-        if all(lexicon().kind.get(x) == "qualifier" for x in shared):
+        kind = lexicon().kind
+        if all(kind.get(x) == "qualifier" for x in shared):
             continue  # sharing only "Wednesday" or "prod" is not being about the same thing
         if _disjoint_values(cc, kc):
             continue  # "never deploy on Fridays" says nothing about Monday deploys
@@ -1530,6 +1543,14 @@ def _inferred(c: Analysis) -> bool:
     return _inferred_text(c.text)
 
 
+def _inferred_fx(cx: _Fx, c: Analysis) -> bool:
+    """``_inferred(c)``, kept with the analysis' features."""
+    inf = cx.inferred
+    if inf is None:
+        inf = cx.inferred = _inferred_text(c.text)
+    return inf
+
+
 @functools.lru_cache(maxsize=4096)
 def _inferred_text(text: str) -> bool:
     from .text import words
@@ -1549,7 +1570,7 @@ def _check_conflict_exhaustive(c: Analysis, cand_tier: Tier, cons: Constraint) -
 
 
 def _check(c: Analysis, cand_tier: Tier, cons: Constraint, fast: bool) -> Conflict | None:
-    k = cons.analysis
+    k = analyze(cons.content)  # cons.analysis without the property
     if c.mention and not (c.markers & {"PERMIT", "RELAX", "INDIFF"}):
         return None
     if fast:
@@ -1567,7 +1588,10 @@ def _check(c: Analysis, cand_tier: Tier, cons: Constraint, fast: bool) -> Confli
             if not any(s in c_slots for s, _, _ in k.values):
                 return None  # unrelated and no common slot: nothing below could fire
     if fast:
-        cx, kx = cx.full(c), kx.full(k)
+        if not cx.done:
+            cx.full(c)
+        if not kx.done:
+            kx.full(k)
     if cons.tier is Tier.DECISION and cons.scope and _scope_generalization(c, k, cons.scope, kx):
         reason, res = _explain("scope-generalization", cand_tier, cons, "")
         return Conflict(cons, "scope-generalization", reason, res, 1.0 + rel)
@@ -1584,7 +1608,8 @@ def _check(c: Analysis, cand_tier: Tier, cons: Constraint, fast: bool) -> Confli
             detail = f'{label} "{shown}" instead of "{kshown}"'
         reason, res = _explain(kind, cand_tier, cons, detail)
         return Conflict(cons, kind, reason, res, 1.0 + rel)
-    if cand_tier is Tier.OBSERVATION and not (c.markers & _MODAL) and not _inferred(c):
+    if cand_tier is Tier.OBSERVATION and not (c.markers & _MODAL) and not (_inferred_fx(cx, c) if fast
+                                                                             else _inferred(c)):
         # An environment report states a fact ("`npm audit` reports …", "Calendar API: 4 meetings"): naming the
         # tool or the thing is not doing what the rule is about. It conflicts only when it reports the ruled act.
         if fast:
@@ -1621,7 +1646,8 @@ def _check(c: Analysis, cand_tier: Tier, cons: Constraint, fast: bool) -> Confli
         what, detail = pol
         detail = f"the line {what} what the constraint rules out" if what != "bypasses" else detail
     lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and (c.hedged or cand_tier is Tier.OBSERVATION
-                                                                  or _inferred(c))
+                                                                  or (_inferred_fx(cx, c) if fast
+                                                                      else _inferred(c)))
     kind = "lower-tier-over-directive" if lower else "polarity-flip"
     if cand_tier is Tier.DIRECTIVE:
         kind = "unverified-amendment"
@@ -1702,7 +1728,7 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
             cf = None
         else:
             try:
-                cf = check_conflict(a, cand_tier, cons)
+                cf = _check(a, cand_tier, cons, True)  # check_conflict
             except Exception:  # noqa: BLE001 - a bug in one comparison must not block or crash the write path
                 _log().exception("arbitration failed for constraint %s", cons.id)
                 continue
