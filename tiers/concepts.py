@@ -170,6 +170,10 @@ def _cyrillic_first(text: str) -> bool:
     return bool(regex.match(r"\p{Cyrillic}", text))
 
 
+#: ``max(text) >= _NEWER_UNICODE`` in one search.
+_HAS_NEWER = re.compile("[\u1c80-\U0010ffff]")
+
+
 def _may_have_digit(text: str) -> bool:
     r"""False only when ``\d`` cannot match in ``text``."""
     return any(map(str.isdigit, text)) or (bool(text) and max(text) >= _NEWER_UNICODE)
@@ -177,6 +181,8 @@ def _may_have_digit(text: str) -> bool:
 
 def _may_have_upper(text: str) -> bool:
     r"""False only when ``\p{Lu}`` cannot match in ``text``."""
+    if text.islower():  # str.islower() is False as soon as one character is upper (or title) case
+        return _HAS_NEWER.search(text) is not None
     return any(map(str.isupper, text)) or (bool(text) and max(text) >= _NEWER_UNICODE)
 _PRESENT_AUX = frozenset({"is", "are", "be", "get", "gets", "getting", "stays", "stay", "remain", "remains", "been",
                           "being", "must", "should", "will", "can", "may", "to", "needs", "need", "keep", "keeps"})
@@ -711,6 +717,9 @@ def _chunk_tokens(ctx: str) -> tuple[tuple[str | None, str | None], ...]:
     return tuple(out)
 
 
+_CLOSING = frozenset(".,;:!?")
+
+
 def _tokens(norm: str) -> tuple[list[str], list[str], list[bool]]:
     """``tokenize(norm)`` as parallel lists of texts, kinds and code flags (the analysis needs no offsets)."""
     texts: list[str] = []
@@ -722,10 +731,31 @@ def _tokens(norm: str) -> tuple[list[str], list[str], list[bool]]:
         # except a phone number (it needs a "+"), and every lookaround sees at most one character past the token:
         # so the line's tokens are its chunks' tokens, each chunk tokenized once with its own context (the space
         # or line edge on either side; at an edge `(?<=\s)-` and `(?=\s)` differ).
+        # Two shapes need no pattern. A chunk of letters and digits that starts with a letter can only be one word
+        # (every other alternative needs a digit first or a character such a chunk lacks); one of ASCII digits
+        # only is one number. One closing mark after either is a token of its own (".", ",", ";", "!", "?", and
+        # ":" before a space or the line's end).
         chunks = norm.split(" ")
         last = len(chunks) - 1
         memo = _memo(_chunk_tokens)
         for i, chunk in enumerate(chunks):
+            core = chunk[:-1] if chunk[-1:] in _CLOSING else chunk
+            if core.isalnum():
+                if core[0].isalpha():
+                    kind = "word"
+                elif core.isascii() and core.isdigit():
+                    kind = "num"
+                else:
+                    kind = None
+                if kind is not None:
+                    texts.append(core)
+                    kinds.append(kind)
+                    codes.append(in_code)
+                    if core is not chunk:
+                        texts.append(chunk[-1])
+                        kinds.append("punct")
+                        codes.append(in_code)
+                    continue
             ctx = (" " + chunk if i else chunk) + " " if i < last else (" " + chunk if i else chunk)
             got = memo.get(ctx)
             if got is None:
@@ -1491,6 +1521,7 @@ _KEYED = (
 
 #: Every match of a _KEYED pattern holds one of these (_PROVENANCE_LABEL only removes text).
 _KEYED_NEEDS = (":", "=", "\u2014", "\u2013", "default", "умолчанию")
+_HAS_KEYED_NEED = re.compile("|".join(_KEYED_NEEDS))
 
 
 def _keyed(norm: str) -> tuple[str, str, int] | None:
@@ -1499,11 +1530,13 @@ def _keyed(norm: str) -> tuple[str, str, int] | None:
     Returns ("KEY:<label concept>", <value concept>, +1): two lines giving different values to the same label
     disagree, in either language when the label maps to a concept.
     """
-    if not any(w in norm for w in _KEYED_NEEDS):
+    if _HAS_KEYED_NEED.search(norm) is None:
         return None  # every pattern below needs a separator, "default" or «по умолчанию»
     lx = lexicon()
     text = _PROVENANCE_LABEL.sub("", norm.strip().strip("*_ "), count=1).rstrip(" .!")
     text = text.replace("**", "")
+    if _HAS_KEYED_NEED.search(text) is None:
+        return None  # the label removed held the only one ("User said: …")
     for rx in _KEYED:
         m = rx.match(text)
         if not m:
@@ -1529,8 +1562,12 @@ _EXT = _lazy(r"(\.[a-z]{1,4})$")
 _DOM = _lazy(r"^(\d{1,2})(?:st|nd|rd|th|-?го|-?е)$")
 _FIRST_WORD = _lazy(r"\W*\w+")
 _SENTENCE_END = _lazy(r"[.!?:]\s$")
-_LAST_WORD = _lazy(r"(\w+)\W*$")
-_CAPITAL = _lazy(r"(?<=[\s(«\"'])\p{Lu}\p{Ll}{2,}(?:-\p{Lu}?\p{Ll}+)?")
+#: The last word of a text and what follows it: matched on the text reversed (one match instead of a search that
+#: tries every position); the word comes out reversed.
+_LAST_WORD_REVERSED = _lazy(r"\W*(\w+)")
+#: A capitalized word after a space, bracket or quote. The capital comes first and the lookbehind checks the
+#: character before it (``(?<=[\s(«"'])\p{Lu}`` as written first): a search then skips to the capitals.
+_CAPITAL = _lazy(r"\p{Lu}(?<=[\s(«\"']\p{Lu})\p{Ll}{2,}(?:-\p{Lu}?\p{Ll}+)?")
 _MONTH_WORD = _lazy(
     r"^(?:(january|february|march|april|june|july|august|september|october|november|december)"
     r"|(январ|феврал|март|апрел|мая|май|июн|июл|август|сентябр|октябр|ноябр|декабр)\w*)$")
@@ -1547,6 +1584,13 @@ _PLACE_PREP = frozenset({"in", "at", "to", "from", "near", "via", "в", "во", 
 _QUOTED = _lazy(r"[«\"]([^»\"]{2,30})[»\"]")
 
 
+def _last_word(prefix: str) -> str | None:
+    r"""Group 1 of ``re.search(r"(\w+)\W*$", prefix)``: the last run of word characters with only non-word ones
+    after it, read from the end."""
+    m = _LAST_WORD_REVERSED.match(prefix[::-1])
+    return m.group(1)[::-1] if m else None
+
+
 @functools.lru_cache(maxsize=4096)
 def _proper_words(nfc: str) -> frozenset[str]:
     """Normalized words written with a capital inside the line (not its first word) or inside quotes."""
@@ -1560,8 +1604,8 @@ def _proper_words(nfc: str) -> frozenset[str]:
         before = body[max(0, m.start() - 2):m.start()]
         if _SENTENCE_END.search(before):
             continue  # a new sentence or a label's value starts with a capital anyway
-        prev = _LAST_WORD.search(body[:m.start()])
-        if not prev or prev.group(1).casefold() not in _PLACE_PREP:
+        prev = _last_word(body[:m.start()])
+        if not prev or prev.casefold() not in _PLACE_PREP:
             continue  # only where/with whom: "in Munich", «в Ригле», "at Anna's"; not "British spelling"
         out.add(normalize(m.group(0)))
     for m in _QUOTED.finditer(body):
@@ -1579,6 +1623,7 @@ def _near_month(k: int, concept_at, span_end) -> bool:
 
 
 _NAME_NEEDS = ("call", "address", "refer", "name", "зови", "называй", "обращ", "зовут", "имя")
+_HAS_NAME_NEED = re.compile("|".join(_NAME_NEEDS))  # ``any(w in text for w in _NAME_NEEDS)`` in one search
 
 
 def _names(nfc: str) -> list[tuple[str, str, int]]:
@@ -1588,8 +1633,7 @@ def _names(nfc: str) -> list[tuple[str, str, int]]:
     address is what a later line must respect.
     """
     found: list[tuple[bool, str, str, int]] = []
-    folded = nfc.casefold()
-    if not any(w in folded for w in _NAME_NEEDS) and not (nfc and max(nfc) >= _NEWER_UNICODE):
+    if _HAS_NAME_NEED.search(nfc.casefold()) is None and _HAS_NEWER.search(nfc) is None:
         return []  # (case-insensitive) every trigger holds one of these words
     for m in _NAME_TRIGGER.finditer(nfc):
         address = not _NAME_NOT_ADDRESS.match(m.group(0))

@@ -156,3 +156,39 @@ def test_text_flags_agree_with_the_sets_and_patterns() -> None:
         assert bool(f & c._F_MON_EN) == any(w in t for w in c._MONTHS if w.isascii())
         assert bool(f & c._F_STOP) == (t in c._STOP or len(t) < 3)
         assert (date_format is not None) == bool(t[:1] in "dmy" and t and c._DATE_FORMAT.match(t))
+
+
+def test_normalize_without_quotes_or_dashes_is_casefold_for_every_code_point() -> None:
+    """tiers.text.normalize skips fold() when the text has no quote or dash to straighten."""
+    import re
+    import unicodedata
+
+    from tiers import text
+
+    ws = re.compile(r"\s+")
+
+    def reference(x: str) -> str:
+        nfc = unicodedata.normalize("NFC", x)
+        return ws.sub(" ", text.fold(nfc).casefold().replace("ё", "е")).strip()
+
+    for cp in range(0x110000):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        x = "a" + chr(cp) + "Ё" + chr(cp) + " "
+        assert text.normalize(x) == reference(x), hex(cp)
+
+
+SHAPES = st.lists(st.sampled_from(list("aBcDé ÉЖж(«\"'-\n.!?:_1") + ["\u1c80", "ǅ", "😀", "In ", "в "]),
+                  max_size=16).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(SHAPES)
+def test_proper_word_helpers_equal_their_first_forms(t: str) -> None:
+    capital_first = c._lazy(r"(?<=[\s(«\"'])\p{Lu}\p{Ll}{2,}(?:-\p{Lu}?\p{Ll}+)?")
+    for start in (0, 1, 3):
+        assert [(m.span(), m.group()) for m in c._CAPITAL.finditer(t, start)] == \
+            [(m.span(), m.group()) for m in capital_first.finditer(t, start)]
+    m = c._lazy(r"(\w+)\W*$").search(t)
+    assert c._last_word(t) == (m.group(1) if m else None)
+    assert c._may_have_upper(t) == (any(map(str.isupper, t)) or (bool(t) and max(t) >= c._NEWER_UNICODE))
