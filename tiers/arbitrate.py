@@ -1569,12 +1569,17 @@ def _check_conflict_exhaustive(c: Analysis, cand_tier: Tier, cons: Constraint) -
     return _check(c, cand_tier, cons, False)
 
 
-def _check(c: Analysis, cand_tier: Tier, cons: Constraint, fast: bool) -> Conflict | None:
-    k = analyze(cons.content)  # cons.analysis without the property
+def _check(c: Analysis, cand_tier: Tier, cons: Constraint, fast: bool, cx: _Fx | None = None,
+           kk: tuple[Analysis, _Fx] | None = None) -> Conflict | None:
+    """The check; on the fast path ``cx`` may be ``_fx(c)`` and ``kk`` the constraint's (analysis, ``_fx`` of it),
+    as ``arbitrate`` keeps them (the same objects this would look up)."""
+    k = analyze(cons.content) if kk is None else kk[0]  # cons.analysis
     if c.mention and not (c.markers & {"PERMIT", "RELAX", "INDIFF"}):
         return None
     if fast:
-        cx, kx = _fx(c), _fx(k)
+        if cx is None:
+            cx = _fx(c)
+        kx = _fx(k) if kk is None else kk[1]
         rel = _relatedness_fx(kx, c)
     else:
         cx = kx = None
@@ -1720,6 +1725,9 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     # (content, tier, scope) of constraints found compatible: check_conflict depends on nothing else of a
     # constraint but the identity it puts in a Conflict, so the same rule restated in another file passes too
     passed: set[tuple] = set()
+    cx = _fx(a)
+    # constraint content -> (its analysis, _fx of it), kept with the index: a lint checks each constraint many times
+    kfx = index.__dict__.setdefault("_kfx", {})
     for cons in index.candidates(a):
         if cons.file == file and cons.content == content:
             continue  # the line restates itself (an unchanged line re-sent by a whole-file write)
@@ -1728,7 +1736,11 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
             cf = None
         else:
             try:
-                cf = _check(a, cand_tier, cons, True)  # check_conflict
+                kk = kfx.get(cons.content)
+                if kk is None:
+                    k = analyze(cons.content)
+                    kk = kfx[cons.content] = (k, _fx(k))
+                cf = _check(a, cand_tier, cons, True, cx, kk)  # check_conflict
             except Exception:  # noqa: BLE001 - a bug in one comparison must not block or crash the write path
                 _log().exception("arbitration failed for constraint %s", cons.id)
                 continue

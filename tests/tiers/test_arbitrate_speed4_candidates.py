@@ -109,3 +109,56 @@ def test_the_walk_cuts_a_level_only_when_it_reaches_it():
         assert got == index._candidates_reference(keys, frozenset(), False, 4)
         assert len(got) == 4
         assert bool(calls) is expect_cut
+
+
+def _plain_arbitrate(index, text, tier, file):
+    """``arbitrate`` (no judge, unverified) as a plain loop of ``check_conflict`` over the candidates."""
+    from tiers.concepts import analyze
+    from tiers.stamps import split_stamp
+    from tiers.text import strip_markup
+
+    content = split_stamp(text)[0].strip()
+    a = analyze(content)
+    if not strip_markup(content):
+        return "allow", ()
+    conflicts = []
+    for cons in index.candidates(a):
+        if cons.file == file and cons.content == content:
+            continue
+        cf = arb.check_conflict(a, tier, cons)
+        if cf is not None:
+            conflicts.append(cf)
+    if not conflicts:
+        return "allow", ()
+    conflicts.sort(key=lambda cf: (-cf.constraint.tier.rank, -cf.strength))
+    return "block", tuple(conflicts)
+
+
+def test_arbitrate_with_kept_features_equals_the_plain_loop():
+    """arbitrate() hands the fast check its line's features and each constraint's (analysis, features) kept with
+    the index; the decisions and conflicts are those of check_conflict called candidate by candidate."""
+    import json
+    from pathlib import Path
+
+    from tests.conftest import SHARED
+    from tiers.classify import classify
+
+    root = Path(__file__).resolve().parents[2]
+    cases = []
+    for path in (SHARED / "eval" / "conflicts-dev.jsonl", root / "benchmarks" / "heldout" / "conflicts-heldout.jsonl"):
+        if path.exists():
+            cases += [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    assert cases
+    files: dict[str, list[str]] = {}
+    lines = []
+    for n, case in enumerate(cases):
+        files.setdefault(f"memory/2026-03-{n % 5 + 1:02d}.md", []).extend(case["memory"])
+        lines += [case["candidate"]] + case["memory"]
+    index = arb.ConstraintIndex.from_texts({rel: "\n".join(m) + "\n" for rel, m in files.items()})
+    blocks = 0
+    for line in dict.fromkeys(lines):
+        for tier in {classify(line).tier, Tier.HYPOTHESIS, Tier.OBSERVATION}:
+            got = arb.arbitrate(index, line, tier, file="memory/2026-03-01.md")
+            assert (got.decision, got.conflicts) == _plain_arbitrate(index, line, tier, "memory/2026-03-01.md"), line
+            blocks += got.decision == "block"
+    assert blocks > 100
