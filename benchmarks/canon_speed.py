@@ -48,8 +48,11 @@ def rounds_of(fn, cmds, seconds: float) -> float:
 CLOCK = [time.process_time]
 
 
-def rates(fns, cmds, seconds: float, rounds: int = 5) -> list[float]:
-    """Median commands/s of each function in ``fns``, their rounds interleaved (same load for all)."""
+def rates(fns, cmds, seconds: float, rounds: int = 5) -> list[tuple[float, float]]:
+    """(median, best) commands/s of each function in ``fns``, their rounds interleaved (same load for all).
+
+    The best round is the one least disturbed by other processes (the figure `timeit` recommends); the median
+    says what a busy machine gives."""
     for fn in fns:
         for c in cmds:  # warm imports and lru caches of tool names / globs
             fn(c)
@@ -57,7 +60,7 @@ def rates(fns, cmds, seconds: float, rounds: int = 5) -> list[float]:
     for _ in range(rounds):
         for i, fn in enumerate(fns):
             got[i].append(rounds_of(fn, cmds, seconds / rounds))
-    return [statistics.median(g) for g in got]
+    return [(statistics.median(g), max(g)) for g in got]
 
 
 def load_package(directory: str, name: str = "_governance_baseline"):
@@ -135,15 +138,16 @@ def main(argv=None) -> int:
     import timeit
     calib = min(timeit.repeat("sum(range(100))", number=20000, repeat=5)) / 20000 * 1e6
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"machine: {os.cpu_count()} CPUs, load average {load:.2f}; calibration sum(range(100)) = {calib:.2f} us")
+    print(f"machine: {os.cpu_count()} CPUs, load average {load:.2f}; calibration sum(range(100)) = {calib:.2f} us; "
+          f"Python {sys.version.split()[0]}")
     cols = [(n, v) for n in names for v in (["before", "after"] if args.baseline else [""])]
     print(f"{'stage':<30}" + "".join(f"{(n + ' ' + v).strip():>24}" for n, v in cols)
-          + f"   (commands per {'wall' if args.wall else 'CPU'} second, median; goal > 20,000)")
+          + f"   (commands per {'wall' if args.wall else 'CPU'} second, median (best of the rounds); goal > 20,000)")
     for i, (label, _) in enumerate(variants[-1]):
         row = []
         for n in names:
             row.extend(rates([v[i][1] for v in variants], mixes[n], args.seconds))
-        print(f"{label:<30}" + "".join(f"{r:>24,.0f}" for r in row))
+        print(f"{label:<30}" + "".join(f"{f'{m:,.0f} ({b:,.0f})':>24}" for m, b in row))
     return 0
 
 
