@@ -101,6 +101,22 @@ class _LazyRe:
 def _lazy(source: str, flags: int = 0) -> _LazyRe:
     return _LazyRe(source, flags)
 
+
+class _LazyStd:
+    """A stdlib `re` pattern compiled on first use, for the literal tests below (same on every text)."""
+
+    __slots__ = ("_source", "_rx")
+
+    def __init__(self, source: str) -> None:
+        self._source = source
+        self._rx = None
+
+    def search(self, text: str):
+        rx = self._rx
+        if rx is None:
+            rx = self._rx = re.compile(self._source)
+        return rx.search(text)
+
 __all__ = ["Analysis", "Clause", "Lexicon", "analyze", "lexicon", "weight"]
 
 DATA = Path(__file__).with_name("data") / "concepts.toml"
@@ -171,7 +187,7 @@ def _cyrillic_first(text: str) -> bool:
 
 
 #: ``max(text) >= _NEWER_UNICODE`` in one search.
-_HAS_NEWER = re.compile("[\u1c80-\U0010ffff]")
+_HAS_NEWER = _LazyStd("[\u1c80-\U0010ffff]")
 
 
 def _may_have_digit(text: str) -> bool:
@@ -642,16 +658,25 @@ class Clause:
 
     def finish(self) -> None:
         lx = lexicon()
+        weights = lx._wcache  # lx.weight(c)'s memo, filled by it
+        kind = lx.kind
+        direct, soft, wmap = self.direct, self.soft, self.wmap
+        content = []
         for c in self.signs:
-            w = lx.weight(c)
-            if c not in self.direct:
+            w = weights.get(c)
+            if w is None:
+                w = lx.weight(c)
+            if c not in direct:
                 w *= BROADER_FACTOR
-            if c in self.soft:
+            if c in soft:
                 w *= 0.5
-            self.wmap[c] = w
-        self.content = tuple(c for c in self.signs if lx.kind.get(c) not in ("generic", "slot"))
+            wmap[c] = w
+            if kind.get(c) not in ("generic", "slot"):
+                content.append(c)
+        self.content = tuple(content)
         # For coverage, one of a pair of opposites is the evaluative core of the clause and weighs more.
-        self.cov_w = {c: self.wmap[c] * (1.5 if c in self.antonymic else 1.0) for c in self.content}
+        antonymic = self.antonymic
+        self.cov_w = {c: wmap[c] * (1.5 if c in antonymic else 1.0) for c in content}
         self.content_total = sum(self.cov_w.values())
 
 
@@ -699,6 +724,19 @@ def _memo(owner: object) -> dict:
     return got[1]
 
 
+def _line_memos(lx: Lexicon) -> tuple[dict, dict, dict, dict, dict, dict]:
+    """The memos of the per-line analysis, fetched once per line: chunk tokens, text infos, concept infos, lexical
+    ids, marker and content pattern entries (tied to the lexicon they were built from)."""
+    got = _PATTERN_MEMO.get(id(lx))
+    if got is None or got[0] is not lx:
+        got = _PATTERN_MEMO[id(lx)] = (lx, ({}, {}, {}, {}, {}, {}))
+    memos = got[1]
+    for m in memos:
+        if len(m) >= 100_000:
+            m.clear()
+    return memos
+
+
 def _chunk_tokens(ctx: str) -> tuple[tuple[str | None, str | None], ...]:
     """(text, kind) of the tokens of one space-free chunk of a plain line, seen with its context ``ctx`` (the chunk
     with the space before and after it, where the line has one); (None, None) for a backtick."""
@@ -720,8 +758,9 @@ def _chunk_tokens(ctx: str) -> tuple[tuple[str | None, str | None], ...]:
 _CLOSING = frozenset(".,;:!?")
 
 
-def _tokens(norm: str) -> tuple[list[str], list[str], list[bool]]:
-    """``tokenize(norm)`` as parallel lists of texts, kinds and code flags (the analysis needs no offsets)."""
+def _tokens(norm: str, memo: dict | None = None) -> tuple[list[str], list[str], list[bool]]:
+    """``tokenize(norm)`` as parallel lists of texts, kinds and code flags (the analysis needs no offsets); ``memo``
+    holds the tokens of chunks seen before."""
     texts: list[str] = []
     kinds: list[str] = []
     codes: list[bool] = []
@@ -737,7 +776,8 @@ def _tokens(norm: str) -> tuple[list[str], list[str], list[bool]]:
         # ":" before a space or the line's end).
         chunks = norm.split(" ")
         last = len(chunks) - 1
-        memo = _memo(_chunk_tokens)
+        if memo is None:
+            memo = _memo(_chunk_tokens)
         for i, chunk in enumerate(chunks):
             core = chunk[:-1] if chunk[-1:] in _CLOSING else chunk
             if core.isalnum():
@@ -801,10 +841,14 @@ _F_OPEN = 4096  # "(": an aside can start
 _F_BOUND = 8192  # can start a clause boundary
 _F_DATES = 16384  # has a DATE_FORMAT value or is in _VIA: the second value pass looks at it
 _F_MONTH_DAY = 32768  # has a MONTH_V or DOM value: the third value pass looks at it
+_F_EN_PAST = 1 << 16  # _en_past
+_F_RU_PAST = 1 << 17  # _ru_past and not in _RU_PAST_NOT
+_F_RU_PART = 1 << 18  # _ru_participle
+_F_SPLIT = 1 << 19  # a punctuation mark that can end a clause
 # Substring tests as one alternation of literals each (the same answer as ``any(w in t for w in words)``).
-_HAS_CITY_NEED = re.compile("|".join(map(re.escape, _CITY_TIME_NEEDS)))
-_HAS_MON_EN = re.compile("|".join(k for k in _MONTHS if k.isascii()))
-_HAS_MON_ANY = re.compile("|".join(_MONTHS))
+_HAS_CITY_NEED = _LazyStd("|".join(_CITY_TIME_NEEDS))
+_HAS_MON_EN = _LazyStd("|".join(k for k in _MONTHS if k.isascii()))
+_HAS_MON_ANY = _LazyStd("|".join(_MONTHS))
 
 
 def _text_info(t: str) -> tuple[int, str | None, str | None, str | None]:
@@ -847,6 +891,14 @@ def _text_info(t: str) -> tuple[int, str | None, str | None, str | None]:
     dom = str(int(dm.group(1))) if dm and 1 <= int(dm.group(1)) <= 31 else None
     if date_format is not None or f & _F_VIA:
         f |= _F_DATES
+    if _en_past(t):
+        f |= _F_EN_PAST
+    if _ru_past(t) and t not in _RU_PAST_NOT:
+        f |= _F_RU_PAST
+    if _ru_participle(t):
+        f |= _F_RU_PART
+    if t in _SPLIT_PUNCT:
+        f |= _F_SPLIT
     if month is not None or dom is not None:
         f |= _F_MONTH_DAY
     return f, date_format, month, dom
@@ -874,12 +926,14 @@ def _scan_entry(t: str, exact: dict, prefix: dict):
 
 
 def _scan_lists(texts: list[str], kinds: list[str], codes: list[bool], exact: dict, prefix: dict,
-                skip_code: bool) -> list[tuple[int, int, set[str]]]:
+                skip_code: bool, memo: dict | None = None) -> list[tuple[int, int, set[str]]]:
     """``_scan`` over parallel token lists, with each text's candidates prepared once (_scan_entry).
 
     A longer pattern that matches always beats the one-token ones, so these decide only when none does. The
-    returned id sets may be shared between lines: callers never change them."""
-    memo = _memo(exact)
+    returned id sets may be shared between lines: callers never change them. ``memo``: the entries of the table's
+    texts seen before."""
+    if memo is None:
+        memo = _memo(exact)
     out = []
     n_tok = len(texts)
     i = 0
@@ -936,34 +990,32 @@ _HAS_VALUE_KINDS = frozenset({"time", "iso", "num", "url"})
 _BRANCH_WORDS = frozenset({"main", "master", "trunk", "develop", "dev"})
 
 
-def _split_lists(texts: list[str], kinds: list[str], codes: list[bool], flags: list[int],
-                 line_flags: int) -> list[tuple[int, int, bool]]:
-    """Clause bounds (start, end, exception) of a token list."""
+def _split_lists(texts: list[str], kinds: list[str], codes: list[bool],
+                 cands: list[int]) -> list[tuple[int, int, bool]]:
+    """Clause bounds (start, end, exception) of a token list. ``cands``: in order, the tokens that can end or start
+    a clause (a punctuation mark of _SPLIT_PUNCT, a word of _BOUNDARY_FIRST); no other token does anything."""
     bounds: list[tuple[int, int, bool]] = []
     start = 0
     exception = False
-    i = 0
     n = len(texts)
-    bound_words = line_flags & _F_BOUND
-    while i < n:
+    skip_to = 0  # after a boundary of several words
+    for i in cands:
+        if i < skip_to:
+            continue
         t = texts[i]
-        kind = kinds[i]
-        if kind == "punct" and t in _SPLIT_PUNCT:
+        if kinds[i] == "punct" and t in _SPLIT_PUNCT:
             if t == ":" and i <= 3:
-                i += 1
                 continue
             if t == "-":
                 j = i + 1
                 while j < n and not (kinds[j] == "punct" and texts[j] in _DASH_STOP):
                     j += 1
                 if j - i - 1 <= 3:
-                    i += 1  # "X — Y" with a short Y is a copula («Кэш — Redis»), not a new clause
-                    continue
+                    continue  # "X — Y" with a short Y is a copula («Кэш — Redis»), not a new clause
             bounds.append((start, i, exception))
             start, exception = i + 1, False
-            i += 1
             continue
-        if bound_words and kind == "word" and not codes[i] and flags[i] & _F_BOUND:
+        if kinds[i] == "word" and not codes[i] and t in _BOUNDARY_FIRST:
             hit = None
             for L in (3, 2, 1):
                 key = tuple(texts[i:i + L])
@@ -973,13 +1025,21 @@ def _split_lists(texts: list[str], kinds: list[str], codes: list[bool], flags: l
             if hit and i > start:
                 bounds.append((start, i, exception))
                 start, exception = i, hit in _EXCEPTION_WORDS
-                i += len(hit)
+                skip_to = i + len(hit)
                 continue
             if hit and i == start and hit in _EXCEPTION_WORDS:
                 exception = True
-        i += 1
     bounds.append((start, n, exception))
     return [b for b in bounds if b[1] > b[0]]
+
+
+def _split_stamp(text: str) -> tuple:
+    """tiers.stamps.split_stamp, imported on first use (this name then becomes that function)."""
+    global _split_stamp
+    from .stamps import split_stamp
+
+    _split_stamp = split_stamp
+    return split_stamp(text)
 
 
 def analyze(text: str) -> Analysis:
@@ -990,21 +1050,20 @@ def analyze(text: str) -> Analysis:
 @functools.lru_cache(maxsize=32768)
 def _analyze_cached(text: str) -> Analysis:
     lx = lexicon()
-    from .stamps import split_stamp
-
-    content, _, _ = split_stamp(text)
+    chunk_memo, tmemo, cmemo, wmemo, marker_memo, content_memo = _line_memos(lx)
+    content, _, _ = _split_stamp(text)
     body = strip_markup(content)
     nfc = unicodedata.normalize("NFC", body)
     norm = normalize(body)
-    texts, kinds, codes = _tokens(norm)
+    texts, kinds, codes = _tokens(norm, chunk_memo)
     n_tok = len(texts)
-    tmemo = _memo(_text_info)
     infos = []
     flags = []
     line_flags = 0
     value_toks: list[int] = []
     date_toks: list[int] = []
     month_day_toks: list[int] = []
+    split_cands: list[int] = []
     for k, t in enumerate(texts):
         info = tmemo.get(t)
         if info is None:
@@ -1020,7 +1079,8 @@ def _analyze_cached(text: str) -> Analysis:
                 date_toks.append(k)
             if f & _F_MONTH_DAY:
                 month_day_toks.append(k)
-    cmemo = _memo(lx.kind)
+        if f & (_F_SPLIT | _F_BOUND):
+            split_cands.append(k)
 
     def cinfo(cid: str) -> tuple:
         got = cmemo.get(cid)
@@ -1028,8 +1088,8 @@ def _analyze_cached(text: str) -> Analysis:
             got = cmemo[cid] = _cid_info(lx, cid)
         return got
 
-    marker_spans = _scan_lists(texts, kinds, codes, lx.marker, lx.marker_prefix, skip_code=True)
-    content_spans = _scan_lists(texts, kinds, codes, lx.content, lx.content_prefix, skip_code=False)
+    marker_spans = _scan_lists(texts, kinds, codes, lx.marker, lx.marker_prefix, True, marker_memo)
+    content_spans = _scan_lists(texts, kinds, codes, lx.content, lx.content_prefix, False, content_memo)
     marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span
     marker_tokens: set[int] = set()
     for s, e, ids in marker_spans:
@@ -1045,8 +1105,7 @@ def _analyze_cached(text: str) -> Analysis:
         span_end[s] = e
         covered_by_content.update(range(s, e))
     # Lexical fallback: unknown content words still carry meaning (names, projects, folders).
-    wmemo = _memo(_stem)
-    ext_memo = _memo(lx.content)
+    ext_memo = content_memo
     for i in range(n_tok):
         kind = kinds[i]
         if i in covered_by_content or kind in _NOT_LEXICAL:
@@ -1073,7 +1132,7 @@ def _analyze_cached(text: str) -> Analysis:
     concept_at.sort(key=_first)
 
     # Clauses; merge clauses with no content into the previous one, qualifier-only ones into the next.
-    raw_bounds = _split_lists(texts, kinds, codes, flags, line_flags)
+    raw_bounds = _split_lists(texts, kinds, codes, split_cands)
     merged: list[list] = []
     pending_front: list = []
     for s, e, exc in raw_bounds:
@@ -1294,16 +1353,16 @@ def _analyze_cached(text: str) -> Analysis:
 
     first_i = next((i for i in range(n_tok) if kinds[i] == "word"), -1)
     first = texts[first_i] if first_i >= 0 else ""
-    past = "PAST" in line_markers or _en_past(first) or (
-        _ru_past(first) and first not in _RU_PAST_NOT and first_i not in nominal()  # «спортзал» is a noun
+    first_f = flags[first_i] if first_i >= 0 else 0  # _en_past(""), _ru_past("") are False
+    past = "PAST" in line_markers or bool(first_f & _F_EN_PAST) or (
+        bool(first_f & _F_RU_PAST) and first_i not in nominal()  # «спортзал» is a noun
     )
     if not past:
-        past = any(kinds[i] == "word" and _ru_past(texts[i]) and texts[i] not in _RU_PAST_NOT and i not in nominal()
-                   for i in range(min(4, n_tok)))
+        past = any(kinds[i] == "word" and flags[i] & _F_RU_PAST and i not in nominal() for i in range(min(4, n_tok)))
     if not past:
-        past = any(kinds[i] == "word" and _ru_participle(texts[i]) for i in range(min(2, n_tok)))
+        past = any(kinds[i] == "word" and flags[i] & _F_RU_PART for i in range(min(2, n_tok)))
     words_ = [texts[i] for i in range(n_tok) if kinds[i] == "word"]
-    if past and _en_past(first) and any(w in _PRESENT_AUX for w in words_[1:5]):
+    if past and first_f & _F_EN_PAST and any(w in _PRESENT_AUX for w in words_[1:5]):
         past = False  # "Scanned documents are named …": a participle used as an adjective, the verb is present
     if not past and len(words_) > 2 and not line_markers & {"PERMIT", "RELAX", "OBLIGE", "NEG", "FUTURE_PLAN"}:
         # "Friends ordered steaks …": a past verb in second or third place after a subject
@@ -1521,7 +1580,7 @@ _KEYED = (
 
 #: Every match of a _KEYED pattern holds one of these (_PROVENANCE_LABEL only removes text).
 _KEYED_NEEDS = (":", "=", "\u2014", "\u2013", "default", "умолчанию")
-_HAS_KEYED_NEED = re.compile("|".join(_KEYED_NEEDS))
+_HAS_KEYED_NEED = _LazyStd("|".join(_KEYED_NEEDS))
 
 
 def _keyed(norm: str) -> tuple[str, str, int] | None:
@@ -1623,7 +1682,7 @@ def _near_month(k: int, concept_at, span_end) -> bool:
 
 
 _NAME_NEEDS = ("call", "address", "refer", "name", "зови", "называй", "обращ", "зовут", "имя")
-_HAS_NAME_NEED = re.compile("|".join(_NAME_NEEDS))  # ``any(w in text for w in _NAME_NEEDS)`` in one search
+_HAS_NAME_NEED = _LazyStd("|".join(_NAME_NEEDS))  # ``any(w in text for w in _NAME_NEEDS)`` in one search
 
 
 def _names(nfc: str) -> list[tuple[str, str, int]]:

@@ -83,13 +83,15 @@ _WS = re.compile(r"\s+")
 
 
 #: The characters ``fold`` maps that ``str.casefold`` does not (the quotes and dashes it straightens).
-_STRAIGHTENED = re.compile("[" + "".join(sorted(set(_QUOTES) | set(_DASHES))) + "]")
+@functools.cache
+def _straightened():
+    return re.compile("[" + "".join(sorted(set(_QUOTES) | set(_DASHES))) + "]")
 
 
 def normalize(text: str) -> str:
     """The matching form of ``text``: NFC, casefold, ё -> е, straight quotes, whitespace collapsed and trimmed."""
     nfc = unicodedata.normalize("NFC", text)
-    if _STRAIGHTENED.search(nfc) is None:
+    if _straightened().search(nfc) is None:
         # Without quotes or dashes, fold() then casefold() is casefold() alone, up to the few spaces fold() maps
         # to " " (tab, no-break spaces) that the whitespace collapse below maps anyway (a test checks every
         # code point: tests/tiers/test_concepts_speed_equivalence.py). It skips str.translate, slow on non-ASCII text.
