@@ -78,6 +78,8 @@ def forget_memos() -> None:
     getattr(tiers.lexicon, "_MEMO", {}).clear()
     getattr(tiers.arbitrate, "_FILE_CACHE", {}).clear()  # the constraint index of each file
     getattr(tiers.concepts, "_PATTERN_MEMO", {}).clear()
+    getattr(tiers.concepts, "_SEEDED", {}).clear()  # results handed over by a parallel lint's other processes
+    getattr(tiers.classify, "_SEEDED", {}).clear()
 
 
 def fresh_process(root: Path, select: list[str] | None, runs: int = 3, jobs: int = 1) -> tuple[float, float]:

@@ -59,7 +59,23 @@ def _classify_cached(text: str) -> Classification:
     # Classification is a pure function of the text and Classification is immutable: lint, arbitration and the
     # write path classify the same lines again and again (a lint classifies each line for the constraint index,
     # CU106 and CU201: the memo holds a large workspace's lines, ~10 MB at most).
-    return _classify(text)
+    seeded = _SEEDED.pop(text, None) if _SEEDED else None
+    return seeded if seeded is not None else _classify(text)
+
+
+#: Classifications made by other processes of this same code (see seed_classifications), taken on first use.
+_SEEDED: dict[str, Classification] = {}
+
+
+def seed_classifications(pairs) -> None:
+    """Hand over (text, Classification) pairs that ``classify(text)`` computed in another process running this
+    same code (a parallel lint classifies a workspace's lines in several processes): the first classify() of such
+    a text here takes the given result instead of classifying again (a text already in the memo keeps its own, equal one).
+    A hand-over replaces the previous one: ``seed_classifications(())`` drops what was not taken."""
+    _SEEDED.clear()
+    for text, cls in pairs:
+        if isinstance(text, str) and isinstance(cls, Classification):
+            _SEEDED[text] = cls
 
 
 def _q(s: str) -> str:

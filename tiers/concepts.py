@@ -1047,8 +1047,27 @@ def analyze(text: str) -> Analysis:
     return _analyze_cached(text)
 
 
+#: Analyses made by other processes of this same code (see seed_analyses), taken on first use.
+_SEEDED: dict[str, Analysis] = {}
+
+
+def seed_analyses(pairs) -> None:
+    """Hand over (text, Analysis) pairs that ``analyze(text)`` computed in another process running this same
+    code (a parallel lint analyses a workspace's constraints in several processes): the first analyze() of such a
+    text here takes the given result instead of analysing again (a text already in the memo keeps its own).
+    A hand-over replaces the previous one: ``seed_analyses(())`` drops what was not taken."""
+    _SEEDED.clear()
+    for text, a in pairs:
+        if isinstance(text, str) and isinstance(a, Analysis):
+            _SEEDED[text] = a
+
+
 @functools.lru_cache(maxsize=32768)
 def _analyze_cached(text: str) -> Analysis:
+    if _SEEDED:
+        seeded = _SEEDED.pop(text, None)
+        if seeded is not None:
+            return seeded
     lx = lexicon()
     chunk_memo, tmemo, cmemo, wmemo, marker_memo, content_memo = _line_memos(lx)
     content, _, _ = _split_stamp(text)

@@ -34,10 +34,22 @@ def prepare(run):
     if "CU201.index" not in cache and run.ws is not None:
         from tiers.arbitrate import ConstraintIndex
 
+        warmed = run.map is not None and run.jobs > 1
+        if warmed:
+            _warm(run)
+
         # Indexing classifies every line of every memory file: keep those classifications for this run, so the
         # lines checked below are not classified a second time (a pure function of the text: same tiers).
         cache["CU201.classified"] = classified = {}
-        cache["CU201.index"] = ConstraintIndex.from_workspace(run.ws, classified=classified)
+        try:
+            cache["CU201.index"] = ConstraintIndex.from_workspace(run.ws, classified=classified)
+        finally:
+            if warmed:  # what indexing did not take (lines already memoized here) is dropped
+                from tiers.classify import seed_classifications
+                from tiers.concepts import seed_analyses
+
+                seed_classifications(())
+                seed_analyses(())
     return cache.get("CU201.index")
 
 
@@ -65,6 +77,57 @@ def _tiers(ctx):
             continue
         out.append((line, tier, scope))
     return out
+
+
+def _warm(run) -> None:
+    """Classify every memory line, and analyse the constraints among them, in ``run.jobs`` processes, and keep
+    the results in this process's memos: indexing then finds them all there (the processes that lint the files
+    afterwards inherit them). The memos hold pure functions of the text, so the index is the same either way."""
+    from tiers.classify import seed_classifications
+    from tiers.concepts import seed_analyses
+
+    sizes = []
+    for path in run.ws.memory_files():
+        try:
+            sizes.append((path.stat().st_size, str(path)))
+        except OSError:
+            continue
+    chunks: list[list[str]] = [[] for _ in range(run.jobs)]
+    load = [0] * run.jobs
+    for size, path in sorted(sizes, reverse=True):
+        k = load.index(min(load))
+        chunks[k].append(path)
+        load[k] += size
+    results = run.map(_warm_files, [c for c in chunks if c])
+    seed_classifications(pair for classified, _ in results for pair in classified)
+    seed_analyses(pair for _, analysed in results for pair in analysed)
+
+
+def _warm_files(paths: list[str]) -> tuple[list, list]:
+    """(line content, classification) of every memory line of ``paths``, and (content, analysis) of the
+    DIRECTIVE and DECISION lines among them, keyed as indexing asks for them."""
+    from tiers.classify import classify
+    from tiers.concepts import analyze
+    from tiers.fsutil import read_bytes_checked
+    from tiers.markdown import parse_document
+    from tiers.model import Tier
+
+    classified, analysed = [], []
+    for path in paths:
+        try:
+            doc = parse_document(read_bytes_checked(path))
+        except Exception:  # noqa: BLE001 - unreadable here: indexing reports or skips it as usual
+            continue
+        for ln in doc.memory_lines():
+            content = ln.content
+            if not content.strip():
+                continue
+            c = classify(content)
+            classified.append((content, c))
+            if c.tier in (Tier.DIRECTIVE, Tier.DECISION):
+                body = content.strip()
+                analysed.append((body, analyze(body)))
+    return classified, analysed
 
 
 @rule("CU201", "contradiction", "Line contradicts a user directive or in-scope decision", Severity.WARNING,

@@ -102,3 +102,45 @@ def test_cli_jobs_gives_the_same_json_and_rejects_a_negative_count(tmp_path: Pat
     assert json.loads(one.stdout) == json.loads(two.stdout)
     bad = lint("--jobs", "-1")
     assert bad.returncode == 2 and "--jobs -1" in bad.stderr and bad.stdout == ""
+
+
+def test_results_handed_over_by_other_processes_are_taken_once_and_bad_pairs_ignored() -> None:
+    from tiers.classify import classify, seed_classifications
+    from tiers.concepts import analyze, seed_analyses
+    from tiers.model import Classification, Tier
+
+    text = "- A line only this test classifies: the blue kettle boils at 7:15."
+    other = "- Another line only this test analyses: the red kettle boils at 7:45."
+    made = Classification(Tier.DIRECTIVE, 0.99, None, ("handed over",))
+    seed_classifications([(other, made)])
+    seed_classifications([(text, made), (3, made), (other, "not a classification")])  # replaces the first
+    assert classify(text) is made  # taken instead of classifying again
+    assert classify(other).reasons != ("handed over",)
+    theirs = analyze(other)
+    seed_analyses([(text, theirs), (other, theirs), ("- x", None)])
+    assert analyze(text) is theirs and analyze(other) is theirs  # `other` was in the memo already: kept
+    import tiers.classify
+    import tiers.concepts
+
+    assert not tiers.classify._SEEDED  # taken on first use
+    assert tiers.concepts._SEEDED == {other: theirs}  # `other` was memoized before: its hand-over is never taken
+    seed_analyses(())
+    assert not tiers.concepts._SEEDED
+
+
+def test_the_warm_up_runs_in_several_processes_and_changes_no_finding(tmp_path: Path, monkeypatch) -> None:
+    import rules.memory.cu201_contradiction as cu201
+
+    ws = _workspace(tmp_path, files=5, per_file=40)
+    one = lint_paths(ws, jobs=1, select=["CU201", "CU106"])
+    calls = []
+    real = cu201._warm_files
+
+    def counted(paths):
+        calls.append(os.getpid())
+        return real(paths)
+
+    monkeypatch.setattr(cu201, "_warm_files", counted)
+    many = lint_paths(ws, jobs=2, select=["CU201", "CU106"])
+    assert many.findings == one.findings and any(f.code == "CU201" for f in one.findings)
+    assert calls == [os.getpid()]  # the parent warmed its half; the forked child's call is not counted here
