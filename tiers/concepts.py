@@ -808,19 +808,10 @@ def _tokens(norm: str, memo: dict | None = None) -> tuple[list[str], list[str], 
                 kinds.append(kind)
                 codes.append(in_code)
         return texts, kinds, codes
-    for m in _TOKEN.finditer(norm):
-        kind = m.lastgroup or "word"
-        t = m.group(0)
-        if kind == "punct" and t == "`":
-            in_code = not in_code
-            continue
-        if kind == "word" and t.endswith("'s"):
-            t = t[:-2]
-        if kind in {"url", "path"}:
-            t = t.rstrip(".,;:!?")
-        texts.append(t)
-        kinds.append(kind)
-        codes.append(in_code)
+    for t in tokenize(norm):
+        texts.append(t.text)
+        kinds.append(t.kind)
+        codes.append(t.code)
     return texts, kinds, codes
 
 
