@@ -75,13 +75,16 @@ _IDE_WORDS = ("sock", "vscode", "cursor", "jetbrains", "code-server", "codeserve
 
 def _may_mention_ide(command: str) -> bool:
     """Could the command reach an IDE socket? (False: no ``$``, backtick or any of ``_IDE_WORDS`` in it; substring
-    tests in C beat one regex alternation for this one-per-command check.)"""
+    tests in C beat one regex alternation for this one-per-command check.) Each word is searched only when the
+    text has a letter it contains (a "c" for six of them, a rare letter for each other one): a one-character test
+    is cheaper than a substring search, and the result is the same disjunction."""
     if "$" in command or "`" in command:
         return True
     low = command.lower()
-    return ("sock" in low or "vscode" in low or "cursor" in low or "jetbrains" in low or "code-server" in low
-            or "codeserver" in low or "ipc" in low or "windsurf" in low or "zed" in low or "base64" in low
-            or "\\x" in low)
+    return (("c" in low and ("sock" in low or "vscode" in low or "cursor" in low or "code-server" in low
+                             or "codeserver" in low or "ipc" in low))
+            or ("j" in low and "jetbrains" in low) or ("w" in low and "windsurf" in low)
+            or ("z" in low and "zed" in low) or ("6" in low and "base64" in low) or ("\\" in low and "\\x" in low))
 
 
 _URL = LazyRe(r"(?i)\b(?:https?|ftp|wss?|s3|gs)://([^/\s:'\"@]+@)?([^/\s:'\"?#]+)")
