@@ -77,6 +77,7 @@ def forget_memos() -> None:
     rules.poisoning._TOKEN_MEMO.clear()
     getattr(tiers.lexicon, "_MEMO", {}).clear()
     getattr(tiers.arbitrate, "_FILE_CACHE", {}).clear()  # the constraint index of each file
+    getattr(tiers.arbitrate, "_DISK", {}).clear()  # the in-memory side of .cuticle/cache: file indexes by content
     getattr(tiers.concepts, "_PATTERN_MEMO", {}).clear()
     getattr(tiers.concepts, "_SEEDED", {}).clear()  # results handed over by a parallel lint's other processes
     getattr(tiers.classify, "_SEEDED", {}).clear()
