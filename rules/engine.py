@@ -812,14 +812,9 @@ def _shares(ws: Any, plan: list[tuple[str, list[Rule]]], jobs: int | None) -> li
     jobs = min(jobs, len(plan))
     if jobs < 2:
         return [plan]
-    # Largest file first into the lightest share: within one file's size of even.
-    shares: list[list[tuple[str, list[Rule]]]] = [[] for _ in range(jobs)]
-    load = [0] * jobs
-    for i in sorted(range(len(plan)), key=lambda i: (-sizes[i], plan[i][0])):
-        k = load.index(min(load))
-        shares[k].append(plan[i])
-        load[k] += sizes[i]
-    return [s for s in shares if s]
+    from .parallel import balance
+
+    return balance(list(zip(sizes, plan)), jobs)
 
 
 def scan_new_lines(ws: Any, rel_path: str, lines: list[str]) -> list[Finding]:

@@ -24,6 +24,18 @@ if TYPE_CHECKING:
     T = R = object
 
 
+def balance(sized: list[tuple[int, T]], n: int) -> list[list[T]]:
+    """``(size, item)`` pairs split into at most ``n`` non-empty groups of about equal total size: the largest item
+    first into the lightest group, so the groups end within one item's size of even (ties: the given order)."""
+    groups: list[list[T]] = [[] for _ in range(n)]
+    load = [0] * n
+    for i in sorted(range(len(sized)), key=lambda i: -sized[i][0]):
+        k = load.index(min(load))
+        groups[k].append(sized[i][1])
+        load[k] += sized[i][0]
+    return [g for g in groups if g]
+
+
 def prepare(shares: list[Share], run: RunContext) -> None:
     """Run each rule's ``prepare(run)`` once, so forked processes share its result instead of redoing it."""
     seen: set[str] = set()

@@ -86,19 +86,15 @@ def _warm(run) -> None:
     from tiers.classify import seed_classifications
     from tiers.concepts import seed_analyses
 
+    from rules.parallel import balance
+
     sizes = []
     for path in run.ws.memory_files():
         try:
             sizes.append((path.stat().st_size, str(path)))
         except OSError:
             continue
-    chunks: list[list[str]] = [[] for _ in range(run.jobs)]
-    load = [0] * run.jobs
-    for size, path in sorted(sizes, reverse=True):
-        k = load.index(min(load))
-        chunks[k].append(path)
-        load[k] += size
-    results = run.map(_warm_files, [c for c in chunks if c])
+    results = run.map(_warm_files, balance(sizes, run.jobs))
     seed_classifications(pair for classified, _ in results for pair in classified)
     seed_analyses(pair for _, analysed in results for pair in analysed)
 
