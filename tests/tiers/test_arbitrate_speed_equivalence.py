@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from test_arbitrate_speed4_candidates import _files  # synthetic file indexes from (keys, is-decision, weight) rows
 from tests.conftest import SHARED
 from tiers import arbitrate as arb
 from tiers.classify import classify
@@ -163,15 +164,7 @@ _KEYS = ["w:a", "w:b", "w:c", "w:d", "w:e", "DEPLOY", "DAY"]
 def test_candidates_on_synthetic_postings_equal_the_reference(monkeypatch, files, keys, slots, indiff, limit, cap):
     """Keys of equal weight and equal posting lengths tie: the per-file cut falls inside ties of several groups."""
     monkeypatch.setattr(arb, "POSTING_CAP", cap)
-    built = []
-    for fnum, rows in enumerate(files):
-        cons = [arb.Constraint(Tier.DECISION if dec else Tier.DIRECTIVE, f"f{fnum}#{i}", f"f{fnum}.md", i,
-                               f"line {i}", None, None, False) for i, (_, dec, _) in enumerate(rows)]
-        postings: dict[str, list[int]] = {}
-        for i, (k, _, _) in enumerate(rows):
-            for key in k:
-                postings.setdefault(key, []).append(i)
-        built.append(arb._FileIndex(cons, [k for k, _, _ in rows], postings, [w for _, _, w in rows]))
+    built = _files(files)
     index = arb.ConstraintIndex(built)
     assert index._candidates(keys, slots, indiff, limit) == index._candidates_reference(keys, slots, indiff, limit)
     kw = {k: arb.lexicon().weight(k) for k in keys}
