@@ -407,6 +407,21 @@ def _file_index_record(sha: str, fi: _FileIndex) -> dict:
 
 _second = operator.itemgetter(1)
 
+
+def _split_groups(groups: list[tuple[float, int, int]], b: int, w: float) -> list[tuple[float, int, int]]:
+    """Score groups (score, first key, constraints as bits) split by one key's bits ``b``: the part holding the
+    key gains ``w``, the rest keeps its score; order kept (the holding part first)."""
+    nxt = []
+    for sc, first, g in groups:
+        inter = g & b
+        if inter:
+            nxt.append((sc + w, first, inter))
+            if inter != g:
+                nxt.append((sc, first, g ^ inter))
+        else:
+            nxt.append((sc, first, g))
+    return nxt
+
 #: Scorings remembered per index (by the analysis' keys); a lint pass over a large workspace repeats many.
 _MEMO_MAX = 8192
 
@@ -610,15 +625,7 @@ class ConstraintIndex:
             b = bits.get(key)
             if b is None:
                 b = bits[key] = _bitset(postings[key])
-            nxt = []
-            for sc, first, g in groups:
-                inter = g & b
-                if inter:
-                    nxt.append((sc + w, first, inter))
-                    if inter != g:
-                        nxt.append((sc, first, g ^ inter))
-                else:
-                    nxt.append((sc, first, g))
+            nxt = _split_groups(groups, b, w)
             if j < n_rare:
                 new = b & ~union
                 if new:  # constraints this key scores first
@@ -646,17 +653,7 @@ class ConstraintIndex:
             if tb:
                 tgroups = [(kw[pair[0]] * 0.5 + kw[pair[1]] * 0.5, n_rare + len(common), tb)]
                 for key, _ in posts[2:]:
-                    b, w = bits[key], kw[key] * 0.5
-                    nxt = []
-                    for sc, first, g in tgroups:
-                        inter = g & b
-                        if inter:
-                            nxt.append((sc + w, first, inter))
-                            if inter != g:
-                                nxt.append((sc, first, g ^ inter))
-                        else:
-                            nxt.append((sc, first, g))
-                    tgroups = nxt
+                    tgroups = _split_groups(tgroups, bits[key], kw[key] * 0.5)
                 groups = groups + tgroups
                 count += tb.bit_count()
         elif not union:
