@@ -135,20 +135,7 @@ def check(ctx):
         from tiers.arbitrate import arbitrate
     except ImportError:  # arbitration is not available in this build
         return
-    # Indexing and checking keep tens of thousands of analyses alive: with the collector on, each full
-    # collection walks all of them again (~0.3-0.5 s each on a 10,000-line workspace). Nothing here makes
-    # reference cycles worth collecting, so it is off while the file is checked (the engine takes the problems as
-    # a list anyway: computing them before yielding changes nothing).
-    import gc
-
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        problems = list(_problems(ctx, arbitrate))
-    finally:
-        if collecting:
-            gc.enable()
-    yield from problems
+    yield from _problems(ctx, arbitrate)  # the engine runs rules with the cyclic collector paused
 
 
 def _problems(ctx, arbitrate):

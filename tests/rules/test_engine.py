@@ -122,6 +122,32 @@ def test_a_crashing_rule_becomes_a_finding_and_other_rules_still_run(tmp_path: P
     assert "XX001" in crash.message and "KeyError" in crash.message and crash.severity is Severity.ERROR
 
 
+@pytest.mark.parametrize("collector_on", [True, False])
+def test_rules_run_with_the_cyclic_collector_paused_and_its_state_comes_back(tmp_path: Path, monkeypatch,
+                                                                              collector_on: bool) -> None:
+    import gc
+
+    seen = []
+
+    def spy(ctx):
+        seen.append(gc.isenabled())
+        yield Problem("seen", 1)
+        raise KeyError("a crash still restores the collector")
+
+    _registry_with(Rule("XX002", "collector-spy", "spy", Severity.WARNING, spy, docs="x"), monkeypatch)
+    (tmp_path / "MEMORY.md").write_text("- one\n", encoding="utf-8")
+    was = gc.isenabled()
+    (gc.enable if collector_on else gc.disable)()
+    try:
+        result = lint_paths(Workspace(tmp_path), select=["XX002"])
+        after = gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen == [False]
+    assert after is collector_on
+    assert [f.code for f in result.findings] == ["CU000"]
+
+
 @pytest.mark.parametrize(
     "lines, codes",
     [
