@@ -73,13 +73,15 @@ def _placeholder() -> re.Pattern[str]:
     return re.compile(_PLACEHOLDER, re.I)
 
 
-@functools.lru_cache(maxsize=1)
-def _compiled() -> list[tuple[str, object, int | str]]:
-    """The patterns, compiled on the first line that has an anchor: the `regex` import and the compiles cost tens
-    of milliseconds, which an ordinary memory write never pays."""
+@functools.lru_cache(maxsize=None)
+def _compiled(i: int) -> tuple[str, object, int | str]:
+    """Pattern ``i`` of _PATTERNS, compiled the first time a line holds one of its anchors: the `regex` import
+    and the compiles cost tens of milliseconds in all, and a line with "token" or a URL needs two or three of the
+    patterns, not all of them."""
     import regex
 
-    return [(kind, regex.compile(pat), group) for kind, pat, group in _PATTERNS]
+    kind, pat, group = _PATTERNS[i]
+    return kind, regex.compile(pat), group
 
 
 def _looks_real(value: str, kind: str) -> bool:
@@ -203,9 +205,8 @@ def find_secrets(text: str) -> list[Secret]:
         return []
     found: list[Secret] = []
     taken: list[tuple[int, int]] = []
-    compiled = _compiled()
     for i in needed:
-        kind, pat, group = compiled[i]
+        kind, pat, group = _compiled(i)
         for m in pat.finditer(text):
             start, end = m.span(group)
             value = m.group(group)

@@ -34,7 +34,7 @@ def _reference_find(text: str) -> list[secrets.Secret]:
     found: list[secrets.Secret] = []
     taken: list[tuple[int, int]] = []
     for i in needed:
-        kind, pat, group = secrets._compiled()[i]
+        kind, pat, group = secrets._compiled(i)
         for m in pat.finditer(text):
             start, end = m.span(group)
             value = m.group(group)
