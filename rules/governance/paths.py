@@ -192,8 +192,6 @@ class Env:
         return low != path and _match(low, SECRET_GLOBS)  # an all-lowercase path was just tried
 
 
-
-
 @functools.lru_cache(maxsize=128)
 def _combined(globs: tuple[str, ...]):
     """One compiled alternation for a set of globs (one regex match instead of one per glob)."""
