@@ -258,6 +258,13 @@ _NONES = tuple((None,) * n for n in range(_SHARED_LEN))
 _MAX_NEST = 12
 
 
+@functools.lru_cache(maxsize=64)
+def _allowed_dirs_text(delete_allowed: tuple[str, ...]) -> str:
+    """The policy's allowed delete dirs as the recursive-delete reason lists them (one text per policy, not one
+    join per violation)."""
+    return ", ".join(d.rstrip("/") + "/" for d in delete_allowed) or "none"
+
+
 class Walker:
     """Walks a parsed script, unwrapping and typing every simple command."""
 
@@ -601,7 +608,7 @@ class Walker:
                 where = {"ws": "inside the workspace but outside the allowed dirs",
                          "home": "in the home directory", "abs": "outside the workspace",
                          "unknown": "at a path that is only known at run time"}[ref.scope]
-                allowed = ", ".join(d.rstrip("/") + "/" for d in self.opts.delete_allowed) or "none"
+                allowed = _allowed_dirs_text(tuple(self.opts.delete_allowed))
                 self.violate("no-recursive-delete", f"{how} recursively deletes {ref.display} ({where}); recursive "
                              f"deletes are allowed only under {allowed}. Delete specific files, or ask the user")
         if hit:
@@ -1754,6 +1761,9 @@ def _branch_in(branch: str, protected) -> bool:
 
 
 _PUSH_FORCE = frozenset({"force", "f", "force-with-lease", "force-if-includes", "mirror"})
+#: the long options of git push that _git_push tells apart, in the order an abbreviation picks its first match
+_PUSH_LONG = ("force", "force-with-lease", "force-if-includes", "mirror", "delete", "all", "branches", "prune",
+              "set-upstream", "tags", "dry-run", "repo", "push-option")
 _PUSH_DELETE = frozenset({"d", "delete"})
 _PUSH_MANY = frozenset({"all", "branches", "mirror"})
 _PUSH_NOT_CURRENT = frozenset({"all", "branches", "mirror", "tags"})
@@ -1772,10 +1782,9 @@ def _git_push(w: Walker, rest, repo, effects, protected) -> None:
             break
         if a.startswith("--"):
             name = a[2:].split("=", 1)[0]
-            hits = [o for o in ("force", "force-with-lease", "force-if-includes", "mirror", "delete", "all",
-                                "branches", "prune", "set-upstream", "tags", "dry-run", "repo", "push-option")
-                    if o == name or (len(name) >= 3 and o.startswith(name))]
-            name = name if name in hits or not hits else hits[0]
+            if name not in _PUSH_LONG:  # a full option name stays as it is: only an abbreviation is looked up
+                hits = [o for o in _PUSH_LONG if len(name) >= 3 and o.startswith(name)]
+                name = name if not hits else hits[0]
             flags.append(name)
             if name in ("repo", "push-option", "receive-pack", "exec") and "=" not in a:
                 i += 1

@@ -1053,9 +1053,6 @@ _X_WORD = (r"(?:[^\s'\"\\$`;&|<>()#]++|'[^']*+'|\"(?:[^\"\\$`]++|\$[A-Za-z_][A-Z
 #: covers the whole line and no separate full-line check is needed
 _X_TOKEN = LazyRe(r"[ \t]*+(?:(&>>|&>)|(&&|\|\||\|&|[|;&])|([0-9]*+)(<<<|<<-|<<|>>|>\||>&|<&|<>|>|<)|("
                       + _X_WORD + r")|([^ \t]))")
-#: characters that occur in no token of the second fast path (outside quotes they are syntax it leaves alone; a
-#: quoted one only costs a decline)
-_X_NEVER = frozenset("\\`#()\n\r\f\v")
 #: the parts of a word with both quotes and ``$``: plain run, '…', "…", $NAME
 _X_PART = LazyRe(r"([^'\"$]++)|'([^']*+)'|\"([^\"]*+)\"|(\$[A-Za-z_0-9]++)")
 
@@ -1092,8 +1089,17 @@ def _fast_tree(text: str) -> Script | None:
     nothing but blank lines after them."""
     nl = text.find("\n")
     line = text if nl < 0 else text[:nl]
-    if not line.isascii() or not _X_NEVER.isdisjoint(line) or "}>" in line or "}<" in line or "${" in line:
-        return None  # cheap early declines: characters no token has, ${…}, a {fd}> descriptor
+    # cheap early declines: characters no token has (the line has no newline), ${…}, a {fd}> descriptor. (One
+    # substring test per character: frozenset.isdisjoint(line) would look up every character of the line.)
+    if (not line.isascii() or "\r" in line or "\f" in line or "\v" in line or "}>" in line or "}<" in line
+            or "${" in line):
+        return None
+    if ("(" in line or ")" in line or "#" in line or "\\" in line or "`" in line) and (
+            ("'" not in line and '"' not in line) or "$(" in line or "`" in line or ("\\" in line and '"' in line)):
+        # characters the tokenizer takes only inside quotes ('…' takes them all, "…" all but a backslash and a
+        # backtick): without quotes, or in the likely cases (a substitution, a backslash near a double quote), they
+        # stand outside them, a decline found here before the tokenizer tries every alternative at every character
+        return None
     if nl < 0 and "<<" in line and "<<" in line.replace("<<<", ""):
         return None  # a heredoc without a body
     items: list = []
