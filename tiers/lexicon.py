@@ -790,11 +790,13 @@ COMPILE_AFTER = 16
 class Pattern:
     """One phrase: matched by steps on fast-path lines until it is hot, compiled (lazily, per engine) otherwise."""
 
-    __slots__ = ("phrase", "trigger", "gate", "uses", "_steps", "_source", "_std", "_rx")
+    __slots__ = ("phrase", "trigger", "gate", "uses", "digit_first", "_steps", "_source", "_std", "_rx")
 
     def __init__(self, phrase: str, trigger=None) -> None:
         self.phrase = phrase  # a pattern-language phrase, or "re:" and a raw pattern
         self.trigger = trigger
+        #: every match starts with a digit: a search may start at the line's first digit
+        self.digit_first = phrase.startswith("re:") and _digit_first(phrase[3:])
         self.gate: frozenset[int] = frozenset()
         self.uses = 0
         self._steps: tuple | None = None
@@ -849,6 +851,28 @@ class Pattern:
                     return
         for m in self.compiled(exact).finditer(text):
             yield m.start(), m.end()
+
+
+def _digit_first(source: str) -> bool:
+    """True when every match of the raw pattern ``source`` starts with a decimal digit: after its leading
+    lookbehinds (which read the text before the match) comes a required ``\\d`` or a class of ASCII digits."""
+    try:
+        if len(_alternatives(source)) != 1:
+            return False
+        while source.startswith(("(?<!", "(?<=")):
+            source = source[_item_end(source, 0):]
+        if not source:
+            return False
+        end = _item_end(source, 0)
+        if _quantifier(source, end)[0] == "?":
+            return False
+    except (ValueError, IndexError):
+        return False
+    first = source[:end]
+    return first == "\\d" or _DIGIT_CLASS.fullmatch(first) is not None
+
+
+_DIGIT_CLASS = re.compile(r"\[(?:[0-9]-[0-9]|[0-9])+\]")
 
 
 def _finditer_steps(steps: tuple, text: str):
@@ -1316,7 +1340,9 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
                     starts.append((i, cands))
                 i = folded.find(word, j)
     starts.sort(key=_first)
-    has_digit = bool(_DIGIT.search(folded))
+    digit = _DIGIT.search(folded)
+    has_digit = digit is not None
+    first_digit = digit.start() if digit else 0
     found: list[list[tuple[int, int, int]]] = [[], [], [], [], [], [], []]  # one per category
     present = set(folded)
     if starts:
@@ -1348,13 +1374,14 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
                 todo.append(members)
     for members in todo:
         for ci, idx, pat, rest, at_start in members:
+            # the rest of the trigger first, compiled or not: a raw pattern that starts with a class (``\d+``)
+            # is tried at every position of the line, which costs more than the substring tests
+            if rest is not None and not _may_match(rest, folded, has_digit):
+                continue
             std = pat._std
             if std is not None and not exact and not at_start:
-                # compiled already: one search in C is cheaper than testing the rest of the trigger in Python
-                for m in std.finditer(folded):
+                for m in std.finditer(folded, first_digit if pat.digit_first else 0):
                     found[ci].append((m.start(), m.end(), idx))
-                continue
-            if rest is not None and not _may_match(rest, folded, has_digit):
                 continue
             if at_start:
                 if anchored is None:
