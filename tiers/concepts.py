@@ -18,7 +18,7 @@ from pathlib import Path
 import re
 
 from .record import dataclass, field
-from .text import normalize, strip_markup
+from .text import normalize, normalize_nfc, strip_markup
 
 # Patterns are written for the `regex` module. On *plain* text (ASCII, Latin-1, Latin Extended, basic Cyrillic and
 # common punctuation, minus the few characters where the two engines read \w, \s or case differently) the
@@ -1064,7 +1064,7 @@ def _analyze_cached(text: str) -> Analysis:
     content, _, _ = _split_stamp(text)
     body = strip_markup(content)
     nfc = unicodedata.normalize("NFC", body)
-    norm = normalize(body)
+    norm = normalize_nfc(nfc)
     texts, kinds, codes = _tokens(norm, chunk_memo)
     n_tok = len(texts)
     infos = []
