@@ -76,6 +76,21 @@ class _LazyRe:
             rx = self._rx = regex.compile(self._source, self._flags)
         return rx
 
+    def on(self, plain: bool):
+        """The compiled pattern for a text that _NOT_PLAIN has already judged (``plain``): a caller applying
+        several patterns to one text, or to its parts, tests it once."""
+        if plain:
+            rx = self._re
+            if rx is None:
+                rx = self._re = re.compile(_re_source(self._source), self._flags)
+            return rx
+        rx = self._rx
+        if rx is None:
+            import regex
+
+            rx = self._rx = regex.compile(self._source, self._flags)
+        return rx
+
     def match(self, text: str, *args):
         return self._for(text).match(text, *args)
 
@@ -1588,9 +1603,11 @@ _KEYED = (
 )
 
 
-#: Every match of a _KEYED pattern holds one of these (_PROVENANCE_LABEL only removes text).
+#: Every match of a _KEYED pattern holds one of these (_PROVENANCE_LABEL only removes text). Tested with ``in``
+#: one by one: a search for the alternation tries every position of the line with every literal.
 _KEYED_NEEDS = (":", "=", "\u2014", "\u2013", "default", "умолчанию")
-_HAS_KEYED_NEED = _LazyStd("|".join(_KEYED_NEEDS))
+#: What a match of each _KEYED pattern holds, in order: "default", «умолчанию» twice, a separator.
+_KEYED_PATTERN_NEEDS = (("default",), ("умолчанию",), ("умолчанию",), (":", "=", "\u2014", "\u2013"))
 
 
 def _keyed(norm: str) -> tuple[str, str, int] | None:
@@ -1599,14 +1616,18 @@ def _keyed(norm: str) -> tuple[str, str, int] | None:
     Returns ("KEY:<label concept>", <value concept>, +1): two lines giving different values to the same label
     disagree, in either language when the label maps to a concept.
     """
-    if _HAS_KEYED_NEED.search(norm) is None:
+    if not any(w in norm for w in _KEYED_NEEDS):
         return None  # every pattern below needs a separator, "default" or «по умолчанию»
     lx = lexicon()
-    text = _PROVENANCE_LABEL.sub("", norm.strip().strip("*_ "), count=1).rstrip(" .!")
-    text = text.replace("**", "")
-    if _HAS_KEYED_NEED.search(text) is None:
+    text = norm.strip().strip("*_ ")
+    if ":" in text:  # the label pattern ends with a colon
+        text = _PROVENANCE_LABEL.sub("", text, count=1)
+    text = text.rstrip(" .!").replace("**", "")
+    if not any(w in text for w in _KEYED_NEEDS):
         return None  # the label removed held the only one ("User said: …")
-    for rx in _KEYED:
+    for rx, needs in zip(_KEYED, _KEYED_PATTERN_NEEDS):
+        if not any(w in text for w in needs):
+            continue
         m = rx.match(text)
         if not m:
             continue
@@ -1666,6 +1687,33 @@ def _proper_words(nfc: str) -> frozenset[str]:
     body = nfc.strip()
     if "«" not in body and '"' not in body and not _may_have_upper(body[1:]):
         return frozenset()  # neither a capital nor a quote
+    plain = _NOT_PLAIN.search(body) is None
+    if not plain:
+        return _proper_words_any(body)
+    first = _FIRST_WORD.on(True).match(body)
+    start = first.end() if first else 0
+    out = set()
+    last_word = _LAST_WORD_REVERSED.on(True).match
+    for m in _CAPITAL.on(True).finditer(body, start):
+        at = m.start()
+        # the word before first: it rules out most capitals ("use Postgres"), the sentence test few
+        prev = last_word(body[at - 1::-1])  # the text before the capital, reversed
+        if not prev or prev.group(1)[::-1].casefold() not in _PLACE_PREP:
+            continue  # only where/with whom: "in Munich", «в Ригле», "at Anna's"; not "British spelling"
+        before = body[max(0, at - 2):at]
+        if len(before) == 2 and before[0] in ".!?:" and before[1].isspace():  # _SENTENCE_END on plain text
+            continue  # a new sentence or a label's value starts with a capital anyway
+        out.add(normalize(m.group(0)))
+    if "«" in body or '"' in body:  # every _QUOTED match starts with one
+        for m in _QUOTED.on(True).finditer(body):
+            words_ = m.group(1).split()
+            if len(words_) == 1:
+                out.add(normalize(words_[0]))
+    return frozenset(out)
+
+
+def _proper_words_any(body: str) -> frozenset[str]:
+    """_proper_words of a text that is not plain: each pattern picks its engine by the text it reads."""
     first = _FIRST_WORD.match(body)
     start = first.end() if first else 0
     out = set()
@@ -1692,7 +1740,6 @@ def _near_month(k: int, concept_at, span_end) -> bool:
 
 
 _NAME_NEEDS = ("call", "address", "refer", "name", "зови", "называй", "обращ", "зовут", "имя")
-_HAS_NAME_NEED = _LazyStd("|".join(_NAME_NEEDS))  # ``any(w in text for w in _NAME_NEEDS)`` in one search
 
 
 def _names(nfc: str) -> list[tuple[str, str, int]]:
@@ -1702,7 +1749,8 @@ def _names(nfc: str) -> list[tuple[str, str, int]]:
     address is what a later line must respect.
     """
     found: list[tuple[bool, str, str, int]] = []
-    if _HAS_NAME_NEED.search(nfc.casefold()) is None and _HAS_NEWER.search(nfc) is None:
+    folded = nfc.casefold()
+    if not any(w in folded for w in _NAME_NEEDS) and (nfc.isascii() or _HAS_NEWER.search(nfc) is None):
         return []  # (case-insensitive) every trigger holds one of these words
     for m in _NAME_TRIGGER.finditer(nfc):
         address = not _NAME_NOT_ADDRESS.match(m.group(0))
