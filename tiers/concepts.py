@@ -851,6 +851,8 @@ _F_EN_PAST = 1 << 16  # _en_past
 _F_RU_PAST = 1 << 17  # _ru_past and not in _RU_PAST_NOT
 _F_RU_PART = 1 << 18  # _ru_participle
 _F_SPLIT = 1 << 19  # a punctuation mark that can end a clause
+_F_MARKER = 1 << 20  # a marker pattern can start at it (its _scan_entry is not None)
+_F_CONTENT = 1 << 21  # a content pattern can start at it
 # Substring tests as one alternation of literals each (the same answer as ``any(w in t for w in words)``).
 _HAS_CITY_NEED = _LazyStd("|".join(_CITY_TIME_NEEDS))
 _HAS_MON_EN = _LazyStd("|".join(k for k in _MONTHS if k.isascii()))
@@ -910,6 +912,20 @@ def _text_info(t: str) -> tuple[int, str | None, str | None, str | None]:
     return f, date_format, month, dom
 
 
+def _token_info(t: str, lx: Lexicon, memo: dict) -> tuple:
+    """_text_info of ``t`` and its _scan_entry in the marker and content tables (with _F_MARKER and _F_CONTENT
+    set when they are not None), stored in ``memo``."""
+    f, date_format, month, dom = _text_info(t)
+    marker = _scan_entry(t, lx.marker, lx.marker_prefix)
+    content = _scan_entry(t, lx.content, lx.content_prefix)
+    if marker is not None:
+        f |= _F_MARKER
+    if content is not None:
+        f |= _F_CONTENT
+    got = memo[t] = (f, date_format, month, dom, marker, content)
+    return got
+
+
 def _scan_entry(t: str, exact: dict, prefix: dict):
     """The patterns that can start at a token with text ``t``, prepared for _scan_lists: None when there are none,
     else (length, ids) of the best one-token pattern (each of them matches wherever ``t`` stands: its only element
@@ -933,25 +949,35 @@ def _scan_entry(t: str, exact: dict, prefix: dict):
 
 def _scan_lists(texts: list[str], kinds: list[str], codes: list[bool], exact: dict, prefix: dict,
                 skip_code: bool, memo: dict | None = None) -> list[tuple[int, int, set[str]]]:
-    """``_scan`` over parallel token lists, with each text's candidates prepared once (_scan_entry).
-
-    A longer pattern that matches always beats the one-token ones, so these decide only when none does. The
-    returned id sets may be shared between lines: callers never change them. ``memo``: the entries of the table's
-    texts seen before."""
+    """``_scan`` over parallel token lists (_scan_starts with the entries of ``exact`` and ``prefix``); ``memo``:
+    the entries of the table's texts seen before."""
     if memo is None:
         memo = _memo(exact)
-    out = []
-    n_tok = len(texts)
-    i = 0
-    while i < n_tok:
-        t = texts[i]
+    entries = []
+    for t in texts:
         entry = memo.get(t, 0)
         if entry == 0:
             entry = memo[t] = _scan_entry(t, exact, prefix)
-        if entry is None or kinds[i] == "punct" or (skip_code and codes[i]):
-            i += 1
+        entries.append((entry,))
+    return _scan_starts(texts, kinds, codes, entries, 0, [k for k, e in enumerate(entries) if e[0] is not None],
+                        skip_code)
+
+
+def _scan_starts(texts: list[str], kinds: list[str], codes: list[bool], infos: list[tuple], slot: int,
+                 starts, skip_code: bool) -> list[tuple[int, int, set[str]]]:
+    """``_scan`` over parallel token lists, with each text's candidates prepared once (_scan_entry, kept at
+    ``infos[k][slot]``). ``starts``: in order, the tokens whose entry is not None (no pattern starts elsewhere).
+
+    A longer pattern that matches always beats the one-token ones, so these decide only when none does. The
+    returned id sets may be shared between lines: callers never change them."""
+    out = []
+    n_tok = len(texts)
+    i = 0
+    for i0 in starts:
+        if i0 < i or kinds[i0] == "punct" or (skip_code and codes[i0]):
             continue
-        one_len, one_ids, multi = entry
+        i = i0
+        one_len, one_ids, multi = infos[i][slot]
         best_len = 0
         if multi:
             best_ids: set[str] = set()
@@ -1075,37 +1101,32 @@ def _analyze_cached(text: str) -> Analysis:
         if seeded is not None:
             return seeded
     lx = lexicon()
-    chunk_memo, tmemo, cmemo, wmemo, marker_memo, content_memo = _line_memos(lx)
+    chunk_memo, tmemo, cmemo, wmemo, _, content_memo = _line_memos(lx)
     content, _, _ = _split_stamp(text)
     body = strip_markup(content)
     nfc = unicodedata.normalize("NFC", body)
     norm = normalize_nfc(nfc)
     texts, kinds, codes = _tokens(norm, chunk_memo)
     n_tok = len(texts)
-    infos = []
-    flags = []
+    infos = [tmemo.get(t) or _token_info(t, lx, tmemo) for t in texts]
+    flags = [info[0] for info in infos]
     line_flags = 0
+    for f in flags:
+        line_flags |= f
     value_toks: list[int] = []
     date_toks: list[int] = []
     month_day_toks: list[int] = []
-    split_cands: list[int] = []
-    for k, t in enumerate(texts):
-        info = tmemo.get(t)
-        if info is None:
-            info = tmemo[t] = _text_info(t)
-        infos.append(info)
-        f = info[0]
-        flags.append(f)
-        line_flags |= f
-        if f & (_F_VALUE | _F_DATES | _F_MONTH_DAY) or kinds[k] in _VALUE_KINDS:
-            if f & _F_VALUE or kinds[k] in _VALUE_KINDS:
-                value_toks.append(k)
-            if f & _F_DATES:
-                date_toks.append(k)
-            if f & _F_MONTH_DAY:
-                month_day_toks.append(k)
-        if f & (_F_SPLIT | _F_BOUND):
-            split_cands.append(k)
+    if line_flags & (_F_VALUE | _F_DATES | _F_MONTH_DAY) or not _VALUE_KINDS.isdisjoint(kinds):
+        for k, f in enumerate(flags):
+            if f & (_F_VALUE | _F_DATES | _F_MONTH_DAY) or kinds[k] in _VALUE_KINDS:
+                if f & _F_VALUE or kinds[k] in _VALUE_KINDS:
+                    value_toks.append(k)
+                if f & _F_DATES:
+                    date_toks.append(k)
+                if f & _F_MONTH_DAY:
+                    month_day_toks.append(k)
+    split_cands = [k for k, f in enumerate(flags) if f & (_F_SPLIT | _F_BOUND)] \
+        if line_flags & (_F_SPLIT | _F_BOUND) else []
 
     def cinfo(cid: str) -> tuple:
         got = cmemo.get(cid)
@@ -1113,8 +1134,11 @@ def _analyze_cached(text: str) -> Analysis:
             got = cmemo[cid] = _cid_info(lx, cid)
         return got
 
-    marker_spans = _scan_lists(texts, kinds, codes, lx.marker, lx.marker_prefix, True, marker_memo)
-    content_spans = _scan_lists(texts, kinds, codes, lx.content, lx.content_prefix, False, content_memo)
+    # each scan visits only the tokens where one of its patterns can start
+    marker_starts = [k for k, f in enumerate(flags) if f & _F_MARKER] if line_flags & _F_MARKER else ()
+    content_starts = [k for k, f in enumerate(flags) if f & _F_CONTENT] if line_flags & _F_CONTENT else ()
+    marker_spans = _scan_starts(texts, kinds, codes, infos, 4, marker_starts, True)
+    content_spans = _scan_starts(texts, kinds, codes, infos, 5, content_starts, False)
     marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span
     marker_tokens: set[int] = set()
     for s, e, ids in marker_spans:
