@@ -219,6 +219,7 @@ _PRESENT_AUX = frozenset({"is", "are", "be", "get", "gets", "getting", "stays", 
                           "being", "must", "should", "will", "can", "may", "to", "needs", "need", "keep", "keeps"})
 _NOT_SUBJECT = frozenset({"a", "an", "the", "all", "any", "no", "never", "only", "always", "for", "on", "in", "with",
                           "without", "by", "of", "from", "at", "not", "don't", "do", "does", "please"})
+_AUX_OR_NOT_SUBJECT = _PRESENT_AUX | _NOT_SUBJECT
 _RU_PAST_NOT = frozenset({"правила", "файла", "сигнала", "начала", "стола", "масла", "числа", "дела", "тела", "села"})
 
 _TOKEN = _lazy(
@@ -1165,10 +1166,10 @@ def _analyze_cached(text: str) -> Analysis:
         key = t.strip("/*").rstrip("/") if kind == "path" else t
         if not key:
             continue
-        wid = wmemo.get(key)
-        if wid is None:
-            wid = wmemo[key] = "w:" + _stem(key)
-        concept_at.append((i, {wid}))
+        ids = wmemo.get(key)
+        if ids is None:
+            ids = wmemo[key] = {"w:" + _stem(key)}  # shared by the lines holding the word: never changed
+        concept_at.append((i, ids))
         ext = _EXT.search(t) if kind in {"word", "path"} and "." in t[1:] else None
         if ext:
             # a file extension alone: what _match_at finds for a one-token list, the best one-token pattern
@@ -1184,6 +1185,9 @@ def _analyze_cached(text: str) -> Analysis:
     raw_bounds = _split_lists(texts, kinds, codes, split_cands)
     merged: list[list] = []
     pending_front: list = []
+    if len(raw_bounds) == 1:
+        merged.append(list(raw_bounds[0]))  # a lone clause stays as it is, whatever it holds
+        raw_bounds = ()
     for s, e, exc in raw_bounds:
         ids = [c for i, cs in concept_at if s <= i < e for c in cs]
         if ids:
@@ -1400,7 +1404,7 @@ def _analyze_cached(text: str) -> Analysis:
                           and not any(cinfo(c)[0] == "action" for c in ids)}
         return nominal_at
 
-    first_i = next((i for i in range(n_tok) if kinds[i] == "word"), -1)
+    first_i = kinds.index("word") if "word" in kinds else -1
     first = texts[first_i] if first_i >= 0 else ""
     first_f = flags[first_i] if first_i >= 0 else 0  # _en_past(""), _ru_past("") are False
     past = "PAST" in line_markers or bool(first_f & _F_EN_PAST) or (
@@ -1410,14 +1414,14 @@ def _analyze_cached(text: str) -> Analysis:
         past = any(kinds[i] == "word" and flags[i] & _F_RU_PAST and i not in nominal() for i in range(min(4, n_tok)))
     if not past:
         past = any(kinds[i] == "word" and flags[i] & _F_RU_PART for i in range(min(2, n_tok)))
-    words_ = [texts[i] for i in range(n_tok) if kinds[i] == "word"]
+    words_ = [t for t, kind in zip(texts, kinds) if kind == "word"]
     if past and first_f & _F_EN_PAST and any(w in _PRESENT_AUX for w in words_[1:5]):
         past = False  # "Scanned documents are named …": a participle used as an adjective, the verb is present
     if not past and len(words_) > 2 and not line_markers & {"PERMIT", "RELAX", "OBLIGE", "NEG", "FUTURE_PLAN"}:
         # "Friends ordered steaks …": a past verb in second or third place after a subject
         for i in (1, 2):
-            if _en_past(words_[i]) and words_[i - 1] not in _PRESENT_AUX | _NOT_SUBJECT \
-                    and (i == 1 or words_[0] not in _PRESENT_AUX | _NOT_SUBJECT) \
+            if _en_past(words_[i]) and words_[i - 1] not in _AUX_OR_NOT_SUBJECT \
+                    and (i == 1 or words_[0] not in _AUX_OR_NOT_SUBJECT) \
                     and not any(w in _PRESENT_AUX for w in words_[i + 1:i + 5]):
                 past = True
                 break
@@ -1522,7 +1526,7 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
                             if cands is None:
                                 cands = [c for c in ids if lx.kind.get(c) not in {"generic", "qualifier"}]
                             if cands:
-                                keys[j] = sorted(cands)[0]
+                                keys[j] = min(cands)
             num = _NUM_WORDS.get(t, t)
             key = None
             for dist in (1, 2, 3):
