@@ -18,7 +18,7 @@ from pathlib import Path
 import re
 
 from .record import dataclass, field
-from .text import normalize, strip_markup
+from .text import normalize, normalize_nfc, strip_markup
 
 # Patterns are written for the `regex` module. On *plain* text (ASCII, Latin-1, Latin Extended, basic Cyrillic and
 # common punctuation, minus the few characters where the two engines read \w, \s or case differently) the
@@ -65,6 +65,21 @@ class _LazyRe:
 
     def _for(self, text: str):
         if _NOT_PLAIN.search(text) is None:
+            rx = self._re
+            if rx is None:
+                rx = self._re = re.compile(_re_source(self._source), self._flags)
+            return rx
+        rx = self._rx
+        if rx is None:
+            import regex
+
+            rx = self._rx = regex.compile(self._source, self._flags)
+        return rx
+
+    def on(self, plain: bool):
+        """The compiled pattern for a text that _NOT_PLAIN has already judged (``plain``): a caller applying
+        several patterns to one text, or to its parts, tests it once."""
+        if plain:
             rx = self._re
             if rx is None:
                 rx = self._re = re.compile(_re_source(self._source), self._flags)
@@ -204,6 +219,7 @@ _PRESENT_AUX = frozenset({"is", "are", "be", "get", "gets", "getting", "stays", 
                           "being", "must", "should", "will", "can", "may", "to", "needs", "need", "keep", "keeps"})
 _NOT_SUBJECT = frozenset({"a", "an", "the", "all", "any", "no", "never", "only", "always", "for", "on", "in", "with",
                           "without", "by", "of", "from", "at", "not", "don't", "do", "does", "please"})
+_AUX_OR_NOT_SUBJECT = _PRESENT_AUX | _NOT_SUBJECT
 _RU_PAST_NOT = frozenset({"правила", "файла", "сигнала", "начала", "стола", "масла", "числа", "дела", "тела", "села"})
 
 _TOKEN = _lazy(
@@ -836,6 +852,8 @@ _F_EN_PAST = 1 << 16  # _en_past
 _F_RU_PAST = 1 << 17  # _ru_past and not in _RU_PAST_NOT
 _F_RU_PART = 1 << 18  # _ru_participle
 _F_SPLIT = 1 << 19  # a punctuation mark that can end a clause
+_F_MARKER = 1 << 20  # a marker pattern can start at it (its _scan_entry is not None)
+_F_CONTENT = 1 << 21  # a content pattern can start at it
 # Substring tests as one alternation of literals each (the same answer as ``any(w in t for w in words)``).
 _HAS_CITY_NEED = _LazyStd("|".join(_CITY_TIME_NEEDS))
 _HAS_MON_EN = _LazyStd("|".join(k for k in _MONTHS if k.isascii()))
@@ -895,6 +913,20 @@ def _text_info(t: str) -> tuple[int, str | None, str | None, str | None]:
     return f, date_format, month, dom
 
 
+def _token_info(t: str, lx: Lexicon, memo: dict) -> tuple:
+    """_text_info of ``t`` and its _scan_entry in the marker and content tables (with _F_MARKER and _F_CONTENT
+    set when they are not None), stored in ``memo``."""
+    f, date_format, month, dom = _text_info(t)
+    marker = _scan_entry(t, lx.marker, lx.marker_prefix)
+    content = _scan_entry(t, lx.content, lx.content_prefix)
+    if marker is not None:
+        f |= _F_MARKER
+    if content is not None:
+        f |= _F_CONTENT
+    got = memo[t] = (f, date_format, month, dom, marker, content)
+    return got
+
+
 def _scan_entry(t: str, exact: dict, prefix: dict):
     """The patterns that can start at a token with text ``t``, prepared for _scan_lists: None when there are none,
     else (length, ids) of the best one-token pattern (each of them matches wherever ``t`` stands: its only element
@@ -918,25 +950,35 @@ def _scan_entry(t: str, exact: dict, prefix: dict):
 
 def _scan_lists(texts: list[str], kinds: list[str], codes: list[bool], exact: dict, prefix: dict,
                 skip_code: bool, memo: dict | None = None) -> list[tuple[int, int, set[str]]]:
-    """``_scan`` over parallel token lists, with each text's candidates prepared once (_scan_entry).
-
-    A longer pattern that matches always beats the one-token ones, so these decide only when none does. The
-    returned id sets may be shared between lines: callers never change them. ``memo``: the entries of the table's
-    texts seen before."""
+    """``_scan`` over parallel token lists (_scan_starts with the entries of ``exact`` and ``prefix``); ``memo``:
+    the entries of the table's texts seen before."""
     if memo is None:
         memo = _memo(exact)
-    out = []
-    n_tok = len(texts)
-    i = 0
-    while i < n_tok:
-        t = texts[i]
+    entries = []
+    for t in texts:
         entry = memo.get(t, 0)
         if entry == 0:
             entry = memo[t] = _scan_entry(t, exact, prefix)
-        if entry is None or kinds[i] == "punct" or (skip_code and codes[i]):
-            i += 1
+        entries.append((entry,))
+    return _scan_starts(texts, kinds, codes, entries, 0, [k for k, e in enumerate(entries) if e[0] is not None],
+                        skip_code)
+
+
+def _scan_starts(texts: list[str], kinds: list[str], codes: list[bool], infos: list[tuple], slot: int,
+                 starts, skip_code: bool) -> list[tuple[int, int, set[str]]]:
+    """``_scan`` over parallel token lists, with each text's candidates prepared once (_scan_entry, kept at
+    ``infos[k][slot]``). ``starts``: in order, the tokens whose entry is not None (no pattern starts elsewhere).
+
+    A longer pattern that matches always beats the one-token ones, so these decide only when none does. The
+    returned id sets may be shared between lines: callers never change them."""
+    out = []
+    n_tok = len(texts)
+    i = 0
+    for i0 in starts:
+        if i0 < i or kinds[i0] == "punct" or (skip_code and codes[i0]):
             continue
-        one_len, one_ids, multi = entry
+        i = i0
+        one_len, one_ids, multi = infos[i][slot]
         best_len = 0
         if multi:
             best_ids: set[str] = set()
@@ -1060,37 +1102,32 @@ def _analyze_cached(text: str) -> Analysis:
         if seeded is not None:
             return seeded
     lx = lexicon()
-    chunk_memo, tmemo, cmemo, wmemo, marker_memo, content_memo = _line_memos(lx)
+    chunk_memo, tmemo, cmemo, wmemo, _, content_memo = _line_memos(lx)
     content, _, _ = _split_stamp(text)
     body = strip_markup(content)
     nfc = unicodedata.normalize("NFC", body)
-    norm = normalize(body)
+    norm = normalize_nfc(nfc)
     texts, kinds, codes = _tokens(norm, chunk_memo)
     n_tok = len(texts)
-    infos = []
-    flags = []
+    infos = [tmemo.get(t) or _token_info(t, lx, tmemo) for t in texts]
+    flags = [info[0] for info in infos]
     line_flags = 0
+    for f in flags:
+        line_flags |= f
     value_toks: list[int] = []
     date_toks: list[int] = []
     month_day_toks: list[int] = []
-    split_cands: list[int] = []
-    for k, t in enumerate(texts):
-        info = tmemo.get(t)
-        if info is None:
-            info = tmemo[t] = _text_info(t)
-        infos.append(info)
-        f = info[0]
-        flags.append(f)
-        line_flags |= f
-        if f & (_F_VALUE | _F_DATES | _F_MONTH_DAY) or kinds[k] in _VALUE_KINDS:
-            if f & _F_VALUE or kinds[k] in _VALUE_KINDS:
-                value_toks.append(k)
-            if f & _F_DATES:
-                date_toks.append(k)
-            if f & _F_MONTH_DAY:
-                month_day_toks.append(k)
-        if f & (_F_SPLIT | _F_BOUND):
-            split_cands.append(k)
+    if line_flags & (_F_VALUE | _F_DATES | _F_MONTH_DAY) or not _VALUE_KINDS.isdisjoint(kinds):
+        for k, f in enumerate(flags):
+            if f & (_F_VALUE | _F_DATES | _F_MONTH_DAY) or kinds[k] in _VALUE_KINDS:
+                if f & _F_VALUE or kinds[k] in _VALUE_KINDS:
+                    value_toks.append(k)
+                if f & _F_DATES:
+                    date_toks.append(k)
+                if f & _F_MONTH_DAY:
+                    month_day_toks.append(k)
+    split_cands = [k for k, f in enumerate(flags) if f & (_F_SPLIT | _F_BOUND)] \
+        if line_flags & (_F_SPLIT | _F_BOUND) else []
 
     def cinfo(cid: str) -> tuple:
         got = cmemo.get(cid)
@@ -1098,8 +1135,11 @@ def _analyze_cached(text: str) -> Analysis:
             got = cmemo[cid] = _cid_info(lx, cid)
         return got
 
-    marker_spans = _scan_lists(texts, kinds, codes, lx.marker, lx.marker_prefix, True, marker_memo)
-    content_spans = _scan_lists(texts, kinds, codes, lx.content, lx.content_prefix, False, content_memo)
+    # each scan visits only the tokens where one of its patterns can start
+    marker_starts = [k for k, f in enumerate(flags) if f & _F_MARKER] if line_flags & _F_MARKER else ()
+    content_starts = [k for k, f in enumerate(flags) if f & _F_CONTENT] if line_flags & _F_CONTENT else ()
+    marker_spans = _scan_starts(texts, kinds, codes, infos, 4, marker_starts, True)
+    content_spans = _scan_starts(texts, kinds, codes, infos, 5, content_starts, False)
     marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span
     marker_tokens: set[int] = set()
     for s, e, ids in marker_spans:
@@ -1126,10 +1166,10 @@ def _analyze_cached(text: str) -> Analysis:
         key = t.strip("/*").rstrip("/") if kind == "path" else t
         if not key:
             continue
-        wid = wmemo.get(key)
-        if wid is None:
-            wid = wmemo[key] = "w:" + _stem(key)
-        concept_at.append((i, {wid}))
+        ids = wmemo.get(key)
+        if ids is None:
+            ids = wmemo[key] = {"w:" + _stem(key)}  # shared by the lines holding the word: never changed
+        concept_at.append((i, ids))
         ext = _EXT.search(t) if kind in {"word", "path"} and "." in t[1:] else None
         if ext:
             # a file extension alone: what _match_at finds for a one-token list, the best one-token pattern
@@ -1145,6 +1185,9 @@ def _analyze_cached(text: str) -> Analysis:
     raw_bounds = _split_lists(texts, kinds, codes, split_cands)
     merged: list[list] = []
     pending_front: list = []
+    if len(raw_bounds) == 1:
+        merged.append(list(raw_bounds[0]))  # a lone clause stays as it is, whatever it holds
+        raw_bounds = ()
     for s, e, exc in raw_bounds:
         ids = [c for i, cs in concept_at if s <= i < e for c in cs]
         if ids:
@@ -1361,7 +1404,7 @@ def _analyze_cached(text: str) -> Analysis:
                           and not any(cinfo(c)[0] == "action" for c in ids)}
         return nominal_at
 
-    first_i = next((i for i in range(n_tok) if kinds[i] == "word"), -1)
+    first_i = kinds.index("word") if "word" in kinds else -1
     first = texts[first_i] if first_i >= 0 else ""
     first_f = flags[first_i] if first_i >= 0 else 0  # _en_past(""), _ru_past("") are False
     past = "PAST" in line_markers or bool(first_f & _F_EN_PAST) or (
@@ -1371,14 +1414,14 @@ def _analyze_cached(text: str) -> Analysis:
         past = any(kinds[i] == "word" and flags[i] & _F_RU_PAST and i not in nominal() for i in range(min(4, n_tok)))
     if not past:
         past = any(kinds[i] == "word" and flags[i] & _F_RU_PART for i in range(min(2, n_tok)))
-    words_ = [texts[i] for i in range(n_tok) if kinds[i] == "word"]
+    words_ = [t for t, kind in zip(texts, kinds) if kind == "word"]
     if past and first_f & _F_EN_PAST and any(w in _PRESENT_AUX for w in words_[1:5]):
         past = False  # "Scanned documents are named …": a participle used as an adjective, the verb is present
     if not past and len(words_) > 2 and not line_markers & {"PERMIT", "RELAX", "OBLIGE", "NEG", "FUTURE_PLAN"}:
         # "Friends ordered steaks …": a past verb in second or third place after a subject
         for i in (1, 2):
-            if _en_past(words_[i]) and words_[i - 1] not in _PRESENT_AUX | _NOT_SUBJECT \
-                    and (i == 1 or words_[0] not in _PRESENT_AUX | _NOT_SUBJECT) \
+            if _en_past(words_[i]) and words_[i - 1] not in _AUX_OR_NOT_SUBJECT \
+                    and (i == 1 or words_[0] not in _AUX_OR_NOT_SUBJECT) \
                     and not any(w in _PRESENT_AUX for w in words_[i + 1:i + 5]):
                 past = True
                 break
@@ -1483,7 +1526,7 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
                             if cands is None:
                                 cands = [c for c in ids if lx.kind.get(c) not in {"generic", "qualifier"}]
                             if cands:
-                                keys[j] = sorted(cands)[0]
+                                keys[j] = min(cands)
             num = _NUM_WORDS.get(t, t)
             key = None
             for dist in (1, 2, 3):
@@ -1588,9 +1631,11 @@ _KEYED = (
 )
 
 
-#: Every match of a _KEYED pattern holds one of these (_PROVENANCE_LABEL only removes text).
+#: Every match of a _KEYED pattern holds one of these (_PROVENANCE_LABEL only removes text). Tested with ``in``
+#: one by one: a search for the alternation tries every position of the line with every literal.
 _KEYED_NEEDS = (":", "=", "\u2014", "\u2013", "default", "умолчанию")
-_HAS_KEYED_NEED = _LazyStd("|".join(_KEYED_NEEDS))
+#: What a match of each _KEYED pattern holds, in order: "default", «умолчанию» twice, a separator.
+_KEYED_PATTERN_NEEDS = (("default",), ("умолчанию",), ("умолчанию",), (":", "=", "\u2014", "\u2013"))
 
 
 def _keyed(norm: str) -> tuple[str, str, int] | None:
@@ -1599,14 +1644,18 @@ def _keyed(norm: str) -> tuple[str, str, int] | None:
     Returns ("KEY:<label concept>", <value concept>, +1): two lines giving different values to the same label
     disagree, in either language when the label maps to a concept.
     """
-    if _HAS_KEYED_NEED.search(norm) is None:
+    if not any(w in norm for w in _KEYED_NEEDS):
         return None  # every pattern below needs a separator, "default" or «по умолчанию»
     lx = lexicon()
-    text = _PROVENANCE_LABEL.sub("", norm.strip().strip("*_ "), count=1).rstrip(" .!")
-    text = text.replace("**", "")
-    if _HAS_KEYED_NEED.search(text) is None:
+    text = norm.strip().strip("*_ ")
+    if ":" in text:  # the label pattern ends with a colon
+        text = _PROVENANCE_LABEL.sub("", text, count=1)
+    text = text.rstrip(" .!").replace("**", "")
+    if not any(w in text for w in _KEYED_NEEDS):
         return None  # the label removed held the only one ("User said: …")
-    for rx in _KEYED:
+    for rx, needs in zip(_KEYED, _KEYED_PATTERN_NEEDS):
+        if not any(w in text for w in needs):
+            continue
         m = rx.match(text)
         if not m:
             continue
@@ -1666,6 +1715,33 @@ def _proper_words(nfc: str) -> frozenset[str]:
     body = nfc.strip()
     if "«" not in body and '"' not in body and not _may_have_upper(body[1:]):
         return frozenset()  # neither a capital nor a quote
+    plain = _NOT_PLAIN.search(body) is None
+    if not plain:
+        return _proper_words_any(body)
+    first = _FIRST_WORD.on(True).match(body)
+    start = first.end() if first else 0
+    out = set()
+    last_word = _LAST_WORD_REVERSED.on(True).match
+    for m in _CAPITAL.on(True).finditer(body, start):
+        at = m.start()
+        # the word before first: it rules out most capitals ("use Postgres"), the sentence test few
+        prev = last_word(body[at - 1::-1])  # the text before the capital, reversed
+        if not prev or prev.group(1)[::-1].casefold() not in _PLACE_PREP:
+            continue  # only where/with whom: "in Munich", «в Ригле», "at Anna's"; not "British spelling"
+        before = body[max(0, at - 2):at]
+        if len(before) == 2 and before[0] in ".!?:" and before[1].isspace():  # _SENTENCE_END on plain text
+            continue  # a new sentence or a label's value starts with a capital anyway
+        out.add(normalize(m.group(0)))
+    if "«" in body or '"' in body:  # every _QUOTED match starts with one
+        for m in _QUOTED.on(True).finditer(body):
+            words_ = m.group(1).split()
+            if len(words_) == 1:
+                out.add(normalize(words_[0]))
+    return frozenset(out)
+
+
+def _proper_words_any(body: str) -> frozenset[str]:
+    """_proper_words of a text that is not plain: each pattern picks its engine by the text it reads."""
     first = _FIRST_WORD.match(body)
     start = first.end() if first else 0
     out = set()
@@ -1692,7 +1768,6 @@ def _near_month(k: int, concept_at, span_end) -> bool:
 
 
 _NAME_NEEDS = ("call", "address", "refer", "name", "зови", "называй", "обращ", "зовут", "имя")
-_HAS_NAME_NEED = _LazyStd("|".join(_NAME_NEEDS))  # ``any(w in text for w in _NAME_NEEDS)`` in one search
 
 
 def _names(nfc: str) -> list[tuple[str, str, int]]:
@@ -1702,7 +1777,8 @@ def _names(nfc: str) -> list[tuple[str, str, int]]:
     address is what a later line must respect.
     """
     found: list[tuple[bool, str, str, int]] = []
-    if _HAS_NAME_NEED.search(nfc.casefold()) is None and _HAS_NEWER.search(nfc) is None:
+    folded = nfc.casefold()
+    if not any(w in folded for w in _NAME_NEEDS) and (nfc.isascii() or _HAS_NEWER.search(nfc) is None):
         return []  # (case-insensitive) every trigger holds one of these words
     for m in _NAME_TRIGGER.finditer(nfc):
         address = not _NAME_NOT_ADDRESS.match(m.group(0))
