@@ -1800,6 +1800,7 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     # a DECISION, against a line that is not "indifferent" and shares no value slot with it, when the relatedness
     # is under RELATED_MIN (its first test). That test is made here, without the call.
     slots = None if a.indiff else cx.slots
+    concepts = a.concepts
     decision = Tier.DECISION
     for cons in index._candidates_of(a):
         if cons.file == file and cons.content == content:
@@ -1813,8 +1814,12 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
                 if kk is None:
                     k = analyze(cons.content)
                     kk = kfx[cons.content] = (k, _fx(k))
-                if slots is not None and cons.tier is not decision and slots.isdisjoint(kk[1].slots):
-                    rel = _relatedness_fx(kk[1], a)
+                kx = kk[1]
+                if slots is not None and cons.tier is not decision and slots.isdisjoint(kx.slots):
+                    shared = kx.content_all & concepts  # _relatedness_fx's memo, looked up here
+                    rel = kx.rel_memo.get(shared) if shared else 0.0
+                    if rel is None:
+                        rel = _relatedness_fx(kx, a)
                     cf = None if rel < RELATED_MIN else _check(a, cand_tier, cons, True, cx, kk, rel)
                 else:
                     cf = _check(a, cand_tier, cons, True, cx, kk)  # check_conflict
