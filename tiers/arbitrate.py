@@ -545,8 +545,12 @@ class ConstraintIndex:
         The result depends only on ``a``'s index keys (in iteration order, which fixes the order of the score
         sums), its value slots and ``indiff``: lines with the same ones (a lint pass sees many) share one scoring.
         """
+        return list(self._candidates_of(a, limit))
+
+    def _candidates_of(self, a: Analysis, limit: int = MAX_CANDIDATES) -> list[Constraint]:
+        """``candidates(a, limit)`` as kept in the memo (``arbitrate`` only reads it: no copy)."""
         keys = a.index_keys
-        value_slots = frozenset(s if not s.startswith("NUM:") else "NUM" for s, _, _ in a.values)
+        value_slots = frozenset([s if not s.startswith("NUM:") else "NUM" for s, _, _ in a.values])
         sig = (tuple(keys), value_slots, a.indiff, limit)
         memo = self.__dict__.setdefault("_memo", {})
         hit = memo.get(sig)
@@ -555,7 +559,7 @@ class ConstraintIndex:
             if len(memo) >= _MEMO_MAX:
                 memo.clear()
             memo[sig] = hit
-        return list(hit)
+        return hit
 
     def _candidates(self, keys: frozenset[str], value_slots: frozenset[str], indiff: bool,
                     limit: int) -> list[Constraint]:
@@ -573,12 +577,27 @@ class ConstraintIndex:
         heap: list[tuple[float, int, int, int]] = []
         deferred: dict[int, tuple] = {}
         cap = POSTING_CAP
-        for fnum, f in enumerate(self._files):
-            postings = f.postings
-            # _file_streams skips the keys without a posting in this file: its streams are a function of the others
-            held = tuple([key for key in keys if postings.get(key)])
-            if not held:
-                continue
+        # _file_streams skips the keys without a posting in a file: its streams are a function of the others
+        # (the line's keys each file holds, in key order, found from the files holding each key)
+        key_files = self.__dict__.get("_key_files")
+        if key_files is None:
+            key_files = self._key_files = {}
+            for fnum, f in enumerate(self._files):
+                for key, post in f.postings.items():
+                    if post:
+                        key_files.setdefault(key, []).append(fnum)
+        by_file: dict[int, list[str]] = {}
+        for key in keys:
+            for fnum in key_files.get(key, ()):
+                got = by_file.get(fnum)
+                if got is None:
+                    by_file[fnum] = [key]
+                else:
+                    got.append(key)
+        files = self._files
+        for fnum in sorted(by_file):
+            f = files[fnum]
+            held = tuple(by_file[fnum])
             mk = (fnum, held, n_top, cap)
             hit = f.streams.get(mk)
             if hit is None:
@@ -959,13 +978,16 @@ class _Fx:
     Each set is exactly what the plain code tests, so a skip based on it is the outcome the plain code reaches.
     Most pairs end at the relatedness test: the rest is computed on first need (``full``)."""
 
-    __slots__ = ("slots", "content_all", "rel_cl", "done", "vals", "pos_slots", "pos_all", "pos_time", "acts",
-                 "win", "th_slots", "elig", "elig_k", "k_gate", "c_vals", "scopes", "split", "inferred")
+    __slots__ = ("slots", "content_all", "rel_cl", "rel_memo", "done", "vals", "pos_slots", "pos_all", "pos_time",
+                 "acts", "win", "th_slots", "elig", "elig_k", "k_gate", "c_vals", "scopes", "split", "inferred",
+                 "pol_cl", "neg_objects", "rules")
 
     def __init__(self, a: Analysis) -> None:
         self.slots = frozenset([s for s, _, _ in a.values])  # a.values holds every clause's values
         self.rel_cl = [(cl.content, cl.cov_w, cl.content_total) for cl in a.clauses if not cl.exception]
         self.content_all = frozenset([x for cl in a.clauses if not cl.exception for x in cl.content])
+        #: the content concepts a line holds -> the relatedness (``_relatedness_fx``)
+        self.rel_memo: dict[frozenset[str], float] = {}
         self.done = False
         self.inferred: bool | None = None  # _inferred(a), on first need (its memo of texts is smaller than a lint)
 
@@ -990,10 +1012,19 @@ class _Fx:
                       if sg and kind.get(x) not in {"generic", "slot"}} for cl in a.clauses]
         self.elig_k = [(cl, e) for cl, e in zip(a.clauses, self.elig) if not cl.exception]
         self.k_gate = [cl.signs["GATE"] for cl in a.clauses if not cl.exception and cl.signs.get("GATE")]
+        # _polarity's clauses of this analysis as a candidate: (clause, comparable concepts) of those its
+        # loop does not skip whatever the constraint (not exceptions; a conflicting force; no report of a fact)
+        self.pol_cl = [(cl, e) for cl, e in zip(a.clauses, self.elig)
+                       if not cl.exception and cl.force in _CONFLICT_FORCES
+                       and not (a.report and cl.force not in {"permit", "relax", "indiff"})]
         self.c_vals = frozenset([v for _, v, sg in a.values if sg > 0])
         self.scopes: dict[str, tuple] = {}
         #: slot -> (positive (value, clause) pairs, negated values) of ``vals`` (``_substitution``, on first need)
-        self.split: dict[str, tuple[list, list]] = {}
+        self.split: dict[str, tuple[list, list, bool]] = {}
+        #: (slot, value) -> the clauses denying ``value`` as their object (``_substitution``, on first need)
+        self.neg_objects: dict[tuple[str, str], list[Clause]] = {}
+        #: id of a clause -> _clause_rules of it (on first need; the clauses live as long as the analysis)
+        self.rules: dict[int, tuple] = {}
         self.done = True
         return self
 
@@ -1006,10 +1037,17 @@ def _fx(a: Analysis) -> _Fx:
 
 
 def _relatedness_fx(kx: _Fx, c: Analysis) -> float:
-    """``_relatedness(k, c)`` from the constraint's features."""
+    """``_relatedness(k, c)`` from the constraint's features.
+
+    It depends on the line only through which of the constraint's content concepts it holds: the value is kept
+    by that set (a constraint meets many lines sharing the same few of its words)."""
     concepts = c.concepts
-    if kx.content_all.isdisjoint(concepts):
+    shared = kx.content_all & concepts
+    if not shared:
         return 0.0  # every coverage is 0
+    best = kx.rel_memo.get(shared)
+    if best is not None:
+        return best
     best = 0.0
     for content, wmap, total in kx.rel_cl:  # _coverage, clause by clause
         if total <= 0:
@@ -1017,6 +1055,7 @@ def _relatedness_fx(kx: _Fx, c: Analysis) -> float:
         cov = sum([wmap[x] for x in content if x in concepts]) / total
         if cov > best:
             best = cov
+    kx.rel_memo[shared] = best
     return best
 
 
@@ -1095,15 +1134,12 @@ def _polarity(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | None = 
     if th == "ok":
         return None
     ke = None
-    for ci, cc in enumerate(c.clauses):
-        if cc.exception:
-            continue
+    # with the features, only the clauses the checks below do not skip whatever the best clause (cx.pol_cl)
+    for cc, ce in (cx.pol_cl if kx is not None else [(cc, None) for cc in c.clauses if not cc.exception]):
         if kx is None:
             kc, ov = _best_clause(cc, k)
-        elif (c.report and cc.force not in {"permit", "relax", "indiff"}) or cc.force not in _CONFLICT_FORCES:
-            continue  # skipped below whatever the best clause
         else:
-            kc, ov, ke = _best_clause_fx(cx.elig[ci], kx)
+            kc, ov, ke = _best_clause_fx(ce, kx)
         if kc is None or (ov < OVERLAP_MIN and not _nominal_permission(cc, kc)):
             continue
         if c.report and cc.force not in {"permit", "relax", "indiff"}:
@@ -1113,7 +1149,7 @@ def _polarity(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | None = 
         if ke is not None:
             # _shared(cc, kc): the comparable concepts of both clauses (signed, not generic or slot ids), in
             # the order of cc's signs, which is the order of its comparable concepts
-            shared = [x for x in cx.elig[ci] if x in ke]
+            shared = [x for x in ce if x in ke]
         else:
             shared = _shared(cc, kc)
         kind = lexicon().kind
@@ -1121,24 +1157,21 @@ def _polarity(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | None = 
             continue  # sharing only "Wednesday" or "prod" is not being about the same thing
         if _disjoint_values(cc, kc):
             continue  # "never deploy on Fridays" says nothing about Monday deploys
+        k_actions, k_denied, required = _clause_rules(kc, kx)
         # A rule about doing something ("don't *use* Docker") is flipped by a claim about doing it, or by an
         # explicit permission/relaxation; a plain fact that merely names the thing ("Docker seat renewal") is not.
-        lx = lexicon()
-        k_actions = {x for x in kc.direct if lx.kind.get(x) == "action" and x not in {"DO", "GET", "GO"}}
-        if k_actions and not (k_actions & set(cc.signs)) and cc.force not in {"permit", "relax", "indiff"}:
+        if k_actions and k_actions.isdisjoint(cc.signs) and cc.force not in {"permit", "relax", "indiff"}:
             continue
         # "text messages, not voice notes" against "no voice messages": the line denies the very thing the
         # constraint denies elsewhere in it; its other clause is about a sibling, not a flip.
         if kc.force == "prohibit" and cc.force in {"assert", "oblige"} and any(
                 cl2 is not cc and x not in cc.signs and cl2.signs.get(x, 0) < 0
-                for cl2 in c.clauses for x in kc.negated_direct
-                if lexicon().kind.get(x) not in {"generic", "qualifier", "slot"} and kc.signs.get(x, 0) < 0):
+                for cl2 in c.clauses for x in k_denied):
             continue
         # "only X" is denied by "not Y" for any Y other than X: a prohibition that spares X agrees.
         if kc.has_only and cc.force == "prohibit" and not (cc.negated_direct & kc.only_targets):
             continue
         # "never X without Y" makes Y a requirement: a line that keeps Y ("X with Y") agrees with it.
-        required = {x for x in kc.local_neg if kc.signs.get(x, 0) > 0 and lexicon().kind.get(x) != "generic"}
         if required and any(cc.signs.get(x, 0) > 0 for x in required):
             continue
         # "X without Y" against "always Y (for X)": what the candidate drops on purpose is its point.
@@ -1167,6 +1200,22 @@ def _polarity(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | None = 
             what = {"permit": "permits", "relax": "relaxes", "indiff": "waves away"}.get(cc.force, "asserts")
             return what, "it says the opposite of the constraint"
     return None
+
+
+def _clause_rules(kc: Clause, kx: _Fx | None) -> tuple[frozenset[str], list[str], frozenset[str]]:
+    """What ``_polarity`` asks of a constraint clause whatever the line, kept in ``kx`` (by clause) when given:
+    its own actions (the act a rule is about), the concepts it denies directly (not generic, qualifier or slot
+    ids), the concepts "without" makes it require."""
+    got = kx.rules.get(id(kc)) if kx is not None else None
+    if got is None:
+        kind = lexicon().kind
+        got = (frozenset([x for x in kc.direct if kind.get(x) == "action" and x not in {"DO", "GET", "GO"}]),
+               [x for x in kc.negated_direct
+                if kind.get(x) not in {"generic", "qualifier", "slot"} and kc.signs.get(x, 0) < 0],
+               frozenset([x for x in kc.local_neg if kc.signs.get(x, 0) > 0 and kind.get(x) != "generic"]))
+        if kx is not None:
+            kx.rules[id(kc)] = got
+    return got
 
 
 def _nominal_permission(cc: Clause, kc: Clause) -> bool:
@@ -1369,24 +1418,30 @@ def _substitution(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | Non
             continue  # a month names when a rule applies; another month is another case, not another value
         sp = kx.split.get(slot) if kx is not None else None
         if sp is None:
-            sp = ([(v, cl) for v, sg, cl in kvals if sg > 0], [v for v, sg, _ in kvals if sg < 0])
+            k_neg = [v for v, sg, _ in kvals if sg < 0]
+            # whether a value the constraint denies can be "ruled out" below: a slot compared as a value
+            ruled = bool(k_neg) and (((slot in _slot_values(lx)) if kx is not None else (slot in lx.slot_of.values()))
+                                     or slot == "NAME" or slot in _SHAPE_SLOTS)
+            sp = ([(v, cl) for v, sg, cl in kvals if sg > 0], k_neg, ruled)
             if kx is not None:
                 kx.split[slot] = sp
-        k_pos, k_neg = sp
+        k_pos, k_neg, ruled = sp
         for val, sg, ccl in cvals:
             if sg <= 0:
                 continue
-            if ((((slot in _slot_values(lx)) if kx is not None else (slot in lx.slot_of.values()))
-                 or slot == "NAME" or slot in _SHAPE_SLOTS)
-                    and any(_same_value(slot, val, nv) for nv in k_neg)
+            if (ruled and any(_same_value(slot, val, nv) for nv in k_neg)
                     and not any(_same_value(slot, val, pv) for pv, _ in k_pos)):
                 # a value the user ruled out ("not Samuel", "Zoom doesn't work for me"), now asserted
-                lonely = len([x for x in _content_ids(ccl) if not lx.slot_of.get(x)]) <= 2 and (
-                    slot in ccl.direct or any(x in k.concepts for x in _content_ids(ccl) if lx.slot_of.get(x) != slot))
-                k_cls = [cl for v, sg2, cl in kvals if sg2 < 0 and _same_value(slot, val, v)
-                         and _value_is_object(cl, v)]
+                k_cls = kx.neg_objects.get((slot, val)) if kx is not None else None
+                if k_cls is None:  # the constraint's clauses denying the value as their object
+                    k_cls = [cl for v, sg2, cl in kvals if sg2 < 0 and _same_value(slot, val, v)
+                             and _value_is_object(cl, v)]
+                    if kx is not None:
+                        kx.neg_objects[(slot, val)] = k_cls
                 if not k_cls and slot != "NAME":
                     continue
+                lonely = len([x for x in _content_ids(ccl) if not lx.slot_of.get(x)]) <= 2 and (
+                    slot in ccl.direct or any(x in k.concepts for x in _content_ids(ccl) if lx.slot_of.get(x) != slot))
                 anchored = any(x for kcl in k_cls for x in _shared(ccl, kcl)
                                if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) != "qualifier"
                                and (x in ccl.direct or x in kcl.direct))
@@ -1429,9 +1484,10 @@ def _substitution(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | Non
 
 
 def _scope_choices(k: Analysis, scope: str) -> tuple[Analysis, set[str], list[tuple[dict[str, float], float]],
-                                                       frozenset[str]]:
+                                                       frozenset[str], frozenset[str]]:
     """What a scoped decision chooses, clause by clause (its own content minus the scope): (the scope's analysis,
-    its concept ids, [(choice -> weight, total weight)], every choice key). Depends on the constraint only."""
+    its concept ids, [(choice -> weight, total weight)], every choice key, the values of the "v:" keys).
+    Depends on the constraint only."""
     lx = lexicon()
     scope_a = analyze(scope)
     scope_ids = {x for cl in scope_a.clauses for x in cl.direct if lx.kind.get(x) != "generic"}
@@ -1450,7 +1506,8 @@ def _scope_choices(k: Analysis, scope: str) -> tuple[Analysis, set[str], list[tu
         if not ch:
             continue
         choices.append((ch, sum(ch.values())))
-    return scope_a, scope_ids, choices, frozenset(x for ch, _ in choices for x in ch)
+    keys = frozenset(x for ch, _ in choices for x in ch)
+    return scope_a, scope_ids, choices, keys, frozenset([x[2:] for x in keys if x.startswith("v:")])
 
 
 def _scope_generalization(c: Analysis, k: Analysis, scope: str, kx: _Fx | None = None) -> bool:
@@ -1460,13 +1517,12 @@ def _scope_generalization(c: Analysis, k: Analysis, scope: str, kx: _Fx | None =
         if pre is None:
             pre = kx.scopes[scope] = _scope_choices(k, scope)
         c_vals = _fx(c).full(c).c_vals
-        keys = pre[3]
-        if keys.isdisjoint(c.concepts) and not any(x.startswith("v:") and x[2:] in c_vals for x in keys):
+        if pre[3].isdisjoint(c.concepts) and pre[4].isdisjoint(c_vals):
             return False  # the line touches none of the choices: every coverage below is 0
     else:
         pre = _scope_choices(k, scope)
         c_vals = {v for _, v, sg in c.values if sg > 0}
-    scope_a, scope_ids, choices, _ = pre
+    scope_a, scope_ids, choices = pre[:3]
     choice: dict[str, float] = {}
     best = 0.0
     for ch, total in choices:
@@ -1567,9 +1623,10 @@ def _check_conflict_exhaustive(c: Analysis, cand_tier: Tier, cons: Constraint) -
 
 
 def _check(c: Analysis, cand_tier: Tier, cons: Constraint, fast: bool, cx: _Fx | None = None,
-           kk: tuple[Analysis, _Fx] | None = None) -> Conflict | None:
+           kk: tuple[Analysis, _Fx] | None = None, rel: float | None = None) -> Conflict | None:
     """The check; on the fast path ``cx`` may be ``_fx(c)`` and ``kk`` the constraint's (analysis, ``_fx`` of it),
-    as ``arbitrate`` keeps them (the same objects this would look up)."""
+    as ``arbitrate`` keeps them (the same objects this would look up), and ``rel`` the relatedness
+    ``_relatedness_fx`` gives them, when the caller computed it."""
     k = analyze(cons.content) if kk is None else kk[0]  # cons.analysis
     if c.mention and not (c.markers & {"PERMIT", "RELAX", "INDIFF"}):
         return None
@@ -1577,7 +1634,8 @@ def _check(c: Analysis, cand_tier: Tier, cons: Constraint, fast: bool, cx: _Fx |
         if cx is None:
             cx = _fx(c)
         kx = _fx(k) if kk is None else kk[1]
-        rel = _relatedness_fx(kx, c)
+        if rel is None:
+            rel = _relatedness_fx(kx, c)
     else:
         cx = kx = None
         rel = _relatedness(k, c)
@@ -1597,7 +1655,8 @@ def _check(c: Analysis, cand_tier: Tier, cons: Constraint, fast: bool, cx: _Fx |
     if cons.tier is Tier.DECISION and cons.scope and _scope_generalization(c, k, cons.scope, kx):
         reason, res = _explain("scope-generalization", cand_tier, cons, "")
         return Conflict(cons, "scope-generalization", reason, res, 1.0 + rel)
-    sub = _substitution(c, k, cx, kx)
+    # _substitution returns None at once for a report, or (fast) when the line sets no slot the constraint names
+    sub = None if fast and (c.report or cx.pos_slots.isdisjoint(kx.vals)) else _substitution(c, k, cx, kx)
     if sub:
         slot, val, kval = sub
         label = "number" if slot.startswith("NUM:") else slot.lower().replace("_", " ")
@@ -1696,6 +1755,20 @@ def conflict_error(cand_tier: Tier, content: str, conflict: Conflict) -> dict[st
     }
 
 
+_TEXT_HELPERS: list = []
+
+
+def _text_helpers() -> list:
+    """(stamps.split_stamp, text.strip_markup), imported on first use (two import statements per call were ~5% of
+    a lint's arbitration)."""
+    if not _TEXT_HELPERS:
+        from .stamps import split_stamp
+        from .text import strip_markup
+
+        _TEXT_HELPERS.extend((split_stamp, strip_markup))
+    return _TEXT_HELPERS
+
+
 def _tier_of(tier: Tier | str) -> Tier:
     return tier if isinstance(tier, Tier) else Tier.from_code(str(tier))
 
@@ -1708,9 +1781,7 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     DIRECTIVE/DECISION amends what it contradicts and is allowed, returning the superseded constraints.
     """
     cand_tier = _tier_of(tier)
-    from .stamps import split_stamp
-    from .text import strip_markup
-
+    split_stamp, strip_markup = _text_helpers()
     content = split_stamp(text)[0].strip()
     a = analyze(content)
     if not strip_markup(content):
@@ -1725,7 +1796,13 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     cx = _fx(a)
     # constraint content -> (its analysis, _fx of it), kept with the index: a lint checks each constraint many times
     kfx = index.__dict__.setdefault("_kfx", {})
-    for cons in index.candidates(a):
+    # Most candidates share a word with the line and nothing else: _check returns None for a constraint other than
+    # a DECISION, against a line that is not "indifferent" and shares no value slot with it, when the relatedness
+    # is under RELATED_MIN (its first test). That test is made here, without the call.
+    slots = None if a.indiff else cx.slots
+    concepts = a.concepts
+    decision = Tier.DECISION
+    for cons in index._candidates_of(a):
         if cons.file == file and cons.content == content:
             continue  # the line restates itself (an unchanged line re-sent by a whole-file write)
         same = (cons.content, id(cons.tier), cons.scope)  # tiers are singletons: id() spares Enum.__hash__
@@ -1737,7 +1814,15 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
                 if kk is None:
                     k = analyze(cons.content)
                     kk = kfx[cons.content] = (k, _fx(k))
-                cf = _check(a, cand_tier, cons, True, cx, kk)  # check_conflict
+                kx = kk[1]
+                if slots is not None and cons.tier is not decision and slots.isdisjoint(kx.slots):
+                    shared = kx.content_all & concepts  # _relatedness_fx's memo, looked up here
+                    rel = kx.rel_memo.get(shared) if shared else 0.0
+                    if rel is None:
+                        rel = _relatedness_fx(kx, a)
+                    cf = None if rel < RELATED_MIN else _check(a, cand_tier, cons, True, cx, kk, rel)
+                else:
+                    cf = _check(a, cand_tier, cons, True, cx, kk)  # check_conflict
             except Exception:  # noqa: BLE001 - a bug in one comparison must not block or crash the write path
                 _log().exception("arbitration failed for constraint %s", cons.id)
                 continue

@@ -1,0 +1,96 @@
+"""Session-5 fast paths of ``arbitrate`` give what checking every candidate with the exhaustive check gives.
+
+- ``arbitrate`` rejects a candidate whose relatedness is under ``RELATED_MIN`` without calling the check (a
+  constraint other than a DECISION, a line that is not "indifferent" and shares no value slot with it), and
+  passes that relatedness on to the check otherwise;
+- the per-constraint memos of the check's features (the clause rules ``_polarity`` asks, the clauses denying a
+  value as their object, the scope choices' values) give the same answers whatever lines were checked before.
+
+The reference below is the loop of ``arbitrate`` as it was before them, calling ``_check_conflict_exhaustive``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from test_arbitrate_speed_equivalence import _cases, _synthetic
+from tiers import arbitrate as arb
+from tiers.classify import classify
+from tiers.concepts import analyze
+from tiers.model import Tier
+from tiers.stamps import split_stamp
+
+
+def _reference(index: arb.ConstraintIndex, text: str, tier: Tier, file: str) -> tuple[str, list[tuple]]:
+    """(decision, conflicts as (constraint id, kind, reason, strength)) from the exhaustive check of every
+    candidate, in the order ``arbitrate`` reports them (no judge, not verified)."""
+    content = split_stamp(text)[0].strip()
+    a = analyze(content)
+    conflicts = []
+    for cons in index.candidates(a):
+        if cons.file == file and cons.content == content:
+            continue
+        cf = arb._check_conflict_exhaustive(a, tier, cons)
+        if cf is not None:
+            conflicts.append(cf)
+    conflicts.sort(key=lambda cf: (-cf.constraint.tier.rank, -cf.strength))
+    return ("block" if conflicts else "allow"), [(cf.constraint.id, cf.kind, cf.reason, cf.strength)
+                                                 for cf in conflicts]
+
+
+def _got(index: arb.ConstraintIndex, text: str, tier: Tier, file: str) -> tuple[str, list[tuple]]:
+    res = arb.arbitrate(index, text, tier, file=file)
+    return res.decision, [(cf.constraint.id, cf.kind, cf.reason, cf.strength) for cf in res.conflicts]
+
+
+@pytest.fixture(scope="module")
+def dense() -> tuple[arb.ConstraintIndex, list[str]]:
+    """Every case's memory in one index (spread over files, with synthetic constraints) and the lines to check:
+    the candidates, the memory lines, synthetic lines and their word-level mutations."""
+    cases = _cases()
+    files: dict[str, list[str]] = {}
+    lines = []
+    for n, case in enumerate(cases):
+        files.setdefault(case["file"] if n % 2 else f"memory/2026-03-{n % 5 + 1:02d}.md", []).extend(case["memory"])
+        lines.append(case["candidate"])
+        lines.extend(case["memory"])
+    synthetic = _synthetic(400, 11)
+    for n, line in enumerate(synthetic[:200]):
+        files.setdefault(f"memory/2026-04-{n % 3 + 1:02d}.md", []).append(line)
+    lines.extend(synthetic)
+    rng = random.Random(3)
+    words = [w for line in lines for w in line.split()]
+    for line in list(lines):
+        ws = line.split()
+        for _ in range(2):
+            i = rng.randrange(len(ws))
+            ws[i] = rng.choice(words + ["not", "never", "always", "fine", "OK", "не", "можно"])
+        lines.append("- " + " ".join(ws[1:]) if ws[0] == "-" else " ".join(ws))
+    index = arb.ConstraintIndex.from_texts({rel: "\n".join(m) + "\n" for rel, m in files.items()})
+    return index, list(dict.fromkeys(lines))
+
+
+def test_arbitrate_equals_the_exhaustive_check_of_every_candidate(dense):
+    index, lines = dense
+    blocks = 0
+    for line in lines:
+        for tier in {classify(line).tier, Tier.HYPOTHESIS, Tier.OBSERVATION}:
+            for file in ("MEMORY.md", "memory/2026-04-01.md"):
+                got = _got(index, line, tier, file)
+                assert got == _reference(index, line, tier, file), (line, tier, file)
+                blocks += got[0] == "block"
+    assert blocks > 500  # conflicts of every kind are compared, not only passes
+
+
+def test_feature_memos_do_not_depend_on_the_order_lines_are_checked(dense):
+    """A fresh index (fresh analyses' memos are shared: the check's features are kept per analysis) checked in
+    another order gives the same results as the exhaustive check."""
+    index, lines = dense
+    shuffled = list(lines)
+    random.Random(8).shuffle(shuffled)
+    fresh = arb.ConstraintIndex(index._files)
+    for line in shuffled[:600]:
+        tier = classify(line).tier
+        assert _got(fresh, line, tier, "memory/x.md") == _reference(fresh, line, tier, "memory/x.md"), line
