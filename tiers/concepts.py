@@ -64,17 +64,7 @@ class _LazyRe:
         self._rx = None
 
     def _for(self, text: str):
-        if _NOT_PLAIN.search(text) is None:
-            rx = self._re
-            if rx is None:
-                rx = self._re = re.compile(_re_source(self._source), self._flags)
-            return rx
-        rx = self._rx
-        if rx is None:
-            import regex
-
-            rx = self._rx = regex.compile(self._source, self._flags)
-        return rx
+        return self.on(_NOT_PLAIN.search(text) is None)
 
     def on(self, plain: bool):
         """The compiled pattern for a text that _NOT_PLAIN has already judged (``plain``): a caller applying
