@@ -28,6 +28,8 @@ from pathlib import Path
 from .concepts import DAY_GROUPS, Analysis, Clause, analyze, blake2b, lexicon
 from .model import Tier
 from .record import dataclass, field
+from .stamps import split_stamp
+from .text import strip_markup
 
 TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 if TYPE_CHECKING:
@@ -1655,8 +1657,7 @@ def _check(c: Analysis, cand_tier: Tier, cons: Constraint, fast: bool, cx: _Fx |
     if cons.tier is Tier.DECISION and cons.scope and _scope_generalization(c, k, cons.scope, kx):
         reason, res = _explain("scope-generalization", cand_tier, cons, "")
         return Conflict(cons, "scope-generalization", reason, res, 1.0 + rel)
-    # _substitution returns None at once for a report, or (fast) when the line sets no slot the constraint names
-    sub = None if fast and (c.report or cx.pos_slots.isdisjoint(kx.vals)) else _substitution(c, k, cx, kx)
+    sub = _substitution(c, k, cx, kx)
     if sub:
         slot, val, kval = sub
         label = "number" if slot.startswith("NUM:") else slot.lower().replace("_", " ")
@@ -1755,20 +1756,6 @@ def conflict_error(cand_tier: Tier, content: str, conflict: Conflict) -> dict[st
     }
 
 
-_TEXT_HELPERS: list = []
-
-
-def _text_helpers() -> list:
-    """(stamps.split_stamp, text.strip_markup), imported on first use (two import statements per call were ~5% of
-    a lint's arbitration)."""
-    if not _TEXT_HELPERS:
-        from .stamps import split_stamp
-        from .text import strip_markup
-
-        _TEXT_HELPERS.extend((split_stamp, strip_markup))
-    return _TEXT_HELPERS
-
-
 def _tier_of(tier: Tier | str) -> Tier:
     return tier if isinstance(tier, Tier) else Tier.from_code(str(tier))
 
@@ -1781,7 +1768,6 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     DIRECTIVE/DECISION amends what it contradicts and is allowed, returning the superseded constraints.
     """
     cand_tier = _tier_of(tier)
-    split_stamp, strip_markup = _text_helpers()
     content = split_stamp(text)[0].strip()
     a = analyze(content)
     if not strip_markup(content):
@@ -1798,9 +1784,8 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     kfx = index.__dict__.setdefault("_kfx", {})
     # Most candidates share a word with the line and nothing else: _check returns None for a constraint other than
     # a DECISION, against a line that is not "indifferent" and shares no value slot with it, when the relatedness
-    # is under RELATED_MIN (its first test). That test is made here, without the call.
+    # is under RELATED_MIN (its first test). That test is made here, before the call.
     slots = None if a.indiff else cx.slots
-    concepts = a.concepts
     decision = Tier.DECISION
     for cons in index._candidates_of(a):
         if cons.file == file and cons.content == content:
@@ -1816,10 +1801,7 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
                     kk = kfx[cons.content] = (k, _fx(k))
                 kx = kk[1]
                 if slots is not None and cons.tier is not decision and slots.isdisjoint(kx.slots):
-                    shared = kx.content_all & concepts  # _relatedness_fx's memo, looked up here
-                    rel = kx.rel_memo.get(shared) if shared else 0.0
-                    if rel is None:
-                        rel = _relatedness_fx(kx, a)
+                    rel = _relatedness_fx(kx, a)
                     cf = None if rel < RELATED_MIN else _check(a, cand_tier, cons, True, cx, kk, rel)
                 else:
                     cf = _check(a, cand_tier, cons, True, cx, kk)  # check_conflict

@@ -918,7 +918,7 @@ def _token_info(t: str, lx: Lexicon, memo: dict) -> tuple:
 
 
 def _scan_entry(t: str, exact: dict, prefix: dict):
-    """The patterns that can start at a token with text ``t``, prepared for _scan_lists: None when there are none,
+    """The patterns that can start at a token with text ``t``, prepared for _scan_starts: None when there are none,
     else (length, ids) of the best one-token pattern (each of them matches wherever ``t`` stands: its only element
     is ``t`` or a prefix of it) and the longer patterns as (later elements, ids, length, exact). Built with the
     selection rule of _match_at, in its candidate order."""
@@ -938,20 +938,12 @@ def _scan_entry(t: str, exact: dict, prefix: dict):
     return best_len, best_ids, tuple(multi)
 
 
-def _scan_lists(texts: list[str], kinds: list[str], codes: list[bool], exact: dict, prefix: dict,
-                skip_code: bool, memo: dict | None = None) -> list[tuple[int, int, set[str]]]:
-    """``_scan`` over parallel token lists (_scan_starts with the entries of ``exact`` and ``prefix``); ``memo``:
-    the entries of the table's texts seen before."""
-    if memo is None:
-        memo = _memo(exact)
-    entries = []
-    for t in texts:
-        entry = memo.get(t, 0)
-        if entry == 0:
-            entry = memo[t] = _scan_entry(t, exact, prefix)
-        entries.append((entry,))
-    return _scan_starts(texts, kinds, codes, entries, 0, [k for k, e in enumerate(entries) if e[0] is not None],
-                        skip_code)
+def _table_spans(texts: list[str], kinds: list[str], codes: list[bool], infos: list[tuple], flag: int, slot: int,
+                 skip_code: bool) -> list[tuple[int, int, set[str]]]:
+    """``_scan`` of one pattern table (marker: ``_F_MARKER``, slot 4; content: ``_F_CONTENT``, slot 5) over the
+    parallel token lists and their ``_token_info``s, visiting only the tokens where one of its patterns can start."""
+    starts = [k for k, info in enumerate(infos) if info[0] & flag]
+    return _scan_starts(texts, kinds, codes, infos, slot, starts, skip_code)
 
 
 def _scan_starts(texts: list[str], kinds: list[str], codes: list[bool], infos: list[tuple], slot: int,
@@ -1125,11 +1117,8 @@ def _analyze_cached(text: str) -> Analysis:
             got = cmemo[cid] = _cid_info(lx, cid)
         return got
 
-    # each scan visits only the tokens where one of its patterns can start
-    marker_starts = [k for k, f in enumerate(flags) if f & _F_MARKER] if line_flags & _F_MARKER else ()
-    content_starts = [k for k, f in enumerate(flags) if f & _F_CONTENT] if line_flags & _F_CONTENT else ()
-    marker_spans = _scan_starts(texts, kinds, codes, infos, 4, marker_starts, True)
-    content_spans = _scan_starts(texts, kinds, codes, infos, 5, content_starts, False)
+    marker_spans = _table_spans(texts, kinds, codes, infos, _F_MARKER, 4, True)
+    content_spans = _table_spans(texts, kinds, codes, infos, _F_CONTENT, 5, False)
     marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span
     marker_tokens: set[int] = set()
     for s, e, ids in marker_spans:
@@ -1692,61 +1681,44 @@ _PLACE_PREP = frozenset({"in", "at", "to", "from", "near", "via", "в", "во", 
 _QUOTED = _lazy(r"[«\"]([^»\"]{2,30})[»\"]")
 
 
-def _last_word(prefix: str) -> str | None:
+def _last_word(prefix: str, reversed_rx=_LAST_WORD_REVERSED) -> str | None:
     r"""Group 1 of ``re.search(r"(\w+)\W*$", prefix)``: the last run of word characters with only non-word ones
-    after it, read from the end."""
-    m = _LAST_WORD_REVERSED.match(prefix[::-1])
+    after it, read from the end (one match of ``reversed_rx``, _LAST_WORD_REVERSED or its compiled form, on the
+    text reversed, instead of a search that tries every position)."""
+    m = reversed_rx.match(prefix[::-1])
     return m.group(1)[::-1] if m else None
 
 
-@functools.lru_cache(maxsize=4096)
 def _proper_words(nfc: str) -> frozenset[str]:
     """Normalized words written with a capital inside the line (not its first word) or inside quotes."""
     body = nfc.strip()
     if "«" not in body and '"' not in body and not _may_have_upper(body[1:]):
         return frozenset()  # neither a capital nor a quote
-    plain = _NOT_PLAIN.search(body) is None
-    if not plain:
-        return _proper_words_any(body)
-    first = _FIRST_WORD.on(True).match(body)
+    if _NOT_PLAIN.search(body) is None:
+        # every part of plain text is plain: each pattern takes its `re` form at once, not after a test per text
+        first_word, capital, last_word_reversed, sentence_end, quoted = (
+            _FIRST_WORD.on(True), _CAPITAL.on(True), _LAST_WORD_REVERSED.on(True), _SENTENCE_END.on(True),
+            _QUOTED.on(True))
+    else:  # each pattern picks its engine by the text it reads
+        first_word, capital, last_word_reversed, sentence_end, quoted = (
+            _FIRST_WORD, _CAPITAL, _LAST_WORD_REVERSED, _SENTENCE_END, _QUOTED)
+    first = first_word.match(body)
     start = first.end() if first else 0
     out = set()
-    last_word = _LAST_WORD_REVERSED.on(True).match
-    for m in _CAPITAL.on(True).finditer(body, start):
+    for m in capital.finditer(body, start):
         at = m.start()
         # the word before first: it rules out most capitals ("use Postgres"), the sentence test few
-        prev = last_word(body[at - 1::-1])  # the text before the capital, reversed
-        if not prev or prev.group(1)[::-1].casefold() not in _PLACE_PREP:
+        prev = _last_word(body[:at], last_word_reversed)
+        if not prev or prev.casefold() not in _PLACE_PREP:
             continue  # only where/with whom: "in Munich", «в Ригле», "at Anna's"; not "British spelling"
-        before = body[max(0, at - 2):at]
-        if len(before) == 2 and before[0] in ".!?:" and before[1].isspace():  # _SENTENCE_END on plain text
+        if sentence_end.search(body[max(0, at - 2):at]):
             continue  # a new sentence or a label's value starts with a capital anyway
         out.add(normalize(m.group(0)))
     if "«" in body or '"' in body:  # every _QUOTED match starts with one
-        for m in _QUOTED.on(True).finditer(body):
+        for m in quoted.finditer(body):
             words_ = m.group(1).split()
             if len(words_) == 1:
                 out.add(normalize(words_[0]))
-    return frozenset(out)
-
-
-def _proper_words_any(body: str) -> frozenset[str]:
-    """_proper_words of a text that is not plain: each pattern picks its engine by the text it reads."""
-    first = _FIRST_WORD.match(body)
-    start = first.end() if first else 0
-    out = set()
-    for m in _CAPITAL.finditer(body, start):
-        before = body[max(0, m.start() - 2):m.start()]
-        if _SENTENCE_END.search(before):
-            continue  # a new sentence or a label's value starts with a capital anyway
-        prev = _last_word(body[:m.start()])
-        if not prev or prev.casefold() not in _PLACE_PREP:
-            continue  # only where/with whom: "in Munich", «в Ригле», "at Anna's"; not "British spelling"
-        out.add(normalize(m.group(0)))
-    for m in _QUOTED.finditer(body):
-        words_ = m.group(1).split()
-        if len(words_) == 1:
-            out.add(normalize(words_[0]))
     return frozenset(out)
 
 

@@ -111,8 +111,8 @@ def test_the_walk_cuts_a_level_only_when_it_reaches_it():
         assert bool(calls) is expect_cut
 
 
-def _plain_arbitrate(index, text, tier, file):
-    """``arbitrate`` (no judge, unverified) as a plain loop of ``check_conflict`` over the candidates."""
+def _plain_arbitrate(index, text, tier, file, check=arb.check_conflict):
+    """``arbitrate`` (no judge, unverified) as a plain loop of ``check`` over the candidates."""
     from tiers.concepts import analyze
     from tiers.stamps import split_stamp
     from tiers.text import strip_markup
@@ -125,7 +125,7 @@ def _plain_arbitrate(index, text, tier, file):
     for cons in index.candidates(a):
         if cons.file == file and cons.content == content:
             continue
-        cf = arb.check_conflict(a, tier, cons)
+        cf = check(a, tier, cons)
         if cf is not None:
             conflicts.append(cf)
     if not conflicts:

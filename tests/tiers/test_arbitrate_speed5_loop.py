@@ -15,29 +15,18 @@ import random
 
 import pytest
 
+from test_arbitrate_speed4_candidates import _plain_arbitrate
 from test_arbitrate_speed_equivalence import _cases, _synthetic
 from tiers import arbitrate as arb
 from tiers.classify import classify
-from tiers.concepts import analyze
 from tiers.model import Tier
-from tiers.stamps import split_stamp
 
 
 def _reference(index: arb.ConstraintIndex, text: str, tier: Tier, file: str) -> tuple[str, list[tuple]]:
     """(decision, conflicts as (constraint id, kind, reason, strength)) from the exhaustive check of every
     candidate, in the order ``arbitrate`` reports them (no judge, not verified)."""
-    content = split_stamp(text)[0].strip()
-    a = analyze(content)
-    conflicts = []
-    for cons in index.candidates(a):
-        if cons.file == file and cons.content == content:
-            continue
-        cf = arb._check_conflict_exhaustive(a, tier, cons)
-        if cf is not None:
-            conflicts.append(cf)
-    conflicts.sort(key=lambda cf: (-cf.constraint.tier.rank, -cf.strength))
-    return ("block" if conflicts else "allow"), [(cf.constraint.id, cf.kind, cf.reason, cf.strength)
-                                                 for cf in conflicts]
+    decision, conflicts = _plain_arbitrate(index, text, tier, file, arb._check_conflict_exhaustive)
+    return decision, [(cf.constraint.id, cf.kind, cf.reason, cf.strength) for cf in conflicts]
 
 
 def _got(index: arb.ConstraintIndex, text: str, tier: Tier, file: str) -> tuple[str, list[tuple]]:

@@ -144,8 +144,10 @@ def test_prepared_scan_equals_the_generic_scan(text: str) -> None:
     norm = normalize(text)
     toks = c.tokenize(norm)
     lists = c._tokens(norm)
-    for exact, prefix, skip_code in ((lx.marker, lx.marker_prefix, True), (lx.content, lx.content_prefix, False)):
-        assert c._scan_lists(*lists, exact, prefix, skip_code) == c._scan(toks, exact, prefix, skip_code)
+    infos = [c._token_info(t, lx, {}) for t in lists[0]]  # as the analysis prepares its tokens
+    for exact, prefix, skip_code, flag, slot in ((lx.marker, lx.marker_prefix, True, c._F_MARKER, 4),
+                                                 (lx.content, lx.content_prefix, False, c._F_CONTENT, 5)):
+        assert c._table_spans(*lists, infos, flag, slot, skip_code) == c._scan(toks, exact, prefix, skip_code)
 
 
 def test_text_flags_agree_with_the_sets_and_patterns() -> None:
