@@ -188,6 +188,11 @@ class Rule:
     #: Optional ``prepare(run)``: builds workspace-wide state in ``run.cache`` that ``check`` would otherwise
     #: build on its first file. A parallel lint calls it once before forking, so processes share the result.
     prepare: Callable[[RunContext], None] | None = None
+    #: What the rule's findings on a file depend on beyond the file's bytes, path and the rule's options, for the
+    #: lint result cache (:mod:`rules.cache`): a function of the run returning a digest of the workspace state
+    #: the rule reads (``rules.cache.file_only`` when there is none). None: never cached (the default, so a
+    #: plugin's rule is cached only when it says what it reads).
+    inputs: Callable[[RunContext], str] | None = None
 
     def __post_init__(self) -> None:
         if not re.match(_CODE_RE, self.code):
@@ -221,6 +226,7 @@ def rule(
     security: bool = False,
     files: tuple[str, ...] = (),
     prepare: Callable[[RunContext], None] | None = None,
+    inputs: Callable[[RunContext], str] | None = None,
 ) -> Callable[[Callable[[FileContext], Iterable[Problem]]], Callable[[FileContext], Iterable[Problem]]]:
     """Decorator declaring a module's rule: sets the module's ``RULE`` record (docs = module docstring) and
     returns ``check`` unchanged, so rule modules stay plain functions that tests can call."""
@@ -240,6 +246,7 @@ def rule(
             security=security,
             files=tuple(files),
             prepare=prepare,
+            inputs=inputs,
         )
         if module is not None:
             module.RULE = record  # type: ignore[attr-defined]
@@ -451,6 +458,8 @@ class RunContext:
         self.map: Callable[[Callable[[Any], Any], list[Any]], list[Any]] | None = None
         #: How many processes a parallel lint runs (1: this one only).
         self.jobs = 1
+        #: The lint result cache (:mod:`rules.cache`) of this run, None when results are not cached.
+        self.results: Any = None
         self._docs: dict[str, Any] = {}
 
     def document(self, rel_path: str) -> Any | None:
@@ -722,7 +731,8 @@ def _rules_for(rel: str, enabled: list[Rule], scoped: list[Rule]) -> list[Rule]:
 
 def lint_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None, *, config: Any = None,
                select: Iterable[str] = (), ignore: Iterable[str] = (),
-               only_lines: Mapping[str, set[int]] | None = None, jobs: int | None = 1) -> LintResult:
+               only_lines: Mapping[str, set[int]] | None = None, jobs: int | None = 1,
+               cache: bool = True) -> LintResult:
     """Lint memory files of a workspace (all of them when ``paths`` is None).
 
     ``config`` overrides the workspace's `[lint]` table; ``select``/``ignore`` come from the command line.
@@ -730,6 +740,8 @@ def lint_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None, *
     processes to lint files in (None or 0: one per CPU, when the files are large enough to be worth it); the
     findings are the same whatever it is. Raises ConfigError for an invalid configuration; every problem with
     the files themselves is a finding.
+    ``cache``: reuse and keep results in the workspace's lint result cache (:mod:`rules.cache`; only
+    where ``.cuticle/`` exists), same findings either way.
     """
     from .plugins import load_registry
 
@@ -747,16 +759,25 @@ def lint_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None, *
         files = [f for f in files if f in only_lines]
     findings.extend(registry.failure_findings())
     run = RunContext(ws, cfg)
+    if cache and any(r.inputs is not None for r in enabled):
+        from .cache import LintCache
+
+        run.results = LintCache.open(ws)
     plan = [(rel, _rules_for(rel, enabled, scoped)) for rel in files]
     shares = _shares(ws, plan, jobs)
     with _collector_paused():
         if len(shares) > 1:
             from . import parallel
 
-            found = parallel.lint_shares(shares, run, lambda share: _lint_files(share, run, rules, cfg, only_lines))
+            done = parallel.lint_shares(shares, run, lambda share: _lint_files(share, run, rules, cfg, only_lines))
         else:
-            found = _lint_files(plan, run, rules, cfg, only_lines)
-    findings.extend(found)
+            done = [_lint_files(plan, run, rules, cfg, only_lines)]
+    for found, recorded in done:
+        findings.extend(found)
+        if run.results is not None:
+            run.results.merge(recorded)
+    if run.results is not None:
+        run.results.save()
     findings.sort(key=Finding.sort_key)
     return LintResult(findings=tuple(findings), files=tuple(files), rules=tuple(enabled))
 
@@ -781,8 +802,9 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _lint_files(plan: list[tuple[str, list[Rule]]], run: RunContext, rules: Mapping[str, Rule], cfg: LintConfig,
-                only_lines: Mapping[str, set[int]] | None) -> list[Finding]:
-    """Findings of each (file, its rules) of ``plan``, suppressions applied."""
+                only_lines: Mapping[str, set[int]] | None) -> tuple[list[Finding], dict[str, Any]]:
+    """Findings of each (file, its rules) of ``plan``, suppressions applied, and the lint result cache entries
+    recorded meanwhile (a forked process hands them back with its findings)."""
     from tiers.fsutil import read_bytes_checked
 
     from .document import parse
@@ -800,13 +822,32 @@ def _lint_files(plan: list[tuple[str, list[Rule]]], run: RunContext, rules: Mapp
         doc = parse(data)
         run.remember(rel, doc)
         ctx = FileContext(path=rel, data=data, doc=doc, options={}, run=run)
-        found = run_rules(ctx, own, cfg)
+        found = run_rules(ctx, own, cfg) if run.results is None else _run_cached(ctx, own, cfg, run.results)
         found = apply_suppressions(ctx, found, rules, cfg, own)
         if only_lines is not None:
             keep = only_lines.get(rel, set())
             found = [f for f in found if f.line in keep]
         findings.extend(found)
-    return findings
+    return findings, run.results.recorded() if run.results is not None else {}
+
+
+def _run_cached(ctx: FileContext, rules: Iterable[Rule], config: LintConfig, results: Any) -> list[Finding]:
+    """:func:`run_rules` with each rule's findings taken from, or else kept in, the lint result cache."""
+    from .cache import digest
+
+    sha = digest(ctx.data)
+    lines = ctx.doc.lines
+    crash = INTERNAL_RULES[0].code
+    out: list[Finding] = []
+    for r in rules:
+        inputs = results.inputs(r, ctx.run)
+        found = results.get(ctx.path, sha, r, inputs, lines) if inputs is not None else None
+        if found is None:
+            found = run_rules(ctx, (r,), config)
+            if inputs is not None and not any(f.code == crash for f in found):
+                results.put(ctx.path, sha, r, inputs, found, lines)
+        out.extend(found)
+    return out
 
 
 #: Below this many bytes of files to lint, a second process costs more than it saves (forking, building the

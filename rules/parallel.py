@@ -18,7 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from .engine import Finding, Rule, RunContext
+    from .engine import Rule, RunContext
 
     Share = list[tuple[str, list[Rule]]]
     T = R = object
@@ -50,14 +50,14 @@ def prepare(shares: list[Share], run: RunContext) -> None:
                         pass
 
 
-def lint_shares(shares: list[Share], run: RunContext, work: Callable[[Share], list[Finding]]) -> list[Finding]:
-    """``work(share)`` for every share, the first in this process and the others in forked ones."""
+def lint_shares(shares: list[Share], run: RunContext, work: Callable[[Share], R]) -> list[R]:
+    """``[work(share) ...]`` for every share, the first in this process and the others in forked ones."""
     run.map, run.jobs = fork_map, len(shares)
     try:
         prepare(shares, run)
     finally:
         run.map, run.jobs = None, 1
-    return [f for found in fork_map(work, shares) for f in found]
+    return fork_map(work, shares)
 
 
 def fork_map(fn: Callable[[T], R], items: list[T]) -> list[R]:

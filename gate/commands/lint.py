@@ -22,6 +22,8 @@ def configure(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("--ignore", action="append", default=[], metavar="RULES",
                             help="skip these rules (codes, prefixes or names; comma-separated, repeatable)")
         parser.add_argument("--exit-zero", action="store_true", help="exit 0 even with error findings")
+        parser.add_argument("--no-cache", action="store_true",
+                            help="neither read nor write the lint result cache (.cuticle/cache/lint.json)")
         parser.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
                             help="lint in N processes (default 0: one per CPU when the files are large enough; "
                                  "1: in this process only)")
@@ -42,7 +44,8 @@ def _lint(args: argparse.Namespace) -> int:
     from tiers.errors import UsageError
 
     ws = open_workspace(args)
-    kwargs = {"select": _split(args.select), "ignore": _split(args.ignore), "jobs": args.jobs}
+    kwargs = {"select": _split(args.select), "ignore": _split(args.ignore), "jobs": args.jobs,
+              "cache": not args.no_cache}
     if args.unsafe_fixes and not args.fix:
         args.fix = True
     paths = args.paths or None

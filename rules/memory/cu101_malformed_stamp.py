@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import regex
 
+from rules.cache import file_only
 from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
 
 _BROKEN = regex.compile(r"[ \t]*<!--[ \t]*cu:[^\n]*?(?:-->|$)[ \t]*$")
 
 
-@rule("CU101", "malformed-stamp", "Stamp comment does not parse", Severity.ERROR, fix=Applicability.UNSAFE)
+@rule("CU101", "malformed-stamp", "Stamp comment does not parse", Severity.ERROR, fix=Applicability.UNSAFE,
+      inputs=file_only)
 def check(ctx):
     for line in ctx.stamp_lines:  # only a line holding '<!--' can carry a stamp
         err = line.stamp_error

@@ -28,8 +28,21 @@ from __future__ import annotations
 from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
 
 
+def stamp_key_digest(run) -> str:
+    """The lint result cache's view of the stamp key: its verdicts change with the key (and its presence)."""
+    from rules.cache import digest
+
+    ws = run.ws
+    if ws is None:
+        return "no workspace"
+    try:
+        return digest(ws.state_path("key").read_bytes())
+    except OSError:
+        return "no key"
+
+
 @rule("CU102", "tampered-stamp", "Stamp fails the keyed check (edited or forged)", Severity.ERROR,
-      fix=Applicability.UNSAFE)
+      fix=Applicability.UNSAFE, inputs=stamp_key_digest)
 def check(ctx):
     stamped = [line for line in ctx.stamp_lines if line.stamp is not None]
     if not stamped:

@@ -32,8 +32,15 @@ def _current_session(ws):
     return current_session(ws)
 
 
+def _inputs(run) -> str:
+    """What the verdicts depend on beyond the file: the current session and the stamp key."""
+    from rules.memory.cu102_tampered_stamp import stamp_key_digest
+
+    return f"{_current_session(run.ws) if run.ws is not None else 0}:{stamp_key_digest(run)}"
+
+
 @rule("CU103", "expired-hypothesis", "Hypothesis past its expiry is still present", Severity.WARNING,
-      fix=Applicability.SAFE)
+      fix=Applicability.SAFE, inputs=_inputs)
 def check(ctx):
     from tiers.model import Tier
 

@@ -19,10 +19,11 @@ No fix: re-stamping needs the workspace key and the session counter (`cuticle st
 
 from __future__ import annotations
 
+from rules.cache import file_only
 from rules.engine import Problem, Severity, rule
 
 
-@rule("CU105", "hypothesis-without-expiry", "HYPOTHESIS stamp has no expiry", Severity.WARNING)
+@rule("CU105", "hypothesis-without-expiry", "HYPOTHESIS stamp has no expiry", Severity.WARNING, inputs=file_only)
 def check(ctx):
     from tiers.model import Tier
 

@@ -126,8 +126,22 @@ def _warm_files(paths: list[str]) -> tuple[list, list]:
     return classified, analysed
 
 
+def _inputs(run) -> str:
+    """What a file's findings depend on beyond the file: every constraint of the workspace (content, place,
+    tier, scope, time, stamp state) and the semantic judge, if one is configured. Computed once per run."""
+    index = prepare(run)
+    if index is None:
+        return "no index"
+    from rules.cache import digest
+
+    rows = [(c.tier.value, c.id, c.file, c.line, c.content, c.scope, c.recorded_at, c.stamped, c.session)
+            for c in index.constraints]
+    judge = index.judge
+    return digest(repr(rows), "" if judge is None else f"{type(judge).__qualname__}:{index.judge_threshold}")
+
+
 @rule("CU201", "contradiction", "Line contradicts a user directive or in-scope decision", Severity.WARNING,
-      prepare=prepare)
+      prepare=prepare, inputs=_inputs)
 def check(ctx):
     if ctx.ws is None:
         return

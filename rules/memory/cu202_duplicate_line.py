@@ -21,6 +21,7 @@ stamp, position and wording). When the later copy has a higher tier than the fir
 
 from __future__ import annotations
 
+from rules.cache import file_only
 from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
 
 
@@ -28,7 +29,8 @@ def _rank(line) -> int:
     return line.stamp.tier.rank if line.stamp is not None else -1
 
 
-@rule("CU202", "duplicate-line", "Exact duplicate memory line", Severity.WARNING, fix=Applicability.SAFE)
+@rule("CU202", "duplicate-line", "Exact duplicate memory line", Severity.WARNING, fix=Applicability.SAFE,
+      inputs=file_only)
 def check(ctx):
     first: dict[str, object] = {}
     for line, key in zip(ctx.memory_lines, ctx.memory_keys):  # normalized_content of each line, once per file

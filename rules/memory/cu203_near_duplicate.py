@@ -26,6 +26,7 @@ import re
 from collections import Counter, defaultdict
 from itertools import compress
 
+from rules.cache import file_only
 from rules.engine import Problem, Severity, rule
 
 
@@ -39,7 +40,7 @@ def _tokens(normalized: str) -> frozenset[str]:
 
 
 @rule("CU203", "near-duplicate", "Near-duplicate memory line", Severity.INFO,
-      options={"threshold": 0.8, "min_words": 4})
+      options={"threshold": 0.8, "min_words": 4}, inputs=file_only)
 def check(ctx):
     threshold = float(ctx.options["threshold"])
     min_words = int(ctx.options["min_words"])

@@ -24,11 +24,12 @@ it is already in the file's history.
 
 from __future__ import annotations
 
+from rules.cache import file_only
 from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
 
 
 @rule("CU301", "secret-in-memory", "Secret (key, token, password) in a memory file", Severity.ERROR,
-      fix=Applicability.UNSAFE, security=True)
+      fix=Applicability.UNSAFE, security=True, inputs=file_only)
 def check(ctx):
     from rules.secrets import find_secrets, redact, secret_lines
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 
+from rules.cache import file_only
 from rules.engine import Problem, Severity, rule
 
 
@@ -54,7 +55,8 @@ def _texts(ctx):
         yield block[0].number, "\n".join(b.text for b in block)
 
 
-@rule("CU302", "memory-poisoning", "Instruction planted in memory (prompt injection)", Severity.ERROR, security=True)
+@rule("CU302", "memory-poisoning", "Instruction planted in memory (prompt injection)", Severity.ERROR, security=True,
+      inputs=file_only)
 def check(ctx):
     from rules.poisoning import detect
 

@@ -21,13 +21,14 @@ Safe: the fix deletes the reported characters and nothing else (benign ones stay
 
 from __future__ import annotations
 
+from rules.cache import file_only
 from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
 
 KINDS = ("invisible", "tag")
 
 
 @rule("CU303", "invisible-character", "Invisible or tag characters that hide text", Severity.ERROR,
-      fix=Applicability.SAFE, security=True)
+      fix=Applicability.SAFE, security=True, inputs=file_only)
 def check(ctx):
     from rules.unicode import scan, strip_hidden
 

@@ -22,6 +22,7 @@ No fix: move detail into topic files (`memory/*.md`) and keep `MEMORY.md` an ind
 
 from __future__ import annotations
 
+from rules.cache import file_only
 from rules.engine import Problem, Severity, rule
 from tiers.workspace import glob_match
 
@@ -48,7 +49,7 @@ def _counted(lines):
 
 @rule("CU401", "host-capacity", "Memory file over or near a host's load limit", Severity.ERROR,
       options={"claude_lines": 200, "claude_bytes": 25600, "claude_files": ["MEMORY.md"], "openclaw_chars": 20000,
-               "openclaw_files": ["MEMORY.md", "memory.md", "USER.md"], "near": 0.9})
+               "openclaw_files": ["MEMORY.md", "memory.md", "USER.md"], "near": 0.9}, inputs=file_only)
 def check(ctx):
     o = ctx.options
     near = float(o["near"])

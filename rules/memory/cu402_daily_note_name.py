@@ -22,6 +22,7 @@ import datetime as dt
 
 import regex
 
+from rules.cache import file_only
 from rules.engine import Problem, Severity, rule
 
 _GOOD = regex.compile(r"(\d{4})-(\d{2})-(\d{2})(?:-[\w-]+)?")
@@ -37,7 +38,7 @@ def _valid(y: str, m: str, d: str) -> bool:
 
 
 @rule("CU402", "daily-note-name", "Daily note not named memory/YYYY-MM-DD.md", Severity.WARNING,
-      options={"dir": "memory"})
+      options={"dir": "memory"}, inputs=file_only)
 def check(ctx):
     folder = ctx.options["dir"].strip("/")
     parts = ctx.path.split("/")

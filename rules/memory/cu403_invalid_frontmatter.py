@@ -22,10 +22,11 @@ No fix: the intended YAML is unknown.
 
 from __future__ import annotations
 
+from rules.cache import file_only
 from rules.engine import Problem, Severity, rule
 
 
-@rule("CU403", "invalid-frontmatter", "Frontmatter is not a valid YAML mapping", Severity.ERROR)
+@rule("CU403", "invalid-frontmatter", "Frontmatter is not a valid YAML mapping", Severity.ERROR, inputs=file_only)
 def check(ctx):
     lines = ctx.lines
     if not lines or lines[0].text.lstrip("\ufeff").strip() != "---":

@@ -20,10 +20,11 @@ several rules and only some are unused, there is no fix.
 
 from __future__ import annotations
 
+from rules.cache import file_only
 from rules.engine import Applicability, Severity, rule
 
 
 @rule("CU901", "unused-suppression", "Suppression comment that suppresses nothing", Severity.WARNING,
-      fix=Applicability.SAFE)
+      fix=Applicability.SAFE, inputs=file_only)
 def check(ctx):
     return ()  # evaluated by rules.suppress after the other rules

@@ -20,9 +20,11 @@ No fix.
 
 from __future__ import annotations
 
+from rules.cache import file_only
 from rules.engine import Severity, rule
 
 
-@rule("CU902", "unknown-suppression", "Suppression comment with an unknown directive or rule", Severity.WARNING)
+@rule("CU902", "unknown-suppression", "Suppression comment with an unknown directive or rule", Severity.WARNING,
+      inputs=file_only)
 def check(ctx):
     return ()  # evaluated by rules.suppress after the other rules
