@@ -1,4 +1,5 @@
-"""Lint a generated 10,000-line workspace and print wall and CPU times (goal: under 1 s for a full lint).
+"""Lint a generated 10,000-line workspace and print wall and CPU times (goal: under 1 s for a full lint), then
+re-lint it with the lint result cache after no change and after small edits.
 
 The workspace mixes user directives, decisions, observations, hypotheses (EN and RU), duplicates, a few
 secrets and poisoned lines across MEMORY.md, USER.md and daily notes. Usage: python benchmarks/lint_speed.py
@@ -103,6 +104,40 @@ def fresh_process(root: Path, select: list[str] | None, runs: int = 3, jobs: int
     return statistics.median(times), statistics.median(cpus)
 
 
+def cache_rows(root: Path, jobs: int = 1) -> list[tuple[str, float, float]]:
+    """A fresh `cuticle lint --jobs N` per step, with the lint result cache (`.cuticle/` present): the first run
+    fills it, then nothing changed, then a daily note gains an observation (only that file is linted again),
+    then one gains a user directive (every file's CU201 result depends on the constraints: CU201 runs again
+    everywhere, the other rules only on that file)."""
+    state = root / ".cuticle"
+    shutil.rmtree(state, ignore_errors=True)
+    state.mkdir()
+    note = root / "memory" / "2026-11-03.md"
+    original = note.read_bytes()
+    steps = [("first run (fills the cache)", None), ("nothing changed", None),
+             ("a daily note gains an observation", "- The svc7 team meets on Friday at 4:30.\n"),
+             ("a daily note gains a directive", "- User said: never deploy svc9 on Monday.\n")]
+    out = []
+    try:
+        for label, line in steps:
+            if line is not None:
+                with note.open("a", encoding="utf-8") as fh:
+                    fh.write(line)
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            proc = subprocess.run([sys.executable, "-m", "gate", "lint", "--workspace", str(root), "--format", "json",
+                                   "--jobs", str(jobs)], capture_output=True, cwd=root)
+            wall = time.perf_counter() - t0
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if proc.returncode not in (0, 1):
+                raise SystemExit(f"cuticle lint failed: {proc.stderr.decode()[-400:]}")
+            out.append((label, wall, (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)))
+    finally:
+        note.write_bytes(original)
+        shutil.rmtree(state, ignore_errors=True)
+    return out
+
+
 def bench(ws: Workspace, select: list[str] | None, runs: int = 3, cold: bool = False) -> tuple[float, float, int]:
     """Median wall time and median CPU time of ``runs`` lints (``cold``: memos cleared before each run)."""
     times = []
@@ -161,6 +196,11 @@ def main() -> int:
             tj, cj = fresh_process(root, select, jobs=0)
             print(f"{label:<32} {t:>8.3f} {c:>8.3f} {tc:>8.3f} {cc:>9.3f} {tp:>8.3f} {cp:>8.3f} {tj:>9.3f} {cj:>8.3f} "
                   f"{found:>8}")
+        print()
+        print("re-lint with the lint result cache (.cuticle/ present), all rules, a new process each step:")
+        print(f"{'step':<40} {'-j1 s':>8} {'-j1 cpu':>8} {'default s':>9} {'def. cpu':>8}")
+        for (label, t1, c1), (_, t0, c0) in zip(cache_rows(root, jobs=1), cache_rows(root, jobs=0)):
+            print(f"{label:<40} {t1:>8.3f} {c1:>8.3f} {t0:>9.3f} {c0:>8.3f}")
     return 0
 
 

@@ -128,13 +128,14 @@ def _warm_files(paths: list[str]) -> tuple[list, list]:
 
 def _inputs(run) -> str:
     """What a file's findings depend on beyond the file: every constraint of the workspace (content, place,
-    tier, scope, time, stamp state) and the semantic judge, if one is configured. Computed once per run."""
+    tier, scope, stamp) and the semantic judge, if one is configured. Not the constraints' recorded_at (their
+    file's modification time): no check or message uses it, and every append to a file would change it."""
     index = prepare(run)
     if index is None:
         return "no index"
     from rules.cache import digest
 
-    rows = [(c.tier.value, c.id, c.file, c.line, c.content, c.scope, c.recorded_at, c.stamped, c.session)
+    rows = [(c.tier.value, c.id, c.file, c.line, c.content, c.scope, c.stamped, c.session)
             for c in index.constraints]
     judge = index.judge
     return digest(repr(rows), "" if judge is None else f"{type(judge).__qualname__}:{index.judge_threshold}")
