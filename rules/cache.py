@@ -55,16 +55,21 @@ def digest(*parts: bytes | str) -> str:
 
 def _code_digest() -> str:
     """Size and modification time of every file the rules and tiers packages are made of (code and data)."""
+    import os
+
     parts: list[str] = [sys.version]
     here = Path(__file__).resolve().parent
-    for pkg in (here, here.parent / "tiers"):
-        for p in sorted(pkg.rglob("*")):
-            if p.suffix in (".py", ".json", ".toml", ".txt") and "__pycache__" not in p.parts:
-                try:
-                    st = p.stat()
-                except OSError:
-                    continue
-                parts.append(f"{p.relative_to(pkg.parent).as_posix()}:{st.st_size}:{st.st_mtime_ns}")
+    for top in (str(here), str(here.parent / "tiers")):
+        for folder, dirs, names in os.walk(top):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(names):
+                if name.endswith((".py", ".json", ".toml", ".txt")):
+                    try:
+                        st = os.stat(os.path.join(folder, name))
+                    except OSError:
+                        continue
+                    rel = os.path.relpath(os.path.join(folder, name), os.path.dirname(top))
+                    parts.append(f"{rel}:{st.st_size}:{st.st_mtime_ns}")
     return digest(*parts)
 
 
