@@ -868,6 +868,13 @@ class _Parser:
                 self.i += 1
             self.depth -= 1
             return Script(items=[("", Pipeline(commands=[Simple(words=[Word(self.s[start:self.i], literal=False)])]))])
+        end = self.s.find(closer, self.i, self.i + FAST_MAX)
+        if end >= 0:
+            script = _fast_inner(self.s[self.i:end], self.depth)
+            if script is not None:
+                self.depth = max(0, self.depth - 1)
+                self.i = end + 1
+                return script
         script = self.parse_list(closer=closer)
         self.depth = max(0, self.depth - 1)
         if self.peek() == closer:
@@ -1043,16 +1050,23 @@ def _fast_parse(text: str) -> Script | None:
 
 
 #: The second fast path: an ASCII line of the fast path's words plus ``$NAME`` expansions (bare or inside double
-#: quotes), redirections (``>``, ``>>``, ``2>&1``, ``&>``, ``<``, ``<<<``… to a word; not heredocs) and leading
-#: ``NAME=value`` assignments, tokenized by one regex into the same nodes as the full parser. Declined: anything
-#: else, a command that starts with a redirection, a reserved first word, and ``}>``/``}<`` (a ``{fd}>`` named
-#: descriptor). ASCII only: the full parser reads digits and names with ``str.isdigit``/``isalnum``.
-_X_WORD = (r"(?:[^\s'\"\\$`;&|<>()#]++|'[^']*+'|\"(?:[^\"\\$`]++|\$[A-Za-z_][A-Za-z0-9_]*+)*+\"|"
-           r"\$[A-Za-z_][A-Za-z0-9_]*+)++")
+#: quotes), command substitutions ``$(…)`` and backticks (bare or inside double quotes), process substitutions
+#: ``<(…)``/``>(…)``, redirections (``>``, ``>>``, ``2>&1``, ``&>``, ``<``, ``<<<``… to a word; not heredocs) and
+#: leading ``NAME=value`` assignments, tokenized by one regex into the same nodes as the full parser. Declined:
+#: anything else, a command that starts with a redirection, a reserved first word, and ``}>``/``}<`` (a ``{fd}>``
+#: named descriptor). ASCII only: the full parser reads digits and names with ``str.isdigit``/``isalnum``.
+#: A ``$(…)`` or ``<(…)`` is taken up to its first ``)`` when its body has no ``(``, backtick or newline (and is
+#: then read by :func:`_fast_inner`); a backtick substitution when its body has no backslash (so it is the text
+#: the full parser hands to :func:`parse`, escapes removed).
+_X_NAME = r"\$[A-Za-z_][A-Za-z0-9_]*+"
+_X_SUB = r"\$\([^()`\n]*+\)|`[^`\\]*+`"
+_X_WORD = (r"(?:[^\s'\"\\$`;&|<>()#]++|'[^']*+'|\"(?:[^\"\\$`]++|" + _X_NAME + "|" + _X_SUB + r")*+\"|"
+           + _X_NAME + "|" + _X_SUB + ")++")
 #: one token per match; the last group catches any other character (the line is then declined), so findall
-#: covers the whole line and no separate full-line check is needed
-_X_TOKEN = LazyRe(r"[ \t]*+(?:(&>>|&>)|(&&|\|\||\|&|[|;&])|([0-9]*+)(<<<|<<-|<<|>>|>\||>&|<&|<>|>|<)|("
-                      + _X_WORD + r")|([^ \t]))")
+#: covers the whole line and no separate full-line check is needed. A process substitution is a word of its own
+#: (the full parser ends the word at its ``)``), tried before the redirections it starts like.
+_X_TOKEN = LazyRe(r"[ \t]*+(?:(&>>|&>)|(&&|\|\||\|&|[|;&])|([<>]\([^()`\n]*+\))|([0-9]*+)(<<<|<<-|<<|>>|>\||>&|"
+                  r"<&|<>|>|<)|(" + _X_WORD + r")|([^ \t]))")
 #: the parts of a word with both quotes and ``$``: plain run, '…', "…", $NAME
 _X_PART = LazyRe(r"([^'\"$]++)|'([^']*+)'|\"([^\"]*+)\"|(\$[A-Za-z_0-9]++)")
 
@@ -1083,10 +1097,104 @@ def _x_word(t: str) -> Word:
     return w
 
 
-def _fast_tree(text: str) -> Script | None:
+#: the parts of a word token with a substitution: plain run, '…', "…" (its inside), $NAME, the body of a $(…), the
+#: body of a backtick substitution (one group per alternative: ``lastindex`` tells which one matched, even empty)
+_S_PART = LazyRe(r"([^'\"$`]++)|'([^']*+)'|\"((?:[^\"\\$`]++|" + _X_NAME + "|" + _X_SUB + r")*+)\"|(" + _X_NAME
+                 + r")|\$\(([^()`\n]*+)\)|`([^`\\]*+)`")
+#: the parts inside "…" of such a word: plain run, $NAME, the body of a $(…), the body of a backtick substitution
+_S_DQ_PART = LazyRe(r"([^$`]++)|(" + _X_NAME + r")|\$\(([^()`\n]*+)\)|`([^`]*+)`")
+
+
+def _fast_inner(body: str, depth: int) -> Script | None:
+    """The tree of a ``$(…)``/``<(…)`` whose ``body`` ends at its first ``)``, read by the fast paths at nesting
+    ``depth`` (the full parser's, inside the substitution), or None to leave it to the full parser.
+
+    A body a fast path takes has no ``)`` even inside quotes, so the full parser, reading it in place, stops at
+    the same ``)``; and it looks past a word or operator only for a word break, which ``)`` is just as the end of
+    the text is: it builds the tree the fast path (equal to the full parser on the body alone) builds. A newline
+    is left to the full parser (heredoc bodies after it would be read from the text after the ``)``)."""
+    if "\n" in body:
+        return None
+    script = _fast_parse(body)
+    return script if script is not None else _fast_tree(body, depth)
+
+
+def _sub_word(t: str, depth: int) -> Word | None:
+    """The full parser's :class:`Word` for a word token of the second fast path with ``$(…)`` or backticks
+    (:meth:`_Parser.read_word` part by part), or None when a substitution's body is left to the full parser.
+    ``depth`` is the nesting of the line; a substitution one level short of ``MAX_DEPTH`` is left to it too."""
+    if depth + 1 >= MAX_DEPTH:
+        return None
+    w = _new(Word)
+    w.literal = True
+    w.quoted = False
+    w.qstart = -1
+    subs: list = []
+    w.subs = subs
+    w.procsubs = []
+    parts: list[str] = []
+    for m in _S_PART.finditer(t):
+        kind = m.lastindex
+        if kind == 1:
+            parts.append(m.group(1))
+        elif kind == 2 or kind == 3:
+            if w.qstart < 0:
+                w.qstart = sum(len(p) for p in parts)
+            w.quoted = True
+            if kind == 2:
+                parts.append(m.group(2))
+                continue
+            for q in _S_DQ_PART.finditer(m.group(3)):
+                inner = q.lastindex
+                if inner == 1:
+                    parts.append(q.group(1))
+                    continue
+                w.literal = False
+                if inner == 2:
+                    parts.append(q.group(2))
+                    continue
+                sub = _fast_inner(q.group(3), depth + 1) if inner == 3 else parse(q.group(4), depth + 1)
+                if sub is None:
+                    return None
+                subs.append(sub)
+                parts.append("$(…)")
+        else:
+            w.literal = False
+            if kind == 4:
+                parts.append(m.group(4))
+                continue
+            sub = _fast_inner(m.group(5), depth + 1) if kind == 5 else parse(m.group(6), depth + 1)
+            if sub is None:
+                return None
+            subs.append(sub)
+            parts.append("$(…)")
+    w.text = "".join(parts)
+    return w
+
+
+def _proc_word(t: str, depth: int) -> Word | None:
+    """The full parser's :class:`Word` for a process substitution token ``<(…)``/``>(…)`` of the second fast path, or
+    None when its body is left to the full parser (see :func:`_sub_word` for ``depth``)."""
+    if depth + 1 >= MAX_DEPTH:
+        return None
+    inner = _fast_inner(t[2:-1], depth + 1)
+    if inner is None:
+        return None
+    w = _new(Word)
+    w.text = t[0] + "(…)"
+    w.literal = False
+    w.quoted = False
+    w.qstart = -1
+    w.subs = []
+    w.procsubs = [(t[0], inner)]
+    return w
+
+
+def _fast_tree(text: str, depth: int = 0) -> Script | None:
     """The second fast path (see ``_X_WORD``): the full parser's tree, or None to leave the line to it. A command
     line may also be one such line with heredocs (``<<EOF``, ``<<'EOF'``, ``<<-EOF``) followed by their bodies and
-    nothing but blank lines after them."""
+    nothing but blank lines after them. ``depth`` is the nesting the full parser would read the line at (that of
+    :func:`parse`), which its substitutions go one level deeper than."""
     nl = text.find("\n")
     line = text if nl < 0 else text[:nl]
     # cheap early declines: characters no token has (the line has no newline), ${…}, a {fd}> descriptor. (One
@@ -1094,11 +1202,12 @@ def _fast_tree(text: str) -> Script | None:
     if (not line.isascii() or "\r" in line or "\f" in line or "\v" in line or "}>" in line or "}<" in line
             or "${" in line):
         return None
-    if ("(" in line or ")" in line or "#" in line or "\\" in line or "`" in line) and (
-            ("'" not in line and '"' not in line) or "$(" in line or "`" in line or ("\\" in line and '"' in line)):
-        # characters the tokenizer takes only inside quotes ('…' takes them all, "…" all but a backslash and a
-        # backtick): without quotes, or in the likely cases (a substitution, a backslash near a double quote), they
-        # stand outside them, a decline found here before the tokenizer tries every alternative at every character
+    if ("(" in line or ")" in line or "#" in line or "\\" in line) and not (
+            "$(" in line or "`" in line or "<(" in line or ">(" in line) and (
+            ("'" not in line and '"' not in line) or ("\\" in line and '"' in line)):
+        # characters the tokenizer takes only inside quotes ('…' takes them all, "…" all but a backslash) or in a
+        # substitution: without either, or in the likely case of a backslash near a double quote, they stand outside
+        # them, a decline found here before the tokenizer tries every alternative at every character
         return None
     if nl < 0 and "<<" in line and "<<" in line.replace("<<<", ""):
         return None  # a heredoc without a body
@@ -1110,13 +1219,21 @@ def _fast_tree(text: str) -> Script | None:
     op = ""
     redirect = None  # (op, fd) waiting for its target word
     pending: list = []  # heredocs: (redirect, delimiter, strip tabs), bodies read after the line
-    for amp_op, tok_op, fd, fd_op, word, junk in _X_TOKEN.findall(line):
+    for amp_op, tok_op, proc, fd, fd_op, word, junk in _X_TOKEN.findall(line):
         if junk:
             return None
+        if proc:
+            w = _proc_word(proc, depth)
+            if w is None:
+                return None
+            word = proc
+        elif word:
+            w = _sub_word(word, depth) if "$(" in word or "`" in word else _x_word(word)
+            if w is None:
+                return None
         if redirect is not None:
             if not word:
                 return None  # a redirection without a word after it
-            w = _x_word(word)
             red = _new(Redirect)
             red.op, red.fd = redirect
             red.target = w
@@ -1143,7 +1260,6 @@ def _fast_tree(text: str) -> Script | None:
                 cmd.assigns = []
                 cmd.words = []
                 cmd.redirects = []
-            w = _x_word(word)
             if not cmd.words:  # NAME=value before the first word (Parser.parse_simple's test, verbatim)
                 eq = w.text.find("=")
                 if w.quoted and 0 <= w.qstart <= eq:
@@ -1230,7 +1346,7 @@ def parse(text: str, depth: int = 0, fast: bool = True) -> Script:
     if len(text) < FAST_MAX:
         script = _fast_parse(text) if fast else None
         if script is None:
-            script = _fast_tree(text)
+            script = _fast_tree(text, depth)
         if script is not None:
             return script
     try:

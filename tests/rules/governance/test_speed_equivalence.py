@@ -256,8 +256,8 @@ def test_heredoc_lines_take_the_second_fast_path(line):
     assert _tree(_fast_tree(line)) == _tree(_Parser(line).parse_list())
 
 
-@pytest.mark.parametrize("line", ["cat <<EOF", "cat <<E &&\nx\nE\necho hi", "echo x\nls", "echo $(id)", "echo ${A}", "{a}>x echo", ">x echo", "é > x",
-                                  "if true; then :; fi", "echo `id`"], ids=repr)
+@pytest.mark.parametrize("line", ["cat <<EOF", "cat <<E &&\nx\nE\necho hi", "echo x\nls", "echo $(a $(b))", "echo ${A}", "{a}>x echo", ">x echo", "é > x",
+                                  "if true; then :; fi", "echo `a \\` b`"], ids=repr)
 def test_the_second_fast_path_declines_what_it_does_not_cover(line):
     from rules.governance.shell import _fast_tree
     assert _fast_tree(line) is None
