@@ -989,7 +989,7 @@ class _Fx:
 
     __slots__ = ("slots", "content_all", "rel_cl", "rel_memo", "done", "vals", "pos_slots", "pos_all", "pos_time",
                  "acts", "win", "th_slots", "elig_k", "c_vals", "scopes", "split", "inferred",
-                 "pol_cl", "neg_objects", "rules", "c_flip", "neg_gate", "k_flip", "gate_required")
+                 "pol_cl", "neg_objects", "rules", "c_flip", "neg_gate", "k_flip", "gate_required", "subst_slots")
 
     def __init__(self, a: Analysis) -> None:
         self.slots = frozenset([s for s, _, _ in a.values])  # a.values holds every clause's values
@@ -1020,6 +1020,19 @@ class _Fx:
                                    and ("ABOVE" in cl.raw) != ("BELOW" in cl.raw)
                                    for s, _, _ in cl.values if s.startswith("NUM:")])
         self.c_vals = frozenset([v for _, v, sg in a.values if sg > 0])
+        # the slots in which _substitution could find a value of this analysis as a constraint replaced: one with a
+        # positive value, or a value it rules out (denied in a slot compared as a value) as a clause's object
+        # ("NAME": any denied one); MONTH_V is never compared
+        slot_values = _slot_values(lexicon())
+        subst = []
+        for slot, lst in self.vals.items():
+            if slot == "MONTH_V":
+                continue
+            if any(sg > 0 for _, sg, _ in lst) or (slot == "NAME" and any(sg < 0 for _, sg, _ in lst)) or (
+                    (slot in slot_values or slot in _SHAPE_SLOTS)
+                    and any(sg < 0 and _value_is_object(cl, v) for v, sg, cl in lst)):
+                subst.append(slot)
+        self.subst_slots = frozenset(subst)
         self.scopes: dict[str, tuple] = {}
         #: slot -> (positive (value, clause) pairs, negated values) of ``vals`` (``_substitution``, on first need)
         self.split: dict[str, tuple[list, list, bool]] = {}
@@ -1047,14 +1060,12 @@ class _Fx:
         return self
 
     def flips(self, a: Analysis) -> _Fx:
-        """What ``_flip_possible`` tests, in both roles (see there).
+        """What ``_flip_possible`` tests, in both roles (see there); callers build it once (``c_flip`` None before).
 
         As a candidate: per clause of ``pol_cl`` (permissive force, its comparable concepts with their signs, those
         of them that are not qualifiers, its signs), leaving out the clauses lacking either kind of concept; and
         whether a clause denies an approval gate. As a constraint: per clause it compares (its comparable concepts
         with the opposite signs, its comparable concepts, its actions); and whether its gates all require."""
-        if self.c_flip is not None:
-            return self
         kind = lexicon().kind
         c_flip = []
         k_flip = []
@@ -1197,8 +1208,11 @@ def _polarity(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | None = 
     """
     # Required approval gates: "ask first", "without review", "directly".
     if kx is not None:
-        cx.flips(c)
-        required = kx.flips(k).gate_required
+        if cx.c_flip is None:
+            cx.flips(c)
+        if kx.c_flip is None:
+            kx.flips(k)
+        required = kx.gate_required
     else:
         k_gate = [kc.signs["GATE"] for kc in k.clauses if not kc.exception and kc.signs.get("GATE")]
         required = k_gate and all(s > 0 for s in k_gate)
@@ -1827,7 +1841,7 @@ def _plan(index: ConstraintIndex, a: Analysis, cands: list[Constraint]) -> tuple
     generic, and the index keys are the line's concepts less the generic ones), so every line of the scoring
     shares it. A candidate is lone when it is not a scoped DECISION and its relatedness is under RELATED_MIN:
     for a line that is not "indifferent" (the scoring's ``indiff``) and holds none of its slots, the check
-    finds nothing (``_apart_may_conflict``). A constraint that cannot be analysed is left to ``arbitrate``'s
+    finds nothing (``_may_conflict``). A constraint that cannot be analysed is left to ``arbitrate``'s
     loop (None for its features and relatedness), where the failure is reported as before."""
     steps = []
     lone_slots: set[str] = set()
@@ -1846,20 +1860,33 @@ def _plan(index: ConstraintIndex, a: Analysis, cands: list[Constraint]) -> tuple
     return steps, [st for st in steps if not st[4]], frozenset(lone_slots)
 
 
-def _apart_may_conflict(c: Analysis, cx: _Fx, cons: Constraint, kk: tuple[Analysis, _Fx], rel: float) -> bool:
+def _may_conflict(c: Analysis, cx: _Fx, cons: Constraint, kk: tuple[Analysis, _Fx], rel: float, apart: bool
+                  ) -> bool:
     """Whether ``_check`` could find a conflict between a line that is not "indifferent" and a constraint
-    (``kk``: its analysis and features) holding no value slot of the line, ``rel`` their relatedness. False only
-    when the check returns None.
+    (``kk``: its analysis and features), ``rel`` their relatedness; ``apart`` when the constraint holds none of
+    the line's slots. False only when the check returns None.
 
-    Without a common slot, no value is substituted (the slots the line sets are among its slots, those the
-    constraint names among its own) and no time window or threshold applies (each needs the same TIME or number
-    slot in both), in the check and in ``_polarity``. What remains: a scoped DECISION's generalization, and from
-    RELATED_MIN on (the relatedness of a line that is not "indifferent" is not raised) a flip by ``_polarity``:
-    a bypassed approval (a required gate the line denies) or its loop (``_flip_possible``)."""
+    A value is substituted only in a slot the line sets and the constraint fixes (``_Fx.subst_slots``), and only
+    when the line is not a report; a time window or threshold applies only with a prohibiting clause's TIME or
+    number slot the line gives a positive value (in the check and in ``_polarity``): none of these without a
+    common slot. What remains: a scoped DECISION's generalization, and from RELATED_MIN on (the relatedness of a
+    line that is not "indifferent" is not raised) a flip by ``_polarity``: a bypassed approval (a required gate
+    the line denies) or its loop (``_flip_possible``)."""
     k, kx = kk
+    if not apart:
+        if not cx.done:
+            cx.full(c)
+        if not kx.done:
+            kx.full(k)
+        if not c.report and not cx.pos_slots.isdisjoint(kx.subst_slots):
+            return True
+        if (kx.win and cx.pos_time) or not kx.th_slots.isdisjoint(cx.pos_all):
+            return True
     if rel >= RELATED_MIN:
-        kx.flips(k)
-        cx.flips(c)
+        if kx.c_flip is None:  # the stage is built once per analysis (a method call per pair cost more)
+            kx.flips(k)
+        if cx.c_flip is None:
+            cx.flips(c)
         if (kx.gate_required and cx.neg_gate) or _flip_possible(cx, kx):
             return True
     return cons.tier is Tier.DECISION and bool(cons.scope) and _scope_generalization(c, k, cons.scope, kx.full(k))
@@ -1928,9 +1955,9 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     # constraint but the identity it puts in a Conflict, so the same rule restated in another file passes too
     passed: set[tuple] = set()
     cx = _fx(a)
-    # Most candidates share a word with the line and nothing else: against a line that is not "indifferent" and
-    # shares no value slot with the constraint, _check can only find a flip (from RELATED_MIN on) or a scoped
-    # DECISION's generalization (_apart_may_conflict). That test is made here, before the call; the plan marks
+    # Most candidates share a word with the line and nothing else: against a line that is not "indifferent",
+    # _check finds a conflict only where _may_conflict says it may (with no common slot: a flip from RELATED_MIN
+    # on, or a scoped DECISION's generalization). That test is made here, before the call; the plan marks
     # the candidates that fail it whatever the line's slots, and when the line shares none of their slots they
     # are not visited at all (they conflict with nothing and the judge is asked only from RELATED_MIN on).
     slots = None if a.indiff else cx.slots
@@ -1951,11 +1978,12 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
                 if kk is None:  # the plan could not analyse the constraint: fail (and report) here
                     kk = _constraint_fx(index, cons.content)
                     rel = _relatedness_fx(kk[1], a)
-                if slots is not None and slots.isdisjoint(kk[1].slots):
-                    apart = not lone and _apart_may_conflict(a, cx, cons, kk, rel)
-                    cf = _check(a, cand_tier, cons, True, cx, kk, rel) if apart else None
-                else:
+                if slots is None:
                     cf = _check(a, cand_tier, cons, True, cx, kk, rel)  # check_conflict
+                else:
+                    apart = slots.isdisjoint(kk[1].slots)
+                    may = not (apart and lone) and _may_conflict(a, cx, cons, kk, rel, apart)
+                    cf = _check(a, cand_tier, cons, True, cx, kk, rel) if may else None
             except Exception:  # noqa: BLE001 - a bug in one comparison must not block or crash the write path
                 _log().exception("arbitration failed for constraint %s", cons.id)
                 continue

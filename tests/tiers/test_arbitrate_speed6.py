@@ -2,7 +2,7 @@
 
 - ``_polarity`` with features returns None without its loop when ``_flip_possible`` finds no pair of clauses that
   could flip, and computes the loop's tables (``_Fx.clauses``) only past that test;
-- ``arbitrate`` asks ``_apart_may_conflict`` before checking a constraint that holds none of the line's slots, and
+- ``arbitrate`` asks ``_may_conflict`` before checking a constraint against a line that is not "indifferent", and
   does not visit the *lone* candidates of its plan (relatedness under RELATED_MIN, not a scoped DECISION) when
   the line holds none of their slots;
 - the plan of a scoring is shared by every line of that scoring: the relatedness depends on a line only through
@@ -85,13 +85,13 @@ def test_polarity_with_features_equals_the_plain_polarity_on_every_pair(dense):
     assert flips > 300
 
 
-def test_a_conflict_apart_from_the_line_slots_is_always_let_through(dense):
-    """Wherever the exhaustive check finds a conflict between a line that is not "indifferent" and a constraint
-    holding none of its slots, ``_apart_may_conflict`` says it may; below RELATED_MIN that is only ever a scoped
-    DECISION (the plan's lone candidates conflict with nothing)."""
+def test_may_conflict_holds_wherever_the_exhaustive_check_finds_a_conflict(dense):
+    """Wherever the exhaustive check finds a conflict with a line that is not "indifferent", ``_may_conflict``
+    says it may; for a constraint holding none of the line's slots, below RELATED_MIN that is only ever a scoped
+    DECISION (the plan's lone candidates conflict with nothing). And it rules out most pairs."""
     index, lines = dense
     constraints = index.constraints
-    found = 0
+    found = apart_found = ruled_out = 0
     for line in lines:
         a = _analysis(line)
         if a.indiff:
@@ -100,16 +100,19 @@ def test_a_conflict_apart_from_the_line_slots_is_always_let_through(dense):
         for cons in constraints:
             k = analyze(cons.content)
             kx = arb._fx(k)
-            if not cx.slots.isdisjoint(kx.slots):
-                continue
+            apart = cx.slots.isdisjoint(kx.slots)
             rel = arb._relatedness(k, a)
+            may = arb._may_conflict(a, cx, cons, (k, kx), rel, apart)
+            ruled_out += not may
             for tier in (classify(line).tier, Tier.HYPOTHESIS, Tier.OBSERVATION):
                 if arb._check_conflict_exhaustive(a, tier, cons) is None:
                     continue
                 found += 1
-                assert arb._apart_may_conflict(a, cx, cons, (k, kx), rel), (line, cons.content)
-                assert rel >= arb.RELATED_MIN or (cons.tier is Tier.DECISION and cons.scope), (line, cons.content)
-    assert found > 200
+                assert may, (line, cons.content, tier)
+                if apart:
+                    apart_found += 1
+                    assert rel >= arb.RELATED_MIN or (cons.tier is Tier.DECISION and cons.scope), (line, cons.content)
+    assert found > 1000 and apart_found > 200 and ruled_out > 10 * found
 
 
 def test_relatedness_depends_on_the_line_only_through_its_index_keys(dense):
@@ -247,3 +250,16 @@ def test_a_scoped_decision_generalized_below_related_min_is_not_a_lone_candidate
     got = _got(index, line, Tier.HYPOTHESIS, "memory/x.md")
     assert got == _reference(index, line, Tier.HYPOTHESIS, "memory/x.md")
     assert got[0] == "block" and got[1][0][1] == "scope-generalization"
+
+
+@pytest.mark.parametrize("memory, line", [
+    ("- User said: my name is not Samuel Jones.", "- Call the user Samuel."),
+    ("- User said: don't call me Samuel.", "- Address the user as Sam."),
+    ("- Пользователь сказал: не называй меня Сашей.", "- Call the user Samuel."),
+], ids=["denied-name", "other-name", "ru-name"])
+def test_a_name_substitution_is_checked(memory, line):
+    """A name the constraint denies or gives is a slot the line's name may replace (``_Fx.subst_slots``)."""
+    index = arb.ConstraintIndex.from_lines([memory, "- Prefers short standups."])
+    got = _got(index, line, Tier.HYPOTHESIS, "memory/x.md")
+    assert got == _reference(index, line, Tier.HYPOTHESIS, "memory/x.md")
+    assert got[0] == "block" and got[1][0][1] == "value-substitution"
