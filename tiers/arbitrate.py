@@ -62,6 +62,7 @@ POSTING_CAP = 256
 
 KIND_VALUE = 1.6
 _CONFLICT_FORCES = {"permit", "relax", "assert", "oblige", "prohibit", "indiff"}
+_PERMISSIVE = frozenset({"permit", "relax", "indiff"})
 _ENV_SCOPE = {"PROD", "STAGING", "PREVIEW", "LOCAL_DEV", "MAIN_BRANCH", "FEATURE_BRANCH", "MOBILE_APP", "WEB",
               "BACKEND", "DESKTOP_APP", "PROTOTYPE"}
 
@@ -551,13 +552,18 @@ class ConstraintIndex:
 
     def _candidates_of(self, a: Analysis, limit: int = MAX_CANDIDATES) -> list[Constraint]:
         """``candidates(a, limit)`` as kept in the memo (``arbitrate`` only reads it: no copy)."""
+        return self._scoring(a, limit)[0]
+
+    def _scoring(self, a: Analysis, limit: int = MAX_CANDIDATES) -> list:
+        """The memo entry of ``a``'s scoring: [its candidates, ``arbitrate``'s plan of them (``_plan``) or None
+        before the first check]. Both depend only on what the scoring depends on."""
         keys = a.index_keys
         value_slots = frozenset([s if not s.startswith("NUM:") else "NUM" for s, _, _ in a.values])
         sig = (tuple(keys), value_slots, a.indiff, limit)
         memo = self.__dict__.setdefault("_memo", {})
         hit = memo.get(sig)
         if hit is None:
-            hit = self._candidates(keys, value_slots, a.indiff, limit)
+            hit = [self._candidates(keys, value_slots, a.indiff, limit), None]
             if len(memo) >= _MEMO_MAX:
                 memo.clear()
             memo[sig] = hit
@@ -978,11 +984,12 @@ class _Fx:
     """What the checks need of one analysis, computed once for it (a constraint meets many lines in a lint pass,
     a line meets up to ``MAX_CANDIDATES`` constraints): slot sets, values by slot, the clauses' comparable concepts.
     Each set is exactly what the plain code tests, so a skip based on it is the outcome the plain code reaches.
-    Most pairs end at the relatedness test: the rest is computed on first need (``full``)."""
+    Most pairs end at the relatedness test: the rest is computed on first need, in stages (``full`` for the
+    checks before the polarity, ``flips`` for the test of a possible flip, ``clauses`` for the polarity loop)."""
 
     __slots__ = ("slots", "content_all", "rel_cl", "rel_memo", "done", "vals", "pos_slots", "pos_all", "pos_time",
-                 "acts", "win", "th_slots", "elig", "elig_k", "k_gate", "c_vals", "scopes", "split", "inferred",
-                 "pol_cl", "neg_objects", "rules")
+                 "acts", "win", "th_slots", "elig_k", "c_vals", "scopes", "split", "inferred",
+                 "pol_cl", "neg_objects", "rules", "c_flip", "neg_gate", "k_flip", "gate_required", "subst_slots")
 
     def __init__(self, a: Analysis) -> None:
         self.slots = frozenset([s for s, _, _ in a.values])  # a.values holds every clause's values
@@ -992,6 +999,9 @@ class _Fx:
         self.rel_memo: dict[frozenset[str], float] = {}
         self.done = False
         self.inferred: bool | None = None  # _inferred(a), on first need (its memo of texts is smaller than a lint)
+        self.pol_cl: list | None = None  # with elig_k, on first need (``clauses``)
+        self.c_flip: list | None = None  # with neg_gate, on first need (``flips``)
+        self.k_flip: list | None = None  # with gate_required, on first need (``flips``)
 
     def full(self, a: Analysis) -> _Fx:
         if self.done:
@@ -1009,17 +1019,20 @@ class _Fx:
         self.th_slots = frozenset([s for cl in a.clauses if not cl.exception and cl.force == "prohibit"
                                    and ("ABOVE" in cl.raw) != ("BELOW" in cl.raw)
                                    for s, _, _ in cl.values if s.startswith("NUM:")])
-        # _shared's concepts of each clause, in its signs' order: concept -> (weight, reached through an antonym)
-        self.elig = [{x: (_w(x, cl), x in cl.antonymic) for x, sg in cl.signs.items()
-                      if sg and kind.get(x) not in {"generic", "slot"}} for cl in a.clauses]
-        self.elig_k = [(cl, e) for cl, e in zip(a.clauses, self.elig) if not cl.exception]
-        self.k_gate = [cl.signs["GATE"] for cl in a.clauses if not cl.exception and cl.signs.get("GATE")]
-        # _polarity's clauses of this analysis as a candidate: (clause, comparable concepts) of those its
-        # loop does not skip whatever the constraint (not exceptions; a conflicting force; no report of a fact)
-        self.pol_cl = [(cl, e) for cl, e in zip(a.clauses, self.elig)
-                       if not cl.exception and cl.force in _CONFLICT_FORCES
-                       and not (a.report and cl.force not in {"permit", "relax", "indiff"})]
         self.c_vals = frozenset([v for _, v, sg in a.values if sg > 0])
+        # the slots in which _substitution could find a value of this analysis as a constraint replaced: one with a
+        # positive value, or a value it rules out (denied in a slot compared as a value) as a clause's object
+        # ("NAME": any denied one); MONTH_V is never compared
+        slot_values = _slot_values(lexicon())
+        subst = []
+        for slot, lst in self.vals.items():
+            if slot == "MONTH_V":
+                continue
+            if any(sg > 0 for _, sg, _ in lst) or (slot == "NAME" and any(sg < 0 for _, sg, _ in lst)) or (
+                    (slot in slot_values or slot in _SHAPE_SLOTS)
+                    and any(sg < 0 and _value_is_object(cl, v) for v, sg, cl in lst)):
+                subst.append(slot)
+        self.subst_slots = frozenset(subst)
         self.scopes: dict[str, tuple] = {}
         #: slot -> (positive (value, clause) pairs, negated values) of ``vals`` (``_substitution``, on first need)
         self.split: dict[str, tuple[list, list, bool]] = {}
@@ -1028,6 +1041,58 @@ class _Fx:
         #: id of a clause -> _clause_rules of it (on first need; the clauses live as long as the analysis)
         self.rules: dict[int, tuple] = {}
         self.done = True
+        return self
+
+    def clauses(self, a: Analysis) -> _Fx:
+        """The clauses' comparable concepts ``_polarity``'s loop compares (most pairs never reach it)."""
+        if self.pol_cl is not None:
+            return self
+        kind = lexicon().kind
+        # _shared's concepts of each clause, in its signs' order: concept -> (weight, reached through an antonym)
+        elig = [{x: (_w(x, cl), x in cl.antonymic) for x, sg in cl.signs.items()
+                 if sg and kind.get(x) not in {"generic", "slot"}} for cl in a.clauses]
+        self.elig_k = [(cl, e) for cl, e in zip(a.clauses, elig) if not cl.exception]
+        # _polarity's clauses of this analysis as a candidate: (clause, comparable concepts) of those its
+        # loop does not skip whatever the constraint (not exceptions; a conflicting force; no report of a fact)
+        self.pol_cl = [(cl, e) for cl, e in zip(a.clauses, elig)
+                       if not cl.exception and cl.force in _CONFLICT_FORCES
+                       and not (a.report and cl.force not in _PERMISSIVE)]
+        return self
+
+    def flips(self, a: Analysis) -> _Fx:
+        """What ``_flip_possible`` tests, in both roles (see there); callers build it once (``c_flip`` None before).
+
+        As a candidate: per clause of ``pol_cl`` (permissive force, its comparable concepts with their signs, those
+        of them that are not qualifiers, its signs), leaving out the clauses lacking either kind of concept; and
+        whether a clause denies an approval gate. As a constraint: per clause it compares (its comparable concepts
+        with the opposite signs, its comparable concepts, its actions); and whether its gates all require."""
+        kind = lexicon().kind
+        c_flip = []
+        k_flip = []
+        for cl in a.clauses:
+            if cl.exception:
+                continue
+            signed, flipped, comparable, nq = [], [], [], []
+            for x, sg in cl.signs.items():
+                if sg:
+                    kd = kind.get(x)
+                    if kd != "generic" and kd != "slot":
+                        signed.append((x, sg > 0))
+                        flipped.append((x, sg < 0))
+                        comparable.append(x)
+                        if kd != "qualifier":
+                            nq.append(x)
+            if not comparable:
+                continue  # nothing shared with any clause
+            k_flip.append((frozenset(flipped), frozenset(comparable), _clause_actions(cl, kind)))
+            permissive = cl.force in _PERMISSIVE
+            if nq and cl.force in _CONFLICT_FORCES and not (a.report and not permissive):
+                c_flip.append((permissive, frozenset(signed), frozenset(nq), cl.signs))
+        self.c_flip = c_flip
+        self.k_flip = k_flip
+        self.neg_gate = any(cl.signs.get("GATE", 0) < 0 for cl in a.clauses)
+        gates = [cl.signs["GATE"] for cl in a.clauses if not cl.exception and cl.signs.get("GATE")]
+        self.gate_required = bool(gates) and all(sg > 0 for sg in gates)
         return self
 
 
@@ -1059,6 +1124,29 @@ def _relatedness_fx(kx: _Fx, c: Analysis) -> float:
             best = cov
     kx.rel_memo[shared] = best
     return best
+
+
+def _flip_possible(cx: _Fx, kx: _Fx) -> bool:
+    """Whether ``_polarity``'s loop over the candidate's clauses could return a flip (``cx``, ``kx``: the flips
+    stage of the candidate's and the constraint's features). False only when the loop returns None.
+
+    Each clause ``cc`` of the loop is compared with one constraint clause ``kc`` (its best overlap, a clause that is
+    not an exception) and returns only when none of the loop's skips applies and the clauses share a comparable
+    concept with opposite signs: ``dropped`` holds such concepts, and ``conflict`` needs one (with the positive
+    weights of the lexicon, ``agree`` is never negative: without a disagreeing concept ``dis`` is 0 and no
+    antonym disagrees). Two of the skips depend on the pair alone: sharing only qualifiers, and a constraint's
+    action the clause does not name while its force is not permissive. So a flip needs some pair of clauses
+    sharing a concept with opposite signs and one that is not a qualifier, and escaping the action skip; the
+    clauses holding no comparable concept (any pair shares nothing) or no non-qualifier are left out of the
+    stage."""
+    k_flip = kx.k_flip
+    for permissive, signed, nq, signs in cx.c_flip:
+        for flipped, comparable, actions in k_flip:
+            if signed.isdisjoint(flipped) or nq.isdisjoint(comparable):
+                continue
+            if permissive or not actions or not actions.isdisjoint(signs):
+                return True
+    return False
 
 
 def _best_clause_fx(ce: dict, kx: _Fx) -> tuple[Clause | None, float, dict | None]:
@@ -1119,9 +1207,16 @@ def _polarity(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | None = 
     found from precomputed tables; the result is the one of the plain path.
     """
     # Required approval gates: "ask first", "without review", "directly".
-    k_gate = kx.k_gate if kx is not None else [kc.signs["GATE"] for kc in k.clauses
-                                                if not kc.exception and kc.signs.get("GATE")]
-    if k_gate and all(s > 0 for s in k_gate):
+    if kx is not None:
+        if cx.c_flip is None:
+            cx.flips(c)
+        if kx.c_flip is None:
+            kx.flips(k)
+        required = kx.gate_required
+    else:
+        k_gate = [kc.signs["GATE"] for kc in k.clauses if not kc.exception and kc.signs.get("GATE")]
+        required = k_gate and all(s > 0 for s in k_gate)
+    if required:
         c_gate = [(cc, cc.signs["GATE"]) for cc in c.clauses if cc.signs.get("GATE")]
         if any(s < 0 and (cc.force in {"permit", "relax", "indiff"} or not c.report) for cc, s in c_gate):
             return "bypasses", "it skips the approval the constraint requires"
@@ -1135,6 +1230,11 @@ def _polarity(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | None = 
         return "permits", "the amount is beyond the limit the constraint sets"
     if th == "ok":
         return None
+    if kx is not None:
+        if not _flip_possible(cx, kx):
+            return None  # no pair of clauses the loop compares can flip (what remains of this function)
+        cx.clauses(c)
+        kx.clauses(k)
     ke = None
     # with the features, only the clauses the checks below do not skip whatever the best clause (cx.pol_cl)
     for cc, ce in (cx.pol_cl if kx is not None else [(cc, None) for cc in c.clauses if not cc.exception]):
@@ -1211,13 +1311,18 @@ def _clause_rules(kc: Clause, kx: _Fx | None) -> tuple[frozenset[str], list[str]
     got = kx.rules.get(id(kc)) if kx is not None else None
     if got is None:
         kind = lexicon().kind
-        got = (frozenset([x for x in kc.direct if kind.get(x) == "action" and x not in {"DO", "GET", "GO"}]),
+        got = (_clause_actions(kc, kind),
                [x for x in kc.negated_direct
                 if kind.get(x) not in {"generic", "qualifier", "slot"} and kc.signs.get(x, 0) < 0],
                frozenset([x for x in kc.local_neg if kc.signs.get(x, 0) > 0 and kind.get(x) != "generic"]))
         if kx is not None:
             kx.rules[id(kc)] = got
     return got
+
+
+def _clause_actions(kc: Clause, kind: dict[str, str]) -> frozenset[str]:
+    """A constraint clause's own actions (the act a rule is about; not the light DO, GET, GO)."""
+    return frozenset([x for x in kc.direct if kind.get(x) == "action" and x not in {"DO", "GET", "GO"}])
 
 
 def _nominal_permission(cc: Clause, kc: Clause) -> bool:
@@ -1717,6 +1822,76 @@ def _check(c: Analysis, cand_tier: Tier, cons: Constraint, fast: bool, cx: _Fx |
     return Conflict(cons, kind, reason, res, rel)
 
 
+def _constraint_fx(index: ConstraintIndex, content: str) -> tuple[Analysis, _Fx]:
+    """(analysis, ``_fx``) of a constraint's content, kept with the index: a lint checks each constraint many
+    times."""
+    kfx = index.__dict__.setdefault("_kfx", {})
+    kk = kfx.get(content)
+    if kk is None:
+        k = analyze(content)
+        kk = kfx[content] = (k, _fx(k))
+    return kk
+
+
+def _plan(index: ConstraintIndex, a: Analysis, cands: list[Constraint]) -> tuple[list, list, frozenset[str]]:
+    """How ``arbitrate`` visits the candidates of ``a``'s scoring: (steps, the steps not *lone*, the slots of the
+    lone ones). A step is (constraint, its identity for the check, (its analysis, features), relatedness, lone).
+
+    The relatedness depends on the line only through its index keys (the constraint's content concepts are not
+    generic, and the index keys are the line's concepts less the generic ones), so every line of the scoring
+    shares it. A candidate is lone when it is not a scoped DECISION and its relatedness is under RELATED_MIN:
+    for a line that is not "indifferent" (the scoring's ``indiff``) and holds none of its slots, the check
+    finds nothing (``_may_conflict``). A constraint that cannot be analysed is left to ``arbitrate``'s
+    loop (None for its features and relatedness), where the failure is reported as before."""
+    steps = []
+    lone_slots: set[str] = set()
+    for cons in cands:
+        same = (cons.content, id(cons.tier), cons.scope)  # tiers are singletons: id() spares Enum.__hash__
+        try:
+            kk = _constraint_fx(index, cons.content)
+            rel = _relatedness_fx(kk[1], a)
+        except Exception:  # noqa: BLE001 - reported by the loop, which fails on it again
+            steps.append((cons, same, None, None, False))
+            continue
+        lone = rel < RELATED_MIN and not (cons.tier is Tier.DECISION and cons.scope)
+        if lone:
+            lone_slots.update(kk[1].slots)
+        steps.append((cons, same, kk, rel, lone))
+    return steps, [st for st in steps if not st[4]], frozenset(lone_slots)
+
+
+def _may_conflict(c: Analysis, cx: _Fx, cons: Constraint, kk: tuple[Analysis, _Fx], rel: float, apart: bool
+                  ) -> bool:
+    """Whether ``_check`` could find a conflict between a line that is not "indifferent" and a constraint
+    (``kk``: its analysis and features), ``rel`` their relatedness; ``apart`` when the constraint holds none of
+    the line's slots. False only when the check returns None.
+
+    A value is substituted only in a slot the line sets and the constraint fixes (``_Fx.subst_slots``), and only
+    when the line is not a report; a time window or threshold applies only with a prohibiting clause's TIME or
+    number slot the line gives a positive value (in the check and in ``_polarity``): none of these without a
+    common slot. What remains: a scoped DECISION's generalization, and from RELATED_MIN on (the relatedness of a
+    line that is not "indifferent" is not raised) a flip by ``_polarity``: a bypassed approval (a required gate
+    the line denies) or its loop (``_flip_possible``)."""
+    k, kx = kk
+    if not apart:
+        if not cx.done:
+            cx.full(c)
+        if not kx.done:
+            kx.full(k)
+        if not c.report and not cx.pos_slots.isdisjoint(kx.subst_slots):
+            return True
+        if (kx.win and cx.pos_time) or not kx.th_slots.isdisjoint(cx.pos_all):
+            return True
+    if rel >= RELATED_MIN:
+        if kx.c_flip is None:  # the stage is built once per analysis (a method call per pair cost more)
+            kx.flips(k)
+        if cx.c_flip is None:
+            cx.flips(c)
+        if (kx.gate_required and cx.neg_gate) or _flip_possible(cx, kx):
+            return True
+    return cons.tier is Tier.DECISION and bool(cons.scope) and _scope_generalization(c, k, cons.scope, kx.full(k))
+
+
 def _ask_judge(index: ConstraintIndex, a: Analysis, cand_tier: Tier, content: str,
                grey: list[tuple[float, Constraint]]) -> list[Conflict]:
     """Ask the optional judge about the three most related constraints the local layer let pass."""
@@ -1780,31 +1955,35 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     # constraint but the identity it puts in a Conflict, so the same rule restated in another file passes too
     passed: set[tuple] = set()
     cx = _fx(a)
-    # constraint content -> (its analysis, _fx of it), kept with the index: a lint checks each constraint many times
-    kfx = index.__dict__.setdefault("_kfx", {})
-    # Most candidates share a word with the line and nothing else: _check returns None for a constraint other than
-    # a DECISION, against a line that is not "indifferent" and shares no value slot with it, when the relatedness
-    # is under RELATED_MIN (its first test). That test is made here, before the call.
+    # Most candidates share a word with the line and nothing else: against a line that is not "indifferent",
+    # _check finds a conflict only where _may_conflict says it may (with no common slot: a flip from RELATED_MIN
+    # on, or a scoped DECISION's generalization). That test is made here, before the call; the plan marks
+    # the candidates that fail it whatever the line's slots, and when the line shares none of their slots they
+    # are not visited at all (they conflict with nothing and the judge is asked only from RELATED_MIN on).
     slots = None if a.indiff else cx.slots
-    decision = Tier.DECISION
-    for cons in index._candidates_of(a):
+    scoring = index._scoring(a)
+    plan = scoring[1]
+    if plan is None:
+        plan = scoring[1] = _plan(index, a, scoring[0])
+    steps, core, lone_slots = plan
+    if slots is not None and slots.isdisjoint(lone_slots):
+        steps = core
+    for cons, same, kk, rel, lone in steps:
         if cons.file == file and cons.content == content:
             continue  # the line restates itself (an unchanged line re-sent by a whole-file write)
-        same = (cons.content, id(cons.tier), cons.scope)  # tiers are singletons: id() spares Enum.__hash__
         if same in passed:
             cf = None
         else:
             try:
-                kk = kfx.get(cons.content)
-                if kk is None:
-                    k = analyze(cons.content)
-                    kk = kfx[cons.content] = (k, _fx(k))
-                kx = kk[1]
-                if slots is not None and cons.tier is not decision and slots.isdisjoint(kx.slots):
-                    rel = _relatedness_fx(kx, a)
-                    cf = None if rel < RELATED_MIN else _check(a, cand_tier, cons, True, cx, kk, rel)
+                if kk is None:  # the plan could not analyse the constraint: fail (and report) here
+                    kk = _constraint_fx(index, cons.content)
+                    rel = _relatedness_fx(kk[1], a)
+                if slots is None:
+                    cf = _check(a, cand_tier, cons, True, cx, kk, rel)  # check_conflict
                 else:
-                    cf = _check(a, cand_tier, cons, True, cx, kk)  # check_conflict
+                    apart = slots.isdisjoint(kk[1].slots)
+                    may = not (apart and lone) and _may_conflict(a, cx, cons, kk, rel, apart)
+                    cf = _check(a, cand_tier, cons, True, cx, kk, rel) if may else None
             except Exception:  # noqa: BLE001 - a bug in one comparison must not block or crash the write path
                 _log().exception("arbitration failed for constraint %s", cons.id)
                 continue
