@@ -367,24 +367,30 @@ _NO_CLUSTER = frozenset({"find", "java", "go", "dd", "ffmpeg", "gcc", "cc", "cla
                          "iptables", "openssl", "convert", "magick", "sqlite3", "duckdb", "test", "[", "[["})
 
 
+@functools.lru_cache(maxsize=4096)
+def _tool_info(argv0: str) -> tuple[str, str, bool, bool, bool, bool]:
+    """What :func:`canonicalize` needs to know about an argv[0], worked out once per name: its tool, its
+    lowercased basename (``head`` and ``tail`` number lines), whether the tool has subcommands, takes every word
+    as an argument (echo, printf), has no clustered short flags, and has flags :func:`_post_process` rewrites."""
+    tool = tool_name(argv0)
+    raw0 = (argv0.rsplit("/", 1)[-1] if "/" in argv0 else argv0).lower()
+    return (tool, raw0, tool in MULTI_LEVEL, tool == "echo" or tool == "printf", tool in _NO_CLUSTER,
+            tool == "read" or tool == "grep" or tool == "git")
+
+
 def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
     """Canonical form of an (unwrapped) argv."""
     if not argv:
         return Canonical("unknown", "", (), (), sudo)
-    a0 = argv[0]
-    tool = tool_name(a0)
+    tool, raw0, multi, plain, no_cluster, post = _tool_info(argv[0])
     n = len(argv)
     action = ""
     flags: list[tuple[str, str]] = []
     args: list[str] = []
     has_value = False  # some flag got a non-empty value (see the masking check below)
     if n > 1:
-        raw0 = (a0.rsplit("/", 1)[-1] if "/" in a0 else a0).lower()
         i = 1
-        multi = tool in MULTI_LEVEL
         end_opts = False
-        plain = tool == "echo" or tool == "printf"  # every word an argument
-        no_cluster = tool in _NO_CLUSTER
         table = None  # the short-flag table of (tool, action), fetched at the first clustered flag
         while i < n:
             tok = argv[i]
@@ -467,7 +473,7 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
                         has_value = True
                     break
                 flags.append((alias, ""))
-        if flags and (tool == "read" or tool == "grep" or tool == "git"):  # the only tools _post_process changes
+        if flags and post:
             flags = _post_process(tool, raw0, action, flags)
             has_value = True  # it may give flags new values: look at all of them
     # Only flag values and arguments are masked, and _mask_value changes a value only when mask() does, which

@@ -366,17 +366,22 @@ def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, 
     allow_rule = None
     best = -1
     # Policy.match's first step inlined: an effect without a target is decided by the plan's entry for its type
+    # and its memo of targeted effects, looked up here first (a hit needs no call)
     if type(policy) is Policy:
         hit = _PLANS.get(id(policy))
-        plain = hit[2] if hit is not None and hit[0] is policy else _plain(policy)
+        if hit is None or hit[0] is not policy:
+            _plain(policy)
+            hit = _PLANS[id(policy)]
+        plain, memo = hit[2], hit[3]
         plain_star = plain["*"]
     else:
-        plain = None
+        plain = memo = None
     for eff in effects:
         if plain is not None and (not eff.target or eff.kind not in _TARGET_KINDS):
             rule, effect = plain.get(eff.type) or plain_star
         else:
-            rule, effect = policy.match(eff)
+            got = memo.get((eff.type, eff.kind, eff.target)) if memo is not None else None
+            rule, effect = got if got is not None else policy.match(eff)
         if effect == "deny":
             rid = rule.id if rule else "default-deny"
             reason = (rule.reason if rule and rule.reason else

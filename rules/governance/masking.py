@@ -98,6 +98,26 @@ _KEY_CONTEXT = LazyRe(r"(?i)(?:key|token|secret|pass|pwd|auth|credential|private
 _TOKEN_PROBE = re.compile(r"[A-Za-z0-9_\-+/=]{24}")
 
 
+def _class_table(chars: str) -> bytes:
+    """A ``bytes.translate`` table sending the ASCII characters ``chars`` to ``a`` and every other byte to a space:
+    on ASCII text, a run of N characters of a class is then a substring test for N ``a``s, a few machine
+    instructions per character where the regex engine's search spends a few hundred."""
+    return bytes(0x61 if i < 128 and chr(i) in chars else 0x20 for i in range(256))
+
+
+_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+#: _TOKEN's characters (``[A-Za-z0-9_\-+/=]``) and the run _TOKEN_PROBE looks for
+_TOKEN_BYTES = _class_table(_ALNUM + "_-+/=")
+_TOKEN_RUN = b"a" * 24
+
+
+def _has_token_run(text: str) -> bool:
+    """``_TOKEN_PROBE.search(text) is not None`` (some _TOKEN match exists), without the regex on ASCII text."""
+    if text.isascii():
+        return _TOKEN_RUN in text.encode().translate(_TOKEN_BYTES)
+    return _TOKEN_PROBE.search(text) is not None
+
+
 def _has_keyword(low: str) -> bool:
     """Any of ``_KEYWORDS`` in the lowercased text (substring tests in C beat one regex alternation here). Each
     group of keywords is searched only when the text has a letter all of them contain: a one-character test is a
@@ -117,8 +137,28 @@ _ASSIGN_LOW = LazyRe(r"\b([a-z0-9_]*(?:key|token|secret|password|passwd|passphra
                          r"[a-z0-9_]*)(\s*[=:]\s*)(\"[^\"]*\"|'[^']*'|[^\s'\";|&]+)")
 _OPT_LOW = LazyRe(r"(--?(?:password|passwd|pass|token|api-key|apikey|secret|auth-token|access-token|client-secret)"
                       r"(?:=|\s+))(\"[^\"]*\"|'[^']*'|[^\s'\";|&]+)")
-_HINT_LOW = LazyRe(r"[a-z0-9_\-+=]{20,}|://[^\s/@]+:[^\s/@]+@|begin [a-z ]*private|bearer|password|passwd|"
-                       r"secret|token|api.?key|eyj|hooks\.slack")
+#: the alternatives of _HINT (lowercase, for lowercased ASCII text) that are not plain words, each searched alone
+#: and only when the text has its literal parts: a search for the whole alternation tries every alternative at
+#: every position (~30k machine instructions for a 60-character URL); a run of 20 is there exactly when a longer
+#: one is
+_HINT_RUN_BYTES = _class_table("abcdefghijklmnopqrstuvwxyz0123456789_-+=")
+_HINT_RUN = b"a" * 20
+_HINT_URL_CRED = LazyRe(r"://[^\s/@]+:[^\s/@]+@")
+_HINT_PEM = LazyRe(r"begin [a-z ]*private")
+_HINT_API_KEY = LazyRe(r"api.?key")
+
+
+def _hint_low(low: str) -> bool:
+    """Whether ``_HINT`` finds something in ASCII text whose lowercased form is ``low``, one alternative at a time
+    (an alternation matches somewhere exactly when one of its alternatives does)."""
+    return ("bearer" in low or "passw" in low and ("password" in low or "passwd" in low) or "secret" in low
+            or "token" in low or "eyj" in low or "hooks.slack" in low
+            or ("api" in low and "key" in low and _HINT_API_KEY.search(low) is not None)
+            or ("begin " in low and "private" in low and _HINT_PEM.search(low) is not None)
+            or ("@" in low and "://" in low and _HINT_URL_CRED.search(low) is not None)
+            or (len(low) >= 20 and _HINT_RUN in low.encode().translate(_HINT_RUN_BYTES)))
+
+
 #: the alternatives of _KEY_CONTEXT, each tried only when the text has the character it cannot match without
 _KC_ASSIGN = LazyRe(r"(?:key|token|secret|pass|pwd|auth|credential|private)[a-z0-9_-]*['\"]?\s*[=:]")
 _KC_OPT = LazyRe(r"--?[a-z-]*(?:key|token|secret|pass|pwd|auth)[a-z-]*(?:\s|=)")
@@ -152,7 +192,7 @@ def needs_mask(text: str) -> bool:
     if "://" in text and "@" in text:
         return True
     # a _TOKEN match is a run of 24+ non-blank characters, so it needs no separate "long word" pre-check
-    if len(text) >= 24 and _TOKEN_PROBE.search(text) is not None:
+    if len(text) >= 24 and _has_token_run(text):
         return True
     low = text.lower()
     if "-p" in text and ("mysql" in low or "mariadb" in low):
@@ -223,8 +263,9 @@ def mask(text: str) -> str:
             out = _sub_ascii(_OPT_LOW, _mask_opt_groups, out, low)
         if "-p" in out and ("mysql" in out or "mariadb" in out):
             out = _MYSQL_P.sub(lambda m: m.group(1) + MASK, out)
-        out = _TOKEN.sub(lambda m: MASK if _looks_random(m.group(0)) else m.group(0), out)
-        hint = _HINT_LOW.search(out.lower()) is not None
+        if len(out) >= 24 and _TOKEN_RUN in out.encode().translate(_TOKEN_BYTES):  # else _TOKEN finds nothing
+            out = _TOKEN.sub(lambda m: MASK if _looks_random(m.group(0)) else m.group(0), out)
+        hint = _hint_low(out.lower())
     else:
         out = _ASSIGN.sub(_mask_assign, text)
         out = _OPT.sub(_mask_opt, out)

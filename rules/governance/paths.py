@@ -64,6 +64,8 @@ class Env:
     policy_rels: tuple[str, ...] = ("chitin.yaml",)
     extra_protected: tuple[str, ...] = ()
     _cache: dict = field(default_factory=dict)
+    #: resolved paths, (text, cwd) -> PathRef: the same few paths recur command after command (see :meth:`norm`)
+    _norms: dict = field(default_factory=dict, compare=False, repr=False)
     #: memoized shell analyses for this environment: (command, cwd, id(policy)) -> (policy, result)
     memo: dict = field(default_factory=dict)
 
@@ -78,6 +80,19 @@ class Env:
 
     # -- resolving -----------------------------------------------------------------------------------
     def norm(self, text: str, cwd: str | None) -> PathRef:
+        """``text`` resolved against the working directory ``cwd`` (None: unknown). A pure function of the two
+        strings for this environment, so each pair is resolved once (records are immutable and can be shared):
+        one command resolves the same operand several times (its effect, the secret check, the write check), and
+        an agent's commands keep naming the same few files."""
+        key = (text, cwd)
+        ref = self._norms.get(key)
+        if ref is None:
+            ref = self._resolve(text, cwd)
+            if len(self._norms) < 4096:
+                self._norms[key] = ref
+        return ref
+
+    def _resolve(self, text: str, cwd: str | None) -> PathRef:
         t = text
         if not t:
             return PathRef("unknown", "''")
@@ -185,11 +200,17 @@ class Env:
     def is_secret(self, ref: PathRef) -> bool:
         if ref.scope == "unknown":
             return False
-        path = ref.display if ref.scope != "ws" else (ref.rel or "")
-        if _match(path, SECRET_GLOBS):
-            return True
-        low = path.lower()
-        return low != path and _match(low, SECRET_GLOBS)  # an all-lowercase path was just tried
+        return _secret_path(ref.display if ref.scope != "ws" else (ref.rel or ""))
+
+
+@functools.lru_cache(maxsize=4096)
+def _secret_path(path: str) -> bool:
+    """A credential file's path (the secret globs, tried as written and lowercased): a pure function of the path,
+    cached because the combined glob regex costs several microseconds per call and paths recur."""
+    if _match(path, SECRET_GLOBS):
+        return True
+    low = path.lower()
+    return low != path and _match(low, SECRET_GLOBS)  # an all-lowercase path was just tried
 
 
 @functools.lru_cache(maxsize=128)

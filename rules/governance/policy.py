@@ -102,22 +102,24 @@ class Policy:
     def match(self, eff: Effect) -> tuple[Rule | None, str]:
         """The deciding rule for one effect: first matching deny, else first matching allow, else default deny."""
         hit = _PLANS.get(id(self))
-        plan = hit[1] if hit is not None and hit[0] is self else _plan(self)
+        if hit is None or hit[0] is not self:
+            _plan(self)
+            hit = _PLANS[id(self)]
+        plan = hit[1]
         entry = plan.get(eff.type) or plan["*"]
         target = eff.target
         if not target or eff.kind not in _TARGET_KINDS:
             return entry[2]  # only rules without targets or branches can match: decided when the plan was built
-        skip = entry[3]  # no deny rule's positive glob matches this path: none of them can hit it
-        if skip is None or eff.kind != "path" or skip(target):
-            for m in entry[0]:
-                if m.hits(eff.kind, target):
-                    return m.rule, "deny"
-        for m in entry[4]:  # the allow rules before the first unconditional one
-            if m.hits(eff.kind, target):
-                return m.rule, "allow"
-        if entry[5] is not None:  # an allow rule without targets or branches hits every effect
-            return entry[5], "allow"
-        return None, "deny"
+        # the answer is a pure function of (type, kind, target) under this policy: each one is worked out once
+        # (the glob alternations cost microseconds, and the same paths, hosts and branches recur)
+        memo = hit[3]
+        key = (eff.type, eff.kind, target)
+        got = memo.get(key)
+        if got is None:
+            got = _match_target(entry, eff.kind, target)
+            if len(memo) < 4096:
+                memo[key] = got
+        return got
 
     def to_dict(self) -> dict:
         return {"mode": self.mode, "rules": [r.to_dict() for r in self.rules],
@@ -150,6 +152,22 @@ def target_match(target: str, glob: str, kind: str) -> bool:
 
 
 _TARGET_KINDS = frozenset({"path", "host", "branch"})
+
+
+def _match_target(entry: tuple, kind: str, target: str) -> tuple[Rule | None, str]:
+    """:meth:`Policy.match` for an effect with a target of one of ``_TARGET_KINDS``, given its type's plan entry."""
+    skip = entry[3]  # no deny rule's positive glob matches this path: none of them can hit it
+    if skip is None or kind != "path" or skip(target):
+        for m in entry[0]:
+            if m.hits(kind, target):
+                return m.rule, "deny"
+    for m in entry[4]:  # the allow rules before the first unconditional one
+        if m.hits(kind, target):
+            return m.rule, "allow"
+    if entry[5] is not None:  # an allow rule without targets or branches hits every effect
+        return entry[5], "allow"
+    return None, "deny"
+
 _PLANS: dict[int, tuple] = {}
 
 
@@ -269,7 +287,8 @@ def _plan(policy: Policy) -> dict:
         _PLANS.clear()
     # the decisions for target-less effects by type, for decide()'s inlined first step of match()
     plain = {typ: entry[2] for typ, entry in plan.items()}
-    _PLANS[id(policy)] = (policy, plan, plain)
+    # and Policy.match's memo of targeted effects: (type, kind, target) -> (rule, effect)
+    _PLANS[id(policy)] = (policy, plan, plain, {})
     return plan
 
 
