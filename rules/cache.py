@@ -120,6 +120,18 @@ class LintCache:
             self._inputs[code] = value
         return self._inputs[code]
 
+    def settled(self, rel: str, rules: list[Rule]) -> bool:
+        """Whether every cacheable rule of ``rules`` has a result for ``rel`` as it is now (unless a rule's inputs
+        changed since: that is known only once they are computed). A parallel lint does not count such files."""
+        entry = self.files.get(rel)
+        if entry is None:
+            return False
+        try:
+            data = (self.ws.root / rel).read_bytes()
+        except OSError:
+            return False
+        return entry.get("sha") == digest(data) and all(r.code in entry["rules"] for r in rules if r.inputs)
+
     def get(self, rel: str, sha: str, rule: Rule, inputs: str, lines: list[Any]) -> list[Finding] | None:
         """The cached findings of ``rule`` on file ``rel`` (bytes digest ``sha``), or None on a miss."""
         entry = self.files.get(rel)

@@ -764,7 +764,7 @@ def lint_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None, *
 
         run.results = LintCache.open(ws)
     plan = [(rel, _rules_for(rel, enabled, scoped)) for rel in files]
-    shares = _shares(ws, plan, jobs)
+    shares = _shares(ws, plan, jobs, run.results)
     with _collector_paused():
         if len(shares) > 1:
             from . import parallel
@@ -855,16 +855,20 @@ def _run_cached(ctx: FileContext, rules: Iterable[Rule], config: LintConfig, res
 PARALLEL_MIN_BYTES = 128 * 1024
 
 
-def _shares(ws: Any, plan: list[tuple[str, list[Rule]]], jobs: int | None) -> list[list[tuple[str, list[Rule]]]]:
-    """``plan`` split into at most ``jobs`` shares of about equal size in bytes (one share: lint in-process)."""
+def _shares(ws: Any, plan: list[tuple[str, list[Rule]]], jobs: int | None, results: Any = None
+            ) -> list[list[tuple[str, list[Rule]]]]:
+    """``plan`` split into at most ``jobs`` shares of about equal size in bytes (one share: lint in-process).
+
+    Files whose results the lint result cache ``results`` already holds count as empty: re-linting an unchanged
+    workspace stays in one process."""
     if jobs is not None and jobs < 0:
         raise UsageError(f"--jobs {jobs}: must be 0 (one per CPU) or a positive number")
     if jobs == 1 or len(plan) < 2 or not hasattr(os, "fork"):
         return [plan]
     sizes = []
-    for rel, _ in plan:
+    for rel, own in plan:
         try:
-            sizes.append(os.stat(ws.root / rel).st_size)
+            sizes.append(0 if results is not None and results.settled(rel, own) else os.stat(ws.root / rel).st_size)
         except OSError:
             sizes.append(0)
     if not jobs:  # automatic: only for enough work, one process per CPU this process may run on

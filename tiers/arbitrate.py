@@ -300,6 +300,19 @@ def _disk_cache(ws) -> dict:
     return data
 
 
+def indexed_on_disk(ws, rel: str, data: bytes) -> bool:
+    """Whether ``.cuticle/cache`` holds the constraints of file ``rel`` as these bytes make them (indexing then
+    takes them from there and classifies none of the file's lines)."""
+    key = b""
+    if ws.state_path("key").exists():
+        try:
+            key = ws.key
+        except Exception:  # noqa: BLE001 - indexing will treat the key as absent and re-index the file
+            return False
+    rec = _disk_cache(ws)["files"].get(rel)
+    return bool(rec) and rec.get("sha") == blake2b(data + key, digest_size=16).hexdigest()
+
+
 def _save_disk_cache(ws, data: dict) -> None:
     if not data.get("_dirty") or not ws.state_dir.is_dir():
         return

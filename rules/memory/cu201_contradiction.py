@@ -88,12 +88,18 @@ def _warm(run) -> None:
 
     from rules.parallel import balance
 
+    from tiers.arbitrate import indexed_on_disk
+
     sizes = []
     for path in run.ws.memory_files():
         try:
-            sizes.append((path.stat().st_size, str(path)))
+            data = path.read_bytes()
         except OSError:
             continue
+        if not indexed_on_disk(run.ws, run.ws.relpath(path), data):  # else indexing reads it from .cuticle/cache
+            sizes.append((len(data), str(path)))
+    if not sizes:
+        return
     results = run.map(_warm_files, balance(sizes, run.jobs))
     seed_classifications(pair for classified, _ in results for pair in classified)
     seed_analyses(pair for _, analysed in results for pair in analysed)

@@ -141,6 +141,22 @@ def test_the_warm_up_runs_in_several_processes_and_changes_no_finding(tmp_path: 
         return real(paths)
 
     monkeypatch.setattr(cu201, "_warm_files", counted)
+    import tiers.arbitrate as arbitrate
+
+    arbitrate._DISK.clear()  # the constraint index of the first run, kept in memory: this run must index anew
+    arbitrate._FILE_CACHE.clear()
     many = lint_paths(ws, jobs=2, select=["CU201", "CU106"])
     assert many.findings == one.findings and any(f.code == "CU201" for f in one.findings)
     assert calls == [os.getpid()]  # the parent warmed its half; the forked child's call is not counted here
+
+
+def test_a_re_lint_of_cached_results_neither_warms_up_nor_forks(tmp_path: Path, monkeypatch) -> None:
+    import rules.memory.cu201_contradiction as cu201
+    import rules.parallel as parallel
+
+    ws = _workspace(tmp_path, files=5, per_file=40)
+    ws.ensure_state()
+    one = lint_paths(ws, jobs=2, select=["CU201", "CU106"])
+    monkeypatch.setattr(cu201, "_warm_files", lambda paths: pytest.fail("warmed up an indexed workspace"))
+    monkeypatch.setattr(parallel, "fork_map", lambda fn, items: pytest.fail("forked for cached results"))
+    assert lint_paths(ws, jobs=2, select=["CU201", "CU106"]).findings == one.findings
