@@ -16,7 +16,7 @@ import random
 import pytest
 
 from test_arbitrate_speed4_candidates import _plain_arbitrate
-from test_arbitrate_speed_equivalence import _cases, _synthetic
+from test_arbitrate_speed_equivalence import dense_corpus
 from tiers import arbitrate as arb
 from tiers.classify import classify
 from tiers.model import Tier
@@ -38,27 +38,8 @@ def _got(index: arb.ConstraintIndex, text: str, tier: Tier, file: str) -> tuple[
 def dense() -> tuple[arb.ConstraintIndex, list[str]]:
     """Every case's memory in one index (spread over files, with synthetic constraints) and the lines to check:
     the candidates, the memory lines, synthetic lines and their word-level mutations."""
-    cases = _cases()
-    files: dict[str, list[str]] = {}
-    lines = []
-    for n, case in enumerate(cases):
-        files.setdefault(case["file"] if n % 2 else f"memory/2026-03-{n % 5 + 1:02d}.md", []).extend(case["memory"])
-        lines.append(case["candidate"])
-        lines.extend(case["memory"])
-    synthetic = _synthetic(400, 11)
-    for n, line in enumerate(synthetic[:200]):
-        files.setdefault(f"memory/2026-04-{n % 3 + 1:02d}.md", []).append(line)
-    lines.extend(synthetic)
-    rng = random.Random(3)
-    words = [w for line in lines for w in line.split()]
-    for line in list(lines):
-        ws = line.split()
-        for _ in range(2):
-            i = rng.randrange(len(ws))
-            ws[i] = rng.choice(words + ["not", "never", "always", "fine", "OK", "не", "можно"])
-        lines.append("- " + " ".join(ws[1:]) if ws[0] == "-" else " ".join(ws))
-    index = arb.ConstraintIndex.from_texts({rel: "\n".join(m) + "\n" for rel, m in files.items()})
-    return index, list(dict.fromkeys(lines))
+    return dense_corpus("2026-03", 5, 400, 11, "2026-04", 3,
+                        ["not", "never", "always", "fine", "OK", "не", "можно"], keep_dash=True)
 
 
 def test_arbitrate_equals_the_exhaustive_check_of_every_candidate(dense):

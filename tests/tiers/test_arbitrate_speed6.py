@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from test_arbitrate_speed4_candidates import _plain_arbitrate
-from test_arbitrate_speed_equivalence import _cases, _synthetic
+from test_arbitrate_speed_equivalence import dense_corpus
 from tiers import arbitrate as arb
 from tiers.classify import classify
 from tiers.concepts import KIND_WEIGHT, analyze, lexicon
@@ -40,27 +40,8 @@ def _analysis(line: str):
 def dense() -> tuple[arb.ConstraintIndex, list[str]]:
     """Every case's memory and synthetic constraints in one index; the lines to check: candidates, memory lines,
     synthetic lines and word-level mutations of them (negations, permissions, Russian words mixed in)."""
-    cases = _cases()
-    files: dict[str, list[str]] = {}
-    lines = []
-    for n, case in enumerate(cases):
-        files.setdefault(case["file"] if n % 2 else f"memory/2026-05-{n % 4 + 1:02d}.md", []).extend(case["memory"])
-        lines.append(case["candidate"])
-        lines.extend(case["memory"])
-    synthetic = _synthetic(300, 23)
-    for n, line in enumerate(synthetic[:150]):
-        files.setdefault(f"memory/2026-06-{n % 3 + 1:02d}.md", []).append(line)
-    lines.extend(synthetic)
-    rng = random.Random(17)
-    words = [w for line in lines for w in line.split()]
-    for line in list(lines):
-        ws = line.split()
-        for _ in range(2):
-            i = rng.randrange(len(ws))
-            ws[i] = rng.choice(words + ["not", "never", "always", "fine", "OK", "without", "не", "можно", "без"])
-        lines.append(" ".join(ws))
-    index = arb.ConstraintIndex.from_texts({rel: "\n".join(m) + "\n" for rel, m in files.items()})
-    return index, list(dict.fromkeys(lines))
+    return dense_corpus("2026-05", 4, 300, 23, "2026-06", 17,
+                        ["not", "never", "always", "fine", "OK", "without", "не", "можно", "без"])
 
 
 def test_the_lexicon_weights_are_positive():

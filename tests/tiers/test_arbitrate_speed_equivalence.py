@@ -209,3 +209,33 @@ def test_a_mention_is_allowed_without_checks_exactly_when_every_check_passes(cor
             assert arb._check_conflict_exhaustive(a, Tier.HYPOTHESIS, cons) is None
         assert arb.arbitrate(index, line, Tier.HYPOTHESIS).decision == "allow"
     assert mentions >= 3
+
+
+def dense_corpus(month: str, spread: int, n_synthetic: int, synthetic_seed: int, later_month: str, seed: int,
+                 extra_words: list[str], keep_dash: bool = False) -> tuple[arb.ConstraintIndex, list[str]]:
+    """Every case's memory (spread over ``spread`` daily notes of ``month`` and the cases' own files) and half of
+    ``n_synthetic`` synthetic constraints (notes of ``later_month``) in one index, and the lines to check: the
+    candidates, the memory lines, the synthetic lines and two-word mutations of each (words of the corpus and
+    ``extra_words``; ``keep_dash`` keeps a list item's "- " in front)."""
+    cases = _cases()
+    files: dict[str, list[str]] = {}
+    lines = []
+    for n, case in enumerate(cases):
+        rel = case["file"] if n % 2 else f"memory/{month}-{n % spread + 1:02d}.md"
+        files.setdefault(rel, []).extend(case["memory"])
+        lines.append(case["candidate"])
+        lines.extend(case["memory"])
+    synthetic = _synthetic(n_synthetic, synthetic_seed)
+    for n, line in enumerate(synthetic[: n_synthetic // 2]):
+        files.setdefault(f"memory/{later_month}-{n % 3 + 1:02d}.md", []).append(line)
+    lines.extend(synthetic)
+    rng = random.Random(seed)
+    words = [w for line in lines for w in line.split()]
+    for line in list(lines):
+        ws = line.split()
+        for _ in range(2):
+            i = rng.randrange(len(ws))
+            ws[i] = rng.choice(words + extra_words)
+        lines.append("- " + " ".join(ws[1:]) if keep_dash and ws[0] == "-" else " ".join(ws))
+    index = arb.ConstraintIndex.from_texts({rel: "\n".join(m) + "\n" for rel, m in files.items()})
+    return index, list(dict.fromkeys(lines))

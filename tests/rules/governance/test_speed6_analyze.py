@@ -12,6 +12,7 @@ from rules.governance.analyze import Effect
 from rules.governance.masking import MASK, _TOKEN, _TOKEN_PROBE, _has_token_run, _hint_low, _looks_random, mask
 from rules.governance.paths import SECRET_GLOBS, Env, PathRef, _match
 from rules.governance.policy import _match_target, _plan, starter_policy
+from test_speed_equivalence import reference_match  # deny-first as the rules read
 
 #: the pattern _hint_low replaced (the lowercase twin of masking._HINT)
 _HINT_LOW = re.compile(r"[a-z0-9_\-+=]{20,}|://[^\s/@]+:[^\s/@]+@|begin [a-z ]*private|bearer|password|passwd|"
@@ -100,17 +101,6 @@ def test_is_secret_agrees_with_the_uncached_glob_test(text, cwd):
     assert env.is_secret(ref) == _reference_is_secret(ref)
 
 
-def _reference_match(policy, eff: Effect):
-    """Policy.match as the rules read: first matching deny, else first matching allow, else the default deny."""
-    for rule in policy.rules:
-        if rule.effect == "deny" and rule.matches(eff):
-            return rule, "deny"
-    for rule in policy.rules:
-        if rule.effect == "allow" and rule.matches(eff):
-            return rule, "allow"
-    return None, "deny"
-
-
 _TARGETS = [".env", ".env.example", "a/.env", "~/.ssh/id_rsa", "~/.ssh/id_rsa.pub", "/etc/passwd", "/usr/bin/x",
             "src/app.py", "", "key.pem", "main", "github.com", "x.pem/", "~/.aws/credentials", ".bashrc"]
 
@@ -121,7 +111,7 @@ _TARGETS = [".env", ".env.example", "a/.env", "~/.ssh/id_rsa", "~/.ssh/id_rsa.pu
 def test_policy_match_memo_gives_the_rules_answer(typ, target, kind):
     policy = starter_policy()
     eff = Effect(typ, target, kind)
-    want = _reference_match(policy, eff)
+    want = reference_match(policy, eff)
     assert policy.match(eff) == want
     assert policy.match(eff) == want  # from the memo
     if target and kind:

@@ -10,18 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.governance import shell
-from tiers import record
-
-
-def _tree(obj):
-    """Nodes as nested lists (the fast paths share one empty tuple for a word's empty substitution lists)."""
-    if record.is_record(obj):
-        return [type(obj).__name__] + [_tree(getattr(obj, f.name)) for f in record.fields(obj)]
-    if isinstance(obj, (list, tuple)):
-        return [_tree(x) for x in obj]
-    if isinstance(obj, set):
-        return sorted(obj)
-    return obj
+from test_speed_equivalence import _tree  # nodes as nested lists: the fast paths share empty tuples
 
 
 def reference_parse(text: str, depth: int = 0):
