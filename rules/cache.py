@@ -11,6 +11,7 @@ What a cached result is valid for, all of which must match or the rule runs agai
   ``rules`` and ``tiers`` packages), the Python version, and the workspace config file's bytes (the `[lint]`
   table's rules, severities and options, and every other section a rule may read);
 - the file: its path and a digest of its bytes;
+- the rule's options and severity override as the run applies them (a config may also come from Python);
 - the rule's own inputs beyond the file: each rule declares them (``Rule.inputs``: a function of the run that
   returns a digest of the workspace state it reads, e.g. the constraint index for CU201 or the stamp key for
   CU102). A rule that declares nothing, every third-party rule by default, is never cached.
@@ -114,7 +115,9 @@ class LintCache:
             fn: Callable[[Any], str] | None = rule.inputs
             if fn is not None:
                 try:
-                    value = digest(code, repr(sorted(run.config.options_of(rule).items())), str(fn(run)))
+                    # options and a severity override may come from a config given in Python, not the file
+                    value = digest(code, repr(sorted(run.config.options_of(rule).items())),
+                                   repr(run.config.severity.get(code)), str(fn(run)))
                 except Exception:  # noqa: BLE001 - a rule whose inputs cannot be read is simply run
                     value = None
             self._inputs[code] = value

@@ -111,6 +111,12 @@ def test_a_config_change_is_seen(ws: Workspace) -> None:
     assert {f["severity"] for f in found if f["code"] == "CU202"} == {"error"}
 
 
+def test_a_config_given_in_python_is_seen(ws: Workspace) -> None:
+    assert {f["severity"] for f in _same_as_uncached(ws) if f["code"] == "CU202"} == {"warning"}
+    found = _same_as_uncached(ws, config={"severity": {"CU202": "error"}, "options": {"CU203": {"threshold": 0.5}}})
+    assert {f["severity"] for f in found if f["code"] == "CU202"} == {"error"}
+
+
 def test_a_rule_that_declares_no_inputs_always_runs(ws: Workspace, monkeypatch) -> None:
     import rules.plugins as plugins
 
