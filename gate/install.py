@@ -300,6 +300,16 @@ def host_config_path(host: str, root: Path, override: str | None) -> Path:
     return root / CONFIG_FILES[host]
 
 
+#: `.cuticle/.gitignore`: teams keep memory in git, but the stamp key must never leave the machine (whoever
+#: holds it can forge a verified stamp), and caches, session counters and event logs are this machine's own.
+STATE_GITIGNORE = """# Written by `cuticle init`. Commit the shared settings only: the stamp key must stay on this machine
+# (it lets anyone forge stamps), and caches, session state and event logs are local.
+*
+!.gitignore
+!config.toml
+"""
+
+
 def init(host: str, root: Path, *, command: str | None = None, host_config: str | None = None) -> InitReport:
     from tiers.fsutil import atomic_write
     from tiers.workspace import Workspace
@@ -315,6 +325,11 @@ def init(host: str, root: Path, *, command: str | None = None, host_config: str 
     if not ws.config_path.exists():
         atomic_write(ws.config_path, DEFAULT_CONFIG.encode("utf-8"))
         rep.actions.append("wrote .cuticle/config.toml (documented defaults)")
+    ignore = ws.state_path(".gitignore")
+    if not ignore.exists():
+        atomic_write(ignore, STATE_GITIGNORE.encode("utf-8"))
+        rep.actions.append("wrote .cuticle/.gitignore (only config.toml is committed: the key, caches and logs "
+                           "stay on this machine)")
     key_existed = ws.state_path("key").exists()
     _ = ws.key
     if not key_existed:

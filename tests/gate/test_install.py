@@ -40,6 +40,21 @@ def test_init_creates_state_and_installs_every_event_and_matcher(workspace, host
             assert spec.matcher in text
 
 
+def test_init_keeps_the_stamp_key_and_caches_out_of_git(workspace):
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    subprocess.run([*git, "init", "-q", str(workspace)], check=True)
+    assert cuticle("init", "claude", str(workspace), "--command", CMD).returncode == 0
+    cuticle("lint", "--workspace", str(workspace))  # writes .cuticle/cache/ where there is memory to lint
+    subprocess.run([*git, "add", "-A"], cwd=workspace, check=True)
+    staged = subprocess.run([*git, "diff", "--cached", "--name-only"], cwd=workspace, capture_output=True,
+                            text=True, check=True).stdout.split()
+    state = sorted(p for p in staged if p.startswith(".cuticle/"))
+    assert state == [".cuticle/.gitignore", ".cuticle/config.toml"]
+    assert (workspace / ".cuticle" / "key").is_file()
+    again = json.loads(cuticle("init", "claude", str(workspace), "--command", CMD, "--json").stdout)
+    assert not any(".gitignore" in a for a in again["actions"])  # written once, then left to the user
+
+
 def test_init_merges_without_clobbering_other_hooks_backs_up_and_is_idempotent(workspace):
     settings = workspace / ".claude" / "settings.json"
     settings.parent.mkdir()
