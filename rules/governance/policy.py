@@ -168,6 +168,7 @@ def _match_target(entry: tuple, kind: str, target: str) -> tuple[Rule | None, st
         return entry[5], "allow"
     return None, "deny"
 
+
 _PLANS: dict[int, tuple] = {}
 
 
