@@ -1,7 +1,5 @@
 """`python -m gate` runs the cuticle command."""
 
-import sys
+from .cli import console
 
-from .cli import main
-
-sys.exit(main())
+console()
