@@ -63,9 +63,9 @@ def clean_venv(root: Path) -> Path:
     # the console script exactly as pip writes it for `[project.scripts] cuticle = "gate.cli:main"`
     script = root / "bin" / "cuticle"
     script.write_text(f"#!{root / 'bin' / 'python'}\n# -*- coding: utf-8 -*-\nimport re\nimport sys\n"
-                      "from gate.cli import main\nif __name__ == '__main__':\n"
+                      "from gate.cli import console\nif __name__ == '__main__':\n"
                       "    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n"
-                      "    sys.exit(main())\n", encoding="utf-8")
+                      "    sys.exit(console())\n", encoding="utf-8")
     script.chmod(0o755)
     return root / "bin" / "python"
 
