@@ -11,7 +11,6 @@ nothing else. Exit codes are one table for every subcommand (docs/cli.md):
 
 from __future__ import annotations
 
-import os
 import sys
 
 TYPE_CHECKING = False  # typing costs start-up time on the hook path
@@ -162,6 +161,8 @@ def console() -> NoReturn:
     For the same reason the cyclic garbage collector is off for the whole of a short-lived command (reference
     counting still frees what a command drops, and cuticle makes almost no cycles): its full collections would
     walk those objects again and again for nothing to free. ``cuticle serve`` lives for hours and keeps it on."""
+    import os
+
     first = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
     if first != "serve":
         import gc
