@@ -175,7 +175,12 @@ def main() -> int:
         import os
 
         cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-        print(f"machine: {cpus} CPUs, load average {os.getloadavg()[0]:.2f}")
+        import timeit
+
+        # the machine's speed changes between runs (up to 3x here): this figure makes tables comparable
+        calib = min(timeit.repeat("sum(range(100))", number=20000, repeat=5)) / 20000 * 1e6
+        print(f"machine: {cpus} CPUs, load average {os.getloadavg()[0]:.2f}; "
+              f"calibration sum(range(100)) = {calib:.2f} us")
         print(f"{'rules':<32} {'warm s':>8} {'warm cpu':>8} {'first s':>8} {'first cpu':>9} {'-j1 s':>8} "
               f"{'-j1 cpu':>8} {'default s':>9} {'def. cpu':>8} {'findings':>8}")
         from rules.document import parse
