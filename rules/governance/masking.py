@@ -264,21 +264,48 @@ def mask(text: str) -> str:
         if "-p" in out and ("mysql" in out or "mariadb" in out):
             out = _MYSQL_P.sub(lambda m: m.group(1) + MASK, out)
         if len(out) >= 24 and _TOKEN_RUN in out.encode().translate(_TOKEN_BYTES):  # else _TOKEN finds nothing
-            out = _TOKEN.sub(lambda m: MASK if _looks_random(m.group(0)) else m.group(0), out)
+            out = _mask_tokens(out)
         hint = _hint_low(out.lower())
     else:
         out = _ASSIGN.sub(_mask_assign, text)
         out = _OPT.sub(_mask_opt, out)
         out = _MYSQL_P.sub(lambda m: m.group(1) + MASK, out)
-        out = _TOKEN.sub(lambda m: MASK if _looks_random(m.group(0)) else m.group(0), out)
+        out = _mask_tokens(out)
         hint = _HINT.search(out) is not None
     if hint:
-        try:
-            from rules.secrets import mask_secrets
-        except ImportError:  # pragma: no cover - the shared scrubber is part of the package
+        scrub = _SCRUBBER[0] or _load_scrubber()
+        if scrub is None:  # pragma: no cover - the shared scrubber is part of the package
             return out
-        out = mask_secrets(out)
+        out = scrub(out)
     return out
+
+
+def _mask_random(m: re.Match[str]) -> str:
+    return MASK if _looks_random(m.group(0)) else m.group(0)
+
+
+def _mask_tokens(text: str) -> str:
+    """``_TOKEN.sub`` masking the tokens that look random. Most long tokens are paths and URLs, which stay: the
+    substitution (a Python callback per match) runs only when findall's tokens include a random-looking one,
+    and otherwise gives the text back unchanged, as the substitution would."""
+    for tok in _TOKEN.findall(text):
+        if _looks_random(tok):
+            return _TOKEN.sub(_mask_random, text)
+    return text
+
+
+#: the shared scrubber's mask_secrets once imported (an import statement in mask() costs ~6k machine instructions
+#: a call even when the module is loaded; importing it at module level would put it on the hook's import path)
+_SCRUBBER: list = [None]
+
+
+def _load_scrubber():
+    try:
+        from rules.secrets import mask_secrets
+    except ImportError:  # pragma: no cover - the shared scrubber is part of the package
+        return None
+    _SCRUBBER[0] = mask_secrets
+    return mask_secrets
 
 
 def mask_obj(obj):
