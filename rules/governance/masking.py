@@ -264,13 +264,13 @@ def mask(text: str) -> str:
         if "-p" in out and ("mysql" in out or "mariadb" in out):
             out = _MYSQL_P.sub(lambda m: m.group(1) + MASK, out)
         if len(out) >= 24 and _TOKEN_RUN in out.encode().translate(_TOKEN_BYTES):  # else _TOKEN finds nothing
-            out = _mask_tokens(out)
+            out = _TOKEN.sub(lambda m: MASK if _looks_random(m.group(0)) else m.group(0), out)
         hint = _hint_low(out.lower())
     else:
         out = _ASSIGN.sub(_mask_assign, text)
         out = _OPT.sub(_mask_opt, out)
         out = _MYSQL_P.sub(lambda m: m.group(1) + MASK, out)
-        out = _mask_tokens(out)
+        out = _TOKEN.sub(lambda m: MASK if _looks_random(m.group(0)) else m.group(0), out)
         hint = _HINT.search(out) is not None
     if hint:
         scrub = _SCRUBBER[0] or _load_scrubber()
@@ -278,20 +278,6 @@ def mask(text: str) -> str:
             return out
         out = scrub(out)
     return out
-
-
-def _mask_random(m: re.Match[str]) -> str:
-    return MASK if _looks_random(m.group(0)) else m.group(0)
-
-
-def _mask_tokens(text: str) -> str:
-    """``_TOKEN.sub`` masking the tokens that look random. Most long tokens are paths and URLs, which stay: the
-    substitution (a Python callback per match) runs only when findall's tokens include a random-looking one,
-    and otherwise gives the text back unchanged, as the substitution would."""
-    for tok in _TOKEN.findall(text):
-        if _looks_random(tok):
-            return _TOKEN.sub(_mask_random, text)
-    return text
 
 
 #: the shared scrubber's mask_secrets once imported (an import statement in mask() costs ~6k machine instructions
