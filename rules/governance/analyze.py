@@ -132,7 +132,7 @@ _EffectBuilder = builder(Effect)
 def _effect(type: str, target: str = "", kind: str = "") -> Effect:
     """An ``Effect`` built slot by slot, then frozen (see _records): the hot path makes a few per segment, and a
     frozen record's generated ``__init__`` sets each field through ``object.__setattr__``."""
-    e = _new(_EffectBuilder)
+    e = _EffectBuilder()
     e.type = type
     e.target = target
     e.kind = kind
@@ -152,7 +152,7 @@ _ViolationBuilder = builder(Violation)
 
 def _violation(invariant: str, reason: str, segment: int = -1) -> Violation:
     """A ``Violation`` built slot by slot, then frozen (see :func:`_effect`)."""
-    v = _new(_ViolationBuilder)
+    v = _ViolationBuilder()
     v.invariant = invariant
     v.reason = reason
     v.segment = segment

@@ -492,7 +492,7 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
     else:
         flags_t = () if not flags else (flags[0],) if len(flags) == 1 else tuple(sorted(flags))
         args_t = tuple(args)
-    c = _new(_CanonicalBuilder)  # slot by slot, then frozen (see _records)
+    c = _CanonicalBuilder()  # slot by slot, then frozen (see _records)
     c.tool = tool
     c.action = action
     c.flags = flags_t

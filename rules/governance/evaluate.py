@@ -99,12 +99,11 @@ class Evaluation:
 
 _EvaluationBuilder = builder(Evaluation)
 _FindingBuilder = builder(Finding)
-_new = object.__new__
 
 
 def _finding(rule: str, scope: str, mode: str, reason: str, target: str = "") -> Finding:
     """A ``Finding`` built slot by slot, then frozen (see _records)."""
-    f = _new(_FindingBuilder)
+    f = _FindingBuilder()
     f.rule = rule
     f.scope = scope
     f.mode = mode

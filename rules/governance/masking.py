@@ -273,12 +273,25 @@ def mask(text: str) -> str:
         out = _TOKEN.sub(lambda m: MASK if _looks_random(m.group(0)) else m.group(0), out)
         hint = _HINT.search(out) is not None
     if hint:
-        try:
-            from rules.secrets import mask_secrets
-        except ImportError:  # pragma: no cover - the shared scrubber is part of the package
+        scrub = _SCRUBBER[0] or _load_scrubber()
+        if scrub is None:  # pragma: no cover - the shared scrubber is part of the package
             return out
-        out = mask_secrets(out)
+        out = scrub(out)
     return out
+
+
+#: the shared scrubber's mask_secrets once imported (an import statement in mask() costs ~6k machine instructions
+#: a call even when the module is loaded; importing it at module level would put it on the hook's import path)
+_SCRUBBER: list = [None]
+
+
+def _load_scrubber():
+    try:
+        from rules.secrets import mask_secrets
+    except ImportError:  # pragma: no cover - the shared scrubber is part of the package
+        return None
+    _SCRUBBER[0] = mask_secrets
+    return mask_secrets
 
 
 def mask_obj(obj):
