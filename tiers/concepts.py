@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from itertools import compress
 from pathlib import Path
 import re
 
@@ -730,12 +731,13 @@ def _memo(owner: object) -> dict:
     return got[1]
 
 
-def _line_memos(lx: Lexicon) -> tuple[dict, dict, dict, dict, dict, dict]:
+def _line_memos(lx: Lexicon) -> tuple[dict, dict, dict, dict, dict, dict, dict, dict]:
     """The memos of the per-line analysis, fetched once per line: chunk tokens, text infos, concept infos, lexical
-    ids, marker and content pattern entries (tied to the lexicon they were built from)."""
+    ids, marker and content pattern entries, then the chunk records of _line_tokens (by chunk, by chunk in its
+    context), all tied to the lexicon they were built from."""
     got = _PATTERN_MEMO.get(id(lx))
     if got is None or got[0] is not lx:
-        got = _PATTERN_MEMO[id(lx)] = (lx, ({}, {}, {}, {}, {}, {}))
+        got = _PATTERN_MEMO[id(lx)] = (lx, ({}, {}, {}, {}, {}, {}, {}, {}))
     memos = got[1]
     for m in memos:
         if len(m) >= 100_000:
@@ -819,6 +821,111 @@ def _tokens(norm: str, memo: dict | None = None) -> tuple[list[str], list[str], 
         kinds.append(t.kind)
         codes.append(t.code)
     return texts, kinds, codes
+
+
+# Bits of a token's kind, ORed into its text flags in the per-token list of _line_tokens (never in _text_info's):
+# with them a stage selects its tokens by one mask (itertools.compress over the flags) instead of a loop.
+_K_VALUE_KIND = 1 << 22  # kind in _VALUE_KINDS
+_K_WORD = 1 << 23  # kind == "word"
+_K_LEXICAL = 1 << 24  # a lexical fallback can name it: kind not in _NOT_LEXICAL, and not a _F_STOP word
+
+
+def _kind_bits(kind: str, f: int) -> int:
+    bits = 0
+    if kind in _VALUE_KINDS:
+        bits |= _K_VALUE_KIND
+    if kind == "word":
+        bits |= _K_WORD
+    if kind not in _NOT_LEXICAL and not (kind == "word" and f & _F_STOP):
+        bits |= _K_LEXICAL
+    return bits
+
+
+#: A chunk that _fast_chunk cannot take: it is tokenized with its context.
+_IN_CONTEXT = ()
+
+
+def _chunk_record(toks, tmemo: dict, lx: Lexicon) -> tuple:
+    """What _line_tokens adds for one chunk, from its (text, kind) tokens ((None, None): a backtick): texts, kinds,
+    _token_infos, per-token flags (text flags | kind bits), their OR, the code flags of the tokens when the chunk
+    starts outside a code span and when it starts inside one, and whether the chunk toggles the code span."""
+    texts, kinds, infos, flags, outside, inside = [], [], [], [], [], []
+    toggled = False
+    line_f = 0
+    for t, kind in toks:
+        if kind is None:
+            toggled = not toggled
+            continue
+        info = tmemo.get(t) or _token_info(t, lx, tmemo)
+        f = info[0] | _kind_bits(kind, info[0])
+        texts.append(t)
+        kinds.append(kind)
+        infos.append(info)
+        flags.append(f)
+        outside.append(toggled)
+        inside.append(not toggled)
+        line_f |= f
+    return (tuple(texts), tuple(kinds), tuple(infos), tuple(flags), line_f, tuple(outside), tuple(inside), toggled)
+
+
+def _fast_chunk(chunk: str, tmemo: dict, lx: Lexicon) -> tuple:
+    """The record of a chunk that needs no pattern (_tokens' two shapes: a word of letters and digits starting
+    with a letter, or ASCII digits, each with one closing mark after it), else _IN_CONTEXT."""
+    core = chunk[:-1] if chunk[-1:] in _CLOSING else chunk
+    if not core.isalnum():
+        return _IN_CONTEXT
+    if core[0].isalpha():
+        kind = "word"
+    elif core.isascii() and core.isdigit():
+        kind = "num"
+    else:
+        return _IN_CONTEXT
+    toks = ((core, kind),) if core is chunk else ((core, kind), (chunk[-1], "punct"))
+    return _chunk_record(toks, tmemo, lx)
+
+
+def _line_tokens(norm: str, memos: tuple, lx: Lexicon) -> tuple[list, list, list, list, list, int]:
+    """``_tokens(norm)`` with each token's _token_info and flags (text flags | kind bits): texts, kinds, codes,
+    infos, flags and the OR of the flags. On a plain line (the case _tokens splits into chunks) each distinct
+    chunk is prepared once (a record of _chunk_record) and a line only joins its chunks' records."""
+    tmemo = memos[1]
+    if "+" in norm or _NOT_PLAIN.search(norm) is not None:
+        texts, kinds, codes = _tokens(norm, memos[0])
+        infos = [tmemo.get(t) or _token_info(t, lx, tmemo) for t in texts]
+        flags = [info[0] | _kind_bits(kind, info[0]) for info, kind in zip(infos, kinds)]
+        line_flags = 0
+        for f in flags:
+            line_flags |= f
+        return texts, kinds, codes, infos, flags, line_flags
+    by_chunk, in_context = memos[6], memos[7]
+    texts: list[str] = []
+    kinds: list[str] = []
+    codes: list[bool] = []
+    infos: list[tuple] = []
+    flags: list[int] = []
+    line_flags = 0
+    in_code = False
+    chunks = norm.split(" ")
+    last = len(chunks) - 1
+    for i, chunk in enumerate(chunks):
+        rec = by_chunk.get(chunk)
+        if rec is None:
+            rec = by_chunk[chunk] = _fast_chunk(chunk, tmemo, lx)
+        if rec is _IN_CONTEXT:
+            # the chunk with the space before and after it, where the line has one (see _tokens)
+            ctx = (" " + chunk if i else chunk) + " " if i < last else (" " + chunk if i else chunk)
+            rec = in_context.get(ctx)
+            if rec is None:
+                rec = in_context[ctx] = _chunk_record(_chunk_tokens(ctx), tmemo, lx)
+        texts += rec[0]
+        kinds += rec[1]
+        infos += rec[2]
+        flags += rec[3]
+        line_flags |= rec[4]
+        codes += rec[6] if in_code else rec[5]
+        if rec[7]:
+            in_code = not in_code
+    return texts, kinds, codes, infos, flags, line_flags
 
 
 # Flags of a token text (_text_info); a line ORs them so a stage whose flag no token has is skipped whole.
@@ -1084,32 +1191,19 @@ def _analyze_cached(text: str) -> Analysis:
         if seeded is not None:
             return seeded
     lx = lexicon()
-    chunk_memo, tmemo, cmemo, wmemo, _, content_memo = _line_memos(lx)
+    memos = _line_memos(lx)
+    _, tmemo, cmemo, wmemo, _, content_memo, _, _ = memos
     content, _, _ = _split_stamp(text)
     body = strip_markup(content)
     nfc = unicodedata.normalize("NFC", body)
     norm = normalize_nfc(nfc)
-    texts, kinds, codes = _tokens(norm, chunk_memo)
+    texts, kinds, codes, infos, flags, line_flags = _line_tokens(norm, memos, lx)
     n_tok = len(texts)
-    infos = [tmemo.get(t) or _token_info(t, lx, tmemo) for t in texts]
-    flags = [info[0] for info in infos]
-    line_flags = 0
-    for f in flags:
-        line_flags |= f
-    value_toks: list[int] = []
-    date_toks: list[int] = []
-    month_day_toks: list[int] = []
-    if line_flags & (_F_VALUE | _F_DATES | _F_MONTH_DAY) or not _VALUE_KINDS.isdisjoint(kinds):
-        for k, f in enumerate(flags):
-            if f & (_F_VALUE | _F_DATES | _F_MONTH_DAY) or kinds[k] in _VALUE_KINDS:
-                if f & _F_VALUE or kinds[k] in _VALUE_KINDS:
-                    value_toks.append(k)
-                if f & _F_DATES:
-                    date_toks.append(k)
-                if f & _F_MONTH_DAY:
-                    month_day_toks.append(k)
-    split_cands = [k for k, f in enumerate(flags) if f & (_F_SPLIT | _F_BOUND)] \
-        if line_flags & (_F_SPLIT | _F_BOUND) else []
+    positions = range(n_tok)
+    value_toks = _having(positions, flags, _F_VALUE | _K_VALUE_KIND, line_flags)
+    date_toks = _having(positions, flags, _F_DATES, line_flags)
+    month_day_toks = _having(positions, flags, _F_MONTH_DAY, line_flags)
+    split_cands = _having(positions, flags, _F_SPLIT | _F_BOUND, line_flags)
 
     def cinfo(cid: str) -> tuple:
         got = cmemo.get(cid)
@@ -1117,8 +1211,9 @@ def _analyze_cached(text: str) -> Analysis:
             got = cmemo[cid] = _cid_info(lx, cid)
         return got
 
-    marker_spans = _table_spans(texts, kinds, codes, infos, _F_MARKER, 4, True)
-    content_spans = _table_spans(texts, kinds, codes, infos, _F_CONTENT, 5, False)
+    marker_spans = _scan_starts(texts, kinds, codes, infos, 4, _having(positions, flags, _F_MARKER, line_flags), True)
+    content_spans = _scan_starts(texts, kinds, codes, infos, 5, _having(positions, flags, _F_CONTENT, line_flags),
+                                 False)
     marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span
     marker_tokens: set[int] = set()
     for s, e, ids in marker_spans:
@@ -1135,11 +1230,11 @@ def _analyze_cached(text: str) -> Analysis:
         covered_by_content.update(range(s, e))
     # Lexical fallback: unknown content words still carry meaning (names, projects, folders).
     ext_memo = content_memo
-    for i in range(n_tok):
-        kind = kinds[i]
-        if i in covered_by_content or kind in _NOT_LEXICAL:
+    for i in _having(positions, flags, _K_LEXICAL, line_flags):  # not punctuation, numbers, times, stop words
+        if i in covered_by_content:
             continue
-        if kind == "word" and (i in marker_tokens or flags[i] & _F_STOP):
+        kind = kinds[i]
+        if kind == "word" and i in marker_tokens:
             continue
         t = texts[i]
         key = t.strip("/*").rstrip("/") if kind == "path" else t
@@ -1393,7 +1488,7 @@ def _analyze_cached(text: str) -> Analysis:
         past = any(kinds[i] == "word" and flags[i] & _F_RU_PAST and i not in nominal() for i in range(min(4, n_tok)))
     if not past:
         past = any(kinds[i] == "word" and flags[i] & _F_RU_PART for i in range(min(2, n_tok)))
-    words_ = [t for t, kind in zip(texts, kinds) if kind == "word"]
+    words_ = list(compress(texts, map(_K_WORD.__and__, flags)))
     if past and first_f & _F_EN_PAST and any(w in _PRESENT_AUX for w in words_[1:5]):
         past = False  # "Scanned documents are named …": a participle used as an adjective, the verb is present
     if not past and len(words_) > 2 and not line_markers & {"PERMIT", "RELAX", "OBLIGE", "NEG", "FUTURE_PLAN"}:
@@ -1421,6 +1516,13 @@ def _analyze_cached(text: str) -> Analysis:
 
 def _first(item: tuple) -> int:
     return item[0]
+
+
+def _having(positions: range, flags: list[int], mask: int, line_flags: int) -> list[int]:
+    """The positions whose flags share a bit with ``mask``, in order (selected in C: no bytecode per token)."""
+    if not line_flags & mask:
+        return []
+    return list(compress(positions, map(mask.__and__, flags)))
 
 
 class _Line:
