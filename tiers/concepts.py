@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from itertools import compress
 from pathlib import Path
 import re
 
@@ -824,9 +823,8 @@ def _tokens(norm: str, memo: dict | None = None) -> tuple[list[str], list[str], 
 
 
 # Bits of a token's kind, ORed into its text flags in the per-token list of _line_tokens (never in _text_info's):
-# with them a stage selects its tokens by one mask (itertools.compress over the flags) instead of a loop.
+# with them a stage selects its tokens by one mask.
 _K_VALUE_KIND = 1 << 22  # kind in _VALUE_KINDS
-_K_WORD = 1 << 23  # kind == "word"
 _K_LEXICAL = 1 << 24  # a lexical fallback can name it: kind not in _NOT_LEXICAL, and not a _F_STOP word
 
 
@@ -834,8 +832,6 @@ def _kind_bits(kind: str, f: int) -> int:
     bits = 0
     if kind in _VALUE_KINDS:
         bits |= _K_VALUE_KIND
-    if kind == "word":
-        bits |= _K_WORD
     if kind not in _NOT_LEXICAL and not (kind == "word" and f & _F_STOP):
         bits |= _K_LEXICAL
     return bits
@@ -905,6 +901,7 @@ def _line_tokens(norm: str, memos: tuple, lx: Lexicon) -> tuple[list, list, list
     flags: list[int] = []
     line_flags = 0
     in_code = False
+    with_code = "`" in norm  # else no token is in a code span
     chunks = norm.split(" ")
     last = len(chunks) - 1
     for i, chunk in enumerate(chunks):
@@ -922,9 +919,12 @@ def _line_tokens(norm: str, memos: tuple, lx: Lexicon) -> tuple[list, list, list
         infos += rec[2]
         flags += rec[3]
         line_flags |= rec[4]
-        codes += rec[6] if in_code else rec[5]
-        if rec[7]:
-            in_code = not in_code
+        if with_code:
+            codes += rec[6] if in_code else rec[5]
+            if rec[7]:
+                in_code = not in_code
+    if not with_code:
+        codes = [False] * len(texts)
     return texts, kinds, codes, infos, flags, line_flags
 
 
@@ -1034,15 +1034,38 @@ def _scan_entry(t: str, exact: dict, prefix: dict):
         return None
     best_len, best_ids, best_exact = 0, set(), False
     multi = []
+    by_second: dict[str, list] = {}
+    prefix_second = []
     for pat, ids in cands:
         is_exact = not pat[-1][1]
         if len(pat) > 1:
-            multi.append((pat[1:], ids, len(pat), is_exact))
+            item = (pat[1:], ids, len(pat), is_exact, len(multi))
+            multi.append(item)
+            second, second_is_prefix = pat[1]
+            if second_is_prefix:
+                prefix_second.append(item)
+            else:
+                by_second.setdefault(second, []).append(item)
         elif best_len == 0 or (is_exact and not best_exact):
             best_len, best_ids, best_exact = 1, set(ids), is_exact
         elif is_exact == best_exact:
             best_ids |= set(ids)
-    return best_len, best_ids, tuple(multi)
+    return (best_len, best_ids, tuple(multi), {k: tuple(v) for k, v in by_second.items()}, tuple(prefix_second))
+
+
+def _order(item: tuple) -> int:
+    return item[4]
+
+
+def _second_matches(entry: tuple, nxt: str) -> tuple:
+    """The longer patterns of a _scan_entry whose second element matches the token text ``nxt`` (equal to it, or
+    a prefix of it), in the entry's candidate order: no other can match where ``nxt`` follows."""
+    got = entry[3].get(nxt, ())
+    if entry[4]:
+        more = tuple(item for item in entry[4] if nxt.startswith(item[0][0][0]))
+        if more:
+            got = tuple(sorted(got + more, key=_order)) if got else more
+    return got
 
 
 def _table_spans(texts: list[str], kinds: list[str], codes: list[bool], infos: list[tuple], flag: int, slot: int,
@@ -1067,12 +1090,15 @@ def _scan_starts(texts: list[str], kinds: list[str], codes: list[bool], infos: l
         if i0 < i or kinds[i0] == "punct" or (skip_code and codes[i0]):
             continue
         i = i0
-        one_len, one_ids, multi = infos[i][slot]
+        entry = infos[i][slot]
         best_len = 0
+        multi = ()
+        if entry[2] and i + 1 < n_tok:
+            multi = _second_matches(entry, texts[i + 1]) if entry[4] else entry[3].get(texts[i + 1], ())
         if multi:
             best_ids: set[str] = set()
             best_exact = False
-            for rest, ids, n, is_exact in multi:
+            for rest, ids, n, is_exact, _ in multi:
                 if i + n > n_tok:
                     continue
                 k = i
@@ -1090,18 +1116,18 @@ def _scan_starts(texts: list[str], kinds: list[str], codes: list[bool], infos: l
             out.append((i, i + best_len, best_ids))
             i += best_len
         else:
-            if one_len:
-                out.append((i, i + 1, one_ids))
+            if entry[0]:
+                out.append((i, i + 1, entry[1]))
             i += 1
     return out
 
 
 def _cid_info(lx: Lexicon, cid: str) -> tuple:
     """(kind, ((id, canonical id, flip) for the id and each of its parents), slot, is a day, kind for clause
-    merging) of a concept id."""
+    merging, the first link of that chain, the others) of a concept id."""
     chain = tuple((c, *lx.canon(c)) for c in (cid, *lx.expand(cid)))
     return (lx.kind.get(cid), chain, lx.slot_of.get(cid), cid in DAY_GROUPS,
-            lx.kind.get(cid, "lexical" if cid.startswith("w:") else "object"))
+            lx.kind.get(cid, "lexical" if cid.startswith("w:") else "object"), chain[0], chain[1:])
 
 
 _NOT_LEXICAL = frozenset({"punct", "num", "time", "iso", "url", "mail", "phone"})
@@ -1371,6 +1397,8 @@ def _analyze_cached(text: str) -> Analysis:
                     aside.add(k)
         signs = cl.signs
         direct = cl.direct
+        raw, antonymic, negated_direct, local_neg = cl.raw, cl.antonymic, cl.negated_direct, cl.local_neg
+        add_concept = all_concepts.add
         for k, ids in concept_at:
             if k < s:
                 continue
@@ -1381,26 +1409,28 @@ def _analyze_cached(text: str) -> Analysis:
             into = pre if ((first_neg is not None and k < first_neg) or (even_at is not None and k > even_at)
                            or k in aside) else post
             for cid in ids:
-                info = cmemo.get(cid)
-                if info is None:
-                    info = cinfo(cid)
-                first_link = True
-                for c, can, flip in info[1]:
+                info = cmemo.get(cid) or cinfo(cid)
+                # the concept itself (its first link), then its parents: each set gets its ids in the same order
+                c, can, flip = info[5]
+                val = sg * flip
+                prev = signs.get(can)
+                signs[can] = val if prev is None or prev == val else 0
+                into.add(can)
+                direct.add(can)
+                raw.add(c)
+                if flip < 0:
+                    antonymic.add(can)
+                if sg < 0:
+                    negated_direct.add(c)
+                if in_local:
+                    local_neg.add(can)
+                add_concept(can)
+                for c, can, flip in info[6]:
                     val = sg * flip
                     prev = signs.get(can)
                     signs[can] = val if prev is None or prev == val else 0
                     into.add(can)
-                    if first_link:
-                        first_link = False
-                        direct.add(can)
-                        cl.raw.add(c)
-                        if flip < 0:
-                            cl.antonymic.add(can)
-                        if sg < 0:
-                            cl.negated_direct.add(c)
-                        if in_local:
-                            cl.local_neg.add(can)
-                    all_concepts.add(can)
+                    add_concept(can)
                 slot = info[2]
                 if slot:
                     all_concepts.add(slot)
@@ -1468,38 +1498,7 @@ def _analyze_cached(text: str) -> Analysis:
     for slot, _, _ in values:
         all_concepts.add(slot if not slot.startswith("NUM:") else "NUM")
 
-    nominal_at: set[int] | None = None
-
-    def nominal() -> set[int]:
-        nonlocal nominal_at
-        if nominal_at is None:
-            nominal_at = {k for k, ids in concept_at
-                          if any(cinfo(c)[0] in {"object", "qualifier", "value", "slot"} for c in ids)
-                          and not any(cinfo(c)[0] == "action" for c in ids)}
-        return nominal_at
-
-    first_i = kinds.index("word") if "word" in kinds else -1
-    first = texts[first_i] if first_i >= 0 else ""
-    first_f = flags[first_i] if first_i >= 0 else 0  # _en_past(""), _ru_past("") are False
-    past = "PAST" in line_markers or bool(first_f & _F_EN_PAST) or (
-        bool(first_f & _F_RU_PAST) and first_i not in nominal()  # «спортзал» is a noun
-    )
-    if not past:
-        past = any(kinds[i] == "word" and flags[i] & _F_RU_PAST and i not in nominal() for i in range(min(4, n_tok)))
-    if not past:
-        past = any(kinds[i] == "word" and flags[i] & _F_RU_PART for i in range(min(2, n_tok)))
-    words_ = list(compress(texts, map(_K_WORD.__and__, flags)))
-    if past and first_f & _F_EN_PAST and any(w in _PRESENT_AUX for w in words_[1:5]):
-        past = False  # "Scanned documents are named …": a participle used as an adjective, the verb is present
-    if not past and len(words_) > 2 and not line_markers & {"PERMIT", "RELAX", "OBLIGE", "NEG", "FUTURE_PLAN"}:
-        # "Friends ordered steaks …": a past verb in second or third place after a subject
-        for i in (1, 2):
-            if _en_past(words_[i]) and words_[i - 1] not in _AUX_OR_NOT_SUBJECT \
-                    and (i == 1 or words_[0] not in _AUX_OR_NOT_SUBJECT) \
-                    and not any(w in _PRESENT_AUX for w in words_[i + 1:i + 5]):
-                past = True
-                break
-    modal = line_markers & {"PERMIT", "RELAX", "INDIFF", "OBLIGE", "FUTURE_PLAN"}
+    report = _reports(texts, kinds, flags, line_flags, line_markers, concept_at, cinfo)
     return Analysis(
         text=text,
         clauses=clauses,
@@ -1507,7 +1506,7 @@ def _analyze_cached(text: str) -> Analysis:
         markers=frozenset(line_markers),
         values=values,
         hedged="HEDGE" in line_markers,
-        report=past and not modal,
+        report=report,
         mention="MENTION" in line_markers,
         universal="UNIVERSAL" in line_markers,
         indiff="INDIFF" in line_markers,
@@ -1518,18 +1517,57 @@ def _first(item: tuple) -> int:
     return item[0]
 
 
+_MODAL = frozenset({"PERMIT", "RELAX", "INDIFF", "OBLIGE", "FUTURE_PLAN"})
+_NOT_NARRATIVE = frozenset({"PERMIT", "RELAX", "OBLIGE", "NEG", "FUTURE_PLAN"})
+_NOMINAL_KINDS = frozenset({"object", "qualifier", "value", "slot"})
+
+
+def _reports(texts: list[str], kinds: list[str], flags: list[int], line_flags: int, line_markers: set[str],
+             concept_at: list[tuple[int, set[str]]], cinfo) -> bool:
+    """Whether a line tells what happened (``Analysis.report``): a past verb where the verb of a line stands, and
+    no modal marker. A test a line's flags rule out (no token with _F_RU_PAST, _F_RU_PART, _F_EN_PAST) is skipped."""
+    if not line_markers.isdisjoint(_MODAL):
+        return False
+
+    def nominal(i: int) -> bool:  # «спортзал» is a noun: a concept at i names a thing, not an action
+        return any(k == i and any(cinfo(c)[0] in _NOMINAL_KINDS for c in ids)
+                   and not any(cinfo(c)[0] == "action" for c in ids) for k, ids in concept_at)
+
+    first_i = kinds.index("word") if "word" in kinds else -1
+    first_f = flags[first_i] if first_i >= 0 else 0  # _en_past(""), _ru_past("") are False
+    past = "PAST" in line_markers or bool(first_f & _F_EN_PAST) or (bool(first_f & _F_RU_PAST) and not nominal(first_i))
+    if not past and line_flags & _F_RU_PAST:
+        past = any(kinds[i] == "word" and flags[i] & _F_RU_PAST and not nominal(i) for i in range(min(4, len(texts))))
+    if not past and line_flags & _F_RU_PART:
+        past = any(kinds[i] == "word" and flags[i] & _F_RU_PART for i in range(min(2, len(texts))))
+    if past and first_f & _F_EN_PAST:
+        words_ = [t for t, kind in zip(texts, kinds) if kind == "word"]
+        if not _PRESENT_AUX.isdisjoint(words_[1:5]):
+            past = False  # "Scanned documents are named …": a participle used as an adjective, the verb is present
+    if not past and line_flags & _F_EN_PAST and line_markers.isdisjoint(_NOT_NARRATIVE):
+        words_ = [t for t, kind in zip(texts, kinds) if kind == "word"]
+        # "Friends ordered steaks …": a past verb in second or third place after a subject
+        for i in (1, 2) if len(words_) > 2 else ():
+            if _en_past(words_[i]) and words_[i - 1] not in _AUX_OR_NOT_SUBJECT \
+                    and (i == 1 or words_[0] not in _AUX_OR_NOT_SUBJECT) \
+                    and _PRESENT_AUX.isdisjoint(words_[i + 1:i + 5]):
+                past = True
+                break
+    return past
+
+
 def _having(positions: range, flags: list[int], mask: int, line_flags: int) -> list[int]:
-    """The positions whose flags share a bit with ``mask``, in order (selected in C: no bytecode per token)."""
+    """The positions whose flags share a bit with ``mask``, in order (none when the line's flags have none)."""
     if not line_flags & mask:
         return []
-    return list(compress(positions, map(mask.__and__, flags)))
+    return [k for k in positions if flags[k] & mask]
 
 
 class _Line:
     """What the value passes of every clause of one line share."""
 
     __slots__ = ("texts", "kinds", "codes", "infos", "line_flags", "concept_at", "span_end", "nfc", "value_toks",
-                 "date_toks", "month_day_toks", "num_keys", "months")
+                 "date_toks", "month_day_toks", "num_keys", "months", "proper")
 
     def __init__(self, texts, kinds, codes, infos, line_flags, concept_at, span_end, nfc, value_toks, date_toks,
                  month_day_toks) -> None:
@@ -1546,6 +1584,7 @@ class _Line:
         self.month_day_toks = month_day_toks  # ... the third one
         self.num_keys: dict[int, str] | None = None  # token -> the concept a number next to it counts
         self.months: set[int] | None = None  # where a MONTH concept starts
+        self.proper: frozenset[str] | None = None  # _proper_words(nfc), for every clause
 
 
 def _near_month_at(line: _Line, k: int) -> bool:
@@ -1642,7 +1681,9 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
                     for kk, ids in concept_at):
                 # "через Тинькофф", "via Wise": a named channel or provider is a value of "how it is done"
                 append(("VIA", _stem(nxt), -base if k + 1 in local else base))
-    proper = _proper_words(line.nfc)
+    proper = line.proper
+    if proper is None:
+        proper = line.proper = _proper_words(line.nfc)
     if proper:
         covered = {kk for kk, ids in concept_at if not all(c.startswith("w:") for c in ids)}
         third_pass = range(s, e)
