@@ -333,6 +333,7 @@ class Lexicon:
         self.weights: dict[str, float] = {}
         self._wcache: dict[str, float] = {}
         self._xcache: dict[str, tuple[str, ...]] = {}
+        self._fcache: dict[str, tuple[float, bool]] = {}
         self.broader: dict[str, tuple[str, ...]] = {}
         self.slot_of: dict[str, str] = {}
         self.antonym: dict[str, str] = {}
@@ -482,6 +483,7 @@ def _load_built(data: bytes) -> Lexicon | None:
         setattr(lx, k, tables[k])  # pattern tables keep their string form until a token needs them
     lx._wcache = {}
     lx._xcache = {}
+    lx._fcache = {}
     return lx
 
 
@@ -664,26 +666,31 @@ class Clause:
 
     def finish(self) -> None:
         lx = lexicon()
-        weights = lx._wcache  # lx.weight(c)'s memo, filled by it
-        kind = lx.kind
+        memo = lx._fcache  # concept -> (weight, counts as content)
+        if len(memo) >= 100_000:
+            memo.clear()
         direct, soft, wmap = self.direct, self.soft, self.wmap
+        # For coverage, one of a pair of opposites is the evaluative core of the clause and weighs more (x1.5; the
+        # others x1.0, which leaves a float as it is).
+        antonymic = self.antonymic
         content = []
+        cov_w = {}
         for c in self.signs:
-            w = weights.get(c)
-            if w is None:
-                w = lx.weight(c)
+            got = memo.get(c)
+            if got is None:
+                got = memo[c] = (lx.weight(c), lx.kind.get(c) not in ("generic", "slot"))
+            w = got[0]
             if c not in direct:
                 w *= BROADER_FACTOR
-            if c in soft:
+            if soft and c in soft:
                 w *= 0.5
             wmap[c] = w
-            if kind.get(c) not in ("generic", "slot"):
+            if got[1]:
                 content.append(c)
+                cov_w[c] = w * 1.5 if antonymic and c in antonymic else w
         self.content = tuple(content)
-        # For coverage, one of a pair of opposites is the evaluative core of the clause and weighs more.
-        antonymic = self.antonymic
-        self.cov_w = {c: wmap[c] * (1.5 if c in antonymic else 1.0) for c in content}
-        self.content_total = sum(self.cov_w.values())
+        self.cov_w = cov_w
+        self.content_total = sum(cov_w.values())
 
 
 @dataclass(slots=True)
@@ -738,9 +745,10 @@ def _line_memos(lx: Lexicon) -> tuple[dict, dict, dict, dict, dict, dict, dict, 
     if got is None or got[0] is not lx:
         got = _PATTERN_MEMO[id(lx)] = (lx, ({}, {}, {}, {}, {}, {}, {}, {}))
     memos = got[1]
-    for m in memos:
-        if len(m) >= 100_000:
-            m.clear()
+    if max(map(len, memos)) >= 100_000:
+        for m in memos:
+            if len(m) >= 100_000:
+                m.clear()
     return memos
 
 
@@ -1595,6 +1603,31 @@ def _near_month_at(line: _Line, k: int) -> bool:
     return bool(months) and (k - 1 in months or k in months or k + 1 in months)
 
 
+_NOT_NUM_KEY = frozenset({"generic", "qualifier"})
+
+
+def _num_keys(concept_at: list[tuple[int, set[str]]], span_end: dict[int, int], kind: dict[str, str]) -> dict:
+    """For each token, the first concept covering it (in concept_at order) with a non-generic, non-qualifier id:
+    its smallest such id (what a number next to the token counts)."""
+    keys: dict[int, str] = {}
+    for kk, ids in concept_at:
+        end = span_end.get(kk, kk + 1)
+        if end == kk + 1 and len(ids) == 1:  # most concepts: one token, one id
+            if kk not in keys:
+                (c,) = ids
+                if kind.get(c) not in _NOT_NUM_KEY:
+                    keys[kk] = c
+            continue
+        cands = None
+        for j in range(kk, end):
+            if j not in keys:
+                if cands is None:
+                    cands = [c for c in ids if kind.get(c) not in _NOT_NUM_KEY]
+                if cands:
+                    keys[j] = min(cands)
+    return keys
+
+
 def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: int) -> None:
     """The slot values of clause tokens s..e, appended to ``cl.values`` in token order, one pass after another.
 
@@ -1605,7 +1638,13 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
     has_branch = "BRANCH" in cl.signs
     n_tok = len(texts)
     append = cl.values.append
-    for k in range(s, e) if has_branch else [k for k in line.value_toks if s <= k < e]:
+    if has_branch:
+        value_toks = range(s, e)
+    elif s == 0 and e == n_tok or not line.value_toks:
+        value_toks = line.value_toks  # the clause is the line
+    else:
+        value_toks = [k for k in line.value_toks if s <= k < e]
+    for k in value_toks:
         t = texts[k]
         kind = kinds[k]
         sg = -base if k in local else base
@@ -1635,18 +1674,7 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
                 and not _near_month_at(line, k):
             keys = line.num_keys
             if keys is None:
-                # for each token, the first concept covering it (in concept_at order) with a non-generic,
-                # non-qualifier id: its smallest such id
-                keys = line.num_keys = {}
-                span_end = line.span_end
-                for kk, ids in concept_at:
-                    cands = None
-                    for j in range(kk, span_end.get(kk, kk + 1)):
-                        if j not in keys:
-                            if cands is None:
-                                cands = [c for c in ids if lx.kind.get(c) not in {"generic", "qualifier"}]
-                            if cands:
-                                keys[j] = min(cands)
+                keys = line.num_keys = _num_keys(concept_at, line.span_end, lx.kind)
             num = _NUM_WORDS.get(t, t)
             key = None
             for dist in (1, 2, 3):
@@ -1689,7 +1717,7 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
         third_pass = range(s, e)
     else:
         covered = ()
-        third_pass = [k for k in line.month_day_toks if s <= k < e]
+        third_pass = [k for k in line.month_day_toks if s <= k < e] if line.month_day_toks else ()
     for k in third_pass:
         info = infos[k]
         kind = kinds[k]
@@ -1760,20 +1788,26 @@ _KEYED_NEEDS = (":", "=", "\u2014", "\u2013", "default", "умолчанию")
 _KEYED_PATTERN_NEEDS = (("default",), ("умолчанию",), ("умолчанию",), (":", "=", "\u2014", "\u2013"))
 
 
+def _holds_keyed_need(text: str) -> bool:
+    """``any(w in text for w in _KEYED_NEEDS)``, spelt out (a generator costs more than the tests)."""
+    return ":" in text or "=" in text or "\u2014" in text or "\u2013" in text or "default" in text \
+        or "умолчанию" in text
+
+
 def _keyed(norm: str) -> tuple[str, str, int] | None:
     """A "label: value" line ("Default editor: VS Code", «браузер по умолчанию — Firefox», "X = Y").
 
     Returns ("KEY:<label concept>", <value concept>, +1): two lines giving different values to the same label
     disagree, in either language when the label maps to a concept.
     """
-    if not any(w in norm for w in _KEYED_NEEDS):
+    if not _holds_keyed_need(norm):
         return None  # every pattern below needs a separator, "default" or «по умолчанию»
     lx = lexicon()
     text = norm.strip().strip("*_ ")
     if ":" in text:  # the label pattern ends with a colon
         text = _PROVENANCE_LABEL.sub("", text, count=1)
     text = text.rstrip(" .!").replace("**", "")
-    if not any(w in text for w in _KEYED_NEEDS):
+    if not _holds_keyed_need(text):
         return None  # the label removed held the only one ("User said: …")
     for rx, needs in zip(_KEYED, _KEYED_PATTERN_NEEDS):
         if not any(w in text for w in needs):
@@ -1832,6 +1866,17 @@ def _last_word(prefix: str, reversed_rx=_LAST_WORD_REVERSED) -> str | None:
     return m.group(1)[::-1] if m else None
 
 
+_PROPER_RE: tuple | None = None
+
+
+def _proper_re() -> tuple:
+    """The `re` forms of _proper_words' patterns (for a plain line), compiled once."""
+    global _PROPER_RE
+    _PROPER_RE = (_FIRST_WORD.on(True), _CAPITAL.on(True), _LAST_WORD_REVERSED.on(True), _SENTENCE_END.on(True),
+                  _QUOTED.on(True))
+    return _PROPER_RE
+
+
 def _proper_words(nfc: str) -> frozenset[str]:
     """Normalized words written with a capital inside the line (not its first word) or inside quotes."""
     body = nfc.strip()
@@ -1839,9 +1884,7 @@ def _proper_words(nfc: str) -> frozenset[str]:
         return frozenset()  # neither a capital nor a quote
     if _NOT_PLAIN.search(body) is None:
         # every part of plain text is plain: each pattern takes its `re` form at once, not after a test per text
-        first_word, capital, last_word_reversed, sentence_end, quoted = (
-            _FIRST_WORD.on(True), _CAPITAL.on(True), _LAST_WORD_REVERSED.on(True), _SENTENCE_END.on(True),
-            _QUOTED.on(True))
+        first_word, capital, last_word_reversed, sentence_end, quoted = _PROPER_RE or _proper_re()
     else:  # each pattern picks its engine by the text it reads
         first_word, capital, last_word_reversed, sentence_end, quoted = (
             _FIRST_WORD, _CAPITAL, _LAST_WORD_REVERSED, _SENTENCE_END, _QUOTED)
@@ -1875,6 +1918,12 @@ def _near_month(k: int, concept_at, span_end) -> bool:
 _NAME_NEEDS = ("call", "address", "refer", "name", "зови", "называй", "обращ", "зовут", "имя")
 
 
+def _holds_name_need(folded: str) -> bool:
+    """``any(w in folded for w in _NAME_NEEDS)``, spelt out."""
+    return "call" in folded or "address" in folded or "refer" in folded or "name" in folded or "зови" in folded \
+        or "называй" in folded or "обращ" in folded or "зовут" in folded or "имя" in folded
+
+
 def _names(nfc: str) -> list[tuple[str, str, int]]:
     """Forms of address the line sets: "call me Sam, not Samuel" -> [(NAME, sam, +1), (NAME, samuel, -1)].
 
@@ -1883,7 +1932,7 @@ def _names(nfc: str) -> list[tuple[str, str, int]]:
     """
     found: list[tuple[bool, str, str, int]] = []
     folded = nfc.casefold()
-    if not any(w in folded for w in _NAME_NEEDS) and (nfc.isascii() or _HAS_NEWER.search(nfc) is None):
+    if not _holds_name_need(folded) and (nfc.isascii() or _HAS_NEWER.search(nfc) is None):
         return []  # (case-insensitive) every trigger holds one of these words
     for m in _NAME_TRIGGER.finditer(nfc):
         address = not _NAME_NOT_ADDRESS.match(m.group(0))
