@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from operator import itemgetter
 from pathlib import Path
 import re
 
@@ -333,7 +334,6 @@ class Lexicon:
         self.weights: dict[str, float] = {}
         self._wcache: dict[str, float] = {}
         self._xcache: dict[str, tuple[str, ...]] = {}
-        self._fcache: dict[str, tuple[float, bool]] = {}
         self.broader: dict[str, tuple[str, ...]] = {}
         self.slot_of: dict[str, str] = {}
         self.antonym: dict[str, str] = {}
@@ -483,7 +483,6 @@ def _load_built(data: bytes) -> Lexicon | None:
         setattr(lx, k, tables[k])  # pattern tables keep their string form until a token needs them
     lx._wcache = {}
     lx._xcache = {}
-    lx._fcache = {}
     return lx
 
 
@@ -638,6 +637,11 @@ def _stem(word: str) -> str:
     return word[:6] if len(word) > 6 else word
 
 
+def _weight_and_content(lx: Lexicon, cid: str) -> tuple[float, bool]:
+    """A concept's weight, and whether it counts as clause content (not generic, not a slot name)."""
+    return lx.weight(cid), lx.kind.get(cid) not in ("generic", "slot")
+
+
 @dataclass(slots=True)
 class Clause:
     """One clause: its concepts with signs (+1 asserted, -1 denied), force, markers and values."""
@@ -666,9 +670,7 @@ class Clause:
 
     def finish(self) -> None:
         lx = lexicon()
-        memo = lx._fcache  # concept -> (weight, counts as content)
-        if len(memo) >= 100_000:
-            memo.clear()
+        memo = _memo(_weight_and_content)  # concept -> (weight, counts as content)
         direct, soft, wmap = self.direct, self.soft, self.wmap
         # For coverage, one of a pair of opposites is the evaluative core of the clause and weighs more (x1.5; the
         # others x1.0, which leaves a float as it is).
@@ -678,7 +680,7 @@ class Clause:
         for c in self.signs:
             got = memo.get(c)
             if got is None:
-                got = memo[c] = (lx.weight(c), lx.kind.get(c) not in ("generic", "slot"))
+                got = memo[c] = _weight_and_content(lx, c)
             w = got[0]
             if c not in direct:
                 w *= BROADER_FACTOR
@@ -1521,8 +1523,8 @@ def _analyze_cached(text: str) -> Analysis:
     )
 
 
-def _first(item: tuple) -> int:
-    return item[0]
+#: The first item of a tuple (a sort key called in C).
+_first = itemgetter(0)
 
 
 _MODAL = frozenset({"PERMIT", "RELAX", "INDIFF", "OBLIGE", "FUTURE_PLAN"})
@@ -1788,6 +1790,34 @@ _KEYED_NEEDS = (":", "=", "\u2014", "\u2013", "default", "умолчанию")
 _KEYED_PATTERN_NEEDS = (("default",), ("умолчанию",), ("умолчанию",), (":", "=", "\u2014", "\u2013"))
 
 
+#: The words of _PROVENANCE_LABEL: a match holds one of them before the text's first colon.
+_PROVENANCE_WORDS = ("user", "пользовател", "decided", "agreed", "решили", "решено", "договорились", "просьба",
+                     "decision")
+#: The last _KEYED pattern: "label: value", "label = value", "label — value".
+_LABEL_VALUE = _KEYED[3]
+_SEPARATOR = _LazyStd("[:=\u2014\u2013]")
+
+
+def _may_be_provenance_label(text: str) -> bool:
+    """False when _PROVENANCE_LABEL cannot match ``text`` (which holds a colon): each of its words stands, whole,
+    before the first colon."""
+    head = text[:text.index(":")]
+    for w in _PROVENANCE_WORDS:
+        if w in head:
+            return True
+    return False
+
+
+def _may_be_label_value(text: str) -> bool:
+    """False when _LABEL_VALUE cannot match ``text``. A match starts with at most four runs of word characters and
+    hyphens ("default" and a label of three words) separated by blanks, then the separator: so the first ":", "=",
+    "—" or "–" of the text is the separator, with at most four blank-separated words before it (str.split splits
+    at every blank \\s matches, so it finds no more words than the pattern does); and the value after it holds no
+    colon, so the text holds at most one."""
+    m = _SEPARATOR.search(text)
+    return m is not None and text.count(":") <= 1 and len(text[:m.start()].split()) <= 4
+
+
 def _holds_keyed_need(text: str) -> bool:
     """``any(w in text for w in _KEYED_NEEDS)``, spelt out (a generator costs more than the tests)."""
     return ":" in text or "=" in text or "\u2014" in text or "\u2013" in text or "default" in text \
@@ -1804,13 +1834,18 @@ def _keyed(norm: str) -> tuple[str, str, int] | None:
         return None  # every pattern below needs a separator, "default" or «по умолчанию»
     lx = lexicon()
     text = norm.strip().strip("*_ ")
-    if ":" in text:  # the label pattern ends with a colon
+    if ":" in text and _may_be_provenance_label(text):  # the label pattern ends with a colon
         text = _PROVENANCE_LABEL.sub("", text, count=1)
     text = text.rstrip(" .!").replace("**", "")
     if not _holds_keyed_need(text):
         return None  # the label removed held the only one ("User said: …")
     for rx, needs in zip(_KEYED, _KEYED_PATTERN_NEEDS):
-        if not any(w in text for w in needs):
+        for w in needs:
+            if w in text:
+                break
+        else:
+            continue
+        if rx is _LABEL_VALUE and not _may_be_label_value(text):
             continue
         m = rx.match(text)
         if not m:
