@@ -32,7 +32,9 @@ _NOT_PLAIN = re.compile(
 
 
 def _plain(text: str) -> bool:
-    return _NOT_PLAIN.search(text) is None
+    """No character of ``text`` is outside the plain set. Printable ASCII (U+0020-U+007E) is plain: tested in C at a
+    fraction of the search's cost, which the other texts (control characters, non-ASCII) still take."""
+    return text.isascii() and text.isprintable() or _NOT_PLAIN.search(text) is None
 
 
 _VERBOSE = 64  # regex.VERBOSE == re.VERBOSE == 64
@@ -65,7 +67,7 @@ class _LazyRe:
         self._rx = None
 
     def _for(self, text: str):
-        return self.on(_NOT_PLAIN.search(text) is None)
+        return self.on(text.isascii() and text.isprintable() or _NOT_PLAIN.search(text) is None)  # _plain(text)
 
     def on(self, plain: bool):
         """The compiled pattern for a text that _NOT_PLAIN has already judged (``plain``): a caller applying
@@ -895,7 +897,7 @@ def _line_tokens(norm: str, memos: tuple, lx: Lexicon) -> tuple[list, list, list
     infos, flags and the OR of the flags. On a plain line (the case _tokens splits into chunks) each distinct
     chunk is prepared once (a record of _chunk_record) and a line only joins its chunks' records."""
     tmemo = memos[1]
-    if "+" in norm or _NOT_PLAIN.search(norm) is not None:
+    if "+" in norm or not _plain(norm):
         texts, kinds, codes = _tokens(norm, memos[0])
         infos = [tmemo.get(t) or _token_info(t, lx, tmemo) for t in texts]
         flags = [info[0] | _kind_bits(kind, info[0]) for info, kind in zip(infos, kinds)]
@@ -1917,7 +1919,7 @@ def _proper_words(nfc: str) -> frozenset[str]:
     body = nfc.strip()
     if "«" not in body and '"' not in body and not _may_have_upper(body[1:]):
         return frozenset()  # neither a capital nor a quote
-    if _NOT_PLAIN.search(body) is None:
+    if _plain(body):
         # every part of plain text is plain: each pattern takes its `re` form at once, not after a test per text
         first_word, capital, last_word_reversed, sentence_end, quoted = _PROPER_RE or _proper_re()
     else:  # each pattern picks its engine by the text it reads
