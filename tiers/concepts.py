@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from operator import itemgetter
+from functools import reduce
+from itertools import chain
+from operator import itemgetter, or_
 from pathlib import Path
 import re
 
@@ -892,6 +894,9 @@ def _fast_chunk(chunk: str, tmemo: dict, lx: Lexicon) -> tuple:
     return _chunk_record(toks, tmemo, lx)
 
 
+_REC_TEXTS, _REC_KINDS, _REC_INFOS, _REC_FLAGS, _REC_OR = (itemgetter(k) for k in range(5))
+
+
 def _line_tokens(norm: str, memos: tuple, lx: Lexicon) -> tuple[list, list, list, list, list, int]:
     """``_tokens(norm)`` with each token's _token_info and flags (text flags | kind bits): texts, kinds, codes,
     infos, flags and the OR of the flags. On a plain line (the case _tokens splits into chunks) each distinct
@@ -906,36 +911,34 @@ def _line_tokens(norm: str, memos: tuple, lx: Lexicon) -> tuple[list, list, list
             line_flags |= f
         return texts, kinds, codes, infos, flags, line_flags
     by_chunk, in_context = memos[6], memos[7]
-    texts: list[str] = []
-    kinds: list[str] = []
-    codes: list[bool] = []
-    infos: list[tuple] = []
-    flags: list[int] = []
-    line_flags = 0
-    in_code = False
-    with_code = "`" in norm  # else no token is in a code span
     chunks = norm.split(" ")
-    last = len(chunks) - 1
-    for i, chunk in enumerate(chunks):
-        rec = by_chunk.get(chunk)
-        if rec is None:
-            rec = by_chunk[chunk] = _fast_chunk(chunk, tmemo, lx)
-        if rec is _IN_CONTEXT:
-            # the chunk with the space before and after it, where the line has one (see _tokens)
-            ctx = (" " + chunk if i else chunk) + " " if i < last else (" " + chunk if i else chunk)
-            rec = in_context.get(ctx)
+    recs = list(map(by_chunk.get, chunks))  # in C: the lists below are joined from these records in C too
+    if None in recs or _IN_CONTEXT in recs:  # a chunk not seen before, or one tokenized in its context
+        last = len(chunks) - 1
+        for i, rec in enumerate(recs):
+            chunk = chunks[i]
             if rec is None:
-                rec = in_context[ctx] = _chunk_record(_chunk_tokens(ctx), tmemo, lx)
-        texts += rec[0]
-        kinds += rec[1]
-        infos += rec[2]
-        flags += rec[3]
-        line_flags |= rec[4]
-        if with_code:
+                rec = recs[i] = by_chunk[chunk] = _fast_chunk(chunk, tmemo, lx)
+            if rec is _IN_CONTEXT:
+                # the chunk with the space before and after it, where the line has one (see _tokens)
+                ctx = (" " + chunk if i else chunk) + " " if i < last else (" " + chunk if i else chunk)
+                rec = in_context.get(ctx)
+                if rec is None:
+                    rec = in_context[ctx] = _chunk_record(_chunk_tokens(ctx), tmemo, lx)
+                recs[i] = rec
+    texts = list(chain.from_iterable(map(_REC_TEXTS, recs)))
+    kinds = list(chain.from_iterable(map(_REC_KINDS, recs)))
+    infos = list(chain.from_iterable(map(_REC_INFOS, recs)))
+    flags = list(chain.from_iterable(map(_REC_FLAGS, recs)))
+    line_flags = reduce(or_, map(_REC_OR, recs), 0)
+    if "`" in norm:
+        codes: list[bool] = []
+        in_code = False
+        for rec in recs:
             codes += rec[6] if in_code else rec[5]
             if rec[7]:
                 in_code = not in_code
-    if not with_code:
+    else:  # no token is in a code span
         codes = [False] * len(texts)
     return texts, kinds, codes, infos, flags, line_flags
 
@@ -1238,10 +1241,10 @@ def _analyze_cached(text: str) -> Analysis:
     texts, kinds, codes, infos, flags, line_flags = _line_tokens(norm, memos, lx)
     n_tok = len(texts)
     positions = range(n_tok)
+    marker_starts, content_starts, lexical_toks, split_cands = _token_roles(flags)
     value_toks = _having(positions, flags, _F_VALUE | _K_VALUE_KIND, line_flags)
     date_toks = _having(positions, flags, _F_DATES, line_flags)
     month_day_toks = _having(positions, flags, _F_MONTH_DAY, line_flags)
-    split_cands = _having(positions, flags, _F_SPLIT | _F_BOUND, line_flags)
 
     def cinfo(cid: str) -> tuple:
         got = cmemo.get(cid)
@@ -1249,9 +1252,8 @@ def _analyze_cached(text: str) -> Analysis:
             got = cmemo[cid] = _cid_info(lx, cid)
         return got
 
-    marker_spans = _scan_starts(texts, kinds, codes, infos, 4, _having(positions, flags, _F_MARKER, line_flags), True)
-    content_spans = _scan_starts(texts, kinds, codes, infos, 5, _having(positions, flags, _F_CONTENT, line_flags),
-                                 False)
+    marker_spans = _scan_starts(texts, kinds, codes, infos, 4, marker_starts, True)
+    content_spans = _scan_starts(texts, kinds, codes, infos, 5, content_starts, False)
     marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span
     marker_tokens: set[int] = set()
     for s, e, ids in marker_spans:
@@ -1268,7 +1270,7 @@ def _analyze_cached(text: str) -> Analysis:
         covered_by_content.update(range(s, e))
     # Lexical fallback: unknown content words still carry meaning (names, projects, folders).
     ext_memo = content_memo
-    for i in _having(positions, flags, _K_LEXICAL, line_flags):  # not punctuation, numbers, times, stop words
+    for i in lexical_toks:  # not punctuation, numbers, times, stop words
         if i in covered_by_content:
             continue
         kind = kinds[i]
@@ -1332,7 +1334,7 @@ def _analyze_cached(text: str) -> Analysis:
             merged.append([pending_front[0][0], pending_front[-1][1], pending_front[0][2]])
 
     line = _Line(texts, kinds, codes, infos, line_flags, concept_at, span_end, nfc, value_toks, date_toks,
-                 month_day_toks)
+                 month_day_toks, flags)
     local_ctx = None  # what "without X" needs to find X's extent, built on the first NEG_LOCAL
     clauses: list[Clause] = []
     all_concepts: set[str] = set()
@@ -1568,6 +1570,25 @@ def _reports(texts: list[str], kinds: list[str], flags: list[int], line_flags: i
     return past
 
 
+def _token_roles(flags: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
+    """In one pass over a line's token flags: the tokens where a marker pattern can start, where a content one
+    can, those a lexical fallback can name, and those that can end or start a clause (each in order)."""
+    markers: list[int] = []
+    contents: list[int] = []
+    lexical: list[int] = []
+    splits: list[int] = []
+    for k, f in enumerate(flags):
+        if f & _F_MARKER:
+            markers.append(k)
+        if f & _F_CONTENT:
+            contents.append(k)
+        if f & _K_LEXICAL:
+            lexical.append(k)
+        if f & (_F_SPLIT | _F_BOUND):
+            splits.append(k)
+    return markers, contents, lexical, splits
+
+
 def _having(positions: range, flags: list[int], mask: int, line_flags: int) -> list[int]:
     """The positions whose flags share a bit with ``mask``, in order (none when the line's flags have none)."""
     if not line_flags & mask:
@@ -1579,10 +1600,11 @@ class _Line:
     """What the value passes of every clause of one line share."""
 
     __slots__ = ("texts", "kinds", "codes", "infos", "line_flags", "concept_at", "span_end", "nfc", "value_toks",
-                 "date_toks", "month_day_toks", "num_keys", "months", "proper")
+                 "date_toks", "month_day_toks", "num_keys", "months", "proper", "flags")
 
     def __init__(self, texts, kinds, codes, infos, line_flags, concept_at, span_end, nfc, value_toks, date_toks,
-                 month_day_toks) -> None:
+                 month_day_toks, flags) -> None:
+        self.flags = flags  # each token's text flags and kind bits
         self.texts = texts
         self.kinds = kinds
         self.codes = codes
@@ -1743,9 +1765,7 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
     if s == 0 and e == n_tok:
         seg_flags = line_flags
     else:
-        seg_flags = 0
-        for k in range(s, e):
-            seg_flags |= infos[k][0]
+        seg_flags = reduce(or_, line.flags[s:e], 0)  # the text bits of the clause's tokens (and kind bits)
         if not seg_flags & (_F_CITY | _F_DIGIT):
             return
     seg = " ".join(texts[s:e])
