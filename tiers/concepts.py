@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import unicodedata
 from functools import reduce
-from itertools import chain
 from operator import itemgetter, or_
 from pathlib import Path
 import re
@@ -894,9 +893,6 @@ def _fast_chunk(chunk: str, tmemo: dict, lx: Lexicon) -> tuple:
     return _chunk_record(toks, tmemo, lx)
 
 
-_REC_TEXTS, _REC_KINDS, _REC_INFOS, _REC_FLAGS, _REC_OR = (itemgetter(k) for k in range(5))
-
-
 def _line_tokens(norm: str, memos: tuple, lx: Lexicon) -> tuple[list, list, list, list, list, int]:
     """``_tokens(norm)`` with each token's _token_info and flags (text flags | kind bits): texts, kinds, codes,
     infos, flags and the OR of the flags. On a plain line (the case _tokens splits into chunks) each distinct
@@ -911,34 +907,36 @@ def _line_tokens(norm: str, memos: tuple, lx: Lexicon) -> tuple[list, list, list
             line_flags |= f
         return texts, kinds, codes, infos, flags, line_flags
     by_chunk, in_context = memos[6], memos[7]
+    texts: list[str] = []
+    kinds: list[str] = []
+    codes: list[bool] = []
+    infos: list[tuple] = []
+    flags: list[int] = []
+    line_flags = 0
+    in_code = False
+    with_code = "`" in norm  # else no token is in a code span
     chunks = norm.split(" ")
-    recs = list(map(by_chunk.get, chunks))  # in C: the lists below are joined from these records in C too
-    if None in recs or _IN_CONTEXT in recs:  # a chunk not seen before, or one tokenized in its context
-        last = len(chunks) - 1
-        for i, rec in enumerate(recs):
-            chunk = chunks[i]
+    last = len(chunks) - 1
+    for i, chunk in enumerate(chunks):
+        rec = by_chunk.get(chunk)
+        if rec is None:
+            rec = by_chunk[chunk] = _fast_chunk(chunk, tmemo, lx)
+        if rec is _IN_CONTEXT:
+            # the chunk with the space before and after it, where the line has one (see _tokens)
+            ctx = (" " + chunk if i else chunk) + " " if i < last else (" " + chunk if i else chunk)
+            rec = in_context.get(ctx)
             if rec is None:
-                rec = recs[i] = by_chunk[chunk] = _fast_chunk(chunk, tmemo, lx)
-            if rec is _IN_CONTEXT:
-                # the chunk with the space before and after it, where the line has one (see _tokens)
-                ctx = (" " + chunk if i else chunk) + " " if i < last else (" " + chunk if i else chunk)
-                rec = in_context.get(ctx)
-                if rec is None:
-                    rec = in_context[ctx] = _chunk_record(_chunk_tokens(ctx), tmemo, lx)
-                recs[i] = rec
-    texts = list(chain.from_iterable(map(_REC_TEXTS, recs)))
-    kinds = list(chain.from_iterable(map(_REC_KINDS, recs)))
-    infos = list(chain.from_iterable(map(_REC_INFOS, recs)))
-    flags = list(chain.from_iterable(map(_REC_FLAGS, recs)))
-    line_flags = reduce(or_, map(_REC_OR, recs), 0)
-    if "`" in norm:
-        codes: list[bool] = []
-        in_code = False
-        for rec in recs:
+                rec = in_context[ctx] = _chunk_record(_chunk_tokens(ctx), tmemo, lx)
+        texts += rec[0]
+        kinds += rec[1]
+        infos += rec[2]
+        flags += rec[3]
+        line_flags |= rec[4]
+        if with_code:
             codes += rec[6] if in_code else rec[5]
             if rec[7]:
                 in_code = not in_code
-    else:  # no token is in a code span
+    if not with_code:
         codes = [False] * len(texts)
     return texts, kinds, codes, infos, flags, line_flags
 
