@@ -207,7 +207,7 @@ def _may_have_digit(text: str) -> bool:
 def _may_have_upper(text: str) -> bool:
     r"""False only when ``\p{Lu}`` cannot match in ``text``."""
     if text.islower():  # str.islower() is False as soon as one character is upper (or title) case
-        return _HAS_NEWER.search(text) is not None
+        return not text.isascii() and _HAS_NEWER.search(text) is not None
     return any(map(str.isupper, text)) or (bool(text) and max(text) >= _NEWER_UNICODE)
 _PRESENT_AUX = frozenset({"is", "are", "be", "get", "gets", "getting", "stays", "stay", "remain", "remains", "been",
                           "being", "must", "should", "will", "can", "may", "to", "needs", "need", "keep", "keeps"})
