@@ -1258,14 +1258,20 @@ def _analyze_cached(text: str) -> Analysis:
         ms: set[str] = set()
         ms.update(ids)
         marker_list.append((s, ms))
-        marker_tokens.update(range(s, e))
+        if e == s + 1:
+            marker_tokens.add(s)
+        else:
+            marker_tokens.update(range(s, e))
     covered_by_content = set()
     concept_at: list[tuple[int, set[str]]] = []
     span_end: dict[int, int] = {}  # a concept's end token where it is not the next one (looked up with a default)
     for s, e, ids in content_spans:
         concept_at.append((s, ids))
         span_end[s] = e
-        covered_by_content.update(range(s, e))
+        if e == s + 1:
+            covered_by_content.add(s)
+        else:
+            covered_by_content.update(range(s, e))
     # Lexical fallback: unknown content words still carry meaning (names, projects, folders).
     ext_memo = content_memo
     for i in lexical_toks:  # not punctuation, numbers, times, stop words
@@ -1301,9 +1307,21 @@ def _analyze_cached(text: str) -> Analysis:
         merged.append(list(raw_bounds[0]))  # a lone clause stays as it is, whatever it holds
         raw_bounds = ()
     for s, e, exc in raw_bounds:
-        ids = [c for i, cs in concept_at if s <= i < e for c in cs]
-        if ids:
-            hc = "qual" if all(cinfo(c)[4] in ("qualifier", "generic") for c in ids) else "full"
+        named, full = False, False  # the bounds name a concept; one that is not a qualifier or generic
+        for i, cs in concept_at:  # sorted
+            if i < s:
+                continue
+            if i >= e:
+                break
+            for c in cs:
+                named = True
+                if cinfo(c)[4] not in ("qualifier", "generic"):
+                    full = True
+                    break
+            if full:
+                break
+        if named:
+            hc = "full" if full else "qual"
         else:  # values alone count as qualifiers (an empty set of kinds is within any)
             hc = "qual" if any(kinds[k] in _HAS_VALUE_KINDS for k in range(s, e)) else "none"
         if merged and s < n_tok and flags[s] & _F_CONT:
