@@ -671,9 +671,10 @@ class Clause:
     content_total: float = 0.0
     cov_w: dict[str, float] = field(default_factory=dict)
 
-    def finish(self) -> None:
-        lx = lexicon()
-        memo = _memo(_weight_and_content)  # concept -> (weight, counts as content)
+    def finish(self, memo: dict | None = None) -> None:
+        """Weights and content of the clause; ``memo``: _memo(_weight_and_content), when the caller holds it."""
+        if memo is None:
+            memo = _memo(_weight_and_content)  # concept -> (weight, counts as content)
         direct, soft, wmap = self.direct, self.soft, self.wmap
         # For coverage, one of a pair of opposites is the evaluative core of the clause and weighs more (x1.5; the
         # others x1.0, which leaves a float as it is).
@@ -683,7 +684,7 @@ class Clause:
         for c in self.signs:
             got = memo.get(c)
             if got is None:
-                got = memo[c] = _weight_and_content(lx, c)
+                got = memo[c] = _weight_and_content(lexicon(), c)
             w = got[0]
             if c not in direct:
                 w *= BROADER_FACTOR
@@ -1104,34 +1105,33 @@ def _scan_starts(texts: list[str], kinds: list[str], codes: list[bool], infos: l
             continue
         i = i0
         entry = infos[i][slot]
-        best_len = 0
-        multi = ()
         if entry[2] and i + 1 < n_tok:
             multi = _second_matches(entry, texts[i + 1]) if entry[4] else entry[3].get(texts[i + 1], ())
-        if multi:
-            best_ids: set[str] = set()
-            best_exact = False
-            for rest, ids, n, is_exact, _ in multi:
-                if i + n > n_tok:
+            if multi:
+                best_len = 0
+                best_ids: set[str] = set()
+                best_exact = False
+                for rest, ids, n, is_exact, _ in multi:
+                    if i + n > n_tok:
+                        continue
+                    k = i
+                    for el, is_prefix in rest:
+                        k += 1
+                        if kinds[k] == "punct" or (skip_code and codes[k]) or \
+                                (not texts[k].startswith(el) if is_prefix else texts[k] != el):
+                            break
+                    else:
+                        if n > best_len or (n == best_len and is_exact and not best_exact):
+                            best_len, best_ids, best_exact = n, set(ids), is_exact
+                        elif n == best_len and is_exact == best_exact:
+                            best_ids |= set(ids)
+                if best_len:
+                    out.append((i, i + best_len, best_ids))
+                    i += best_len
                     continue
-                k = i
-                for el, is_prefix in rest:
-                    k += 1
-                    if kinds[k] == "punct" or (skip_code and codes[k]) or \
-                            (not texts[k].startswith(el) if is_prefix else texts[k] != el):
-                        break
-                else:
-                    if n > best_len or (n == best_len and is_exact and not best_exact):
-                        best_len, best_ids, best_exact = n, set(ids), is_exact
-                    elif n == best_len and is_exact == best_exact:
-                        best_ids |= set(ids)
-        if best_len:
-            out.append((i, i + best_len, best_ids))
-            i += best_len
-        else:
-            if entry[0]:
-                out.append((i, i + 1, entry[1]))
-            i += 1
+        if entry[0]:  # no longer pattern matched: the best one-token one, if any
+            out.append((i, i + 1, entry[1]))
+        i += 1
     return out
 
 
@@ -1352,6 +1352,7 @@ def _analyze_cached(text: str) -> Analysis:
     line = _Line(texts, kinds, codes, infos, line_flags, concept_at, span_end, nfc, value_toks, date_toks,
                  month_day_toks, flags)
     local_ctx = None  # what "without X" needs to find X's extent, built on the first NEG_LOCAL
+    weight_memo = _memo(_weight_and_content)
     clauses: list[Clause] = []
     all_concepts: set[str] = set()
     line_markers: set[str] = set()
@@ -1507,7 +1508,7 @@ def _analyze_cached(text: str) -> Analysis:
         line_markers |= mk  # markers inferred above (RELAX from "not needed", INDIFF from "any … works")
         _values_for(cl, line, s, e, local, base)
         values.extend(cl.values)
-        cl.finish()
+        cl.finish(weight_memo)
         clauses.append(cl)
 
     if len(clauses) >= 2:
