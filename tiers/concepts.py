@@ -672,9 +672,10 @@ class Clause:
     cov_w: dict[str, float] = field(default_factory=dict)
 
     def finish(self, memo: dict | None = None) -> None:
-        """Weights and content of the clause; ``memo``: _memo(_weight_and_content), when the caller holds it."""
+        """Weights and content of the clause; ``memo``: concept -> _weight_and_content (the lexicon's line memo,
+        when the caller holds it)."""
         if memo is None:
-            memo = _memo(_weight_and_content)  # concept -> (weight, counts as content)
+            memo = _line_memos(lexicon())[8]
         direct, soft, wmap = self.direct, self.soft, self.wmap
         # For coverage, one of a pair of opposites is the evaluative core of the clause and weighs more (x1.5; the
         # others x1.0, which leaves a float as it is).
@@ -743,13 +744,13 @@ def _memo(owner: object) -> dict:
     return got[1]
 
 
-def _line_memos(lx: Lexicon) -> tuple[dict, dict, dict, dict, dict, dict, dict, dict]:
+def _line_memos(lx: Lexicon) -> tuple[dict, dict, dict, dict, dict, dict, dict, dict, dict]:
     """The memos of the per-line analysis, fetched once per line: chunk tokens, text infos, concept infos, lexical
     ids, marker and content pattern entries, then the chunk records of _line_tokens (by chunk, by chunk in its
-    context), all tied to the lexicon they were built from."""
+    context) and each concept's _weight_and_content, all tied to the lexicon they were built from."""
     got = _PATTERN_MEMO.get(id(lx))
     if got is None or got[0] is not lx:
-        got = _PATTERN_MEMO[id(lx)] = (lx, ({}, {}, {}, {}, {}, {}, {}, {}))
+        got = _PATTERN_MEMO[id(lx)] = (lx, ({}, {}, {}, {}, {}, {}, {}, {}, {}))
     memos = got[1]
     if max(map(len, memos)) >= 100_000:
         for m in memos:
@@ -843,6 +844,7 @@ _K_LEXICAL = 1 << 24  # a lexical fallback can name it: kind not in _NOT_LEXICAL
 
 
 def _kind_bits(kind: str, f: int) -> int:
+    """The kind bits of a token of ``kind`` whose text has flags ``f``."""
     bits = 0
     if kind in _VALUE_KINDS:
         bits |= _K_VALUE_KIND
@@ -1231,7 +1233,7 @@ def _analyze_cached(text: str) -> Analysis:
             return seeded
     lx = lexicon()
     memos = _line_memos(lx)
-    _, tmemo, cmemo, wmemo, _, content_memo, _, _ = memos
+    _, tmemo, cmemo, wmemo, _, content_memo, _, _, _ = memos
     content, _, _ = _split_stamp(text)
     body = strip_markup(content)
     nfc = unicodedata.normalize("NFC", body)
@@ -1352,7 +1354,7 @@ def _analyze_cached(text: str) -> Analysis:
     line = _Line(texts, kinds, codes, infos, line_flags, concept_at, span_end, nfc, value_toks, date_toks,
                  month_day_toks, flags)
     local_ctx = None  # what "without X" needs to find X's extent, built on the first NEG_LOCAL
-    weight_memo = _memo(_weight_and_content)
+    weight_memo = memos[8]
     clauses: list[Clause] = []
     all_concepts: set[str] = set()
     line_markers: set[str] = set()
