@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from functools import reduce
+from operator import itemgetter, or_
 from pathlib import Path
 import re
 
@@ -31,7 +33,9 @@ _NOT_PLAIN = re.compile(
 
 
 def _plain(text: str) -> bool:
-    return _NOT_PLAIN.search(text) is None
+    """No character of ``text`` is outside the plain set. Printable ASCII (U+0020-U+007E) is plain: tested in C at a
+    fraction of the search's cost, which the other texts (control characters, non-ASCII) still take."""
+    return text.isascii() and text.isprintable() or _NOT_PLAIN.search(text) is None
 
 
 _VERBOSE = 64  # regex.VERBOSE == re.VERBOSE == 64
@@ -64,7 +68,7 @@ class _LazyRe:
         self._rx = None
 
     def _for(self, text: str):
-        return self.on(_NOT_PLAIN.search(text) is None)
+        return self.on(text.isascii() and text.isprintable() or _NOT_PLAIN.search(text) is None)  # _plain(text)
 
     def on(self, plain: bool):
         """The compiled pattern for a text that _NOT_PLAIN has already judged (``plain``): a caller applying
@@ -203,7 +207,7 @@ def _may_have_digit(text: str) -> bool:
 def _may_have_upper(text: str) -> bool:
     r"""False only when ``\p{Lu}`` cannot match in ``text``."""
     if text.islower():  # str.islower() is False as soon as one character is upper (or title) case
-        return _HAS_NEWER.search(text) is not None
+        return not text.isascii() and _HAS_NEWER.search(text) is not None
     return any(map(str.isupper, text)) or (bool(text) and max(text) >= _NEWER_UNICODE)
 _PRESENT_AUX = frozenset({"is", "are", "be", "get", "gets", "getting", "stays", "stay", "remain", "remains", "been",
                           "being", "must", "should", "will", "can", "may", "to", "needs", "need", "keep", "keeps"})
@@ -636,6 +640,11 @@ def _stem(word: str) -> str:
     return word[:6] if len(word) > 6 else word
 
 
+def _weight_and_content(lx: Lexicon, cid: str) -> tuple[float, bool]:
+    """A concept's weight, and whether it counts as clause content (not generic, not a slot name)."""
+    return lx.weight(cid), lx.kind.get(cid) not in ("generic", "slot")
+
+
 @dataclass(slots=True)
 class Clause:
     """One clause: its concepts with signs (+1 asserted, -1 denied), force, markers and values."""
@@ -662,28 +671,33 @@ class Clause:
     content_total: float = 0.0
     cov_w: dict[str, float] = field(default_factory=dict)
 
-    def finish(self) -> None:
-        lx = lexicon()
-        weights = lx._wcache  # lx.weight(c)'s memo, filled by it
-        kind = lx.kind
+    def finish(self, memo: dict | None = None) -> None:
+        """Weights and content of the clause; ``memo``: concept -> _weight_and_content (the lexicon's line memo,
+        when the caller holds it)."""
+        if memo is None:
+            memo = _line_memos(lexicon())[8]
         direct, soft, wmap = self.direct, self.soft, self.wmap
+        # For coverage, one of a pair of opposites is the evaluative core of the clause and weighs more (x1.5; the
+        # others x1.0, which leaves a float as it is).
+        antonymic = self.antonymic
         content = []
+        cov_w = {}
         for c in self.signs:
-            w = weights.get(c)
-            if w is None:
-                w = lx.weight(c)
+            got = memo.get(c)
+            if got is None:
+                got = memo[c] = _weight_and_content(lexicon(), c)
+            w = got[0]
             if c not in direct:
                 w *= BROADER_FACTOR
-            if c in soft:
+            if soft and c in soft:
                 w *= 0.5
             wmap[c] = w
-            if kind.get(c) not in ("generic", "slot"):
+            if got[1]:
                 content.append(c)
+                cov_w[c] = w * 1.5 if antonymic and c in antonymic else w
         self.content = tuple(content)
-        # For coverage, one of a pair of opposites is the evaluative core of the clause and weighs more.
-        antonymic = self.antonymic
-        self.cov_w = {c: wmap[c] * (1.5 if c in antonymic else 1.0) for c in content}
-        self.content_total = sum(self.cov_w.values())
+        self.cov_w = cov_w
+        self.content_total = sum(cov_w.values())
 
 
 @dataclass(slots=True)
@@ -730,16 +744,18 @@ def _memo(owner: object) -> dict:
     return got[1]
 
 
-def _line_memos(lx: Lexicon) -> tuple[dict, dict, dict, dict, dict, dict]:
+def _line_memos(lx: Lexicon) -> tuple[dict, dict, dict, dict, dict, dict, dict, dict, dict]:
     """The memos of the per-line analysis, fetched once per line: chunk tokens, text infos, concept infos, lexical
-    ids, marker and content pattern entries (tied to the lexicon they were built from)."""
+    ids, marker and content pattern entries, then the chunk records of _line_tokens (by chunk, by chunk in its
+    context) and each concept's _weight_and_content, all tied to the lexicon they were built from."""
     got = _PATTERN_MEMO.get(id(lx))
     if got is None or got[0] is not lx:
-        got = _PATTERN_MEMO[id(lx)] = (lx, ({}, {}, {}, {}, {}, {}))
+        got = _PATTERN_MEMO[id(lx)] = (lx, ({}, {}, {}, {}, {}, {}, {}, {}, {}))
     memos = got[1]
-    for m in memos:
-        if len(m) >= 100_000:
-            m.clear()
+    if max(map(len, memos)) >= 100_000:
+        for m in memos:
+            if len(m) >= 100_000:
+                m.clear()
     return memos
 
 
@@ -819,6 +835,113 @@ def _tokens(norm: str, memo: dict | None = None) -> tuple[list[str], list[str], 
         kinds.append(t.kind)
         codes.append(t.code)
     return texts, kinds, codes
+
+
+# Bits of a token's kind, ORed into its text flags in the per-token list of _line_tokens (never in _text_info's):
+# with them a stage selects its tokens by one mask.
+_K_VALUE_KIND = 1 << 22  # kind in _VALUE_KINDS
+_K_LEXICAL = 1 << 24  # a lexical fallback can name it: kind not in _NOT_LEXICAL, and not a _F_STOP word
+
+
+def _kind_bits(kind: str, f: int) -> int:
+    """The kind bits of a token of ``kind`` whose text has flags ``f``."""
+    bits = 0
+    if kind in _VALUE_KINDS:
+        bits |= _K_VALUE_KIND
+    if kind not in _NOT_LEXICAL and not (kind == "word" and f & _F_STOP):
+        bits |= _K_LEXICAL
+    return bits
+
+
+#: A chunk that _fast_chunk cannot take: it is tokenized with its context.
+_IN_CONTEXT = ()
+
+
+def _chunk_record(toks, tmemo: dict, lx: Lexicon) -> tuple:
+    """What _line_tokens adds for one chunk, from its (text, kind) tokens ((None, None): a backtick): texts, kinds,
+    _token_infos, per-token flags (text flags | kind bits), their OR, the code flags of the tokens when the chunk
+    starts outside a code span and when it starts inside one, and whether the chunk toggles the code span."""
+    texts, kinds, infos, flags, outside, inside = [], [], [], [], [], []
+    toggled = False
+    line_f = 0
+    for t, kind in toks:
+        if kind is None:
+            toggled = not toggled
+            continue
+        info = tmemo.get(t) or _token_info(t, lx, tmemo)
+        f = info[0] | _kind_bits(kind, info[0])
+        texts.append(t)
+        kinds.append(kind)
+        infos.append(info)
+        flags.append(f)
+        outside.append(toggled)
+        inside.append(not toggled)
+        line_f |= f
+    return (tuple(texts), tuple(kinds), tuple(infos), tuple(flags), line_f, tuple(outside), tuple(inside), toggled)
+
+
+def _fast_chunk(chunk: str, tmemo: dict, lx: Lexicon) -> tuple:
+    """The record of a chunk that needs no pattern (_tokens' two shapes: a word of letters and digits starting
+    with a letter, or ASCII digits, each with one closing mark after it), else _IN_CONTEXT."""
+    core = chunk[:-1] if chunk[-1:] in _CLOSING else chunk
+    if not core.isalnum():
+        return _IN_CONTEXT
+    if core[0].isalpha():
+        kind = "word"
+    elif core.isascii() and core.isdigit():
+        kind = "num"
+    else:
+        return _IN_CONTEXT
+    toks = ((core, kind),) if core is chunk else ((core, kind), (chunk[-1], "punct"))
+    return _chunk_record(toks, tmemo, lx)
+
+
+def _line_tokens(norm: str, memos: tuple, lx: Lexicon) -> tuple[list, list, list, list, list, int]:
+    """``_tokens(norm)`` with each token's _token_info and flags (text flags | kind bits): texts, kinds, codes,
+    infos, flags and the OR of the flags. On a plain line (the case _tokens splits into chunks) each distinct
+    chunk is prepared once (a record of _chunk_record) and a line only joins its chunks' records."""
+    tmemo = memos[1]
+    if "+" in norm or not _plain(norm):
+        texts, kinds, codes = _tokens(norm, memos[0])
+        infos = [tmemo.get(t) or _token_info(t, lx, tmemo) for t in texts]
+        flags = [info[0] | _kind_bits(kind, info[0]) for info, kind in zip(infos, kinds)]
+        line_flags = 0
+        for f in flags:
+            line_flags |= f
+        return texts, kinds, codes, infos, flags, line_flags
+    by_chunk, in_context = memos[6], memos[7]
+    texts: list[str] = []
+    kinds: list[str] = []
+    codes: list[bool] = []
+    infos: list[tuple] = []
+    flags: list[int] = []
+    line_flags = 0
+    in_code = False
+    with_code = "`" in norm  # else no token is in a code span
+    chunks = norm.split(" ")
+    last = len(chunks) - 1
+    for i, chunk in enumerate(chunks):
+        rec = by_chunk.get(chunk)
+        if rec is None:
+            rec = by_chunk[chunk] = _fast_chunk(chunk, tmemo, lx)
+        if rec is _IN_CONTEXT:
+            # the chunk with the space before and after it, where the line has one (see _tokens)
+            ctx = (" " + chunk if i else chunk) + " " if i < last else (" " + chunk if i else chunk)
+            rec = in_context.get(ctx)
+            if rec is None:
+                rec = in_context[ctx] = _chunk_record(_chunk_tokens(ctx), tmemo, lx)
+        texts += rec[0]
+        kinds += rec[1]
+        infos += rec[2]
+        flags += rec[3]
+        line_flags |= rec[4]
+        if with_code:
+            codes += rec[6] if in_code else rec[5]
+            if rec[7]:
+                in_code = not in_code
+    if not with_code:
+        codes = [False] * len(texts)
+    return texts, kinds, codes, infos, flags, line_flags
 
 
 # Flags of a token text (_text_info); a line ORs them so a stage whose flag no token has is skipped whole.
@@ -927,15 +1050,38 @@ def _scan_entry(t: str, exact: dict, prefix: dict):
         return None
     best_len, best_ids, best_exact = 0, set(), False
     multi = []
+    by_second: dict[str, list] = {}
+    prefix_second = []
     for pat, ids in cands:
         is_exact = not pat[-1][1]
         if len(pat) > 1:
-            multi.append((pat[1:], ids, len(pat), is_exact))
+            item = (pat[1:], ids, len(pat), is_exact, len(multi))
+            multi.append(item)
+            second, second_is_prefix = pat[1]
+            if second_is_prefix:
+                prefix_second.append(item)
+            else:
+                by_second.setdefault(second, []).append(item)
         elif best_len == 0 or (is_exact and not best_exact):
             best_len, best_ids, best_exact = 1, set(ids), is_exact
         elif is_exact == best_exact:
             best_ids |= set(ids)
-    return best_len, best_ids, tuple(multi)
+    return (best_len, best_ids, tuple(multi), {k: tuple(v) for k, v in by_second.items()}, tuple(prefix_second))
+
+
+def _order(item: tuple) -> int:
+    return item[4]
+
+
+def _second_matches(entry: tuple, nxt: str) -> tuple:
+    """The longer patterns of a _scan_entry whose second element matches the token text ``nxt`` (equal to it, or
+    a prefix of it), in the entry's candidate order: no other can match where ``nxt`` follows."""
+    got = entry[3].get(nxt, ())
+    if entry[4]:
+        more = tuple(item for item in entry[4] if nxt.startswith(item[0][0][0]))
+        if more:
+            got = tuple(sorted(got + more, key=_order)) if got else more
+    return got
 
 
 def _table_spans(texts: list[str], kinds: list[str], codes: list[bool], infos: list[tuple], flag: int, slot: int,
@@ -960,41 +1106,43 @@ def _scan_starts(texts: list[str], kinds: list[str], codes: list[bool], infos: l
         if i0 < i or kinds[i0] == "punct" or (skip_code and codes[i0]):
             continue
         i = i0
-        one_len, one_ids, multi = infos[i][slot]
-        best_len = 0
-        if multi:
-            best_ids: set[str] = set()
-            best_exact = False
-            for rest, ids, n, is_exact in multi:
-                if i + n > n_tok:
+        entry = infos[i][slot]
+        if entry[2] and i + 1 < n_tok:
+            multi = _second_matches(entry, texts[i + 1]) if entry[4] else entry[3].get(texts[i + 1], ())
+            if multi:
+                best_len = 0
+                best_ids: set[str] = set()
+                best_exact = False
+                for rest, ids, n, is_exact, _ in multi:
+                    if i + n > n_tok:
+                        continue
+                    k = i
+                    for el, is_prefix in rest:
+                        k += 1
+                        if kinds[k] == "punct" or (skip_code and codes[k]) or \
+                                (not texts[k].startswith(el) if is_prefix else texts[k] != el):
+                            break
+                    else:
+                        if n > best_len or (n == best_len and is_exact and not best_exact):
+                            best_len, best_ids, best_exact = n, set(ids), is_exact
+                        elif n == best_len and is_exact == best_exact:
+                            best_ids |= set(ids)
+                if best_len:
+                    out.append((i, i + best_len, best_ids))
+                    i += best_len
                     continue
-                k = i
-                for el, is_prefix in rest:
-                    k += 1
-                    if kinds[k] == "punct" or (skip_code and codes[k]) or \
-                            (not texts[k].startswith(el) if is_prefix else texts[k] != el):
-                        break
-                else:
-                    if n > best_len or (n == best_len and is_exact and not best_exact):
-                        best_len, best_ids, best_exact = n, set(ids), is_exact
-                    elif n == best_len and is_exact == best_exact:
-                        best_ids |= set(ids)
-        if best_len:
-            out.append((i, i + best_len, best_ids))
-            i += best_len
-        else:
-            if one_len:
-                out.append((i, i + 1, one_ids))
-            i += 1
+        if entry[0]:  # no longer pattern matched: the best one-token one, if any
+            out.append((i, i + 1, entry[1]))
+        i += 1
     return out
 
 
 def _cid_info(lx: Lexicon, cid: str) -> tuple:
     """(kind, ((id, canonical id, flip) for the id and each of its parents), slot, is a day, kind for clause
-    merging) of a concept id."""
+    merging, the first link of that chain, the others) of a concept id."""
     chain = tuple((c, *lx.canon(c)) for c in (cid, *lx.expand(cid)))
     return (lx.kind.get(cid), chain, lx.slot_of.get(cid), cid in DAY_GROUPS,
-            lx.kind.get(cid, "lexical" if cid.startswith("w:") else "object"))
+            lx.kind.get(cid, "lexical" if cid.startswith("w:") else "object"), chain[0], chain[1:])
 
 
 _NOT_LEXICAL = frozenset({"punct", "num", "time", "iso", "url", "mail", "phone"})
@@ -1084,32 +1232,19 @@ def _analyze_cached(text: str) -> Analysis:
         if seeded is not None:
             return seeded
     lx = lexicon()
-    chunk_memo, tmemo, cmemo, wmemo, _, content_memo = _line_memos(lx)
+    memos = _line_memos(lx)
+    _, tmemo, cmemo, wmemo, _, content_memo, _, _, _ = memos
     content, _, _ = _split_stamp(text)
     body = strip_markup(content)
     nfc = unicodedata.normalize("NFC", body)
     norm = normalize_nfc(nfc)
-    texts, kinds, codes = _tokens(norm, chunk_memo)
+    texts, kinds, codes, infos, flags, line_flags = _line_tokens(norm, memos, lx)
     n_tok = len(texts)
-    infos = [tmemo.get(t) or _token_info(t, lx, tmemo) for t in texts]
-    flags = [info[0] for info in infos]
-    line_flags = 0
-    for f in flags:
-        line_flags |= f
-    value_toks: list[int] = []
-    date_toks: list[int] = []
-    month_day_toks: list[int] = []
-    if line_flags & (_F_VALUE | _F_DATES | _F_MONTH_DAY) or not _VALUE_KINDS.isdisjoint(kinds):
-        for k, f in enumerate(flags):
-            if f & (_F_VALUE | _F_DATES | _F_MONTH_DAY) or kinds[k] in _VALUE_KINDS:
-                if f & _F_VALUE or kinds[k] in _VALUE_KINDS:
-                    value_toks.append(k)
-                if f & _F_DATES:
-                    date_toks.append(k)
-                if f & _F_MONTH_DAY:
-                    month_day_toks.append(k)
-    split_cands = [k for k, f in enumerate(flags) if f & (_F_SPLIT | _F_BOUND)] \
-        if line_flags & (_F_SPLIT | _F_BOUND) else []
+    positions = range(n_tok)
+    marker_starts, content_starts, lexical_toks, split_cands = _token_roles(flags)
+    value_toks = _having(positions, flags, _F_VALUE | _K_VALUE_KIND, line_flags)
+    date_toks = _having(positions, flags, _F_DATES, line_flags)
+    month_day_toks = _having(positions, flags, _F_MONTH_DAY, line_flags)
 
     def cinfo(cid: str) -> tuple:
         got = cmemo.get(cid)
@@ -1117,29 +1252,35 @@ def _analyze_cached(text: str) -> Analysis:
             got = cmemo[cid] = _cid_info(lx, cid)
         return got
 
-    marker_spans = _table_spans(texts, kinds, codes, infos, _F_MARKER, 4, True)
-    content_spans = _table_spans(texts, kinds, codes, infos, _F_CONTENT, 5, False)
+    marker_spans = _scan_starts(texts, kinds, codes, infos, 4, marker_starts, True)
+    content_spans = _scan_starts(texts, kinds, codes, infos, 5, content_starts, False)
     marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span
     marker_tokens: set[int] = set()
     for s, e, ids in marker_spans:
         ms: set[str] = set()
         ms.update(ids)
         marker_list.append((s, ms))
-        marker_tokens.update(range(s, e))
+        if e == s + 1:
+            marker_tokens.add(s)
+        else:
+            marker_tokens.update(range(s, e))
     covered_by_content = set()
     concept_at: list[tuple[int, set[str]]] = []
     span_end: dict[int, int] = {}  # a concept's end token where it is not the next one (looked up with a default)
     for s, e, ids in content_spans:
         concept_at.append((s, ids))
         span_end[s] = e
-        covered_by_content.update(range(s, e))
+        if e == s + 1:
+            covered_by_content.add(s)
+        else:
+            covered_by_content.update(range(s, e))
     # Lexical fallback: unknown content words still carry meaning (names, projects, folders).
     ext_memo = content_memo
-    for i in range(n_tok):
-        kind = kinds[i]
-        if i in covered_by_content or kind in _NOT_LEXICAL:
+    for i in lexical_toks:  # not punctuation, numbers, times, stop words
+        if i in covered_by_content:
             continue
-        if kind == "word" and (i in marker_tokens or flags[i] & _F_STOP):
+        kind = kinds[i]
+        if kind == "word" and i in marker_tokens:
             continue
         t = texts[i]
         key = t.strip("/*").rstrip("/") if kind == "path" else t
@@ -1168,9 +1309,21 @@ def _analyze_cached(text: str) -> Analysis:
         merged.append(list(raw_bounds[0]))  # a lone clause stays as it is, whatever it holds
         raw_bounds = ()
     for s, e, exc in raw_bounds:
-        ids = [c for i, cs in concept_at if s <= i < e for c in cs]
-        if ids:
-            hc = "qual" if all(cinfo(c)[4] in ("qualifier", "generic") for c in ids) else "full"
+        named, full = False, False  # the bounds name a concept; one that is not a qualifier or generic
+        for i, cs in concept_at:  # sorted
+            if i < s:
+                continue
+            if i >= e:
+                break
+            for c in cs:
+                named = True
+                if cinfo(c)[4] not in ("qualifier", "generic"):
+                    full = True
+                    break
+            if full:
+                break
+        if named:
+            hc = "full" if full else "qual"
         else:  # values alone count as qualifiers (an empty set of kinds is within any)
             hc = "qual" if any(kinds[k] in _HAS_VALUE_KINDS for k in range(s, e)) else "none"
         if merged and s < n_tok and flags[s] & _F_CONT:
@@ -1199,8 +1352,9 @@ def _analyze_cached(text: str) -> Analysis:
             merged.append([pending_front[0][0], pending_front[-1][1], pending_front[0][2]])
 
     line = _Line(texts, kinds, codes, infos, line_flags, concept_at, span_end, nfc, value_toks, date_toks,
-                 month_day_toks)
+                 month_day_toks, flags)
     local_ctx = None  # what "without X" needs to find X's extent, built on the first NEG_LOCAL
+    weight_memo = memos[8]
     clauses: list[Clause] = []
     all_concepts: set[str] = set()
     line_markers: set[str] = set()
@@ -1276,6 +1430,8 @@ def _analyze_cached(text: str) -> Analysis:
                     aside.add(k)
         signs = cl.signs
         direct = cl.direct
+        raw, antonymic, negated_direct, local_neg = cl.raw, cl.antonymic, cl.negated_direct, cl.local_neg
+        add_concept = all_concepts.add
         for k, ids in concept_at:
             if k < s:
                 continue
@@ -1286,26 +1442,28 @@ def _analyze_cached(text: str) -> Analysis:
             into = pre if ((first_neg is not None and k < first_neg) or (even_at is not None and k > even_at)
                            or k in aside) else post
             for cid in ids:
-                info = cmemo.get(cid)
-                if info is None:
-                    info = cinfo(cid)
-                first_link = True
-                for c, can, flip in info[1]:
+                info = cmemo.get(cid) or cinfo(cid)
+                # the concept itself (its first link), then its parents: each set gets its ids in the same order
+                c, can, flip = info[5]
+                val = sg * flip
+                prev = signs.get(can)
+                signs[can] = val if prev is None or prev == val else 0
+                into.add(can)
+                direct.add(can)
+                raw.add(c)
+                if flip < 0:
+                    antonymic.add(can)
+                if sg < 0:
+                    negated_direct.add(c)
+                if in_local:
+                    local_neg.add(can)
+                add_concept(can)
+                for c, can, flip in info[6]:
                     val = sg * flip
                     prev = signs.get(can)
                     signs[can] = val if prev is None or prev == val else 0
                     into.add(can)
-                    if first_link:
-                        first_link = False
-                        direct.add(can)
-                        cl.raw.add(c)
-                        if flip < 0:
-                            cl.antonymic.add(can)
-                        if sg < 0:
-                            cl.negated_direct.add(c)
-                        if in_local:
-                            cl.local_neg.add(can)
-                    all_concepts.add(can)
+                    add_concept(can)
                 slot = info[2]
                 if slot:
                     all_concepts.add(slot)
@@ -1352,7 +1510,7 @@ def _analyze_cached(text: str) -> Analysis:
         line_markers |= mk  # markers inferred above (RELAX from "not needed", INDIFF from "any … works")
         _values_for(cl, line, s, e, local, base)
         values.extend(cl.values)
-        cl.finish()
+        cl.finish(weight_memo)
         clauses.append(cl)
 
     if len(clauses) >= 2:
@@ -1373,38 +1531,7 @@ def _analyze_cached(text: str) -> Analysis:
     for slot, _, _ in values:
         all_concepts.add(slot if not slot.startswith("NUM:") else "NUM")
 
-    nominal_at: set[int] | None = None
-
-    def nominal() -> set[int]:
-        nonlocal nominal_at
-        if nominal_at is None:
-            nominal_at = {k for k, ids in concept_at
-                          if any(cinfo(c)[0] in {"object", "qualifier", "value", "slot"} for c in ids)
-                          and not any(cinfo(c)[0] == "action" for c in ids)}
-        return nominal_at
-
-    first_i = kinds.index("word") if "word" in kinds else -1
-    first = texts[first_i] if first_i >= 0 else ""
-    first_f = flags[first_i] if first_i >= 0 else 0  # _en_past(""), _ru_past("") are False
-    past = "PAST" in line_markers or bool(first_f & _F_EN_PAST) or (
-        bool(first_f & _F_RU_PAST) and first_i not in nominal()  # «спортзал» is a noun
-    )
-    if not past:
-        past = any(kinds[i] == "word" and flags[i] & _F_RU_PAST and i not in nominal() for i in range(min(4, n_tok)))
-    if not past:
-        past = any(kinds[i] == "word" and flags[i] & _F_RU_PART for i in range(min(2, n_tok)))
-    words_ = [t for t, kind in zip(texts, kinds) if kind == "word"]
-    if past and first_f & _F_EN_PAST and any(w in _PRESENT_AUX for w in words_[1:5]):
-        past = False  # "Scanned documents are named …": a participle used as an adjective, the verb is present
-    if not past and len(words_) > 2 and not line_markers & {"PERMIT", "RELAX", "OBLIGE", "NEG", "FUTURE_PLAN"}:
-        # "Friends ordered steaks …": a past verb in second or third place after a subject
-        for i in (1, 2):
-            if _en_past(words_[i]) and words_[i - 1] not in _AUX_OR_NOT_SUBJECT \
-                    and (i == 1 or words_[0] not in _AUX_OR_NOT_SUBJECT) \
-                    and not any(w in _PRESENT_AUX for w in words_[i + 1:i + 5]):
-                past = True
-                break
-    modal = line_markers & {"PERMIT", "RELAX", "INDIFF", "OBLIGE", "FUTURE_PLAN"}
+    report = _reports(texts, kinds, flags, line_flags, line_markers, concept_at, cinfo)
     return Analysis(
         text=text,
         clauses=clauses,
@@ -1412,25 +1539,91 @@ def _analyze_cached(text: str) -> Analysis:
         markers=frozenset(line_markers),
         values=values,
         hedged="HEDGE" in line_markers,
-        report=past and not modal,
+        report=report,
         mention="MENTION" in line_markers,
         universal="UNIVERSAL" in line_markers,
         indiff="INDIFF" in line_markers,
     )
 
 
-def _first(item: tuple) -> int:
-    return item[0]
+#: The first item of a tuple (a sort key called in C).
+_first = itemgetter(0)
+
+
+_MODAL = frozenset({"PERMIT", "RELAX", "INDIFF", "OBLIGE", "FUTURE_PLAN"})
+_NOT_NARRATIVE = frozenset({"PERMIT", "RELAX", "OBLIGE", "NEG", "FUTURE_PLAN"})
+_NOMINAL_KINDS = frozenset({"object", "qualifier", "value", "slot"})
+
+
+def _reports(texts: list[str], kinds: list[str], flags: list[int], line_flags: int, line_markers: set[str],
+             concept_at: list[tuple[int, set[str]]], cinfo) -> bool:
+    """Whether a line tells what happened (``Analysis.report``): a past verb where the verb of a line stands, and
+    no modal marker. A test a line's flags rule out (no token with _F_RU_PAST, _F_RU_PART, _F_EN_PAST) is skipped."""
+    if not line_markers.isdisjoint(_MODAL):
+        return False
+
+    def nominal(i: int) -> bool:  # «спортзал» is a noun: a concept at i names a thing, not an action
+        return any(k == i and any(cinfo(c)[0] in _NOMINAL_KINDS for c in ids)
+                   and not any(cinfo(c)[0] == "action" for c in ids) for k, ids in concept_at)
+
+    first_i = kinds.index("word") if "word" in kinds else -1
+    first_f = flags[first_i] if first_i >= 0 else 0  # _en_past(""), _ru_past("") are False
+    past = "PAST" in line_markers or bool(first_f & _F_EN_PAST) or (bool(first_f & _F_RU_PAST) and not nominal(first_i))
+    if not past and line_flags & _F_RU_PAST:
+        past = any(kinds[i] == "word" and flags[i] & _F_RU_PAST and not nominal(i) for i in range(min(4, len(texts))))
+    if not past and line_flags & _F_RU_PART:
+        past = any(kinds[i] == "word" and flags[i] & _F_RU_PART for i in range(min(2, len(texts))))
+    if past and first_f & _F_EN_PAST:
+        words_ = [t for t, kind in zip(texts, kinds) if kind == "word"]
+        if not _PRESENT_AUX.isdisjoint(words_[1:5]):
+            past = False  # "Scanned documents are named …": a participle used as an adjective, the verb is present
+    if not past and line_flags & _F_EN_PAST and line_markers.isdisjoint(_NOT_NARRATIVE):
+        words_ = [t for t, kind in zip(texts, kinds) if kind == "word"]
+        # "Friends ordered steaks …": a past verb in second or third place after a subject
+        for i in (1, 2) if len(words_) > 2 else ():
+            if _en_past(words_[i]) and words_[i - 1] not in _AUX_OR_NOT_SUBJECT \
+                    and (i == 1 or words_[0] not in _AUX_OR_NOT_SUBJECT) \
+                    and _PRESENT_AUX.isdisjoint(words_[i + 1:i + 5]):
+                past = True
+                break
+    return past
+
+
+def _token_roles(flags: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
+    """In one pass over a line's token flags: the tokens where a marker pattern can start, where a content one
+    can, those a lexical fallback can name, and those that can end or start a clause (each in order)."""
+    markers: list[int] = []
+    contents: list[int] = []
+    lexical: list[int] = []
+    splits: list[int] = []
+    for k, f in enumerate(flags):
+        if f & _F_MARKER:
+            markers.append(k)
+        if f & _F_CONTENT:
+            contents.append(k)
+        if f & _K_LEXICAL:
+            lexical.append(k)
+        if f & (_F_SPLIT | _F_BOUND):
+            splits.append(k)
+    return markers, contents, lexical, splits
+
+
+def _having(positions: range, flags: list[int], mask: int, line_flags: int) -> list[int]:
+    """The positions whose flags share a bit with ``mask``, in order (none when the line's flags have none)."""
+    if not line_flags & mask:
+        return []
+    return [k for k in positions if flags[k] & mask]
 
 
 class _Line:
     """What the value passes of every clause of one line share."""
 
     __slots__ = ("texts", "kinds", "codes", "infos", "line_flags", "concept_at", "span_end", "nfc", "value_toks",
-                 "date_toks", "month_day_toks", "num_keys", "months")
+                 "date_toks", "month_day_toks", "num_keys", "months", "proper", "flags")
 
     def __init__(self, texts, kinds, codes, infos, line_flags, concept_at, span_end, nfc, value_toks, date_toks,
-                 month_day_toks) -> None:
+                 month_day_toks, flags) -> None:
+        self.flags = flags  # each token's text flags and kind bits
         self.texts = texts
         self.kinds = kinds
         self.codes = codes
@@ -1444,6 +1637,7 @@ class _Line:
         self.month_day_toks = month_day_toks  # ... the third one
         self.num_keys: dict[int, str] | None = None  # token -> the concept a number next to it counts
         self.months: set[int] | None = None  # where a MONTH concept starts
+        self.proper: frozenset[str] | None = None  # _proper_words(nfc), for every clause
 
 
 def _near_month_at(line: _Line, k: int) -> bool:
@@ -1452,6 +1646,31 @@ def _near_month_at(line: _Line, k: int) -> bool:
     if months is None:
         months = line.months = {kk for kk, ids in line.concept_at if "MONTH" in ids}
     return bool(months) and (k - 1 in months or k in months or k + 1 in months)
+
+
+_NOT_NUM_KEY = frozenset({"generic", "qualifier"})
+
+
+def _num_keys(concept_at: list[tuple[int, set[str]]], span_end: dict[int, int], kind: dict[str, str]) -> dict:
+    """For each token, the first concept covering it (in concept_at order) with a non-generic, non-qualifier id:
+    its smallest such id (what a number next to the token counts)."""
+    keys: dict[int, str] = {}
+    for kk, ids in concept_at:
+        end = span_end.get(kk, kk + 1)
+        if end == kk + 1 and len(ids) == 1:  # most concepts: one token, one id
+            if kk not in keys:
+                (c,) = ids
+                if kind.get(c) not in _NOT_NUM_KEY:
+                    keys[kk] = c
+            continue
+        cands = None
+        for j in range(kk, end):
+            if j not in keys:
+                if cands is None:
+                    cands = [c for c in ids if kind.get(c) not in _NOT_NUM_KEY]
+                if cands:
+                    keys[j] = min(cands)
+    return keys
 
 
 def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: int) -> None:
@@ -1464,7 +1683,13 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
     has_branch = "BRANCH" in cl.signs
     n_tok = len(texts)
     append = cl.values.append
-    for k in range(s, e) if has_branch else [k for k in line.value_toks if s <= k < e]:
+    if has_branch:
+        value_toks = range(s, e)
+    elif s == 0 and e == n_tok or not line.value_toks:
+        value_toks = line.value_toks  # the clause is the line
+    else:
+        value_toks = [k for k in line.value_toks if s <= k < e]
+    for k in value_toks:
         t = texts[k]
         kind = kinds[k]
         sg = -base if k in local else base
@@ -1494,18 +1719,7 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
                 and not _near_month_at(line, k):
             keys = line.num_keys
             if keys is None:
-                # for each token, the first concept covering it (in concept_at order) with a non-generic,
-                # non-qualifier id: its smallest such id
-                keys = line.num_keys = {}
-                span_end = line.span_end
-                for kk, ids in concept_at:
-                    cands = None
-                    for j in range(kk, span_end.get(kk, kk + 1)):
-                        if j not in keys:
-                            if cands is None:
-                                cands = [c for c in ids if lx.kind.get(c) not in {"generic", "qualifier"}]
-                            if cands:
-                                keys[j] = min(cands)
+                keys = line.num_keys = _num_keys(concept_at, line.span_end, lx.kind)
             num = _NUM_WORDS.get(t, t)
             key = None
             for dist in (1, 2, 3):
@@ -1540,13 +1754,15 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
                     for kk, ids in concept_at):
                 # "через Тинькофф", "via Wise": a named channel or provider is a value of "how it is done"
                 append(("VIA", _stem(nxt), -base if k + 1 in local else base))
-    proper = _proper_words(line.nfc)
+    proper = line.proper
+    if proper is None:
+        proper = line.proper = _proper_words(line.nfc)
     if proper:
         covered = {kk for kk, ids in concept_at if not all(c.startswith("w:") for c in ids)}
         third_pass = range(s, e)
     else:
         covered = ()
-        third_pass = [k for k in line.month_day_toks if s <= k < e]
+        third_pass = [k for k in line.month_day_toks if s <= k < e] if line.month_day_toks else ()
     for k in third_pass:
         info = infos[k]
         kind = kinds[k]
@@ -1568,9 +1784,7 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
     if s == 0 and e == n_tok:
         seg_flags = line_flags
     else:
-        seg_flags = 0
-        for k in range(s, e):
-            seg_flags |= infos[k][0]
+        seg_flags = reduce(or_, line.flags[s:e], 0)  # the text bits of the clause's tokens (and kind bits)
         if not seg_flags & (_F_CITY | _F_DIGIT):
             return
     seg = " ".join(texts[s:e])
@@ -1617,23 +1831,62 @@ _KEYED_NEEDS = (":", "=", "\u2014", "\u2013", "default", "умолчанию")
 _KEYED_PATTERN_NEEDS = (("default",), ("умолчанию",), ("умолчанию",), (":", "=", "\u2014", "\u2013"))
 
 
+#: The words of _PROVENANCE_LABEL: a match holds one of them before the text's first colon.
+_PROVENANCE_WORDS = ("user", "пользовател", "decided", "agreed", "решили", "решено", "договорились", "просьба",
+                     "decision")
+#: The last _KEYED pattern: "label: value", "label = value", "label — value".
+_LABEL_VALUE = _KEYED[3]
+_SEPARATOR = _LazyStd("[:=\u2014\u2013]")
+
+
+def _may_be_provenance_label(text: str) -> bool:
+    """False when _PROVENANCE_LABEL cannot match ``text`` (which holds a colon): each of its words stands, whole,
+    before the first colon."""
+    head = text[:text.index(":")]
+    for w in _PROVENANCE_WORDS:
+        if w in head:
+            return True
+    return False
+
+
+def _may_be_label_value(text: str) -> bool:
+    """False when _LABEL_VALUE cannot match ``text``. A match starts with at most four runs of word characters and
+    hyphens ("default" and a label of three words) separated by blanks, then the separator: so the first ":", "=",
+    "—" or "–" of the text is the separator, with at most four blank-separated words before it (str.split splits
+    at every blank \\s matches, so it finds no more words than the pattern does); and the value after it holds no
+    colon, so the text holds at most one."""
+    m = _SEPARATOR.search(text)
+    return m is not None and text.count(":") <= 1 and len(text[:m.start()].split()) <= 4
+
+
+def _holds_keyed_need(text: str) -> bool:
+    """``any(w in text for w in _KEYED_NEEDS)``, spelt out (a generator costs more than the tests)."""
+    return ":" in text or "=" in text or "\u2014" in text or "\u2013" in text or "default" in text \
+        or "умолчанию" in text
+
+
 def _keyed(norm: str) -> tuple[str, str, int] | None:
     """A "label: value" line ("Default editor: VS Code", «браузер по умолчанию — Firefox», "X = Y").
 
     Returns ("KEY:<label concept>", <value concept>, +1): two lines giving different values to the same label
     disagree, in either language when the label maps to a concept.
     """
-    if not any(w in norm for w in _KEYED_NEEDS):
+    if not _holds_keyed_need(norm):
         return None  # every pattern below needs a separator, "default" or «по умолчанию»
     lx = lexicon()
     text = norm.strip().strip("*_ ")
-    if ":" in text:  # the label pattern ends with a colon
+    if ":" in text and _may_be_provenance_label(text):  # the label pattern ends with a colon
         text = _PROVENANCE_LABEL.sub("", text, count=1)
     text = text.rstrip(" .!").replace("**", "")
-    if not any(w in text for w in _KEYED_NEEDS):
+    if not _holds_keyed_need(text):
         return None  # the label removed held the only one ("User said: …")
     for rx, needs in zip(_KEYED, _KEYED_PATTERN_NEEDS):
-        if not any(w in text for w in needs):
+        for w in needs:
+            if w in text:
+                break
+        else:
+            continue
+        if rx is _LABEL_VALUE and not _may_be_label_value(text):
             continue
         m = rx.match(text)
         if not m:
@@ -1689,16 +1942,25 @@ def _last_word(prefix: str, reversed_rx=_LAST_WORD_REVERSED) -> str | None:
     return m.group(1)[::-1] if m else None
 
 
+_PROPER_RE: tuple | None = None
+
+
+def _proper_re() -> tuple:
+    """The `re` forms of _proper_words' patterns (for a plain line), compiled once."""
+    global _PROPER_RE
+    _PROPER_RE = (_FIRST_WORD.on(True), _CAPITAL.on(True), _LAST_WORD_REVERSED.on(True), _SENTENCE_END.on(True),
+                  _QUOTED.on(True))
+    return _PROPER_RE
+
+
 def _proper_words(nfc: str) -> frozenset[str]:
     """Normalized words written with a capital inside the line (not its first word) or inside quotes."""
     body = nfc.strip()
     if "«" not in body and '"' not in body and not _may_have_upper(body[1:]):
         return frozenset()  # neither a capital nor a quote
-    if _NOT_PLAIN.search(body) is None:
+    if _plain(body):
         # every part of plain text is plain: each pattern takes its `re` form at once, not after a test per text
-        first_word, capital, last_word_reversed, sentence_end, quoted = (
-            _FIRST_WORD.on(True), _CAPITAL.on(True), _LAST_WORD_REVERSED.on(True), _SENTENCE_END.on(True),
-            _QUOTED.on(True))
+        first_word, capital, last_word_reversed, sentence_end, quoted = _PROPER_RE or _proper_re()
     else:  # each pattern picks its engine by the text it reads
         first_word, capital, last_word_reversed, sentence_end, quoted = (
             _FIRST_WORD, _CAPITAL, _LAST_WORD_REVERSED, _SENTENCE_END, _QUOTED)
@@ -1732,6 +1994,12 @@ def _near_month(k: int, concept_at, span_end) -> bool:
 _NAME_NEEDS = ("call", "address", "refer", "name", "зови", "называй", "обращ", "зовут", "имя")
 
 
+def _holds_name_need(folded: str) -> bool:
+    """``any(w in folded for w in _NAME_NEEDS)``, spelt out."""
+    return "call" in folded or "address" in folded or "refer" in folded or "name" in folded or "зови" in folded \
+        or "называй" in folded or "обращ" in folded or "зовут" in folded or "имя" in folded
+
+
 def _names(nfc: str) -> list[tuple[str, str, int]]:
     """Forms of address the line sets: "call me Sam, not Samuel" -> [(NAME, sam, +1), (NAME, samuel, -1)].
 
@@ -1740,7 +2008,7 @@ def _names(nfc: str) -> list[tuple[str, str, int]]:
     """
     found: list[tuple[bool, str, str, int]] = []
     folded = nfc.casefold()
-    if not any(w in folded for w in _NAME_NEEDS) and (nfc.isascii() or _HAS_NEWER.search(nfc) is None):
+    if not _holds_name_need(folded) and (nfc.isascii() or _HAS_NEWER.search(nfc) is None):
         return []  # (case-insensitive) every trigger holds one of these words
     for m in _NAME_TRIGGER.finditer(nfc):
         address = not _NAME_NOT_ADDRESS.match(m.group(0))
