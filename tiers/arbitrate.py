@@ -421,6 +421,7 @@ def _file_index_record(sha: str, fi: _FileIndex) -> dict:
     }
 
 
+_first_item = operator.itemgetter(0)
 _second = operator.itemgetter(1)
 
 
@@ -1008,7 +1009,7 @@ class _Fx:
                  "pol_cl", "neg_objects", "rules", "c_flip", "neg_gate", "k_flip", "gate_required", "subst_slots")
 
     def __init__(self, a: Analysis) -> None:
-        self.slots = frozenset([s for s, _, _ in a.values])  # a.values holds every clause's values
+        self.slots = frozenset(map(_first_item, a.values))  # a.values holds every clause's values
         self.rel_cl: list | None = None  # with content_all and rel_memo, on first need (``related``)
         self.pos_slots: frozenset[str] | None = None  # with pos_all, pos_time and c_vals (``line``)
         self.done = False
@@ -1902,15 +1903,26 @@ def _plan(index: ConstraintIndex, a: Analysis, cands: list[Constraint]) -> tuple
     loop (None for its features and relatedness), where the failure is reported as before."""
     steps = []
     lone_slots: set[str] = set()
+    # per constraint of the index (by id: the index holds them): (its identity for the check, (analysis,
+    # features), whether it is a scoped DECISION), made once however many scorings it is a candidate of
+    known = index.__dict__.setdefault("_steps", {})
     for cons in cands:
-        same = (cons.content, id(cons.tier), cons.scope)  # tiers are singletons: id() spares Enum.__hash__
+        got = known.get(id(cons))
+        if got is None or got[0] is not cons:
+            same = (cons.content, id(cons.tier), cons.scope)  # tiers are singletons: id() spares Enum.__hash__
+            try:
+                kk = _constraint_fx(index, cons.content)
+            except Exception:  # noqa: BLE001 - reported by the loop, which fails on it again
+                steps.append((cons, same, None, None, False))
+                continue
+            got = known[id(cons)] = (cons, same, kk, cons.tier is Tier.DECISION and bool(cons.scope))
+        _, same, kk, scoped = got
         try:
-            kk = _constraint_fx(index, cons.content)
             rel = _relatedness_fx(kk[1], a)
         except Exception:  # noqa: BLE001 - reported by the loop, which fails on it again
             steps.append((cons, same, None, None, False))
             continue
-        lone = rel < RELATED_MIN and not (cons.tier is Tier.DECISION and cons.scope)
+        lone = rel < RELATED_MIN and not scoped
         if lone:
             lone_slots.update(kk[1].slots)
         steps.append((cons, same, kk, rel, lone))
