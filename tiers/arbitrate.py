@@ -421,6 +421,7 @@ def _file_index_record(sha: str, fi: _FileIndex) -> dict:
     }
 
 
+_first_item = operator.itemgetter(0)
 _second = operator.itemgetter(1)
 
 
@@ -997,34 +998,51 @@ class _Fx:
     """What the checks need of one analysis, computed once for it (a constraint meets many lines in a lint pass,
     a line meets up to ``MAX_CANDIDATES`` constraints): slot sets, values by slot, the clauses' comparable concepts.
     Each set is exactly what the plain code tests, so a skip based on it is the outcome the plain code reaches.
-    Most pairs end at the relatedness test: the rest is computed on first need, in stages (``full`` for the
-    checks before the polarity, ``flips`` for the test of a possible flip, ``clauses`` for the polarity loop)."""
+    Most pairs end at the relatedness test: the rest is computed on first need, in stages, each for the role that
+    needs it (most lines of a lint are only candidates, most constraints are never one): ``related`` for the
+    relatedness of a constraint, ``line`` for a candidate's tests in ``_may_conflict``, ``full`` for the checks
+    before the polarity, ``c_flips``/``k_flips`` for the test of a possible flip, ``clauses`` for the polarity
+    loop."""
 
     __slots__ = ("slots", "content_all", "rel_cl", "rel_memo", "done", "vals", "pos_slots", "pos_all", "pos_time",
                  "acts", "win", "th_slots", "elig_k", "c_vals", "scopes", "split", "inferred",
                  "pol_cl", "neg_objects", "rules", "c_flip", "neg_gate", "k_flip", "gate_required", "subst_slots")
 
     def __init__(self, a: Analysis) -> None:
-        self.slots = frozenset([s for s, _, _ in a.values])  # a.values holds every clause's values
+        self.slots = frozenset(map(_first_item, a.values))  # a.values holds every clause's values
+        self.rel_cl: list | None = None  # with content_all and rel_memo, on first need (``related``)
+        self.pos_slots: frozenset[str] | None = None  # with pos_all, pos_time and c_vals (``line``)
+        self.done = False
+        self.inferred: bool | None = None  # _inferred(a), on first need (its memo of texts is smaller than a lint)
+        self.pol_cl: list | None = None  # with elig_k, on first need (``clauses``)
+        self.c_flip: list | None = None  # with neg_gate, on first need (``c_flips``)
+        self.k_flip: list | None = None  # with gate_required, on first need (``k_flips``)
+
+    def related(self, a: Analysis) -> _Fx:
+        """What ``_relatedness_fx`` needs of the analysis as a constraint."""
         self.rel_cl = [(cl.content, cl.cov_w, cl.content_total) for cl in a.clauses if not cl.exception]
         self.content_all = frozenset([x for cl in a.clauses if not cl.exception for x in cl.content])
         #: the content concepts a line holds -> the relatedness (``_relatedness_fx``)
         self.rel_memo: dict[frozenset[str], float] = {}
-        self.done = False
-        self.inferred: bool | None = None  # _inferred(a), on first need (its memo of texts is smaller than a lint)
-        self.pol_cl: list | None = None  # with elig_k, on first need (``clauses``)
-        self.c_flip: list | None = None  # with neg_gate, on first need (``flips``)
-        self.k_flip: list | None = None  # with gate_required, on first need (``flips``)
+        return self
+
+    def line(self, a: Analysis) -> _Fx:
+        """The slots and values of the analysis as a candidate: the slots its clauses (not exceptions) give a
+        positive value, less MONTH_V (``pos_slots``), every slot and value with a positive sign."""
+        self.pos_slots = frozenset([s for cl in a.clauses if not cl.exception for s, _, sg in cl.values
+                                    if sg > 0 and s != "MONTH_V"])
+        self.pos_all = frozenset([s for s, _, sg in a.values if sg > 0])
+        self.pos_time = "TIME" in self.pos_all
+        self.c_vals = frozenset([v for _, v, sg in a.values if sg > 0])
+        return self
 
     def full(self, a: Analysis) -> _Fx:
         if self.done:
             return self
+        if self.pos_slots is None:
+            self.line(a)
         kind = lexicon().kind
         self.vals = _values(a)
-        self.pos_slots = frozenset(slot for slot, lst in self.vals.items()
-                                   if slot != "MONTH_V" and any(sg > 0 for _, sg, _ in lst))
-        self.pos_all = frozenset([s for s, _, sg in a.values if sg > 0])
-        self.pos_time = "TIME" in self.pos_all
         self.acts = frozenset([x for kc in a.clauses for x in kc.direct
                                if kind.get(x) == "action" and x not in _LIGHT])
         self.win = any(not cl.exception and cl.force == "prohibit" and any(s == "TIME" for s, _, _ in cl.values)
@@ -1032,7 +1050,6 @@ class _Fx:
         self.th_slots = frozenset([s for cl in a.clauses if not cl.exception and cl.force == "prohibit"
                                    and ("ABOVE" in cl.raw) != ("BELOW" in cl.raw)
                                    for s, _, _ in cl.values if s.startswith("NUM:")])
-        self.c_vals = frozenset([v for _, v, sg in a.values if sg > 0])
         # the slots in which _substitution could find a value of this analysis as a constraint replaced: one with a
         # positive value, or a value it rules out (denied in a slot compared as a value) as a clause's object
         # ("NAME": any denied one); MONTH_V is never compared
@@ -1073,37 +1090,56 @@ class _Fx:
         return self
 
     def flips(self, a: Analysis) -> _Fx:
-        """What ``_flip_possible`` tests, in both roles (see there); callers build it once (``c_flip`` None before).
+        """What ``_flip_possible`` tests, in both roles (``c_flips`` and ``k_flips``)."""
+        return self.c_flips(a).k_flips(a)
 
-        As a candidate: per clause of ``pol_cl`` (permissive force, its comparable concepts with their signs, those
-        of them that are not qualifiers, its signs), leaving out the clauses lacking either kind of concept; and
-        whether a clause denies an approval gate. As a constraint: per clause it compares (its comparable concepts
-        with the opposite signs, its comparable concepts, its actions); and whether its gates all require."""
+    def c_flips(self, a: Analysis) -> _Fx:
+        """What ``_flip_possible`` tests of the analysis as a candidate: per clause of ``pol_cl`` (permissive
+        force, its comparable concepts with their signs, those of them that are not qualifiers, its signs),
+        leaving out the clauses lacking either kind of concept; and whether a clause denies an approval gate."""
         kind = lexicon().kind
         c_flip = []
-        k_flip = []
+        report = a.report
         for cl in a.clauses:
             if cl.exception:
                 continue
-            signed, flipped, comparable, nq = [], [], [], []
+            permissive = cl.force in _PERMISSIVE
+            if cl.force not in _CONFLICT_FORCES or (report and not permissive):
+                continue
+            signed, nq = [], []
             for x, sg in cl.signs.items():
                 if sg:
                     kd = kind.get(x)
                     if kd != "generic" and kd != "slot":
                         signed.append((x, sg > 0))
-                        flipped.append((x, sg < 0))
-                        comparable.append(x)
                         if kd != "qualifier":
                             nq.append(x)
+            if nq:  # nq is part of signed: a clause without it shares nothing the loop can flip
+                c_flip.append((permissive, frozenset(signed), frozenset(nq), cl.signs))
+        self.c_flip = c_flip
+        self.neg_gate = any(cl.signs.get("GATE", 0) < 0 for cl in a.clauses)
+        return self
+
+    def k_flips(self, a: Analysis) -> _Fx:
+        """What ``_flip_possible`` tests of the analysis as a constraint: per clause it compares (its comparable
+        concepts with the opposite signs, its comparable concepts, its actions); and whether its gates all
+        require."""
+        kind = lexicon().kind
+        k_flip = []
+        for cl in a.clauses:
+            if cl.exception:
+                continue
+            flipped, comparable = [], []
+            for x, sg in cl.signs.items():
+                if sg:
+                    kd = kind.get(x)
+                    if kd != "generic" and kd != "slot":
+                        flipped.append((x, sg < 0))
+                        comparable.append(x)
             if not comparable:
                 continue  # nothing shared with any clause
             k_flip.append((frozenset(flipped), frozenset(comparable), _clause_actions(cl, kind)))
-            permissive = cl.force in _PERMISSIVE
-            if nq and cl.force in _CONFLICT_FORCES and not (a.report and not permissive):
-                c_flip.append((permissive, frozenset(signed), frozenset(nq), cl.signs))
-        self.c_flip = c_flip
         self.k_flip = k_flip
-        self.neg_gate = any(cl.signs.get("GATE", 0) < 0 for cl in a.clauses)
         gates = [cl.signs["GATE"] for cl in a.clauses if not cl.exception and cl.signs.get("GATE")]
         self.gate_required = bool(gates) and all(sg > 0 for sg in gates)
         return self
@@ -1117,7 +1153,7 @@ def _fx(a: Analysis) -> _Fx:
 
 
 def _relatedness_fx(kx: _Fx, c: Analysis) -> float:
-    """``_relatedness(k, c)`` from the constraint's features.
+    """``_relatedness(k, c)`` from the constraint's features (``related`` stage built: ``_kfx``).
 
     It depends on the line only through which of the constraint's content concepts it holds: the value is kept
     by that set (a constraint meets many lines sharing the same few of its words)."""
@@ -1137,6 +1173,14 @@ def _relatedness_fx(kx: _Fx, c: Analysis) -> float:
             best = cov
     kx.rel_memo[shared] = best
     return best
+
+
+def _kfx(k: Analysis) -> _Fx:
+    """``_fx(k)`` of an analysis in the constraint's role (its ``related`` stage built)."""
+    kx = _fx(k)
+    if kx.rel_cl is None:
+        kx.related(k)
+    return kx
 
 
 def _flip_possible(cx: _Fx, kx: _Fx) -> bool:
@@ -1222,9 +1266,9 @@ def _polarity(c: Analysis, k: Analysis, cx: _Fx | None = None, kx: _Fx | None = 
     # Required approval gates: "ask first", "without review", "directly".
     if kx is not None:
         if cx.c_flip is None:
-            cx.flips(c)
-        if kx.c_flip is None:
-            kx.flips(k)
+            cx.c_flips(c)
+        if kx.k_flip is None:
+            kx.k_flips(k)
         required = kx.gate_required
     else:
         k_gate = [kc.signs["GATE"] for kc in k.clauses if not kc.exception and kc.signs.get("GATE")]
@@ -1636,7 +1680,8 @@ def _scope_generalization(c: Analysis, k: Analysis, scope: str, kx: _Fx | None =
         pre = kx.scopes.get(scope)
         if pre is None:
             pre = kx.scopes[scope] = _scope_choices(k, scope)
-        c_vals = _fx(c).full(c).c_vals
+        cx = _fx(c)
+        c_vals = (cx.line(c) if cx.pos_slots is None else cx).c_vals
         if pre[3].isdisjoint(c.concepts) and pre[4].isdisjoint(c_vals):
             return False  # the line touches none of the choices: every coverage below is 0
     else:
@@ -1753,7 +1798,7 @@ def _check(c: Analysis, cand_tier: Tier, cons: Constraint, fast: bool, cx: _Fx |
     if fast:
         if cx is None:
             cx = _fx(c)
-        kx = _fx(k) if kk is None else kk[1]
+        kx = _kfx(k) if kk is None else kk[1]
         if rel is None:
             rel = _relatedness_fx(kx, c)
     else:
@@ -1842,7 +1887,7 @@ def _constraint_fx(index: ConstraintIndex, content: str) -> tuple[Analysis, _Fx]
     kk = kfx.get(content)
     if kk is None:
         k = analyze(content)
-        kk = kfx[content] = (k, _fx(k))
+        kk = kfx[content] = (k, _kfx(k))
     return kk
 
 
@@ -1858,15 +1903,26 @@ def _plan(index: ConstraintIndex, a: Analysis, cands: list[Constraint]) -> tuple
     loop (None for its features and relatedness), where the failure is reported as before."""
     steps = []
     lone_slots: set[str] = set()
+    # per constraint of the index (by id: the index holds them): (its identity for the check, (analysis,
+    # features), whether it is a scoped DECISION), made once however many scorings it is a candidate of
+    known = index.__dict__.setdefault("_steps", {})
     for cons in cands:
-        same = (cons.content, id(cons.tier), cons.scope)  # tiers are singletons: id() spares Enum.__hash__
+        got = known.get(id(cons))
+        if got is None or got[0] is not cons:
+            same = (cons.content, id(cons.tier), cons.scope)  # tiers are singletons: id() spares Enum.__hash__
+            try:
+                kk = _constraint_fx(index, cons.content)
+            except Exception:  # noqa: BLE001 - reported by the loop, which fails on it again
+                steps.append((cons, same, None, None, False))
+                continue
+            got = known[id(cons)] = (cons, same, kk, cons.tier is Tier.DECISION and bool(cons.scope))
+        _, same, kk, scoped = got
         try:
-            kk = _constraint_fx(index, cons.content)
             rel = _relatedness_fx(kk[1], a)
         except Exception:  # noqa: BLE001 - reported by the loop, which fails on it again
             steps.append((cons, same, None, None, False))
             continue
-        lone = rel < RELATED_MIN and not (cons.tier is Tier.DECISION and cons.scope)
+        lone = rel < RELATED_MIN and not scoped
         if lone:
             lone_slots.update(kk[1].slots)
         steps.append((cons, same, kk, rel, lone))
@@ -1887,8 +1943,8 @@ def _may_conflict(c: Analysis, cx: _Fx, cons: Constraint, kk: tuple[Analysis, _F
     the line denies) or its loop (``_flip_possible``)."""
     k, kx = kk
     if not apart:
-        if not cx.done:
-            cx.full(c)
+        if cx.pos_slots is None:
+            cx.line(c)
         if not kx.done:
             kx.full(k)
         if not c.report and not cx.pos_slots.isdisjoint(kx.subst_slots):
@@ -1896,10 +1952,10 @@ def _may_conflict(c: Analysis, cx: _Fx, cons: Constraint, kk: tuple[Analysis, _F
         if (kx.win and cx.pos_time) or not kx.th_slots.isdisjoint(cx.pos_all):
             return True
     if rel >= RELATED_MIN:
-        if kx.c_flip is None:  # the stage is built once per analysis (a method call per pair cost more)
-            kx.flips(k)
+        if kx.k_flip is None:  # the stage is built once per analysis (a method call per pair cost more)
+            kx.k_flips(k)
         if cx.c_flip is None:
-            cx.flips(c)
+            cx.c_flips(c)
         if (kx.gate_required and cx.neg_gate) or _flip_possible(cx, kx):
             return True
     return cons.tier is Tier.DECISION and bool(cons.scope) and _scope_generalization(c, k, cons.scope, kx.full(k))
