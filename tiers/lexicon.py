@@ -974,7 +974,7 @@ class _Tables:
 
     __slots__ = ("entries", "exact", "stems", "anchored_exact", "anchored_stems", "loose", "anchored_loose",
                  "stem_lengths", "anchored_stem_lengths", "token_ids", "word_tokens", "word_token_lengths",
-                 "char_tokens", "groups", "char_groups", "char_token_tids", "first_chars")
+                 "char_tokens", "groups", "char_groups", "char_token_tids", "first_chars", "triggers")
 
     def __init__(self) -> None:
         self.entries: list[tuple[tuple[str, str, float], ...]] = []
@@ -1013,6 +1013,7 @@ class _Tables:
         self.stem_lengths = sorted({len(k) for k in self.stems})
         self.anchored_stem_lengths = sorted({len(k) for k in self.anchored_stems})
         self.word_token_lengths = sorted({len(k) for k in self.word_tokens})
+        self.triggers = _Triggers(self)
 
     def _add(self, ci: int, idx: int, phrase: str) -> None:
         if phrase.startswith("re:"):
@@ -1134,6 +1135,124 @@ class _Tables:
         return frozenset(out)
 
 
+class _Triggers:
+    """The triggers of the unindexed patterns as ids a line collects, next to the gate tokens (derived from the
+    tables when they are loaded; not part of the shipped JSON).
+
+    Each distinct requirement of a trigger ("digit", or a tuple of literals of which one must be in the line) gets
+    an id above the gate token ids. A line holds a requirement when one of its literals is a substring of it, and
+    that is found without a substring search per literal and line:
+
+    - a one-character literal is in the set of the line's characters (``char_ids``);
+    - a literal of word characters only lies inside one ``\\w`` run of the line, so it is looked for in the line's
+      words, once per word (``word_ids``, kept in the per-word memo of ``scan``);
+    - any other literal ("no content", "req/min") is looked for in the line only when its longest run of word
+      characters was found in a word (``split``), or on every line when it has none (``bare``, e.g. " /").
+
+    A pattern is tried when the ids of all its requirements are among the line's (``groups``), which is exactly
+    when ``_may_match`` holds for its trigger.
+    """
+
+    __slots__ = ("char_ids", "digit_ids", "word_literals", "word_first_chars", "split", "bare", "groups")
+
+    def __init__(self, tables: _Tables) -> None:
+        ids: dict = {}
+        next_id = [max(tables.token_ids.values(), default=-1) + 1]
+        char_ids: dict[str, set[int]] = {ch: {tid} for ch, tid in tables.char_token_tids.items()}
+        digit_ids: set[int] = set()
+        if "#" in tables.token_ids:
+            digit_ids.add(tables.token_ids["#"])
+        word_literals: dict[str, list[tuple[str, int]]] = {}
+        split: list[tuple[str, int, int]] = []
+        bare: list[tuple[str, int]] = []
+
+        def new_id() -> int:
+            next_id[0] += 1
+            return next_id[0] - 1
+
+        def literal_id(lit: str, rid: int) -> None:
+            """Make a line holding ``lit`` collect ``rid``."""
+            if len(lit) == 1:
+                char_ids.setdefault(lit, set()).add(rid)
+            elif _WORD_RUN.fullmatch(lit):
+                word_literals.setdefault(lit[0], []).append((lit, rid))
+            else:
+                runs = _WORD_RUN.findall(lit)
+                if not runs:
+                    bare.append((lit, rid))
+                    return
+                run = max(runs, key=len)
+                seg = ids.get(("run", run))
+                if seg is None:
+                    seg = ids[("run", run)] = new_id()
+                    literal_id(run, seg)
+                split.append((lit, seg, rid))
+
+        def need_id(need) -> int:
+            rid = ids.get(need)
+            if rid is None:
+                rid = ids[need] = new_id()
+                if need == "digit":
+                    digit_ids.add(rid)
+                else:
+                    for lit in need:
+                        literal_id(lit, rid)
+            return rid
+
+        groups: list[tuple[int | None, list]] = []
+        for need, members in _unique_groups(tables):
+            groups.append((None if need is None else need_id(need),
+                           [(ci, idx, pat, frozenset(map(need_id, rest or ())), at_start)
+                            for ci, idx, pat, rest, at_start in members]))
+        self.groups = groups
+        self.char_ids = {ch: frozenset(v) for ch, v in char_ids.items()}
+        self.digit_ids = frozenset(digit_ids)
+        self.word_literals = {ch: tuple(v) for ch, v in word_literals.items()}
+        self.word_first_chars = frozenset(word_literals)
+        self.split = tuple(split)
+        self.bare = tuple(bare)
+
+    def add_line_ids(self, folded: str, has_digit: bool, have: set[int]) -> None:
+        """Add the ids that ``folded`` satisfies beyond those of its words to ``have`` (which holds its words')."""
+        char_ids = self.char_ids
+        for ch in char_ids.keys() & set(folded):
+            have |= char_ids[ch]
+        if has_digit:
+            have |= self.digit_ids
+        for lit, run, rid in self.split:
+            if run in have and rid not in have and lit in folded:
+                have.add(rid)
+        for lit, rid in self.bare:
+            if rid not in have and lit in folded:
+                have.add(rid)
+
+    def word_ids(self, word: str) -> frozenset[int]:
+        """Ids of the requirements (and literal runs) that a literal inside ``word`` satisfies."""
+        out = set()
+        for ch in self.word_first_chars.intersection(word):
+            for lit, rid in self.word_literals[ch]:
+                if lit in word:
+                    out.add(rid)
+        return frozenset(out)
+
+
+def _unique_groups(tables: _Tables) -> list:
+    """``tables.groups`` and the groups of ``tables.char_groups`` (a group under several characters once), in an
+    order that does not depend on how the tables were made (built or loaded): the ids ``_Triggers`` hands out
+    follow it, and the per-word memo outlives a change of tables."""
+    out = list(tables.groups)
+    seen = {id(members) for _need, members in out}
+    more = []
+    for members_list in tables.char_groups.values():
+        for members in members_list:
+            if id(members) not in seen:
+                seen.add(id(members))
+                _ci, _idx, pat, _rest, _at_start = members[0]
+                more.append((pat.trigger[0], members))
+    more.sort(key=lambda group: [(ci, idx) for ci, idx, *_ in group[1]])
+    return out + more
+
+
 #: The tables as built from the phrase tables, shipped as JSON beside the other data (``python -m tiers.lexicon
 #: --build`` writes it; a test fails when it is stale). Building them takes ~10 ms of string work per process,
 #: reading them back well under one; a digest of the phrase tables guards against a stale file at run time.
@@ -1248,6 +1367,7 @@ def tables_from_state(state: dict) -> _Tables:
     t.stem_lengths = state["stem_lengths"]
     t.anchored_stem_lengths = state["anchored_stem_lengths"]
     t.word_token_lengths = state["word_token_lengths"]
+    t.triggers = _Triggers(t)
     return t
 
 
@@ -1278,7 +1398,8 @@ def write_built(path: str | None = None) -> str:
 
 
 _BUILT: _Tables | None = None
-#: word -> (indexed phrases it can start, gate tokens it satisfies); words repeat across lines (bounded).
+#: word -> (indexed phrases it can start, ids of the gate tokens and trigger requirements it satisfies); words repeat
+#: across lines (bounded).
 _MEMO: dict[str, tuple[tuple, frozenset[int]]] = {}
 _ANCHORED_MEMO: dict[str, tuple] = {}
 #: words that start no phrase and satisfy no gate (bounded)
@@ -1305,29 +1426,27 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
     Returns ``{category: [(start, end, lang, phrase, weight), ...]}``; within a category matches never overlap.
     """
     tables = _tables()
+    triggers = tables.triggers
     exact = needs_regex(folded)
     memo = _MEMO
     words = _WORD_RUN.findall(folded)
-    # Most words of a line start no phrase and satisfy no gate; they are known after their first line.
+    # Most words of a line start no phrase, satisfy no gate and hold no trigger literal; they are known after
+    # their first line.
     starts = []
     have: set[int] = set()
     for word in set(words).difference(_BORING):
         rec = memo.get(word)
         if rec is None:
-            if word[0] not in tables.first_chars:
-                if len(_BORING) < 200000:
-                    _BORING.add(word)
-                continue
-            rec = (tables.candidates(word), tables.word_token_ids(word))
-            if not rec[0] and not rec[1]:
+            rec = _word_record(tables, word)
+            if rec is None:
                 if len(_BORING) < 200000:
                     _BORING.add(word)
                 continue
             if len(memo) < 50000:
                 memo[word] = rec
-        cands, tids = rec
-        if tids:
-            have |= tids
+        cands, ids = rec
+        if ids:
+            have |= ids
         if cands:
             # where the word stands as a whole \w run of the line (the runs ``_WORD_RUN`` finds)
             n = len(folded)
@@ -1339,22 +1458,12 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
                         j == n or not (folded[j].isalnum() or folded[j] == "_")):
                     starts.append((i, cands))
                 i = folded.find(word, j)
-    starts.sort(key=_first)
     digit = _DIGIT.search(folded)
-    has_digit = digit is not None
     first_digit = digit.start() if digit else 0
     found: list[list[tuple[int, int, int]]] = [[], [], [], [], [], [], []]  # one per category
-    present = set(folded)
+    triggers.add_line_ids(folded, digit is not None, have)
     if starts:
-        for ch in tables.char_token_tids.keys() & present:
-            have.add(tables.char_token_tids[ch])
-        for tid, lits in tables.char_tokens:
-            if any(map(folded.__contains__, lits)):
-                have.add(tid)
-        if has_digit:
-            tid = tables.token_ids.get("#")
-            if tid is not None:
-                have.add(tid)
+        starts.sort(key=_first)
         last_end = [-1] * len(CATEGORIES)
         for pos, cands in starts:
             # sorted by (category, entry): the first match of a category at a word is its best there
@@ -1366,17 +1475,11 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
                     found[ci].append((pos, end, idx))
                     last_end[ci] = end
     anchored = None
-    todo = [members for need, members in tables.groups
-            if need is None or (has_digit if need == "digit" else any(map(folded.__contains__, need)))]
-    for ch in tables.char_groups.keys() & present:
-        for members in tables.char_groups[ch]:
-            if not any(members is m for m in todo):  # a group of several characters comes once
-                todo.append(members)
-    for members in todo:
+    for rid, members in triggers.groups:
+        if rid is not None and rid not in have:
+            continue
         for ci, idx, pat, rest, at_start in members:
-            # the rest of the trigger first, compiled or not: a raw pattern that starts with a class (``\d+``)
-            # is tried at every position of the line, which costs more than the substring tests
-            if rest is not None and not _may_match(rest, folded, has_digit):
+            if rest and not rest <= have:
                 continue
             std = pat._std
             if std is not None and not exact and not at_start:
@@ -1410,6 +1513,20 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
             res.append((st, en, lang, phrase, weight))
         out[name] = res
     return out
+
+
+def _word_record(tables: _Tables, word: str) -> tuple[tuple, frozenset[int]] | None:
+    """(indexed phrases ``word`` can start, ids of the gate tokens and trigger requirements it satisfies), or None
+    for a word that does neither."""
+    if word[0] in tables.first_chars:
+        cands = tables.candidates(word)
+        ids = tables.word_token_ids(word) | tables.triggers.word_ids(word)
+    else:
+        cands = ()
+        ids = tables.triggers.word_ids(word)
+    if not cands and not ids:
+        return None
+    return cands, ids
 
 
 def _anchored_hits(tables: _Tables, folded: str, exact: bool, loose: list | None, found: list) -> None:
