@@ -394,15 +394,34 @@ def _below_armenian_diff() -> frozenset[str]:
     return _BELOW_ARMENIAN_DIFF
 
 
+_BELOW_ARMENIAN_DIFF_RX = None
+#: a character from U+0530 on (Armenian and above): the character loop decides such a line
+_FROM_ARMENIAN = re.compile("[^\x00-\u052f]")
+
+
+def _below_armenian_diff_rx():
+    """``_below_armenian_diff()`` as one character class: a search runs in C without making a string object of
+    each character of the line (which a set test does for every character above Latin-1)."""
+    global _BELOW_ARMENIAN_DIFF_RX
+    if _BELOW_ARMENIAN_DIFF_RX is None:
+        cps = sorted(map(ord, _below_armenian_diff()))
+        ranges: list[list[int]] = []
+        for cp in cps:
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1][1] = cp
+            else:
+                ranges.append([cp, cp])
+        _BELOW_ARMENIAN_DIFF_RX = re.compile("[" + "".join(
+            f"\\U{lo:08x}" if lo == hi else f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in ranges) + "]")
+    return _BELOW_ARMENIAN_DIFF_RX
+
+
 def needs_regex(text: str) -> bool:
     """True when ``re`` and ``regex`` could read ``text`` differently (see the note above ``_WORD_RUN``)."""
     if text.isascii():
         return not text.isprintable() and any(ch in text for ch in _ASCII_DIFF)
-    top = max(text)
-    if top < "\u0370":  # Latin-1 and Latin extended (fully assigned), combining diacritics
-        return not _LOW_DIFF.isdisjoint(text)
-    if top < "\u0530":  # and Greek, Cyrillic: one set test in C instead of a loop over the line's characters
-        return not _below_armenian_diff().isdisjoint(text)
+    if _FROM_ARMENIAN.search(text) is None:  # Latin, Greek, Cyrillic: one search in C, no loop in Python
+        return _below_armenian_diff_rx().search(text) is not None
     return _needs_regex_by_char(text)
 
 
@@ -1153,7 +1172,8 @@ class _Triggers:
     when ``_may_match`` holds for its trigger.
     """
 
-    __slots__ = ("char_ids", "digit_ids", "word_literals", "word_first_chars", "split", "bare", "groups")
+    __slots__ = ("char_ids", "digit_ids", "word_literals", "word_first_chars", "split", "bare", "groups", "always",
+                 "by_id", "group_ids")
 
     def __init__(self, tables: _Tables) -> None:
         ids: dict = {}
@@ -1205,6 +1225,14 @@ class _Triggers:
                            [(ci, idx, pat, frozenset(map(need_id, rest or ())), at_start)
                             for ci, idx, pat, rest, at_start in members]))
         self.groups = groups
+        #: the groups tried on every line, and the others by the id of their first requirement
+        self.always = tuple(member for rid, members in groups if rid is None for member in members)
+        by_id: dict[int, tuple] = {}
+        for rid, members in groups:
+            if rid is not None:  # a requirement heads a group of loose and one of ``^`` patterns: one entry
+                by_id[rid] = by_id.get(rid, ()) + tuple(members)
+        self.by_id = by_id
+        self.group_ids = frozenset(self.by_id)
         self.char_ids = {ch: frozenset(v) for ch, v in char_ids.items()}
         self.digit_ids = frozenset(digit_ids)
         self.word_literals = {ch: tuple(v) for ch, v in word_literals.items()}
@@ -1215,7 +1243,7 @@ class _Triggers:
     def add_line_ids(self, folded: str, has_digit: bool, have: set[int]) -> None:
         """Add the ids that ``folded`` satisfies beyond those of its words to ``have`` (which holds its words')."""
         char_ids = self.char_ids
-        for ch in char_ids.keys() & set(folded):
+        for ch in char_ids.keys() & folded:  # a lookup per character of the line, no set of them built first
             have |= char_ids[ch]
         if has_digit:
             have |= self.digit_ids
@@ -1470,49 +1498,66 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
             for ci, idx, pat in cands:
                 if pos < last_end[ci] or not (exact or pat.gate <= have):
                     continue
-                end = pat.match_end(folded, pos, exact)
+                std = pat._std
+                if std is not None and not exact:  # ``match_end`` of a compiled pattern, without two calls
+                    m = std.match(folded, pos)
+                    end = m.end() if m is not None else None
+                else:
+                    end = pat.match_end(folded, pos, exact)
                 if end is not None:
                     found[ci].append((pos, end, idx))
                     last_end[ci] = end
     anchored = None
-    for rid, members in triggers.groups:
-        if rid is not None and rid not in have:
+    if triggers.always:
+        anchored = _loose_hits(triggers.always, folded, exact, have, first_digit, found, anchored)
+    by_id = triggers.by_id
+    for rid in triggers.group_ids.intersection(have):
+        anchored = _loose_hits(by_id[rid], folded, exact, have, first_digit, found, anchored)
+    _anchored_hits(tables, folded, exact, words[0] if words and folded.startswith(words[0]) else None, anchored,
+                   found)
+    if categories is CATEGORIES:
+        for ci, hits in enumerate(found):
+            if hits:
+                found[ci] = _resolve(hits, tables.entries[ci])
+        return dict(zip(CATEGORIES, found))
+    return {name: _resolve(found[_CATEGORY_INDEX[name]], tables.entries[_CATEGORY_INDEX[name]])
+            for name in categories}
+
+
+def _resolve(hits: list[tuple[int, int, int]], entries: tuple) -> list[Hit]:
+    """A category's (start, end, entry) matches as hits, left to right, each dropped that overlaps the one before."""
+    hits.sort()
+    res: list[Hit] = []
+    end = -1
+    for st, en, idx in hits:
+        if st < end:
             continue
-        for ci, idx, pat, rest, at_start in members:
-            if rest and not rest <= have:
-                continue
-            std = pat._std
-            if std is not None and not exact and not at_start:
-                for m in std.finditer(folded, first_digit if pat.digit_first else 0):
-                    found[ci].append((m.start(), m.end(), idx))
-                continue
-            if at_start:
-                if anchored is None:
-                    anchored = []
-                anchored.append((ci, idx, pat))
-                continue
-            for st, en in pat.finditer(folded, exact):
-                found[ci].append((st, en, idx))
-    _anchored_hits(tables, folded, exact, anchored, found)
-    out: dict[str, list[Hit]] = {}
-    for name in categories:
-        ci = _CATEGORY_INDEX[name]
-        hits = found[ci]
-        if not hits:
-            out[name] = []
+        end = max(en, st + 1)
+        lang, phrase, weight = entries[idx]
+        res.append((st, en, lang, phrase, weight))
+    return res
+
+
+def _loose_hits(members: tuple, folded: str, exact: bool, have: set[int], first_digit: int, found: list,
+                anchored: list | None) -> list | None:
+    """Run the unindexed ``members`` of one trigger group whose other requirements the line holds: their matches
+    go to ``found``; ``^`` patterns are returned in ``anchored`` (made when first needed) for ``_anchored_hits``."""
+    for ci, idx, pat, rest, at_start in members:
+        if rest and not rest <= have:
             continue
-        hits.sort()
-        entries = tables.entries[ci]
-        res: list[Hit] = []
-        end = -1
-        for st, en, idx in hits:
-            if st < end:
-                continue
-            end = max(en, st + 1)
-            lang, phrase, weight = entries[idx]
-            res.append((st, en, lang, phrase, weight))
-        out[name] = res
-    return out
+        std = pat._std
+        if std is not None and not exact and not at_start:
+            for m in std.finditer(folded, first_digit if pat.digit_first else 0):
+                found[ci].append((m.start(), m.end(), idx))
+            continue
+        if at_start:
+            if anchored is None:
+                anchored = []
+            anchored.append((ci, idx, pat))
+            continue
+        for st, en in pat.finditer(folded, exact):
+            found[ci].append((st, en, idx))
+    return anchored
 
 
 def _word_record(tables: _Tables, word: str) -> tuple[tuple, frozenset[int]] | None:
@@ -1529,20 +1574,20 @@ def _word_record(tables: _Tables, word: str) -> tuple[tuple, frozenset[int]] | N
     return cands, ids
 
 
-def _anchored_hits(tables: _Tables, folded: str, exact: bool, loose: list | None, found: list) -> None:
+def _anchored_hits(tables: _Tables, folded: str, exact: bool, word: str | None, loose: list | None,
+                   found: list) -> None:
     """Per category, the ``^`` phrase of the lowest entry that starts the line (as one alternation of them all
-    would find it), added to ``found``; ``loose`` are the unindexed ``^`` patterns whose trigger holds."""
+    would find it), added to ``found``; ``word`` is the ``\\w`` run that starts the line (None when it starts
+    otherwise), ``loose`` are the unindexed ``^`` patterns whose trigger holds."""
     if exact:
         # ``regex`` may end the first word elsewhere than ``re`` does: try every ^ phrase, as one alternation would
         tries = sorted(tables.anchored_loose + [c for cs in tables.anchored_exact.values() for c in cs]
                        + [c for cs in tables.anchored_stems.values() for c in cs], key=lambda c: (c[0], c[1]))
         tries = list({(c[0], c[1]): c for c in tries}.values())
-        first = None
+        word = None
     else:
-        first = _WORD_RUN.match(folded)
         tries = loose or []
-    if first:
-        word = first.group()
+    if word is not None:
         cands = _ANCHORED_MEMO.get(word)
         if cands is None:
             cands = tables.candidates(word, anchored=True)

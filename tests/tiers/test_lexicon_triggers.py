@@ -108,3 +108,20 @@ def test_trigger_ids_do_not_collide_with_gate_tokens() -> None:
     ids |= {i for _rid, members in triggers.groups for *_x, rest, _at in members for i in rest}
     ids |= {rid for _lit, _run, rid in triggers.split} | {run for _lit, run, _rid in triggers.split}
     assert not ids & gate
+
+
+def test_groups_by_id_hold_every_member_once() -> None:
+    triggers = lx._tables().triggers
+    listed = sorted((ci, idx) for _rid, members in triggers.groups for ci, idx, *_ in members)
+    indexed = sorted((ci, idx) for members in (triggers.always, *triggers.by_id.values()) for ci, idx, *_ in members)
+    assert listed == indexed
+    assert triggers.group_ids == frozenset(triggers.by_id)
+    for rid, members in triggers.groups:
+        if rid is not None:
+            assert all(m in triggers.by_id[rid] for m in members)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x600), min_size=0, max_size=30))
+def test_needs_regex_agrees_with_the_character_loop_below_arabic(text: str) -> None:
+    assert lx.needs_regex(text) == lx._needs_regex_by_char(text)
