@@ -357,6 +357,17 @@ def compile_phrase(phrase: str) -> str:
 # The stdlib engine is faster for this one trivial scan; its \w is Unicode-aware on str patterns too.
 _WORD_RUN = re.compile(r"\w+")
 _DIGIT = re.compile(r"\d")
+#: ASCII characters outside ``\w`` as spaces: an ASCII line's ``\w`` runs are the words ``str.split`` finds in it
+#: then (every character ``str.split`` splits at is one of them), and a translation and a split cost less than
+#: ``_WORD_RUN.findall``. Word characters map to themselves: a character missing from the table costs a KeyError.
+_ASCII_NON_WORD = {i: chr(i) if chr(i).isalnum() or chr(i) == "_" else " " for i in range(128)}
+
+
+def line_words(text: str) -> list[str]:
+    """``_WORD_RUN.findall(text)``: the ``\w`` runs of ``text``, left to right."""
+    if text.isascii():
+        return text.translate(_ASCII_NON_WORD).split()
+    return _WORD_RUN.findall(text)
 
 _ASCII_DIFF = "\x1c\x1d\x1e\x1f"
 _LATIN1_DIFF = frozenset("\x1c\x1d\x1e\x1f\xb2\xb3\xb9\xbc\xbd\xbe")
@@ -1457,7 +1468,7 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
     triggers = tables.triggers
     exact = needs_regex(folded)
     memo = _MEMO
-    words = _WORD_RUN.findall(folded)
+    words = line_words(folded)
     # Most words of a line start no phrase, satisfy no gate and hold no trigger literal; they are known after
     # their first line.
     starts = []
@@ -1547,8 +1558,12 @@ def _loose_hits(members: tuple, folded: str, exact: bool, have: set[int], first_
             continue
         std = pat._std
         if std is not None and not exact and not at_start:
-            for m in std.finditer(folded, first_digit if pat.digit_first else 0):
-                found[ci].append((m.start(), m.end(), idx))
+            # one search first: most lines that hold a trigger still have no match, and a search costs less than
+            # an iterator; the matches from its start on are those from the line's start on
+            m = std.search(folded, first_digit if pat.digit_first else 0)
+            if m is not None:
+                for m in std.finditer(folded, m.start()):
+                    found[ci].append((m.start(), m.end(), idx))
             continue
         if at_start:
             if anchored is None:

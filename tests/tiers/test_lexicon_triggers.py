@@ -125,3 +125,16 @@ def test_groups_by_id_hold_every_member_once() -> None:
 @given(st.text(alphabet=st.characters(max_codepoint=0x600), min_size=0, max_size=30))
 def test_needs_regex_agrees_with_the_character_loop_below_arabic(text: str) -> None:
     assert lx.needs_regex(text) == lx._needs_regex_by_char(text)
+
+
+@pytest.mark.parametrize("cp", range(128), ids=lambda cp: f"U+{cp:04X}")
+def test_line_words_of_ascii_text_are_the_word_runs(cp: int) -> None:
+    ch = chr(cp)
+    for text in (ch, f"a{ch}b", f"{ch}{ch}x y", f" {ch}", f"12{ch}_x{ch}"):
+        assert lx.line_words(text) == lx._WORD_RUN.findall(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(min_size=0, max_size=40))
+def test_line_words_are_the_word_runs_of_any_text(text: str) -> None:
+    assert lx.line_words(text) == lx._WORD_RUN.findall(text)
