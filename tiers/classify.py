@@ -93,7 +93,6 @@ def _classify(text: str) -> Classification:
     hits = lx.scan(f)
     user = next(iter(hits["user"]), None)
     decision = next(iter(hits["decision"]), None)
-    marker_end = min(m[1] for m in (user, decision) if m) if (user or decision) else None
 
     hedges = []
     for s, e, _lang, _p, _w in hits["hedge"]:
@@ -157,6 +156,24 @@ def _classify(text: str) -> Classification:
 _LABEL = re.compile(r"^((?:[^:\n]|(?<=\d):(?=\d)){1,48}?):(?!\d)")
 
 
+def _lazy_colon(f: str, start: int, least: int, most: int) -> int | None:
+    """Where ``(?:[^:\\n]|(?<=\\d):(?=\\d)){least,most}?:(?!\\d)`` matched at ``start`` of ``f`` puts its colon,
+    or None when it does not match (``_LABEL`` and ``_COLON``): the first colon, ``least`` to ``most`` characters
+    on, that no digit follows, when every colon before it stands between digits and no newline does.
+
+    Found with ``str.find`` from colon to colon: the lazy repetition with lookarounds tried character by character
+    was the costliest part of scoring a line. ``\\d`` is ``str.isdecimal`` (the ``re`` class of a str pattern)."""
+    i = f.find(":", start)
+    while 0 <= i <= start + most:
+        digit_after = f[i + 1:i + 2].isdecimal()
+        if not digit_after and i - start >= least:
+            return None if "\n" in f[start:i] else i
+        if not (digit_after and i > 0 and f[i - 1].isdecimal()):
+            return None  # a colon that neither ends the match nor stands between digits
+        i = f.find(":", i + 1)
+    return None
+
+
 #: A source label ("pytest:", "Статус CI:") and a number in the value after it: together they make an observation;
 #: a label alone ("Test runner: vitest") is a configuration fact, not something the environment reported.
 LABEL_WEIGHT = 0.6
@@ -169,18 +186,18 @@ def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
     cues: list[str] = []
     # the label's colon is at most its 49th character: a line without one there has no label (and the pattern's
     # lazy repetition with lookarounds is the costliest part of scoring a line)
-    label = _LABEL.match(f) if ":" in f[:49] else None
+    label = _lazy_colon(f, 0, 1, 48)  # _LABEL.match(f): the label ends at ``label``, its colon included at +1
     label_end = -1
-    if label and len(label.group(1).split()) <= 6:
-        if any(e <= label.end(1) for _s, e, *_ in hits["env_source"]):
-            label_end = label.end(1)
+    if label is not None and len(f[:label].split()) <= 6:
+        if any(e <= label for _s, e, *_ in hits["env_source"]):
+            label_end = label
             score += LABEL_WEIGHT
-            cues.append(f"source label {_q(nfc[: label.end()])}")
-            if _DIGIT.search(f, label.end()):
+            cues.append(f"source label {_q(nfc[: label + 1])}")
+            if _DIGIT.search(f, label + 1):
                 score += LABEL_NUMBER_WEIGHT
                 cues.append("a measured value")
     first = _FIRST_WORD.match(f)
-    if first and not label and any(s >= first.start(1) and e <= first.end(1) for s, e, *_ in hits["env_source"]):
+    if first and label is None and any(s >= first.start(1) and e <= first.end(1) for s, e, *_ in hits["env_source"]):
         score += 0.3
         cues.append(f"starts with {_q(first.group(1))}")
     for s, e, _lang, _phrase, w in hits["env"]:
@@ -196,11 +213,15 @@ _COLON = re.compile(r"(?:[^:\n]|(?<=\d):(?=\d)){0,60}?:(?!\d)\s*")
 
 def _payload_start(f: str, marker_end: int) -> int:
     """Where the marker's payload starts: after a colon that closes the marker phrase, else right after it."""
-    if ":" not in f[marker_end:marker_end + 61]:  # the pattern's colon is within its first 61 characters
+    colon = _lazy_colon(f, marker_end, 0, 60)  # where _COLON.match(f, marker_end) puts its colon
+    if colon is None:
         return marker_end
-    m = _COLON.match(f, marker_end)
-    if m and not _SENTENCE_END.search(f, marker_end, m.end()):
-        return m.end()
+    end = colon + 1
+    n = len(f)
+    while end < n and f[end].isspace():  # the pattern's trailing \s*
+        end += 1
+    if not _SENTENCE_END.search(f, marker_end, end):
+        return end
     return marker_end
 
 

@@ -1,0 +1,55 @@
+"""``_lazy_colon`` finds the colon that the label and payload patterns (``_LABEL``, ``_COLON``) end at.
+
+The classifier no longer runs those lazy patterns with lookarounds; these tests hold the ``str.find`` walk to them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tiers import classify as cl
+
+_ALPHABET = "ab1 :\n.\t\u00a0٣²"
+
+
+def _colon_end(f: str, start: int) -> int | None:
+    colon = cl._lazy_colon(f, start, 0, 60)
+    if colon is None:
+        return None
+    end = colon + 1
+    while end < len(f) and f[end].isspace():
+        end += 1
+    return end
+
+
+def _assert_agrees(f: str, start: int) -> None:
+    label = cl._LABEL.match(f)
+    assert cl._lazy_colon(f, 0, 1, 48) == (label.end(1) if label else None), f
+    payload = cl._COLON.match(f, start)
+    assert _colon_end(f, start) == (payload.end() if payload else None), (f, start)
+
+
+@pytest.mark.parametrize("f", [
+    "", ":", "a:", ":a", "1:2", "1:2:", "1:2: x", "a1:2b: c", "a:1", "1:a", "a\n: b", "a" * 48 + ":", "a" * 49 + ":",
+    "pytest: 3 failed", "статус ci: зелёный", "at 10:30: standup", "10:30", "x:\n", "٣:٣: y", "²:²: y",
+], ids=lambda f: repr(f))
+def test_lazy_colon_agrees_with_the_patterns_on_edge_lines(f: str) -> None:
+    for start in range(len(f) + 1):
+        _assert_agrees(f, start)
+
+
+def test_lazy_colon_agrees_with_the_patterns_on_random_lines() -> None:
+    rng = random.Random(3)
+    for _ in range(20000):
+        f = "".join(rng.choice(_ALPHABET) for _ in range(rng.randint(0, 80)))
+        _assert_agrees(f, rng.randint(0, len(f)))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=_ALPHABET, max_size=120), st.integers(min_value=0, max_value=70))
+def test_lazy_colon_agrees_with_the_patterns_on_any_line(f: str, start: int) -> None:
+    _assert_agrees(f, min(start, len(f)))
