@@ -184,28 +184,42 @@ _DIGIT = re.compile(r"\d")
 def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
     score = 0.0
     cues: list[str] = []
-    # the label's colon is at most its 49th character: a line without one there has no label (and the pattern's
-    # lazy repetition with lookarounds is the costliest part of scoring a line)
-    label = _lazy_colon(f, 0, 1, 48)  # _LABEL.match(f): the label ends at ``label``, its colon included at +1
+    sources = hits["env_source"]
+    label = _lazy_colon(f, 0, 1, 48)  # _LABEL.match(f): the label ends at ``label``, its colon follows
     label_end = -1
     if label is not None and len(f[:label].split()) <= 6:
-        if any(e <= label for _s, e, *_ in hits["env_source"]):
+        if any(e <= label for _s, e, _lang, _phrase, _w in sources):
             label_end = label
             score += LABEL_WEIGHT
             cues.append(f"source label {_q(nfc[: label + 1])}")
             if _DIGIT.search(f, label + 1):
                 score += LABEL_NUMBER_WEIGHT
                 cues.append("a measured value")
-    first = _FIRST_WORD.match(f)
-    if first and label is None and any(s >= first.start(1) and e <= first.end(1) for s, e, *_ in hits["env_source"]):
-        score += 0.3
-        cues.append(f"starts with {_q(first.group(1))}")
+    if label is None and sources:
+        first = _FIRST_WORD.match(f)
+        if first and any(s >= first.start(1) and e <= first.end(1) for s, e, _lang, _phrase, _w in sources):
+            score += 0.3
+            cues.append(f"starts with {_q(first.group(1))}")
     for s, e, _lang, _phrase, w in hits["env"]:
         if e <= label_end and w <= 0.3:
             continue  # a source noun or tool inside the label is the label itself
         score += w
         cues.append(_q(nfc[s:e]))
-    return round(score, 2), cues
+    return _round2(score), cues
+
+
+#: round(score, 2) by score: scores are sums of a few lexicon weights, so they repeat, and round() with digits
+#: formats the float to round it (bounded; scores are never negative, so 0.0 never stands for -0.0).
+_ROUNDED: dict[float, float] = {}
+
+
+def _round2(score: float) -> float:
+    rounded = _ROUNDED.get(score)
+    if rounded is None:
+        rounded = round(score, 2)
+        if len(_ROUNDED) < 4096:
+            _ROUNDED[score] = rounded
+    return rounded
 
 
 _COLON = re.compile(r"(?:[^:\n]|(?<=\d):(?=\d)){0,60}?:(?!\d)\s*")

@@ -53,3 +53,10 @@ def test_lazy_colon_agrees_with_the_patterns_on_random_lines() -> None:
 @given(st.text(alphabet=_ALPHABET, max_size=120), st.integers(min_value=0, max_value=70))
 def test_lazy_colon_agrees_with_the_patterns_on_any_line(f: str, start: int) -> None:
     _assert_agrees(f, min(start, len(f)))
+
+
+@pytest.mark.parametrize("score", [0.0, 0.1 + 0.2, 0.3, 0.5 + 0.4 + 0.2, 1.2000000000000002, 0.8, 2.3, 0.125, 0.005,
+                                   1e-9, 12.345])
+def test_round2_is_round_to_two_digits(score: float) -> None:
+    assert cl._round2(score) == round(score, 2)
+    assert cl._round2(score) == round(score, 2)  # memoised
