@@ -357,17 +357,33 @@ def compile_phrase(phrase: str) -> str:
 # The stdlib engine is faster for this one trivial scan; its \w is Unicode-aware on str patterns too.
 _WORD_RUN = re.compile(r"\w+")
 _DIGIT = re.compile(r"\d")
-#: ASCII characters outside ``\w`` as spaces: an ASCII line's ``\w`` runs are the words ``str.split`` finds in it
-#: then (every character ``str.split`` splits at is one of them), and a translation and a split cost less than
-#: ``_WORD_RUN.findall``. Word characters map to themselves: a character missing from the table costs a KeyError.
-_ASCII_NON_WORD = {i: chr(i) if chr(i).isalnum() or chr(i) == "_" else " " for i in range(128)}
+# An ASCII line is also read as bytes (encoding and decoding it are copies): ``bytes.translate`` maps each byte
+# through a table in C, where ``str.translate`` looks every distinct character up in a mapping.
+#: ASCII bytes outside ``\w`` as spaces: an ASCII line's ``\w`` runs are then the words ``split`` finds (every
+#: character ``split`` splits at is one of them).
+_WORD_BYTES = bytes(i if chr(i).isalnum() or chr(i) == "_" else 0x20 for i in range(128)) + b" " * 128
+#: ASCII digits as "0", anything else as a space: the first "0" is the first ``\d`` of an ASCII line.
+_DIGIT_BYTES = bytes(0x30 if chr(i).isdecimal() else 0x20 for i in range(128)) + b" " * 128
 
 
 def line_words(text: str) -> list[str]:
     """``_WORD_RUN.findall(text)``: the ``\w`` runs of ``text``, left to right."""
     if text.isascii():
-        return text.translate(_ASCII_NON_WORD).split()
+        return _ascii_words(text.encode("ascii"))
     return _WORD_RUN.findall(text)
+
+
+def _ascii_words(raw: bytes) -> list[str]:
+    """The ``\w`` runs of an ASCII line given as bytes."""
+    return raw.translate(_WORD_BYTES).decode("ascii").split()
+
+
+def _first_digit(text: str, raw: bytes | None) -> int:
+    """Where ``_DIGIT`` first matches in ``text`` (``raw``: the line as bytes when it is ASCII), or -1."""
+    if raw is not None:
+        return raw.translate(_DIGIT_BYTES).find(b"0")
+    digit = _DIGIT.search(text)
+    return -1 if digit is None else digit.start()
 
 _ASCII_DIFF = "\x1c\x1d\x1e\x1f"
 _LATIN1_DIFF = frozenset("\x1c\x1d\x1e\x1f\xb2\xb3\xb9\xbc\xbd\xbe")
@@ -1184,7 +1200,7 @@ class _Triggers:
     """
 
     __slots__ = ("char_ids", "digit_ids", "word_literals", "word_first_chars", "split", "bare", "groups", "always",
-                 "by_id", "group_ids")
+                 "by_id", "group_ids", "byte_ids", "other_bytes", "_char_finder")
 
     def __init__(self, tables: _Tables) -> None:
         ids: dict = {}
@@ -1245,17 +1261,28 @@ class _Triggers:
         self.by_id = by_id
         self.group_ids = frozenset(self.by_id)
         self.char_ids = {ch: frozenset(v) for ch, v in char_ids.items()}
+        #: the ASCII ones by byte, and every other byte (deleted from an ASCII line to leave the ones it holds)
+        self.byte_ids = {ord(ch): ids for ch, ids in self.char_ids.items() if ch.isascii()}
+        self.other_bytes = bytes(i for i in range(256) if i not in self.byte_ids)
+        self._char_finder = None
         self.digit_ids = frozenset(digit_ids)
         self.word_literals = {ch: tuple(v) for ch, v in word_literals.items()}
         self.word_first_chars = frozenset(word_literals)
         self.split = tuple(split)
         self.bare = tuple(bare)
 
-    def add_line_ids(self, folded: str, has_digit: bool, have: set[int]) -> None:
-        """Add the ids that ``folded`` satisfies beyond those of its words to ``have`` (which holds its words')."""
-        char_ids = self.char_ids
-        for ch in char_ids.keys() & folded:  # a lookup per character of the line, no set of them built first
-            have |= char_ids[ch]
+    def add_line_ids(self, folded: str, raw: bytes | None, has_digit: bool, have: set[int]) -> None:
+        """Add the ids that ``folded`` satisfies beyond those of its words to ``have`` (which holds its words');
+        ``raw`` is the line as bytes when it is ASCII, else None."""
+        if raw is not None:
+            # the line's bytes that are one-character literals (or gate tokens), each once
+            byte_ids = self.byte_ids
+            for code in set(raw.translate(None, self.other_bytes)):
+                have |= byte_ids[code]
+        else:
+            char_ids = self.char_ids
+            for ch in set(self.char_finder().findall(folded)):
+                have |= char_ids[ch]
         if has_digit:
             have |= self.digit_ids
         for lit, run, rid in self.split:
@@ -1264,6 +1291,12 @@ class _Triggers:
         for lit, rid in self.bare:
             if rid not in have and lit in folded:
                 have.add(rid)
+
+    def char_finder(self):
+        """One character class of the ``char_ids`` characters (compiled when a non-ASCII line first needs it)."""
+        if self._char_finder is None:
+            self._char_finder = re.compile("[" + "".join(f"\\U{ord(ch):08x}" for ch in sorted(self.char_ids)) + "]")
+        return self._char_finder
 
     def word_ids(self, word: str) -> frozenset[int]:
         """Ids of the requirements (and literal runs) that a literal inside ``word`` satisfies."""
@@ -1468,7 +1501,8 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
     triggers = tables.triggers
     exact = needs_regex(folded)
     memo = _MEMO
-    words = line_words(folded)
+    raw = folded.encode("ascii") if folded.isascii() else None
+    words = _WORD_RUN.findall(folded) if raw is None else _ascii_words(raw)
     # Most words of a line start no phrase, satisfy no gate and hold no trigger literal; they are known after
     # their first line.
     starts = []
@@ -1497,10 +1531,12 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
                         j == n or not (folded[j].isalnum() or folded[j] == "_")):
                     starts.append((i, cands))
                 i = folded.find(word, j)
-    digit = _DIGIT.search(folded)
-    first_digit = digit.start() if digit else 0
+    first_digit = _first_digit(folded, raw)
+    has_digit = first_digit >= 0
+    if not has_digit:
+        first_digit = 0
     found: list[list[tuple[int, int, int]]] = [[], [], [], [], [], [], []]  # one per category
-    triggers.add_line_ids(folded, digit is not None, have)
+    triggers.add_line_ids(folded, raw, has_digit, have)
     if starts:
         starts.sort(key=_first)
         last_end = [-1] * len(CATEGORIES)

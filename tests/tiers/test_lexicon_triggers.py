@@ -44,7 +44,16 @@ def _line_ids(line: str) -> set[int]:
         rec = lx._word_record(tables, word)
         if rec is not None:
             have |= rec[1]
-    tables.triggers.add_line_ids(line, lx._DIGIT.search(line) is not None, have)
+    raw = line.encode("ascii") if line.isascii() else None
+    tables.triggers.add_line_ids(line, raw, lx._DIGIT.search(line) is not None, have)
+    if raw is not None:  # the bytes path and the character path collect the same ids
+        other: set[int] = set()
+        for word in set(lx._WORD_RUN.findall(line)):
+            rec = lx._word_record(tables, word)
+            if rec is not None:
+                other |= rec[1]
+        tables.triggers.add_line_ids(line, None, lx._DIGIT.search(line) is not None, other)
+        assert other == have, line
     return have
 
 
@@ -138,3 +147,20 @@ def test_line_words_of_ascii_text_are_the_word_runs(cp: int) -> None:
 @given(st.text(min_size=0, max_size=40))
 def test_line_words_are_the_word_runs_of_any_text(text: str) -> None:
     assert lx.line_words(text) == lx._WORD_RUN.findall(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(min_size=0, max_size=40))
+def test_first_digit_is_where_the_digit_pattern_matches(text: str) -> None:
+    m = lx._DIGIT.search(text)
+    want = m.start() if m else -1
+    assert lx._first_digit(text, None) == want
+    if text.isascii():
+        assert lx._first_digit(text, text.encode("ascii")) == want
+
+
+@pytest.mark.parametrize("cp", range(128), ids=lambda cp: f"U+{cp:04X}")
+def test_first_digit_of_ascii_text(cp: int) -> None:
+    for text in (chr(cp), f"ab{chr(cp)}7", f"{chr(cp)}x"):
+        m = lx._DIGIT.search(text)
+        assert lx._first_digit(text, text.encode("ascii")) == (m.start() if m else -1)
