@@ -367,14 +367,14 @@ _DIGIT_BYTES = bytes(0x30 if chr(i).isdecimal() else 0x20 for i in range(128)) +
 
 
 def line_words(text: str) -> list[str]:
-    """``_WORD_RUN.findall(text)``: the ``\w`` runs of ``text``, left to right."""
+    """``_WORD_RUN.findall(text)``: the ``\\w`` runs of ``text``, left to right."""
     if text.isascii():
         return _ascii_words(text.encode("ascii"))
     return _WORD_RUN.findall(text)
 
 
 def _ascii_words(raw: bytes) -> list[str]:
-    """The ``\w`` runs of an ASCII line given as bytes."""
+    """The ``\\w`` runs of an ASCII line given as bytes."""
     return raw.translate(_WORD_BYTES).decode("ascii").split()
 
 
@@ -865,7 +865,11 @@ class Pattern:
         return self._steps
 
     def compiled(self, exact: bool):
-        """The compiled source: ``regex`` when ``exact`` (the line needs it), else the stdlib ``re``."""
+        """The compiled source: ``regex`` when ``exact`` (the line needs it), else the stdlib ``re``.
+
+        A raw pattern that starts with ``\\d+`` may be compiled for ``re`` as its run-start twin (see
+        ``run_start_source``): it finds the same matches searching from the line's start, its first digit or the
+        end of a match, which is how raw patterns are searched, but not when matched at any position."""
         if exact:
             if self._rx is None:
                 import regex
@@ -873,7 +877,8 @@ class Pattern:
                 self._rx = regex.compile(self.source)
             return self._rx
         if self._std is None:
-            self._std = re.compile(self.source)
+            twin = run_start_source(self.phrase[3:]) if self.phrase.startswith("re:") else None
+            self._std = re.compile(twin or self.source)
         return self._std
 
     def match_end(self, text: str, pos: int, exact: bool) -> int | None:
@@ -897,6 +902,36 @@ class Pattern:
                     return
         for m in self.compiled(exact).finditer(text):
             yield m.start(), m.end()
+
+
+_REGEX_SPECIAL = frozenset("\\.^$*+?{}[]|()")
+
+
+def run_start_source(source: str) -> str | None:
+    """A faster source with the same search results for a raw pattern ``\\d+…`` whose matches never end between two
+    digits (it ends with ``(?!\\w)``, ``(?!\\d)`` or a literal character that is not a digit), or for one that starts
+    ``(?<!\\w)\\d+`` (``\\d(?<!\\w\\d)\\d*…``: the same pattern, written class first); else None.
+
+    Why it is the same: a match that starts inside a run of digits implies one at the run's start (``\\d+`` takes
+    the extra digits, and the rest matches as before), so a search from a position that is not inside a run (the
+    line's start, its first digit, the end of a match of such a pattern) finds its first match at a run's start.
+    The twin ``\\d(?<!\\d\\d)\\d*…`` only tries run starts: its first item is a character class, so the ``re``
+    engine skips to the next digit in C instead of trying the pattern at every position and every digit."""
+    if source.startswith("(?<!\\w)\\d+") and source[10:11] not in ("?", "+"):
+        # the lookbehind already keeps matches at run starts: the same pattern with a class first, at any position
+        return "\\d(?<!\\w\\d)\\d*" + source[10:]
+    if not source.startswith("\\d+") or source[3:4] in ("?", "+"):
+        return None
+    try:
+        if len(_alternatives(source)) != 1:
+            return None
+    except (ValueError, IndexError):
+        return None
+    ends_apart = source.endswith(("(?!\\w)", "(?!\\d)")) or (
+        source[-1] not in _REGEX_SPECIAL and not source[-1].isdecimal() and source[-2:-1] != "\\")
+    if not ends_apart:
+        return None
+    return "\\d(?<!\\d\\d)\\d*" + source[3:]
 
 
 def _digit_first(source: str) -> bool:
