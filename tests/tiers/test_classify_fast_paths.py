@@ -1,6 +1,8 @@
-"""``_lazy_colon`` finds the colon that the label and payload patterns (``_LABEL``, ``_COLON``) end at.
+"""The classifier's fast paths against the straightforward ones.
 
-The classifier no longer runs those lazy patterns with lookarounds; these tests hold the ``str.find`` walk to them.
+``_lazy_colon`` finds the colon that the label and payload patterns (``_LABEL``, ``_COLON``) end at (the classifier no
+longer runs those lazy patterns with lookarounds); ``_round2`` is ``round(x, 2)``; ``_made`` builds the same frozen
+``Classification`` as its constructor.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tiers import classify as cl
+from tiers.model import Classification, Tier
+from tiers.record import FrozenInstanceError, replace
 
 _ALPHABET = "ab1 :\n.\t\u00a0٣²"
 
@@ -60,3 +64,31 @@ def test_lazy_colon_agrees_with_the_patterns_on_any_line(f: str, start: int) -> 
 def test_round2_is_round_to_two_digits(score: float) -> None:
     assert cl._round2(score) == round(score, 2)
     assert cl._round2(score) == round(score, 2)  # memoised
+
+
+@pytest.mark.parametrize(("tier", "confidence", "scope", "reasons"), [
+    (Tier.DECISION, 0.9, "for svc1", ("agreement marker 'x'", "scope 'for svc1'")),
+    (Tier.HYPOTHESIS, 0.5, None, ()),
+    (Tier.OBSERVATION, 0.95, None, ("environment evidence 1.3: 'x'",)),
+], ids=["decision", "empty-reasons", "observation"])
+def test_made_classification_is_the_constructed_one(tier, confidence, scope, reasons) -> None:
+    import copy
+    import pickle
+
+    made = cl._made(tier, confidence, scope, reasons)
+    built = Classification(tier, confidence, scope, reasons)
+    assert type(made) is Classification
+    assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+    assert pickle.loads(pickle.dumps(made)) == built and copy.deepcopy(made) == built
+    assert replace(made, scope=None) == replace(built, scope=None)
+    with pytest.raises(FrozenInstanceError):
+        made.tier = Tier.DIRECTIVE
+    assert made.verified is False
+
+
+def test_classify_returns_plain_classifications() -> None:
+    for line in ("- User said: no emojis.", "- Decided with the user: use Postgres for svc1 until May.", "",
+                 "- maybe the cache is stale", "- `pytest` reported 3 failed in 12 ms"):
+        got = cl._classify(line)
+        assert type(got) is Classification
+        assert got == Classification(got.tier, got.confidence, got.scope, got.reasons)
