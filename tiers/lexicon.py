@@ -362,6 +362,12 @@ _DIGIT = re.compile(r"\d")
 #: ASCII bytes outside ``\w`` as spaces: an ASCII line's ``\w`` runs are then the words ``split`` finds (every
 #: character ``split`` splits at is one of them).
 _WORD_BYTES = bytes(i if chr(i).isalnum() or chr(i) == "_" else 0x20 for i in range(128)) + b" " * 128
+#: The same for a line's UTF-8 bytes when its other characters are all Cyrillic letters (``_NOT_ASCII_OR_CYRILLIC``
+#: finds none): their bytes are all from 0x80 on and stay as they are, so the words are still the ``\w`` runs.
+_UTF8_WORD_BYTES = _WORD_BYTES[:128] + bytes(range(128, 256))
+#: A character that is neither ASCII nor a Cyrillic letter (U+0400-U+0481 and U+048A-U+04FF are letters, all ``\w``);
+#: compiled on the first line that is not ASCII (a hook process classifying an English line never needs it).
+_NOT_ASCII_OR_CYRILLIC = None
 #: ASCII digits as "0", anything else as a space: the first "0" is the first ``\d`` of an ASCII line.
 _DIGIT_BYTES = bytes(0x30 if chr(i).isdecimal() else 0x20 for i in range(128)) + b" " * 128
 
@@ -370,6 +376,17 @@ def line_words(text: str) -> list[str]:
     """``_WORD_RUN.findall(text)``: the ``\\w`` runs of ``text``, left to right."""
     if text.isascii():
         return _ascii_words(text.encode("ascii"))
+    return _other_words(text)
+
+
+def _other_words(text: str) -> list[str]:
+    """The ``\\w`` runs of a line that is not ASCII: through its UTF-8 bytes when it holds only ASCII and Cyrillic
+    letters (a Russian line: ``findall`` looks up every character's Unicode category), else by ``_WORD_RUN``."""
+    global _NOT_ASCII_OR_CYRILLIC
+    if _NOT_ASCII_OR_CYRILLIC is None:
+        _NOT_ASCII_OR_CYRILLIC = re.compile(r"[^\x00-\x7f\u0400-\u0481\u048a-\u04ff]")
+    if _NOT_ASCII_OR_CYRILLIC.search(text) is None:
+        return text.encode("utf-8").translate(_UTF8_WORD_BYTES).decode("utf-8").split()
     return _WORD_RUN.findall(text)
 
 
@@ -422,8 +439,9 @@ def _below_armenian_diff() -> frozenset[str]:
 
 
 _BELOW_ARMENIAN_DIFF_RX = None
-#: a character from U+0530 on (Armenian and above): the character loop decides such a line
-_FROM_ARMENIAN = re.compile("[^\x00-\u052f]")
+#: a character from U+0530 on (Armenian and above): the character loop decides such a line (compiled on the first
+#: line that is not ASCII)
+_FROM_ARMENIAN = None
 
 
 def _below_armenian_diff_rx():
@@ -447,6 +465,9 @@ def needs_regex(text: str) -> bool:
     """True when ``re`` and ``regex`` could read ``text`` differently (see the note above ``_WORD_RUN``)."""
     if text.isascii():
         return not text.isprintable() and any(ch in text for ch in _ASCII_DIFF)
+    global _FROM_ARMENIAN
+    if _FROM_ARMENIAN is None:
+        _FROM_ARMENIAN = re.compile(r"[^\x00-\u052f]")
     if _FROM_ARMENIAN.search(text) is None:  # Latin, Greek, Cyrillic: one search in C, no loop in Python
         return _below_armenian_diff_rx().search(text) is not None
     return _needs_regex_by_char(text)
@@ -1537,7 +1558,7 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
     exact = needs_regex(folded)
     memo = _MEMO
     raw = folded.encode("ascii") if folded.isascii() else None
-    words = _WORD_RUN.findall(folded) if raw is None else _ascii_words(raw)
+    words = _other_words(folded) if raw is None else _ascii_words(raw)
     # Most words of a line start no phrase, satisfy no gate and hold no trigger literal; they are known after
     # their first line.
     starts = []

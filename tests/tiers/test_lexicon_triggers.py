@@ -164,3 +164,10 @@ def test_first_digit_of_ascii_text(cp: int) -> None:
     for text in (chr(cp), f"ab{chr(cp)}7", f"{chr(cp)}x"):
         m = lx._DIGIT.search(text)
         assert lx._first_digit(text, text.encode("ascii")) == (m.start() if m else -1)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from([chr(c) for c in range(0x80)] + [chr(c) for c in range(0x3F0, 0x540)]
+                                        + ["«", "»", "№", "\u00a0", "\u2014", "\U0001F600"]), max_size=40))
+def test_line_words_of_russian_text_are_the_word_runs(text: str) -> None:
+    assert lx.line_words(text) == lx._WORD_RUN.findall(text)
