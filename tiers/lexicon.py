@@ -359,17 +359,20 @@ _WORD_RUN = re.compile(r"\w+")
 _DIGIT = re.compile(r"\d")
 # An ASCII line is also read as bytes (encoding and decoding it are copies): ``bytes.translate`` maps each byte
 # through a table in C, where ``str.translate`` looks every distinct character up in a mapping.
-#: ASCII bytes outside ``\w`` as spaces: an ASCII line's ``\w`` runs are then the words ``split`` finds (every
-#: character ``split`` splits at is one of them).
-_WORD_BYTES = bytes(i if chr(i).isalnum() or chr(i) == "_" else 0x20 for i in range(128)) + b" " * 128
-#: The same for a line's UTF-8 bytes when its other characters are all Cyrillic letters (``_NOT_ASCII_OR_CYRILLIC``
-#: finds none): their bytes are all from 0x80 on and stay as they are, so the words are still the ``\w`` runs.
-_UTF8_WORD_BYTES = _WORD_BYTES[:128] + bytes(range(128, 256))
+#: The ASCII bytes outside ``\w`` (all but 0-9, A-Z, a-z and "_"; tables made in C: the hook imports this module).
+_NON_WORD_ASCII = bytes(range(0x30)) + bytes(range(0x3A, 0x41)) + bytes(range(0x5B, 0x5F)) + b"`" + bytes(
+    range(0x7B, 0x80))
+#: Those bytes as spaces, every other byte as itself: an ASCII line's ``\w`` runs are then the words ``split``
+#: finds (every character ``split`` splits at is one of them). So are those of a line's UTF-8 bytes when its other
+#: characters are all Cyrillic letters (``_NOT_ASCII_OR_CYRILLIC`` finds none): their bytes, all from 0x80 on,
+#: stay as they are.
+_WORD_BYTES = bytes.maketrans(_NON_WORD_ASCII, b" " * len(_NON_WORD_ASCII))
+_UTF8_WORD_BYTES = _WORD_BYTES
 #: A character that is neither ASCII nor a Cyrillic letter (U+0400-U+0481 and U+048A-U+04FF are letters, all ``\w``);
 #: compiled on the first line that is not ASCII (a hook process classifying an English line never needs it).
 _NOT_ASCII_OR_CYRILLIC = None
 #: ASCII digits as "0", anything else as a space: the first "0" is the first ``\d`` of an ASCII line.
-_DIGIT_BYTES = bytes(0x30 if chr(i).isdecimal() else 0x20 for i in range(128)) + b" " * 128
+_DIGIT_BYTES = bytes.maketrans(b"0123456789" + bytes(range(0x30)) + bytes(range(0x3A, 0x100)), b"0" * 10 + b" " * 246)
 
 
 def line_words(text: str) -> list[str]:
@@ -1277,7 +1280,7 @@ class _Triggers:
             """Make a line holding ``lit`` collect ``rid``."""
             if len(lit) == 1:
                 char_ids.setdefault(lit, set()).add(rid)
-            elif _WORD_RUN.fullmatch(lit):
+            elif lit.replace("_", "a").isalnum():  # all word characters, as _WORD_RUN.fullmatch(lit)
                 word_literals.setdefault(lit[0], []).append((lit, rid))
             else:
                 runs = _WORD_RUN.findall(lit)
@@ -1319,7 +1322,7 @@ class _Triggers:
         self.char_ids = {ch: frozenset(v) for ch, v in char_ids.items()}
         #: the ASCII ones by byte, and every other byte (deleted from an ASCII line to leave the ones it holds)
         self.byte_ids = {ord(ch): ids for ch, ids in self.char_ids.items() if ch.isascii()}
-        self.other_bytes = bytes(i for i in range(256) if i not in self.byte_ids)
+        self.other_bytes = bytes(range(256)).translate(None, bytes(self.byte_ids))
         self._char_finder = None
         self.digit_ids = frozenset(digit_ids)
         self.word_literals = {ch: tuple(v) for ch, v in word_literals.items()}

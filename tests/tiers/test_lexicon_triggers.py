@@ -171,3 +171,11 @@ def test_first_digit_of_ascii_text(cp: int) -> None:
                                         + ["«", "»", "№", "\u00a0", "\u2014", "\U0001F600"]), max_size=40))
 def test_line_words_of_russian_text_are_the_word_runs(text: str) -> None:
     assert lx.line_words(text) == lx._WORD_RUN.findall(text)
+
+
+def test_byte_tables_are_the_word_and_digit_classes() -> None:
+    assert lx._WORD_BYTES == bytes(i if chr(i).isalnum() or chr(i) == "_" else 0x20 for i in range(128)) + bytes(
+        range(128, 256))
+    assert lx._DIGIT_BYTES == bytes(0x30 if chr(i).isdecimal() else 0x20 for i in range(128)) + b" " * 128
+    triggers = lx._tables().triggers
+    assert triggers.other_bytes == bytes(i for i in range(256) if i not in triggers.byte_ids)
