@@ -175,6 +175,8 @@ def _classify(text: str) -> Classification:
     return _made(Tier.HYPOTHESIS, 0.6 if imperative else 0.5, None, tuple(reasons))
 
 
+#: A source label and the payload colon after a marker, as patterns: ``_lazy_colon`` finds what they match (these stay
+#: as its reference; tests/tiers/test_classify_fast_paths.py holds it to them).
 _LABEL = re.compile(r"^((?:[^:\n]|(?<=\d):(?=\d)){1,48}?):(?!\d)")
 
 

@@ -841,6 +841,8 @@ def _trigger(source: str):
 
 
 def _may_match(trigger, text: str, has_digit: bool) -> bool:
+    """Whether ``text`` holds every requirement of ``trigger`` (the plain test; ``scan`` collects the same answer as
+    ids, see ``_Triggers``)."""
     if trigger is None:
         return True
     for need in trigger:
