@@ -78,6 +78,28 @@ def seed_classifications(pairs) -> None:
             _SEEDED[text] = cls
 
 
+class _ClassificationBuilder:
+    """``Classification``'s slots and nothing else (see ``_made``)."""
+
+    __slots__ = Classification.__slots__
+
+
+def _made(tier: Tier, confidence: float, scope: str | None, reasons: tuple[str, ...]) -> Classification:
+    """``Classification(tier, confidence, scope, reasons)``, built without the frozen ``__init__``'s five
+    ``object.__setattr__`` calls (most of the cost of making one): slot by slot on a twin with the same slots, then
+    given ``Classification`` as its class, which CPython allows for identical layouts. The result is an ordinary
+    frozen instance: equal to, hashing like and as immutable as a constructed one (a test checks all three); the
+    same technique as ``rules.governance._records``."""
+    c = _ClassificationBuilder()
+    c.tier = tier
+    c.confidence = confidence
+    c.scope = scope
+    c.reasons = reasons
+    c.verified = False
+    c.__class__ = Classification
+    return c
+
+
 def _q(s: str) -> str:
     s = " ".join(s.split())
     return f"'{s}'"
@@ -88,12 +110,11 @@ def _classify(text: str) -> Classification:
     nfc = unicodedata.normalize("NFC", body)
     f = fold(nfc)
     if not f.strip():
-        return Classification(Tier.HYPOTHESIS, 0.3, None, ("empty line: nothing to attribute",))
+        return _made(Tier.HYPOTHESIS, 0.3, None, ("empty line: nothing to attribute",))
 
     hits = lx.scan(f)
     user = next(iter(hits["user"]), None)
     decision = next(iter(hits["decision"]), None)
-    marker_end = min(m[1] for m in (user, decision) if m) if (user or decision) else None
 
     hedges = []
     for s, e, _lang, _p, _w in hits["hedge"]:
@@ -116,7 +137,7 @@ def _classify(text: str) -> Classification:
             env = _env_score(nfc, f, hits)
             if env[0] > 0:
                 reasons.append("environment words inside an inference do not make it an observation")
-        return Classification(Tier.HYPOTHESIS, 0.85, None, tuple(reasons))
+        return _made(Tier.HYPOTHESIS, 0.85, None, tuple(reasons))
 
     if decision:
         start = _payload_start(f, decision[1])
@@ -124,9 +145,9 @@ def _classify(text: str) -> Classification:
         reasons = [f"agreement marker {_q(nfc[decision[0]:decision[1]])}"]
         if scope:
             reasons.append(f"scope {_q(scope)}")
-            return Classification(Tier.DECISION, 0.9, _orig_span(text, body, scope), tuple(reasons))
+            return _made(Tier.DECISION, 0.9, _orig_span(text, body, scope), tuple(reasons))
         reasons.append("no scope phrase found: the decision holds until the user changes it")
-        return Classification(Tier.DECISION, 0.6, None, tuple(reasons))
+        return _made(Tier.DECISION, 0.6, None, tuple(reasons))
 
     if user:
         reasons = [f"user marker {_q(nfc[user[0]:user[1]])}"]
@@ -134,14 +155,14 @@ def _classify(text: str) -> Classification:
         restrictive = _restrictive_scope(nfc, f, start)
         if restrictive:
             reasons.append(f"the user's words restrict the choice to {_q(restrictive)}")
-            return Classification(Tier.DECISION, 0.75, _orig_span(text, body, restrictive), tuple(reasons))
-        return Classification(Tier.DIRECTIVE, 0.95, None, tuple(reasons))
+            return _made(Tier.DECISION, 0.75, _orig_span(text, body, restrictive), tuple(reasons))
+        return _made(Tier.DIRECTIVE, 0.95, None, tuple(reasons))
 
     score, cues = _env_score(nfc, f, hits)
     imperative = next(iter(hits["imperative"]), None)
     if score >= ENV_THRESHOLD and not (imperative and score < ENV_THRESHOLD + 0.5):
         conf = min(0.95, 0.55 + 0.3 * score)
-        return Classification(Tier.OBSERVATION, conf, None,
+        return _made(Tier.OBSERVATION, conf, None,
                               (f"environment evidence {score:.1f}: {', '.join(cues)}",))
     reasons = []
     if imperative:
@@ -151,10 +172,30 @@ def _classify(text: str) -> Classification:
         reasons.append("no user, agreement or environment marker: the agent's own inference")
     if score > 0:
         reasons.append(f"environment cues too weak ({score:.1f} < {ENV_THRESHOLD}): {', '.join(cues)}")
-    return Classification(Tier.HYPOTHESIS, 0.6 if imperative else 0.5, None, tuple(reasons))
+    return _made(Tier.HYPOTHESIS, 0.6 if imperative else 0.5, None, tuple(reasons))
 
 
+#: A source label and the payload colon after a marker, as patterns: ``_lazy_colon`` finds what they match (these stay
+#: as its reference; tests/tiers/test_classify_fast_paths.py holds it to them).
 _LABEL = re.compile(r"^((?:[^:\n]|(?<=\d):(?=\d)){1,48}?):(?!\d)")
+
+
+def _lazy_colon(f: str, start: int, least: int, most: int) -> int | None:
+    """Where ``(?:[^:\\n]|(?<=\\d):(?=\\d)){least,most}?:(?!\\d)`` matched at ``start`` of ``f`` puts its colon,
+    or None when it does not match (``_LABEL`` and ``_COLON``): the first colon, ``least`` to ``most`` characters
+    on, that no digit follows, when every colon before it stands between digits and no newline does.
+
+    Found with ``str.find`` from colon to colon: the lazy repetition with lookarounds tried character by character
+    was the costliest part of scoring a line. ``\\d`` is ``str.isdecimal`` (the ``re`` class of a str pattern)."""
+    i = f.find(":", start)
+    while 0 <= i <= start + most:
+        digit_after = f[i + 1:i + 2].isdecimal()
+        if not digit_after and i - start >= least:
+            return None if "\n" in f[start:i] else i
+        if not (digit_after and i > 0 and f[i - 1].isdecimal()):
+            return None  # a colon that neither ends the match nor stands between digits
+        i = f.find(":", i + 1)
+    return None
 
 
 #: A source label ("pytest:", "Статус CI:") and a number in the value after it: together they make an observation;
@@ -167,28 +208,42 @@ _DIGIT = re.compile(r"\d")
 def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
     score = 0.0
     cues: list[str] = []
-    # the label's colon is at most its 49th character: a line without one there has no label (and the pattern's
-    # lazy repetition with lookarounds is the costliest part of scoring a line)
-    label = _LABEL.match(f) if ":" in f[:49] else None
+    sources = hits["env_source"]
+    label = _lazy_colon(f, 0, 1, 48)  # _LABEL.match(f): the label ends at ``label``, its colon follows
     label_end = -1
-    if label and len(label.group(1).split()) <= 6:
-        if any(e <= label.end(1) for _s, e, *_ in hits["env_source"]):
-            label_end = label.end(1)
+    if label is not None and len(f[:label].split()) <= 6:
+        if any(e <= label for _s, e, _lang, _phrase, _w in sources):
+            label_end = label
             score += LABEL_WEIGHT
-            cues.append(f"source label {_q(nfc[: label.end()])}")
-            if _DIGIT.search(f, label.end()):
+            cues.append(f"source label {_q(nfc[: label + 1])}")
+            if _DIGIT.search(f, label + 1):
                 score += LABEL_NUMBER_WEIGHT
                 cues.append("a measured value")
-    first = _FIRST_WORD.match(f)
-    if first and not label and any(s >= first.start(1) and e <= first.end(1) for s, e, *_ in hits["env_source"]):
-        score += 0.3
-        cues.append(f"starts with {_q(first.group(1))}")
+    if label is None and sources:
+        first = _FIRST_WORD.match(f)
+        if first and any(s >= first.start(1) and e <= first.end(1) for s, e, _lang, _phrase, _w in sources):
+            score += 0.3
+            cues.append(f"starts with {_q(first.group(1))}")
     for s, e, _lang, _phrase, w in hits["env"]:
         if e <= label_end and w <= 0.3:
             continue  # a source noun or tool inside the label is the label itself
         score += w
         cues.append(_q(nfc[s:e]))
-    return round(score, 2), cues
+    return _round2(score), cues
+
+
+#: round(score, 2) by score: scores are sums of a few lexicon weights, so they repeat, and round() with digits
+#: formats the float to round it (bounded; scores are never negative, so 0.0 never stands for -0.0).
+_ROUNDED: dict[float, float] = {}
+
+
+def _round2(score: float) -> float:
+    rounded = _ROUNDED.get(score)
+    if rounded is None:
+        rounded = round(score, 2)
+        if len(_ROUNDED) < 4096:
+            _ROUNDED[score] = rounded
+    return rounded
 
 
 _COLON = re.compile(r"(?:[^:\n]|(?<=\d):(?=\d)){0,60}?:(?!\d)\s*")
@@ -196,11 +251,15 @@ _COLON = re.compile(r"(?:[^:\n]|(?<=\d):(?=\d)){0,60}?:(?!\d)\s*")
 
 def _payload_start(f: str, marker_end: int) -> int:
     """Where the marker's payload starts: after a colon that closes the marker phrase, else right after it."""
-    if ":" not in f[marker_end:marker_end + 61]:  # the pattern's colon is within its first 61 characters
+    colon = _lazy_colon(f, marker_end, 0, 60)  # where _COLON.match(f, marker_end) puts its colon
+    if colon is None:
         return marker_end
-    m = _COLON.match(f, marker_end)
-    if m and not _SENTENCE_END.search(f, marker_end, m.end()):
-        return m.end()
+    end = colon + 1
+    n = len(f)
+    while end < n and f[end].isspace():  # the pattern's trailing \s*
+        end += 1
+    if not _SENTENCE_END.search(f, marker_end, end):
+        return end
     return marker_end
 
 

@@ -357,6 +357,53 @@ def compile_phrase(phrase: str) -> str:
 # The stdlib engine is faster for this one trivial scan; its \w is Unicode-aware on str patterns too.
 _WORD_RUN = re.compile(r"\w+")
 _DIGIT = re.compile(r"\d")
+# An ASCII line is also read as bytes (encoding and decoding it are copies): ``bytes.translate`` maps each byte
+# through a table in C, where ``str.translate`` looks every distinct character up in a mapping.
+#: The ASCII bytes outside ``\w`` (all but 0-9, A-Z, a-z and "_"; tables made in C: the hook imports this module).
+_NON_WORD_ASCII = bytes(range(0x30)) + bytes(range(0x3A, 0x41)) + bytes(range(0x5B, 0x5F)) + b"`" + bytes(
+    range(0x7B, 0x80))
+#: Those bytes as spaces, every other byte as itself: an ASCII line's ``\w`` runs are then the words ``split``
+#: finds (every character ``split`` splits at is one of them). So are those of a line's UTF-8 bytes when its other
+#: characters are all Cyrillic letters (``_NOT_ASCII_OR_CYRILLIC`` finds none): their bytes, all from 0x80 on,
+#: stay as they are.
+_WORD_BYTES = bytes.maketrans(_NON_WORD_ASCII, b" " * len(_NON_WORD_ASCII))
+_UTF8_WORD_BYTES = _WORD_BYTES
+#: A character that is neither ASCII nor a Cyrillic letter (U+0400-U+0481 and U+048A-U+04FF are letters, all ``\w``);
+#: compiled on the first line that is not ASCII (a hook process classifying an English line never needs it).
+_NOT_ASCII_OR_CYRILLIC = None
+#: ASCII digits as "0", anything else as a space: the first "0" is the first ``\d`` of an ASCII line.
+_DIGIT_BYTES = bytes.maketrans(b"0123456789" + bytes(range(0x30)) + bytes(range(0x3A, 0x100)), b"0" * 10 + b" " * 246)
+
+
+def line_words(text: str) -> list[str]:
+    """``_WORD_RUN.findall(text)``: the ``\\w`` runs of ``text``, left to right."""
+    if text.isascii():
+        return _ascii_words(text.encode("ascii"))
+    return _other_words(text)
+
+
+def _other_words(text: str) -> list[str]:
+    """The ``\\w`` runs of a line that is not ASCII: through its UTF-8 bytes when it holds only ASCII and Cyrillic
+    letters (a Russian line: ``findall`` looks up every character's Unicode category), else by ``_WORD_RUN``."""
+    global _NOT_ASCII_OR_CYRILLIC
+    if _NOT_ASCII_OR_CYRILLIC is None:
+        _NOT_ASCII_OR_CYRILLIC = re.compile(r"[^\x00-\x7f\u0400-\u0481\u048a-\u04ff]")
+    if _NOT_ASCII_OR_CYRILLIC.search(text) is None:
+        return text.encode("utf-8").translate(_UTF8_WORD_BYTES).decode("utf-8").split()
+    return _WORD_RUN.findall(text)
+
+
+def _ascii_words(raw: bytes) -> list[str]:
+    """The ``\\w`` runs of an ASCII line given as bytes."""
+    return raw.translate(_WORD_BYTES).decode("ascii").split()
+
+
+def _first_digit(text: str, raw: bytes | None) -> int:
+    """Where ``_DIGIT`` first matches in ``text`` (``raw``: the line as bytes when it is ASCII), or -1."""
+    if raw is not None:
+        return raw.translate(_DIGIT_BYTES).find(b"0")
+    digit = _DIGIT.search(text)
+    return -1 if digit is None else digit.start()
 
 _ASCII_DIFF = "\x1c\x1d\x1e\x1f"
 _LATIN1_DIFF = frozenset("\x1c\x1d\x1e\x1f\xb2\xb3\xb9\xbc\xbd\xbe")
@@ -394,15 +441,38 @@ def _below_armenian_diff() -> frozenset[str]:
     return _BELOW_ARMENIAN_DIFF
 
 
+_BELOW_ARMENIAN_DIFF_RX = None
+#: a character from U+0530 on (Armenian and above): the character loop decides such a line (compiled on the first
+#: line that is not ASCII)
+_FROM_ARMENIAN = None
+
+
+def _below_armenian_diff_rx():
+    """``_below_armenian_diff()`` as one character class: a search runs in C without making a string object of
+    each character of the line (which a set test does for every character above Latin-1)."""
+    global _BELOW_ARMENIAN_DIFF_RX
+    if _BELOW_ARMENIAN_DIFF_RX is None:
+        cps = sorted(map(ord, _below_armenian_diff()))
+        ranges: list[list[int]] = []
+        for cp in cps:
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1][1] = cp
+            else:
+                ranges.append([cp, cp])
+        _BELOW_ARMENIAN_DIFF_RX = re.compile("[" + "".join(
+            f"\\U{lo:08x}" if lo == hi else f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in ranges) + "]")
+    return _BELOW_ARMENIAN_DIFF_RX
+
+
 def needs_regex(text: str) -> bool:
     """True when ``re`` and ``regex`` could read ``text`` differently (see the note above ``_WORD_RUN``)."""
     if text.isascii():
         return not text.isprintable() and any(ch in text for ch in _ASCII_DIFF)
-    top = max(text)
-    if top < "\u0370":  # Latin-1 and Latin extended (fully assigned), combining diacritics
-        return not _LOW_DIFF.isdisjoint(text)
-    if top < "\u0530":  # and Greek, Cyrillic: one set test in C instead of a loop over the line's characters
-        return not _below_armenian_diff().isdisjoint(text)
+    global _FROM_ARMENIAN
+    if _FROM_ARMENIAN is None:
+        _FROM_ARMENIAN = re.compile(r"[^\x00-\u052f]")
+    if _FROM_ARMENIAN.search(text) is None:  # Latin, Greek, Cyrillic: one search in C, no loop in Python
+        return _below_armenian_diff_rx().search(text) is not None
     return _needs_regex_by_char(text)
 
 
@@ -771,6 +841,8 @@ def _trigger(source: str):
 
 
 def _may_match(trigger, text: str, has_digit: bool) -> bool:
+    """Whether ``text`` holds every requirement of ``trigger`` (the plain test; ``scan`` collects the same answer as
+    ids, see ``_Triggers``)."""
     if trigger is None:
         return True
     for need in trigger:
@@ -819,7 +891,11 @@ class Pattern:
         return self._steps
 
     def compiled(self, exact: bool):
-        """The compiled source: ``regex`` when ``exact`` (the line needs it), else the stdlib ``re``."""
+        """The compiled source: ``regex`` when ``exact`` (the line needs it), else the stdlib ``re``.
+
+        A raw pattern that starts with ``\\d+`` may be compiled for ``re`` as its run-start twin (see
+        ``run_start_source``): it finds the same matches searching from the line's start, its first digit or the
+        end of a match, which is how raw patterns are searched, but not when matched at any position."""
         if exact:
             if self._rx is None:
                 import regex
@@ -827,7 +903,8 @@ class Pattern:
                 self._rx = regex.compile(self.source)
             return self._rx
         if self._std is None:
-            self._std = re.compile(self.source)
+            twin = run_start_source(self.phrase[3:]) if self.phrase.startswith("re:") else None
+            self._std = re.compile(twin or self.source)
         return self._std
 
     def match_end(self, text: str, pos: int, exact: bool) -> int | None:
@@ -851,6 +928,36 @@ class Pattern:
                     return
         for m in self.compiled(exact).finditer(text):
             yield m.start(), m.end()
+
+
+_REGEX_SPECIAL = frozenset("\\.^$*+?{}[]|()")
+
+
+def run_start_source(source: str) -> str | None:
+    """A faster source with the same search results for a raw pattern ``\\d+…`` whose matches never end between two
+    digits (it ends with ``(?!\\w)``, ``(?!\\d)`` or a literal character that is not a digit), or for one that starts
+    ``(?<!\\w)\\d+`` (``\\d(?<!\\w\\d)\\d*…``: the same pattern, written class first); else None.
+
+    Why it is the same: a match that starts inside a run of digits implies one at the run's start (``\\d+`` takes
+    the extra digits, and the rest matches as before), so a search from a position that is not inside a run (the
+    line's start, its first digit, the end of a match of such a pattern) finds its first match at a run's start.
+    The twin ``\\d(?<!\\d\\d)\\d*…`` only tries run starts: its first item is a character class, so the ``re``
+    engine skips to the next digit in C instead of trying the pattern at every position and every digit."""
+    if source.startswith("(?<!\\w)\\d+") and source[10:11] not in ("?", "+"):
+        # the lookbehind already keeps matches at run starts: the same pattern with a class first, at any position
+        return "\\d(?<!\\w\\d)\\d*" + source[10:]
+    if not source.startswith("\\d+") or source[3:4] in ("?", "+"):
+        return None
+    try:
+        if len(_alternatives(source)) != 1:
+            return None
+    except (ValueError, IndexError):
+        return None
+    ends_apart = source.endswith(("(?!\\w)", "(?!\\d)")) or (
+        source[-1] not in _REGEX_SPECIAL and not source[-1].isdecimal() and source[-2:-1] != "\\")
+    if not ends_apart:
+        return None
+    return "\\d(?<!\\d\\d)\\d*" + source[3:]
 
 
 def _digit_first(source: str) -> bool:
@@ -974,7 +1081,7 @@ class _Tables:
 
     __slots__ = ("entries", "exact", "stems", "anchored_exact", "anchored_stems", "loose", "anchored_loose",
                  "stem_lengths", "anchored_stem_lengths", "token_ids", "word_tokens", "word_token_lengths",
-                 "char_tokens", "groups", "char_groups", "char_token_tids", "first_chars")
+                 "char_tokens", "groups", "char_groups", "char_token_tids", "first_chars", "triggers")
 
     def __init__(self) -> None:
         self.entries: list[tuple[tuple[str, str, float], ...]] = []
@@ -1013,6 +1120,7 @@ class _Tables:
         self.stem_lengths = sorted({len(k) for k in self.stems})
         self.anchored_stem_lengths = sorted({len(k) for k in self.anchored_stems})
         self.word_token_lengths = sorted({len(k) for k in self.word_tokens})
+        self.triggers = _Triggers(self)
 
     def _add(self, ci: int, idx: int, phrase: str) -> None:
         if phrase.startswith("re:"):
@@ -1134,6 +1242,150 @@ class _Tables:
         return frozenset(out)
 
 
+class _Triggers:
+    """The triggers of the unindexed patterns as ids a line collects, next to the gate tokens (derived from the
+    tables when they are loaded; not part of the shipped JSON).
+
+    Each distinct requirement of a trigger ("digit", or a tuple of literals of which one must be in the line) gets
+    an id above the gate token ids. A line holds a requirement when one of its literals is a substring of it, and
+    that is found without a substring search per literal and line:
+
+    - a one-character literal is in the set of the line's characters (``char_ids``);
+    - a literal of word characters only lies inside one ``\\w`` run of the line, so it is looked for in the line's
+      words, once per word (``word_ids``, kept in the per-word memo of ``scan``);
+    - any other literal ("no content", "req/min") is looked for in the line only when its longest run of word
+      characters was found in a word (``split``), or on every line when it has none (``bare``, e.g. " /").
+
+    A pattern is tried when the ids of all its requirements are among the line's (``groups``), which is exactly
+    when ``_may_match`` holds for its trigger.
+    """
+
+    __slots__ = ("char_ids", "digit_ids", "word_literals", "word_first_chars", "split", "bare", "groups", "always",
+                 "by_id", "group_ids", "byte_ids", "other_bytes", "_char_finder")
+
+    def __init__(self, tables: _Tables) -> None:
+        ids: dict = {}
+        next_id = [max(tables.token_ids.values(), default=-1) + 1]
+        char_ids: dict[str, set[int]] = {ch: {tid} for ch, tid in tables.char_token_tids.items()}
+        digit_ids: set[int] = set()
+        if "#" in tables.token_ids:
+            digit_ids.add(tables.token_ids["#"])
+        word_literals: dict[str, list[tuple[str, int]]] = {}
+        split: list[tuple[str, int, int]] = []
+        bare: list[tuple[str, int]] = []
+
+        def new_id() -> int:
+            next_id[0] += 1
+            return next_id[0] - 1
+
+        def literal_id(lit: str, rid: int) -> None:
+            """Make a line holding ``lit`` collect ``rid``."""
+            if len(lit) == 1:
+                char_ids.setdefault(lit, set()).add(rid)
+            elif lit.replace("_", "a").isalnum():  # all word characters, as _WORD_RUN.fullmatch(lit)
+                word_literals.setdefault(lit[0], []).append((lit, rid))
+            else:
+                runs = _WORD_RUN.findall(lit)
+                if not runs:
+                    bare.append((lit, rid))
+                    return
+                run = max(runs, key=len)
+                seg = ids.get(("run", run))
+                if seg is None:
+                    seg = ids[("run", run)] = new_id()
+                    literal_id(run, seg)
+                split.append((lit, seg, rid))
+
+        def need_id(need) -> int:
+            rid = ids.get(need)
+            if rid is None:
+                rid = ids[need] = new_id()
+                if need == "digit":
+                    digit_ids.add(rid)
+                else:
+                    for lit in need:
+                        literal_id(lit, rid)
+            return rid
+
+        groups: list[tuple[int | None, list]] = []
+        for need, members in _unique_groups(tables):
+            groups.append((None if need is None else need_id(need),
+                           [(ci, idx, pat, frozenset(map(need_id, rest or ())), at_start)
+                            for ci, idx, pat, rest, at_start in members]))
+        self.groups = groups
+        #: the groups tried on every line, and the others by the id of their first requirement
+        self.always = tuple(member for rid, members in groups if rid is None for member in members)
+        by_id: dict[int, tuple] = {}
+        for rid, members in groups:
+            if rid is not None:  # a requirement heads a group of loose and one of ``^`` patterns: one entry
+                by_id[rid] = by_id.get(rid, ()) + tuple(members)
+        self.by_id = by_id
+        self.group_ids = frozenset(self.by_id)
+        self.char_ids = {ch: frozenset(v) for ch, v in char_ids.items()}
+        #: the ASCII ones by byte, and every other byte (deleted from an ASCII line to leave the ones it holds)
+        self.byte_ids = {ord(ch): ids for ch, ids in self.char_ids.items() if ch.isascii()}
+        self.other_bytes = bytes(range(256)).translate(None, bytes(self.byte_ids))
+        self._char_finder = None
+        self.digit_ids = frozenset(digit_ids)
+        self.word_literals = {ch: tuple(v) for ch, v in word_literals.items()}
+        self.word_first_chars = frozenset(word_literals)
+        self.split = tuple(split)
+        self.bare = tuple(bare)
+
+    def add_line_ids(self, folded: str, raw: bytes | None, has_digit: bool, have: set[int]) -> None:
+        """Add the ids that ``folded`` satisfies beyond those of its words to ``have`` (which holds its words');
+        ``raw`` is the line as bytes when it is ASCII, else None."""
+        if raw is not None:
+            # the line's bytes that are one-character literals (or gate tokens), each once
+            byte_ids = self.byte_ids
+            for code in set(raw.translate(None, self.other_bytes)):
+                have |= byte_ids[code]
+        else:
+            char_ids = self.char_ids
+            for ch in set(self.char_finder().findall(folded)):
+                have |= char_ids[ch]
+        if has_digit:
+            have |= self.digit_ids
+        for lit, run, rid in self.split:
+            if run in have and rid not in have and lit in folded:
+                have.add(rid)
+        for lit, rid in self.bare:
+            if rid not in have and lit in folded:
+                have.add(rid)
+
+    def char_finder(self):
+        """One character class of the ``char_ids`` characters (compiled when a non-ASCII line first needs it)."""
+        if self._char_finder is None:
+            self._char_finder = re.compile("[" + "".join(f"\\U{ord(ch):08x}" for ch in sorted(self.char_ids)) + "]")
+        return self._char_finder
+
+    def word_ids(self, word: str) -> frozenset[int]:
+        """Ids of the requirements (and literal runs) that a literal inside ``word`` satisfies."""
+        out = set()
+        for ch in self.word_first_chars.intersection(word):
+            for lit, rid in self.word_literals[ch]:
+                if lit in word:
+                    out.add(rid)
+        return frozenset(out)
+
+
+def _unique_groups(tables: _Tables) -> list:
+    """``tables.groups`` and the groups of ``tables.char_groups`` (a group under several characters once), in an
+    order that does not depend on how the tables were made (built or loaded): the ids ``_Triggers`` hands out
+    follow it, and the per-word memo outlives a change of tables."""
+    out = list(tables.groups)
+    seen = {id(members) for _need, members in out}
+    more = []
+    for members_list in tables.char_groups.values():
+        for members in members_list:
+            if id(members) not in seen:
+                seen.add(id(members))
+                _ci, _idx, pat, _rest, _at_start = members[0]
+                more.append((pat.trigger[0], members))
+    more.sort(key=lambda group: [(ci, idx) for ci, idx, *_ in group[1]])
+    return out + more
+
+
 #: The tables as built from the phrase tables, shipped as JSON beside the other data (``python -m tiers.lexicon
 #: --build`` writes it; a test fails when it is stale). Building them takes ~10 ms of string work per process,
 #: reading them back well under one; a digest of the phrase tables guards against a stale file at run time.
@@ -1248,6 +1500,7 @@ def tables_from_state(state: dict) -> _Tables:
     t.stem_lengths = state["stem_lengths"]
     t.anchored_stem_lengths = state["anchored_stem_lengths"]
     t.word_token_lengths = state["word_token_lengths"]
+    t.triggers = _Triggers(t)
     return t
 
 
@@ -1278,7 +1531,8 @@ def write_built(path: str | None = None) -> str:
 
 
 _BUILT: _Tables | None = None
-#: word -> (indexed phrases it can start, gate tokens it satisfies); words repeat across lines (bounded).
+#: word -> (indexed phrases it can start, ids of the gate tokens and trigger requirements it satisfies); words repeat
+#: across lines (bounded).
 _MEMO: dict[str, tuple[tuple, frozenset[int]]] = {}
 _ANCHORED_MEMO: dict[str, tuple] = {}
 #: words that start no phrase and satisfy no gate (bounded)
@@ -1305,29 +1559,28 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
     Returns ``{category: [(start, end, lang, phrase, weight), ...]}``; within a category matches never overlap.
     """
     tables = _tables()
+    triggers = tables.triggers
     exact = needs_regex(folded)
     memo = _MEMO
-    words = _WORD_RUN.findall(folded)
-    # Most words of a line start no phrase and satisfy no gate; they are known after their first line.
+    raw = folded.encode("ascii") if folded.isascii() else None
+    words = _other_words(folded) if raw is None else _ascii_words(raw)
+    # Most words of a line start no phrase, satisfy no gate and hold no trigger literal; they are known after
+    # their first line.
     starts = []
     have: set[int] = set()
     for word in set(words).difference(_BORING):
         rec = memo.get(word)
         if rec is None:
-            if word[0] not in tables.first_chars:
-                if len(_BORING) < 200000:
-                    _BORING.add(word)
-                continue
-            rec = (tables.candidates(word), tables.word_token_ids(word))
-            if not rec[0] and not rec[1]:
+            rec = _word_record(tables, word)
+            if rec is None:
                 if len(_BORING) < 200000:
                     _BORING.add(word)
                 continue
             if len(memo) < 50000:
                 memo[word] = rec
-        cands, tids = rec
-        if tids:
-            have |= tids
+        cands, ids = rec
+        if ids:
+            have |= ids
         if cands:
             # where the word stands as a whole \w run of the line (the runs ``_WORD_RUN`` finds)
             n = len(folded)
@@ -1339,93 +1592,114 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
                         j == n or not (folded[j].isalnum() or folded[j] == "_")):
                     starts.append((i, cands))
                 i = folded.find(word, j)
-    starts.sort(key=_first)
-    digit = _DIGIT.search(folded)
-    has_digit = digit is not None
-    first_digit = digit.start() if digit else 0
+    first_digit = _first_digit(folded, raw)
+    has_digit = first_digit >= 0
+    if not has_digit:
+        first_digit = 0
     found: list[list[tuple[int, int, int]]] = [[], [], [], [], [], [], []]  # one per category
-    present = set(folded)
+    triggers.add_line_ids(folded, raw, has_digit, have)
     if starts:
-        for ch in tables.char_token_tids.keys() & present:
-            have.add(tables.char_token_tids[ch])
-        for tid, lits in tables.char_tokens:
-            if any(map(folded.__contains__, lits)):
-                have.add(tid)
-        if has_digit:
-            tid = tables.token_ids.get("#")
-            if tid is not None:
-                have.add(tid)
+        starts.sort(key=_first)
         last_end = [-1] * len(CATEGORIES)
         for pos, cands in starts:
             # sorted by (category, entry): the first match of a category at a word is its best there
             for ci, idx, pat in cands:
                 if pos < last_end[ci] or not (exact or pat.gate <= have):
                     continue
-                end = pat.match_end(folded, pos, exact)
+                std = pat._std
+                if std is not None and not exact:  # ``match_end`` of a compiled pattern, without two calls
+                    m = std.match(folded, pos)
+                    end = m.end() if m is not None else None
+                else:
+                    end = pat.match_end(folded, pos, exact)
                 if end is not None:
                     found[ci].append((pos, end, idx))
                     last_end[ci] = end
     anchored = None
-    todo = [members for need, members in tables.groups
-            if need is None or (has_digit if need == "digit" else any(map(folded.__contains__, need)))]
-    for ch in tables.char_groups.keys() & present:
-        for members in tables.char_groups[ch]:
-            if not any(members is m for m in todo):  # a group of several characters comes once
-                todo.append(members)
-    for members in todo:
-        for ci, idx, pat, rest, at_start in members:
-            # the rest of the trigger first, compiled or not: a raw pattern that starts with a class (``\d+``)
-            # is tried at every position of the line, which costs more than the substring tests
-            if rest is not None and not _may_match(rest, folded, has_digit):
-                continue
-            std = pat._std
-            if std is not None and not exact and not at_start:
-                for m in std.finditer(folded, first_digit if pat.digit_first else 0):
-                    found[ci].append((m.start(), m.end(), idx))
-                continue
-            if at_start:
-                if anchored is None:
-                    anchored = []
-                anchored.append((ci, idx, pat))
-                continue
-            for st, en in pat.finditer(folded, exact):
-                found[ci].append((st, en, idx))
-    _anchored_hits(tables, folded, exact, anchored, found)
-    out: dict[str, list[Hit]] = {}
-    for name in categories:
-        ci = _CATEGORY_INDEX[name]
-        hits = found[ci]
-        if not hits:
-            out[name] = []
+    if triggers.always:
+        anchored = _loose_hits(triggers.always, folded, exact, have, first_digit, found, anchored)
+    by_id = triggers.by_id
+    for rid in triggers.group_ids.intersection(have):
+        anchored = _loose_hits(by_id[rid], folded, exact, have, first_digit, found, anchored)
+    _anchored_hits(tables, folded, exact, words[0] if words and folded.startswith(words[0]) else None, anchored,
+                   found)
+    if categories is CATEGORIES:
+        for ci, hits in enumerate(found):
+            if hits:
+                found[ci] = _resolve(hits, tables.entries[ci])
+        return dict(zip(CATEGORIES, found))
+    return {name: _resolve(found[_CATEGORY_INDEX[name]], tables.entries[_CATEGORY_INDEX[name]])
+            for name in categories}
+
+
+def _resolve(hits: list[tuple[int, int, int]], entries: tuple) -> list[Hit]:
+    """A category's (start, end, entry) matches as hits, left to right, each dropped that overlaps the one before."""
+    hits.sort()
+    res: list[Hit] = []
+    end = -1
+    for st, en, idx in hits:
+        if st < end:
             continue
-        hits.sort()
-        entries = tables.entries[ci]
-        res: list[Hit] = []
-        end = -1
-        for st, en, idx in hits:
-            if st < end:
-                continue
-            end = max(en, st + 1)
-            lang, phrase, weight = entries[idx]
-            res.append((st, en, lang, phrase, weight))
-        out[name] = res
-    return out
+        end = max(en, st + 1)
+        lang, phrase, weight = entries[idx]
+        res.append((st, en, lang, phrase, weight))
+    return res
 
 
-def _anchored_hits(tables: _Tables, folded: str, exact: bool, loose: list | None, found: list) -> None:
+def _loose_hits(members: tuple, folded: str, exact: bool, have: set[int], first_digit: int, found: list,
+                anchored: list | None) -> list | None:
+    """Run the unindexed ``members`` of one trigger group whose other requirements the line holds: their matches
+    go to ``found``; ``^`` patterns are returned in ``anchored`` (made when first needed) for ``_anchored_hits``."""
+    for ci, idx, pat, rest, at_start in members:
+        if rest and not rest <= have:
+            continue
+        std = pat._std
+        if std is not None and not exact and not at_start:
+            # one search first: most lines that hold a trigger still have no match, and a search costs less than
+            # an iterator; the matches from its start on are those from the line's start on
+            m = std.search(folded, first_digit if pat.digit_first else 0)
+            if m is not None:
+                for m in std.finditer(folded, m.start()):
+                    found[ci].append((m.start(), m.end(), idx))
+            continue
+        if at_start:
+            if anchored is None:
+                anchored = []
+            anchored.append((ci, idx, pat))
+            continue
+        for st, en in pat.finditer(folded, exact):
+            found[ci].append((st, en, idx))
+    return anchored
+
+
+def _word_record(tables: _Tables, word: str) -> tuple[tuple, frozenset[int]] | None:
+    """(indexed phrases ``word`` can start, ids of the gate tokens and trigger requirements it satisfies), or None
+    for a word that does neither."""
+    if word[0] in tables.first_chars:
+        cands = tables.candidates(word)
+        ids = tables.word_token_ids(word) | tables.triggers.word_ids(word)
+    else:
+        cands = ()
+        ids = tables.triggers.word_ids(word)
+    if not cands and not ids:
+        return None
+    return cands, ids
+
+
+def _anchored_hits(tables: _Tables, folded: str, exact: bool, word: str | None, loose: list | None,
+                   found: list) -> None:
     """Per category, the ``^`` phrase of the lowest entry that starts the line (as one alternation of them all
-    would find it), added to ``found``; ``loose`` are the unindexed ``^`` patterns whose trigger holds."""
+    would find it), added to ``found``; ``word`` is the ``\\w`` run that starts the line (None when it starts
+    otherwise), ``loose`` are the unindexed ``^`` patterns whose trigger holds."""
     if exact:
         # ``regex`` may end the first word elsewhere than ``re`` does: try every ^ phrase, as one alternation would
         tries = sorted(tables.anchored_loose + [c for cs in tables.anchored_exact.values() for c in cs]
                        + [c for cs in tables.anchored_stems.values() for c in cs], key=lambda c: (c[0], c[1]))
         tries = list({(c[0], c[1]): c for c in tries}.values())
-        first = None
+        word = None
     else:
-        first = _WORD_RUN.match(folded)
         tries = loose or []
-    if first:
-        word = first.group()
+    if word is not None:
         cands = _ANCHORED_MEMO.get(word)
         if cands is None:
             cands = tables.candidates(word, anchored=True)
