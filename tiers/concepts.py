@@ -640,9 +640,11 @@ def _stem(word: str) -> str:
     return word[:6] if len(word) > 6 else word
 
 
-def _weight_and_content(lx: Lexicon, cid: str) -> tuple[float, bool]:
-    """A concept's weight, and whether it counts as clause content (not generic, not a slot name)."""
-    return lx.weight(cid), lx.kind.get(cid) not in ("generic", "slot")
+def _weight_and_content(lx: Lexicon, cid: str) -> tuple[float, bool, float]:
+    """A concept's weight, whether it counts as clause content (not generic, not a slot name), and its weight as a
+    broader concept (times BROADER_FACTOR)."""
+    w = lx.weight(cid)
+    return w, lx.kind.get(cid) not in ("generic", "slot"), w * BROADER_FACTOR
 
 
 @dataclass(slots=True)
@@ -686,9 +688,7 @@ class Clause:
             got = memo.get(c)
             if got is None:
                 got = memo[c] = _weight_and_content(lexicon(), c)
-            w = got[0]
-            if c not in direct:
-                w *= BROADER_FACTOR
+            w = got[0] if c in direct else got[2]
             if soft and c in soft:
                 w *= 0.5
             wmap[c] = w
@@ -1030,14 +1030,22 @@ def _token_info(t: str, lx: Lexicon, memo: dict) -> tuple:
     """_text_info of ``t`` and its _scan_entry in the marker and content tables (with _F_MARKER and _F_CONTENT
     set when they are not None), stored in ``memo``."""
     f, date_format, month, dom = _text_info(t)
-    marker = _scan_entry(t, lx.marker, lx.marker_prefix)
-    content = _scan_entry(t, lx.content, lx.content_prefix)
+    if t in _PUNCT_TEXTS:  # no pattern starts at a punctuation mark (_scan_starts relies on it)
+        marker = content = None
+    else:
+        marker = _scan_entry(t, lx.marker, lx.marker_prefix)
+        content = _scan_entry(t, lx.content, lx.content_prefix)
     if marker is not None:
         f |= _F_MARKER
     if content is not None:
         f |= _F_CONTENT
     got = memo[t] = (f, date_format, month, dom, marker, content)
     return got
+
+
+#: The texts of _TOKEN's punctuation tokens: no token of another kind has one of them (each of the other kinds
+#: holds a word character, a "/" or a "@"), so a token with such a text is a punctuation mark.
+_PUNCT_TEXTS = frozenset(";,.!?()[]-:`")
 
 
 def _scan_entry(t: str, exact: dict, prefix: dict):
@@ -1088,14 +1096,16 @@ def _table_spans(texts: list[str], kinds: list[str], codes: list[bool], infos: l
                  skip_code: bool) -> list[tuple[int, int, set[str]]]:
     """``_scan`` of one pattern table (marker: ``_F_MARKER``, slot 4; content: ``_F_CONTENT``, slot 5) over the
     parallel token lists and their ``_token_info``s, visiting only the tokens where one of its patterns can start."""
-    starts = [k for k, info in enumerate(infos) if info[0] & flag]
+    starts = [k for k, info in enumerate(infos) if info[0] & flag and kinds[k] != "punct"]
     return _scan_starts(texts, kinds, codes, infos, slot, starts, skip_code)
 
 
 def _scan_starts(texts: list[str], kinds: list[str], codes: list[bool], infos: list[tuple], slot: int,
                  starts, skip_code: bool) -> list[tuple[int, int, set[str]]]:
     """``_scan`` over parallel token lists, with each text's candidates prepared once (_scan_entry, kept at
-    ``infos[k][slot]``). ``starts``: in order, the tokens whose entry is not None (no pattern starts elsewhere).
+    ``infos[k][slot]``). ``starts``: in order, the tokens whose entry is not None (no pattern starts elsewhere), no
+    punctuation mark among them (_token_info gives those no entry); ``skip_code`` may be False when no token is in
+    a code span.
 
     A longer pattern that matches always beats the one-token ones, so these decide only when none does. The
     returned id sets may be shared between lines: callers never change them."""
@@ -1103,7 +1113,7 @@ def _scan_starts(texts: list[str], kinds: list[str], codes: list[bool], infos: l
     n_tok = len(texts)
     i = 0
     for i0 in starts:
-        if i0 < i or kinds[i0] == "punct" or (skip_code and codes[i0]):
+        if i0 < i or (skip_code and codes[i0]):
             continue
         i = i0
         entry = infos[i][slot]
@@ -1252,7 +1262,7 @@ def _analyze_cached(text: str) -> Analysis:
             got = cmemo[cid] = _cid_info(lx, cid)
         return got
 
-    marker_spans = _scan_starts(texts, kinds, codes, infos, 4, marker_starts, True)
+    marker_spans = _scan_starts(texts, kinds, codes, infos, 4, marker_starts, "`" in norm)  # else no code span
     content_spans = _scan_starts(texts, kinds, codes, infos, 5, content_starts, False)
     marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span
     marker_tokens: set[int] = set()
@@ -1432,6 +1442,10 @@ def _analyze_cached(text: str) -> Analysis:
         direct = cl.direct
         raw, antonymic, negated_direct, local_neg = cl.raw, cl.antonymic, cl.negated_direct, cl.local_neg
         add_concept = all_concepts.add
+        # Concepts go to ``pre`` (context) or ``post``; soft = pre - post. With no Russian negation, "even" or
+        # aside every one would go to ``post``: soft is empty, and neither set is kept.
+        some_pre = first_neg is not None or even_at is not None or bool(aside)
+        into = post
         for k, ids in concept_at:
             if k < s:
                 continue
@@ -1439,8 +1453,9 @@ def _analyze_cached(text: str) -> Analysis:
                 break  # concept_at is sorted
             in_local = k in local
             sg = -base if in_local else base
-            into = pre if ((first_neg is not None and k < first_neg) or (even_at is not None and k > even_at)
-                           or k in aside) else post
+            if some_pre:
+                into = pre if ((first_neg is not None and k < first_neg) or (even_at is not None and k > even_at)
+                               or k in aside) else post
             for cid in ids:
                 info = cmemo.get(cid) or cinfo(cid)
                 # the concept itself (its first link), then its parents: each set gets its ids in the same order
@@ -1448,7 +1463,8 @@ def _analyze_cached(text: str) -> Analysis:
                 val = sg * flip
                 prev = signs.get(can)
                 signs[can] = val if prev is None or prev == val else 0
-                into.add(can)
+                if some_pre:
+                    into.add(can)
                 direct.add(can)
                 raw.add(c)
                 if flip < 0:
@@ -1462,7 +1478,8 @@ def _analyze_cached(text: str) -> Analysis:
                     val = sg * flip
                     prev = signs.get(can)
                     signs[can] = val if prev is None or prev == val else 0
-                    into.add(can)
+                    if some_pre:
+                        into.add(can)
                     add_concept(can)
                 slot = info[2]
                 if slot:
@@ -1471,7 +1488,7 @@ def _analyze_cached(text: str) -> Analysis:
                     signs.setdefault(slot, sg)
                 if info[3]:
                     cl.values.append(("DAY", cid, sg))
-        cl.soft = pre - post
+        cl.soft = pre - post if some_pre else set()
         cl.has_only = bool(only_pos)
         if only_pos:
             # "only X": X follows; "X only": X precedes (the last content before ONLY at clause end).
@@ -1721,13 +1738,16 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
             if keys is None:
                 keys = line.num_keys = _num_keys(concept_at, line.span_end, lx.kind)
             num = _NUM_WORDS.get(t, t)
-            key = None
+            key = None  # the nearest token in the clause with a key, the one before first at equal distance
             for dist in (1, 2, 3):
-                for j in (k - dist, k + dist):
-                    if s <= j < e and key is None:
-                        key = keys.get(j)
-                if key:
-                    break
+                if k - dist >= s:
+                    key = keys.get(k - dist)
+                    if key is not None:
+                        break
+                if k + dist < e:
+                    key = keys.get(k + dist)
+                    if key is not None:
+                        break
             if key:
                 append(("NUM:" + key, num.rstrip("+%"), sg))
         if has_branch:
