@@ -839,8 +839,8 @@ def _tokens(norm: str, memo: dict | None = None) -> tuple[list[str], list[str], 
 
 # Bits of a token's kind, ORed into its text flags in the per-token list of _line_tokens (never in _text_info's):
 # with them a stage selects its tokens by one mask.
-_K_VALUE_KIND = 1 << 22  # kind in _VALUE_KINDS
-_K_LEXICAL = 1 << 24  # a lexical fallback can name it: kind not in _NOT_LEXICAL, and not a _F_STOP word
+_K_VALUE_KIND = 64  # kind in _VALUE_KINDS
+_K_LEXICAL = 4  # a lexical fallback can name it: kind not in _NOT_LEXICAL, and not a _F_STOP word
 
 
 def _kind_bits(kind: str, f: int) -> int:
@@ -944,29 +944,34 @@ def _line_tokens(norm: str, memos: tuple, lx: Lexicon) -> tuple[list, list, list
     return texts, kinds, codes, infos, flags, line_flags
 
 
-# Flags of a token text (_text_info); a line ORs them so a stage whose flag no token has is skipped whole.
-_F_STOP = 1  # in _STOP or shorter than 3: never a lexical concept
-_F_CONT = 2  # in _CONTINUE
-_F_ANY = 4
-_F_WORKS = 8
-_F_NEEDED = 16
+# Flags of a token text (_text_info); a line ORs them so a stage whose flag no token has is skipped whole. The bits
+# tested on every token (the roles of _token_roles, _K_LEXICAL and _K_VALUE_KIND among them) are the low eight: a
+# mask of them gives a cached small int (under 256), not a new int object per test.
+_F_MARKER = 1  # a marker pattern can start at it (its _scan_entry is not None)
+_F_CONTENT = 2  # a content pattern can start at it
+_F_SPLIT = 8  # a punctuation mark that can end a clause
+_F_BOUND = 16  # can start a clause boundary
 _F_VALUE = 32  # in _TZ_ABBR or _NUM_WORDS: the first value loop looks at it
-_F_VIA = 64
-_F_CITY = 128  # holds one of _CITY_TIME_NEEDS
-_F_DIGIT = 256  # _may_have_digit
-_F_MON_EN = 512  # holds an English month abbreviation (_DATE_MD)
-_F_MON_ANY = 1024  # holds an English or Russian one (_DATE_DM)
-_F_UTC = 2048  # holds "utc" or "gmt" (the only _OFFSET matches that give a value)
-_F_OPEN = 4096  # "(": an aside can start
-_F_BOUND = 8192  # can start a clause boundary
-_F_DATES = 16384  # has a DATE_FORMAT value or is in _VIA: the second value pass looks at it
-_F_MONTH_DAY = 32768  # has a MONTH_V or DOM value: the third value pass looks at it
-_F_EN_PAST = 1 << 16  # _en_past
-_F_RU_PAST = 1 << 17  # _ru_past and not in _RU_PAST_NOT
-_F_RU_PART = 1 << 18  # _ru_participle
-_F_SPLIT = 1 << 19  # a punctuation mark that can end a clause
-_F_MARKER = 1 << 20  # a marker pattern can start at it (its _scan_entry is not None)
-_F_CONTENT = 1 << 21  # a content pattern can start at it
+_F_CONT = 128  # in _CONTINUE
+_F_STOP = 1 << 8  # in _STOP or shorter than 3: never a lexical concept
+_F_ANY = 1 << 9
+_F_WORKS = 1 << 10
+_F_NEEDED = 1 << 11
+_F_VIA = 1 << 12
+_F_CITY = 1 << 13  # holds one of _CITY_TIME_NEEDS
+_F_DIGIT = 1 << 14  # _may_have_digit
+_F_MON_EN = 1 << 15  # holds an English month abbreviation (_DATE_MD)
+_F_MON_ANY = 1 << 16  # holds an English or Russian one (_DATE_DM)
+_F_UTC = 1 << 17  # holds "utc" or "gmt" (the only _OFFSET matches that give a value)
+_F_OPEN = 1 << 18  # "(": an aside can start
+_F_DATES = 1 << 19  # has a DATE_FORMAT value or is in _VIA: the second value pass looks at it
+_F_MONTH_DAY = 1 << 20  # has a MONTH_V or DOM value: the third value pass looks at it
+_F_EN_PAST = 1 << 21  # _en_past
+_F_RU_PAST = 1 << 22  # _ru_past and not in _RU_PAST_NOT
+_F_RU_PART = 1 << 23  # _ru_participle
+#: _token_roles' masks: where a clause can end or start, where a value can be.
+_SPLIT_ROLE = _F_SPLIT | _F_BOUND
+_VALUE_ROLE = _F_VALUE | _K_VALUE_KIND
 # Substring tests as one alternation of literals each (the same answer as ``any(w in t for w in words)``).
 _HAS_CITY_NEED = _LazyStd("|".join(_CITY_TIME_NEEDS))
 _HAS_MON_EN = _LazyStd("|".join(k for k in _MONTHS if k.isascii()))
@@ -1185,7 +1190,8 @@ def _split_lists(texts: list[str], kinds: list[str], codes: list[bool],
                     j += 1
                 if j - i - 1 <= 3:
                     continue  # "X — Y" with a short Y is a copula («Кэш — Redis»), not a new clause
-            bounds.append((start, i, exception))
+            if i > start:  # an empty clause is dropped
+                bounds.append((start, i, exception))
             start, exception = i + 1, False
             continue
         if kinds[i] == "word" and not codes[i] and t in _BOUNDARY_FIRST:
@@ -1202,8 +1208,9 @@ def _split_lists(texts: list[str], kinds: list[str], codes: list[bool],
                 continue
             if hit and i == start and hit in _EXCEPTION_WORDS:
                 exception = True
-    bounds.append((start, n, exception))
-    return [b for b in bounds if b[1] > b[0]]
+    if n > start:
+        bounds.append((start, n, exception))
+    return bounds
 
 
 def _split_stamp(text: str) -> tuple:
@@ -1251,8 +1258,7 @@ def _analyze_cached(text: str) -> Analysis:
     texts, kinds, codes, infos, flags, line_flags = _line_tokens(norm, memos, lx)
     n_tok = len(texts)
     positions = range(n_tok)
-    marker_starts, content_starts, lexical_toks, split_cands = _token_roles(flags)
-    value_toks = _having(positions, flags, _F_VALUE | _K_VALUE_KIND, line_flags)
+    marker_starts, content_starts, lexical_toks, split_cands, value_toks = _token_roles(flags)
     date_toks = _having(positions, flags, _F_DATES, line_flags)
     month_day_toks = _having(positions, flags, _F_MONTH_DAY, line_flags)
 
@@ -1606,13 +1612,15 @@ def _reports(texts: list[str], kinds: list[str], flags: list[int], line_flags: i
     return past
 
 
-def _token_roles(flags: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
+def _token_roles(flags: list[int]) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
     """In one pass over a line's token flags: the tokens where a marker pattern can start, where a content one
-    can, those a lexical fallback can name, and those that can end or start a clause (each in order)."""
+    can, those a lexical fallback can name, those that can end or start a clause, and those the first value pass
+    can use (each in order)."""
     markers: list[int] = []
     contents: list[int] = []
     lexical: list[int] = []
     splits: list[int] = []
+    values: list[int] = []
     for k, f in enumerate(flags):
         if f & _F_MARKER:
             markers.append(k)
@@ -1620,9 +1628,11 @@ def _token_roles(flags: list[int]) -> tuple[list[int], list[int], list[int], lis
             contents.append(k)
         if f & _K_LEXICAL:
             lexical.append(k)
-        if f & (_F_SPLIT | _F_BOUND):
+        if f & _SPLIT_ROLE:
             splits.append(k)
-    return markers, contents, lexical, splits
+        if f & _VALUE_ROLE:
+            values.append(k)
+    return markers, contents, lexical, splits, values
 
 
 def _having(positions: range, flags: list[int], mask: int, line_flags: int) -> list[int]:
