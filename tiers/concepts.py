@@ -723,6 +723,54 @@ class Analysis:
         return frozenset(c for c in self.concepts if lx.kind.get(c) != "generic")
 
 
+_object_new = object.__new__
+
+
+def _new_clause(start: int, end: int, exception: bool) -> Clause:
+    """``Clause(start, end, exception=exception)``, every field set here (the generated ``__init__`` costs a line
+    more: keyword handling and a call per default factory). tests/tiers/test_concepts_speed8.py checks the two
+    agree field by field."""
+    cl = _object_new(Clause)
+    cl.start = start
+    cl.end = end
+    cl.signs = {}
+    cl.direct = set()
+    cl.raw = set()
+    cl.antonymic = set()
+    cl.markers = set()
+    cl.force = "assert"
+    cl.exception = exception
+    cl.only_targets = set()
+    cl.has_only = False
+    cl.negated_direct = set()
+    cl.local_neg = set()
+    cl.soft = set()
+    cl.values = []
+    cl.wmap = {}
+    cl.content = ()
+    cl.content_total = 0.0
+    cl.cov_w = {}
+    return cl
+
+
+def _new_analysis(text: str, clauses: list[Clause], concepts: frozenset[str], markers: frozenset[str],
+                  values: list, hedged: bool, report: bool, mention: bool, universal: bool, indiff: bool) -> Analysis:
+    """``Analysis(...)`` of these fields (and ``fx`` None), set without the generated ``__init__``."""
+    a = _object_new(Analysis)
+    a.text = text
+    a.clauses = clauses
+    a.concepts = concepts
+    a.markers = markers
+    a.values = values
+    a.hedged = hedged
+    a.report = report
+    a.mention = mention
+    a.universal = universal
+    a.indiff = indiff
+    a.fx = None
+    return a
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # The per-line analysis. A line has ~10 tokens, most of them ordinary words that only the pattern scan and the
 # concept loop care about. So what depends on a token's text alone (its flags, pattern candidates, stem, date
@@ -1257,10 +1305,10 @@ def _analyze_cached(text: str) -> Analysis:
     norm = normalize_nfc(nfc)
     texts, kinds, codes, infos, flags, line_flags = _line_tokens(norm, memos, lx)
     n_tok = len(texts)
-    positions = range(n_tok)
     marker_starts, content_starts, lexical_toks, split_cands, value_toks = _token_roles(flags)
-    date_toks = _having(positions, flags, _F_DATES, line_flags)
-    month_day_toks = _having(positions, flags, _F_MONTH_DAY, line_flags)
+    # (most lines have no token for the second and third value passes: the line's flags tell without a call)
+    date_toks = _having(range(n_tok), flags, _F_DATES, line_flags) if line_flags & _F_DATES else []
+    month_day_toks = _having(range(n_tok), flags, _F_MONTH_DAY, line_flags) if line_flags & _F_MONTH_DAY else []
 
     def cinfo(cid: str) -> tuple:
         got = cmemo.get(cid)
@@ -1376,7 +1424,7 @@ def _analyze_cached(text: str) -> Analysis:
     line_markers: set[str] = set()
     values: list[tuple[str, str, int]] = []
     for s, e, exc in merged:
-        cl = Clause(s, e, exception=exc)
+        cl = _new_clause(s, e, exc)
         neg = 0
         local: set[int] = set()
         first_neg: int | None = None
@@ -1555,18 +1603,9 @@ def _analyze_cached(text: str) -> Analysis:
         all_concepts.add(slot if not slot.startswith("NUM:") else "NUM")
 
     report = _reports(texts, kinds, flags, line_flags, line_markers, concept_at, cinfo)
-    return Analysis(
-        text=text,
-        clauses=clauses,
-        concepts=frozenset(all_concepts),
-        markers=frozenset(line_markers),
-        values=values,
-        hedged="HEDGE" in line_markers,
-        report=report,
-        mention="MENTION" in line_markers,
-        universal="UNIVERSAL" in line_markers,
-        indiff="INDIFF" in line_markers,
-    )
+    return _new_analysis(text, clauses, frozenset(all_concepts), frozenset(line_markers), values,
+                         "HEDGE" in line_markers, report, "MENTION" in line_markers, "UNIVERSAL" in line_markers,
+                         "INDIFF" in line_markers)
 
 
 #: The first item of a tuple (a sort key called in C).

@@ -1,0 +1,83 @@
+"""The eighth round of fast paths in the concept analysis equals the straightforward code it replaces.
+
+Each fast path is compared with the plain form it stands for, on generated lines that reach its odd corners.
+test_concepts_speed_equivalence.py compares whole analyses with the code as first written.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tiers import concepts as c
+from tiers.record import fields
+from tiers.text import normalize
+
+from test_concepts_speed7 import ODD
+from test_concepts_speed_equivalence import LINES
+
+
+def _field_values(record: object) -> dict:
+    return {f.name: getattr(record, f.name) for f in fields(record)}
+
+
+def test_new_clause_sets_every_field_as_the_generated_init_does() -> None:
+    for start, end, exception in ((0, 1, False), (3, 9, True)):
+        fast, plain = c._new_clause(start, end, exception), c.Clause(start, end, exception=exception)
+        assert _field_values(fast) == _field_values(plain)
+        assert fast == plain and repr(fast) == repr(plain)
+        for name, value in _field_values(fast).items():
+            assert type(value) is type(getattr(plain, name)), name
+    one, two = c._new_clause(0, 1, False), c._new_clause(0, 1, False)
+    for f in fields(one):  # no container is shared between clauses
+        value = getattr(one, f.name)
+        if isinstance(value, (set, dict, list)):
+            assert value is not getattr(two, f.name), f.name
+
+
+def test_new_analysis_sets_every_field_as_the_generated_init_does() -> None:
+    args = dict(text="x", clauses=[c._new_clause(0, 1, False)], concepts=frozenset({"A"}), markers=frozenset(),
+                values=[("TZ", "utc", 1)], hedged=False, report=True, mention=False, universal=True, indiff=False)
+    fast, plain = c._new_analysis(*args.values()), c.Analysis(**args)
+    assert _field_values(fast) == _field_values(plain)
+    assert fast == plain and repr(fast) == repr(plain)
+    assert fast.fx is None
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(LINES, ODD))
+def test_only_punctuation_tokens_have_punctuation_texts(text: str) -> None:
+    # _token_info gives a text of _PUNCT_TEXTS no pattern entry, which stands for _scan_starts' old test of the
+    # token's kind: the two must pick the same tokens.
+    for tok in c.tokenize(normalize(text)):
+        assert (tok.kind == "punct") == (tok.text in c._PUNCT_TEXTS), tok
+
+
+def test_no_pattern_of_the_lexicon_starts_with_a_punctuation_text() -> None:
+    lx = c.lexicon()
+    for exact, prefix in ((lx.marker, lx.marker_prefix), (lx.content, lx.content_prefix)):
+        for t in c._PUNCT_TEXTS:
+            assert c._scan_entry(t, exact, prefix) is None, t
+            assert c._token_info(t, lx, {})[4:] == (None, None)
+
+
+def _split_plainly(texts: list[str], kinds: list[str], codes: list[bool]) -> list:
+    """_split_lists over every token (not only its candidates)."""
+    return c._split_lists(texts, kinds, codes, list(range(len(texts))))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(LINES, ODD))
+def test_split_lists_gives_no_empty_clause(text: str) -> None:
+    toks = c.tokenize(normalize(text))
+    texts, kinds, codes = [t.text for t in toks], [t.kind for t in toks], [t.code for t in toks]
+    bounds = _split_plainly(texts, kinds, codes)
+    assert all(e > s for s, e, _ in bounds)
+    assert [b[:2] for b in bounds] == sorted(b[:2] for b in bounds)
+
+
+def test_flags_tested_per_token_are_small_ints() -> None:
+    for mask in (c._F_MARKER, c._F_CONTENT, c._K_LEXICAL, c._SPLIT_ROLE, c._VALUE_ROLE, c._F_CONT):
+        assert 0 < mask < 256
+    bits = [getattr(c, n) for n in dir(c) if n.startswith(("_F_", "_K_")) and isinstance(getattr(c, n), int)]
+    assert len(bits) == len(set(bits)) and all(b & (b - 1) == 0 for b in bits)
