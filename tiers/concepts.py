@@ -930,10 +930,14 @@ def _chunk_record(toks, tmemo: dict, lx: Lexicon) -> tuple:
 
 def _fast_chunk(chunk: str, tmemo: dict, lx: Lexicon) -> tuple:
     """The record of a chunk that needs no pattern (_tokens' two shapes: a word of letters and digits starting
-    with a letter, or ASCII digits, each with one closing mark after it), else _IN_CONTEXT."""
+    with a letter, or ASCII digits, each with one closing mark after it; and _clock_tokens' one), else
+    _IN_CONTEXT."""
     core = chunk[:-1] if chunk[-1:] in _CLOSING else chunk
     if not core.isalnum():
-        return _IN_CONTEXT
+        toks = _clock_tokens(core) if chunk[-1:] != ":" else None
+        if toks is None:
+            return _IN_CONTEXT
+        return _chunk_record(toks if core is chunk else toks + ((chunk[-1], "punct"),), tmemo, lx)
     if core[0].isalpha():
         kind = "word"
     elif core.isascii() and core.isdigit():
@@ -942,6 +946,21 @@ def _fast_chunk(chunk: str, tmemo: dict, lx: Lexicon) -> tuple:
         return _IN_CONTEXT
     toks = ((core, kind),) if core is chunk else ((core, kind), (chunk[-1], "punct"))
     return _chunk_record(toks, tmemo, lx)
+
+
+def _clock_tokens(core: str) -> tuple | None:
+    """The (text, kind) tokens of a chunk ``core`` of ASCII digits, a colon and ASCII digits ("22:00", "3658:00"),
+    with a space, the line's edge or a closing mark other than ":" after it; None for any other core.
+
+    _TOKEN reads such a core as a time when the first number has one or two digits and the second two (its
+    lookbehind sees the space or edge before the chunk, its lookahead no digit or colon after it); else as two
+    numbers (the colon, followed by a digit, is no token; a time cannot start after it)."""
+    head, colon, tail = core.partition(":")
+    if not (colon and head and tail and head.isascii() and head.isdigit() and tail.isascii() and tail.isdigit()):
+        return None
+    if len(head) <= 2 and len(tail) == 2:
+        return ((core, "time"),)
+    return ((head, "num"), (tail, "num"))
 
 
 def _line_tokens(norm: str, memos: tuple, lx: Lexicon) -> tuple[list, list, list, list, list, int]:

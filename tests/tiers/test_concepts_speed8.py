@@ -81,3 +81,35 @@ def test_flags_tested_per_token_are_small_ints() -> None:
         assert 0 < mask < 256
     bits = [getattr(c, n) for n in dir(c) if n.startswith(("_F_", "_K_")) and isinstance(getattr(c, n), int)]
     assert len(bits) == len(set(bits)) and all(b & (b - 1) == 0 for b in bits)
+
+
+CLOCK_PARTS = st.text(alphabet="0123456789", min_size=0, max_size=5)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(CLOCK_PARTS, st.sampled_from([":", ";", "::", ":x", ""]), CLOCK_PARTS,
+       st.sampled_from(["", ".", ",", ";", ":", "!", "?", "%", "x"]), st.sampled_from(["first", "middle", "last", "only"]))
+def test_clock_chunks_tokenize_as_the_pattern_does(head: str, colon: str, tail: str, closing: str, where: str) -> None:
+    chunk = head + colon + tail + closing
+    if not chunk:
+        return
+    lx = c.lexicon()
+    ctx = {"first": chunk + " ", "middle": " " + chunk + " ", "last": " " + chunk, "only": chunk}[where]
+    fast = c._fast_chunk(chunk, {}, lx)
+    if fast is not c._IN_CONTEXT:
+        assert fast == c._chunk_record(c._chunk_tokens(ctx), {}, lx), ctx
+    core = chunk[:-1] if chunk[-1:] in c._CLOSING else chunk
+    toks = c._clock_tokens(core)
+    if toks is not None and chunk[-1:] != ":":
+        assert toks + (((chunk[-1], "punct"),) if core is not chunk else ()) == c._chunk_tokens(ctx), ctx
+
+
+def test_clock_chunks_of_the_workspace_shapes() -> None:
+    lx = c.lexicon()
+    for chunk in ["22:00.", "3658:00.", "764:00.", "5:30", "12:345", "1:2", "00:00,", "12:30:", "12:30!", "٣:٣٠"]:
+        for ctx in (chunk, " " + chunk, chunk + " ", " " + chunk + " "):
+            fast = c._fast_chunk(chunk, {}, lx)
+            if fast is not c._IN_CONTEXT:
+                assert fast == c._chunk_record(c._chunk_tokens(ctx), {}, lx), ctx
+    assert c._fast_chunk("3658:00.", {}, lx) is not c._IN_CONTEXT
+    assert c._fast_chunk("12:30:", {}, lx) is c._IN_CONTEXT
