@@ -208,7 +208,9 @@ def _may_have_upper(text: str) -> bool:
     r"""False only when ``\p{Lu}`` cannot match in ``text``."""
     if text.islower():  # str.islower() is False as soon as one character is upper (or title) case
         return not text.isascii() and _HAS_NEWER.search(text) is not None
-    return any(map(str.isupper, text)) or (bool(text) and max(text) >= _NEWER_UNICODE)
+    if text.isascii():  # A-Z, the only ASCII upper case, are the only characters lower() changes (in C)
+        return text.lower() != text
+    return any(map(str.isupper, text)) or max(text) >= _NEWER_UNICODE
 _PRESENT_AUX = frozenset({"is", "are", "be", "get", "gets", "getting", "stays", "stay", "remain", "remains", "been",
                           "being", "must", "should", "will", "can", "may", "to", "needs", "need", "keep", "keeps"})
 _NOT_SUBJECT = frozenset({"a", "an", "the", "all", "any", "no", "never", "only", "always", "for", "on", "in", "with",
@@ -1937,6 +1939,26 @@ def _may_be_provenance_label(text: str) -> bool:
     return False
 
 
+#: The blanks after the label's colon (with the engine _PROVENANCE_LABEL would take for the text: \s is read alike).
+_BLANKS = _lazy(r"\s+")
+
+
+def _provenance_label_end(text: str) -> int:
+    r"""Where the match of _PROVENANCE_LABEL on ``text`` (which holds a colon) ends; 0 when there is none.
+
+    The pattern, ``^[^:]{0,40}(?:WORDS)[^:]{0,20}:\s+``, is read directly instead of backtracking through every
+    split of the text before the colon: no ``[^:]`` passes a colon, so its colon is the text's first; a word must
+    start at most 40 characters in and end at most 20 before that colon, and the first occurrence of a word from
+    the lowest start it may take decides; the blanks after the colon are taken whole."""
+    colon = text.index(":")
+    for w in _PROVENANCE_WORDS:
+        at = text.find(w, max(0, colon - 20 - len(w)), colon)
+        if 0 <= at <= 40:
+            blanks = _BLANKS.match(text, colon + 1)
+            return blanks.end() if blanks else 0
+    return 0
+
+
 def _may_be_label_value(text: str) -> bool:
     """False when _LABEL_VALUE cannot match ``text``. A match starts with at most four runs of word characters and
     hyphens ("default" and a label of three words) separated by blanks, then the separator: so the first ":", "=",
@@ -1964,7 +1986,7 @@ def _keyed(norm: str) -> tuple[str, str, int] | None:
     lx = lexicon()
     text = norm.strip().strip("*_ ")
     if ":" in text and _may_be_provenance_label(text):  # the label pattern ends with a colon
-        text = _PROVENANCE_LABEL.sub("", text, count=1)
+        text = text[_provenance_label_end(text):]  # _PROVENANCE_LABEL.sub("", text, count=1)
     text = text.rstrip(" .!").replace("**", "")
     if not _holds_keyed_need(text):
         return None  # the label removed held the only one ("User said: …")

@@ -113,3 +113,33 @@ def test_clock_chunks_of_the_workspace_shapes() -> None:
                 assert fast == c._chunk_record(c._chunk_tokens(ctx), {}, lx), ctx
     assert c._fast_chunk("3658:00.", {}, lx) is not c._IN_CONTEXT
     assert c._fast_chunk("12:30:", {}, lx) is c._IN_CONTEXT
+
+
+LABEL_TEXTS = st.lists(st.sampled_from(["user", "пользовател", "decided", "agreed", "решили", "решено", "просьба",
+                                        "decision", "договорились", "said", "ь", "x", " ", "  ", ":", ": ", "\t",
+                                        "\x1c", "\x85", "\xa0", "\u1680", "\u180e", "\u2028", "\u3000", "é", "\u1c80",
+                                        "a" * 15, "b" * 7]),
+                       min_size=1, max_size=14).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(LABEL_TEXTS, LINES, ODD))
+def test_provenance_label_end_is_where_the_pattern_match_ends(text: str) -> None:
+    for t in (text, normalize(text), text + ": x", "user said:" + text):
+        if ":" in t:
+            assert t[c._provenance_label_end(t):] == c._PROVENANCE_LABEL.sub("", t, count=1), repr(t)
+
+
+def test_provenance_label_bounds() -> None:
+    for pad_before in (0, 39, 40, 41):
+        for pad_after in (0, 19, 20, 21):
+            t = "x" * pad_before + "user" + "y" * pad_after + ":  value"
+            assert t[c._provenance_label_end(t):] == c._PROVENANCE_LABEL.sub("", t, count=1), t
+    assert c._provenance_label_end("user said:value") == 0  # no blank after the colon
+    assert c._provenance_label_end("user said: value") == len("user said: ")
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_may_have_upper_of_ascii_text_is_any_upper_case_letter(text: str) -> None:
+    assert c._may_have_upper(text) == any(map(str.isupper, text))
