@@ -684,8 +684,7 @@ class Clause:
         # For coverage, one of a pair of opposites is the evaluative core of the clause and weighs more (x1.5; the
         # others x1.0, which leaves a float as it is).
         antonymic = self.antonymic
-        content = []
-        cov_w = {}
+        cov_w = {}  # keyed by the content concepts, in order
         for c in self.signs:
             got = memo.get(c)
             if got is None:
@@ -695,9 +694,8 @@ class Clause:
                 w *= 0.5
             wmap[c] = w
             if got[1]:
-                content.append(c)
                 cov_w[c] = w * 1.5 if antonymic and c in antonymic else w
-        self.content = tuple(content)
+        self.content = tuple(cov_w)
         self.cov_w = cov_w
         self.content_total = sum(cov_w.values())
 
@@ -1339,12 +1337,10 @@ def _analyze_cached(text: str) -> Analysis:
 
     marker_spans = _scan_starts(texts, kinds, codes, infos, 4, marker_starts, "`" in norm)  # else no code span
     content_spans = _scan_starts(texts, kinds, codes, infos, 5, content_starts, False)
-    marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span
+    marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span (never changed)
     marker_tokens: set[int] = set()
     for s, e, ids in marker_spans:
-        ms: set[str] = set()
-        ms.update(ids)
-        marker_list.append((s, ms))
+        marker_list.append((s, ids))
         if e == s + 1:
             marker_tokens.add(s)
         else:
@@ -1375,7 +1371,7 @@ def _analyze_cached(text: str) -> Analysis:
         if ids is None:
             ids = wmemo[key] = {"w:" + _stem(key)}  # shared by the lines holding the word: never changed
         concept_at.append((i, ids))
-        ext = _EXT.search(t) if kind in {"word", "path"} and "." in t[1:] else None
+        ext = _EXT.search(t) if kind in {"word", "path"} and t.find(".", 1) > 0 else None  # "." in t[1:]
         if ext:
             # a file extension alone: what _match_at finds for a one-token list, the best one-token pattern
             e_text = ext.group(1)
