@@ -552,10 +552,11 @@ def _patterns_for(t: str, exact: dict, prefix: dict, memo: dict) -> list:
     cands = memo.get(t)
     if cands is None:
         cands = list(_entries(exact, t) or ())
+        get = prefix.get
         for n in range(len(t), 1, -1):
-            lst = _entries(prefix, t[:n])
+            lst = get(t[:n])  # _entries(prefix, t[:n]), without a call for each prefix that has none
             if lst:
-                cands.extend(lst)
+                cands.extend(_entries(prefix, t[:n]) if lst.__class__ is str else lst)
         if len(memo) >= 100_000:
             memo.clear()
         memo[t] = cands
