@@ -1037,6 +1037,7 @@ _F_MONTH_DAY = 1 << 20  # has a MONTH_V or DOM value: the third value pass looks
 _F_EN_PAST = 1 << 21  # _en_past
 _F_RU_PAST = 1 << 22  # _ru_past and not in _RU_PAST_NOT
 _F_RU_PART = 1 << 23  # _ru_participle
+_F_MONTH_ID = 1 << 24  # a content pattern starting at it names MONTH
 #: _token_roles' masks: where a clause can end or start, where a value can be.
 _SPLIT_ROLE = _F_SPLIT | _F_BOUND
 _VALUE_ROLE = _F_VALUE | _K_VALUE_KIND
@@ -1112,6 +1113,8 @@ def _token_info(t: str, lx: Lexicon, memo: dict) -> tuple:
         f |= _F_MARKER
     if content is not None:
         f |= _F_CONTENT
+        if "MONTH" in content[1] or any("MONTH" in item[1] for item in content[2]):
+            f |= _F_MONTH_ID
     got = memo[t] = (f, date_format, month, dom, marker, content)
     return got
 
@@ -1358,6 +1361,7 @@ def _analyze_cached(text: str) -> Analysis:
             covered_by_content.update(range(s, e))
     # Lexical fallback: unknown content words still carry meaning (names, projects, folders).
     ext_memo = content_memo
+    ext_month = False  # an extension's concepts name MONTH
     for i in lexical_toks:  # not punctuation, numbers, times, stop words
         if i in covered_by_content:
             continue
@@ -1381,6 +1385,7 @@ def _analyze_cached(text: str) -> Analysis:
                 entry = ext_memo[e_text] = _scan_entry(e_text, lx.content, lx.content_prefix)
             if entry is not None and entry[0]:
                 concept_at.append((i, entry[1]))
+                ext_month = ext_month or "MONTH" in entry[1]
     concept_at.sort(key=_first)
 
     # Clauses; merge clauses with no content into the previous one, qualifier-only ones into the next.
@@ -1435,6 +1440,8 @@ def _analyze_cached(text: str) -> Analysis:
 
     line = _Line(texts, kinds, codes, infos, line_flags, concept_at, span_end, nfc, value_toks, date_toks,
                  month_day_toks, flags)
+    if not (line_flags & _F_MONTH_ID or ext_month):
+        line.months = _NO_MONTHS  # no concept of the line names MONTH
     local_ctx = None  # what "without X" needs to find X's extent, built on the first NEG_LOCAL
     weight_memo = memos[8]
     clauses: list[Clause] = []
@@ -1733,6 +1740,7 @@ def _near_month_at(line: _Line, k: int) -> bool:
 
 
 _NOT_NUM_KEY = frozenset({"generic", "qualifier"})
+_NO_MONTHS: frozenset[int] = frozenset()
 
 
 def _num_keys(concept_at: list[tuple[int, set[str]]], span_end: dict[int, int], kind: dict[str, str]) -> dict:

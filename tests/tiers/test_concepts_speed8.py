@@ -143,3 +143,17 @@ def test_provenance_label_bounds() -> None:
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
 def test_may_have_upper_of_ascii_text_is_any_upper_case_letter(text: str) -> None:
     assert c._may_have_upper(text) == any(map(str.isupper, text))
+
+
+MONTH_WORDS = ["jan", "march", "15", "3", "10th", "мая", "января", "report.jan", "notes.dec", "every", "month", "on",
+               "the", "31", "2024", "may", "июнь", "deploy", "v2", "12:30", ",", "sept", "ежемесячно"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(MONTH_WORDS), min_size=1, max_size=8).map(" ".join))
+def test_lines_with_months_and_numbers_equal_the_reference(text: str) -> None:
+    # the MONTH gate (_F_MONTH_ID, an extension naming MONTH) rules out _near_month_at's search only where it
+    # would find nothing
+    from test_concepts_speed_equivalence import _same
+
+    _same(text)
