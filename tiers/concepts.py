@@ -1041,6 +1041,7 @@ _F_MONTH_ID = 1 << 24  # a content pattern starting at it names MONTH
 #: _token_roles' masks: where a clause can end or start, where a value can be.
 _SPLIT_ROLE = _F_SPLIT | _F_BOUND
 _VALUE_ROLE = _F_VALUE | _K_VALUE_KIND
+_MONTH_OR_UTC = _F_MON_ANY | _F_UTC
 # Substring tests as one alternation of literals each (the same answer as ``any(w in t for w in words)``).
 _HAS_CITY_NEED = _LazyStd("|".join(_CITY_TIME_NEEDS))
 _HAS_MON_EN = _LazyStd("|".join(k for k in _MONTHS if k.isascii()))
@@ -1873,14 +1874,16 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
         for m in _AIRPORT.finditer(line.nfc):
             append(("AIRPORT_CODE", m.group(1), 1))
     # The patterns below read the clause's text; a flag no token has rules a pattern out (see _text_info).
+    # _CITY_TIME needs _F_CITY; the date and offset patterns a digit and a month (_F_MON_EN is within _F_MON_ANY)
+    # or "utc"/"gmt".
     line_flags = line.line_flags
-    if not line_flags & (_F_CITY | _F_DIGIT):
+    if not (line_flags & _F_CITY or line_flags & _F_DIGIT and line_flags & _MONTH_OR_UTC):
         return
     if s == 0 and e == n_tok:
         seg_flags = line_flags
     else:
         seg_flags = reduce(or_, line.flags[s:e], 0)  # the text bits of the clause's tokens (and kind bits)
-        if not seg_flags & (_F_CITY | _F_DIGIT):
+        if not (seg_flags & _F_CITY or seg_flags & _F_DIGIT and seg_flags & _MONTH_OR_UTC):
             return
     seg = " ".join(texts[s:e])
     if seg_flags & _F_CITY:  # every match of _CITY_TIME holds one of _CITY_TIME_NEEDS, none holds a space
