@@ -208,7 +208,9 @@ def _may_have_upper(text: str) -> bool:
     r"""False only when ``\p{Lu}`` cannot match in ``text``."""
     if text.islower():  # str.islower() is False as soon as one character is upper (or title) case
         return not text.isascii() and _HAS_NEWER.search(text) is not None
-    return any(map(str.isupper, text)) or (bool(text) and max(text) >= _NEWER_UNICODE)
+    if text.isascii():  # A-Z, the only ASCII upper case, are the only characters lower() changes (in C)
+        return text.lower() != text
+    return any(map(str.isupper, text)) or max(text) >= _NEWER_UNICODE
 _PRESENT_AUX = frozenset({"is", "are", "be", "get", "gets", "getting", "stays", "stay", "remain", "remains", "been",
                           "being", "must", "should", "will", "can", "may", "to", "needs", "need", "keep", "keeps"})
 _NOT_SUBJECT = frozenset({"a", "an", "the", "all", "any", "no", "never", "only", "always", "for", "on", "in", "with",
@@ -550,10 +552,11 @@ def _patterns_for(t: str, exact: dict, prefix: dict, memo: dict) -> list:
     cands = memo.get(t)
     if cands is None:
         cands = list(_entries(exact, t) or ())
+        get = prefix.get
         for n in range(len(t), 1, -1):
-            lst = _entries(prefix, t[:n])
+            lst = get(t[:n])  # _entries(prefix, t[:n]), without a call for each prefix that has none
             if lst:
-                cands.extend(lst)
+                cands.extend(_entries(prefix, t[:n]) if lst.__class__ is str else lst)
         if len(memo) >= 100_000:
             memo.clear()
         memo[t] = cands
@@ -640,9 +643,11 @@ def _stem(word: str) -> str:
     return word[:6] if len(word) > 6 else word
 
 
-def _weight_and_content(lx: Lexicon, cid: str) -> tuple[float, bool]:
-    """A concept's weight, and whether it counts as clause content (not generic, not a slot name)."""
-    return lx.weight(cid), lx.kind.get(cid) not in ("generic", "slot")
+def _weight_and_content(lx: Lexicon, cid: str) -> tuple[float, bool, float]:
+    """A concept's weight, whether it counts as clause content (not generic, not a slot name), and its weight as a
+    broader concept (times BROADER_FACTOR)."""
+    w = lx.weight(cid)
+    return w, lx.kind.get(cid) not in ("generic", "slot"), w * BROADER_FACTOR
 
 
 @dataclass(slots=True)
@@ -680,22 +685,18 @@ class Clause:
         # For coverage, one of a pair of opposites is the evaluative core of the clause and weighs more (x1.5; the
         # others x1.0, which leaves a float as it is).
         antonymic = self.antonymic
-        content = []
-        cov_w = {}
+        cov_w = {}  # keyed by the content concepts, in order
         for c in self.signs:
             got = memo.get(c)
             if got is None:
                 got = memo[c] = _weight_and_content(lexicon(), c)
-            w = got[0]
-            if c not in direct:
-                w *= BROADER_FACTOR
+            w = got[0] if c in direct else got[2]
             if soft and c in soft:
                 w *= 0.5
             wmap[c] = w
             if got[1]:
-                content.append(c)
                 cov_w[c] = w * 1.5 if antonymic and c in antonymic else w
-        self.content = tuple(content)
+        self.content = tuple(cov_w)
         self.cov_w = cov_w
         self.content_total = sum(cov_w.values())
 
@@ -721,6 +722,54 @@ class Analysis:
     def index_keys(self) -> frozenset[str]:
         lx = lexicon()
         return frozenset(c for c in self.concepts if lx.kind.get(c) != "generic")
+
+
+_object_new = object.__new__
+
+
+def _new_clause(start: int, end: int, exception: bool) -> Clause:
+    """``Clause(start, end, exception=exception)``, every field set here (the generated ``__init__`` costs a line
+    more: keyword handling and a call per default factory). tests/tiers/test_concepts_speed8.py checks the two
+    agree field by field."""
+    cl = _object_new(Clause)
+    cl.start = start
+    cl.end = end
+    cl.signs = {}
+    cl.direct = set()
+    cl.raw = set()
+    cl.antonymic = set()
+    cl.markers = set()
+    cl.force = "assert"
+    cl.exception = exception
+    cl.only_targets = set()
+    cl.has_only = False
+    cl.negated_direct = set()
+    cl.local_neg = set()
+    cl.soft = set()
+    cl.values = []
+    cl.wmap = {}
+    cl.content = ()
+    cl.content_total = 0.0
+    cl.cov_w = {}
+    return cl
+
+
+def _new_analysis(text: str, clauses: list[Clause], concepts: frozenset[str], markers: frozenset[str],
+                  values: list, hedged: bool, report: bool, mention: bool, universal: bool, indiff: bool) -> Analysis:
+    """``Analysis(...)`` of these fields (and ``fx`` None), set without the generated ``__init__``."""
+    a = _object_new(Analysis)
+    a.text = text
+    a.clauses = clauses
+    a.concepts = concepts
+    a.markers = markers
+    a.values = values
+    a.hedged = hedged
+    a.report = report
+    a.mention = mention
+    a.universal = universal
+    a.indiff = indiff
+    a.fx = None
+    return a
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -839,8 +888,8 @@ def _tokens(norm: str, memo: dict | None = None) -> tuple[list[str], list[str], 
 
 # Bits of a token's kind, ORed into its text flags in the per-token list of _line_tokens (never in _text_info's):
 # with them a stage selects its tokens by one mask.
-_K_VALUE_KIND = 1 << 22  # kind in _VALUE_KINDS
-_K_LEXICAL = 1 << 24  # a lexical fallback can name it: kind not in _NOT_LEXICAL, and not a _F_STOP word
+_K_VALUE_KIND = 64  # kind in _VALUE_KINDS
+_K_LEXICAL = 4  # a lexical fallback can name it: kind not in _NOT_LEXICAL, and not a _F_STOP word
 
 
 def _kind_bits(kind: str, f: int) -> int:
@@ -882,10 +931,14 @@ def _chunk_record(toks, tmemo: dict, lx: Lexicon) -> tuple:
 
 def _fast_chunk(chunk: str, tmemo: dict, lx: Lexicon) -> tuple:
     """The record of a chunk that needs no pattern (_tokens' two shapes: a word of letters and digits starting
-    with a letter, or ASCII digits, each with one closing mark after it), else _IN_CONTEXT."""
+    with a letter, or ASCII digits, each with one closing mark after it; and _clock_tokens' one), else
+    _IN_CONTEXT."""
     core = chunk[:-1] if chunk[-1:] in _CLOSING else chunk
     if not core.isalnum():
-        return _IN_CONTEXT
+        toks = _clock_tokens(core) if chunk[-1:] != ":" else None
+        if toks is None:
+            return _IN_CONTEXT
+        return _chunk_record(toks if core is chunk else toks + ((chunk[-1], "punct"),), tmemo, lx)
     if core[0].isalpha():
         kind = "word"
     elif core.isascii() and core.isdigit():
@@ -894,6 +947,21 @@ def _fast_chunk(chunk: str, tmemo: dict, lx: Lexicon) -> tuple:
         return _IN_CONTEXT
     toks = ((core, kind),) if core is chunk else ((core, kind), (chunk[-1], "punct"))
     return _chunk_record(toks, tmemo, lx)
+
+
+def _clock_tokens(core: str) -> tuple | None:
+    """The (text, kind) tokens of a chunk ``core`` of ASCII digits, a colon and ASCII digits ("22:00", "3658:00"),
+    with a space, the line's edge or a closing mark other than ":" after it; None for any other core.
+
+    _TOKEN reads such a core as a time when the first number has one or two digits and the second two (its
+    lookbehind sees the space or edge before the chunk, its lookahead no digit or colon after it); else as two
+    numbers (the colon, followed by a digit, is no token; a time cannot start after it)."""
+    head, colon, tail = core.partition(":")
+    if not (colon and head and tail and head.isascii() and head.isdigit() and tail.isascii() and tail.isdigit()):
+        return None
+    if len(head) <= 2 and len(tail) == 2:
+        return ((core, "time"),)
+    return ((head, "num"), (tail, "num"))
 
 
 def _line_tokens(norm: str, memos: tuple, lx: Lexicon) -> tuple[list, list, list, list, list, int]:
@@ -944,29 +1012,36 @@ def _line_tokens(norm: str, memos: tuple, lx: Lexicon) -> tuple[list, list, list
     return texts, kinds, codes, infos, flags, line_flags
 
 
-# Flags of a token text (_text_info); a line ORs them so a stage whose flag no token has is skipped whole.
-_F_STOP = 1  # in _STOP or shorter than 3: never a lexical concept
-_F_CONT = 2  # in _CONTINUE
-_F_ANY = 4
-_F_WORKS = 8
-_F_NEEDED = 16
+# Flags of a token text (_text_info); a line ORs them so a stage whose flag no token has is skipped whole. The bits
+# tested on every token (the roles of _token_roles, _K_LEXICAL and _K_VALUE_KIND among them) are the low eight: a
+# mask of them gives a cached small int (under 256), not a new int object per test.
+_F_MARKER = 1  # a marker pattern can start at it (its _scan_entry is not None)
+_F_CONTENT = 2  # a content pattern can start at it
+_F_SPLIT = 8  # a punctuation mark that can end a clause
+_F_BOUND = 16  # can start a clause boundary
 _F_VALUE = 32  # in _TZ_ABBR or _NUM_WORDS: the first value loop looks at it
-_F_VIA = 64
-_F_CITY = 128  # holds one of _CITY_TIME_NEEDS
-_F_DIGIT = 256  # _may_have_digit
-_F_MON_EN = 512  # holds an English month abbreviation (_DATE_MD)
-_F_MON_ANY = 1024  # holds an English or Russian one (_DATE_DM)
-_F_UTC = 2048  # holds "utc" or "gmt" (the only _OFFSET matches that give a value)
-_F_OPEN = 4096  # "(": an aside can start
-_F_BOUND = 8192  # can start a clause boundary
-_F_DATES = 16384  # has a DATE_FORMAT value or is in _VIA: the second value pass looks at it
-_F_MONTH_DAY = 32768  # has a MONTH_V or DOM value: the third value pass looks at it
-_F_EN_PAST = 1 << 16  # _en_past
-_F_RU_PAST = 1 << 17  # _ru_past and not in _RU_PAST_NOT
-_F_RU_PART = 1 << 18  # _ru_participle
-_F_SPLIT = 1 << 19  # a punctuation mark that can end a clause
-_F_MARKER = 1 << 20  # a marker pattern can start at it (its _scan_entry is not None)
-_F_CONTENT = 1 << 21  # a content pattern can start at it
+_F_CONT = 128  # in _CONTINUE
+_F_STOP = 1 << 8  # in _STOP or shorter than 3: never a lexical concept
+_F_ANY = 1 << 9
+_F_WORKS = 1 << 10
+_F_NEEDED = 1 << 11
+_F_VIA = 1 << 12
+_F_CITY = 1 << 13  # holds one of _CITY_TIME_NEEDS
+_F_DIGIT = 1 << 14  # _may_have_digit
+_F_MON_EN = 1 << 15  # holds an English month abbreviation (_DATE_MD)
+_F_MON_ANY = 1 << 16  # holds an English or Russian one (_DATE_DM)
+_F_UTC = 1 << 17  # holds "utc" or "gmt" (the only _OFFSET matches that give a value)
+_F_OPEN = 1 << 18  # "(": an aside can start
+_F_DATES = 1 << 19  # has a DATE_FORMAT value or is in _VIA: the second value pass looks at it
+_F_MONTH_DAY = 1 << 20  # has a MONTH_V or DOM value: the third value pass looks at it
+_F_EN_PAST = 1 << 21  # _en_past
+_F_RU_PAST = 1 << 22  # _ru_past and not in _RU_PAST_NOT
+_F_RU_PART = 1 << 23  # _ru_participle
+_F_MONTH_ID = 1 << 24  # a content pattern starting at it names MONTH
+#: _token_roles' masks: where a clause can end or start, where a value can be.
+_SPLIT_ROLE = _F_SPLIT | _F_BOUND
+_VALUE_ROLE = _F_VALUE | _K_VALUE_KIND
+_MONTH_OR_UTC = _F_MON_ANY | _F_UTC
 # Substring tests as one alternation of literals each (the same answer as ``any(w in t for w in words)``).
 _HAS_CITY_NEED = _LazyStd("|".join(_CITY_TIME_NEEDS))
 _HAS_MON_EN = _LazyStd("|".join(k for k in _MONTHS if k.isascii()))
@@ -1030,14 +1105,24 @@ def _token_info(t: str, lx: Lexicon, memo: dict) -> tuple:
     """_text_info of ``t`` and its _scan_entry in the marker and content tables (with _F_MARKER and _F_CONTENT
     set when they are not None), stored in ``memo``."""
     f, date_format, month, dom = _text_info(t)
-    marker = _scan_entry(t, lx.marker, lx.marker_prefix)
-    content = _scan_entry(t, lx.content, lx.content_prefix)
+    if t in _PUNCT_TEXTS:  # no pattern starts at a punctuation mark (_scan_starts relies on it)
+        marker = content = None
+    else:
+        marker = _scan_entry(t, lx.marker, lx.marker_prefix)
+        content = _scan_entry(t, lx.content, lx.content_prefix)
     if marker is not None:
         f |= _F_MARKER
     if content is not None:
         f |= _F_CONTENT
+        if "MONTH" in content[1] or any("MONTH" in item[1] for item in content[2]):
+            f |= _F_MONTH_ID
     got = memo[t] = (f, date_format, month, dom, marker, content)
     return got
+
+
+#: The texts of _TOKEN's punctuation tokens: no token of another kind has one of them (each of the other kinds
+#: holds a word character, a "/" or a "@"), so a token with such a text is a punctuation mark.
+_PUNCT_TEXTS = frozenset(";,.!?()[]-:`")
 
 
 def _scan_entry(t: str, exact: dict, prefix: dict):
@@ -1088,14 +1173,16 @@ def _table_spans(texts: list[str], kinds: list[str], codes: list[bool], infos: l
                  skip_code: bool) -> list[tuple[int, int, set[str]]]:
     """``_scan`` of one pattern table (marker: ``_F_MARKER``, slot 4; content: ``_F_CONTENT``, slot 5) over the
     parallel token lists and their ``_token_info``s, visiting only the tokens where one of its patterns can start."""
-    starts = [k for k, info in enumerate(infos) if info[0] & flag]
+    starts = [k for k, info in enumerate(infos) if info[0] & flag and kinds[k] != "punct"]
     return _scan_starts(texts, kinds, codes, infos, slot, starts, skip_code)
 
 
 def _scan_starts(texts: list[str], kinds: list[str], codes: list[bool], infos: list[tuple], slot: int,
                  starts, skip_code: bool) -> list[tuple[int, int, set[str]]]:
     """``_scan`` over parallel token lists, with each text's candidates prepared once (_scan_entry, kept at
-    ``infos[k][slot]``). ``starts``: in order, the tokens whose entry is not None (no pattern starts elsewhere).
+    ``infos[k][slot]``). ``starts``: in order, the tokens whose entry is not None (no pattern starts elsewhere), no
+    punctuation mark among them (_token_info gives those no entry); ``skip_code`` may be False when no token is in
+    a code span.
 
     A longer pattern that matches always beats the one-token ones, so these decide only when none does. The
     returned id sets may be shared between lines: callers never change them."""
@@ -1103,7 +1190,7 @@ def _scan_starts(texts: list[str], kinds: list[str], codes: list[bool], infos: l
     n_tok = len(texts)
     i = 0
     for i0 in starts:
-        if i0 < i or kinds[i0] == "punct" or (skip_code and codes[i0]):
+        if i0 < i or (skip_code and codes[i0]):
             continue
         i = i0
         entry = infos[i][slot]
@@ -1175,7 +1262,8 @@ def _split_lists(texts: list[str], kinds: list[str], codes: list[bool],
                     j += 1
                 if j - i - 1 <= 3:
                     continue  # "X — Y" with a short Y is a copula («Кэш — Redis»), not a new clause
-            bounds.append((start, i, exception))
+            if i > start:  # an empty clause is dropped
+                bounds.append((start, i, exception))
             start, exception = i + 1, False
             continue
         if kinds[i] == "word" and not codes[i] and t in _BOUNDARY_FIRST:
@@ -1192,8 +1280,9 @@ def _split_lists(texts: list[str], kinds: list[str], codes: list[bool],
                 continue
             if hit and i == start and hit in _EXCEPTION_WORDS:
                 exception = True
-    bounds.append((start, n, exception))
-    return [b for b in bounds if b[1] > b[0]]
+    if n > start:
+        bounds.append((start, n, exception))
+    return bounds
 
 
 def _split_stamp(text: str) -> tuple:
@@ -1240,11 +1329,10 @@ def _analyze_cached(text: str) -> Analysis:
     norm = normalize_nfc(nfc)
     texts, kinds, codes, infos, flags, line_flags = _line_tokens(norm, memos, lx)
     n_tok = len(texts)
-    positions = range(n_tok)
-    marker_starts, content_starts, lexical_toks, split_cands = _token_roles(flags)
-    value_toks = _having(positions, flags, _F_VALUE | _K_VALUE_KIND, line_flags)
-    date_toks = _having(positions, flags, _F_DATES, line_flags)
-    month_day_toks = _having(positions, flags, _F_MONTH_DAY, line_flags)
+    marker_starts, content_starts, lexical_toks, split_cands, value_toks = _token_roles(flags)
+    # (most lines have no token for the second and third value passes: the line's flags tell without a call)
+    date_toks = _having(range(n_tok), flags, _F_DATES, line_flags) if line_flags & _F_DATES else []
+    month_day_toks = _having(range(n_tok), flags, _F_MONTH_DAY, line_flags) if line_flags & _F_MONTH_DAY else []
 
     def cinfo(cid: str) -> tuple:
         got = cmemo.get(cid)
@@ -1252,14 +1340,12 @@ def _analyze_cached(text: str) -> Analysis:
             got = cmemo[cid] = _cid_info(lx, cid)
         return got
 
-    marker_spans = _scan_starts(texts, kinds, codes, infos, 4, marker_starts, True)
+    marker_spans = _scan_starts(texts, kinds, codes, infos, 4, marker_starts, "`" in norm)  # else no code span
     content_spans = _scan_starts(texts, kinds, codes, infos, 5, content_starts, False)
-    marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span
+    marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span (never changed)
     marker_tokens: set[int] = set()
     for s, e, ids in marker_spans:
-        ms: set[str] = set()
-        ms.update(ids)
-        marker_list.append((s, ms))
+        marker_list.append((s, ids))
         if e == s + 1:
             marker_tokens.add(s)
         else:
@@ -1276,6 +1362,7 @@ def _analyze_cached(text: str) -> Analysis:
             covered_by_content.update(range(s, e))
     # Lexical fallback: unknown content words still carry meaning (names, projects, folders).
     ext_memo = content_memo
+    ext_month = False  # an extension's concepts name MONTH
     for i in lexical_toks:  # not punctuation, numbers, times, stop words
         if i in covered_by_content:
             continue
@@ -1290,7 +1377,7 @@ def _analyze_cached(text: str) -> Analysis:
         if ids is None:
             ids = wmemo[key] = {"w:" + _stem(key)}  # shared by the lines holding the word: never changed
         concept_at.append((i, ids))
-        ext = _EXT.search(t) if kind in {"word", "path"} and "." in t[1:] else None
+        ext = _EXT.search(t) if kind in {"word", "path"} and t.find(".", 1) > 0 else None  # "." in t[1:]
         if ext:
             # a file extension alone: what _match_at finds for a one-token list, the best one-token pattern
             e_text = ext.group(1)
@@ -1299,6 +1386,7 @@ def _analyze_cached(text: str) -> Analysis:
                 entry = ext_memo[e_text] = _scan_entry(e_text, lx.content, lx.content_prefix)
             if entry is not None and entry[0]:
                 concept_at.append((i, entry[1]))
+                ext_month = ext_month or "MONTH" in entry[1]
     concept_at.sort(key=_first)
 
     # Clauses; merge clauses with no content into the previous one, qualifier-only ones into the next.
@@ -1353,6 +1441,8 @@ def _analyze_cached(text: str) -> Analysis:
 
     line = _Line(texts, kinds, codes, infos, line_flags, concept_at, span_end, nfc, value_toks, date_toks,
                  month_day_toks, flags)
+    if not (line_flags & _F_MONTH_ID or ext_month):
+        line.months = _NO_MONTHS  # no concept of the line names MONTH
     local_ctx = None  # what "without X" needs to find X's extent, built on the first NEG_LOCAL
     weight_memo = memos[8]
     clauses: list[Clause] = []
@@ -1360,7 +1450,7 @@ def _analyze_cached(text: str) -> Analysis:
     line_markers: set[str] = set()
     values: list[tuple[str, str, int]] = []
     for s, e, exc in merged:
-        cl = Clause(s, e, exception=exc)
+        cl = _new_clause(s, e, exc)
         neg = 0
         local: set[int] = set()
         first_neg: int | None = None
@@ -1432,6 +1522,10 @@ def _analyze_cached(text: str) -> Analysis:
         direct = cl.direct
         raw, antonymic, negated_direct, local_neg = cl.raw, cl.antonymic, cl.negated_direct, cl.local_neg
         add_concept = all_concepts.add
+        # Concepts go to ``pre`` (context) or ``post``; soft = pre - post. With no Russian negation, "even" or
+        # aside every one would go to ``post``: soft is empty, and neither set is kept.
+        some_pre = first_neg is not None or even_at is not None or bool(aside)
+        into = post
         for k, ids in concept_at:
             if k < s:
                 continue
@@ -1439,8 +1533,9 @@ def _analyze_cached(text: str) -> Analysis:
                 break  # concept_at is sorted
             in_local = k in local
             sg = -base if in_local else base
-            into = pre if ((first_neg is not None and k < first_neg) or (even_at is not None and k > even_at)
-                           or k in aside) else post
+            if some_pre:
+                into = pre if ((first_neg is not None and k < first_neg) or (even_at is not None and k > even_at)
+                               or k in aside) else post
             for cid in ids:
                 info = cmemo.get(cid) or cinfo(cid)
                 # the concept itself (its first link), then its parents: each set gets its ids in the same order
@@ -1448,7 +1543,8 @@ def _analyze_cached(text: str) -> Analysis:
                 val = sg * flip
                 prev = signs.get(can)
                 signs[can] = val if prev is None or prev == val else 0
-                into.add(can)
+                if some_pre:
+                    into.add(can)
                 direct.add(can)
                 raw.add(c)
                 if flip < 0:
@@ -1462,7 +1558,8 @@ def _analyze_cached(text: str) -> Analysis:
                     val = sg * flip
                     prev = signs.get(can)
                     signs[can] = val if prev is None or prev == val else 0
-                    into.add(can)
+                    if some_pre:
+                        into.add(can)
                     add_concept(can)
                 slot = info[2]
                 if slot:
@@ -1471,7 +1568,7 @@ def _analyze_cached(text: str) -> Analysis:
                     signs.setdefault(slot, sg)
                 if info[3]:
                     cl.values.append(("DAY", cid, sg))
-        cl.soft = pre - post
+        cl.soft = pre - post if some_pre else set()
         cl.has_only = bool(only_pos)
         if only_pos:
             # "only X": X follows; "X only": X precedes (the last content before ONLY at clause end).
@@ -1532,18 +1629,9 @@ def _analyze_cached(text: str) -> Analysis:
         all_concepts.add(slot if not slot.startswith("NUM:") else "NUM")
 
     report = _reports(texts, kinds, flags, line_flags, line_markers, concept_at, cinfo)
-    return Analysis(
-        text=text,
-        clauses=clauses,
-        concepts=frozenset(all_concepts),
-        markers=frozenset(line_markers),
-        values=values,
-        hedged="HEDGE" in line_markers,
-        report=report,
-        mention="MENTION" in line_markers,
-        universal="UNIVERSAL" in line_markers,
-        indiff="INDIFF" in line_markers,
-    )
+    return _new_analysis(text, clauses, frozenset(all_concepts), frozenset(line_markers), values,
+                         "HEDGE" in line_markers, report, "MENTION" in line_markers, "UNIVERSAL" in line_markers,
+                         "INDIFF" in line_markers)
 
 
 #: The first item of a tuple (a sort key called in C).
@@ -1589,13 +1677,15 @@ def _reports(texts: list[str], kinds: list[str], flags: list[int], line_flags: i
     return past
 
 
-def _token_roles(flags: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
+def _token_roles(flags: list[int]) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
     """In one pass over a line's token flags: the tokens where a marker pattern can start, where a content one
-    can, those a lexical fallback can name, and those that can end or start a clause (each in order)."""
+    can, those a lexical fallback can name, those that can end or start a clause, and those the first value pass
+    can use (each in order)."""
     markers: list[int] = []
     contents: list[int] = []
     lexical: list[int] = []
     splits: list[int] = []
+    values: list[int] = []
     for k, f in enumerate(flags):
         if f & _F_MARKER:
             markers.append(k)
@@ -1603,9 +1693,11 @@ def _token_roles(flags: list[int]) -> tuple[list[int], list[int], list[int], lis
             contents.append(k)
         if f & _K_LEXICAL:
             lexical.append(k)
-        if f & (_F_SPLIT | _F_BOUND):
+        if f & _SPLIT_ROLE:
             splits.append(k)
-    return markers, contents, lexical, splits
+        if f & _VALUE_ROLE:
+            values.append(k)
+    return markers, contents, lexical, splits, values
 
 
 def _having(positions: range, flags: list[int], mask: int, line_flags: int) -> list[int]:
@@ -1649,6 +1741,7 @@ def _near_month_at(line: _Line, k: int) -> bool:
 
 
 _NOT_NUM_KEY = frozenset({"generic", "qualifier"})
+_NO_MONTHS: frozenset[int] = frozenset()
 
 
 def _num_keys(concept_at: list[tuple[int, set[str]]], span_end: dict[int, int], kind: dict[str, str]) -> dict:
@@ -1721,13 +1814,16 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
             if keys is None:
                 keys = line.num_keys = _num_keys(concept_at, line.span_end, lx.kind)
             num = _NUM_WORDS.get(t, t)
-            key = None
+            key = None  # the nearest token in the clause with a key, the one before first at equal distance
             for dist in (1, 2, 3):
-                for j in (k - dist, k + dist):
-                    if s <= j < e and key is None:
-                        key = keys.get(j)
-                if key:
-                    break
+                if k - dist >= s:
+                    key = keys.get(k - dist)
+                    if key is not None:
+                        break
+                if k + dist < e:
+                    key = keys.get(k + dist)
+                    if key is not None:
+                        break
             if key:
                 append(("NUM:" + key, num.rstrip("+%"), sg))
         if has_branch:
@@ -1778,14 +1874,16 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
         for m in _AIRPORT.finditer(line.nfc):
             append(("AIRPORT_CODE", m.group(1), 1))
     # The patterns below read the clause's text; a flag no token has rules a pattern out (see _text_info).
+    # _CITY_TIME needs _F_CITY; the date and offset patterns a digit and a month (_F_MON_EN is within _F_MON_ANY)
+    # or "utc"/"gmt".
     line_flags = line.line_flags
-    if not line_flags & (_F_CITY | _F_DIGIT):
+    if not (line_flags & _F_CITY or line_flags & _F_DIGIT and line_flags & _MONTH_OR_UTC):
         return
     if s == 0 and e == n_tok:
         seg_flags = line_flags
     else:
         seg_flags = reduce(or_, line.flags[s:e], 0)  # the text bits of the clause's tokens (and kind bits)
-        if not seg_flags & (_F_CITY | _F_DIGIT):
+        if not (seg_flags & _F_CITY or seg_flags & _F_DIGIT and seg_flags & _MONTH_OR_UTC):
             return
     seg = " ".join(texts[s:e])
     if seg_flags & _F_CITY:  # every match of _CITY_TIME holds one of _CITY_TIME_NEEDS, none holds a space
@@ -1849,6 +1947,26 @@ def _may_be_provenance_label(text: str) -> bool:
     return False
 
 
+#: The blanks after the label's colon (with the engine _PROVENANCE_LABEL would take for the text: \s is read alike).
+_BLANKS = _lazy(r"\s+")
+
+
+def _provenance_label_end(text: str) -> int:
+    r"""Where the match of _PROVENANCE_LABEL on ``text`` (which holds a colon) ends; 0 when there is none.
+
+    The pattern, ``^[^:]{0,40}(?:WORDS)[^:]{0,20}:\s+``, is read directly instead of backtracking through every
+    split of the text before the colon: no ``[^:]`` passes a colon, so its colon is the text's first; a word must
+    start at most 40 characters in and end at most 20 before that colon, and the first occurrence of a word from
+    the lowest start it may take decides; the blanks after the colon are taken whole."""
+    colon = text.index(":")
+    for w in _PROVENANCE_WORDS:
+        at = text.find(w, max(0, colon - 20 - len(w)), colon)
+        if 0 <= at <= 40:
+            blanks = _BLANKS.match(text, colon + 1)
+            return blanks.end() if blanks else 0
+    return 0
+
+
 def _may_be_label_value(text: str) -> bool:
     """False when _LABEL_VALUE cannot match ``text``. A match starts with at most four runs of word characters and
     hyphens ("default" and a label of three words) separated by blanks, then the separator: so the first ":", "=",
@@ -1876,7 +1994,7 @@ def _keyed(norm: str) -> tuple[str, str, int] | None:
     lx = lexicon()
     text = norm.strip().strip("*_ ")
     if ":" in text and _may_be_provenance_label(text):  # the label pattern ends with a colon
-        text = _PROVENANCE_LABEL.sub("", text, count=1)
+        text = text[_provenance_label_end(text):]  # _PROVENANCE_LABEL.sub("", text, count=1)
     text = text.rstrip(" .!").replace("**", "")
     if not _holds_keyed_need(text):
         return None  # the label removed held the only one ("User said: …")
