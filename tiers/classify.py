@@ -21,6 +21,7 @@ import unicodedata
 
 from . import lexicon as lx
 from .model import Classification, Tier
+from .record import builder
 from .text import fold, strip_markup
 
 __all__ = ["classify", "find_scope"]
@@ -78,10 +79,8 @@ def seed_classifications(pairs) -> None:
             _SEEDED[text] = cls
 
 
-class _ClassificationBuilder:
-    """``Classification``'s slots and nothing else (see ``_made``)."""
-
-    __slots__ = Classification.__slots__
+#: ``Classification``'s slots and nothing else (see ``_made``)
+_ClassificationBuilder = builder(Classification)
 
 
 def _made(tier: Tier, confidence: float, scope: str | None, reasons: tuple[str, ...]) -> Classification:

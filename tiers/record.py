@@ -20,7 +20,7 @@ from operator import attrgetter
 
 Any = object  # annotations only (postponed); importing typing costs start-up time
 
-__all__ = ["FrozenInstanceError", "MISSING", "Field", "dataclass", "field", "fields", "is_record", "replace"]
+__all__ = ["FrozenInstanceError", "MISSING", "Field", "builder", "dataclass", "field", "fields", "is_record", "replace"]
 
 
 class _Missing:
@@ -275,3 +275,14 @@ def dataclass(cls: type | None = None, /, *, frozen: bool = False, slots: bool =
         return _process(c, frozen, slots, eq, repr)
 
     return wrap if cls is None else wrap(cls)
+
+
+def builder(cls: type) -> type:
+    """A class with ``cls``'s slots (in order) and nothing else; assign ``cls`` to an instance's ``__class__``
+    once every slot is set. The hot paths use it to build frozen records without the generated ``__init__``'s
+    ``object.__setattr__`` per field (see rules/governance/_records.py for why the result is an ordinary frozen
+    instance)."""
+    slots = cls.__dict__.get("__slots__")
+    if not isinstance(slots, tuple) or "__dict__" in slots or "__weakref__" in slots:
+        raise TypeError(f"{cls.__name__} is not a slotted record")
+    return type(f"_{cls.__name__}Builder", (), {"__slots__": slots, "__module__": cls.__module__})

@@ -13,10 +13,6 @@ made by calling it (``_CanonicalBuilder()``): it has no ``__init__``, and a clas
 from __future__ import annotations
 
 
-def builder(cls: type) -> type:
-    """A class with ``cls``'s slots (in order) and nothing else; assign ``cls`` to an instance's ``__class__``
-    once every slot is set."""
-    slots = cls.__dict__.get("__slots__")
-    if not isinstance(slots, tuple) or "__dict__" in slots or "__weakref__" in slots:
-        raise TypeError(f"{cls.__name__} is not a slotted record")
-    return type(f"_{cls.__name__}Builder", (), {"__slots__": slots, "__module__": cls.__module__})
+from tiers.record import builder
+
+__all__ = ["builder"]
