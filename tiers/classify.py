@@ -88,7 +88,7 @@ def _made(tier: Tier, confidence: float, scope: str | None, reasons: tuple[str, 
     ``object.__setattr__`` calls (most of the cost of making one): slot by slot on a twin with the same slots, then
     given ``Classification`` as its class, which CPython allows for identical layouts. The result is an ordinary
     frozen instance: equal to, hashing like and as immutable as a constructed one (a test checks all three); the
-    same technique as ``rules.governance._records``."""
+    twin comes from ``tiers.record.builder``, as for ``rules.governance._records``."""
     c = _ClassificationBuilder()
     c.tier = tier
     c.confidence = confidence
@@ -162,7 +162,7 @@ def _classify(text: str) -> Classification:
     if score >= ENV_THRESHOLD and not (imperative and score < ENV_THRESHOLD + 0.5):
         conf = min(0.95, 0.55 + 0.3 * score)
         return _made(Tier.OBSERVATION, conf, None,
-                              (f"environment evidence {score:.1f}: {', '.join(cues)}",))
+                     (f"environment evidence {score:.1f}: {', '.join(cues)}",))
     reasons = []
     if imperative:
         reasons.append(f"imperative {_q(nfc[imperative[0]:imperative[1]])} with no user marker: the agent's "
