@@ -35,6 +35,7 @@ class NewLine:
     tier: str | None = None
     verified: bool = False
     forged: bool = False
+    structural: bool = False  # a heading, table, code, HTML or front-matter line: checked, never stamped
 
 
 @dataclass(slots=True)
@@ -61,7 +62,8 @@ class FilePlan:
             "path": self.rel or self.path,
             "action": self.action,
             "op": self.op_kind,
-            "new_lines": [{"line": n.number, "tier": n.tier, "verified": n.verified} for n in self.new_lines],
+            "new_lines": [{"line": n.number, "tier": n.tier, "verified": n.verified,
+                           **({"structural": True} if n.structural else {})} for n in self.new_lines],
             "removed_lines": self.removed,
             "restored_stamps": self.restored,
             "forged_stamps": self.forged,
@@ -297,9 +299,10 @@ class Planner:
                 changes[new_lines[j].number] = old_texts[i]
                 plan.restored += 1
         plan.removed = len(old_texts) - len(keep)
-        candidates: list[tuple[Any, str, bool]] = []
-        # every new non-blank line is security-scanned, structure too: an instruction hidden in a standalone
-        # HTML comment or a heading reaches the model as surely as a list item does
+        candidates: list[tuple[Any, str, bool, bool]] = []
+        # every new non-blank line is checked, structure too: an instruction or a rule hidden in a heading, a
+        # table, a code block, an HTML comment or the front matter reaches the model as surely as a list item
+        # does. Structure is security-scanned as written and as prose, arbitrated and guarded, but not stamped.
         scanned: list[tuple[Any, str]] = []
         if self.restrict is not None:
             fresh = self._own(fresh, new_lines)
@@ -308,17 +311,27 @@ class Planner:
             if not line.is_memory:
                 if line.text.strip():
                     scanned.append((line, line.text.rstrip()))
+                    prose = markdown.prose_text(line) if line.kind != "memory" else ""
+                    if prose:
+                        if prose != line.text.strip():
+                            scanned.append((line, prose))
+                        candidates.append((line, prose, False, True))
                 continue
             content, stamp, _err_text = stamps.split_stamp(line.text)
             forged = stamp is not None
             if forged and self.stage == "post" and self._valid_stamp(stamps, stamp, content):
                 continue  # cuticle's own stamp from the pre-tool rewrite
+            inner = stamps.strip_inner_stamps(content)
+            if inner != content:
+                # text appended after a stamp (an edit that kept the old stamp mid-line): the line changed; it is
+                # checked and stamped as a whole, its old stamp dropped, none of its text
+                content, forged = inner, True
             if forged:
                 plan.forged += 1
                 changes[line.number] = content.rstrip()
             if not content.strip():
                 continue
-            candidates.append((line, content.rstrip(), forged))
+            candidates.append((line, content.rstrip(), forged, False))
             scanned.append((line, content.rstrip()))
         scanned.sort(key=lambda pair: pair[0].number)
         self._scan(plan, scanned)
@@ -405,10 +418,11 @@ class Planner:
 
         index = self.index() if self.stage == "pre" else None
         ttl = self._ttl()
-        for line, content, forged in candidates:
+        for line, content, forged, structural in candidates:
             cls = self._classify(content)
             tier = cls.tier if cls is not None else None
-            nl = NewLine(line.number, content, tier.name if tier else None, bool(cls and cls.verified), forged)
+            nl = NewLine(line.number, content, tier.name if tier else None, bool(cls and cls.verified), forged,
+                         structural)
             plan.new_lines.append(nl)
             if guard and not nl.verified and self.stage == "pre":
                 plan.errors.append(_err(
@@ -435,7 +449,7 @@ class Planner:
                     continue
                 for s in getattr(result, "supersedes", None) or ():
                     plan.supersede.append(_constraint_json(s))
-            if tier is not None:
+            if tier is not None and not structural:
                 stamp = stamps.make_stamp(content, tier, self.session(), self.ws.key, scope=cls.scope,
                                           ttl=ttl if tier.name == "HYPOTHESIS" else None)
                 changes[line.number] = stamps.apply_stamp(content, stamp)

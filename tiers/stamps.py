@@ -39,6 +39,8 @@ __all__ = [
     "render_stamp",
     "split_stamp",
     "stamp_payload",
+    "strip_inner_stamps",
+    "strip_stamp",
     "verify_stamp",
 ]
 
@@ -176,7 +178,11 @@ def parse_stamp(comment: str) -> Stamp:
     )
 
 
-_TRAILING = re.compile(r"[ \t]*(<!--[ \t]*cu:(?:(?!-->)[^\n])*-->|<!--[ \t]*cu:[^\n]*)[ \t]*\Z")
+# A stamp ends the line; an unterminated one ("<!--cu:D..." to the end) counts as a malformed stamp, but a closed
+# stamp followed by more text ("- Tests fail. <!--cu:..--> Still failing.") is not trailing: the text after it
+# is part of the line's content, never cut off with the stamp.
+_TRAILING = re.compile(r"[ \t]*(<!--[ \t]*cu:(?:(?!-->)[^\n])*-->|<!--[ \t]*cu:(?:(?!-->)[^\n])*)[ \t]*\Z")
+_INNER = re.compile(r"[ \t]*<!--[ \t]*cu:(?:(?!-->)[^\n])*-->")
 
 
 def split_stamp(line_text: str) -> tuple[str, Stamp | None, str | None]:
@@ -190,6 +196,14 @@ def split_stamp(line_text: str) -> tuple[str, Stamp | None, str | None]:
     if isinstance(line_text, str) and len(line_text) < 4096:
         return _split_cached(line_text)
     return _split(line_text)
+
+
+def strip_inner_stamps(content: str) -> str:
+    """``content`` without cuticle stamps inside it (a stamp an edit left mid-line, text appended after it).
+    The stamps are cuticle's own; the text around them is kept."""
+    if "<!--" not in content:
+        return content
+    return _INNER.sub("", content)
 
 
 def strip_stamp(line_text: str) -> str:
