@@ -335,16 +335,75 @@ class Planner:
             scanned.append((line, content.rstrip()))
         scanned.sort(key=lambda pair: pair[0].number)
         self._scan(plan, scanned)
-        if not candidates:
-            if plan.errors:
-                plan.action = "block"
-            elif changes:
-                plan.stamped = _render(new_doc, changes)
-            return
-        self._check(plan, candidates, changes, stamps)
-        if plan.action == "block":
+        if candidates:
+            self._check(plan, candidates, changes, stamps)
+        if self.stage == "pre" and plan.removed:
+            gone = sorted(set(range(len(old_texts))) - set(keep.values()))
+            self._guard_binding(plan, gone, [new_lines[j].text for j in fresh])
+        if plan.errors:
+            plan.action = "block"
             return
         plan.stamped = _render(new_doc, changes) if changes else None
+
+    def _guard_binding(self, plan: FilePlan, gone: list[int], fresh_texts: list[str]) -> None:
+        """Removing or rewriting an active DIRECTIVE or DECISION needs the user's words of this turn: a prompt that
+        asks to drop or change it ("forget the Friday rule") and names it, or a new line of this call verified
+        against the prompt that takes its place. Else the write is refused (``binding-line-removed``)."""
+        from tiers import markdown
+        from tiers.stamps import canonical_content
+
+        old_doc = markdown.parse_document(plan.old or b"")
+        reworded = {canonical_content(t) for t in fresh_texts}
+        prompt: list[str | None] = []
+        for i in gone:
+            if i >= len(old_doc.lines) or not old_doc.lines[i].is_memory:
+                continue
+            line = old_doc.lines[i]
+            tier = self._binding_tier(line)
+            if tier is None or canonical_content(line.text) in reworded:
+                continue  # not binding, or only its formatting changed (a ticked box, spacing)
+            if not prompt:
+                prompt.append(self._prompt())
+            if _authorizes(prompt[0], line.content) or any(
+                    n.verified and not n.structural and _shares_words(n.content, line.content)
+                    for n in plan.new_lines):
+                continue
+            plan.errors.append(_err(
+                "binding-line-removed", plan.rel,
+                f"{plan.rel}:{line.number}: removing or rewriting the user's {tier.lower()} "
+                f"{_clip(line.content.strip(), 120)!r} needs the user's own words this turn "
+                f"(e.g. \"forget the … rule\"); refused",
+                line=line.number, text=_clip(line.content.strip()), tier=tier,
+                resolve="keep the line as it is; if the user wants it changed or gone, ask them to say so "
+                        "(their prompt is checked), or they edit the file themselves",
+            ))
+
+    def _binding_tier(self, line) -> str | None:
+        """DIRECTIVE/DECISION when ``line`` is an active binding line: a verified cuticle stamp of that tier with no
+        GC state and not recorded as unverified, or an unstamped line that reads as one."""
+        from tiers.stamps import verify_stamp
+
+        stamp = line.stamp
+        if stamp is not None and verify_stamp(stamp, line.content.rstrip(), self.ws.key):
+            if stamp.state is not None or stamp.verified is False:
+                return None  # retired already, or an agent's own unverified "User said: …"
+            tier = stamp.tier.name
+        else:
+            from tiers.classify import classify
+
+            cls = classify(line.content)
+            tier = cls.tier.name if cls is not None and cls.tier is not None else None
+        return tier if tier in ("DIRECTIVE", "DECISION") else None
+
+    def _prompt(self) -> str | None:
+        if not self.session_id:
+            return None
+        from tiers.provenance import current_prompt
+
+        try:
+            return current_prompt(self.ws, self.session_id)
+        except Exception:  # noqa: BLE001 - an unreadable prompt record verifies nothing
+            return None
 
     def _own(self, fresh: list[int], new_lines) -> list[int]:
         from tiers.stamps import strip_stamp
@@ -450,8 +509,10 @@ class Planner:
                 for s in getattr(result, "supersedes", None) or ():
                     plan.supersede.append(_constraint_json(s))
             if tier is not None and not structural:
+                binding = tier.name in ("DIRECTIVE", "DECISION")
                 stamp = stamps.make_stamp(content, tier, self.session(), self.ws.key, scope=cls.scope,
-                                          ttl=ttl if tier.name == "HYPOTHESIS" else None)
+                                          ttl=ttl if tier.name == "HYPOTHESIS" else None,
+                                          verified=nl.verified if binding else None)
                 changes[line.number] = stamps.apply_stamp(content, stamp)
         if plan.errors:
             plan.action = "block"
@@ -460,6 +521,32 @@ class Planner:
         from tiers.gc import hypothesis_ttl
 
         return hypothesis_ttl(self.ws)
+
+
+#: Words a user says to drop or change a rule ("forget", "no longer", «забудь», «больше не»), as word prefixes.
+_CHANGE_WORDS = None
+
+
+def _authorizes(prompt: str | None, content: str) -> bool:
+    """The user's prompt asks to drop or change something and names this line (shares a content word with it)."""
+    global _CHANGE_WORDS
+    if not prompt:
+        return False
+    if _CHANGE_WORDS is None:
+        import re
+
+        _CHANGE_WORDS = re.compile(
+            r"(?<!\w)(?:forget|forgot|remov|delet|drop|eras|scrap|cancel|revok|retract|rescind|lift|undo|ignor|"
+            r"discard|no longer|any ?more|obsolete|outdated|chang|updat|rewrit|reword|edit|fix|replac|rephras|"
+            r"amend|instead|забуд|забы|удал|убер|убра|сотр|отмен|больше не|неактуальн|замен|измен|помен|исправ|"
+            r"перепиш|вместо)", re.IGNORECASE)
+    return bool(_CHANGE_WORDS.search(prompt)) and _shares_words(prompt, content)
+
+
+def _shares_words(a: str, b: str) -> bool:
+    from tiers.provenance import provenance_share
+
+    return provenance_share(b, a)[1] >= 1
 
 
 def _plain_texts(data: bytes, markdown) -> list[str]:
