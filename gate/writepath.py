@@ -304,6 +304,9 @@ class Planner:
         # table, a code block, an HTML comment or the front matter reaches the model as surely as a list item
         # does. Structure is security-scanned as written and as prose, arbitrated and guarded, but not stamped.
         scanned: list[tuple[Any, str]] = []
+        # ... scanned apart as list items: joined with the raw lines, a `---` or a fence around it would frame it
+        # as front matter or code, which the scan reads differently
+        prosed: list[tuple[Any, str]] = []
         if self.restrict is not None:
             fresh = self._own(fresh, new_lines)
         for j in fresh:
@@ -313,8 +316,7 @@ class Planner:
                     scanned.append((line, line.text.rstrip()))
                     prose = markdown.prose_text(line) if line.kind != "memory" else ""
                     if prose:
-                        if prose != line.text.strip():
-                            scanned.append((line, prose))
+                        prosed.append((line, "- " + prose))
                         candidates.append((line, prose, False, True))
                 continue
             content, stamp, _err_text = stamps.split_stamp(line.text)
@@ -335,6 +337,8 @@ class Planner:
             scanned.append((line, content.rstrip()))
         scanned.sort(key=lambda pair: pair[0].number)
         self._scan(plan, scanned)
+        if prosed:
+            self._scan(plan, prosed)
         if candidates:
             self._check(plan, candidates, changes, stamps)
         if self.stage == "pre" and plan.removed:
