@@ -27,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-SHARED = ROOT.parent / "shared"
+SHARED = ROOT / "benchmarks" / "data"
 
 
 def rounds_of(fn, cmds, seconds: float) -> float:

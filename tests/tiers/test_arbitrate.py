@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from arbitrate_table import decide as _decide, table
-from tests.conftest import SHARED
+from tests.conftest import DATA
 from tiers.arbitrate import ConstraintIndex, arbitrate
 from tiers.classify import classify
 from tiers.model import Tier
@@ -513,7 +513,7 @@ def test_judge_config_must_be_boolean(tmp_path):
 
 
 def test_dev_set_figures_reach_the_goal():
-    path = SHARED / "eval" / "conflicts-dev.jsonl"
+    path = DATA / "eval" / "conflicts-dev.jsonl"
     if not path.exists():
         pytest.skip("shared eval data not present")
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))

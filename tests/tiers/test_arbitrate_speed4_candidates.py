@@ -140,12 +140,12 @@ def test_arbitrate_with_kept_features_equals_the_plain_loop():
     import json
     from pathlib import Path
 
-    from tests.conftest import SHARED
+    from tests.conftest import DATA
     from tiers.classify import classify
 
     root = Path(__file__).resolve().parents[2]
     cases = []
-    for path in (SHARED / "eval" / "conflicts-dev.jsonl", root / "benchmarks" / "heldout" / "conflicts-heldout.jsonl"):
+    for path in (DATA / "eval" / "conflicts-dev.jsonl", root / "benchmarks" / "heldout" / "conflicts-heldout.jsonl"):
         if path.exists():
             cases += [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
     assert cases

@@ -19,14 +19,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from test_arbitrate_speed4_candidates import _files  # synthetic file indexes from (keys, is-decision, weight) rows
-from tests.conftest import SHARED
+from tests.conftest import DATA
 from tiers import arbitrate as arb
 from tiers.classify import classify
 from tiers.concepts import analyze
 from tiers.model import Tier
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = [SHARED / "eval" / "conflicts-dev.jsonl", ROOT / "benchmarks" / "heldout" / "conflicts-heldout.jsonl"]
+DATA = [DATA / "eval" / "conflicts-dev.jsonl", ROOT / "benchmarks" / "heldout" / "conflicts-heldout.jsonl"]
 
 TEMPLATES = [
     "- User said: never deploy {svc} on {day}.",

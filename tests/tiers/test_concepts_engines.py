@@ -66,7 +66,7 @@ def _corpus() -> list[str]:
     lines = []
     for p in sorted((root / "sample-workspace").rglob("*.md")):
         lines += p.read_text(encoding="utf-8").splitlines()
-    shared = root.parent / "shared" / "eval"
+    shared = root / "benchmarks" / "data" / "eval"
     for p in sorted(shared.glob("*.jsonl")) if shared.is_dir() else []:
         for raw in p.read_text(encoding="utf-8").splitlines():
             if raw.strip():
