@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DEFAULT = ROOT.parent / "shared" / "eval" / "shell-dev.jsonl"
+DEFAULT = ROOT / "benchmarks" / "data" / "shell-dev.jsonl"
 
 
 def main(argv=None) -> int:
