@@ -12,33 +12,29 @@ import os
 import time
 
 from . import answer
-from .answer import REWRITE_HOSTS, Reply
-from .payload import CONTEXT, END, HOSTS, POST, PRE, PROMPT, START, Request, normalize
+from .answer import Reply
+from .hosts import HOSTS
+from .payload import CONTEXT, END, POST, PRE, PROMPT, START, Request, normalize
 
 TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 if TYPE_CHECKING:
     from typing import Any
 
-PROJECT_ENV = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR", "cursor": "CURSOR_PROJECT_DIR",
-               "codex": "CODEX_PROJECT_DIR", "copilot": "COPILOT_PROJECT_DIR", "openclaw": "OPENCLAW_WORKSPACE"}
-
-
 def detect_host(payload: Any) -> str | None:
-    """Best-effort host detection for ``cuticle hook auto`` (hosts.md §10.5)."""
-    if not isinstance(payload, dict):
-        return None
-    if "event" in payload and "ctx" in payload or payload.get("type") == "agent":
-        return "openclaw"
-    if "toolName" in payload or "toolArgs" in payload:
-        return "copilot"
-    hev = payload.get("hook_event_name")
-    if isinstance(hev, str) and hev[:1].islower() and ("conversation_id" in payload or "workspace_roots" in payload):
-        return "cursor"
-    if hev in ("BeforeTool", "AfterTool", "BeforeAgent") or (isinstance(payload.get("timestamp"), str) and hev):
-        return "gemini"
-    if hev:
-        return "codex" if ("turn_id" in payload or "model" in payload) else "claude"
-    return None
+    """Best-effort host detection for ``cuticle hook auto`` (each host module says what its payloads look like)."""
+    from .hosts import detect
+
+    return detect(payload)
+
+
+def _project_env(host: str) -> str:
+    """The environment variable ``host`` sets to the project directory ("" for none or an unknown host)."""
+    from .hosts import get
+
+    try:
+        return get(host).project_env
+    except KeyError:
+        return ""
 
 
 def handle(host: str, event_arg: str | None, data: bytes | str, *, env: dict | None = None,
@@ -102,7 +98,8 @@ def _start_dir(payload: Any, env, cwd: str | None, host: str) -> str:
     found = payload_dir(payload)
     if found:
         return found
-    v = env.get(PROJECT_ENV.get(host, ""), "") if host in PROJECT_ENV else ""
+    name = _project_env(host)
+    v = env.get(name, "") if name else ""
     return v or cwd or os.getcwd()
 
 
@@ -118,7 +115,8 @@ def _quiet_workspace(payload: Any, env, cwd: str | None, host: str):
 def _workspace(req: Request, env, cwd: str | None):
     from tiers.workspace import Workspace, find_workspace
 
-    start = req.workspace_hint or req.cwd or env.get(PROJECT_ENV.get(req.host, ""), "") or cwd or os.getcwd()
+    name = _project_env(req.host)
+    start = req.workspace_hint or req.cwd or (env.get(name, "") if name else "") or cwd or os.getcwd()
     if not os.path.isdir(start):
         start = cwd or os.getcwd()
     return Workspace(find_workspace(start))
@@ -335,7 +333,7 @@ def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -
         save_snapshot(ws, p.rel, p.old, req.session_id, supersede=p.supersede, call_id=call_id)
     _supersede_elsewhere(ws, memory, planner, rec)
     rec["decision"] = "allow"
-    if req.host in REWRITE_HOSTS and any(p.stamped is not None for p in memory):
+    if answer.can_rewrite(req.host) and any(p.stamped is not None for p in memory):
         from .rewrite import rewritten_args
 
         args = rewritten_args(req, plans_by_op)
@@ -362,6 +360,8 @@ def _supersede_elsewhere(ws, plans, planner, rec: dict) -> None:
 
 def _post_tool(req: Request, ws) -> tuple[Reply, dict]:
     rec: dict = {"tool": req.tool, "decision": "post"}
+    if req.tool_error:  # the host says the call failed or was blocked: nothing of it is on disk to stamp
+        return answer.noop(req.host, req.host_event), {**rec, "decision": "post-skipped", "error": req.tool_error[:200]}
     if not req.ops:
         return answer.noop(req.host, req.host_event), {**rec, "_log": False}
     from .writepath import Planner, after_tool
