@@ -360,8 +360,6 @@ def _supersede_elsewhere(ws, plans, planner, rec: dict) -> None:
 
 def _post_tool(req: Request, ws) -> tuple[Reply, dict]:
     rec: dict = {"tool": req.tool, "decision": "post"}
-    if req.tool_error:  # the host says the call failed or was blocked: nothing of it is on disk to stamp
-        return answer.noop(req.host, req.host_event), {**rec, "decision": "post-skipped", "error": req.tool_error[:200]}
     if not req.ops:
         return answer.noop(req.host, req.host_event), {**rec, "_log": False}
     from .writepath import Planner, after_tool
@@ -369,7 +367,10 @@ def _post_tool(req: Request, ws) -> tuple[Reply, dict]:
     planner = Planner(ws, req.session_id, cwd=req.cwd, host=req.host, stage="post")
     # Cursor's afterFileEdit reports an edit no pre-tool hook saw (hosts.md): the one event without a snapshot
     unguarded = req.host == "cursor" and (req.host_event or "").lower() == "afterfileedit"
-    plans = after_tool(ws, planner, req.ops, call_id=_call_id(req), failed=_call_failed(req), unguarded=unguarded)
+    # the host says the call failed or was blocked (req.tool_error): nothing of it is stamped, its snapshot goes
+    plans = after_tool(ws, planner, req.ops, call_id=_call_id(req), failed=bool(req.tool_error), unguarded=unguarded)
+    if req.tool_error:
+        return answer.noop(req.host, req.host_event), {**rec, "decision": "post-skipped", "error": req.tool_error[:200]}
     if not plans:
         return answer.noop(req.host, req.host_event), {**rec, "_log": False}
     rec["files"] = [p.to_json() for p in plans]
@@ -388,22 +389,6 @@ def _call_id(req: Request) -> str:
         if isinstance(v, str) and v:
             return v[:200]
     return ""
-
-
-def _call_failed(req: Request) -> bool:
-    """The host reports that the tool call failed or was blocked: OpenClaw's ``after_tool_call`` with ``error``
-    set (it fires for calls ``before_tool_call`` blocked), a tool response with an error or ``success: false``."""
-    raw = req.raw if isinstance(req.raw, dict) else {}
-    ev = raw.get("event") if isinstance(raw.get("event"), dict) else {}
-    for d in (raw, ev):
-        if d.get("error") not in (None, "", False):
-            return True
-        for k in ("tool_response", "toolResult", "tool_result", "result"):
-            r = d.get(k)
-            if isinstance(r, dict) and (r.get("error") not in (None, "", False) or r.get("success") is False
-                                        or r.get("is_error") is True or r.get("isError") is True):
-                return True
-    return False
 
 
 def _fact(req: Request, ws) -> tuple[Reply, dict]:
