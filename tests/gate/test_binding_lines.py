@@ -145,3 +145,10 @@ def test_lint_shows_unverified_directives(ws: Path) -> None:
                 "- User said: always use tabs in Go files.")
     codes = [f.code for f in lint_paths(Workspace(ws), None).findings]
     assert "CU107" in codes
+
+
+@pytest.mark.parametrize("wrap", [("```", "```"), ("<!--", "-->"), ("<details>", "</details>")],
+                         ids=["fenced", "commented-out", "html-block"])
+def test_hiding_a_directive_in_code_or_html_is_refused(ws: Path, wrap) -> None:
+    ans = claude_edit(ws, "MEMORY.md", FRIDAY + "\n", f"{wrap[0]}\n{FRIDAY}\n{wrap[1]}\n")
+    assert ans.blocked and "binding-line-removed" in ans.reason
