@@ -15,11 +15,64 @@ from .errors import WorkspaceError
 MAX_FILE_BYTES = 4 * 1024 * 1024
 
 
+STATE_DIR = ".cuticle"  # = tiers.workspace.STATE_DIR (fsutil sits below workspace)
+
+
+def in_state(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` lies inside a `.cuticle/` directory: state, private to the user (dirs 700, files 600)."""
+    return STATE_DIR in Path(path).parts[:-1]
+
+
+def make_private_dir(path: Path) -> None:
+    """``mkdir -p`` for state: every directory from the `.cuticle/` down is created (or fixed to) mode 700."""
+    path = Path(path)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    parts = path.parts
+    if STATE_DIR not in parts:
+        return
+    top = parts.index(STATE_DIR)
+    for i in range(top + 1, len(parts) + 1):
+        d = Path(*parts[:i])
+        with contextlib.suppress(OSError):
+            if os.stat(d).st_mode & 0o077:
+                os.chmod(d, 0o700)
+
+
+def _mkdir_for(path: Path) -> None:
+    if in_state(path):
+        make_private_dir(path.parent)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+
+def lock_path_for(path: str | os.PathLike[str]) -> Path:
+    """Where the lock of ``path`` lives: ``<path>.lock`` for state files; for a file outside `.cuticle/` (a memory
+    file), ``.cuticle/locks/<its path, escaped>.lock`` of the nearest workspace above it, so no lock file is ever
+    left beside the user's files (beside the file only when no `.cuticle/` exists above it)."""
+    path = Path(path)
+    if str(path).endswith(".lock"):
+        return path
+    if in_state(path):
+        return Path(str(path) + ".lock")
+    full = Path(os.path.abspath(path))
+    for parent in full.parents:
+        state = parent / STATE_DIR
+        if os.path.isdir(state) and not os.path.islink(state):
+            rel = full.relative_to(parent).as_posix()
+            name = "".join(c if c.isalnum() or c in "-_." else f"%{ord(c):02X}" for c in rel)
+            if len(name.encode("utf-8", "surrogatepass")) > 200:
+                import hashlib
+
+                name = "%" + hashlib.sha1(rel.encode("utf-8", "surrogatepass")).hexdigest()
+            return state / "locks" / (name + ".lock")
+    return Path(str(path) + ".lock")
+
+
 @contextlib.contextmanager
 def file_lock(path: Path) -> Iterator[None]:
-    """Hold an exclusive advisory lock on ``path.lock`` (beside ``path``) for the duration of the block."""
-    lock_path = Path(str(path) + ".lock") if not str(path).endswith(".lock") else Path(path)
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    """Hold an exclusive advisory lock for ``path`` (the file ``lock_path_for(path)``) for the duration of the block."""
+    lock_path = lock_path_for(path)
+    _mkdir_for(lock_path)
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -45,17 +98,21 @@ def atomic_write(path: Path, data: bytes) -> None:
     import tempfile  # only writers pay for it (it pulls in random and hashlib)
 
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private = in_state(path)
+    _mkdir_for(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        try:
-            mode = os.stat(path).st_mode & 0o7777
-        except FileNotFoundError:
-            mode = 0o666 & ~_umask()  # a new file gets the usual mode, not mkstemp's 0600
+        if private:
+            mode = 0o600  # state: the user's prompts, the key, caches
+        else:
+            try:
+                mode = os.stat(path).st_mode & 0o7777
+            except FileNotFoundError:
+                mode = 0o666 & ~_umask()  # a new file gets the usual mode, not mkstemp's 0600
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
@@ -92,10 +149,11 @@ def append_jsonl(path: Path, record: dict, *, durable: bool = True) -> None:
     archive holds removed memory lines). A log of decisions passes ``durable=False``: a power cut may lose its
     last lines, never a memory line, and the hook does not wait for the disk on every agent write."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _mkdir_for(path)
     line = json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n"
     with file_lock(path):
-        with open(path, "a", encoding="utf-8") as fh:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600 if in_state(path) else 0o666)
+        with open(fd, "a", encoding="utf-8", errors="backslashreplace") as fh:  # a lone surrogate: a JSON escape
             fh.write(line)
             fh.flush()
             if durable:

@@ -28,10 +28,10 @@ def run(args: argparse.Namespace) -> int:
     srv = make_server(port=args.port, socket_path=args.socket, token=args.token, cwd=str(ws.root))
     info = write_info(ws.state_dir, srv.address, srv.token)
     print(f"cuticle serve: listening on {srv.address} (token in {info})", flush=True)
-    if args.idle_timeout and args.idle_timeout > 0:
-        from gate.server import stop_when_idle
+    from gate.server import stop_when_idle
 
-        stop_when_idle(srv, args.idle_timeout, ws.state_dir)
+    # always watched: the server stops when its workspace goes away or is re-created, idle or not
+    stop_when_idle(srv, args.idle_timeout if args.idle_timeout and args.idle_timeout > 0 else 0, ws.state_dir)
     try:
         srv.serve_forever(poll_interval=0.5)
     except KeyboardInterrupt:
