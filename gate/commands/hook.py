@@ -59,12 +59,16 @@ def emit(stdout: str, stderr: str) -> None:
     """Write the answer as UTF-8 whatever it holds (a lone surrogate from a file on disk must not crash it)."""
     from gate.intake import wire
 
-    if stdout:
-        sys.stdout.buffer.write(wire(stdout))
-        sys.stdout.flush()
-    if stderr:
-        sys.stderr.buffer.write(wire(stderr))
-        sys.stderr.flush()
+    for stream, text in ((sys.stdout, stdout), (sys.stderr, stderr)):
+        if not text:
+            continue
+        data = wire(text)
+        buffer = getattr(stream, "buffer", None)
+        if buffer is not None:
+            buffer.write(data)
+        else:  # a text stream without bytes underneath (a caller capturing output in Python)
+            stream.write(data.decode("utf-8"))
+        stream.flush()
 
 
 def _in_process(host: str, event: str | None, data: bytes, deadline: float) -> tuple[str, str, int]:

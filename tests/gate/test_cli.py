@@ -57,6 +57,7 @@ def test_a_memory_write_stays_light(tmp_path):
     is importable) nor the slow-to-load standard modules."""
     (tmp_path / ".cuticle").mkdir()
     (tmp_path / ".cuticle" / "config.toml").write_text("[tiers]\nhypothesis_ttl = 3\n", encoding="utf-8")
+    (tmp_path / ".cuticle" / "key").write_text("5a" * 32 + "\n", encoding="ascii")  # installed, as by `cuticle init`
     memory = tmp_path / "MEMORY.md"
     memory.write_text("# MEMORY.md\n\n- User said: never deploy on Fridays.\n- Decided with the user: use Postgres "
                       "for the API until the migration.\n- Пользователь сказал: отчёты присылай до 10:00.\n",

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from conftest import install
 from gate_helpers import CONFLICT, HOSTS, TERRAFORM_DIRECTIVE, run_hook, write_payload
 
 STAMP = re.compile(r" <!--cu:[DOCH][a-z2-7]+@\d+(~\d+)?(![sx])?(\|[^#]*)?#[a-z2-7]+-->$")
@@ -413,12 +414,18 @@ def test_non_memory_write_passes_untouched(ws):
 
 
 @pytest.mark.parametrize("host", HOSTS)
-def test_malformed_stdin_fails_open_with_one_line_on_stderr(ws, host):
+def test_malformed_stdin_before_a_tool_is_refused_and_logged(ws, host):
     out = run_hook(host, None, "preToolUse", raw=b"{not json", cwd=ws)
-    assert not out.blocked
-    assert out.code == 0
-    assert out.stderr.count("\n") == 1 and "fail-open" in out.stderr
-    assert _events(ws)[-1]["decision"] == "fail-open"
+    assert out.blocked
+    assert "payload is not JSON" in (out.reason or "")
+    assert _events(ws)[-1]["decision"] == "block" and "not JSON" in _events(ws)[-1]["error"]
+
+
+@pytest.mark.parametrize("host", HOSTS)
+def test_malformed_stdin_on_other_events_proceeds_with_one_line_on_stderr(ws, host):
+    out = run_hook(host, None, "sessionStart", raw=b"{not json", cwd=ws)
+    assert not out.blocked and out.code == 0
+    assert out.stderr.count("\n") == 1 and "payload is not JSON" in out.stderr
 
 
 def test_unknown_host_fails_open(ws):
@@ -431,11 +438,12 @@ def test_unknown_event_fails_open(ws):
     assert out.code == 0 and "unknown event" in out.stderr
 
 
-def test_broken_config_fails_open_and_says_why(ws):
-    (ws / ".cuticle" / "config.toml").write_text("[gate\n", encoding="utf-8")
+def test_broken_config_keeps_every_check_on_and_says_why(ws):
+    (ws / ".cuticle" / "config.toml").write_text("[gate\nuser_guard = false\n", encoding="utf-8")
     payload, _ = write_payload("claude", ws, "MEMORY.md", _memory(ws) + CONFLICT + "\n")
     out = run_hook("claude", payload)
-    assert out.code == 0 and "invalid TOML" in out.stderr
+    assert out.blocked and "invalid TOML" in out.stderr
+    assert "invalid TOML" in json.loads(out.reason)["config_error"]  # the model is told too
 
 
 def test_workspace_comes_from_claude_project_dir_when_cwd_is_missing(ws):
@@ -521,8 +529,7 @@ def test_cursor_after_file_edit_stamps_the_edited_lines_on_disk(ws):
 
 @pytest.mark.parametrize("host", ["claude", "openclaw"])
 def test_bom_and_crlf_survive_a_rewritten_edit_and_only_the_new_line_is_stamped(empty_workspace, host):
-    ws = empty_workspace
-    (ws / ".cuticle").mkdir()
+    ws = install(empty_workspace)
     original = "\ufeff# M\r\n\r\n- User said: never deploy on Fridays.\r\n- tests pass\r\n".encode()
     (ws / "MEMORY.md").write_bytes(original)
     if host == "claude":

@@ -191,6 +191,9 @@ function realRunner(calls) {
 function tempWorkspace() {
   const dir = mkdtempSync(join(tmpdir(), "cuticle-oc-"));
   mkdirSync(join(dir, ".cuticle"));
+  // installed, as `cuticle init` leaves it: a key and a config (a bare .cuticle/ protects nothing)
+  writeFileSync(join(dir, ".cuticle", "key"), "5a".repeat(32) + "\n");
+  writeFileSync(join(dir, ".cuticle", "config.toml"), "");
   writeFileSync(join(dir, "MEMORY.md"), "# Memory\n\n- Tests ran green on CI.\n");
   return dir;
 }
