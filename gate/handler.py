@@ -72,6 +72,9 @@ def handle(host: str, event_arg: str | None, data: bytes | str, *, env: dict | N
         if req.event is None:
             ws = _quiet_workspace(payload, env, cwd, host)
             return _fail_open(host, req.host_event, ws, f"unknown event {req.host_event or event_arg!r} for {host}", t0)
+        if any("\x00" in p for p in _op_paths(req)):
+            ws = _quiet_workspace(payload, env, cwd, host)
+            return _bad_input(host, req.host_event or event_arg, payload, ws, "a file path holds a NUL byte", t0)
         ws = _workspace(req, env, cwd)
         if req.ops:
             ws, problem = _judge_paths(req, ws, env)

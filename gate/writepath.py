@@ -234,8 +234,15 @@ class Planner:
         try:
             old = old_override if old_override is not None else (base_text if base_text is not None else self._read(rel, path))
         except WorkspaceError as exc:
-            plan.note = self._unreadable(rel, exc)
-            return plan
+            if kind != "write" or content is not None or op.content is None:
+                # an edit of a file cuticle cannot read cannot be checked: refused, not waved through
+                plan.action = "block"
+                plan.errors = [_err("unreadable-memory-file", rel, str(exc),
+                                    resolve="rewrite the whole file, or ask the user to repair it")]
+                return plan
+            # a whole-file write replaces what cannot be read: every line of it is new and checked
+            self.diagnostics.append(f"{rel}: {exc}; every line of the new content is checked as new")
+            old = None
         plan.old = old
         if kind == "edit":
             try:
