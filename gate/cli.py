@@ -140,10 +140,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the CLI is the one place that turns bugs into exit codes
         from tiers.errors import CuticleError  # imported when needed: a forwarded hook call never loads tiers
 
+        from rules.secrets import mask_secrets  # an error message never repeats a secret it quotes
+
         if isinstance(exc, CuticleError):
-            print(f"cuticle: {exc}", file=sys.stderr)
+            print(f"cuticle: {mask_secrets(str(exc))}", file=sys.stderr)
             return exc.exit_code
-        print(f"cuticle: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"cuticle: internal error: {type(exc).__name__}: {mask_secrets(str(exc))}", file=sys.stderr)
         return 3
 
 

@@ -34,6 +34,11 @@ def mask_text(s: str) -> str:
 
 def mask(obj: Any) -> Any:
     """A copy of ``obj`` (strings, dicts, lists, tuples, to any depth) with every string masked (``mask_text``)."""
+    return mask_with(obj, mask_text)
+
+
+def mask_with(obj: Any, mask_text) -> Any:
+    """A copy of ``obj`` with ``mask_text`` applied to every string in it (keys stay as they are)."""
     if isinstance(obj, str):
         return mask_text(obj)
     if not isinstance(obj, (dict, list, tuple)):

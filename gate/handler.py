@@ -321,8 +321,9 @@ def _ensure_session_id(req: Request, ws) -> None:
         stamp = req.raw.get("timestamp") if isinstance(req.raw, dict) else None
         sid = f"{req.host}-{stamp if isinstance(stamp, (int, str)) and stamp else int(time.time() * 1000)}"
         try:
-            ws.ensure_state()
-            path.write_text(sid, encoding="utf-8")
+            from tiers.fsutil import atomic_write
+
+            atomic_write(path, sid.encode("utf-8", "surrogatepass"))
         except OSError:
             pass
         req.session_id = sid

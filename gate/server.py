@@ -257,7 +257,9 @@ def stop_when_idle(srv, seconds: float = 0, state_dir: str | os.PathLike | None 
 
 def write_info(state_dir: Path, address: str, token: str) -> Path:
     """Record address, token and pid in `.cuticle/serve.json` (mode 600) for local clients."""
-    state_dir.mkdir(parents=True, exist_ok=True)
+    from tiers.fsutil import make_private_dir
+
+    make_private_dir(state_dir)
     path = state_dir / "serve.json"
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:

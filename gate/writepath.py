@@ -593,11 +593,14 @@ def save_snapshot(ws, rel: str, old: bytes | None, session_id: str, *, supersede
     import base64
 
     path = snapshot_path(ws, rel)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from tiers.fsutil import make_private_dir
+
+    make_private_dir(path.parent)  # state: dirs 700, files 600 (a snapshot holds a memory file's text)
     rec = {"rel": rel, "session_id": session_id, "exists": old is not None, "time": time.time(),
            "old": base64.b64encode(old or b"").decode("ascii"), "supersede": supersede or []}
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(rec), encoding="utf-8")
+    with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(rec))
     # Unlink, then rename onto a free name: renaming over an existing file makes ext4 flush the new file's data
     # first (auto_da_alloc), ~2 ms a call; a snapshot is scratch state (a missing one means "no snapshot").
     try:
