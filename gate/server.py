@@ -222,14 +222,21 @@ def _watch_code(srv) -> None:
 
 def workspace_identity(state_dir: str | os.PathLike) -> tuple | None:
     """What makes `.cuticle/` this workspace's and not a new one at the same path: the directory's device and
-    inode and the stamp key's bytes. None when it is gone."""
+    inode, the stamp key's bytes, and the token of `serve.json` (a re-created directory may get the same inode
+    number back, and a copied key the same bytes; the record this server wrote is gone with the old directory).
+    None when it is gone."""
     try:
         st = os.stat(state_dir)
         with open(os.path.join(state_dir, "key"), "rb") as fh:
             key = fh.read()
     except OSError:
         return None
-    return (st.st_dev, st.st_ino, key)
+    try:
+        with open(os.path.join(state_dir, "serve.json"), "rb") as fh:
+            token = json.loads(fh.read()).get("token")
+    except (OSError, ValueError, AttributeError):
+        token = None
+    return (st.st_dev, st.st_ino, key, token)
 
 
 def stop_when_idle(srv, seconds: float = 0, state_dir: str | os.PathLike | None = None) -> threading.Thread:
