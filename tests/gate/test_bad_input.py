@@ -307,3 +307,16 @@ def test_bad_input_gets_the_documented_answer(ws, row):
     expected = ROWS[row]
     if hook is not None and expected.isdigit():
         assert hook.code == int(expected), (hook.stdout, hook.stderr)
+
+
+def test_the_hook_budget_is_below_every_timeout_init_installs():
+    """The answer-within budget leaves at least a second for the interpreter to start and exit under the host's
+    timeout (docs/bad-input.md, `too-slow`)."""
+    from gate.commands.hook import BUDGET
+    from gate.install import SPECS, merge_openclaw
+
+    timeouts = [s.timeout * (0.001 if host == "gemini" else 1) for host, specs in SPECS.items() for s in specs
+                if s.timeout]
+    merged, _ = merge_openclaw({}, Path("."), "cuticle", Path("."))
+    timeouts.append(merged["plugins"]["entries"]["cuticle"]["hooks"]["timeoutMs"] / 1000)
+    assert timeouts and BUDGET + 1.0 <= min(timeouts)
