@@ -146,6 +146,8 @@ class _Bounded:
 
     daemon_threads = True
     block_on_close = False
+    #: the listen backlog: socketserver's 5 makes a ninth simultaneous client wait a SYN retry (1 s)
+    request_queue_size = 64
 
     def _slots(self) -> threading.BoundedSemaphore:
         slots = self.__dict__.get("_worker_slots")
