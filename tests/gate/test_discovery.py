@@ -123,10 +123,19 @@ def test_self_paths_are_matched_case_insensitively_at_any_depth():
     assert not is_self_path("MEMORY.md") and not is_self_path("docs/cuticle.md") and not is_self_path(".claude/x.md")
 
 
-def test_memory_file_locks_live_in_the_state_dir(ws):
-    from tiers.fsutil import file_lock, lock_path_for
+def test_no_lock_or_temp_file_is_left_beside_the_users_files(ws):
+    payload = _write(ws / "MEMORY.md", (ws / "MEMORY.md").read_text() + "- Tests ran green.\n", ws)
+    run_hook("claude", {**payload, "hook_event_name": "PostToolUse"}, "PostToolUse")
+    (ws / "MEMORY.md").write_text((ws / "MEMORY.md").read_text() + "- Tests ran green.\n", encoding="utf-8")
+    run_hook("claude", {**payload, "hook_event_name": "PostToolUse"}, "PostToolUse")
+    run_hook("claude", {"session_id": "s1", "cwd": str(ws), "hook_event_name": "SessionEnd"}, "SessionEnd")
+    beside = [p for p in ws.rglob("*") if ".cuticle" not in p.parts and (p.suffix in (".lock", ".tmp"))]
+    assert beside == []
 
-    with file_lock(ws / "MEMORY.md"):
-        pass
-    assert lock_path_for(ws / "MEMORY.md").parent == ws / ".cuticle" / "locks"
-    assert not list(ws.glob("*.lock")) and not list((ws / "memory").glob("*.lock"))
+
+def test_the_forwarding_clients_project_variables_are_the_hosts_own():
+    """The client keeps its own small table (it must not import the host modules); it must say what they say."""
+    from gate.client import PROJECT_ENV
+    from gate.hosts import HOSTS, get
+
+    assert PROJECT_ENV == {h: get(h).project_env for h in HOSTS}

@@ -378,7 +378,7 @@ def test_symlinked_memory_file_pointing_outside_is_refused(ws, tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["binary", "huge", "no-permission"])
-def test_unreadable_memory_file_is_not_tiered_and_fails_open_with_a_diagnostic(ws, kind):
+def test_an_edit_of_an_unreadable_memory_file_is_refused_with_the_reason(ws, kind):
     path = ws / "memory" / "odd.md"
     if kind == "binary":
         path.write_bytes(b"\x00\x01binary")
@@ -392,9 +392,9 @@ def test_unreadable_memory_file_is_not_tiered_and_fails_open_with_a_diagnostic(w
     payload = {"hook_event_name": "PreToolUse", "tool_name": "Edit", "cwd": str(ws),
                "tool_input": {"file_path": str(path), "old_string": "binary", "new_string": "x"}}
     out = run_hook("claude", payload)
-    assert out.code == 0 and not out.blocked
-    assert out.stderr.count("\n") == 1 and "not tiered" in out.stderr and "memory/odd.md" in out.stderr
-    assert "not tiered" in json.dumps(_events(ws)[-1])
+    assert out.blocked  # an edit of what cuticle cannot read cannot be checked (docs/bad-input.md)
+    assert json.loads(out.reason)["reason"] == "unreadable-memory-file" and "memory/odd.md" in out.reason
+    assert _events(ws)[-1]["decision"] == "block"
 
 
 def test_huge_or_binary_new_content_for_a_memory_file_is_refused(ws):
