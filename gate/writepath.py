@@ -162,9 +162,10 @@ class Planner:
             if rel and self.ws.is_guarded_file(rel):
                 return [self._plan_file(pop.path, "write", op, content="")]  # refused as a guarded file
             src_plan.rel = rel
-            if rel and self.ws.is_memory_file(rel):
-                src_plan.action = "allow"
-                src_plan.note = self._unreadable(rel, exc)
+            if rel and self.ws.is_memory_file(rel):  # a patch of what cannot be read cannot be checked
+                src_plan.action = "block"
+                src_plan.errors = [_err("unreadable-memory-file", rel, str(exc),
+                                        resolve="rewrite the whole file, or ask the user to repair it")]
             return [src_plan]
         try:
             new_text = apply_hunks(_decode(old), pop.hunks, path=rel or pop.path) if pop.hunks else _decode(old)

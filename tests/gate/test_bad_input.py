@@ -320,3 +320,11 @@ def test_the_hook_budget_is_below_every_timeout_init_installs():
                 if s.timeout]
     timeouts.append(HOOK_TIMEOUT_MS / 1000)
     assert len(timeouts) >= 4 and BUDGET + 1.0 <= min(timeouts)
+
+
+def test_a_patch_of_a_binary_memory_file_is_refused(ws):
+    (ws / "MEMORY.md").write_bytes(b"# Memory\n\n- old\x00binary\n")
+    patch = f"*** Begin Patch\n*** Update File: {ws / 'MEMORY.md'}\n@@\n-- old\n+{CALL_ALEXANDER}\n*** End Patch\n"
+    h = _pre(ws, _raw({"session_id": "s1", "cwd": str(ws), "hook_event_name": "PreToolUse", "model": "m",
+                       "turn_id": "t", "tool_name": "apply_patch", "tool_input": {"command": patch}}))
+    assert h.blocked and _reason(h)["reason"] == "unreadable-memory-file"
