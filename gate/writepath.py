@@ -628,7 +628,10 @@ def save_snapshot(ws, rel: str, old: bytes | None, session_id: str, *, supersede
     make_private_dir(path.parent)  # state: dirs 700, files 600 (a snapshot holds a memory file's text)
     rec = {"rel": rel, "session_id": session_id, "call_id": call_id or "", "exists": old is not None,
            "time": time.time(), "old": base64.b64encode(old or b"").decode("ascii"), "supersede": supersede or []}
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    import threading
+
+    # pid and thread: `cuticle serve` answers concurrent calls for the same file from one process
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as fh:
         fh.write(json.dumps(rec))
     # Unlink, then rename onto a free name: renaming over an existing file makes ext4 flush the new file's data

@@ -87,3 +87,28 @@ def test_connections_beyond_the_worker_limit_wait_and_never_start_threads(ws, mo
     assert json.loads(conn.getresponse().read()) == {"ok": True}
     srv.shutdown()
     srv.server_close()
+
+
+def test_concurrent_calls_for_the_same_file_in_one_server_process_all_get_their_answer(ws):
+    """The server answers calls in threads of one process: scratch files must not collide (they did: a shared
+    pid-named snapshot temp file made some calls fail open)."""
+    from gate.handler import handle
+
+    memory = (ws / "MEMORY.md").read_text(encoding="utf-8")
+    body = json.dumps({"session_id": "s", "cwd": str(ws), "hook_event_name": "PreToolUse", "tool_name": "Write",
+                       "tool_input": {"file_path": str(ws / "MEMORY.md"),
+                                      "content": memory + "- The flaky test is probably a race.\n"}}).encode()
+    bad: list[str] = []
+
+    def run() -> None:
+        for _ in range(15):
+            r = handle("claude", "PreToolUse", body, cwd=str(ws), env={})
+            if "updatedInput" not in r.stdout:
+                bad.append(r.stderr)
+
+    threads = [threading.Thread(target=run) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert bad == []
