@@ -555,7 +555,7 @@ def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -
 
         args = rewritten_args(req, plans_by_op)
         if args is not None:
-            n = sum(len(p.new_lines) for p in memory)
+            n = sum(1 for p in memory for x in p.new_lines if not x.structural)
             rec["rewrite"] = True
             note = f"cuticle: stamped {n} new memory line(s)"
             return answer.rewrite(req.host, args, note=note, permission_mode=req.permission_mode,
@@ -592,7 +592,7 @@ def _post_tool(req: Request, ws) -> tuple[Reply, dict]:
     rec["files"] = [p.to_json() for p in plans]
     if planner.diagnostics:
         rec["errors"] = planner.diagnostics
-    stamped = sum(len(p.new_lines) for p in plans)
+    stamped = sum(1 for p in plans for x in p.new_lines if not x.structural)
     note = f"cuticle: stamped {stamped} new memory line(s) on disk" if stamped else ""
     return answer.post_note(req.host, req.host_event, note), rec
 

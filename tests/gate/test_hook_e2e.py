@@ -11,7 +11,7 @@ import pytest
 from conftest import install
 from gate_helpers import CONFLICT, HOSTS, TERRAFORM_DIRECTIVE, run_hook, write_payload
 
-STAMP = re.compile(r" <!--cu:[DOCH][a-z2-7]+@\d+(~\d+)?(![sx])?(\|[^#]*)?#[a-z2-7]+-->$")
+STAMP = re.compile(r" <!--cu:[DOCH][a-z2-7]+@\d+(~\d+)?(![sx])?(\+[uv])?(\|[^#]*)?#[a-z2-7]+-->$")
 NEW_HYPOTHESIS = "- The flaky login test is probably a race in the session cache."
 
 
