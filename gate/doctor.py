@@ -139,6 +139,12 @@ def doctor(root: Path, host: str | None = None, *, host_config: str | None = Non
         rep.add("state-writable", "ok" if os.access(ws.state_dir, os.W_OK) else "fail",
                 ".cuticle/ is writable" if os.access(ws.state_dir, os.W_OK) else ".cuticle/ is not writable")
         rep.add("server", "ok", _server_status(ws))
+        try:
+            from rules.governance import policy_status
+            status, detail = policy_status(ws)
+        except Exception as exc:  # noqa: BLE001 - an invalid config.toml is reported by the config check
+            status, detail = "invalid", str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        rep.add("policy", {"ok": "ok", "missing": "warn", "invalid": "fail"}[status], detail)
     # 2. hosts
     hosts = [host] if host else configured_hosts(root)
     if not hosts:

@@ -307,6 +307,11 @@ def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -
 
     blocked = [e for p in plans if p.action == "block" for e in p.errors]
     if blocked:
+        from .writepath import drop_snapshot
+
+        for p in plans:  # an older call's snapshot must not stand in for this blocked one after the tool
+            if p.rel:
+                drop_snapshot(ws, p.rel)
         rec["decision"] = "block"
         return answer.deny(req.host, PRE, _reason(blocked), short="cuticle blocked a memory write"), rec
     passing = [p for p in plans if p.action == "pass"]
@@ -323,8 +328,9 @@ def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -
         rec["decision"] = "allow"
         rec["_create"] = False
         return answer.noop(req.host, req.host_event), rec
+    call_id = _call_id(req)
     for p in memory:
-        save_snapshot(ws, p.rel, p.old, req.session_id, supersede=p.supersede)
+        save_snapshot(ws, p.rel, p.old, req.session_id, supersede=p.supersede, call_id=call_id)
     _supersede_elsewhere(ws, memory, planner, rec)
     rec["decision"] = "allow"
     if answer.can_rewrite(req.host) and any(p.stamped is not None for p in memory):
@@ -358,49 +364,46 @@ def _post_tool(req: Request, ws) -> tuple[Reply, dict]:
         return answer.noop(req.host, req.host_event), {**rec, "decision": "post-skipped", "error": req.tool_error[:200]}
     if not req.ops:
         return answer.noop(req.host, req.host_event), {**rec, "_log": False}
-    from .writepath import Planner, resolve, stamp_on_disk
+    from .writepath import Planner, after_tool
 
     planner = Planner(ws, req.session_id, cwd=req.cwd, host=req.host, stage="post")
-    files = []
-    stamped = 0
-    for op in req.ops:
-        targets = [op.patch.target] if op.kind == "patch" else [op.path]
-        for path in targets:
-            rel, _problem = resolve(ws, path, req.cwd)
-            if rel is None or not ws.is_memory_file(rel):
-                continue
-            cands = _candidate_lines(op)
-            plan = stamp_on_disk(ws, rel, planner, cands)
-            if plan is not None:
-                files.append(plan.to_json())
-                stamped += len(plan.new_lines)
-    if not files:
+    # Cursor's afterFileEdit reports an edit no pre-tool hook saw (hosts.md): the one event without a snapshot
+    unguarded = req.host == "cursor" and (req.host_event or "").lower() == "afterfileedit"
+    plans = after_tool(ws, planner, req.ops, call_id=_call_id(req), failed=_call_failed(req), unguarded=unguarded)
+    if not plans:
         return answer.noop(req.host, req.host_event), {**rec, "_log": False}
-    rec["files"] = files
+    rec["files"] = [p.to_json() for p in plans]
+    if planner.diagnostics:
+        rec["errors"] = planner.diagnostics
+    stamped = sum(len(p.new_lines) for p in plans)
     note = f"cuticle: stamped {stamped} new memory line(s) on disk" if stamped else ""
     return answer.post_note(req.host, req.host_event, note), rec
 
 
-def _candidate_lines(op) -> list[str]:
-    if op.kind == "write":
-        return (op.content or "").splitlines()
-    if op.kind == "edit":  # lines the edit brings in: its new text minus what it replaced
-        from collections import Counter
+def _call_id(req: Request) -> str:
+    """The host's id of this tool call (Claude/Codex ``tool_use_id``, OpenClaw ``event.toolCallId``), or ""."""
+    raw = req.raw if isinstance(req.raw, dict) else {}
+    ev = raw.get("event") if isinstance(raw.get("event"), dict) else {}
+    for v in (raw.get("tool_use_id"), raw.get("tool_call_id"), raw.get("toolCallId"), ev.get("toolCallId")):
+        if isinstance(v, str) and v:
+            return v[:200]
+    return ""
 
-        out: list[str] = []
-        for e in op.edits:
-            gone = Counter(e.old.splitlines())
-            for x in e.new.splitlines():
-                if gone[x] > 0:
-                    gone[x] -= 1
-                else:
-                    out.append(x)
-        return out
-    if op.kind == "patch" and op.patch is not None:
-        if op.patch.kind == "add":
-            return list(op.patch.add_lines)
-        return [t for h in op.patch.hunks for tag, t in h.lines if tag == "+"]
-    return []
+
+def _call_failed(req: Request) -> bool:
+    """The host reports that the tool call failed or was blocked: OpenClaw's ``after_tool_call`` with ``error``
+    set (it fires for calls ``before_tool_call`` blocked), a tool response with an error or ``success: false``."""
+    raw = req.raw if isinstance(req.raw, dict) else {}
+    ev = raw.get("event") if isinstance(raw.get("event"), dict) else {}
+    for d in (raw, ev):
+        if d.get("error") not in (None, "", False):
+            return True
+        for k in ("tool_response", "toolResult", "tool_result", "result"):
+            r = d.get(k)
+            if isinstance(r, dict) and (r.get("error") not in (None, "", False) or r.get("success") is False
+                                        or r.get("is_error") is True or r.get("isError") is True):
+                return True
+    return False
 
 
 def _fact(req: Request, ws) -> tuple[Reply, dict]:
