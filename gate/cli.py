@@ -60,7 +60,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "retrieve": ("personality", "retrieve the insights relevant to a query"),
     "render": ("personality", "render PERSONALITY.md within a token budget"),
     "export": ("personality", "export insights as Chitin-compatible JSON"),
-    "import": ("personality", "import insights from Chitin-compatible JSON"),
+    "import": ("personality", "import insights from Chitin JSON or Chitin's SQLite database"),
     "reflect": ("personality", "the pending-reflection queue"),
     "embed": ("personality", "compute the configured embedder's vectors for every insight"),
     "embed-status": ("personality", "show the configured embedder and how many insights have vectors"),

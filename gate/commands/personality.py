@@ -105,7 +105,8 @@ def configure(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("--output", "-o", help="write to this file instead of stdout")
         return
     elif name == "import":
-        parser.add_argument("file", help="Chitin export JSON ('-' for stdin)")
+        parser.add_argument("file", help="Chitin export JSON ('-' for stdin), or Chitin's SQLite database "
+                            "(~/.config/chitin/insights.db)")
         mode = parser.add_mutually_exclusive_group()
         mode.add_argument("--merge", action="store_true", help="skip insights already present (same id or claim)")
         mode.add_argument("--replace", action="store_true", help="overwrite insights with the same id")
@@ -500,21 +501,25 @@ def _export(ws, args) -> int:
 
 
 def _import(ws, args) -> int:
+    import json
     from pathlib import Path
 
     from personality import ops
     from tiers.errors import UsageError
+
+    from personality.chitin import is_sqlite, load_records, read_database
 
     if args.file == "-":
         text, name = sys.stdin.read(), "<stdin>"
     else:
         path = Path(args.file)
         try:
-            text = path.read_text(encoding="utf-8")
+            raw = path.read_bytes()
+            # Chitin's own store: its SQLite database, read directly (the same records `chitin export` prints)
+            text = json.dumps(read_database(path)) if is_sqlite(raw) else raw.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"{args.file}: cannot read ({exc})") from None
         name = path.name
-    from personality.chitin import load_records
 
     records = load_records(text, name)
     findings = _screen(ws, [(f"{name}: item {n}: ", r) for n, r in enumerate(records, 1) if isinstance(r, dict)])
