@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-DEFAULT = ROOT.parent / "shared" / "eval" / "conflicts-dev.jsonl"
+DEFAULT = ROOT / "benchmarks" / "data" / "eval" / "conflicts-dev.jsonl"
 
 
 def run(path: Path) -> dict:
