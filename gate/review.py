@@ -6,7 +6,7 @@ Four kinds of item, each with a short id (kind letter + 6 characters):
 |---|---|---|
 | ``blocked`` (``b…``) | a write the gate blocked (`.cuticle/events.jsonl`) | restore, keep, confirm, dismiss |
 | ``archived`` (``a…``) | a line GC removed (`.cuticle/gc-archive.jsonl`) | restore, keep, confirm, dismiss |
-| ``unverified`` (``u…``) | a line that reads as a DIRECTIVE without a valid stamp | keep, confirm, dismiss |
+| ``unverified`` (``u…``) | a DIRECTIVE nobody confirmed: no valid stamp, or stamped from markers | keep, confirm, dismiss |
 | ``expiring`` (``h…``) | a stamped HYPOTHESIS in (or past) its last live session | keep, confirm, dismiss |
 
 - **restore**: the line goes (back) into its file with the tier it had;
@@ -101,6 +101,7 @@ def _present(ws, rel: str, content: str, cache: dict) -> bool:
 
     if rel not in cache:
         try:
+            ws.relpath(ws.root / rel)  # never read outside the workspace for a record's sake
             doc = parse_document(read_bytes_checked(ws.root / rel))
             cache[rel] = {_norm(ln.content) for ln in doc.lines}
         except Exception:  # noqa: BLE001 - a missing or unreadable file holds nothing
@@ -168,6 +169,26 @@ def _archived(ws) -> list[Item]:
     return out
 
 
+def _agent_directives(ws) -> dict[str, set[int]]:
+    """file -> line numbers the gate stamped DIRECTIVE from markers alone (no verified provenance), as the
+    decision log records them (line numbers of the file as written then: a best-effort match, checked against
+    the line's stamp below)."""
+    from tiers.fsutil import read_jsonl
+
+    out: dict[str, set[int]] = {}
+    for rec in read_jsonl(ws.state_path("events.jsonl")):
+        if rec.get("decision") != "allow" or not isinstance(rec.get("files"), list):
+            continue
+        for f in rec["files"]:
+            if not isinstance(f, dict) or f.get("action") != "allow" or not isinstance(f.get("path"), str):
+                continue
+            for n in f.get("new_lines") or ():
+                if isinstance(n, dict) and n.get("tier") == "DIRECTIVE" and n.get("verified") is False \
+                        and isinstance(n.get("line"), int):
+                    out.setdefault(f["path"], set()).add(n["line"])
+    return out
+
+
 def _in_memory(ws) -> list[Item]:
     """Unverified directives and expiring hypotheses in the memory files."""
     from tiers.classify import classify
@@ -179,9 +200,11 @@ def _in_memory(ws) -> list[Item]:
 
     key = ws.key if ws.state_path("key").exists() else None
     current = current_session(ws)
+    by_agent = _agent_directives(ws)
     out = []
     for path in ws.memory_files():
         rel = ws.relpath(path)
+        agent_lines = by_agent.get(rel, set())
         try:
             doc = parse_document(read_bytes_checked(path))
         except Exception:  # noqa: BLE001 - lint reports unreadable files; review skips them
@@ -197,6 +220,11 @@ def _in_memory(ws) -> list[Item]:
                 out.append(Item(ident, "expiring", rel, ln.number, content, "HYPOTHESIS",
                                 f"live through session {stamp.expires}, now session {current}: {when}",
                                 _ALLOWED["expiring"], {"stamp_id": stamp.id}))
+            elif valid and stamp.tier is Tier.DIRECTIVE and ln.number in agent_lines:
+                ident = _ident("unverified", rel, content)
+                out.append(Item(ident, "unverified", rel, ln.number, content, "DIRECTIVE",
+                                "the agent wrote it as the user's words (a marker such as 'User said:'); the "
+                                "user's own prompt did not say it", _ALLOWED["unverified"]))
             elif not valid:
                 cls = classify(ln.content)
                 if cls.tier is not Tier.DIRECTIVE:

@@ -349,3 +349,35 @@ def test_end_of_input_in_a_terminal_quits_without_acting(ws):
 def test_items_are_stable_between_listings(ws):
     w = Workspace(ws)
     assert [i.id for i in items(w)] == [i.id for i in items(w)]
+
+
+def _write_through_gate(ws: Path, text: str, session: str = "s1") -> None:
+    """A Claude Code Write of MEMORY.md + ``text`` as the host performs it: the gate's stamped rewrite lands."""
+    payload, _ = write_payload("claude", ws, "MEMORY.md", (ws / "MEMORY.md").read_text() + text + "\n")
+    payload["session_id"] = session
+    reply = handle("claude", "PreToolUse", json.dumps(payload).encode(), cwd=str(ws))
+    out = json.loads(reply.stdout)["hookSpecificOutput"]
+    (ws / "MEMORY.md").write_text(out["updatedInput"]["content"], encoding="utf-8")
+
+
+def test_a_directive_the_agent_stamped_from_markers_alone_is_unverified(capsys, ws):
+    text = "- User said: always use tabs in Makefiles."
+    _write_through_gate(ws, text)
+    last = (ws / "MEMORY.md").read_text(encoding="utf-8").splitlines()[-1]
+    assert _verified(ws, last) is Tier.DIRECTIVE  # a valid stamp: the gate stamped it from the marker
+    item = _one(_items(capsys, ws), "unverified", text)
+    assert "the agent wrote it as the user's words" in item["why"]
+    assert _review(capsys, ws, "--confirm", item["id"])[0] == 0
+    assert not [i for i in _items(capsys, ws) if i["text"] == text]
+
+
+def test_a_directive_from_the_users_own_prompt_is_not_listed(capsys, ws):
+    prompt = {"session_id": "s2", "hook_event_name": "UserPromptSubmit", "cwd": str(ws),
+              "prompt": "From now on, always use tabs in Makefiles.", "transcript_path": "/dev/null"}
+    handle("claude", "UserPromptSubmit", json.dumps(prompt).encode(), cwd=str(ws))
+    text = "- User said: always use tabs in Makefiles."
+    _write_through_gate(ws, text, "s2")
+    events = [json.loads(x) for x in (ws / ".cuticle" / "events.jsonl").read_text().splitlines()]
+    written = [n for e in events if e.get("decision") == "allow" for f in e.get("files", []) for n in f["new_lines"]]
+    assert written == [{"line": written[0]["line"], "tier": "DIRECTIVE", "verified": True}]
+    assert not [i for i in _items(capsys, ws) if i["text"] == text]
