@@ -18,9 +18,10 @@ from tiers.record import dataclass, field
 from ._lazy import LazyRe
 from ._records import builder
 from .canon import Canonical, canonicalize, tool_name
-from .paths import DEVICES, Env, PathRef, _combined, glob_in
-from .shell import FAST_MAX as _FAST_MAX
-from .shell import Compound, Script, Simple, Word, fast_items, parse, unquote_all
+import os
+
+from .paths import DEVICES, STATE_SECRETS, Env, PathRef, _combined, _pattern_regex, glob_in, is_pattern
+from .shell import Compound, Script, Simple, Word, parse
 
 RANK = {"read": 0, "exec": 1, "write": 2, "net": 3, "git": 4, "dangerous": 5}
 TYPES = tuple(RANK)
@@ -36,6 +37,7 @@ INVARIANTS: dict[str, str] = {
     "no-protected-branch": "pushes, commits and deletions on protected branches",
     "no-governance-self-modification": "writes to the policy, .cuticle/ or a host's hook settings",
     "no-memory-write-via-shell": "writes to memory files by any means but the memory gate",
+    "no-secret-write": "writes to credential files (.env, keys, secrets and credentials files) through the shell",
     "no-infra-destroy": "destroying infrastructure: terraform destroy, kubectl delete namespace",
 }
 
@@ -222,8 +224,10 @@ class Flow:
 
     taint: str | None = None
     text: str | None = None
-    #: the stream carries the contents of a credential file
+    #: the stream carries the contents of a credential or protected file
     secret: bool = False
+    #: path patterns the stream lists, one per item (``find``, ``ls``, ``grep -l`` output) for ``xargs``
+    names: tuple[str, ...] | None = None
 
 
 #: the flow of a command whose output carries nothing of interest (shared: flows are never changed once returned)
@@ -236,6 +240,13 @@ def _flow(taint: str | None = None, text: str | None = None, secret: bool = Fals
     f.taint = taint
     f.text = text
     f.secret = secret
+    f.names = None
+    return f
+
+
+def _names_flow(names) -> Flow:
+    f = _flow()
+    f.names = tuple(names)
     return f
 
 
@@ -249,7 +260,7 @@ class Options:
 
 
 _MAX_SEGMENTS = 2000
-#: all-False "dynamic" flags and all-None taints for the literal words of a fast-path command, shared by length:
+#: all-False "dynamic" flags and all-None taints for a command of literal words, shared by length:
 #: nothing changes these sequences in place (dispatch and the handlers only index, slice and rebind them), and a
 #: list with a true first flag, the one case dispatch concatenates, never comes from here
 _SHARED_LEN = 32
@@ -285,6 +296,11 @@ class Walker:
         self.git_branch = git_branch  # callable(repo_dir) -> current branch or None
         self.nest = 0
         self.ide_possible = True  # cleared when the raw command cannot mention an IDE socket
+        #: shell functions and aliases defined earlier in this command line (name -> body / expansion text)
+        self.functions: dict[str, list[Script]] = {}
+        self.aliases: dict[str, str] = {}
+        #: the working directory of the command being typed (targets only known as patterns resolve against it)
+        self.cwd_hint: str | None = env.root
 
     # -- reporting -----------------------------------------------------------------------------------
     def violate(self, invariant: str, reason: str) -> None:
@@ -349,39 +365,6 @@ class Walker:
             stdin = flow
         return cwd, flow
 
-    def flat(self, items, cwd: str | None, quoted: bool = True) -> None:
-        """Walk a top-level command line the fast tokenizer read (:func:`shell.fast_items`): plain or simply-quoted
-        words only, no assignments, redirections or compound commands, so each command goes straight to
-        :meth:`dispatch`, exactly as :meth:`script` would take it through its parse tree (``quoted``: the line
-        has quotes to remove)."""
-        for op, commands, pipes in items:
-            if len(commands) == 1:  # no pipe: the command's working directory carries over
-                raw = commands[0]
-                cwd = self.literal_words(unquote_all(raw) if quoted else raw, cwd, op, None)[0]
-                continue
-            stdin = None
-            for k, raw in enumerate(commands):
-                _, stdin = self.literal_words(unquote_all(raw) if quoted else raw, cwd,
-                                              op if k == 0 else pipes[k - 1], stdin)
-
-    def literal_words(self, argv: list[str], cwd, op, stdin: Flow | None) -> tuple[str | None, Flow]:
-        """:meth:`simple_words` for a fast-path command (literal words, no redirections) at the top level."""
-        if stdin is not None and stdin.text is not None and argv[0] == "tee":  # no redirections: only tee writes
-            for t in [a for a in argv[1:] if not a.startswith("-")]:
-                self.written[self.env.abs_of(self.env.norm(t, cwd).display)] = stdin.text
-        if self.ide_possible and _ide_hit(" ".join(argv)):
-            self.violate("no-ide-socket-access", "reaches an IDE/editor socket; agents may not drive the editor")
-        n = len(argv)
-        if n < _SHARED_LEN:
-            dyn, taints = _FALSES[n], _NONES[n]
-        else:
-            dyn, taints = (False,) * n, (None,) * n
-        if n:
-            tool = tool_name(argv[0])
-            if tool not in _WRAPPERS:  # dispatch() would break out of its loop at once: go straight to final()
-                return self.final(argv, dyn, taints, cwd, "", op, stdin, [], False, (), tool)
-        return self.dispatch(argv, dyn, taints, cwd, "", op, stdin, [])
-
     def command(self, cmd, cwd, via, op, stdin) -> tuple[str | None, Flow]:
         if type(cmd) is Simple:
             return self.simple(cmd, cwd, via, op, stdin)
@@ -389,12 +372,36 @@ class Walker:
         start = len(self.out.segments)
         for w in cmd.words:
             self.word_subs(w, cwd, via)
+        if cmd.kind == "function" and cmd.name:
+            self.functions[cmd.name] = cmd.bodies  # a call walks the body again with its arguments
         inner_cwd = cwd
-        for body in cmd.bodies:
-            inner_cwd, _ = self.script(body, inner_cwd, via or cmd.kind, op)
+        if cmd.kind == "for" and cmd.name:
+            # the loop variable takes each value of the word list (globs and braces as written: a write to
+            # "$f" then reaches what the pattern reaches); no list ("$@") leaves it unknown
+            values: list[str] = []
+            for w in cmd.words:
+                text, dyn = self.expand(w, cwd)
+                values.extend(_braces(text) if not w.quoted else [text])
+            for value in values[:8] or [None]:
+                if value is None:
+                    self.vars.pop(cmd.name, None)
+                else:
+                    self.vars[cmd.name] = value
+                for body in cmd.bodies:
+                    inner_cwd, _ = self.script(body, inner_cwd, via or cmd.kind, op)
+        else:
+            for body in cmd.bodies:
+                inner_cwd, _ = self.script(body, inner_cwd, via or cmd.kind, op)
         taint = self.segments_taint(start)
+        stdin_effects: list[Effect] = []
         for red in cmd.redirects:
+            if red.op == "<" and red.target is not None:
+                ref = self.env.norm(self.expand(red.target, cwd)[0], cwd)
+                stdin_effects.append(_effect("read", ref.display, "path"))
+                self.check_state_secret(ref, ref.display, "<")
             self.redirect_effects(red, cwd, [], via, op, standalone=True)
+        if stdin_effects:
+            self.emit(["<"], op, via, "read", stdin_effects)
         return (cwd if cmd.kind in ("subshell", "function") else inner_cwd), _flow(taint)
 
     def segments_taint(self, start: int) -> str | None:
@@ -459,6 +466,9 @@ class Walker:
             dynamic = True
             return m.group(0)
 
+        if "~+" in text and cwd and (text.startswith("~+/") or text == "~+"):
+            text = cwd + text[2:]  # ~+ is $PWD
+
         text = _VAR.sub(repl, text)
         if "$" in text and not dynamic and _VAR_ANY.search(text):
             dynamic = True
@@ -509,11 +519,25 @@ class Walker:
             dyn_flags.append(dyn)
         return self.simple_words(cmd, cwd, via, op, stdin, argv, dyn_flags, word_taint)
 
+    def braced(self, cmd: Simple, argv, dyn_flags, word_taint):
+        """``argv`` with bash brace expansion applied to its unquoted words (``{MEMORY,foo}.md``)."""
+        out, dyn, taint = [], [], []
+        for k, a in enumerate(argv):
+            w = cmd.words[k] if k < len(cmd.words) else None
+            parts = _braces(a) if k and w is not None and not w.quoted else [a]
+            out.extend(parts)
+            dyn.extend([dyn_flags[k]] * len(parts))
+            taint.extend([word_taint[k]] * len(parts))
+        return out, dyn, taint
+
     def simple_words(self, cmd: Simple, cwd, via, op, stdin: Flow | None, argv: list[str], dyn_flags: list[bool],
                      word_taint: list[str | None]) -> tuple[str | None, Flow]:
         """The rest of :meth:`simple` once the words are expanded: redirections, stdin, then dispatch."""
         redirects = cmd.redirects
         effects: list[Effect] = []
+        self.cwd_hint = cwd
+        if len(argv) > 1 and any("{" in a for a in argv):
+            argv, dyn_flags, word_taint = self.braced(cmd, argv, dyn_flags, word_taint)
         if redirects:
             stdin = self.redirections(redirects, cwd, via, stdin, effects)
         if stdin is not None and stdin.text is not None and argv and argv[0] in ("cat", "tee", "dd"):
@@ -580,8 +604,11 @@ class Walker:
                 text, _ = self.expand(red.target, cwd)
                 if text in DEVICES or text.startswith("/dev/fd/") or text.startswith("/proc/self/fd/"):
                     continue
-                ref = self.env.norm(text, cwd)
-                effects.append(self.write_effect(ref, "redirect"))
+                for one in (_braces(text) if "{" in text and not red.target.quoted else (text,)):
+                    ref = self.env.norm(one, cwd)
+                    effects.append(self.write_effect(ref, "redirect"))
+                    if op == "<>":
+                        self.check_state_secret(ref, one, "<>")
 
     def redirect_effects(self, red, cwd, effects, via, op, standalone=False) -> None:
         local: list[Effect] = []
@@ -594,10 +621,52 @@ class Walker:
         if hit:
             inv, what = hit
             self.violate(inv, f"{how} writes {what}; " + _SELF_FIX[inv])
+        elif is_pattern(ref.display) or ref.scope == "unknown":
+            self.reach_check(ref, how, "writes")
+        elif self.env.is_credential(ref):
+            self.violate("no-secret-write", f"{how} writes {ref.display}, a credential file; "
+                         + _SELF_FIX["no-secret-write"])
         if ref.abs and (ref.abs.startswith("/etc/sudoers") or ref.abs in ("/etc/passwd", "/etc/shadow", "/etc/group")):
             self.violate("no-permission-escalation", f"{how} writes {ref.display}; editing account or sudo files "
                          "escalates privileges")
         return _effect("write", ref.display, "path")
+
+    def reach_check(self, ref: PathRef, how: str, verb: str) -> bool:
+        """A target known only as a pattern (a variable from the environment, a substitution, a glob, interpreter
+        code that computes a path) counts as every protected path it could name: a violation for the first one."""
+        pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
+        hit = self.env.reach(pattern, None if ref.scope == "ws" else self.cwd_hint)
+        if hit is None:
+            return False
+        href = self.env.norm(hit, self.env.root)
+        found = self.env.protected(href)
+        inv, what = found if found else ("no-secret-write", f"{hit} (a credential file)")
+        shown = ref.display.replace("$(…)", "$(...)")
+        self.violate(inv, f"{how} {verb} {shown}, which is only known when it runs and may be {what}; name the "
+                     "target literally (a path outside memory files, cuticle's files and credentials is allowed)"
+                     + ("; " + _SELF_FIX[inv] if inv == "no-memory-write-via-shell" else ""))
+        return True
+
+    def check_state_secret(self, ref: PathRef, text: str, how: str) -> bool:
+        """Any read of the stamp key or the server token (or a pattern that names one and nothing else)."""
+        env = self.env
+        if env.is_state_secret(ref):
+            shown = ref.display
+        elif is_pattern(text) and ref.scope in ("ws", "unknown"):
+            pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
+            rx = _pattern_regex(pattern, None if ref.scope == "ws" else self.cwd_hint)
+            if rx is None or rx.match(env.root + "/zz-cuticle-probe/unrelated.txt"):
+                return False  # matches anything: no more the key than any other file
+            secrets = [env.root + "/" + s for s in STATE_SECRETS]
+            hits = [x for x in secrets if rx.match(x)]
+            if not hits:
+                return False
+            shown = f"{text} (= {hits[0][len(env.root) + 1:]})"
+        else:
+            return False
+        self.violate("no-governance-self-modification", f"{how} reads {shown}, cuticle's stamp key or server "
+                     "token; with it an agent could forge stamps or answers, so only cuticle itself reads it")
+        return True
 
     def delete_effect(self, ref: PathRef, how: str, recursive: bool, filtered: bool = False) -> Effect:
         hit = None if filtered and ref.scope == "ws" else self.env.protected(ref)
@@ -639,11 +708,15 @@ class Walker:
                 if taint:
                     self.violate("script-execution-tracking", f"runs a command whose name comes from {taint}ed "
                                  "content; download or decode to a file, review it, then run it")
-                else:
-                    self.violate("script-execution-tracking", f"the command name '{head}' is computed at run time, "
-                                 "so cuticle cannot tell what runs; spell the command out")
-                self.emit(argv, op, via, "dangerous", effects, sudo, wrappers)
-                return cwd, _NO_FLOW
+                    self.emit(argv, op, via, "dangerous", effects, sudo, wrappers)
+                    return cwd, _NO_FLOW
+                return self.unknown_program(argv, cwd, via, op, effects, sudo, wrappers)
+            if self.functions and head in self.functions:
+                return self.call_function(head, argv, cwd, via, op, stdin, effects)
+            if head == "alias" or head == "set" or (self.aliases and head in self.aliases):
+                done = self.alias_or_set(argv, cwd, via, op, effects)
+                if done is not None:
+                    return done
             tool = tool_name(head)
             handler = _WRAPPERS.get(tool)
             if handler is None:
@@ -696,6 +769,85 @@ class Walker:
         else:
             tool = None  # 24 wrappers deep: argv changed after the last lookup
         return self.final(argv, dyn, taints, cwd, via, op, stdin, effects, sudo, wrappers, tool)
+
+    def unknown_program(self, argv, cwd, via, op, effects, sudo, wrappers) -> tuple[str | None, Flow]:
+        """``"$EDITOR" notes.txt``, ``$PYTHON -m pytest``: the exec of an unknown program. Allowed, unless an
+        argument is a protected path (the program may write it) or it is handed a shell script."""
+        head = argv[0]
+        self.cwd_hint = cwd
+        if len(argv) > 2 and argv[1] == "-c":  # "$SHELL" -c '…': whatever shell it is, the script runs
+            self.run_text(argv[2], cwd, f"{head} -c", op)
+        else:
+            for a in argv[1:]:
+                value = a.split("=", 1)[1] if a.startswith("-") and "=" in a else a
+                if not value or value.startswith("-"):
+                    continue
+                ref = self.env.norm(value, cwd)
+                if ref.scope == "ws" and ref.rel in ("", "."):
+                    continue  # `$LINTER .`: the workspace as a whole is a normal argument
+                if self.check_state_secret(ref, value, head):
+                    continue
+                hit = self.env.protected(ref)
+                if hit:
+                    inv, what = hit
+                    self.violate(inv, f"{head} is a program only known when it runs, and it is handed {what}; it "
+                                 "may change it. " + _SELF_FIX[inv])
+                elif self.env.is_credential(ref):
+                    self.violate("no-secret-write", f"{head} is a program only known when it runs, and it is handed "
+                                 f"the credential file {ref.display}; " + _SELF_FIX["no-secret-write"])
+        self.emit(argv, op, via, "exec", effects, sudo, wrappers)
+        return cwd, _NO_FLOW
+
+    def call_function(self, name, argv, cwd, via, op, stdin, effects) -> tuple[str | None, Flow]:
+        """A call of a function defined earlier in the command: its body runs with the call's arguments."""
+        saved = {k: self.vars[k] for k in _POSITIONAL if k in self.vars}
+        for k in _POSITIONAL:
+            self.vars.pop(k, None)
+        for k, a in enumerate(argv[1:10], 1):
+            self.vars[str(k)] = a
+        self.vars["@"] = self.vars["*"] = " ".join(argv[1:])
+        self.vars["#"] = str(len(argv) - 1)
+        body = self.functions.pop(name)  # popped while it runs: a recursive call is walked once
+        try:
+            flow = _NO_FLOW
+            for script in body:
+                cwd, flow = self.nested(script, cwd, f"function {name}", op)
+        finally:
+            self.functions[name] = body
+            for k in _POSITIONAL:
+                self.vars.pop(k, None)
+            self.vars.update(saved)
+        if effects:
+            self.emit([name], op, via, "write", effects)
+        return cwd, flow
+
+    def alias_or_set(self, argv, cwd, via, op, effects) -> tuple[str | None, Flow] | None:
+        """``alias name=value`` (recorded), a use of such an alias (expanded and walked) and ``set -- args``
+        (positional parameters)."""
+        head = argv[0]
+        if head == "alias":
+            for a in argv[1:]:
+                name, eq, value = a.partition("=")
+                if eq and name:
+                    self.aliases[name] = value
+            self.emit(argv, op, via, "read", effects)
+            return cwd, _NO_FLOW
+        if head == "set":
+            if "--" in argv:
+                args = argv[argv.index("--") + 1:]
+                for k in _POSITIONAL:
+                    self.vars.pop(k, None)
+                for k, a in enumerate(args[:9], 1):
+                    self.vars[str(k)] = a
+                self.vars["@"] = self.vars["*"] = " ".join(args)
+            return None
+        expansion = self.aliases.pop(head)  # popped while it runs: `alias ls='ls -F'` expands once
+        try:
+            text = expansion + "".join(" " + _shell_quote(a) for a in argv[1:])
+            cwd, flow = self.nested(parse(text, 1), cwd, f"alias {head}", op)
+        finally:
+            self.aliases[head] = expansion
+        return cwd, flow
 
     def shell_script(self, text: str, cwd, via, op, taint) -> None:
         if taint:
@@ -1154,6 +1306,66 @@ class Walker:
 
 
 # -- wrappers --------------------------------------------------------------------------------------------
+_POSITIONAL = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*", "#")
+
+
+def _shell_quote(a: str) -> str:
+    if a and all(c.isalnum() or c in "@%+=:,./-_" for c in a):
+        return a
+    return "'" + a.replace("'", "'\\''") + "'"
+
+
+def _braces(text: str, limit: int = 64) -> list[str]:
+    """Bash brace expansion of one word: ``{a,b}c`` -> ``ac bc``, ``x{1..3}`` -> ``x1 x2 x3``; a word without a
+    valid brace group (``{}``, ``{a}``, ``${x}``) stays as it is."""
+    i = 0
+    n = len(text)
+    while i < n:
+        if text[i] == "{" and (i == 0 or text[i - 1] != "$"):
+            depth = 0
+            commas = []
+            for j in range(i, n):
+                c = text[j]
+                if c == "{":
+                    depth += 1
+                elif c == "}":
+                    depth -= 1
+                    if depth == 0:
+                        body = text[i + 1:j]
+                        pre, post = text[:i], text[j + 1:]
+                        if commas:
+                            parts, last = [], i + 1
+                            for k in commas:
+                                parts.append(text[last:k])
+                                last = k + 1
+                            parts.append(text[last:j])
+                        else:
+                            m = re.fullmatch(r"(-?\d+)\.\.(-?\d+)|([a-zA-Z])\.\.([a-zA-Z])", body)
+                            if not m:
+                                break
+                            if m.group(1) is not None:
+                                a, b = int(m.group(1)), int(m.group(2))
+                                step = 1 if b >= a else -1
+                                parts = [str(x) for x in range(a, b + step, step)][:limit]
+                            else:
+                                a, b = ord(m.group(3)), ord(m.group(4))
+                                step = 1 if b >= a else -1
+                                parts = [chr(x) for x in range(a, b + step, step)][:limit]
+                        out: list[str] = []
+                        for part in parts:
+                            for tail in _braces(post, limit):
+                                out.extend(_braces(pre + part + tail, limit) if "{" in part else [pre + part + tail])
+                                if len(out) >= limit:
+                                    return out
+                        return out
+                elif c == "," and depth == 1:
+                    commas.append(j)
+            else:
+                return [text]
+        i += 1
+    return [text]
+
+
 def _skip_opts(argv: list[str], valued: set[str], start: int = 1) -> int:
     i = start
     while i < len(argv):
@@ -2010,6 +2222,7 @@ _SELF_FIX = {
                                        "user (cuticle init / editing the file by hand)",
     "no-memory-write-via-shell": "write memory through the file tools (Write/Edit/apply_patch) so the memory gate "
                                  "can tier and check the lines; reading memory is fine",
+    "no-secret-write": "credentials are changed by the user; ask them (templates such as .env.example are fine)",
 }
 
 #: patterns the handlers use, compiled on first use (not looked up in re's cache on every call)
@@ -2027,7 +2240,7 @@ _OCTAL_ESCAPE_1_3 = LazyRe(r"\\([0-7]{1,3})")
 _SQL_WHERE = LazyRe(r"\bWHERE\b")
 _SQL_ALTER_DROP = LazyRe(r"\bDROP\s+(COLUMN|TABLE|CONSTRAINT|SCHEMA|DATABASE)\b")
 _SQL_WITH_WRITE = LazyRe(r"\)\s*(DELETE|UPDATE)\b")
-_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])\}|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])")
 _VAR_ANY = re.compile(r"\$[A-Za-z_{@*#?!0-9]")
 _FETCH_API = LazyRe(r"urlopen|urllib|requests\.(get|post)|http\.client|httpx|\bfetch\s*\(|https?\.get|"
                         r"Net::HTTP|open-uri|URI\.open|LWP|HTTP::Tiny|file_get_contents\s*\(\s*['\"]https?:|"
@@ -2310,10 +2523,5 @@ def analyze_command(command: str, env: Env, opts: Options | None = None, *, cwd:
     """Parse and walk a shell command. Never raises on any input."""
     walker = Walker(env, opts, git_branch=git_branch)
     walker.ide_possible = _may_mention_ide(command)
-    fast = fast_items(command) if len(command) < _FAST_MAX else None
-    if fast is not None:  # plain words and operators: no parse tree needed
-        walker.flat(fast[0], cwd if cwd is not None else env.root, "'" in command or '"' in command)
-    else:
-        # fast_items declined a short command: parse() need not try its fast path again
-        walker.script(parse(command, 0, False), cwd if cwd is not None else env.root)
+    walker.script(parse(command), cwd if cwd is not None else env.root)
     return walker.out
