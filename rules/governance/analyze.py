@@ -552,7 +552,7 @@ class Walker:
             return cwd, _NO_FLOW
         if self.ide_possible and _ide_hit(" ".join(argv)):
             self.violate("no-ide-socket-access", "reaches an IDE/editor socket; agents may not drive the editor")
-        if not dyn_flags[0]:
+        if not dyn_flags[0] and not self.functions and not self.aliases and argv[0] not in ("alias", "set"):
             tool = tool_name(argv[0])
             if tool not in _WRAPPERS:  # dispatch() would break out of its loop at once: go straight to final()
                 return self.final(argv, dyn_flags, word_taint, cwd, via, op, stdin, effects, False, (), tool)
@@ -586,8 +586,9 @@ class Walker:
                 stdin_reads.append(ref.display)
                 if ref.abs and ref.abs in self.downloads:
                     stdin = _flow("fetch")
-                elif self.env.is_secret(ref):
+                elif self.env.is_secret(ref) or self.env.protected(ref):
                     stdin = _flow(None, None, True)
+                self.check_state_secret(ref, ref.display, "<")
         self.redirect_effects_list(redirects, cwd, effects)
         # `cmd < file` reads the file as surely as `cat file` does (policy read rules, state secrets)
         effects.extend(_effect("read", target, "path") for target in stdin_reads)
@@ -683,6 +684,8 @@ class Walker:
         if hit:
             inv, what = hit
             self.violate(inv, f"{how} deletes {what}; " + _SELF_FIX[inv])
+        elif is_pattern(ref.display) or ref.scope == "unknown":
+            self.reach_check(ref, how, "deletes")
         if recursive:
             return _effect("dangerous", ref.display, "path")
         return _effect("write", ref.display, "path")
@@ -853,6 +856,7 @@ class Walker:
         if taint:
             self.violate("script-execution-tracking", f"{via} runs {taint}ed content as a script; save it to a "
                          "file, review it, then run it")
+            self.emit([via, text], op, via, "dangerous", [])
         self.run_text(text, cwd, via, op)
 
     # -- final commands ------------------------------------------------------------------------------
@@ -861,10 +865,21 @@ class Walker:
         """Type the unwrapped command ``argv`` (``tool``: its ``tool_name`` when the caller has it)."""
         if tool is None:
             tool = tool_name(argv[0])
+        self.cwd_hint = cwd
+        if tool not in _META_TOOLS:
+            self.scan_state_secrets(tool, argv, cwd)
         cat = _CATEGORIES.get(tool)
         if cat is None:
             cat = _category_missing(tool)
-        if cat == _C_HANDLER:
+        if tool in _META_TOOLS:
+            cat = _C_EXEC if cat == _C_EXEC else -1  # names and metadata only: no read of the content
+            res = ("read", None)
+            if tool == "ls":
+                ops = _operands(argv[1:])
+                res = ("read", _names_flow([*ops, *(o.rstrip("/") + "/$(…)" for o in ops)] or ["$(…)"]))
+        if cat == -1:
+            pass
+        elif cat == _C_HANDLER:
             res = _FINAL[tool](self, tool, argv, cwd, stdin, effects, taints)
         elif cat == _C_READ:
             res = ("read", None)
@@ -878,6 +893,9 @@ class Walker:
                         continue
                 if "/" in a or "." in a:
                     effects.append(_effect("read", self.env.norm(a, cwd).display, "path"))
+            if tool == "grep" and any(x in ("-l", "-L", "--files-with-matches") for x in argv[1:]):
+                ops = _operands(argv[2:])
+                res = ("read", _names_flow([*ops, *(o.rstrip("/") + "/$(…)" for o in ops)] or ["$(…)"]))
         elif cat == _C_EXEC:
             res = ("exec", None)
             if self.downloads or self.written:
@@ -941,11 +959,39 @@ class Walker:
                 taint, secret = stdin.taint, stdin.secret
                 if tool in ("cat", "read", "tee"):
                     text = stdin.text
-            if effects and tool in _SECRET_CARRIERS and any(
-                    e.kind == "path" and self.env.is_secret(self.env.norm(e.target, cwd)) for e in effects):
+            if effects and any(e.type == "read" and e.kind == "path" and self.carries_protected(e.target, cwd)
+                               for e in effects):
                 secret = True
             flow = _NO_FLOW if taint is None and text is None and not secret else _flow(taint, text, secret)
         return cwd, flow
+
+    def carries_protected(self, target: str, cwd) -> bool:
+        ref = self.env.norm(target, cwd)
+        return self.env.is_secret(ref) or self.env.is_state_secret(ref) or bool(self.env.protected(ref))
+
+    def scan_state_secrets(self, tool: str, argv, cwd) -> None:
+        """Every argument that names the stamp key or the server token (``base64 .cuticle/key``, ``dd
+        if=.cuticle/key``, ``cd .cuticle && sort key``, ``cat .cu*/ke?``), or hands the ``.cuticle`` directory to
+        a command that reads what is inside, is a read of cuticle's secrets, whatever the command."""
+        in_state = cwd is not None and "/.cuticle" in cwd
+        for a in argv[1:]:
+            if not (in_state or "key" in a or "serve" in a or "cuti" in a or "*" in a or "?" in a or "[" in a):
+                continue
+            value = a
+            if "=" in a and (a.startswith("-") or a[:3] in ("if=", "of=")):
+                value = a.split("=", 1)[1]
+            elif a.startswith("@"):
+                value = a[1:]
+            elif a.startswith("-") and not in_state:
+                continue
+            ref = self.env.norm(value, cwd)
+            if self.check_state_secret(ref, value, tool):
+                return
+            if ref.scope == "ws" and (ref.rel or "").lower() in (".cuticle", ".cuticle/") and \
+                    tool not in _STATE_DIR_OK:
+                self.violate("no-governance-self-modification", f"{tool} reads {ref.display}/, which holds "
+                             "cuticle's stamp key and server token; only cuticle itself reads them")
+                return
 
     def check_exec_of_download(self, path: str, cwd, lang: str = "sh", op: str = ";") -> None:
         if self.downloads or self.written:
@@ -1282,15 +1328,22 @@ class Walker:
         if tool in ("wget", "wget2") and not outputs:
             outputs.extend(_url_basename(x) for x in args if "://" in x)
         if stdin is not None and stdin.secret and tool in NET_TOOLS:
-            self.violate("no-network-egress", f"pipes a credential file into {tool}; secrets never leave the "
-                         "machine")
+            self.violate("no-network-egress", f"pipes the contents of a protected file (memory, cuticle's state, "
+                         f"the policy or a credential) into {tool}; they never leave the machine")
         for up in uploads:
             if up in ("-", ""):
                 continue
             ref = self.env.norm(up, cwd)
-            if self.env.is_secret(ref):
-                self.violate("no-network-egress", f"{tool} uploads {ref.display}, a credential file; secrets never "
-                             "leave the machine")
+            hit = self.env.protected(ref)
+            if self.env.is_secret(ref) or self.env.is_state_secret(ref):
+                self.violate("no-network-egress", f"{tool} uploads {ref.display}, a credential or cuticle's own "
+                             "secret; secrets never leave the machine")
+            elif hit:
+                self.violate("no-network-egress", f"{tool} uploads {hit[1]}; memory, the policy and cuticle's state "
+                             "never leave the machine through the shell. Upload other files, or ask the user")
+            elif is_pattern(ref.display) and self.env.reach(ref.abs or ref.display, cwd):
+                self.violate("no-network-egress", f"{tool} uploads {ref.display}, which is only known when it runs "
+                             "and may be a protected file; name the file literally")
         for host in hosts:
             effects.append(_effect("net", host, "host"))
             if self.opts.allowed_hosts is not None and not _host_allowed(host, self.opts.allowed_hosts):
@@ -1306,6 +1359,12 @@ class Walker:
 
 
 # -- wrappers --------------------------------------------------------------------------------------------
+#: commands that look at names and metadata only (a stat, a test, a listing): never a read of the content
+_META_TOOLS = frozenset({"ls", "stat", "test", "[", "[[", "du", "df", "realpath", "readlink", "basename", "dirname",
+                         "file", "lsof", "exa", "eza", "tree", "pwd", "which", "type", "command"})
+#: commands that may name the state directory without reading its files (deleting or moving it is a write)
+_STATE_DIR_OK = frozenset({"rm", "rmdir", "mv", "chmod", "chown", "chgrp", "touch", "mkdir", "cd", "pushd", "find",
+                           "git", "cuticle"})
 _POSITIONAL = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*", "#")
 
 
@@ -1517,7 +1576,7 @@ def _h_find(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 sub.append(expr[k])
                 k += 1
             for start in starts:
-                inner = [x.replace("{}", start.rstrip("/") + "/{}") if x == "{}" else x for x in sub]
+                inner = [_find_pattern(start, names) if x == "{}" else x for x in sub]
                 before = len(w.out.segments)
                 w.find_exec(inner, cwd, filtered, names)
                 for seg in w.out.segments[before:]:
@@ -1535,7 +1594,19 @@ def _h_find(w: Walker, tool, argv, cwd, stdin, effects, taints):
             if RANK[typ] < RANK["write"]:
                 typ = "write"
         j += 1
+    if typ == "read":
+        return typ, _names_flow(_find_pattern(start, names) for start in starts)
     return typ, None
+
+
+def _find_pattern(start: str, names: list[str]) -> str:
+    """The path pattern a find's ``{}`` stands for: any file under ``start`` whose last name matches the -name
+    filter (``$(…)`` is "any directories"), so writes through -exec reach what the filter can reach."""
+    base = start.rstrip("/") or "/"
+    name = names[0] if len(names) == 1 else "*"
+    if "/" in name:  # -path: the whole path
+        return name if name.startswith(("/", "*", ".")) else base + "/" + name
+    return base + "/$(…)" + ("/" + name if name != "*" else "")
 
 
 def _walker_find_exec(self: Walker, inner: list[str], cwd, filtered: bool, names: list[str]) -> None:
@@ -1710,28 +1781,53 @@ def _h_rm(w: Walker, tool, argv, cwd, stdin, effects, taints):
 
 
 def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """cp, mv, ln, install: what lands where (``-t DIR`` and a directory destination put each source's basename
+    there), what is read, what is moved away, and what a link points at (a link to a protected file makes a
+    second, unguarded name for it)."""
     valued = {"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"}
     flags, ops, values = _opts_and_operands(argv[1:], valued)
     target = values.get("t") or values.get("target-directory")
+    into_dir = target is not None
     if target is not None:
         dests, srcs = [target], ops
+    elif tool == "ln" and len(ops) == 1:
+        dests, srcs, into_dir = ["."], ops, True  # ln -s X: ./basename(X)
     elif ops:
         dests, srcs = [ops[-1]], ops[:-1]
     else:
         dests, srcs = [], []
     if tool == "install" and "d" in flags:
         dests, srcs = ops, []
+    symbolic = "s" in flags or "symbolic" in flags or "symbolic-link" in flags
+    link = tool == "ln" or (tool == "cp" and ("l" in flags or "link" in flags or symbolic))
     for d in dests:
         ref = w.env.norm(d, cwd)
-        effects.append(w.write_effect(ref, tool))
-        # cp x dir/ may land on dir/<basename x>
-        for s in srcs:
-            base = s.rstrip("/").rsplit("/", 1)[-1]
-            if base and ref.scope != "unknown":
-                probe = w.env.norm(d.rstrip("/") + "/" + base, cwd)
-                if w.env.protected(probe) and not w.env.protected(ref):
-                    inv, what = w.env.protected(probe)
-                    w.violate(inv, f"{tool} may overwrite {what}; " + _SELF_FIX[inv])
+        is_dir = into_dir or d.endswith("/") or len(srcs) > 1 or (
+            ref.abs is not None and ref.scope != "unknown" and os.path.isdir(ref.abs))
+        if not (is_dir and ref.scope == "ws" and ref.rel in ("", ".")):
+            effects.append(w.write_effect(ref, tool))
+        if is_dir and ref.scope != "unknown":
+            for s in srcs:
+                base = s.rstrip("/").rsplit("/", 1)[-1]
+                if base and base not in (".", ".."):
+                    effects.append(w.write_effect(w.env.norm(d.rstrip("/") + "/" + base, cwd), tool))
+        if link:
+            # a symbolic link's text is resolved from the link's own directory; a hard link's from cwd
+            base_dir = cwd
+            if symbolic and ref.abs:
+                base_dir = ref.abs if is_dir else ref.abs.rsplit("/", 1)[0] or "/"
+            for s in srcs:
+                sref = w.env.norm(s, base_dir)
+                hit = w.env.protected(sref)
+                if hit is None and w.env.is_state_secret(sref):
+                    hit = ("no-governance-self-modification", f"{sref.display} (cuticle's stamp key or token)")
+                if hit:
+                    w.violate(hit[0], f"{tool} links to {hit[1]}: whatever is written through the link changes it, "
+                              "and reads through it are reads of it; copy the content instead (cp without -l/-s), "
+                              "or link an ordinary file")
+                elif w.env.is_secret(sref):
+                    w.violate("no-secret-write", f"{tool} links to the credential file {sref.display}; "
+                              + _SELF_FIX["no-secret-write"])
     if tool == "mv":
         for s in srcs:
             ref = w.env.norm(s, cwd)
@@ -1743,6 +1839,18 @@ def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
         for s in srcs:
             effects.append(_effect("read", w.env.norm(s, cwd).display, "path"))
     return "write", None
+
+
+def _h_uniq(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """uniq [INPUT [OUTPUT]]: the second operand is written."""
+    flags, ops, values = _opts_and_operands(argv[1:], {"-f", "-s", "-w", "--skip-fields", "--skip-chars",
+                                                        "--check-chars"})
+    if ops:
+        effects.append(_effect("read", w.env.norm(ops[0], cwd).display, "path"))
+    if len(ops) > 1:
+        effects.append(w.write_effect(w.env.norm(ops[1], cwd), "uniq"))
+        return "write", None
+    return "read", _flow(stdin.taint if stdin else None)
 
 
 def _h_tee(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -2165,7 +2273,7 @@ _FINAL = {
     "cp": _h_copy, "mv": _h_copy, "ln": _h_copy, "install": _h_copy,
     "tee": _h_tee, "sponge": _h_tee, "sed": _h_sed, "awk": _h_sed, "chmod": _h_chmod, "chown": _h_chmod,
     "chgrp": _h_chmod, "dd": _h_dd, "git": _h_git, "source": _h_source, ".": _h_source, "tar": _h_tar,
-    "sort": _h_sort, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
+    "sort": _h_sort, "uniq": _h_uniq, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
     "terraform": _h_infra, "tofu": _h_infra, "pulumi": _h_infra, "kubectl": _h_infra, "helm": _h_infra,
     "cdk": _h_infra, "cdktf": _h_infra,
 }
@@ -2429,8 +2537,12 @@ def _b64(text: str) -> str | None:
 
 
 def _stdin_items(stdin: Flow | None) -> list[str]:
+    """What ``xargs`` appends: the literal text's words, the path patterns a listing produces, or one item
+    standing for anything (a write to it reaches every protected path)."""
+    if stdin is not None and stdin.names is not None:
+        return list(stdin.names)
     if stdin is None or stdin.text is None:
-        return ["?"] if stdin is None or stdin.taint or stdin.text is None else []
+        return ["$(…)"]
     return stdin.text.split()
 
 

@@ -117,9 +117,11 @@ class Env:
         if not t:
             return PathRef("unknown", "''")
         if t[0] == "~":
-            if t == "~" or t.startswith("~/"):
+            if (t == "~+" or t.startswith("~+/")) and cwd:
+                t = cwd + t[2:]  # ~+ is $PWD
+            elif t == "~" or t.startswith("~/"):
                 t = (self.home or "/home/~") + t[1:]
-            else:
+            elif not t.startswith("~+"):
                 user, _, rest = t[1:].partition("/")
                 t = f"/home/{user}" + ("/" + rest if rest else "")
         if t[0] == "$":
@@ -312,7 +314,7 @@ def _pattern_regex(pattern: str, cwd: str | None):
             body = "(?:.*/)?" + body
         else:
             body = re.escape(cwd.rstrip("/") + "/") + body
-    body = body.replace(r"/\./", "/")
+    body = body.replace(r"/\./", "/").replace("/.*/", "/(?:.*/)?")  # "any directories" may be none
     try:
         return re.compile(body + r"/?\Z")
     except re.error:
