@@ -297,6 +297,7 @@ class Walker:
         self.nest = 0
         self.ide_possible = True  # cleared when the raw command cannot mention an IDE socket
         #: shell functions and aliases defined earlier in this command line (name -> body / expansion text)
+        self.stashed = False  # `git stash` ran earlier in this command line
         self.functions: dict[str, list[Script]] = {}
         self.aliases: dict[str, str] = {}
         #: the working directory of the command being typed (targets only known as patterns resolve against it)
@@ -1136,7 +1137,7 @@ class Walker:
                 self.violate("script-execution-tracking", f"{tool} runs {taint}ed code; save it, review it, then "
                              "run it")
                 return "dangerous", None
-            typ = self.scan_code(tool, code, cwd, op)
+            typ = self.scan_code(tool, code, cwd, op, tuple(files) + tuple(argv[i:]))
             if inplace:
                 files = files or argv[i:]
                 for ref in self.paths([f for f in files if not f.startswith("-")], cwd):
@@ -1152,10 +1153,21 @@ class Walker:
                 return self.scan_code(tool, stdin.text, cwd, op), None
         return "exec", None
 
-    def scan_code(self, lang: str, code: str, cwd, op) -> str:
-        """Type inline interpreter code by what it shells out to, writes and deletes."""
+    def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -> str:
+        """Type inline interpreter code by what it shells out to, reads, writes and deletes.
+
+        String literals joined with ``+``/``.``/``..`` count as one (``'MEM'+'ORY.md'``); a write whose target
+        is not a literal (``open(sys.argv[1], 'a')``, a loop over ``glob('*.md')``) targets the script's
+        arguments when the code reads its argv, else every protected path in reach; decoded code that is
+        executed is dangerous."""
         typ = "exec"
-        strings = _string_literals(code)
+        code = _join_literals(code)
+        strings = [_strip_mode(x) for x in _string_literals(code)]
+        self.cwd_hint = cwd
+        for x in strings:
+            if ("key" in x or "serve" in x or "cuti" in x) and _pathish(x):
+                if self.check_state_secret(self.env.norm(x, cwd), x, f"{lang} code"):
+                    break
         if _FETCH_API.search(code) and _EXEC_API.search(code):
             self.violate("script-execution-tracking", f"{lang} code fetches content and executes it; download it, "
                          "review it, then run it")
@@ -1182,7 +1194,8 @@ class Walker:
                 if _pathish(s):
                     self.delete_effect(self.env.norm(s, cwd), f"{lang} code", recursive=True)
                     typ = "dangerous"
-        if _WRITE_API.search(code) or _RMTREE_API.search(code):
+        if _WRITE_API.search(code) or _RMTREE_API.search(code) or _OS_OPEN_WRITE.search(code):
+            found = False
             for s in strings:
                 if _pathish(s):
                     ref = self.env.norm(s, cwd)
@@ -1190,6 +1203,20 @@ class Walker:
                     if hit:
                         inv, what = hit
                         self.violate(inv, f"{lang} code writes {what}; " + _SELF_FIX[inv])
+                        found = True
+                    elif is_pattern(s):
+                        found = self.reach_check(ref, f"{lang} code", "writes") or found
+                    elif self.env.is_credential(ref):
+                        self.violate("no-secret-write", f"{lang} code writes {ref.display}, a credential file; "
+                                     + _SELF_FIX["no-secret-write"])
+                        found = True
+            if not found and _computed_write(code):
+                if _ARGV_API.search(code) and args:
+                    for a in args:
+                        if not a.startswith("-"):
+                            self.write_effect(self.env.norm(a, cwd), f"{lang} code (its argument)")
+                else:
+                    self.reach_check(PathRef("unknown", "$(…)"), f"{lang} code", "writes")
             if RANK[typ] < RANK["write"]:
                 typ = "write"
         for s in strings:
@@ -1281,6 +1308,10 @@ class Walker:
                     uploads.extend(o for o in ops[:-1] if ":" not in o)
                 elif ops:
                     outputs.append(ops[-1])
+                    if len(ops) >= 2 and any(o.endswith("/") or o.endswith("/.") for o in ops[:-1]):
+                        self.cwd_hint = cwd
+                        self.reach_check(self.env.norm(ops[-1].rstrip("/") + "/$(…)", cwd), tool,
+                                         "copies a directory whose content is not checked over")
             if tool == "ssh":
                 ops = _operands(args)
                 if not hosts and ops:
@@ -1896,6 +1927,23 @@ def _h_sed(w: Walker, tool, argv, cwd, stdin, effects, taints):
     if tool == "awk":
         inplace = any(a in ("-i", "--include") and j + 1 < len(args) and args[j + 1] == "inplace"
                       for j, a in enumerate(args))
+        program = next((a for a in args if not a.startswith("-") and a != "inplace"), "")
+        if inplace:
+            files = [a for a in files if a != "inplace"]
+        for m in _AWK_OUT.finditer(program):
+            target = m.group(2) if m.group(2) is not None else None
+            if target is not None:
+                effects.append(w.write_effect(w.env.norm(target, cwd), "awk print >"))
+            elif m.group(3) == "FILENAME":
+                for ref in w.paths(files, cwd):
+                    effects.append(w.write_effect(ref, "awk print > FILENAME"))
+            else:
+                w.cwd_hint = cwd
+                w.reach_check(PathRef("unknown", "$(…)"), "awk print >", "writes")
+        if _AWK_OUT.search(program) and not inplace:
+            for ref in w.paths(files, cwd):
+                effects.append(_effect("read", ref.display, "path"))
+            return "write", None
         if _AWK_SYSTEM.search(" ".join(args)):
             m = _AWK_SYSTEM_ARG.search(" ".join(args))
             if m:
@@ -1986,7 +2034,8 @@ def _h_dd(w: Walker, tool, argv, cwd, stdin, effects, taints):
 
 
 #: the git subcommands an invariant or a write effect looks at
-_GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config"})
+_GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config", "apply",
+                          "am", "stash"})
 
 
 def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -2067,11 +2116,133 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 if _branch_in(b, protected):
                     w.violate("no-protected-branch", f"git branch {' '.join(rest)} deletes or moves the protected "
                               f"branch {b}; ask the user")
+    elif sub in ("apply", "am"):
+        _apply_patches(w, f"git {sub}", rest, repo, stdin, effects)
+    elif sub == "stash" and (not rest or rest[0] in ("push", "save", "-u", "--include-untracked", "-m")):
+        w.stashed = True  # `git stash && … && git stash pop`: the pop puts back what this command stashed
+    elif sub == "stash" and rest[:1] and rest[0] in ("pop", "apply") and not w.stashed:
+        names = _stash_names(repo, rest[1:2])
+        w.out.volatile = True
+        if names is not None:
+            for name in names:
+                effects.append(w.write_effect(w.env.norm(name, _git_top(repo) or repo), f"git stash {rest[0]}"))
+            return "git", None
+        # the stash's files are in the object store and could not be listed: they may be any tracked file
+        w.cwd_hint = repo
+        w.reach_check(w.env.norm("$(…)", repo), f"git stash {rest[0]}", "writes")
+        if w.out.violations and w.out.violations[-1].reason.startswith(f"git stash {rest[0]} writes"):
+            v = w.out.violations.pop()
+            w.violate(v.invariant, f"git stash {rest[0]} writes whatever the stash holds, which cuticle cannot see "
+                      "and may include memory or cuticle's files; list it with `git stash show --name-only` and "
+                      "restore the other files with `git checkout stash@{0} -- FILE`")
     elif sub == "config":
         if any(a.startswith("core.hookspath") or a.startswith("core.hooksPath") for a in rest):
             w.violate("no-governance-self-modification", "git config core.hooksPath redirects git hooks; hooks are "
                       "cuticle's, leave them alone")
     return "git", None
+
+
+def _git_top(repo: str | None) -> str | None:
+    """The directory holding ``.git`` at or above ``repo``."""
+    d = repo
+    while d and d != "/":
+        if os.path.exists(d + "/.git"):
+            return d
+        d = d.rsplit("/", 1)[0] or "/"
+    return None
+
+
+def _stash_names(repo: str | None, which: list[str]) -> list[str] | None:
+    """The files a stash would write (``git stash show --name-only``, untracked files included), or None when
+    they cannot be listed (no repository, no git, an error or a slow answer). Local and read-only."""
+    top = _git_top(repo)
+    if top is None:
+        return None
+    import subprocess
+
+    ref = which[0] if which and not which[0].startswith("-") else "stash@{0}"
+    try:
+        out = subprocess.run(["git", "-C", top, "stash", "show", "--name-only", "--include-untracked", ref],
+                             capture_output=True, text=True, timeout=3, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return [line for line in out.stdout.splitlines() if line.strip()]
+
+
+def _apply_patches(w: Walker, how: str, args, cwd, stdin, effects) -> None:
+    """git apply / git am / patch: the files each patch names are written (read from disk or a heredoc); a patch
+    that cannot be read counts as writing every protected path under the working directory."""
+    from .content import diff_paths, read_text
+
+    valued = {"-p", "-i", "--input", "-d", "--directory", "-o", "--output", "-r", "--reject-file", "-B", "-z",
+              "--exclude", "--include", "-C", "--whitespace", "-F", "--fuzz", "-V"}
+    flags, ops, values = _opts_and_operands(list(args), valued)
+    names = set(flags)
+    if names & {"check", "stat", "numstat", "summary", "dry-run"} and "apply" not in names:
+        return  # only reports what the patch would do
+    base = values.get("directory") or values.get("d") or ""
+    texts: list[str | None] = []
+    sources = []
+    if how == "patch":
+        src = values.get("i") or values.get("input")
+        if ops:  # patch ORIGFILE [PATCHFILE]: the named file is the one written
+            for ref in w.paths(ops[:1], cwd):
+                effects.append(w.write_effect(ref, how))
+            return
+        sources = [src] if src else []
+    else:
+        sources = ops
+    for src in sources:
+        ref = w.env.norm(src, cwd)
+        texts.append(read_text(ref.abs) if ref.abs and ref.scope != "unknown" else None)
+    if not sources:
+        texts.append(stdin.text if stdin is not None and stdin.text is not None else None)
+    prefix = (base.rstrip("/") + "/") if base else ""
+    for text in texts:
+        if text is None:
+            w.cwd_hint = cwd
+            if not w.reach_check(w.env.norm(prefix + "$(…)", cwd), how, "applies a patch to"):
+                effects.append(_effect("write", w.env.norm(prefix + ".", cwd).display, "path"))
+            continue
+        for path in diff_paths(text):
+            effects.append(w.write_effect(w.env.norm(prefix + path, cwd), how))
+
+
+def _h_patch(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    _apply_patches(w, "patch", argv[1:], cwd, stdin, effects)
+    return "write", None
+
+
+def _extract(w: Walker, how: str, archive: str | None, members: list[str], dest: str, cwd, effects) -> None:
+    """An archive extracted into ``dest``: the members named on the command line, else those the archive on disk
+    lists, else (unreadable) every protected path under ``dest``."""
+    from .content import archive_members
+
+    prefix = dest.rstrip("/") + "/" if dest not in ("", ".") else ""
+    if not members and archive and archive != "-":
+        ref = w.env.norm(archive, cwd)
+        listed = archive_members(ref.abs) if ref.abs and ref.scope != "unknown" else None
+        if listed is not None:
+            members = listed
+    if not members:
+        w.cwd_hint = cwd
+        w.reach_check(w.env.norm(prefix + "$(…)", cwd), how, "extracts an archive whose content is not known into")
+        effects.append(_effect("write", w.env.norm(dest or ".", cwd).display, "path"))
+        return
+    for m in members[:2000]:
+        effects.append(w.write_effect(w.env.norm(prefix + m.lstrip("/"), cwd), how))
+
+
+def _h_unzip(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    flags, ops, values = _opts_and_operands(argv[1:], {"-d", "-x", "-P"})
+    if set(flags) & {"l", "t", "v", "Z", "p", "z"}:
+        return "read", None
+    if not ops:
+        return "read", None
+    _extract(w, "unzip", ops[0], ops[1:], values.get("d") or ".", cwd, effects)
+    return "write", None
 
 
 def _branch_in(branch: str, protected) -> bool:
@@ -2195,12 +2366,19 @@ def _h_tar(w: Walker, tool, argv, cwd, stdin, effects, taints):
     flags, ops, values = _opts_and_operands(argv[1:], {"-f", "--file", "-C", "--directory"})
     if argv[1:] and not argv[1].startswith("-") and _TAR_LETTERS.fullmatch(argv[1]):
         flags.extend(argv[1])
-    if "x" in flags or "extract" in flags:
+    if "x" in flags or "extract" in flags or "get" in flags:
         dest = values.get("C") or values.get("directory") or "."
         ref = w.env.norm(dest, cwd)
         hit = w.env.protected(ref)
         if hit and dest != ".":
             w.violate(hit[0], f"tar extracts into {hit[1]}; " + _SELF_FIX[hit[0]])
+            return "write", None
+        archive = values.get("f") or values.get("file")
+        members = ops[1:] if archive is None and argv[1:] and not argv[1].startswith("-") and "f" in argv[1] \
+            else ops
+        if archive is None and argv[1:] and not argv[1].startswith("-") and "f" in argv[1] and ops:
+            archive = ops[0]
+        _extract(w, "tar -x", archive, members, dest, cwd, effects)
         return "write", None
     if "c" in flags or "create" in flags:
         out = values.get("f") or values.get("file")
@@ -2273,7 +2451,7 @@ _FINAL = {
     "cp": _h_copy, "mv": _h_copy, "ln": _h_copy, "install": _h_copy,
     "tee": _h_tee, "sponge": _h_tee, "sed": _h_sed, "awk": _h_sed, "chmod": _h_chmod, "chown": _h_chmod,
     "chgrp": _h_chmod, "dd": _h_dd, "git": _h_git, "source": _h_source, ".": _h_source, "tar": _h_tar,
-    "sort": _h_sort, "uniq": _h_uniq, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
+    "sort": _h_sort, "uniq": _h_uniq, "patch": _h_patch, "unzip": _h_unzip, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
     "terraform": _h_infra, "tofu": _h_infra, "pulumi": _h_infra, "kubectl": _h_infra, "helm": _h_infra,
     "cdk": _h_infra, "cdktf": _h_infra,
 }
@@ -2336,6 +2514,8 @@ _SELF_FIX = {
 #: patterns the handlers use, compiled on first use (not looked up in re's cache on every call)
 _SED_W_OR_E = LazyRe(r"(^|;)\s*\d*\s*w\s+\S|\be\b")
 _SED_W = LazyRe(r"(?:^|;)\s*\d*\s*w\s+(\S+)")
+#: awk output redirection: ``print … > "file"`` / ``>> "file"`` (group 2) or a computed target (group 3)
+_AWK_OUT = LazyRe(r"\bprintf?\b[^;{}>|]*?(>>?)\s*(?:\"([^\"]*)\"|([A-Za-z_$][\w$]*|\())")
 _AWK_SYSTEM = LazyRe(r"\bsystem\s*\(")
 _AWK_SYSTEM_ARG = LazyRe(r"system\s*\(\s*\"([^\"]*)\"")
 _CHMOD_MODE = LazyRe(r"[0-7]{3,4}|[ugoa]*[+=-][rwxXst]*(,[ugoa]*[+=-][rwxXst]*)*")
@@ -2353,11 +2533,13 @@ _VAR_ANY = re.compile(r"\$[A-Za-z_{@*#?!0-9]")
 _FETCH_API = LazyRe(r"urlopen|urllib|requests\.(get|post)|http\.client|httpx|\bfetch\s*\(|https?\.get|"
                         r"Net::HTTP|open-uri|URI\.open|LWP|HTTP::Tiny|file_get_contents\s*\(\s*['\"]https?:|"
                         r"Invoke-WebRequest|iwr |DownloadString|curl_exec")
-_EXEC_API = LazyRe(r"\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|new\s+Function|\bFunction\s*\(|vm\.run|"
+_EXEC_API = LazyRe(r"\bexec\s*\(|\beval\s*\(|\beval\s+(?=[\w$\"'])|\bcompile\s*\(|new\s+Function|\bFunction\s*\(|vm\.run|"
                        r"\bsystem\s*\(|popen|subprocess|child_process|Invoke-Expression|\biex\b|instance_eval|"
                        r"\bload\s*\(")
-_DECODE_API = LazyRe(r"b64decode|base64\.decode|atob\s*\(|Buffer\.from\([^)]*base64|decode_base64|"
-                         r"unpack\s*\(\s*['\"]m|Base64\.decode|FromBase64String|codecs\.decode")
+_DECODE_API = LazyRe(r"b64decode|base64\.decode|atob\s*\(|Buffer\.from\([^)]*(?:base64|hex)|decode_base64|"
+                         r"unpack\s*\(\s*['\"][mH]|Base64\.decode|FromBase64String|codecs\.decode|fromhex|"
+                         r"unhexlify|a2b_hex|a2b_base64|b32decode|b85decode|\bpack\s*\(\s*['\"]H|decompress|"
+                         r"\bhex2bin|base64_decode|gzinflate|str_rot13|\\x[0-9a-fA-F]{2}.*\\x[0-9a-fA-F]{2}")
 _SHELL_CALL = LazyRe(r"os\.system|os\.popen|os\.exec[lv]p?e?|subprocess\.(?:run|call|Popen|check_output|"
                          r"check_call|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|"
                          r"(?:child_process\.|\b)(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)|"
@@ -2371,6 +2553,95 @@ _WRITE_API = LazyRe(r"open\s*\([^)]*['\"][wax+][bt+]?['\"]|\.write_(?:text|bytes
                         r"\s*['\"]?[>+]|\bunlink\b|file_put_contents|fopen\([^)]*['\"][wa]|Set-Content|Out-File|"
                         r"Add-Content|Remove-Item|Path\([^)]*\)\.(?:unlink|rename|replace|touch|write)|"
                         r"open\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*['\"][>+]")
+#: os.open with a flag that writes
+_OS_OPEN_WRITE = LazyRe(r"os\.open\s*\([^)]*O_(?:WRONLY|RDWR|APPEND|CREAT|TRUNC)")
+#: the script reads its own arguments (a path handed on the command line)
+_ARGV_API = LazyRe(r"sys\.argv|process\.argv|\bARGV\b|\$ARGV|\$argv|@ARGV|\bargv\[")
+#: calls that write the file named by their first argument (``open`` only with a write mode)
+_WRITE_CALL = LazyRe(r"\b(open|os\.open|writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|"
+                     r"File\.write|File\.open|IO\.write|file_put_contents|fopen|Path|shutil\.copy\w*|"
+                     r"shutil\.move|os\.rename|os\.replace|os\.remove|os\.unlink|unlinkSync|rmSync)\s*\(")
+_LITERAL_ARG = LazyRe(r"\s*(?:[rbuf]{0,2}'[^'\\]*'|[rbuf]{0,2}\"[^\"\\]*\")\s*")
+_WRITE_MODE = LazyRe(r"['\"](?:[rbt]*[wax+][bt+]*|>>?|\+<|w\+?|a\+?)['\"]|O_(?:WRONLY|RDWR|APPEND|CREAT)|"
+                     r"flags\s*:\s*['\"][wa]")
+
+
+def _split_args(text: str) -> list[str]:
+    """The top-level, comma-separated arguments of a call whose text starts after its ``(``."""
+    out, depth, cur, quote = [], 0, [], ""
+    for c in text:
+        if quote:
+            cur.append(c)
+            if c == quote:
+                quote = ""
+            continue
+        if c in "'\"`":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            continue
+        cur.append(c)
+    out.append("".join(cur))
+    return out
+
+
+def _computed_write(code: str) -> bool:
+    """Some write call's target is not a string literal (a variable, argv, a joined or computed name)."""
+    for m in _WRITE_CALL.finditer(code):
+        args = _split_args(code[m.end():m.end() + 400])
+        name = m.group(1)
+        if name in ("open", "File.open", "fopen", "Path", "os.open"):
+            if name == "Path":
+                tail = code[m.end():m.end() + 200]
+                if not re.search(r"\)\.(?:write_text|write_bytes|open\s*\(\s*['\"][wa]|touch|unlink|rename)", tail):
+                    continue
+            elif not any(_WRITE_MODE.search(a) for a in args[1:3]):
+                # perl: open(FH, ">>file") / open(my $fh, '>>', $file): the handle comes first
+                if len(args) >= 2 and re.match(r"\s*(?:my\s+)?[\$\w]+\s*$", args[0]) and \
+                        re.match(r"\s*['\"][+<>]", args[1]):
+                    target = args[2] if len(args) > 2 else args[1]
+                    if not _LITERAL_ARG.fullmatch(target):
+                        return True
+                continue
+            if name in ("shutil.copy", "shutil.copyfile", "shutil.copy2", "shutil.move", "os.rename", "os.replace"):
+                pass
+        if name.startswith(("shutil.", "os.rename", "os.replace")):
+            target = args[1] if len(args) > 1 else ""
+        else:
+            target = args[0] if args else ""
+        if target.strip() and not _LITERAL_ARG.fullmatch(target):
+            return True
+    return False
+
+
+_CONCAT = LazyRe(r"(['\"])([^'\"\\\n]*)\1\s*(?:\+|\.\.|\.(?=\s*['\"]))\s*(['\"])([^'\"\\\n]*)\3")
+
+
+def _join_literals(code: str) -> str:
+    """``'MEM' + 'ORY.md'`` (Python, JS, Ruby), ``"MEM" . "ORY.md"`` (Perl, PHP), ``'a'..'b'`` (Lua) as one
+    literal, so a name built from pieces is still seen."""
+    if "+" not in code and "." not in code:
+        return code
+    for _ in range(8):
+        new = _CONCAT.sub(lambda m: m.group(1) + m.group(2) + m.group(4) + m.group(1), code)
+        if new == code:
+            break
+        code = new
+    return code
+
+
+def _strip_mode(s: str) -> str:
+    """A Perl ``open`` argument without its mode (``>>MEMORY.md`` -> ``MEMORY.md``)."""
+    return s.lstrip("+<>|& ") if s[:1] in "<>+|" else s
+
+
 _RMTREE_API = LazyRe(r"shutil\.rmtree|rm_rf|rm_r\b|remove_dir_all|rmSync\([^)]*recursive|fs\.rm\([^)]*"
                          r"recursive|rimraf|Remove-Item[^;]*-Recurse|rmtree")
 _STRING = LazyRe(r"'''(.*?)'''|\"\"\"(.*?)\"\"\"|'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\"|"
