@@ -12,10 +12,13 @@ from .compare import c_coverage, polarity, relatedness, threshold, time_window
 from .index import RELATED_MIN, ConstraintIndex
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
 from .scope import scope_generalization
+from .structure import shape, substituted
 from .values import LIGHT, substitution
 
 _MODAL = frozenset({"PERMIT", "RELAX", "INDIFF", "OBLIGE", "HEDGE", "FUTURE_PLAN"})
 _LICENSING = frozenset({"PERMIT", "RELAX", "INDIFF"})
+#: clause forces of a line that sets something (not a plain statement)
+_SETTING = frozenset({"oblige", "permit", "relax", "indiff"})
 _INFER_WORDS = frozenset({"so", "therefore", "hence", "thus", "means", "значит", "поэтому", "следовательно",
                           "выходит", "итак"})
 
@@ -34,31 +37,51 @@ def inferred(text: str) -> bool:
     return any(w in _INFER_WORDS for w in words(text))
 
 
+#: Relatedness from which two lines count as about the same slot for a structural value (shared words count too).
+ANCHOR_MIN = 0.25
+
+
+def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | None:
+    """A typed value (number, version, region, address, format, person, order) the candidate replaces."""
+    if c.report:
+        return None
+    cs, ks = shape(c.text), shape(k.text)
+    if not (rel >= ANCHOR_MIN or cs.stems & ks.stems or cs.code & ks.code):
+        return None
+    setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception)
+    return substituted(cs, ks, setting)
+
+
 def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict | None:
     """The conflict between a candidate and one constraint, or None when they are compatible."""
     if c.mention and not (c.markers & _LICENSING):
         return None
     k = cons.analysis
     rel = relatedness(k, c)
-    if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff:
+    structural = _structural(c, k, rel)
+    if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff and structural is None:
         c_slots = {s for s, _, _ in c.values}
         if not any(s in c_slots for s, _, _ in k.values):
             return None  # unrelated and no common slot: nothing below could fire
     if cons.tier is Tier.DECISION and cons.scope and scope_generalization(c, k, cons.scope):
         reason, res = explain("scope-generalization", cand_tier, cons, "")
         return Conflict(cons, "scope-generalization", reason, res, 1.0 + rel)
-    sub = substitution(c, k)
+    sub = substitution(c, k) or structural
     if sub:
         slot, val, kval = sub
         label = "number" if slot.startswith("NUM:") else slot.lower().replace("_", " ")
+        kind = "lower-tier-over-directive" if c.hedged and cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) \
+            else "value-substitution"
         shown = val.replace("_", " ").lower() if val.isupper() else val
         if kval.startswith("!"):
             detail = f'{label} "{shown}", which the user ruled out'
         else:
             kshown = kval.replace("_", " ").lower() if kval.isupper() else kval
             detail = f'{label} "{shown}" instead of "{kshown}"'
-        reason, res = explain("value-substitution", cand_tier, cons, detail)
-        return Conflict(cons, "value-substitution", reason, res, 1.0 + rel)
+        if kind != "value-substitution":
+            detail = f"it guesses the {detail}"
+        reason, res = explain(kind, cand_tier, cons, detail)
+        return Conflict(cons, kind, reason, res, 1.0 + rel)
     if cand_tier is Tier.OBSERVATION and not (c.markers & _MODAL) and not inferred(c.text):
         # An environment report states a fact ("`npm audit` reports …", "Calendar API: 4 meetings"): naming the
         # tool or the thing is not doing what the rule is about. It conflicts only when it reports the ruled act.
