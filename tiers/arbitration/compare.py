@@ -290,3 +290,64 @@ def compared_slots() -> frozenset[str]:
     from .values import SHAPE_SLOTS
 
     return frozenset({"DAY", "TIME", "DATE", "FLAG", "AIRPORT_CODE"} | SHAPE_SLOTS | set(lexicon().slot_of.values()))
+
+
+#: Share of a prohibition's denied core a permission must name to license it ("X is fine when …").
+LICENSE_MIN = 0.5
+#: The same for a hedged guess, which need not restate all of the rule to recommend the act ("probably fine to
+#: apply it"): it names its act.
+GUESS_MIN = 0.3
+_CORE_KINDS = frozenset({"action", "object", "value", None})  # None: a word the lexicon does not know
+
+
+def _core(kc: Clause, sign: int) -> dict[str, float]:
+    """The concepts a rule clause is about with the given sign (its core): actions, objects, values and unknown
+    words; not generic words, slots, or the user who said it."""
+    kind = lexicon().kind
+    return {x: _w(x, kc) for x, sg in kc.signs.items()
+            if sg * sign > 0 and x in kc.direct and kind.get(x) in _CORE_KINDS and x not in _LIGHT_CORE}
+
+
+_LIGHT_CORE = frozenset({"USER_G", "DO", "GET", "GO", "THING", "w:first"})
+
+
+def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
+    """(what, detail) when the candidate permits, relaxes or — as a guess — recommends what a constraint's clause
+    rules out, with or without a condition of its own ("… are acceptable when …", «в тестах допустим»): an
+    exception the user never gave. None otherwise.
+
+    A prohibiting clause's denied core must come back unnegated in the candidate's permissive clauses (for a
+    guess: any clause) for at least LICENSE_MIN of its weight (GUESS_MIN for a guess, which must name one of its
+    actions); an obliging clause's core must come back negated or relaxed. Clauses about other values of a
+    compared slot (another weekday, another time) are other cases, not exceptions."""
+    if c.report or c.mention:
+        return None
+    guess = c.hedged
+    for kc in k.clauses:
+        if kc.exception or kc.force not in {"prohibit", "oblige"}:
+            continue
+        sign = -1 if kc.force == "prohibit" else 1
+        core = _core(kc, sign)
+        total = sum(core.values())
+        if total <= 0:
+            continue
+        kind = lexicon().kind
+        got: dict[str, float] = {}
+        acts = False
+        for cc in c.clauses:
+            if cc.exception or _disjoint_values(cc, kc):
+                continue
+            permissive = cc.force in PERMISSIVE
+            if not (permissive or (guess and cc.force in {"assert", "oblige", "permit"})):
+                continue
+            for x, w in core.items():
+                sg = cc.signs.get(x, 0)
+                if (sign < 0 and sg > 0) or (sign > 0 and (sg < 0 or (sg > 0 and cc.force == "relax"))):
+                    got[x] = w
+                    acts |= kind.get(x) == "action" or x.startswith("w:")
+        share = sum(got.values()) / total
+        if share >= LICENSE_MIN or (guess and acts and share >= GUESS_MIN):
+            what = "recommends" if guess else "permits"
+            return what, "it makes an exception the user never gave" if not guess else \
+                "it guesses that what the constraint rules out is fine"
+    return None

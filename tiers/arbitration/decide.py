@@ -8,7 +8,7 @@ from ..concepts import Analysis, analyze, lexicon
 from ..model import Tier
 from ..stamps import split_stamp
 from ..text import strip_markup
-from .compare import c_coverage, polarity, relatedness, threshold, time_window
+from .compare import c_coverage, licensed, polarity, relatedness, threshold, time_window
 from .index import RELATED_MIN, ConstraintIndex
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
 from .scope import scope_generalization
@@ -37,6 +37,8 @@ def inferred(text: str) -> bool:
     return any(w in _INFER_WORDS for w in words(text))
 
 
+#: Relatedness from which a permission or a guess may license what a rule forbids (``licensed``).
+LICENSE_REL = 0.15
 #: Relatedness from which two lines count as about the same slot for a structural value (shared words count too).
 ANCHOR_MIN = 0.25
 
@@ -98,16 +100,20 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
         kind = "lower-tier-over-directive" if lower else "polarity-flip"
         reason, res = explain(kind, cand_tier, cons, window[1])
         return Conflict(cons, kind, reason, res, max(rel, RELATED_MIN))
-    if rel < RELATED_MIN:
+    if rel < LICENSE_REL or (rel < RELATED_MIN and c.indiff):
         return None
     if c.indiff:
         detail = "it treats as indifferent something the user ruled on"
     else:
-        pol = polarity(c, k)
-        if pol is None:
-            return None
-        what, detail = pol
-        detail = f"the line {what} what the constraint rules out" if what != "bypasses" else detail
+        pol = polarity(c, k) if rel >= RELATED_MIN else None
+        if pol is not None:
+            what, detail = pol
+            detail = f"the line {what} what the constraint rules out" if what != "bypasses" else detail
+        else:
+            pol = licensed(c, k)
+            if pol is None:
+                return None
+            detail = pol[1]
     lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and (c.hedged or cand_tier is Tier.OBSERVATION
                                                                   or inferred(c.text))
     kind = "lower-tier-over-directive" if lower else "polarity-flip"
