@@ -6,6 +6,8 @@ what the candidate does to the constraint, or None. docs/arbitration.md states t
 
 from __future__ import annotations
 
+import re
+
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
 
 #: Minimum shared weight between a candidate clause and a constraint clause for a polarity comparison.
@@ -297,6 +299,7 @@ LICENSE_MIN = 0.5
 #: The same for a hedged guess, which need not restate all of the rule to recommend the act ("probably fine to
 #: apply it"): it names its act.
 GUESS_MIN = 0.3
+_QUESTION = re.compile(r"\?|\bли\b|\bwhether\b|\bask(?:ed|s|ing)? (?:if|whether)\b", re.I)
 _CORE_KINDS = frozenset({"action", "object", "value", None})  # None: a word the lexicon does not know
 
 
@@ -320,8 +323,8 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     guess: any clause) for at least LICENSE_MIN of its weight (GUESS_MIN for a guess, which must name one of its
     actions); an obliging clause's core must come back negated or relaxed. Clauses about other values of a
     compared slot (another weekday, another time) are other cases, not exceptions."""
-    if c.report or c.mention:
-        return None
+    if c.report or c.mention or _QUESTION.search(c.text):
+        return None  # "asked whether it may be moved" licenses nothing
     guess = c.hedged
     for kc in k.clauses:
         if kc.exception or kc.force not in {"prohibit", "oblige"}:

@@ -11,7 +11,7 @@ from ..text import strip_markup
 from .compare import c_coverage, licensed, polarity, relatedness, threshold, time_window
 from .index import RELATED_MIN, ConstraintIndex
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
-from .scope import scope_generalization
+from .scope import in_scope, scope_generalization
 from .structure import shape, substituted
 from .values import LIGHT, substitution
 
@@ -65,10 +65,14 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
         c_slots = {s for s, _, _ in c.values}
         if not any(s in c_slots for s, _, _ in k.values):
             return None  # unrelated and no common slot: nothing below could fire
-    if cons.tier is Tier.DECISION and cons.scope and scope_generalization(c, k, cons.scope):
-        reason, res = explain("scope-generalization", cand_tier, cons, "")
+    how = scope_generalization(c, k, cons.scope) if cons.scope else None
+    if how:
+        reason, res = explain("scope-generalization", cand_tier, cons,
+                              "the line drops the scope" if how == "dropped" else "the line widens the scope")
         return Conflict(cons, "scope-generalization", reason, res, 1.0 + rel)
     sub = substitution(c, k) or structural
+    if sub and cons.scope and not in_scope(c, cons.scope):
+        sub = None  # another value outside the scope's case is that case's own
     if sub:
         slot, val, kval = sub
         label = "number" if slot.startswith("NUM:") else slot.lower().replace("_", " ")

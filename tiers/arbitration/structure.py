@@ -60,8 +60,8 @@ _URL = re.compile(r"\bhttps?://[^\s`'\")>]+|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io
 _REGION = re.compile(r"\b[a-z]{2,6}(?:-[a-z]+){1,2}-?\d{1,2}(?:-[a-z]|[a-z])?\b", re.I)
 _NUMBER = re.compile(r"(?<![\w.,/-])([€$£]|₽)?\s?(\d{1,3}(?:[ ,\u00a0\u202f]\d{3})+|\d+(?:[.,]\d+)?)(?![\w.-]*[/@])"
                      r"(?:\s?([%€$£₽]|[^\W\d_]{1,14}\.?))?", re.U)
-_MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?|(?:янв|фев|мар|апр|ма[йя]|июн|июл|авг|сен|"
-          r"окт|ноя|дек)[а-я]*\.?")
+_MONTH = (r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?|(?:янв|фев|мар|апр|ма[йя]|июн|июл|авг|"
+          r"сен|окт|ноя|дек)[а-я]*\.?)")
 #: "Dec 22", "22 декабря", "Dec 22 – Jan 2", "19–23 декабря": dates, which the concept layer compares
 _MONTH_DATE = re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:\s?[–-]\s?\d{{1,2}})?\b|\b\d{{1,2}}(?:\s?[–-]\s?\d{{1,2}})?(?:-?[а-я]{{1,2}})?\s+{_MONTH}",
                          re.I)
@@ -73,7 +73,8 @@ _KEYED = re.compile(r"^[^:—–=]{2,60}?(?::|\s[—–-]\s|=)\s*\S")
 _TEMPLATE_CONTEXT = re.compile(
     r"\b(?:format\w*|nam(?:e|es|ed|ing)|follow\w*|pattern|template|convention|e\.g\.|like|style|"
     r"формат\w*|называ\w*|именова\w*|имена|шаблон\w*|например|вида|вид)\b", re.I)
-_LIMIT = re.compile(r"\b(?:up to|max(?:imum)?|at most|no more than|not more than|limit\w*|cap|under|below|"
+_LIMIT = re.compile(r"\b(?:up to|max(?:imum)?|at most|no more than|not more than|limit\w*|cap|under|below|over|above|"
+                    r"more than|less than|at least|min(?:imum)?|свыше|больше|меньше|минимум|не меньше|"
                     r"до|не больше|не более|максимум|максимальн\w*|лимит\w*|предел\w*|потолок)\b", re.I)
 _ORDER_WORDS = re.compile(r"\b(?:first|then|after|order|next|followed|escalat\w*|rotation|сначала|потом|затем|"
                           r"после|порядок|порядку|очеред\w*|первы\w*|перв\w+|за ней|за ним|следом)\b|→|->|>", re.I)
@@ -306,8 +307,8 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
         if c.report:
             continue
         for kn in k.numbers:
-            if not (cn.limit or setting or cn.anchors & kn.anchors):
-                continue
+            if not (cn.limit or setting or cn.anchors & kn.anchors) or (kn.limit and not cn.limit):
+                continue  # an amount beside a limit is a case of it (the threshold rule's), not another limit
             same_measure = (cn.unit is not None and cn.unit == kn.unit and (cn.unit[:2] != "w:" or kn.anchors
                                                                              & cn.anchors)) \
                 or (bool(cn.anchors & kn.anchors) and (cn.unit is None or kn.unit is None or cn.unit == kn.unit))
