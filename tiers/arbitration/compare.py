@@ -87,7 +87,9 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     k_gate = [kc.signs["GATE"] for kc in k.clauses if not kc.exception and kc.signs.get("GATE")]
     required = k_gate and all(s > 0 for s in k_gate)
     if required:
-        c_gate = [(cc, cc.signs["GATE"]) for cc in c.clauses if cc.signs.get("GATE")]
+        # "never merge without an approval" keeps the gate: "without" inside a prohibition requires it
+        c_gate = [(cc, 1 if cc.force == "prohibit" and "GATE" in cc.local_neg else cc.signs["GATE"])
+                  for cc in c.clauses if cc.signs.get("GATE")]
         if any(s < 0 and (cc.force in PERMISSIVE or not c.report) for cc, s in c_gate):
             return "bypasses", "it skips the approval the constraint requires"
         if c_gate and all(s > 0 for _, s in c_gate):
@@ -116,6 +118,8 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue  # sharing only "Wednesday" or "prod" is not being about the same thing
         if _disjoint_values(cc, kc):
             continue  # "never deploy on Fridays" says nothing about Monday deploys
+        if cc.force == "assert" and _when(kc) and not _when(cc) and not c.universal:
+            continue  # "the deploy pipeline takes 11 minutes" says nothing about when deploys happen
         k_actions, k_denied, required = _clause_rules(kc)
         # A rule about doing something ("don't *use* Docker") is flipped by a claim about doing it, or by an
         # explicit permission/relaxation; a plain fact that merely names the thing ("Docker seat renewal") is not.
@@ -159,6 +163,14 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             what = {"permit": "permits", "relax": "relaxes", "indiff": "waves away"}.get(cc.force, "asserts")
             return what, "it says the opposite of the constraint"
     return None
+
+
+_WHEN_SLOTS = frozenset({"DAY", "TIME", "DATE", "MONTH_V", "DOM"})
+
+
+def _when(cl: Clause) -> bool:
+    """The clause names when (a weekday, a time, a date, a month)."""
+    return any(slot in _WHEN_SLOTS for slot, _, _ in cl.values)
 
 
 def _clause_rules(kc: Clause) -> tuple[frozenset[str], list[str], frozenset[str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 
 from ..concepts import Analysis, analyze, lexicon
 from ..model import Tier
@@ -54,6 +55,19 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
     return substituted(cs, ks, setting)
 
 
+_WHEN_WORD = (r"(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|понедел|вторн|сред|"
+              r"четверг|пятниц|суббот|воскрес|янв|фев|март|апрел|мая|июн|июл|август|сентяб|октяб|ноябр|декаб|утр|вечер)")
+#: "from <when> to", «с <when> на»: the time or day a thing is moved away from
+_MOVED_FROM = re.compile(rf"\b(?:from|с|со)\s+(?=[^\s,;]*{_WHEN_WORD})((?:[^\s,;]+\s+){{0,3}}?[^\s,;]+)\s+"
+                         r"(?=(?:to|на)\b)", re.I)
+
+
+def moved_to(text: str) -> str:
+    """A move states where a thing goes: "moved from 9:00 to 11:00", «перенесён с пятницы на четверг» say 11:00
+    and Thursday; the value left behind is dropped before the line is analysed."""
+    return _MOVED_FROM.sub("", text) if ("from" in text or "с" in text) else text
+
+
 def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict | None:
     """The conflict between a candidate and one constraint, or None when they are compatible."""
     if c.mention and not (c.markers & _LICENSING):
@@ -70,7 +84,7 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
         reason, res = explain("scope-generalization", cand_tier, cons,
                               "the line drops the scope" if how == "dropped" else "the line widens the scope")
         return Conflict(cons, "scope-generalization", reason, res, 1.0 + rel)
-    sub = substitution(c, k) or structural
+    sub = (substitution(c, k) if not shape(c.text).report else None) or structural
     if sub and cons.scope and not in_scope(c, cons.scope):
         sub = None  # another value outside the scope's case is that case's own
     if sub:
@@ -169,7 +183,7 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     content = split_stamp(text)[0].strip()
     if not strip_markup(content):
         return Arbitration("allow", cand_tier, content, file)
-    a = analyze(content)
+    a = analyze(moved_to(content))
     if a.mention and index.judge is None and not (a.markers & _LICENSING):
         return Arbitration("allow", cand_tier, content, file)  # check_conflict passes a mention against anything
     conflicts: list[Conflict] = []
