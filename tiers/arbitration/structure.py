@@ -44,6 +44,7 @@ class Shape:
     templates: frozenset[str]  # skeletons of templates and formats (a code span of a naming or format rule)
     forms: frozenset[str]  # skeletons of every code span shaped like a template ("type(scope): subject")
     people: tuple[str, ...]  # name keys, in order of appearance
+    lead: str | None  # the name key of an unknown capitalized word starting the claim ("Marek signs off …")
     sequence: tuple[str, ...]  # name keys of an ordered list ("Ivan, then Lena"), else ()
     first: str | None  # the name said to come first ("Lena is first on call"), else None
     keyed: bool  # a "key: value" line
@@ -77,7 +78,7 @@ _LIMIT = re.compile(r"\b(?:up to|max(?:imum)?|at most|no more than|not more than
                     r"more than|less than|at least|min(?:imum)?|свыше|больше|меньше|минимум|не меньше|"
                     r"до|не больше|не более|максимум|максимальн\w*|лимит\w*|предел\w*|потолок)\b", re.I)
 _ORDER_WORDS = re.compile(r"\b(?:first|then|after|order|next|followed|escalat\w*|rotation|сначала|потом|затем|"
-                          r"после|порядок|порядку|очеред\w*|первы\w*|перв\w+|за ней|за ним|следом)\b|→|->|>", re.I)
+                          r"после|порядок|порядку|очеред\w*|первы\w*|перв\w+|за ней|за ним|следом|rota|roster|график\w*)\b|→|->|>", re.I)
 _FIRST = re.compile(r"\b(?:first|primary|первы\w*|перв\w+|сначала)\b", re.I)
 _REPORT = re.compile(r"^\s*(?:[-*]\s+)?(?:\d{1,2}:\d{2}\s|\d{4}-\d{2}-\d{2}\b)|\b(?:was|were|went|happened|ran|scaled|"
                      r"peaked|acked|took)\b", re.I)
@@ -205,9 +206,14 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
     return tuple(out)
 
 
-def _people(body: str) -> list[tuple[int, str]]:
+def _unknown(word: str) -> bool:
+    """A capitalized word the lexicon does not know (not a tool, a city, a weekday): maybe a person."""
     from ..concepts import analyze
 
+    return word.casefold() not in _STOP and all(x.startswith("w:") for x in analyze(word).concepts)
+
+
+def _people(body: str) -> list[tuple[int, str]]:
     out = []
     masked = _CODE.sub(lambda m: " " * len(m.group(0)), body)
     for m in _NAME.finditer(masked):
@@ -218,7 +224,7 @@ def _people(body: str) -> list[tuple[int, str]]:
         prev = _WORD.findall(before[-12:])
         if prev and prev[-1].casefold() in _PLACE_PREP and before.endswith(prev[-1]):
             continue  # "in Madrid", "to Frankfurt", «в Казани»: a place
-        if word.casefold() in _STOP or any(not x.startswith("w:") for x in analyze(word).concepts):
+        if not _unknown(word):
             continue  # a known word (a tool, a city, a weekday), not a person
         out.append((m.start(), name_key(word)))
     return out
@@ -236,7 +242,7 @@ def shape(text: str) -> Shape:
     if keyed:
         key = re.split(r":|\s[—–-]\s|=", body, maxsplit=1)[0]
         key_end = len(key)
-        key_stems = frozenset(stem(w) for w in _WORD.findall(key) if w.casefold() not in _STOP and len(w) > 2)
+        key_stems = frozenset(stem(w) for w in _WORD.findall(key) if w.casefold() not in _STOP and len(w) > 1)
     addresses = frozenset(x.casefold().rstrip(".") for x in _EMAIL.findall(body)) | frozenset(
         x.casefold().rstrip(".").removeprefix("https://").removeprefix("http://").split("/")[0]
         for x in _URL.findall(_EMAIL.sub(" ", body)))
@@ -246,6 +252,8 @@ def shape(text: str) -> Shape:
     forms = frozenset(_skeleton(c) for c in _CODE.findall(body) if not _PATH.match(c) and (
         re.search(r"[<{]", c) or re.search(r"[\w][/(\[:_-]|[\])][\s:]", c)))
     people_at = _people(body)
+    lm = _NAME.match(body)
+    lead = name_key(lm.group(1)) if lm and _unknown(lm.group(1)) else None
     people = tuple(dict.fromkeys(k for _, k in people_at))
     sequence: tuple[str, ...] = ()
     if len(people) >= 2 and _ORDER_WORDS.search(body):
@@ -259,7 +267,7 @@ def shape(text: str) -> Shape:
     stems = frozenset(stem(w) for w in _WORD.findall(_CODE.sub(" ", folded))
                       if w not in _STOP and len(w) > 2 and name_key(w) not in names)
     return Shape(text, stems, code, _numbers(body, key_end, key_stems), regions, addresses, templates, forms, people,
-                 sequence,
+                 lead, sequence,
                  first, keyed, bool(_REPORT.search(body)))
 
 
@@ -282,15 +290,18 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
     setting = setting or c.keyed
     # order of a sequence: the same people, another order; or another person said to come first
     if k.sequence:
-        common = [p for p in c.sequence if p in k.sequence]
+        c_seq = c.sequence or (c.people if len(c.people) >= 2 else ())
+        common = [p for p in c_seq if p in k.sequence]
         if len(common) >= 2 and common != [p for p in k.sequence if p in common]:
-            return "order", " → ".join(c.sequence), " → ".join(k.sequence)
-        first = c.first or (c.sequence[0] if c.sequence else None)
-        if c.first and first in k.sequence and first != k.sequence[0]:
+            return "order", " → ".join(c_seq), " → ".join(k.sequence)
+        first = c.first or (c.lead if c.lead in k.sequence and _FIRST.search(c.text) else None)
+        if first and first in k.sequence and first != k.sequence[0]:
             return "order", f"{first} first", f"{k.sequence[0]} first"
-    # a person
-    if setting and k.people and c.people and not set(c.people) & set(k.people) and not c.report:
-        return "person", c.people[0], k.people[0]
+    # a person (a claim may start with the name: "Marek signs off the budget")
+    k_people = k.people or ((k.lead,) if k.lead and c.people else ())
+    c_people = c.people  # a candidate's first word stays a word: «Передача дежурства …» names no one
+    if setting and k_people and c_people and not set(c_people) & set(k_people) and not c.report:
+        return "person", c_people[0], k_people[0]
     # a region or zone
     if k.regions and c.regions and not c.regions <= k.regions and not k.regions <= c.regions:
         return "region", sorted(c.regions - k.regions)[0], sorted(k.regions)[0]
