@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import functools
 import re
 
@@ -11,6 +12,7 @@ from ..stamps import split_stamp
 from ..text import strip_markup
 from .compare import c_coverage, licensed, polarity, relatedness, threshold, time_window
 from .index import RELATED_MIN, ConstraintIndex
+from .lifecycle import Retired, binding
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
 from .scope import in_scope, scope_generalization
 from .structure import shape, substituted
@@ -172,12 +174,38 @@ def _tier_of(tier: Tier | str) -> Tier:
     return tier if isinstance(tier, Tier) else Tier.from_code(str(tier))
 
 
+def _retires(index: ConstraintIndex, a: Analysis, cand_tier: Tier, content: str, file: str) -> tuple:
+    """The stamped lower-tier lines a new line retires (docs/tiers.md, the lifecycle): an OBSERVATION supersedes an
+    older observation of the same fact it contradicts; an OBSERVATION, DECISION or DIRECTIVE marks a HYPOTHESIS it
+    contradicts. Compared like a candidate with a constraint, the line's tier left out of it."""
+    if cand_tier is Tier.HYPOTHESIS or a.mention:
+        return ()
+    out = []
+    # would the older line be blocked if it were written now, beside the new one?
+    new = Constraint(cand_tier, "new", file, 0, content, None, None, False)
+    for fact in index.facts_about(a):
+        if fact.file == file and fact.content == content:
+            continue
+        if fact.tier is Tier.OBSERVATION and cand_tier is not Tier.OBSERVATION:
+            continue  # only the environment overwrites what the environment said
+        try:
+            hit = check_conflict(fact.analysis, Tier.HYPOTHESIS, new)
+        except Exception:  # noqa: BLE001 - a failed comparison retires nothing
+            _log().exception("lifecycle check failed for %s", fact.id)
+            continue
+        if hit is not None:
+            out.append(Retired(fact, "superseded" if fact.tier is Tier.OBSERVATION else "contradicted"))
+    return tuple(out)
+
+
 def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str = "MEMORY.md",
-              scope: str | None = None, verified: bool = False) -> Arbitration:
+              scope: str | None = None, verified: bool = False, today: _dt.date | None = None) -> Arbitration:
     """Decide whether ``text`` (a new line of ``file`` with ``tier``) may be written beside the constraints.
 
     ``verified`` marks a line built from the user's own words this turn (tiers.provenance): a verified
-    DIRECTIVE/DECISION amends what it contradicts and is allowed, returning the superseded constraints.
+    DIRECTIVE/DECISION amends what it contradicts and is allowed, returning the superseded constraints. A DECISION
+    whose scope ended (a date bound before ``today``, a session bound before the index's session) binds nothing.
+    An allowed line lists the lower-tier lines it retires (``Arbitration.retires``).
     """
     cand_tier = _tier_of(tier)
     content = split_stamp(text)[0].strip()
@@ -194,6 +222,8 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     for cons in index.candidates(a):
         if cons.file == file and cons.content == content:
             continue  # the line restates itself (an unchanged line re-sent by a whole-file write)
+        if cons.tier is Tier.DECISION and not binding(cons, today, index.session):
+            continue  # its scope has ended
         same = (cons.content, cons.tier, cons.scope)
         if same in passed:
             continue
@@ -213,12 +243,13 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     if not conflicts and grey:
         conflicts.extend(_ask_judge(index, cand_tier, content, grey))
     if not conflicts:
-        return Arbitration("allow", cand_tier, content, file)
+        return Arbitration("allow", cand_tier, content, file, retires=_retires(index, a, cand_tier, content, file))
     if verified and cand_tier in (Tier.DIRECTIVE, Tier.DECISION):
         sup = tuple(cf.constraint for cf in conflicts
                     if cand_tier is Tier.DIRECTIVE or cf.constraint.tier is Tier.DECISION)
         if len(sup) == len(conflicts):
-            return Arbitration("allow", cand_tier, content, file, supersedes=sup, conflicts=tuple(conflicts))
+            return Arbitration("allow", cand_tier, content, file, supersedes=sup, conflicts=tuple(conflicts),
+                               retires=_retires(index, a, cand_tier, content, file))
         conflicts = [cf for cf in conflicts if cf.constraint not in sup]
     conflicts.sort(key=lambda cf: (-cf.constraint.tier.rank, -cf.strength))
     error = conflict_error(cand_tier, content, conflicts[0])
