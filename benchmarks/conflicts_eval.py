@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-DEFAULT = ROOT / "benchmarks" / "data" / "conflicts-dev.jsonl"
+DEFAULT = ROOT / "benchmarks" / "data" / "eval" / "conflicts-dev.jsonl"
 #: The day the cases are read on: a DECISION bounded by a date ("until Dec 6") binds until that day passes, and the
 #: sets were written for the end of November 2026. Fixed so the figures do not change with the calendar.
 TODAY = __import__("datetime").date(2026, 11, 30)

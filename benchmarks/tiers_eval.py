@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from tiers.classify import classify  # noqa: E402
 from tiers.model import Tier  # noqa: E402
 
-DEFAULT_DATA = ROOT.parent / "shared" / "eval" / "tiers-dev.jsonl"
+DEFAULT_DATA = ROOT / "benchmarks" / "data" / "eval" / "tiers-dev.jsonl"
 TIERS = [t.name for t in Tier]
 
 

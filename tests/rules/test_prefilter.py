@@ -49,7 +49,7 @@ def test_poisoning_gate_table_is_generated_from_the_current_patterns() -> None:
 
 def _corpus() -> list[str]:
     lines: list[str] = []
-    for path in sorted((ROOT.parent / "shared" / "eval").glob("*.jsonl")) if (ROOT.parent / "shared").exists() else ():
+    for path in sorted((ROOT / "benchmarks" / "data" / "eval").glob("*.jsonl")):
         for raw in path.read_text(encoding="utf-8").splitlines():
             if raw.strip():
                 row = json.loads(raw)

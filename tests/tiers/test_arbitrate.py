@@ -189,7 +189,7 @@ def test_judge_config_must_be_boolean(tmp_path):
 
 
 def test_dev_set_figures_reach_the_goal():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "conflicts-dev.jsonl"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "eval" / "conflicts-dev.jsonl"
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     from conflicts_eval import run
 
