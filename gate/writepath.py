@@ -520,6 +520,8 @@ class Planner:
                     continue
                 for s in getattr(result, "supersedes", None) or ():
                     plan.supersede.append(_constraint_json(s))
+                for r in getattr(result, "retires", None) or ():  # lower tiers it retires (the tier lifecycle)
+                    plan.supersede.append(dict(_constraint_json(r.line), state=r.state))
             if tier is not None and not structural:
                 binding = tier.name in ("DIRECTIVE", "DECISION")
                 stamp = stamps.make_stamp(content, tier, self.session(), self.ws.key, scope=cls.scope,
