@@ -109,6 +109,6 @@ def test_commands_are_found_where_a_reader_sees_them(text, expected):
     (["frobnicate"], "no subcommand"),
     (["classify", "--file=x", "-f", "y", "--bogus"], "has no option --bogus"),
     (["lint", "-x"], "has no option -x"),
-], ids=["misspelt-option", "unknown-command", "one-bad-among-good"])
+], ids=["misspelt-option", "unknown-command", "one-bad-among-good", "short-flag"])
 def test_a_wrong_command_or_option_is_caught(words, problem):
     assert any(problem in p for p in _check(words))
