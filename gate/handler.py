@@ -12,33 +12,29 @@ import os
 import time
 
 from . import answer
-from .answer import REWRITE_HOSTS, Reply
-from .payload import CONTEXT, END, HOSTS, POST, PRE, PROMPT, START, Request, normalize
+from .answer import Reply
+from .hosts import HOSTS
+from .payload import CONTEXT, END, POST, PRE, PROMPT, START, Request, normalize
 
 TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 if TYPE_CHECKING:
     from typing import Any
 
-PROJECT_ENV = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR", "cursor": "CURSOR_PROJECT_DIR",
-               "codex": "CODEX_PROJECT_DIR", "copilot": "COPILOT_PROJECT_DIR", "openclaw": "OPENCLAW_WORKSPACE"}
-
-
 def detect_host(payload: Any) -> str | None:
-    """Best-effort host detection for ``cuticle hook auto`` (hosts.md §10.5)."""
-    if not isinstance(payload, dict):
-        return None
-    if "event" in payload and "ctx" in payload or payload.get("type") == "agent":
-        return "openclaw"
-    if "toolName" in payload or "toolArgs" in payload:
-        return "copilot"
-    hev = payload.get("hook_event_name")
-    if isinstance(hev, str) and hev[:1].islower() and ("conversation_id" in payload or "workspace_roots" in payload):
-        return "cursor"
-    if hev in ("BeforeTool", "AfterTool", "BeforeAgent") or (isinstance(payload.get("timestamp"), str) and hev):
-        return "gemini"
-    if hev:
-        return "codex" if ("turn_id" in payload or "model" in payload) else "claude"
-    return None
+    """Best-effort host detection for ``cuticle hook auto`` (each host module says what its payloads look like)."""
+    from .hosts import detect
+
+    return detect(payload)
+
+
+def _project_env(host: str) -> str:
+    """The environment variable ``host`` sets to the project directory ("" for none or an unknown host)."""
+    from .hosts import get
+
+    try:
+        return get(host).project_env
+    except KeyError:
+        return ""
 
 
 def handle(host: str, event_arg: str | None, data: bytes | str, *, env: dict | None = None,
@@ -102,7 +98,8 @@ def _start_dir(payload: Any, env, cwd: str | None, host: str) -> str:
     found = payload_dir(payload)
     if found:
         return found
-    v = env.get(PROJECT_ENV.get(host, ""), "") if host in PROJECT_ENV else ""
+    name = _project_env(host)
+    v = env.get(name, "") if name else ""
     return v or cwd or os.getcwd()
 
 
@@ -118,7 +115,8 @@ def _quiet_workspace(payload: Any, env, cwd: str | None, host: str):
 def _workspace(req: Request, env, cwd: str | None):
     from tiers.workspace import Workspace, find_workspace
 
-    start = req.workspace_hint or req.cwd or env.get(PROJECT_ENV.get(req.host, ""), "") or cwd or os.getcwd()
+    name = _project_env(req.host)
+    start = req.workspace_hint or req.cwd or (env.get(name, "") if name else "") or cwd or os.getcwd()
     if not os.path.isdir(start):
         start = cwd or os.getcwd()
     return Workspace(find_workspace(start))
@@ -309,6 +307,11 @@ def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -
 
     blocked = [e for p in plans if p.action == "block" for e in p.errors]
     if blocked:
+        from .writepath import drop_snapshot
+
+        for p in plans:  # an older call's snapshot must not stand in for this blocked one after the tool
+            if p.rel:
+                drop_snapshot(ws, p.rel)
         rec["decision"] = "block"
         return answer.deny(req.host, PRE, _reason(blocked), short="cuticle blocked a memory write"), rec
     passing = [p for p in plans if p.action == "pass"]
@@ -325,11 +328,12 @@ def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -
         rec["decision"] = "allow"
         rec["_create"] = False
         return answer.noop(req.host, req.host_event), rec
+    call_id = _call_id(req)
     for p in memory:
-        save_snapshot(ws, p.rel, p.old, req.session_id, supersede=p.supersede)
+        save_snapshot(ws, p.rel, p.old, req.session_id, supersede=p.supersede, call_id=call_id)
     _supersede_elsewhere(ws, memory, planner, rec)
     rec["decision"] = "allow"
-    if req.host in REWRITE_HOSTS and any(p.stamped is not None for p in memory):
+    if answer.can_rewrite(req.host) and any(p.stamped is not None for p in memory):
         from .rewrite import rewritten_args
 
         args = rewritten_args(req, plans_by_op)
@@ -356,51 +360,50 @@ def _supersede_elsewhere(ws, plans, planner, rec: dict) -> None:
 
 def _post_tool(req: Request, ws) -> tuple[Reply, dict]:
     rec: dict = {"tool": req.tool, "decision": "post"}
+    if req.tool_error:  # the host says the call failed or was blocked: nothing of it is on disk to stamp
+        return answer.noop(req.host, req.host_event), {**rec, "decision": "post-skipped", "error": req.tool_error[:200]}
     if not req.ops:
         return answer.noop(req.host, req.host_event), {**rec, "_log": False}
-    from .writepath import Planner, resolve, stamp_on_disk
+    from .writepath import Planner, after_tool
 
     planner = Planner(ws, req.session_id, cwd=req.cwd, host=req.host, stage="post")
-    files = []
-    stamped = 0
-    for op in req.ops:
-        targets = [op.patch.target] if op.kind == "patch" else [op.path]
-        for path in targets:
-            rel, _problem = resolve(ws, path, req.cwd)
-            if rel is None or not ws.is_memory_file(rel):
-                continue
-            cands = _candidate_lines(op)
-            plan = stamp_on_disk(ws, rel, planner, cands)
-            if plan is not None:
-                files.append(plan.to_json())
-                stamped += len(plan.new_lines)
-    if not files:
+    # Cursor's afterFileEdit reports an edit no pre-tool hook saw (hosts.md): the one event without a snapshot
+    unguarded = req.host == "cursor" and (req.host_event or "").lower() == "afterfileedit"
+    plans = after_tool(ws, planner, req.ops, call_id=_call_id(req), failed=_call_failed(req), unguarded=unguarded)
+    if not plans:
         return answer.noop(req.host, req.host_event), {**rec, "_log": False}
-    rec["files"] = files
+    rec["files"] = [p.to_json() for p in plans]
+    if planner.diagnostics:
+        rec["errors"] = planner.diagnostics
+    stamped = sum(len(p.new_lines) for p in plans)
     note = f"cuticle: stamped {stamped} new memory line(s) on disk" if stamped else ""
     return answer.post_note(req.host, req.host_event, note), rec
 
 
-def _candidate_lines(op) -> list[str]:
-    if op.kind == "write":
-        return (op.content or "").splitlines()
-    if op.kind == "edit":  # lines the edit brings in: its new text minus what it replaced
-        from collections import Counter
+def _call_id(req: Request) -> str:
+    """The host's id of this tool call (Claude/Codex ``tool_use_id``, OpenClaw ``event.toolCallId``), or ""."""
+    raw = req.raw if isinstance(req.raw, dict) else {}
+    ev = raw.get("event") if isinstance(raw.get("event"), dict) else {}
+    for v in (raw.get("tool_use_id"), raw.get("tool_call_id"), raw.get("toolCallId"), ev.get("toolCallId")):
+        if isinstance(v, str) and v:
+            return v[:200]
+    return ""
 
-        out: list[str] = []
-        for e in op.edits:
-            gone = Counter(e.old.splitlines())
-            for x in e.new.splitlines():
-                if gone[x] > 0:
-                    gone[x] -= 1
-                else:
-                    out.append(x)
-        return out
-    if op.kind == "patch" and op.patch is not None:
-        if op.patch.kind == "add":
-            return list(op.patch.add_lines)
-        return [t for h in op.patch.hunks for tag, t in h.lines if tag == "+"]
-    return []
+
+def _call_failed(req: Request) -> bool:
+    """The host reports that the tool call failed or was blocked: OpenClaw's ``after_tool_call`` with ``error``
+    set (it fires for calls ``before_tool_call`` blocked), a tool response with an error or ``success: false``."""
+    raw = req.raw if isinstance(req.raw, dict) else {}
+    ev = raw.get("event") if isinstance(raw.get("event"), dict) else {}
+    for d in (raw, ev):
+        if d.get("error") not in (None, "", False):
+            return True
+        for k in ("tool_response", "toolResult", "tool_result", "result"):
+            r = d.get(k)
+            if isinstance(r, dict) and (r.get("error") not in (None, "", False) or r.get("success") is False
+                                        or r.get("is_error") is True or r.get("isError") is True):
+                return True
+    return False
 
 
 def _fact(req: Request, ws) -> tuple[Reply, dict]:

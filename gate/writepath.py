@@ -119,6 +119,9 @@ class Planner:
         self.cfg = ws.section("gate")
         self._index = None
         self._session: int | None = None
+        #: after the tool ran: the lines (stamp-free text -> count) the call brought in; other new lines are not
+        #: this call's and are left as they are
+        self.restrict: dict[str, int] | None = None
         #: steps that failed open (reported on stderr and in the log, the decision goes on without them)
         self.diagnostics: list[str] = []
 
@@ -298,6 +301,8 @@ class Planner:
         # every new non-blank line is security-scanned, structure too: an instruction hidden in a standalone
         # HTML comment or a heading reaches the model as surely as a list item does
         scanned: list[tuple[Any, str]] = []
+        if self.restrict is not None:
+            fresh = self._own(fresh, new_lines)
         for j in fresh:
             line = new_lines[j]
             if not line.is_memory:
@@ -327,6 +332,18 @@ class Planner:
         if plan.action == "block":
             return
         plan.stamped = _render(new_doc, changes) if changes else None
+
+    def _own(self, fresh: list[int], new_lines) -> list[int]:
+        from tiers.stamps import strip_stamp
+
+        budget = self.restrict or {}
+        out = []
+        for j in fresh:
+            k = strip_stamp(new_lines[j].text).rstrip()
+            if budget.get(k, 0) > 0:
+                budget[k] -= 1
+                out.append(j)
+        return out
 
     def _valid_stamp(self, stamps, stamp, content: str) -> bool:
         try:
@@ -581,14 +598,26 @@ def snapshot_path(ws, rel: str) -> Path:
     return ws.state_path("pending", name + ".json")
 
 
-def save_snapshot(ws, rel: str, old: bytes | None, session_id: str, *, supersede: list | None = None) -> None:
-    """Remember the file as it was before the tool ran, so the after-tool event can tell new lines apart."""
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The file as it was before an allowed tool call ran (``old`` None: it did not exist)."""
+
+    old: bytes | None
+    call_id: str
+    session_id: str
+    supersede: list = field(default_factory=list)
+
+
+def save_snapshot(ws, rel: str, old: bytes | None, session_id: str, *, supersede: list | None = None,
+                  call_id: str = "") -> None:
+    """Remember the file as it was before an *allowed* tool call ran, so that the after-tool event can tell the
+    lines that call added apart (``after_tool``)."""
     import base64
 
     path = snapshot_path(ws, rel)
     path.parent.mkdir(parents=True, exist_ok=True)
-    rec = {"rel": rel, "session_id": session_id, "exists": old is not None, "time": time.time(),
-           "old": base64.b64encode(old or b"").decode("ascii"), "supersede": supersede or []}
+    rec = {"rel": rel, "session_id": session_id, "call_id": call_id or "", "exists": old is not None,
+           "time": time.time(), "old": base64.b64encode(old or b"").decode("ascii"), "supersede": supersede or []}
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(rec), encoding="utf-8")
     # Unlink, then rename onto a free name: renaming over an existing file makes ext4 flush the new file's data
@@ -600,20 +629,20 @@ def save_snapshot(ws, rel: str, old: bytes | None, session_id: str, *, supersede
     os.rename(tmp, path)
 
 
-def load_snapshot(ws, rel: str) -> tuple[bytes | None | bool, list]:
-    """(the saved pre-tool bytes — None when the file did not exist, False when there is no snapshot —,
-    constraints to mark superseded)."""
+def load_snapshot(ws, rel: str) -> Snapshot | None:
+    """The saved pre-tool state of ``rel``, or None when there is none (or it is too old to trust)."""
     import base64
 
     path = snapshot_path(ws, rel)
     try:
         rec = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False, []
-    if rec.get("rel") != rel or time.time() - float(rec.get("time") or 0) > SNAPSHOT_MAX_AGE:
-        return False, []  # a call the user refused leaves its snapshot behind; never trust an old one
-    old = base64.b64decode(rec.get("old", "")) if rec.get("exists") else None
-    return old, list(rec.get("supersede") or [])
+        if rec.get("rel") != rel or time.time() - float(rec.get("time") or 0) > SNAPSHOT_MAX_AGE:
+            return None  # a call the user refused leaves its snapshot behind; never trust an old one
+        old = base64.b64decode(rec.get("old", "")) if rec.get("exists") else None
+        return Snapshot(old, str(rec.get("call_id") or ""), str(rec.get("session_id") or ""),
+                        list(rec.get("supersede") or []))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return None
 
 
 def drop_snapshot(ws, rel: str) -> None:
@@ -623,36 +652,78 @@ def drop_snapshot(ws, rel: str) -> None:
         pass
 
 
-def stamp_on_disk(ws, rel: str, planner: Planner, candidate_lines: list[str] | None) -> FilePlan | None:
-    """After the tool ran (hosts that cannot rewrite): stamp the new lines of ``rel`` on disk, atomically and
-    under the lock, leaving every untouched line byte-identical. Returns the plan, or None if nothing to do."""
-    from tiers.fsutil import atomic_write, file_lock, read_bytes_checked
+def op_targets(op: FileOp) -> list[str]:
+    """The paths a tool call's op writes (a patch move writes its target)."""
+    return [op.patch.target] if op.kind == "patch" and op.patch is not None else [op.path]
 
-    path = ws.root / rel
-    if not path.exists():
-        drop_snapshot(ws, rel)
+
+def added_lines(op: FileOp) -> list[str]:
+    """The lines a tool call brings in, as its arguments say: a write's whole content, an edit's new text minus
+    what it replaced, a patch's ``+`` lines."""
+    if op.kind == "write":
+        return (op.content or "").splitlines()
+    if op.kind == "edit":
+        from collections import Counter
+
+        out: list[str] = []
+        for e in op.edits:
+            gone = Counter(e.old.splitlines())
+            for x in e.new.splitlines():
+                if gone[x] > 0:
+                    gone[x] -= 1
+                else:
+                    out.append(x)
+        return out
+    if op.kind == "patch" and op.patch is not None:
+        if op.patch.kind == "add":
+            return list(op.patch.add_lines)
+        return [t for h in op.patch.hunks for tag, t in h.lines if tag == "+"]
+    return []
+
+
+def after_tool(ws, planner: Planner, ops, *, call_id: str = "", failed: bool = False,
+               unguarded: bool = False) -> list[FilePlan]:
+    """The after-tool step, the same for every host: stamp on disk the lines an allowed call added.
+
+    It acts only when the pre-tool step allowed this call (it left a snapshot of the file, for this call id when
+    the host names calls) and the host does not report the call as failed or blocked; and only on lines that
+    are new against that snapshot *and* among the lines the call's arguments bring in (``added_lines``), so a
+    blocked whole-file write, or another writer's lines, are never re-labelled as this agent's.
+
+    ``unguarded`` is for an event no pre-tool step precedes (Cursor's ``afterFileEdit``): without a snapshot the
+    file minus the call's added lines stands in for it. Returns the plans of the files it looked at."""
+    plans: list[FilePlan] = []
+    for op in ops:
+        for target in op_targets(op):
+            rel, _problem = resolve(ws, target, planner.cwd)
+            if rel is None or not ws.is_memory_file(rel):
+                continue
+            snap = load_snapshot(ws, rel)
+            if snap is not None and call_id and snap.call_id and snap.call_id != call_id:
+                snap = None  # another call's
+            if snap is None and unguarded and not failed:
+                snap = _snapshot_without_pre_step(ws, rel, added_lines(op))
+            if snap is None:
+                continue  # no allowed pre-tool step for this call: nothing of this file is the call's
+            drop_snapshot(ws, rel)
+            if failed:
+                continue
+            plan = stamp_on_disk(ws, rel, planner, snap, added_lines(op))
+            if plan is not None:
+                plans.append(plan)
+    return plans
+
+
+def _snapshot_without_pre_step(ws, rel: str, added: list[str]) -> Snapshot | None:
+    """The file minus one occurrence of each unstamped line the call brought in (events with no pre-tool step)."""
+    from tiers.fsutil import read_bytes_checked
+
+    try:
+        current = read_bytes_checked(ws.root / rel)
+    except (OSError, CuticleError):
         return None
-    with file_lock(path):
-        current = read_bytes_checked(path)
-        base, supersede = load_snapshot(ws, rel)
-        if base is False:
-            base = _without_candidates(current, candidate_lines or [])
-        plan = planner.plan(FileOp(rel, "write"), base_text=base if base is not None else b"", current=current)[0]
-        if plan.action == "allow" and plan.stamped is not None and plan.stamped != current:
-            atomic_write(path, plan.stamped)
-    if supersede:
-        from .supersede import mark_superseded
-
-        plan.supersede = mark_superseded(ws, [s for s in supersede if s.get("file") == rel])
-    drop_snapshot(ws, rel)
-    return plan
-
-
-def _without_candidates(current: bytes, candidates: list[str]) -> bytes:
-    """Without a snapshot: the file minus one occurrence of each unstamped line the tool call brought in, so
-    that only those lines count as new (lines cuticle never saw the tool write are not re-labelled)."""
     want: dict[str, int] = {}
-    for c in candidates:
+    for c in added:
         c = c.rstrip("\r\n").rstrip()
         if c.strip() and "<!--" not in c:
             want[c] = want.get(c, 0) + 1
@@ -663,7 +734,47 @@ def _without_candidates(current: bytes, candidates: list[str]) -> bytes:
             want[text] -= 1
             continue
         out.append(raw)
-    return b"".join(out)
+    return Snapshot(b"".join(out), "", "")
 
 
-__all__ = ["FilePlan", "KIND", "Planner", "align", "resolve", "stamp_on_disk", "CuticleError"]
+def stamp_on_disk(ws, rel: str, planner: Planner, snap: Snapshot, added: list[str]) -> FilePlan | None:
+    """Stamp the new lines of ``rel`` on disk (hosts that cannot rewrite a call), atomically and never over a
+    concurrent write (``tiers.gc.rewrite_memory``), leaving every other line byte-identical."""
+    from tiers.gc import rewrite_memory
+    from tiers.stamps import strip_stamp
+
+    path = ws.root / rel
+    if not path.exists():
+        return None
+    budget: dict[str, int] = {}
+    for x in added:
+        k = strip_stamp(x.rstrip("\r\n")).rstrip()
+        budget[k] = budget.get(k, 0) + 1
+    out: list[FilePlan] = []
+
+    def change(seen) -> bytes | None:
+        out.clear()
+        planner.restrict = dict(budget)
+        try:
+            plan = planner.plan(FileOp(rel, "write"), base_text=snap.old or b"", current=seen.data)[0]
+        finally:
+            planner.restrict = None
+        out.append(plan)
+        if plan.action == "allow" and plan.stamped is not None:
+            return plan.stamped
+        return None
+
+    try:
+        rewrite_memory(ws, rel, change)
+    except (OSError, CuticleError) as exc:
+        planner.diagnostics.append(f"{rel}: not stamped after the tool ran ({exc})")
+    plan = out[0] if out else None
+    if plan is not None and snap.supersede:
+        from .supersede import mark_superseded
+
+        plan.supersede = mark_superseded(ws, [s for s in snap.supersede if s.get("file") == rel])
+    return plan
+
+
+__all__ = ["CuticleError", "FilePlan", "KIND", "Planner", "Snapshot", "added_lines", "after_tool", "align", "resolve",
+           "stamp_on_disk"]

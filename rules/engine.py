@@ -951,51 +951,71 @@ def select_fixes(findings: Iterable[Finding], *, unsafe: bool = False) -> dict[s
 
 
 def apply_fixes(ws: Any, findings: Iterable[Finding], *, unsafe: bool = False) -> FixReport:
-    """Apply the fixes of ``findings`` to their files, atomically and under each file's lock.
+    """Apply the fixes of ``findings`` to their files, atomically, never over a host's concurrent write.
 
     A fix is skipped when one of its lines was already claimed by another fix of this pass or no longer
-    holds the text the fix expects. Lines no fix names are written back byte for byte.
+    holds the text the fix expects. Lines no fix names are written back byte for byte. A file a host changed
+    while it was being fixed (or one that looks half-written) is left as it is and its fixes are skipped
+    (``tiers.gc.rewrite_memory``: re-checked before and after the rename, temp files in the state directory).
     """
-    from tiers.fsutil import atomic_write, file_lock, read_bytes_checked
+    from tiers.errors import WorkspaceError
+    from tiers.gc import rewrite_memory
 
     from .document import parse, render_lines
+    from .gc_bridge import archive_available
 
     applied: list[Finding] = []
     skipped: list[Finding] = []
     files: list[str] = []
-    for rel, items in sorted(select_fixes(findings, unsafe=unsafe).items()):
-        path = ws.root / rel
-        with file_lock(path):
-            doc = parse(read_bytes_checked(path))
+    can_archive = archive_available()
+    per_file = select_fixes(findings, unsafe=unsafe)
+    if per_file:
+        from tiers.fsutil import clean_scratch, memory_state_paths
+
+        clean_scratch(memory_state_paths(ws.state_dir, "x")[1])  # what a killed run left
+    for rel, items in sorted(per_file.items()):
+        took: list[Finding] = []
+        left: list[Finding] = []
+
+        def change(seen, rel=rel, items=items, took=took, left=left):
+            took.clear()
+            left.clear()
+            doc = parse(seen.data)
             claimed: set[int] = set()
             texts: dict[int, str | None] = {}
             archive: list[int] = []
-            from .gc_bridge import archive_available
-
-            can_archive = archive_available()
             for f in items:
                 assert f.fix is not None
                 if not can_archive and any(e.archive for e in f.fix.edits):
-                    skipped.append(f)  # never delete a line that should be recoverable without archiving it
+                    left.append(f)  # never delete a line that should be recoverable without archiving it
                     continue
                 ok = not (f.fix.lines & claimed) and all(
                     1 <= e.line <= len(doc.lines) and doc.lines[e.line - 1].text == e.expect for e in f.fix.edits)
                 if not ok:
-                    skipped.append(f)
+                    left.append(f)
                     continue
                 claimed |= f.fix.lines
                 for e in f.fix.edits:
                     texts[e.line] = e.text
                     if e.text is None and e.archive:
                         archive.append(e.line)
-                applied.append(f)
+                took.append(f)
             if not texts:
-                continue
+                return None
             if archive:
                 from .gc_bridge import archive_lines
 
                 archive_lines(ws, rel, doc, archive)
-            atomic_write(path, render_lines(doc, texts))
+            return render_lines(doc, texts)
+
+        try:
+            written = rewrite_memory(ws, rel, change)
+        except WorkspaceError:  # a host is writing the file (or it vanished): its fixes wait for the next run
+            skipped.extend(items)
+            continue
+        skipped.extend(left)
+        applied.extend(took)
+        if written is not None:
             files.append(rel)
     return FixReport(applied=tuple(applied), skipped=tuple(skipped), files=tuple(files))
 

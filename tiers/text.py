@@ -95,7 +95,7 @@ def normalize_nfc(nfc: str) -> str:
 
     Whitespace is collapsed with ``str.split``: it splits on exactly the characters ``re``'s ``\\s`` matches in a
     str pattern (both test ``Py_UNICODE_ISSPACE``), at a fifth of the cost of a regex substitution, and drops
-    leading and trailing runs as ``strip()`` did (tests/tiers/test_concepts_speed5_text.py checks every code point).
+    leading and trailing runs as ``strip()`` did (tests/tiers/test_text_normalize.py checks every code point).
     """
     if nfc.isascii():
         # ASCII holds no quote or dash that fold() straightens, and its casefold is lower()
@@ -103,7 +103,7 @@ def normalize_nfc(nfc: str) -> str:
     if _straightened().search(nfc) is None:
         # Without quotes or dashes, fold() then casefold() is casefold() alone, up to the few spaces fold() maps
         # to " " (tab, no-break spaces) that the whitespace collapse below maps anyway (a test checks every
-        # code point: tests/tiers/test_concepts_speed_equivalence.py). It skips str.translate, slow on non-ASCII text.
+        # code point: tests/tiers/test_text_normalize.py). It skips str.translate, slow on non-ASCII text.
         return " ".join(nfc.casefold().replace("ё", "е").split())
     return " ".join(fold(nfc).casefold().replace("ё", "е").split())
 

@@ -1,4 +1,5 @@
-"""The persistent per-line analysis cache of arbitration: same results with or without it, robust to corruption."""
+"""The persistent side of the constraint index and the shipped lexicon tables: same results with or without them,
+robust to corruption."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from tiers import arbitrate as arb
+from tiers import concepts
+from tiers.arbitration import cache
 from tiers.concepts import _analyze_cached
 from tiers.workspace import Workspace
 
@@ -83,7 +86,7 @@ def test_results_equal_with_and_without_cache(workspace: Path) -> None:
     b"{not json",
     b"\xff\xfe\x00garbage",
     b"[]",
-    json.dumps({"v": arb._CACHE_VERSION, "lx": "x", "files": [], "lines": 3, "akeys": "no"}).encode(),
+    json.dumps({"v": cache._CACHE_VERSION, "lx": "x", "files": [], "lines": 3, "akeys": "no"}).encode(),
 ], ids=["truncated-json", "binary", "wrong-type", "wrong-tables"])
 @pytest.mark.parametrize("which", ["index", "keys", "both"])
 def test_corrupt_cache_file_is_ignored(workspace: Path, payload: bytes, which: str) -> None:
@@ -95,7 +98,7 @@ def test_corrupt_cache_file_is_ignored(workspace: Path, payload: bytes, which: s
     _fresh_process()
     assert _decisions(arb.ConstraintIndex.from_workspace(ws)) == expected
     # ... and rebuilt as valid caches
-    assert json.loads(_cache_file(ws).read_text(encoding="utf-8"))["v"] == arb._CACHE_VERSION
+    assert json.loads(_cache_file(ws).read_text(encoding="utf-8"))["v"] == cache._CACHE_VERSION
     assert json.loads(_keys_file(ws).read_text(encoding="utf-8"))["akeys"]
 
 
@@ -126,18 +129,20 @@ def test_only_changed_lines_are_reanalysed(workspace: Path, monkeypatch: pytest.
     expected = _reference(ws)
 
     seen: list[str] = []
-    real = arb.analyze
+    from tiers.arbitration import records
+
+    real = records.analyze
 
     def counting(text: str):
         seen.append(text)
         return real(text)
 
     _fresh_process()
-    monkeypatch.setattr(arb, "analyze", counting)
+    monkeypatch.setattr(records, "analyze", counting)
     index = arb.ConstraintIndex.from_workspace(ws)
     assert seen == [changed[7]]
     seen.clear()
-    monkeypatch.setattr(arb, "analyze", real)
+    monkeypatch.setattr(records, "analyze", real)
     assert _decisions(index) == expected
 
 
@@ -264,4 +269,4 @@ def test_cache_digests_are_hashlib_blake2b() -> None:
     import hashlib
 
     for data in (b"", b"- User said: never deploy on Fridays.\n", "пятница".encode()):
-        assert arb.blake2b(data, digest_size=16).hexdigest() == hashlib.blake2b(data, digest_size=16).hexdigest()
+        assert concepts.blake2b(data, digest_size=16).hexdigest() == hashlib.blake2b(data, digest_size=16).hexdigest()
