@@ -280,3 +280,17 @@ def test_a_file_too_large_to_check_is_reported_once_with_its_size(ws: Path):
     line = next(ln for ln in proc.stdout.splitlines() if "CU002" in ln)
     assert line.startswith("memory/huge.md:1:1: CU002 [error]")
     assert f"over the {MAX_FILE_BYTES}-byte limit" in line and line.count("huge.md") == 1
+
+
+@pytest.mark.parametrize(("argv", "what"), [(["classify"], "not classified"), (["stamp"], "stamps not checked")],
+                         ids=["classify", "stamp"])
+def test_a_file_too_large_to_read_is_named_and_the_others_still_checked(ws: Path, argv: list[str], what: str):
+    from tiers.fsutil import MAX_FILE_BYTES
+
+    (ws / "memory" / "huge.md").write_text("- x\n" * (MAX_FILE_BYTES // 4 + 1), encoding="utf-8")
+    proc = _cuticle(*argv, cwd=ws)
+    assert proc.returncode == 2
+    assert f"memory/huge.md: {what}: {(ws / 'memory' / 'huge.md').stat().st_size} bytes is over" in proc.stderr
+    assert proc.stderr.count("huge.md") == 1
+    if argv == ["classify"]:
+        assert "USER.md:4" in proc.stdout and "huge.md" not in proc.stdout
