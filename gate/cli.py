@@ -83,11 +83,15 @@ def _build_parser(only: str | None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"cuticle {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.subcommands = {}  # name -> its configured parser (the docs tests read every option from it)
     for name, (_, help_text) in COMMANDS.items():
         if only is not None and name != only:
             sub.add_parser(name, help=help_text, add_help=False)
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
+        parser.subcommands[name] = p
+        p.add_argument("--quiet", "-q", action="store_true",
+                       help="print results only: no summaries, hints or progress")
         try:
             _load(name).configure(p, name)
         except ModuleNotFoundError as exc:
@@ -130,6 +134,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.command:
             parser.print_help()
             return 0
+    if getattr(args, "quiet", False):
+        from gate.commands import _common
+
+        _common.QUIET = True
     try:
         module = _load(args.command)
     except ModuleNotFoundError:

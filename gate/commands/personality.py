@@ -88,7 +88,7 @@ def configure(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("--force", action="store_true", help="allow merging insights of different types")
     elif name == "retrieve":
         parser.add_argument("query_pos", nargs="?", metavar="QUERY", help="the query (or --query)")
-        parser.add_argument("--query", "-q", default=None)
+        parser.add_argument("--query", default=None)
         parser.add_argument("--budget", type=int, default=2000, help="token budget (default 2000)")
         parser.add_argument("--max-results", type=int, default=15, help="at most this many insights (default 15)")
         parser.add_argument("--include-context", action="store_true", help="append each insight's context")

@@ -142,7 +142,7 @@ def test_retrieve_formats(capsys, seeded):
     root = str(seeded.root)
     code, out, _ = run(capsys, "retrieve", "--query", "Help me fix this TypeScript build error", "-w", root)
     assert code == 0 and out.startswith("### Personality\n- I use dry humor sparingly\n")
-    code, out, _ = run(capsys, "retrieve", "-q", "Help me fix this TypeScript build error", "-w", root,
+    code, out, _ = run(capsys, "retrieve", "--query", "Help me fix this TypeScript build error", "-w", root,
                        "--format", "json", "--budget", "60")
     data = json.loads(out)
     assert data["category"] == "coding" and data["tokenEstimate"] <= 60
