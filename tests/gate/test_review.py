@@ -208,7 +208,8 @@ def _forge_block(ws: Path, file: str, content: str) -> None:
 def test_a_forged_or_dangerous_blocked_line_is_refused_and_nothing_is_written(capsys, ws, file, content, message):
     _forge_block(ws, file, content)
     snapshot = {p: p.read_bytes() for p in ws.parent.rglob("*") if p.is_file() and ".cuticle" not in p.parts}
-    item = _one(_items(capsys, ws), "blocked", content)
+    item = _one(_items(capsys, ws), "blocked")  # the only one; its text is shown secret-masked
+    assert "AKIAABCDEFGHIJKLMNOP" not in item["text"]
     code, _, err = _review(capsys, ws, "--confirm", item["id"])
     assert code == 1 and message in err
     assert {p: p.read_bytes() for p in ws.parent.rglob("*") if p.is_file() and ".cuticle" not in p.parts} == snapshot
