@@ -164,9 +164,10 @@ class Planner:
             if rel and self.ws.is_guarded_file(rel):
                 return [self._plan_file(pop.path, "write", op, content="")]  # refused as a guarded file
             src_plan.rel = rel
-            if rel and self.ws.is_memory_file(rel):
-                src_plan.action = "allow"
-                src_plan.note = self._unreadable(rel, exc)
+            if rel and self.ws.is_memory_file(rel):  # a patch of what cannot be read cannot be checked
+                src_plan.action = "block"
+                src_plan.errors = [_err("unreadable-memory-file", rel, str(exc),
+                                        resolve="rewrite the whole file, or ask the user to repair it")]
             return [src_plan]
         try:
             new_text = apply_hunks(_decode(old), pop.hunks, path=rel or pop.path) if pop.hunks else _decode(old)
@@ -239,8 +240,15 @@ class Planner:
         try:
             old = old_override if old_override is not None else (base_text if base_text is not None else self._read(rel, path))
         except WorkspaceError as exc:
-            plan.note = self._unreadable(rel, exc)
-            return plan
+            if kind != "write" or content is not None or op.content is None:
+                # an edit of a file cuticle cannot read cannot be checked: refused, not waved through
+                plan.action = "block"
+                plan.errors = [_err("unreadable-memory-file", rel, str(exc),
+                                    resolve="rewrite the whole file, or ask the user to repair it")]
+                return plan
+            # a whole-file write replaces what cannot be read: every line of it is new and checked
+            self.diagnostics.append(f"{rel}: {exc}; every line of the new content is checked as new")
+            old = None
         plan.old = old
         if kind == "edit":
             try:
@@ -516,6 +524,8 @@ class Planner:
                     continue
                 for s in getattr(result, "supersedes", None) or ():
                     plan.supersede.append(_constraint_json(s))
+                for r in getattr(result, "retires", None) or ():  # lower tiers it retires (the tier lifecycle)
+                    plan.supersede.append(dict(_constraint_json(r.line), state=r.state))
             if tier is not None and not structural:
                 binding = tier.name in ("DIRECTIVE", "DECISION")
                 stamp = stamps.make_stamp(content, tier, self.session(), self.ws.key, scope=cls.scope,
@@ -724,11 +734,17 @@ def save_snapshot(ws, rel: str, old: bytes | None, session_id: str, *, supersede
     import base64
 
     path = snapshot_path(ws, rel)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from tiers.fsutil import make_private_dir
+
+    make_private_dir(path.parent)  # state: dirs 700, files 600 (a snapshot holds a memory file's text)
     rec = {"rel": rel, "session_id": session_id, "call_id": call_id or "", "exists": old is not None,
            "time": time.time(), "old": base64.b64encode(old or b"").decode("ascii"), "supersede": supersede or []}
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(rec), encoding="utf-8")
+    import threading
+
+    # pid and thread: `cuticle serve` answers concurrent calls for the same file from one process
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(rec))
     # Unlink, then rename onto a free name: renaming over an existing file makes ext4 flush the new file's data
     # first (auto_da_alloc), ~2 ms a call; a snapshot is scratch state (a missing one means "no snapshot").
     try:
