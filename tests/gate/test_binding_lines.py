@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import install
 from hostsim import claude_edit, claude_write, prompt
 
 from tiers import stamps
@@ -17,8 +18,8 @@ FRIDAY = "- User said: never deploy on Fridays."
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
     root = tmp_path / "ws"
-    (root / ".cuticle").mkdir(parents=True)
-    Workspace(root).key  # noqa: B018 - an installed workspace has its key
+    root.mkdir(parents=True)
+    install(root)
     (root / "MEMORY.md").write_text(f"# Memory\n\n{FRIDAY}\n- Staging runs on Redis.\n", encoding="utf-8")
     return root
 
