@@ -550,7 +550,7 @@ def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -
         rec["decision"] = "allow"
         rec["_create"] = False
         return answer.noop(req.host, req.host_event), rec
-    call_id = _call_id(req)
+    call_id = req.call_id
     for p in memory:
         save_snapshot(ws, p.rel, p.old, req.session_id, supersede=p.supersede, call_id=call_id)
     _supersede_elsewhere(ws, memory, planner, rec)
@@ -560,7 +560,7 @@ def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -
 
         args = rewritten_args(req, plans_by_op)
         if args is not None:
-            n = sum(len(p.new_lines) for p in memory)
+            n = sum(1 for p in memory for x in p.new_lines if not x.structural)
             rec["rewrite"] = True
             note = f"cuticle: stamped {n} new memory line(s)"
             return answer.rewrite(req.host, args, note=note, permission_mode=req.permission_mode,
@@ -582,50 +582,22 @@ def _supersede_elsewhere(ws, plans, planner, rec: dict) -> None:
 
 def _post_tool(req: Request, ws) -> tuple[Reply, dict]:
     rec: dict = {"tool": req.tool, "decision": "post"}
-    if req.tool_error:  # the host says the call failed or was blocked: nothing of it is on disk to stamp
-        return answer.noop(req.host, req.host_event), {**rec, "decision": "post-skipped", "error": req.tool_error[:200]}
     if not req.ops:
         return answer.noop(req.host, req.host_event), {**rec, "_log": False}
     from .writepath import Planner, after_tool
 
     planner = Planner(ws, req.session_id, cwd=req.cwd, host=req.host, stage="post")
-    # Cursor's afterFileEdit reports an edit no pre-tool hook saw (hosts.md): the one event without a snapshot
-    unguarded = req.host == "cursor" and (req.host_event or "").lower() == "afterfileedit"
-    plans = after_tool(ws, planner, req.ops, call_id=_call_id(req), failed=_call_failed(req), unguarded=unguarded)
+    # the host adapter says which call this is, whether it failed or was blocked, and whether a pre-tool hook saw it
+    plans = after_tool(ws, planner, req.ops, call_id=req.call_id, failed=req.tool_error is not None,
+                       unguarded=req.unguarded)
     if not plans:
         return answer.noop(req.host, req.host_event), {**rec, "_log": False}
     rec["files"] = [p.to_json() for p in plans]
     if planner.diagnostics:
         rec["errors"] = planner.diagnostics
-    stamped = sum(len(p.new_lines) for p in plans)
+    stamped = sum(1 for p in plans for x in p.new_lines if not x.structural)
     note = f"cuticle: stamped {stamped} new memory line(s) on disk" if stamped else ""
     return answer.post_note(req.host, req.host_event, note), rec
-
-
-def _call_id(req: Request) -> str:
-    """The host's id of this tool call (Claude/Codex ``tool_use_id``, OpenClaw ``event.toolCallId``), or ""."""
-    raw = req.raw if isinstance(req.raw, dict) else {}
-    ev = raw.get("event") if isinstance(raw.get("event"), dict) else {}
-    for v in (raw.get("tool_use_id"), raw.get("tool_call_id"), raw.get("toolCallId"), ev.get("toolCallId")):
-        if isinstance(v, str) and v:
-            return v[:200]
-    return ""
-
-
-def _call_failed(req: Request) -> bool:
-    """The host reports that the tool call failed or was blocked: OpenClaw's ``after_tool_call`` with ``error``
-    set (it fires for calls ``before_tool_call`` blocked), a tool response with an error or ``success: false``."""
-    raw = req.raw if isinstance(req.raw, dict) else {}
-    ev = raw.get("event") if isinstance(raw.get("event"), dict) else {}
-    for d in (raw, ev):
-        if d.get("error") not in (None, "", False):
-            return True
-        for k in ("tool_response", "toolResult", "tool_result", "result"):
-            r = d.get(k)
-            if isinstance(r, dict) and (r.get("error") not in (None, "", False) or r.get("success") is False
-                                        or r.get("is_error") is True or r.get("isError") is True):
-                return True
-    return False
 
 
 def _fact(req: Request, ws) -> tuple[Reply, dict]:

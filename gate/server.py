@@ -5,7 +5,7 @@ HTTP on loopback TCP (127.0.0.1 only) or on a Unix socket. Every request carries
 local clients such as the OpenClaw plugin. ``POST /hook/<host>[/<event>]`` with the payload as the body answers
 exactly what `cuticle hook <host> [event]` would: ``{"stdout", "stderr", "exit_code", "result"}`` where
 ``result`` is the parsed stdout JSON (or null; left out when the query says ``result=0``). ``GET /health``
-answers ``{"ok": true}``.
+answers ``{"ok": true}``; ``POST /shutdown`` stops the server (`cuticle serve --stop`).
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._authorized():
             return self._send(401, {"error": "missing or wrong token"})
         if self.path.rstrip("/") == "/health":
-            return self._send(200, {"ok": True})
+            return self._send(200, {"ok": True, "pid": os.getpid()})
         return self._send(404, {"error": "unknown path"})
 
     def do_POST(self) -> None:  # noqa: N802
@@ -104,6 +104,10 @@ class _Handler(BaseHTTPRequestHandler):
             threading.Thread(target=self.server.shutdown, daemon=True).start()
             return self._send(503, {"error": "cuticle's code changed on disk; this server has stopped"})
         parts = [unquote(p) for p in self.path.split("?", 1)[0].strip("/").split("/")]
+        if parts == ["shutdown"]:  # `cuticle serve --stop`: the token holder asks; serve's finally cleans up
+            self._send(200, {"stopping": True, "pid": os.getpid()})  # answered before the process can exit
+            threading.Thread(target=self.server.shutdown, daemon=True).start()
+            return None
         if len(parts) not in (2, 3) or parts[0] != "hook":
             return self._send(404, {"error": "use POST /hook/<host>[/<event>]"})
         try:

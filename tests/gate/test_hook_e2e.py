@@ -11,7 +11,7 @@ import pytest
 from conftest import install
 from gate_helpers import CONFLICT, HOSTS, TERRAFORM_DIRECTIVE, run_hook, write_payload
 
-STAMP = re.compile(r" <!--cu:[DOCH][a-z2-7]+@\d+(~\d+)?(![sx])?(\|[^#]*)?#[a-z2-7]+-->$")
+STAMP = re.compile(r" <!--cu:[DOCH][a-z2-7]+@\d+(~\d+)?(![sx])?(\+[uv])?(\|[^#]*)?#[a-z2-7]+-->$")
 NEW_HYPOTHESIS = "- The flaky login test is probably a race in the session cache."
 
 
@@ -69,11 +69,24 @@ def test_accepted_write_returns_stamped_content_where_the_host_can_rewrite(ws, h
     assert _memory(ws) == before  # the host writes, not the hook
 
 
-def test_claude_rewrite_asks_in_default_mode_and_allows_in_accept_edits(ws):
+@pytest.mark.parametrize("mode", ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"])
+def test_claude_rewrite_leaves_the_decision_to_claudes_own_permission_flow_in_every_mode(ws, mode):
+    # an "allow" would override plan and dontAsk, an "ask" the user's allow rules (and in `claude -p` its reason
+    # reaches the model as the error text): the stamped input goes without a decision
     payload, _ = write_payload("claude", ws, "MEMORY.md", _memory(ws) + NEW_HYPOTHESIS + "\n")
-    assert run_hook("claude", payload).json["hookSpecificOutput"]["permissionDecision"] == "ask"
-    payload["permission_mode"] = "acceptEdits"
-    assert run_hook("claude", payload).json["hookSpecificOutput"]["permissionDecision"] == "allow"
+    payload["permission_mode"] = mode
+    out = run_hook("claude", payload).json["hookSpecificOutput"]
+    assert "permissionDecision" not in out
+    assert NEW_HYPOTHESIS + " <!--cu:H" in out["updatedInput"]["content"]
+
+
+@pytest.mark.parametrize(("setting", "decision"), [("allow", "allow"), ("ask", "ask")])
+def test_claude_auto_allow_forces_a_decision(ws, setting, decision):
+    (ws / ".cuticle" / "config.toml").write_text(f'[gate]\nclaude_auto_allow = "{setting}"\n', encoding="utf-8")
+    payload, _ = write_payload("claude", ws, "MEMORY.md", _memory(ws) + NEW_HYPOTHESIS + "\n")
+    out = run_hook("claude", payload).json["hookSpecificOutput"]
+    assert out["permissionDecision"] == decision and "updatedInput" in out
+    assert "stamped" not in out["permissionDecisionReason"] or decision == "allow"
 
 
 @pytest.mark.parametrize("host", ["codex", "copilot"])
