@@ -633,7 +633,7 @@ class Walker:
                          "escalates privileges")
         return _effect("write", ref.display, "path")
 
-    def reach_check(self, ref: PathRef, how: str, verb: str) -> bool:
+    def reach_check(self, ref: PathRef, how: str, verb: str, instead: str = "") -> bool:
         """A target known only as a pattern (a variable from the environment, a substitution, a glob, interpreter
         code that computes a path) counts as every protected path it could name: a violation for the first one."""
         pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
@@ -644,8 +644,9 @@ class Walker:
         found = self.env.protected(href)
         inv, what = found if found else ("no-secret-write", f"{hit} (a credential file)")
         shown = ref.display.replace("$(…)", "$(...)")
-        self.violate(inv, f"{how} {verb} {shown}, which is only known when it runs and may be {what}; name the "
-                     "target literally (a path outside memory files, cuticle's files and credentials is allowed)"
+        self.violate(inv, f"{how} {verb} {shown}, which is only known when it runs and may be {what}; "
+                     + (instead or "name the target literally (a path outside memory files, cuticle's files and "
+                        "credentials is allowed)")
                      + ("; " + _SELF_FIX[inv] if inv == "no-memory-write-via-shell" else ""))
         return True
 
@@ -1840,6 +1841,14 @@ def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if is_dir and ref.scope != "unknown":
             for s in srcs:
                 base = s.rstrip("/").rsplit("/", 1)[-1]
+                if base and ("*" in base or "?" in base or "[" in base) and "$" not in s and cwd:
+                    # a source glob: the names it matches now are the names that land (none: cp fails)
+                    import glob as _glob
+                    sref = w.env.norm(s, cwd)
+                    found = _glob.glob(sref.abs) if sref.abs else []
+                    for name in sorted({x.rstrip("/").rsplit("/", 1)[-1] for x in found})[:200]:
+                        effects.append(w.write_effect(w.env.norm(d.rstrip("/") + "/" + name, cwd), tool))
+                    continue
                 if base and base not in (".", ".."):
                     effects.append(w.write_effect(w.env.norm(d.rstrip("/") + "/" + base, cwd), tool))
         if link:
@@ -2203,7 +2212,9 @@ def _apply_patches(w: Walker, how: str, args, cwd, stdin, effects) -> None:
     for text in texts:
         if text is None:
             w.cwd_hint = cwd
-            if not w.reach_check(w.env.norm(prefix + "$(…)", cwd), how, "applies a patch to"):
+            if not w.reach_check(w.env.norm(prefix + "$(…)", cwd), how, "applies a patch to",
+                                 "save the patch to a file in the workspace (it is then judged by the files it "
+                                 "names) or check it first with --stat"):
                 effects.append(_effect("write", w.env.norm(prefix + ".", cwd).display, "path"))
             continue
         for path in diff_paths(text):
@@ -2228,7 +2239,9 @@ def _extract(w: Walker, how: str, archive: str | None, members: list[str], dest:
             members = listed
     if not members:
         w.cwd_hint = cwd
-        w.reach_check(w.env.norm(prefix + "$(…)", cwd), how, "extracts an archive whose content is not known into")
+        w.reach_check(w.env.norm(prefix + "$(…)", cwd), how, "extracts an archive whose content is not known into",
+                      "list it first (tar -tf / unzip -l) and extract the members by name, or extract into a "
+                      "directory that holds no protected files (build/, tmp/)")
         effects.append(_effect("write", w.env.norm(dest or ".", cwd).display, "path"))
         return
     for m in members[:2000]:
@@ -2592,8 +2605,18 @@ def _split_args(text: str) -> list[str]:
     return out
 
 
+_ASSIGNED_LITERAL = LazyRe(r"(?:^|[;\n(\s])(?:my\s+|const\s+|let\s+|var\s+|local\s+)?\$?([A-Za-z_]\w*)\s*=\s*"
+                           r"(?:'[^'\\\n]*'|\"[^\"\\\n]*\")\s*(?=[;\n)]|$)")
+
+
 def _computed_write(code: str) -> bool:
-    """Some write call's target is not a string literal (a variable, argv, a joined or computed name)."""
+    """Some write call's target is not a string literal (a variable, argv, a joined or computed name). A
+    variable assigned one literal in the code (``p = 'out.txt'``) counts as that literal (it is checked with the
+    other literals); one assigned more than once, or anything else, is computed."""
+    names: dict[str, int] = {}
+    for m in _ASSIGNED_LITERAL.finditer(code):
+        names[m.group(1)] = names.get(m.group(1), 0) + 1
+    assigned = {n for n, k in names.items() if k == 1 and len(re.findall(r"\b%s\s*[+\-*/|&]?=" % re.escape(n), code)) == 1}
     for m in _WRITE_CALL.finditer(code):
         args = _split_args(code[m.end():m.end() + 400])
         name = m.group(1)
@@ -2616,7 +2639,8 @@ def _computed_write(code: str) -> bool:
             target = args[1] if len(args) > 1 else ""
         else:
             target = args[0] if args else ""
-        if target.strip() and not _LITERAL_ARG.fullmatch(target):
+        bare = target.strip().lstrip("$")
+        if target.strip() and not _LITERAL_ARG.fullmatch(target) and bare not in assigned:
             return True
     return False
 
