@@ -451,6 +451,8 @@ class Walker:
             value = _echo_value(sub)
             if value is None and cwd and _is_pwd(sub):
                 value = cwd
+            if value is None:
+                value = _listing_value(sub)
             if value is not None and "$(…)" in text:
                 text = text.replace("$(…)", value, 1)
         dynamic = "$(…)" in text or "(…)" in text
@@ -637,7 +639,18 @@ class Walker:
         """A target known only as a pattern (a variable from the environment, a substitution, a glob, interpreter
         code that computes a path) counts as every protected path it could name: a violation for the first one."""
         pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
-        hit = self.env.reach(pattern, None if ref.scope == "ws" else self.cwd_hint)
+        if ref.scope != "unknown" and "$" not in pattern and "`" not in pattern and "(…)" not in pattern:
+            # only glob characters: the shell expands them against the disk the hook sees now (no match: the
+            # word stays literal), so the files they match are the targets
+            import glob as _glob
+            hit = None
+            for found in sorted(_glob.glob(pattern))[:500]:
+                fref = self.env.norm(found, None)
+                if self.env.protected(fref) or self.env.is_credential(fref) or self.env.is_state_secret(fref):
+                    hit = fref.display
+                    break
+        else:
+            hit = self.env.reach(pattern, None if ref.scope == "ws" else self.cwd_hint)
         if hit is None:
             return False
         href = self.env.norm(hit, self.env.root)
@@ -1631,11 +1644,36 @@ def _h_find(w: Walker, tool, argv, cwd, stdin, effects, taints):
     return typ, None
 
 
+def _listing_value(script: Script) -> str | None:
+    """What ``$(find START … -name N)`` or ``$(ls X)`` prints, as a pattern (``START/$(…)/N``, ``X``): enough to
+    see that ``cat "$(find . -name key -path '*cuticle*')"`` reads the key. Other substitutions stay unknown."""
+    if len(script.items) != 1:
+        return None
+    pipe = script.items[0][1]
+    if not pipe.commands or not isinstance(pipe.commands[0], Simple):
+        return None
+    words = [w.text for w in pipe.commands[0].words]
+    if not words or not all(w.literal for w in pipe.commands[0].words):
+        return None
+    if words[0] == "find" and len(pipe.commands) == 1:
+        i = 1
+        starts = []
+        while i < len(words) and not words[i].startswith("-") and words[i] not in ("(", "!"):
+            starts.append(words[i])
+            i += 1
+        expr = words[i:]
+        names = [expr[k + 1] for k, a in enumerate(expr) if a in ("-name", "-iname") and k + 1 < len(expr)]
+        if len(starts) <= 1:
+            return _find_pattern(starts[0] if starts else ".", names[:1])
+    return None
+
+
 def _find_pattern(start: str, names: list[str]) -> str:
     """The path pattern a find's ``{}`` stands for: any file under ``start`` whose last name matches the -name
     filter (``$(…)`` is "any directories"), so writes through -exec reach what the filter can reach."""
     base = start.rstrip("/") or "/"
-    name = names[0] if len(names) == 1 else "*"
+    plain = [n for n in names if "/" not in n]
+    name = plain[0] if len(plain) == 1 else names[0] if len(names) == 1 else "*"
     if "/" in name:  # -path: the whole path
         return name if name.startswith(("/", "*", ".")) else base + "/" + name
     return base + "/$(…)" + ("/" + name if name != "*" else "")
