@@ -298,6 +298,8 @@ class Walker:
         self.ide_possible = True  # cleared when the raw command cannot mention an IDE socket
         #: shell functions and aliases defined earlier in this command line (name -> body / expansion text)
         self.stashed = False  # `git stash` ran earlier in this command line
+        #: a substitution in the current command's words printed a protected or credential file
+        self.sub_secret = False
         self.functions: dict[str, list[Script]] = {}
         self.aliases: dict[str, str] = {}
         #: the working directory of the command being typed (targets only known as patterns resolve against it)
@@ -421,6 +423,8 @@ class Walker:
             start = len(self.out.segments)
             _, flow = self.nested(sub, cwd, "$(…)", ";")
             taint = taint or flow.taint or self.segments_taint(start)
+            if flow.secret:
+                self.sub_secret = True  # `curl -d "$(cat USER.md)"`: the argument carries the file
         for _, sub in w.procsubs:
             start = len(self.out.segments)
             _, flow = self.nested(sub, cwd, "<(…)", "|")
@@ -480,6 +484,7 @@ class Walker:
     # -- simple commands -----------------------------------------------------------------------------
     def simple(self, cmd: Simple, cwd, via, op, stdin: Flow | None) -> tuple[str | None, Flow]:
         words = cmd.words
+        self.sub_secret = False
         if not cmd.assigns:
             for w in words:
                 if not w.literal:
@@ -671,8 +676,8 @@ class Walker:
         elif is_pattern(text) and ref.scope in ("ws", "unknown"):
             pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
             rx = _pattern_regex(pattern, None if ref.scope == "ws" else self.cwd_hint)
-            if rx is None or rx.match(env.root + "/zz-cuticle-probe/unrelated.txt"):
-                return False  # matches anything: no more the key than any other file
+            if rx is None or (rx.match(env.root + "/zz-cuticle-probe/unrelated.txt") and "$(find)" not in text):
+                return False  # matches anything: no more the key than any other file (a find lists them all)
             secrets = [env.root + "/" + s for s in STATE_SECRETS]
             hits = [x for x in secrets if rx.match(x)]
             if not hits:
@@ -909,7 +914,9 @@ class Walker:
                 if "/" in a or "." in a:
                     effects.append(_effect("read", self.env.norm(a, cwd).display, "path"))
             if tool == "grep" and any(x in ("-l", "-L", "--files-with-matches") for x in argv[1:]):
-                ops = _operands(argv[2:])
+                ops = _operands(argv[1:])
+                if not any(x in ("-e", "-f", "--regexp", "--file") for x in argv[1:]):
+                    ops = ops[1:]  # the first operand is the pattern
                 res = ("read", _names_flow([*ops, *(o.rstrip("/") + "/$(…)" for o in ops)] or ["$(…)"]))
         elif cat == _C_EXEC:
             res = ("exec", None)
@@ -984,13 +991,61 @@ class Walker:
         ref = self.env.norm(target, cwd)
         return self.env.is_secret(ref) or self.env.is_state_secret(ref) or bool(self.env.protected(ref))
 
+    def tree_reader(self, tool: str, argv, cwd) -> None:
+        """A command that reads every file under a directory holding ``.cuticle/`` (an archive, a recursive copy,
+        a grep whose pattern matches the key's hex) reads the key too, unless it excludes ``.cuticle``."""
+        args = argv[1:]
+        if any(".cuticle" in a or "cuticle" in a.split("=", 1)[-1] for a in args if a.startswith("-")):
+            return  # --exclude=.cuticle, --exclude-dir=.cuticle
+        flags, ops, values = _opts_and_operands(args, _TREE_VALUED.get(tool, set()))
+        names = set(flags)
+        if tool in ("tar", "bsdtar"):
+            if not (names & {"c", "create", "r", "append", "u", "update"} or
+                    (args and not args[0].startswith("-") and _TAR_LETTERS.fullmatch(args[0]) and
+                     ("c" in args[0] or "r" in args[0]))):
+                return
+        elif tool in ("cp", "scp", "rsync"):
+            if not names & {"r", "R", "a", "recursive", "archive"}:
+                return
+            ops = ops[:-1]
+        elif tool == "zip":
+            if not names & {"r", "recurse-paths"}:
+                return
+            ops = ops[1:]
+        elif tool in ("grep", "egrep", "fgrep"):
+            if not names & {"r", "R", "recursive", "dereference-recursive"} or names & {"l", "L", "c", "q",
+                                                                                      "files-with-matches",
+                                                                                      "count", "quiet"}:
+                return
+            pattern = values.get("e") or values.get("regexp")
+            if pattern is None:
+                if not ops:
+                    return
+                pattern, ops = ops[0], ops[1:]
+            if not ("v" in names or "invert-match" in names or _matches_key(pattern, "F" in names or
+                                                                          tool == "fgrep", "i" in names)):
+                return
+        root = self.env.root
+        for o in ops:
+            ref = self.env.norm(o, cwd)
+            if ref.abs and (ref.abs == root or root.startswith(ref.abs.rstrip("/") + "/")):
+                self.violate("no-governance-self-modification", f"{tool} reads everything under {ref.display}, "
+                             "cuticle's stamp key and server token included; exclude them (--exclude=.cuticle / "
+                             "--exclude-dir=.cuticle) or name the files you need")
+                return
+
     def scan_state_secrets(self, tool: str, argv, cwd) -> None:
         """Every argument that names the stamp key or the server token (``base64 .cuticle/key``, ``dd
         if=.cuticle/key``, ``cd .cuticle && sort key``, ``cat .cu*/ke?``), or hands the ``.cuticle`` directory to
         a command that reads what is inside, is a read of cuticle's secrets, whatever the command."""
         in_state = cwd is not None and "/.cuticle" in cwd
+        if tool in _TREE_READERS:
+            self.tree_reader(tool, argv, cwd)
         for a in argv[1:]:
-            if not (in_state or "key" in a or "serve" in a or "cuti" in a or "*" in a or "?" in a or "[" in a):
+            if a.startswith(("--exclude", "--ignore", "-x")):
+                continue
+            if not (in_state or "key" in a or "serve" in a or "cuti" in a or "*" in a or "?" in a or "[" in a
+                    or "$(find)" in a):
                 continue
             value = a
             if "=" in a and (a.startswith("-") or a[:3] in ("if=", "of=")):
@@ -1129,6 +1184,14 @@ class Walker:
                 if tool == "python" and a in ("-m", "-W", "-X"):
                     if a == "-m":
                         script_given = True
+                        mod = argv[i + 1:i + 2]
+                        rest = argv[i + 2:]
+                        if mod in (["zipfile"], ["tarfile"]) and rest[:1] and rest[0] in ("-e", "--extract"):
+                            ops = [x for x in rest[1:] if not x.startswith("-")]
+                            if ops:
+                                _extract(self, f"python -m {mod[0]} -e", ops[0], [],
+                                         ops[1] if len(ops) > 1 else ".", cwd, effects)
+                                return "write", None
                         break
                     i += 1
                 i += 1
@@ -1181,6 +1244,18 @@ class Walker:
         for x in strings:
             if ("key" in x or "serve" in x or "cuti" in x) and _pathish(x):
                 if self.check_state_secret(self.env.norm(x, cwd), x, f"{lang} code"):
+                    break
+        else:
+            if any(x.rstrip("/").endswith(".cuticle") for x in strings) and \
+                    any(x in ("key", "serve.json", "/key", "/serve.json") for x in strings):
+                self.violate("no-governance-self-modification", f"{lang} code builds the path of cuticle's stamp key "
+                             "or server token; only cuticle itself reads them")
+        if _FETCH_API.search(code):
+            for x in strings:
+                if _pathish(x) and self.carries_protected(x, cwd):
+                    self.violate("no-network-egress", f"{lang} code talks to the network and reads {x}, a protected "
+                                 "file (memory, cuticle's state, the policy or a credential); it never leaves the "
+                                 "machine")
                     break
         if _FETCH_API.search(code) and _EXEC_API.search(code):
             self.violate("script-execution-tracking", f"{lang} code fetches content and executes it; download it, "
@@ -1372,6 +1447,9 @@ class Walker:
             i += 1
         if tool in ("wget", "wget2") and not outputs:
             outputs.extend(_url_basename(x) for x in args if "://" in x)
+        if self.sub_secret:
+            self.violate("no-network-egress", f"{tool} is handed the contents of a protected file (memory, cuticle's "
+                         "state, the policy or a credential) through a substitution; they never leave the machine")
         if stdin is not None and stdin.secret and tool in NET_TOOLS:
             self.violate("no-network-egress", f"pipes the contents of a protected file (memory, cuticle's state, "
                          f"the policy or a credential) into {tool}; they never leave the machine")
@@ -1404,6 +1482,29 @@ class Walker:
 
 
 # -- wrappers --------------------------------------------------------------------------------------------
+#: commands that read every file under a directory operand (see Walker.tree_reader), their valued options
+_TREE_VALUED = {"tar": {"-f", "--file", "-C", "--directory", "-T", "-X"}, "bsdtar": {"-f", "-C"},
+                "grep": {"-e", "--regexp", "-f", "--file", "-m", "-A", "-B", "-C", "--include", "--exclude"},
+                "cp": {"-t", "--target-directory", "-S"}, "rsync": {"-e", "--rsh"}, "scp": {"-P", "-i", "-o", "-F"},
+                "zip": {"-x", "-i"}}
+_TREE_VALUED["egrep"] = _TREE_VALUED["fgrep"] = _TREE_VALUED["grep"]
+_TREE_READERS = frozenset(_TREE_VALUED)
+_KEY_SAMPLE = "0123456789abcdef" * 4
+
+
+def _matches_key(pattern: str, fixed: bool, icase: bool) -> bool:
+    """Could a grep pattern print a line of the stamp key (64 hex digits)? Unknown regex syntax counts as yes."""
+    if fixed:
+        return bool(pattern) and all(c in "0123456789abcdefABCDEF" for c in pattern)
+    try:
+        py = pattern.replace("\\<", r"\b").replace("\\>", r"\b").replace("\\|", "|").replace("\\(", "(").replace(
+            "\\)", ")").replace("\\{", "{").replace("\\}", "}")
+        return re.search(py, _KEY_SAMPLE, re.I if icase else 0) is not None or \
+            re.search(py, _KEY_SAMPLE.upper()) is not None
+    except re.error:
+        return True
+
+
 #: commands that look at names and metadata only (a stat, a test, a listing): never a read of the content
 _META_TOOLS = frozenset({"ls", "stat", "test", "[", "[[", "du", "df", "realpath", "readlink", "basename", "dirname",
                          "file", "lsof", "exa", "eza", "tree", "pwd", "which", "type", "command"})
@@ -1676,7 +1777,7 @@ def _find_pattern(start: str, names: list[str]) -> str:
     name = plain[0] if len(plain) == 1 else names[0] if len(names) == 1 else "*"
     if "/" in name:  # -path: the whole path
         return name if name.startswith(("/", "*", ".")) else base + "/" + name
-    return base + "/$(…)" + ("/" + name if name != "*" else "")
+    return base + "/$(find)" + ("/" + name if name != "*" else "")
 
 
 def _walker_find_exec(self: Walker, inner: list[str], cwd, filtered: bool, names: list[str]) -> None:
@@ -2082,7 +2183,7 @@ def _h_dd(w: Walker, tool, argv, cwd, stdin, effects, taints):
 
 #: the git subcommands an invariant or a write effect looks at
 _GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config", "apply",
-                          "am", "stash"})
+                          "am", "stash", "clone"})
 
 
 def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -2163,6 +2264,17 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 if _branch_in(b, protected):
                     w.violate("no-protected-branch", f"git branch {' '.join(rest)} deletes or moves the protected "
                               f"branch {b}; ask the user")
+    elif sub == "clone":
+        flags, ops, values = _opts_and_operands(rest, {"-b", "--branch", "-o", "--origin", "--depth", "-c",
+                                                       "--config", "--reference", "--template", "-j", "--jobs"})
+        if len(ops) >= 2:
+            w.cwd_hint = cwd
+            dest = ops[1].rstrip("/")
+            ref = w.env.norm(dest, cwd)
+            effects.append(w.write_effect(ref, "git clone"))
+            if not w.env.protected(ref):
+                w.reach_check(w.env.norm(dest + "/$(…)", cwd), "git clone", "fills",
+                              "clone into a directory outside memory and cuticle's files")
     elif sub in ("apply", "am"):
         _apply_patches(w, f"git {sub}", rest, repo, stdin, effects)
     elif sub == "stash" and (not rest or rest[0] in ("push", "save", "-u", "--include-untracked", "-m")):
@@ -2284,6 +2396,20 @@ def _extract(w: Walker, how: str, archive: str | None, members: list[str], dest:
         return
     for m in members[:2000]:
         effects.append(w.write_effect(w.env.norm(prefix + m.lstrip("/"), cwd), how))
+
+
+def _h_7z(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """7z / 7za / 7zz / unrar: ``x`` and ``e`` extract (``-oDIR``); other commands read or create archives."""
+    args = argv[1:]
+    if not args or args[0] not in ("x", "e"):
+        return "write" if args[:1] == ["a"] else "read", None
+    dest = next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), ".")
+    ops = [a for a in args[1:] if not a.startswith("-")]
+    if tool == "unrar" and len(ops) > 1 and ops[-1].endswith("/"):
+        dest = ops.pop()
+    if ops:
+        _extract(w, f"{tool} {args[0]}", ops[0], ops[1:], dest, cwd, effects)
+    return "write", None
 
 
 def _h_unzip(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -2502,7 +2628,8 @@ _FINAL = {
     "cp": _h_copy, "mv": _h_copy, "ln": _h_copy, "install": _h_copy,
     "tee": _h_tee, "sponge": _h_tee, "sed": _h_sed, "awk": _h_sed, "chmod": _h_chmod, "chown": _h_chmod,
     "chgrp": _h_chmod, "dd": _h_dd, "git": _h_git, "source": _h_source, ".": _h_source, "tar": _h_tar,
-    "sort": _h_sort, "uniq": _h_uniq, "patch": _h_patch, "unzip": _h_unzip, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
+    "sort": _h_sort, "uniq": _h_uniq, "patch": _h_patch, "unzip": _h_unzip, "bsdtar": _h_tar, "7z": _h_7z,
+    "7za": _h_7z, "7zz": _h_7z, "unrar": _h_7z, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
     "terraform": _h_infra, "tofu": _h_infra, "pulumi": _h_infra, "kubectl": _h_infra, "helm": _h_infra,
     "cdk": _h_infra, "cdktf": _h_infra,
 }
@@ -2597,7 +2724,8 @@ _SHELL_CALL = LazyRe(r"os\.system|os\.popen|os\.exec[lv]p?e?|subprocess\.(?:run|
                          r"\bsystem|\bIO\.popen|Open3\.\w+|shell_exec|passthru|proc_open|\bqx|%x|Kernel\.exec|"
                          r"Deno\.(?:run|Command)|Bun\.(?:spawn|spawnSync|\$)")
 _BACKTICK = LazyRe(r"`([^`]+)`")
-_WRITE_API = LazyRe(r"open\s*\([^)]*['\"][wax+][bt+]?['\"]|\.write_(?:text|bytes)|os\.(?:rename|replace|"
+_WRITE_API = LazyRe(r"open\s*\([^)]*['\"](?:[wax+][bt+]?|r\+[bt]?|rb\+)['\"]|inplace\s*=\s*(?:True|1)|"
+                        r"\.open\s*\(\s*['\"][wax]|\.write_(?:text|bytes)|os\.(?:rename|replace|"
                         r"remove|unlink|symlink|link|truncate|chmod)|shutil\.(?:copy\w*|move)|writeFile|appendFile|"
                         r"createWriteStream|renameSync|rename\(|copyFile|unlinkSync|rmSync|fs\.rm\b|File\.(?:write|"
                         r"binwrite|delete|rename|open\([^)]*['\"][wa])|FileUtils\.|IO\.write|open\s*\(\s*\w+\s*,"
@@ -2613,7 +2741,7 @@ _WRITE_CALL = LazyRe(r"\b(open|os\.open|writeFileSync|appendFileSync|writeFile|a
                      r"File\.write|File\.open|IO\.write|file_put_contents|fopen|Path|shutil\.copy\w*|"
                      r"shutil\.move|os\.rename|os\.replace|os\.remove|os\.unlink|unlinkSync|rmSync)\s*\(")
 _LITERAL_ARG = LazyRe(r"\s*(?:[rbuf]{0,2}'[^'\\]*'|[rbuf]{0,2}\"[^\"\\]*\")\s*")
-_WRITE_MODE = LazyRe(r"['\"](?:[rbt]*[wax+][bt+]*|>>?|\+<|w\+?|a\+?)['\"]|O_(?:WRONLY|RDWR|APPEND|CREAT)|"
+_WRITE_MODE = LazyRe(r"['\"](?:[rbt]*[wax+][bt+]*|r\+|>>?|\+<|w\+?|a\+?)['\"]|O_(?:WRONLY|RDWR|APPEND|CREAT)|"
                      r"flags\s*:\s*['\"][wa]")
 
 

@@ -147,6 +147,10 @@ class Env:
                     t = cwd + t[len(var):]
             if t.startswith("$"):
                 return PathRef("unknown", text)
+        if t.startswith("/proc/self/cwd") and cwd and (len(t) == 14 or t[14] == "/"):
+            t = cwd + t[14:]  # the process's working directory, spelled through /proc
+        elif t.startswith("/proc/self/root/"):
+            t = t[15:]
         if t[0] != "/":
             if cwd is None:
                 return PathRef("unknown", text)
@@ -329,11 +333,13 @@ class Env:
         if rx is None:
             return None
         head, sep, base = _split_last(pattern)
-        if _UNKNOWN_PART.search(base) or (not sep and _UNKNOWN_PART.match(pattern)):
+        any_name = bool(_UNKNOWN_PART.search(base))
+        if any_name or (not sep and _UNKNOWN_PART.match(pattern)):
             for cand in self.candidates():
                 if rx.match(cand) or rx.match(cand.lower()):
                     return self.norm(cand, None).display
-            return None
+            if not sep or _UNKNOWN_PART.search(head):
+                return None
         drx = _pattern_regex(head, cwd) if sep else None
         if sep and drx is None:  # a literal directory
             dref = self.norm(head or "/", cwd)
@@ -355,6 +361,13 @@ class Env:
         for d, g, display, recursive in self.shapes():
             if not dir_ok(d, recursive):
                 continue
+            if any_name:  # a name partly known only at run time: its known parts must fit
+                if d is None:
+                    continue  # credentials anywhere: reached through the candidates (the files there are)
+                brx = _base_regex(blow)
+                if brx.fullmatch(g) or brx.fullmatch(_example(g)):
+                    return display.replace("**/", "").replace("/**", "/…")
+                continue
             if globbed and g.startswith(".") and not blow.startswith("."):
                 continue  # a shell glob does not match dot files unless it starts with a dot itself
             if fnmatch.fnmatchcase(blow, g) if not globbed else (
@@ -368,12 +381,24 @@ class Env:
         return _secret_path(ref.display if ref.scope != "ws" else (ref.rel or ""))
 
 
-_UNKNOWN_PART = re.compile(r"\$\(…\)|\$\{[^}]*\}|\$[A-Za-z_0-9@*#?!$-][A-Za-z_0-9]*|`[^`]*`|\(…\)")
+_UNKNOWN_PART = re.compile(r"\$\(…\)|\$\(find\)|\$\{[^}]*\}|\$[A-Za-z_0-9@*#?!$-][A-Za-z_0-9]*|`[^`]*`|\(…\)")
 
 
 def is_pattern(text: str) -> bool:
     """The word still holds an unknown part (a variable, a substitution) or a glob character."""
     return "$" in text or "*" in text or "?" in text or "[" in text or "`" in text or "(…)" in text
+
+
+@functools.lru_cache(maxsize=256)
+def _base_regex(base: str):
+    """A last path component as a regex: unknown parts are ``.*``, globs stay globs."""
+    out, pos = [], 0
+    for m in _UNKNOWN_PART.finditer(base):
+        out.append(_glob_piece(base[pos:m.start()]))
+        out.append(".*")
+        pos = m.end()
+    out.append(_glob_piece(base[pos:]))
+    return re.compile("".join(out))
 
 
 def _split_last(text: str) -> tuple[str, str, str]:
