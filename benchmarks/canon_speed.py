@@ -118,8 +118,8 @@ def main(argv=None) -> int:
     from tiers.workspace import Workspace
 
     mixes = {}
-    vec = DATA / "chitin-governance.jsonl"
-    dev = DATA / "shell-dev.jsonl"
+    vec = DATA / "vectors" / "chitin-governance.jsonl"
+    dev = DATA / "eval" / "shell-dev.jsonl"
     if vec.exists():
         mixes["upstream (309)"] = [json.loads(x)["cmd"] for x in vec.read_text().splitlines()
                                    if json.loads(x).get("kind") == "test_vector"]

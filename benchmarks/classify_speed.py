@@ -94,7 +94,7 @@ def _lines() -> dict[str, list[str]]:
         for path in sorted(Path(tmp).rglob("*.md")):
             lint += [ln.text for ln in parse_document(path.read_bytes()).memory_lines()]
     ev: list[str] = []
-    for path in (ROOT.parent / "shared" / "eval" / "tiers-dev.jsonl", ROOT / "benchmarks" / "heldout" / "tiers-heldout.jsonl"):
+    for path in (ROOT / "benchmarks" / "data" / "eval" / "tiers-dev.jsonl", ROOT / "benchmarks" / "heldout" / "tiers-heldout.jsonl"):
         if path.is_file():
             ev += [json.loads(x)["line"] for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
     sample: list[str] = []

@@ -35,13 +35,14 @@ def _hook_blocks(root: Path, line: str) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    path = Path(argv[1]) if len(argv) > 1 else ROOT.parent / "shared" / "eval" / "injection-dev.jsonl"
+    path = Path(argv[1]) if len(argv) > 1 else ROOT / "benchmarks" / "data" / "eval" / "injection-dev.jsonl"
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     stats: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])  # (group, key) -> [hits, n]
     failures = []
     disagree = 0
     hook_disagree = 0
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as hook_tmp:
+        (Path(hook_tmp) / ".cuticle").mkdir()  # an initialised workspace: the hook passes writes elsewhere through
         ws = Workspace(tmp)
         for row in rows:
             gate = {f.code for f in scan_new_lines(ws, "MEMORY.md", [row["line"]])} & CODES

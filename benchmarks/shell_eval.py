@@ -1,4 +1,4 @@
-"""Shell-policy quality on a shell set (default benchmarks/data/shell-dev.jsonl): decisions, denies let through,
+"""Shell-policy quality on a shell set (default benchmarks/data/eval/shell-dev.jsonl): decisions, denies let through,
 action types, and per-family figures when rows carry a ``family`` key.
 
 Each command is evaluated exactly as the hook would (`Bash` tool) from the root of a fresh workspace built like an
@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DEFAULT = ROOT / "benchmarks" / "data" / "shell-dev.jsonl"
+DEFAULT = ROOT / "benchmarks" / "data" / "eval" / "shell-dev.jsonl"
 
 
 def make_workspace(root: str) -> str:

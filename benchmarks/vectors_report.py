@@ -1,6 +1,6 @@
 """Agreement with the Chitin governance vectors: equivalence classes, six action types, upstream decisions.
 
-Reads benchmarks/data/chitin-governance.jsonl (derived from the upstream test suite) and reports, per kind, how
+Reads benchmarks/data/vectors/chitin-governance.jsonl (derived from the upstream test suite) and reports, per kind, how
 many rows cuticle agrees with, listing every difference. Differences that are deliberate (cuticle's action types
 follow eval/README.md; upstream's known bypasses are closed) are labelled with the reason.
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-DEFAULT = ROOT / "benchmarks" / "data" / "chitin-governance.jsonl"
+DEFAULT = ROOT / "benchmarks" / "data" / "vectors" / "chitin-governance.jsonl"
 
 #: upstream six-type classifications cuticle changes on purpose (eval/README.md, "action")
 DELIBERATE_BASH = {

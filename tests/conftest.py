@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample-workspace"
-SHARED = ROOT.parent / "shared"
+DATA = ROOT / "benchmarks" / "data"  # development data kept in the repository
 
 
 @pytest.fixture(autouse=True)

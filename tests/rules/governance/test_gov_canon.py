@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from rules.governance.analyze import analyze_command
 from rules.governance.canon import canonicalize
 from rules.governance.paths import Env
-from tests.conftest import SHARED
+from tests.conftest import DATA
 
 ENV = Env.build("/nonexistent/ws")
 
@@ -67,7 +67,7 @@ def test_different_commands_digest_differently(a, b):
 
 
 def test_vectors_digest_equality_rows_all_agree():
-    path = SHARED / "vectors" / "chitin-governance.jsonl"
+    path = DATA / "vectors" / "chitin-governance.jsonl"
     if not path.exists():
         pytest.skip("shared vectors not present")
     rows = [json.loads(line) for line in path.read_text().splitlines()]
