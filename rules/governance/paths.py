@@ -445,6 +445,8 @@ def _pattern_regex(pattern: str, cwd: str | None):
         else:
             body = re.escape(cwd.rstrip("/") + "/") + body
     body = body.replace(r"/\./", "/").replace("/.*/", "/(?:.*/)?")  # "any directories" may be none
+    if body.endswith("/.*"):
+        body = body[:-3] + "(?:/.*)?"
     try:
         return re.compile(body + r"/?\Z")
     except re.error:

@@ -86,8 +86,12 @@ EXTRA = [
     ("copy-move", "allow", "mkdir -p out && cp dist/* out/"),
     ("copy-move", "allow", "git stash && git pull && git stash pop"),
 ]
+#: the issue's forms aimed at the policy, cuticle's state, hook settings and credentials, and benign neighbours
+MORE = [json.loads(x) for x in (Path(__file__).with_name("effects-more.jsonl")).read_text(
+    encoding="utf-8").splitlines() if x.strip()]
 ROWS = [(r["family"], r["expect"], r["cmd"], r["id"]) for r in ATTACK] + \
-       [(f, e, c, f"x{i:03d}") for i, (f, e, c) in enumerate(EXTRA, 1)]
+       [(f, e, c, f"x{i:03d}") for i, (f, e, c) in enumerate(EXTRA, 1)] + \
+       [("more", r["expect"], r["cmd"], f"m{i:03d}") for i, r in enumerate(MORE, 1)]
 
 
 def make_ws(root: Path) -> Path:
