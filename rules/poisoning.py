@@ -642,14 +642,42 @@ _DEST_HINT = (r"://|@|\w\.[a-z]{2,}|\b\d{1,3}\.\d{1,3}\.|repl|respon|messag|answ
               r"pastebin|gist|telemetr|commit|ответ|сообщени|письм|сводк")
 
 
-def _present(text: str) -> frozenset[str]:
-    """The detector kinds and frame groups one of whose stems occurs in ``text`` (a substring test per stem): a
-    kind's patterns and a group's frames run only then. Stems are what every match of their patterns contains,
-    so a line without any of them cannot match, and most memory lines hold none."""
+@functools.lru_cache(maxsize=1)
+def _stem_groups() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, str], ...]]:
+    """(word stem -> the groups it opens, (other stem, group) pairs): a stem made of word characters can occur
+    only inside one word of a line, so words are looked up one by one; the others ("turn off", ".md", ">") are
+    searched for in the whole line."""
     groups = {**_STEMS, "exfiltration": _EXFIL_STEMS, "trust-source": _TRUST_STEMS,
               "base64": ("base64", "atob", "frombase64", "b64decode"),
               **{"frame:" + g: stems for g, stems in _FRAME_GATES.items()}}
-    return frozenset(name for name, stems in groups.items() if any(s in text for s in stems))
+    words: dict[str, set[str]] = {}
+    other: list[tuple[str, str]] = []
+    for name, stems in groups.items():
+        for st in stems:
+            if re.fullmatch(r"\w+", st):
+                words.setdefault(st, set()).add(name)
+            else:
+                other.append((st, name))
+    return {k: frozenset(v) for k, v in words.items()}, tuple(other)
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_groups(word: str) -> frozenset[str]:
+    """The groups whose word stems occur in ``word`` (memory files repeat their words)."""
+    stems = _stem_groups()[0]
+    return frozenset().union(*(g for st, g in stems.items() if st in word))
+
+
+def _present(text: str) -> frozenset[str]:
+    """The detector kinds and frame groups one of whose stems occurs in ``text``: a kind's patterns and a group's
+    frames run only then. Stems are what every match of their patterns contains, so a line without any of them
+    cannot match, and most memory lines hold none."""
+    found = set().union(*map(_word_groups, set(_WORD_RUN.findall(text))))
+    found.update(name for st, name in _stem_groups()[1] if name not in found and st in text)
+    return frozenset(found)
+
+
+_WORD_RUN = re.compile(r"\w+")
 
 
 def _plan(present: frozenset[str]) -> tuple[str, ...]:
@@ -705,6 +733,8 @@ def _scan_plain(text: str) -> list[Signal]:
     """Signals in one stretch of normalized text (no HTML-comment handling)."""
     present = _present(text)
     facts = _Facts(text)
+    if not (present - {"exfiltration", "fake-authority"}) and not facts.dest:
+        return []  # (the common line) exfiltration needs a destination, a fake notice another sign
     gates = frozenset(name[6:] for name in present if name.startswith("frame:"))
     out: list[Signal] = []
     compiled = _compiled()
@@ -740,7 +770,8 @@ def _scan_plain(text: str) -> list[Signal]:
     if "trust-source" in present:
         out.extend(_trust(text))
     out.extend(_frames(text, gates, facts))
-    out.extend(_general_frames(text, facts))
+    if "general" in gates:
+        out.extend(_general_frames(text, facts))
     if "base64" in present:
         for m in aux["b64_pipe"].finditer(text):
             if not _negated(text, m.start()):
@@ -767,6 +798,13 @@ _FRAME_GATES = {
                  "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только", "everyth", "anyth",
                  ".md", "все"),
     "user": ("user", "owner", "human", "пользовател", "владел"),
+    # the frames of _general_frames: an ignoring verb, a ranking verb or a copying verb
+    "general": ("ignor", "disregard", "forget", "drop", "discard", "aside", "throw", "overrid", "overrul", "игнор",
+                "забуд", "забыт", "отброс", "учитыв", "внимани", "пренебре", "precedence", "priority", "outrank",
+                "outweigh", "supersed", "trump", "win", "replac", "above", "важнее", "главнее", "приоритет", "заменя",
+                "отменя", "перекрыва", "выше", "copy", "copie", "paste", "carry", "propagat", "replicat", "repeat",
+                "duplicat", "keep", "add", "append", "includ", "insert", "mirror", "spread", "move", "transfer",
+                "скопир", "копир", "перенес", "перенос", "дублир", "повтор", "добав", "встав", "распростран"),
     "trust": ("offici", "trust", "verif", "reliab", "authorit", "whitelist", "allowlist", "vett", "safe", "approved",
               "endorse", "signed", "официальн",
               "доверен", "проверен", "надежн", "довер", "безопасн"),
@@ -825,8 +863,13 @@ def _general_frames(text: str, facts: _Facts) -> list[Signal]:
     def live(start: int, end: int) -> bool:
         return not _negated(text, start) and not _mentioned(text, start, end)
 
+    ignore = aux["f_ignore_verb"].search(text) is not None
+    rank = aux["f_precedence"].search(text) is not None
+    persist = not facts.attributed and aux["f_spread"].search(text) is not None
+    if not (ignore or rank or persist):
+        return out  # (the common line) none of the three acts is named
     for off, sent in _sentences(text):
-        for v in aux["f_ignore_verb"].finditer(sent):
+        for v in aux["f_ignore_verb"].finditer(sent) if ignore else ():
             obj = aux["f_rule_obj"].search(sent, v.end(), v.end() + 60)
             if obj is None or aux["f_scoped"].match(sent, obj.end()):
                 continue  # "ignore the rules about commit style": one topic, not memory as a whole
@@ -834,13 +877,13 @@ def _general_frames(text: str, facts: _Facts) -> list[Signal]:
             if prior and not (facts.attributed and aux["f_own"].search(sent)) and live(off + v.start(), off + obj.end()):
                 out.append(Signal("instruction-override", off + v.start(), off + obj.end(), sent[v.start():obj.end()]))
                 break
-        for p in aux["f_precedence"].finditer(sent):
+        for p in aux["f_precedence"].finditer(sent) if rank else ():
             src = aux["f_outside_src"].search(sent, 0, p.start())
             ref = aux["f_mem_ref"].search(sent, p.end())
             if src and ref and live(off + p.start(), off + p.end()):
                 out.append(Signal("instruction-override", off + src.start(), off + ref.end(), sent[src.start():ref.end()]))
                 break
-        if not facts.attributed:
+        if persist:
             verb = aux["f_copy_verb"].search(sent)
             if verb and aux["f_self_ref"].search(sent) and aux["f_spread"].search(sent) \
                     and live(off + verb.start(), off + verb.end()):
