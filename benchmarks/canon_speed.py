@@ -27,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-SHARED = ROOT / "benchmarks" / "data"
+DATA = ROOT / "benchmarks" / "data"
 
 
 def rounds_of(fn, cmds, seconds: float) -> float:
@@ -118,8 +118,8 @@ def main(argv=None) -> int:
     from tiers.workspace import Workspace
 
     mixes = {}
-    vec = SHARED / "vectors" / "chitin-governance.jsonl"
-    dev = SHARED / "eval" / "shell-dev.jsonl"
+    vec = DATA / "vectors" / "chitin-governance.jsonl"
+    dev = DATA / "eval" / "shell-dev.jsonl"
     if vec.exists():
         mixes["upstream (309)"] = [json.loads(x)["cmd"] for x in vec.read_text().splitlines()
                                    if json.loads(x).get("kind") == "test_vector"]

@@ -1,7 +1,11 @@
-"""Shell-policy quality on eval/shell-dev.jsonl: decision correct-rate, denies let through, action-type accuracy.
+"""Shell-policy quality on a shell set (default benchmarks/data/eval/shell-dev.jsonl): decisions, denies let through,
+action types, and per-family figures when rows carry a ``family`` key.
 
-Each command is evaluated exactly as the hook would (`Bash` tool, starter policy, a fresh workspace with no git
-repository, so repositories count as being on a feature branch, as the eval README assumes).
+Each command is evaluated exactly as the hook would (`Bash` tool) from the root of a fresh workspace built like an
+installed one: a copy of `sample-workspace/` (MEMORY.md, USER.md, memory/*.md), `.cuticle/key`, `.cuticle/serve.json`
+and the starter policy as `chitin.yaml`. It has no git repository, so repositories count as being on a feature
+branch, as the eval README assumes. Any file in the shell-dev format works (`id`, `cmd`, `expect`, `action`; other
+keys are ignored except `family`).
 
     python benchmarks/shell_eval.py [--data PATH] [--json]
 """
@@ -21,6 +25,24 @@ sys.path.insert(0, str(ROOT))
 DEFAULT = ROOT / "benchmarks" / "data" / "eval" / "shell-dev.jsonl"
 
 
+def make_workspace(root: str) -> str:
+    """An installed-looking workspace at ``root``: sample memory files, the stamp key, a serve token, a policy."""
+    import shutil
+
+    from rules.governance.policy import STARTER_POLICY
+
+    dest = Path(root)
+    sample = ROOT / "sample-workspace"
+    if sample.is_dir():
+        shutil.copytree(sample, dest, dirs_exist_ok=True)
+    state = dest / ".cuticle"
+    state.mkdir(exist_ok=True)
+    (state / "key").write_text("00" * 32 + "\n", encoding="ascii")
+    (state / "serve.json").write_text('{"address": "127.0.0.1:0", "token": "t"}\n', encoding="utf-8")
+    shutil.copyfile(STARTER_POLICY, dest / "chitin.yaml")
+    return str(dest)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=str(DEFAULT))
@@ -31,9 +53,10 @@ def main(argv=None) -> int:
     from tiers.workspace import Workspace
 
     rows = [json.loads(line) for line in Path(args.data).read_text(encoding="utf-8").splitlines() if line.strip()]
-    ws = Workspace(tempfile.mkdtemp(prefix="cuticle-shell-eval-"))
+    ws = Workspace(make_workspace(tempfile.mkdtemp(prefix="cuticle-shell-eval-")))
     by_expect = collections.defaultdict(lambda: [0, 0])
     by_action = collections.defaultdict(lambda: [0, 0])
+    by_family = collections.defaultdict(lambda: [0, 0, 0, 0])  # deny ok, deny n, allow ok, allow n
     confusion = collections.Counter()
     failures = []
     correct = action_ok = denies_allowed = 0
@@ -48,6 +71,11 @@ def main(argv=None) -> int:
         by_action[row["action"]][0] += a_ok
         by_action[row["action"]][1] += 1
         confusion[(row["action"], ev.action)] += 1
+        if "family" in row:
+            fam = by_family[row["family"]]
+            j = 0 if row["expect"] == "deny" else 2
+            fam[j] += ok
+            fam[j + 1] += 1
         if row["expect"] == "deny" and ev.decision == "allow":
             denies_allowed += 1
         if not ok or not a_ok:
@@ -59,12 +87,14 @@ def main(argv=None) -> int:
         "action_accuracy": action_ok / n,
         "by_expect": {k: {"correct": v[0], "n": v[1]} for k, v in sorted(by_expect.items())},
         "by_action": {k: {"correct": v[0], "n": v[1]} for k, v in sorted(by_action.items())},
+        "by_family": {k: {"deny_correct": v[0], "deny": v[1], "allow_correct": v[2], "allow": v[3]}
+                      for k, v in sorted(by_family.items())},
         "failures": failures,
     }
     if args.json:
         print(json.dumps(report, indent=2))
         return 0 if denies_allowed == 0 else 1
-    print(f"shell-dev: {n} commands")
+    print(f"{Path(args.data).name}: {n} commands")
     print(f"  decisions correct : {correct}/{n} = {correct / n:.3f}   (goal >= 0.95)")
     print(f"  deny cases allowed: {denies_allowed}   (goal 0)")
     print(f"  action accuracy   : {action_ok}/{n} = {action_ok / n:.3f}")
@@ -74,6 +104,10 @@ def main(argv=None) -> int:
     print("  action type accuracy by expected type:")
     for k, v in sorted(by_action.items()):
         print(f"    {k:<10} {v[0]:>3}/{v[1]:<3} = {v[0] / v[1]:.3f}")
+    if by_family:
+        print("  by family (denied of deny / allowed of allow):")
+        for k, v in sorted(by_family.items()):
+            print(f"    {k:<16} deny {v[0]:>3}/{v[1]:<3}  allow {v[2]:>3}/{v[3]:<3}")
     if failures:
         print("  failures:")
         for f in failures:

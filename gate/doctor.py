@@ -1,6 +1,7 @@
 """`cuticle doctor`: is the gate installed, complete, runnable, and does it actually block? (hosts.md §0.7)
 
-The canary runs the installed hook command, exactly as the host would, on a throw-away copy of the workspace
+The canary runs the installed hook command as the host would (from the host's environment: without the virtual
+environment cuticle may be installed in), on a throw-away copy of the workspace
 configuration in a temporary directory: a write to a guarded file and a write that contradicts a user directive
 must both come back blocked in the host's dialect. Nothing is written to the real workspace.
 """
@@ -12,12 +13,14 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
+from tiers.errors import ConfigError
 from tiers.record import dataclass, field
 
-from .install import CONFIG_FILES, SPECS, _commands_of, host_config_path, is_ours, load_json
+from .install import host_config_path, installed_configs, load_json
 
 CANARY_DIRECTIVE = "- User said: never deploy on Fridays."
 CANARY_CONFLICT = "- Deploying on Fridays is fine."
@@ -50,64 +53,65 @@ class DoctorReport:
 
 
 def write_payload(host: str, path: str, content: str, cwd: str) -> dict:
-    """A PreToolUse-style whole-file write of ``path`` in ``host``'s own shape (hosts.md §10.4)."""
-    if host in ("claude", "codex"):
-        p = {"session_id": "cuticle-doctor", "cwd": cwd, "hook_event_name": "PreToolUse", "tool_name": "Write",
-             "tool_input": {"file_path": path, "content": content}, "permission_mode": "default"}
-        if host == "codex":
-            p.update(model="canary", turn_id="t0")
-        return p
-    if host == "gemini":
-        return {"session_id": "cuticle-doctor", "cwd": cwd, "hook_event_name": "BeforeTool",
-                "timestamp": "2026-01-01T00:00:00Z", "tool_name": "write_file",
-                "tool_input": {"file_path": path, "content": content}}
-    if host == "copilot":
-        return {"timestamp": 0, "cwd": cwd, "toolName": "create", "toolArgs": json.dumps({"path": path, "file_text": content})}
-    if host == "cursor":
-        return {"hook_event_name": "preToolUse", "conversation_id": "cuticle-doctor", "generation_id": "g0",
-                "workspace_roots": [cwd], "tool_name": "Write", "tool_input": {"file_path": path, "content": content}}
-    return {"hook": "before_tool_call", "workspaceDir": cwd,
-            "event": {"toolName": "write", "params": {"path": path, "content": content}},
-            "ctx": {"sessionId": "cuticle-doctor", "toolName": "write"}}
+    """A before-tool whole-file write of ``path`` in ``host``'s own shape."""
+    from .hosts import get
+
+    return get(host).write_payload(path, content, cwd)
 
 
 def is_block(host: str, stdout: str, code: int) -> bool:
     """Did this answer block the tool call, in ``host``'s dialect?"""
-    try:
-        body = json.loads(stdout) if stdout.strip() else {}
-    except ValueError:
-        body = {}
-    if not isinstance(body, dict):
-        body = {}
-    if host in ("claude", "codex"):
-        return code == 2 or (body.get("hookSpecificOutput") or {}).get("permissionDecision") == "deny"
-    if host == "gemini":
-        return body.get("decision") in ("deny", "block") or code == 2
-    if host == "copilot":
-        return body.get("permissionDecision") == "deny"
-    if host == "cursor":
-        return body.get("permission") == "deny"
-    return body.get("block") is True
+    from .hosts import get
+
+    return get(host).is_block(stdout, code)
 
 
-def installed_commands(host: str, data: dict) -> dict[str, list[tuple[str | None, str]]]:
-    """event -> [(matcher, command)] of cuticle's entries in a host config."""
-    out: dict[str, list[tuple[str | None, str]]] = {}
-    hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
-    for event, entries in hooks.items():
-        if not isinstance(entries, list):
-            continue
-        for e in entries:
-            for c in _commands_of(host, e):
-                if is_ours(c, host):
-                    out.setdefault(event, []).append((e.get("matcher") if isinstance(e, dict) else None, c))
-    return out
+def host_env(environ: dict | None = None) -> dict:
+    """The environment a host gives its hooks, as far as it can be told from here: this one without the virtual
+    environment cuticle may run in (a host started from a desktop or a service never activated it)."""
+    env = dict(os.environ if environ is None else environ)
+    venv_bins = set()
+    if env.get("VIRTUAL_ENV"):
+        venv_bins.add(os.path.join(env["VIRTUAL_ENV"], "bin"))
+    if sys.prefix != sys.base_prefix:
+        venv_bins.add(os.path.join(sys.prefix, "bin"))
+    env.pop("VIRTUAL_ENV", None)
+    parts = [p for p in env.get("PATH", os.defpath).split(os.pathsep) if p and os.path.normpath(p) not in
+             {os.path.normpath(b) for b in venv_bins}]
+    env["PATH"] = os.pathsep.join(parts)
+    return env
 
 
-def _resolvable(argv0: str) -> bool:
+def _resolvable(argv0: str, env: dict) -> bool:
     if os.sep in argv0:
         return os.path.isfile(argv0) and os.access(argv0, os.X_OK)
-    return shutil.which(argv0) is not None
+    return shutil.which(argv0, path=env.get("PATH", "")) is not None
+
+
+def configured_hosts(root: Path) -> list[str]:
+    """The hosts with cuticle installed for ``root``: the project files that carry cuticle's hooks, the ones `init`
+    recorded in `.cuticle/installed.json`, and an OpenClaw configuration whose cuticle entry names ``root``."""
+    from tiers.workspace import Workspace
+
+    from .hosts import HOSTS, get
+
+    recorded = installed_configs(Workspace(root))
+    found = []
+    for name in HOSTS:
+        adapter = get(name)
+        if name in recorded:
+            found.append(name)
+            continue
+        path = adapter.config_path(root)
+        try:
+            data = load_json(path)
+        except ConfigError:  # a broken project file is reported by the host's own check
+            if adapter.config_file:
+                found.append(name)
+            continue
+        if data and adapter.installed_for(data, root):
+            found.append(name)
+    return found
 
 
 def doctor(root: Path, host: str | None = None, *, host_config: str | None = None, canary: bool = True,
@@ -135,16 +139,26 @@ def doctor(root: Path, host: str | None = None, *, host_config: str | None = Non
         rep.add("state-writable", "ok" if os.access(ws.state_dir, os.W_OK) else "fail",
                 ".cuticle/ is writable" if os.access(ws.state_dir, os.W_OK) else ".cuticle/ is not writable")
         rep.add("server", "ok", _server_status(ws))
+        try:
+            from rules.governance import policy_status
+            status, detail = policy_status(ws)
+        except Exception as exc:  # noqa: BLE001 - an invalid config.toml is reported by the config check
+            status, detail = "invalid", str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        rep.add("policy", {"ok": "ok", "missing": "warn", "invalid": "fail"}[status], detail)
     # 2. hosts
-    hosts = [host] if host else [h for h in CONFIG_FILES if (root / CONFIG_FILES[h]).exists()]
+    hosts = [host] if host else configured_hosts(root)
     if not hosts:
         rep.add("hooks", "fail", "no host configuration with cuticle found; run `cuticle init <host>`")
+    recorded = installed_configs(ws)
     for h in hosts:
-        _check_host(rep, ws, h, host_config, canary, timeout)
+        _check_host(rep, ws, h, host_config or recorded.get(h), canary, timeout)
     return rep
 
 
 def _check_host(rep: DoctorReport, ws, host: str, host_config: str | None, canary: bool, timeout: float) -> None:
+    from .hosts import get
+
+    adapter = get(host)
     path = host_config_path(host, ws.root, host_config)
     try:
         data = load_json(path)
@@ -154,41 +168,20 @@ def _check_host(rep: DoctorReport, ws, host: str, host_config: str | None, canar
     if not data:
         rep.add(f"{host}:config", "fail", f"{path} is missing or empty; run `cuticle init {host}`")
         return
-    if host == "openclaw":
-        argv = _openclaw_argv(rep, data, path)
-        if argv is None:
-            return
-        pre_cmd = shlex.join(argv + ["hook", "openclaw", "before_tool_call"])
-    else:
-        found = installed_commands(host, data)
-        pre_cmd = None
-        for spec in SPECS[host]:
-            entries = found.get(spec.event, [])
-            if not entries:
-                rep.add(f"{host}:{spec.event}", "fail", f"{path.name}: no cuticle hook for {spec.event}; run `cuticle init {host}`")
-                continue
-            if spec.matcher:
-                want = set(spec.matcher.split("|"))
-                have: set[str] = set()
-                for m, _c in entries:
-                    have |= set((m or "").split("|")) if m else want  # no matcher = every tool
-                missing = want - have
-                if missing:
-                    rep.add(f"{host}:{spec.event}", "fail",
-                            f"{path.name}: {spec.event} matcher misses {', '.join(sorted(missing))}; re-run `cuticle init {host}`")
-                    continue
-            rep.add(f"{host}:{spec.event}", "ok", f"{spec.event}: {entries[0][1]}")
-            if pre_cmd is None and spec.event in ("PreToolUse", "BeforeTool", "preToolUse"):
-                pre_cmd = entries[0][1]
-        if pre_cmd is None:
-            return
-        argv = shlex.split(pre_cmd)
-        if not argv or not _resolvable(argv[0]):
-            rep.add(f"{host}:command", "fail", f"{argv[0] if argv else pre_cmd!r} is not on PATH; install cuticle or re-run init with --command")
-            return
-        rep.add(f"{host}:command", "ok", f"{argv[0]} resolves")
+    argv, checks = adapter.hook_argv(data, path)
+    for name, status, detail in checks + adapter.check(ws.root, data):
+        rep.add(name, status, detail)
+    if argv is None:
+        return
+    env = host_env()
+    if not argv or not _resolvable(argv[0], env):
+        rep.add(f"{host}:command", "fail", f"{argv[0] if argv else '(empty)'!r} is not found from the host's "
+                                           "environment (its PATH, without this virtual environment); re-run "
+                                           f"`cuticle init {host}` (it writes an absolute path) or pass --command")
+        return
+    rep.add(f"{host}:command", "ok", f"{argv[0]} resolves from the host's environment")
     if canary:
-        _canary(rep, ws, host, shlex.split(pre_cmd), timeout)
+        _canary(rep, ws, host, argv, timeout, env)
 
 
 def _server_status(ws) -> str:
@@ -205,43 +198,18 @@ def _server_status(ws) -> str:
     return f"server {mode}; {running}"
 
 
-def _openclaw_argv(rep: DoctorReport, data: dict, path: Path) -> list[str] | None:
-    from .install import PLUGIN_DIR
-
-    plugins = data.get("plugins") or {}
-    paths = ((plugins.get("load") or {}).get("paths")) or []
-    entry = (plugins.get("entries") or {}).get("cuticle")
-    if not isinstance(entry, dict) or not entry.get("enabled"):
-        rep.add("openclaw:plugin", "fail", f"{path}: plugins.entries.cuticle is missing or disabled; run `cuticle init openclaw`")
-        return None
-    if not any(Path(os.path.expanduser(p)).resolve() == PLUGIN_DIR for p in paths if isinstance(p, str)):
-        rep.add("openclaw:plugin", "warn", f"{path}: the plugin folder {PLUGIN_DIR} is not in plugins.load.paths "
-                                            "(fine if it was installed with `openclaw plugins install`)")
-    else:
-        rep.add("openclaw:plugin", "ok", f"plugin loaded from {PLUGIN_DIR}")
-    for f in ("package.json", "openclaw.plugin.json", "index.js"):
-        if not (PLUGIN_DIR / f).is_file():
-            rep.add("openclaw:files", "fail", f"{PLUGIN_DIR / f} is missing from the package")
-            return None
-    hooks = entry.get("hooks") or {}
-    if not hooks.get("allowConversationAccess"):
-        rep.add("openclaw:provenance", "warn", "hooks.allowConversationAccess is off: llm_input (user provenance) is not delivered")
-    cmd = (entry.get("config") or {}).get("command") or ["cuticle"]
-    argv = cmd if isinstance(cmd, list) else shlex.split(str(cmd))
-    if not argv or not _resolvable(argv[0]):
-        rep.add("openclaw:command", "fail", f"{argv[0] if argv else cmd!r} is not resolvable")
-        return None
-    rep.add("openclaw:command", "ok", f"{argv[0]} resolves")
-    return [str(a) for a in argv]
-
-
-def _canary(rep: DoctorReport, ws, host: str, argv: list[str], timeout: float) -> None:
+def _canary(rep: DoctorReport, ws, host: str, argv: list[str], timeout: float, env: dict) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="cuticle-canary-"))
     try:
         state = tmp / ".cuticle"
         state.mkdir()
         if ws.config_path.is_file():
             shutil.copy2(ws.config_path, state / "config.toml")
+        else:
+            (state / "config.toml").write_text("", encoding="utf-8")
+        import secrets
+
+        (state / "key").write_text(secrets.token_hex(32) + "\n", encoding="ascii")  # installed, as `init` leaves it
         (tmp / "MEMORY.md").write_text("# Memory\n\n" + CANARY_DIRECTIVE + "\n", encoding="utf-8")
         cases = [
             ("canary:guarded", str(tmp / "PERSONALITY.md"), "- I may rewrite my own personality.\n",
@@ -254,7 +222,7 @@ def _canary(rep: DoctorReport, ws, host: str, argv: list[str], timeout: float) -
             try:
                 # in-process (no `cuticle serve` for a directory about to be deleted): the gate's own answer
                 proc = subprocess.run(argv, input=payload, capture_output=True, text=True, cwd=tmp, timeout=timeout,
-                                      env={**os.environ, "CUTICLE_SERVER": "off"})
+                                      env={**env, "CUTICLE_SERVER": "off"})
             except (OSError, subprocess.TimeoutExpired) as exc:
                 rep.add(f"{host}:{name}", "fail", f"could not run {shlex.join(argv)}: {exc}")
                 continue

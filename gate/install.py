@@ -2,7 +2,7 @@
 
 Every host keeps hooks in a JSON file. Installing merges cuticle's entries into it: other hooks are kept, an
 existing cuticle entry is updated in place (idempotent), and the original file is backed up before the first
-change. The tables here are the single source of which events and tool matchers each host needs.
+change. Which events, matchers and entry shapes each host needs is its module's (gate/hosts/).
 """
 
 from __future__ import annotations
@@ -21,68 +21,6 @@ from tiers.record import dataclass, field
 TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 if TYPE_CHECKING:
     from typing import Any
-
-PLUGIN_DIR = Path(__file__).resolve().parent / "openclaw"
-
-
-@dataclass(frozen=True, slots=True)
-class HookSpec:
-    event: str
-    matcher: str | None = None  # "A|B|C" (None: no matcher, the host runs the hook for everything)
-    timeout: int | None = None
-
-
-# Matchers cover every memory-writing tool and the shell tool of each host (hosts.md §2-§6, §11).
-SPECS: dict[str, tuple[HookSpec, ...]] = {
-    "claude": (
-        HookSpec("PreToolUse", "Write|Edit|MultiEdit|Bash", 10),
-        HookSpec("PostToolUse", "Write|Edit|MultiEdit"),
-        HookSpec("UserPromptSubmit"),
-        HookSpec("SessionStart", "startup|resume|clear|compact"),
-        HookSpec("SessionEnd"),
-    ),
-    "codex": (
-        HookSpec("PreToolUse", "apply_patch|Edit|Write|Bash", 10),
-        HookSpec("PostToolUse", "apply_patch|Edit|Write"),
-        HookSpec("UserPromptSubmit"),
-        HookSpec("SessionStart", "startup|resume|clear"),
-    ),
-    "gemini": (
-        HookSpec("BeforeTool", "write_file|replace|save_memory|run_shell_command", 10000),
-        HookSpec("AfterTool", "write_file|replace"),
-        HookSpec("BeforeAgent"),
-        HookSpec("SessionStart", "startup|resume|clear"),
-        HookSpec("SessionEnd"),
-    ),
-    "copilot": (
-        HookSpec("preToolUse", None, 10),
-        HookSpec("postToolUse"),
-        HookSpec("userPromptSubmitted"),
-        HookSpec("sessionStart"),
-        HookSpec("sessionEnd"),
-    ),
-    "cursor": (
-        HookSpec("preToolUse", "Write"),
-        HookSpec("preToolUse", "StrReplace"),
-        HookSpec("preToolUse", "Edit"),
-        HookSpec("beforeShellExecution"),
-        HookSpec("afterFileEdit"),
-        HookSpec("beforeSubmitPrompt"),
-        HookSpec("sessionStart"),
-        HookSpec("sessionEnd"),
-    ),
-}
-
-CONFIG_FILES = {
-    "claude": ".claude/settings.json",
-    "codex": ".codex/hooks.json",
-    "gemini": ".gemini/settings.json",
-    "copilot": ".github/hooks/cuticle.json",
-    "cursor": ".cursor/hooks.json",
-}
-
-OPENCLAW_HOOKS = ("before_tool_call", "after_tool_call", "llm_input", "session_start", "session_end",
-                  "before_prompt_build")
 
 DEFAULT_CONFIG = """\
 # cuticle workspace configuration (written by `cuticle init`; every key shows its default).
@@ -104,8 +42,8 @@ user_guard = ["USER.md"]
 allow_memory_delete = false
 # When the policy layer cannot evaluate a tool call: false = let it run (fail open), true = deny it.
 fail_closed_policy = false
-# Claude Code rewrites: "auto" approves the stamped write only in acceptEdits/bypassPermissions/dontAsk mode
-# and otherwise asks the user as Claude would; "allow" or "ask" force one.
+# Claude Code rewrites: "auto" hands the stamped write to Claude's own permission flow (its mode and permission
+# rules decide, as for any edit); "allow" approves it outright; "ask" always asks the user.
 claude_auto_allow = "auto"
 # "auto": each hook call hands its payload to a `cuticle serve` for this workspace (started on first use,
 # detached, loopback or Unix socket only, token-protected; it exits after 30 idle minutes, when this directory
@@ -116,21 +54,13 @@ server = "auto"
 
 
 def default_command() -> str:
-    """The command hosts should run: `cuticle` when it is on PATH, else this interpreter with `-m gate`."""
-    exe = shutil.which("cuticle")
-    if exe:
-        return "cuticle"
+    """The command hosts should run, spelled so that it works from the host's own environment: a host starts hooks
+    with its own PATH, where a virtual environment's bare ``cuticle`` is not found (exit 127, the gate off). So
+    the absolute path of this environment's ``cuticle`` script, else this interpreter with ``-m gate``."""
+    script = Path(sys.executable).parent / ("cuticle.exe" if os.name == "nt" else "cuticle")
+    if script.is_file() and os.access(script, os.X_OK):
+        return shlex.join([str(script)])
     return shlex.join([sys.executable, "-m", "gate"])
-
-
-def hook_command(base: str, host: str, event: str) -> str:
-    return f"{base} hook {host} {event}"
-
-
-def is_ours(command: Any, host: str) -> bool:
-    if not isinstance(command, str):
-        return False
-    return f" hook {host}" in command and ("cuticle" in command or "-m gate" in command)
 
 
 # -- reading/writing JSON config files -----------------------------------------------------------------
@@ -174,107 +104,6 @@ def write_json(path: Path, data: dict) -> str | None:
     return str(backup) if backup else None
 
 
-# -- merging -------------------------------------------------------------------------------------------
-
-
-def _entry(host: str, spec: HookSpec, base: str) -> dict:
-    cmd = hook_command(base, host, spec.event)
-    if host in ("claude", "codex"):
-        hook: dict = {"type": "command", "command": cmd}
-        if spec.timeout:
-            hook["timeout"] = spec.timeout
-        e: dict = {"hooks": [hook]}
-        if spec.matcher:
-            e = {"matcher": spec.matcher, **e}
-        return e
-    if host == "gemini":
-        hook = {"name": f"cuticle-{spec.event}", "type": "command", "command": cmd}
-        if spec.timeout:
-            hook["timeout"] = spec.timeout
-        e = {"hooks": [hook]}
-        if spec.matcher:
-            e = {"matcher": spec.matcher, **e}
-        return e
-    if host == "copilot":
-        e = {"type": "command", "bash": cmd, "powershell": cmd}
-        if spec.timeout:
-            e["timeoutSec"] = spec.timeout
-        return e
-    if host == "cursor":
-        e = {"command": cmd}
-        if spec.matcher:
-            e["matcher"] = spec.matcher
-        return e
-    raise ValueError(host)
-
-
-def _commands_of(host: str, entry: Any) -> list[str]:
-    if not isinstance(entry, dict):
-        return []
-    if host in ("claude", "codex", "gemini"):
-        return [h.get("command") for h in entry.get("hooks", []) if isinstance(h, dict) and isinstance(h.get("command"), str)]
-    if host == "copilot":
-        return [c for c in (entry.get("bash"), entry.get("command")) if isinstance(c, str)]
-    return [entry["command"]] if isinstance(entry.get("command"), str) else []
-
-
-def merge_hooks(host: str, data: dict, base: str) -> tuple[dict, list[str]]:
-    """``data`` with cuticle's entries installed; the list says what changed."""
-    out = json.loads(json.dumps(data))  # deep copy
-    changes: list[str] = []
-    if host in ("copilot", "cursor"):
-        out.setdefault("version", 1)
-    if host == "gemini":
-        tools = out.setdefault("tools", {})
-        if isinstance(tools, dict) and tools.get("enableHooks") is not True:
-            tools["enableHooks"] = True
-            changes.append("tools.enableHooks = true")
-    hooks = out.setdefault("hooks", {})
-    if not isinstance(hooks, dict):
-        raise ConfigError(f"'hooks' in the {host} config is not an object; fix it by hand")
-    specs = SPECS[host]
-    by_event: dict[str, list[HookSpec]] = {}
-    for s in specs:
-        by_event.setdefault(s.event, []).append(s)
-    for event, wanted in by_event.items():
-        entries = hooks.setdefault(event, [])
-        if not isinstance(entries, list):
-            raise ConfigError(f"hooks.{event} in the {host} config is not a list; fix it by hand")
-        ours = [i for i, e in enumerate(entries) if any(is_ours(c, host) for c in _commands_of(host, e))]
-        new_entries = [_entry(host, s, base) for s in wanted]
-        current = [entries[i] for i in ours]
-        if current == new_entries:
-            continue
-        keep = [e for i, e in enumerate(entries) if i not in ours]
-        hooks[event] = keep + new_entries
-        changes.append(f"hooks.{event}: {'updated' if ours else 'added'} cuticle entr{'y' if len(new_entries) == 1 else 'ies'}")
-    return out, changes
-
-
-def merge_openclaw(data: dict, plugin_dir: Path, base: str, workspace: Path) -> tuple[dict, list[str]]:
-    out = json.loads(json.dumps(data))
-    changes: list[str] = []
-    plugins = out.setdefault("plugins", {})
-    load = plugins.setdefault("load", {})
-    paths = load.setdefault("paths", [])
-    if str(plugin_dir) not in paths:
-        paths.append(str(plugin_dir))
-        changes.append(f"plugins.load.paths += {plugin_dir}")
-    entries = plugins.setdefault("entries", {})
-    want = {
-        "enabled": True,
-        "config": {"command": shlex.split(base), "workspace": str(workspace), "mode": "enforce"},
-        "hooks": {"allowConversationAccess": True, "allowPromptInjection": True, "timeoutMs": 5000},
-    }
-    cur = entries.get("cuticle")
-    if cur != want:
-        merged = dict(cur) if isinstance(cur, dict) else {}
-        merged.update(want)
-        entries["cuticle"] = merged
-        changes.append("plugins.entries.cuticle " + ("updated" if cur else "added"))
-    return out, changes
-
-
 # -- init ----------------------------------------------------------------------------------------------
 
 
@@ -286,18 +115,44 @@ class InitReport:
     config_file: str | None = None
     backup: str | None = None
     command: str = ""
+    next_steps: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"workspace": self.workspace, "host": self.host, "config_file": self.config_file,
-                "backup": self.backup, "command": self.command, "actions": self.actions}
+                "backup": self.backup, "command": self.command, "actions": self.actions,
+                "next_steps": self.next_steps}
 
 
 def host_config_path(host: str, root: Path, override: str | None) -> Path:
     if override:
-        return Path(override).expanduser()
-    if host == "openclaw":
-        return Path(os.environ.get("OPENCLAW_CONFIG_PATH") or "~/.openclaw/openclaw.json").expanduser()
-    return root / CONFIG_FILES[host]
+        return Path(override).expanduser().resolve()
+    from .hosts import get
+
+    return get(host).config_path(root)
+
+
+#: `.cuticle/installed.json`: which host configuration files `init` wrote, so `doctor` finds them again (OpenClaw's
+#: lives in the home directory, or wherever --host-config put it). Local state: `.cuticle/.gitignore` keeps it out.
+INSTALLED = "installed.json"
+
+
+def installed_configs(ws) -> dict[str, str]:
+    """host -> configuration file recorded by `init` for this workspace (an unreadable record counts as none)."""
+    try:
+        data = json.loads(ws.state_path(INSTALLED).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {h: v["config"] for h, v in data.items() if isinstance(v, dict) and isinstance(v.get("config"), str)}
+
+
+def _record_install(ws, host: str, path: Path, command: str) -> None:
+    from tiers.fsutil import atomic_write
+
+    data = {h: {"config": c} for h, c in installed_configs(ws).items()}
+    data[host] = {"config": str(path), "command": command}
+    atomic_write(ws.state_path(INSTALLED), (json.dumps(data, indent=2) + "\n").encode("utf-8"))
 
 
 #: `.cuticle/.gitignore`: teams keep memory in git, but the stamp key must never leave the machine (whoever
@@ -345,10 +200,10 @@ def init(host: str, root: Path, *, command: str | None = None, host_config: str 
     path = host_config_path(host, root, host_config)
     rep.config_file = str(path)
     data = load_json(path)
-    if host == "openclaw":
-        merged, changes = merge_openclaw(data, PLUGIN_DIR, base, root)
-    else:
-        merged, changes = merge_hooks(host, data, base)
+    from .hosts import get
+
+    adapter = get(host)
+    merged, changes = adapter.merge(data, base, root)
     if changes:
         rep.backup = write_json(path, merged)
         if rep.backup:
@@ -356,6 +211,8 @@ def init(host: str, root: Path, *, command: str | None = None, host_config: str 
         rep.actions.extend(f"{path}: {c}" for c in changes)
     else:
         rep.actions.append(f"{path}: cuticle hooks already installed (unchanged)")
+    _record_install(ws, host, path, base)
+    rep.next_steps = adapter.next_steps(root)
     return rep
 
 

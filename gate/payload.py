@@ -1,7 +1,8 @@
 """Turn one host hook payload into one internal record: host, event, session, cwd, tool and file operations.
 
-Every host sends the same four things under different names (hosts.md §0, §10): this module is the only place
-that knows the spellings. Everything after it works on ``Request`` and ``FileOp``.
+Every host sends the same four things under different names (hosts.md §0, §10): each host's module under
+``gate/hosts/`` reads its own spellings into a ``Request``; this module holds the record, the event names and what
+all hosts share (tool kinds, edit and patch arguments). Everything after it works on ``Request`` and ``FileOp``.
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ from .edits import Edit
 TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 if TYPE_CHECKING:
     from typing import Any
-
-HOSTS = ("openclaw", "claude", "codex", "gemini", "copilot", "cursor")
 
 # Canonical events.
 PROMPT, PRE, POST, START, END, CONTEXT = "prompt", "pre_tool", "post_tool", "session_start", "session_end", "context"
@@ -94,6 +93,12 @@ class Request:
     workspace_hint: str | None = None
     permission_mode: str | None = None
     patch_key: str | None = None
+    #: the host's id of this tool call ("" when it sends none): pairs the after-tool event with its pre-tool snapshot
+    call_id: str = ""
+    #: after a tool: the host said the call failed or was blocked (its text), so nothing of it is on disk to stamp
+    tool_error: str | None = None
+    #: an after-tool event that no pre-tool hook precedes (Cursor's afterFileEdit): there is no snapshot to diff
+    unguarded: bool = False
     raw: dict[str, Any] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
@@ -106,7 +111,7 @@ def _first(d: dict, keys: tuple[str, ...]) -> Any:
     return None
 
 
-def _load_json_arg(value: Any, what: str) -> Any:
+def load_json_arg(value: Any, what: str) -> Any:
     if isinstance(value, str):
         try:
             return json.loads(value)
@@ -158,7 +163,7 @@ def extract_edits(args: dict) -> list[Edit]:
     out: list[Edit] = []
     raw = args.get("edits")
     if raw is not None:
-        raw = _load_json_arg(raw, "edits")
+        raw = load_json_arg(raw, "edits")
         items = [raw] if isinstance(raw, dict) else raw
         if not isinstance(items, list):
             raise ParseError("edits must be an array, an object or a JSON string of either")
@@ -240,54 +245,17 @@ def _command_of(args: dict) -> str | None:
 
 
 def normalize(host: str, event_arg: str | None, payload: Any) -> Request:
-    """The Request for one payload. Raises ParseError when the payload is not a JSON object or has bad shapes."""
+    """The Request for one payload, read by the host's adapter (gate/hosts/). Raises ParseError when the payload
+    is not a JSON object or has bad shapes, KeyError for an unknown host."""
     if not isinstance(payload, dict):
         raise ParseError("hook payload must be a JSON object")
-    if host == "openclaw":
-        return _openclaw(event_arg, payload)
-    host_event = payload.get("hook_event_name") or event_arg or ""
-    req = Request(host=host, event=canonical_event(host_event), host_event=str(host_event), raw=payload)
-    req.session_id = str(payload.get("session_id") or payload.get("sessionId") or payload.get("conversation_id") or "")
-    req.cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
-    roots = payload.get("workspace_roots")
-    if isinstance(roots, list) and roots and isinstance(roots[0], str):
-        req.workspace_hint = roots[0]
-    req.permission_mode = payload.get("permission_mode")
-    prompt = payload.get("prompt")
-    if req.event == PROMPT and isinstance(prompt, str):
-        req.prompt = prompt
-    if req.event not in (PRE, POST):
-        if req.event == START and isinstance(payload.get("initialPrompt"), str):
-            req.prompt = payload["initialPrompt"]
-        return req
-    # the tool and its arguments
-    if "toolName" in payload or "toolArgs" in payload:  # Copilot
-        req.tool = str(payload.get("toolName") or "")
-        req.args_key = "toolArgs"
-        raw_args = payload.get("toolArgs")
-        req.args_was_string = isinstance(raw_args, str)
-        args = _load_json_arg(raw_args, "toolArgs") if raw_args is not None else {}
-    elif "tool_input" in payload or "tool_name" in payload:
-        req.tool = str(payload.get("tool_name") or "")
-        req.args_key = "tool_input"
-        args = _load_json_arg(payload.get("tool_input") or {}, "tool_input")
-    else:  # Cursor beforeShellExecution / afterFileEdit carry the arguments at top level
-        args = payload
-        hev = str(host_event).lower()
-        if "shell" in hev:
-            req.tool = "Shell"
-        elif "fileedit" in hev:
-            req.tool = "Edit"
-        elif "mcp" in hev:
-            req.tool = str(payload.get("tool_name") or "mcp")
-    if not isinstance(args, dict):
-        raise ParseError(f"{req.args_key or 'tool arguments'} must be a JSON object")
-    req.args = args
-    _fill_tool(req)
-    return req
+    from .hosts import get
+
+    return get(host).normalize(event_arg, payload)
 
 
-def _fill_tool(req: Request) -> None:
+def fill_tool(req: Request) -> None:
+    """Set the tool kind, file ops and shell command of ``req`` from its tool name and arguments."""
     kind = tool_kind_of(req.tool)
     if kind == "fact":
         req.tool_kind = "fact"
@@ -296,39 +264,3 @@ def _fill_tool(req: Request) -> None:
     req.tool_kind, req.ops, req.patch_key = kind, ops, patch_key
     if kind == "shell":
         req.command = _command_of(req.args)
-
-
-def _openclaw(event_arg: str | None, payload: dict) -> Request:
-    """OpenClaw: the plugin forwards ``{hook, event, ctx}`` (or an internal-hook event for agent:bootstrap)."""
-    if payload.get("type") and payload.get("action") and "context" in payload:  # internal hook event
-        hook = f"{payload['type']}:{payload['action']}"
-        event, ctx = payload.get("context") or {}, payload.get("context") or {}
-    else:
-        hook = payload.get("hook") or event_arg or ""
-        event, ctx = payload.get("event") or {}, payload.get("ctx") or {}
-    if not isinstance(event, dict) or not isinstance(ctx, dict):
-        raise ParseError("openclaw payload: 'event' and 'ctx' must be objects")
-    req = Request(host="openclaw", event=canonical_event(str(hook)), host_event=str(hook), raw=payload)
-    req.session_id = str(ctx.get("sessionId") or event.get("sessionId") or ctx.get("sessionKey") or "")
-    ws = payload.get("workspaceDir") or ctx.get("workspaceDir") or event.get("workspaceDir")
-    req.workspace_hint = ws if isinstance(ws, str) else None
-    req.cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
-    if req.event == PROMPT:
-        prompt = event.get("prompt")
-        req.prompt = prompt if isinstance(prompt, str) else None
-        trigger = str(ctx.get("trigger") or "").lower()
-        if trigger in ("memory", "memory-flush", "memoryflush", "flush", "heartbeat", "cron") or (
-            req.prompt and req.prompt.lstrip().startswith("Write any lasting notes to memory/")
-        ):
-            req.prompt = None  # a system-generated turn: not the user's words (hosts.md §13.7)
-        return req
-    if req.event not in (PRE, POST):
-        return req
-    req.tool = str(event.get("toolName") or ctx.get("toolName") or "")
-    req.args_key = "params"
-    params = _load_json_arg(event.get("params") or {}, "params")
-    if not isinstance(params, dict):
-        raise ParseError("openclaw params must be an object")
-    req.args = params
-    _fill_tool(req)
-    return req

@@ -63,6 +63,12 @@ def edit_pair(old: str, new: str, *, lf: bool) -> tuple[str, str] | None:
     return "".join(a[p:len(a) - s]), "".join(b[p:len(b) - s])
 
 
+def _host(req):
+    from .hosts import get
+
+    return get(req.host)
+
+
 def rewritten_args(req, plans_by_op: list[tuple[Any, list]]) -> dict | None:
     """New tool arguments with stamped lines, or None when the call cannot be rewritten safely."""
     if req.tool_kind == "write":
@@ -79,11 +85,11 @@ def rewritten_args(req, plans_by_op: list[tuple[Any, list]]) -> dict | None:
         plan = plans[0]
         if plan.stamped is None:
             return None
-        pair = edit_pair(_text(plan.old), _text(plan.stamped), lf=req.host == "openclaw")
+        pair = edit_pair(_text(plan.old), _text(plan.stamped), lf=_host(req).lf_edits)
         if pair is None:
             return None
         return _edit_args(req, *pair)
-    if req.tool_kind == "patch" and req.host == "openclaw" and req.patch_key:
+    if req.tool_kind == "patch" and _host(req).rewrites_patches and req.patch_key:
         return _patch_args(req, plans_by_op)
     return None
 
@@ -94,9 +100,7 @@ def _edit_args(req, old: str, new: str) -> dict:
     parsed = json.loads(edits) if isinstance(edits, str) else edits
     sample = parsed[0] if isinstance(parsed, list) and parsed and isinstance(parsed[0], dict) else (
         parsed if isinstance(parsed, dict) else src)
-    default_old, default_new = ("oldText", "newText") if req.host == "openclaw" else ("old_string", "new_string")
-    if req.host == "copilot":
-        default_old, default_new = "old_str", "new_str"
+    default_old, default_new = _host(req).edit_keys
     old_key = next((k for k in _OLD_KEYS if k in sample), default_old)
     new_key = next((k for k in _NEW_KEYS if k in sample), default_new)
     args = {k: v for k, v in src.items() if k not in _EDIT_KEYS}

@@ -615,6 +615,21 @@ def _fingerprint(code: str, path: str, normalized: str, occurrence: int) -> str:
     return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:32]
 
 
+def _bare(message: str, path: str) -> str:
+    """``message`` without a leading ``path:``, ``path:line:`` or ``path:line:col:``: rules write messages that
+    read on their own, and every output prints a finding's location once, from its fields."""
+    prefix = f"{path}:"
+    if not message.startswith(prefix):
+        return message
+    rest = message[len(prefix):]
+    for _ in range(2):  # line, then column
+        head, sep, tail = rest.partition(":")
+        if not (sep and head.isdigit()):
+            break
+        rest = tail
+    return rest.lstrip() or message
+
+
 def _finding(rule: Rule, problem: Problem, path: str, severity: Severity, doc: Any,
              seen: dict[tuple[str, str, str], int], normalized: Callable[[str], str] | None = None) -> Finding:
     """``normalized`` is :func:`rules.document.normalized_content` or a memo of it (FileContext.normalized)."""
@@ -635,7 +650,7 @@ def _finding(rule: Rule, problem: Problem, path: str, severity: Severity, doc: A
         path=problem.path or path,
         line=max(1, problem.line),
         column=max(1, problem.column),
-        message=mask_secrets(problem.message),
+        message=mask_secrets(_bare(problem.message, problem.path or path)),
         fix=problem.fix,
         fingerprint=_fingerprint(rule.code, problem.path or path, normalized(line_text), occurrence),
     )
@@ -686,14 +701,13 @@ def _expand_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None) -> tu
             rel = ws.relpath(p)
         except WorkspaceError as exc:
             bad.append(Finding(unreadable.code, unreadable.name, Severity.ERROR, str(raw), 1, 1,
-                               f"{raw}: {exc}; lint files inside the workspace or pass --workspace"))
+                               f"{_bare(str(exc), str(p))}; lint files inside the workspace or pass --workspace"))
             continue
         if p.is_dir():
             prefix = "" if rel in ("", ".") else rel + "/"
             rels.extend(r for r in (ws.relpath(m) for m in ws.memory_files()) if r.startswith(prefix))
         elif not p.exists():
-            bad.append(Finding(unreadable.code, unreadable.name, Severity.ERROR, rel, 1, 1,
-                               f"{rel}: no such file"))
+            bad.append(Finding(unreadable.code, unreadable.name, Severity.ERROR, rel, 1, 1, "no such file"))
         else:
             rels.append(rel)
     return sorted(dict.fromkeys(rels)), bad
@@ -817,7 +831,7 @@ def _lint_files(plan: list[tuple[str, list[Rule]]], run: RunContext, rules: Mapp
             data = read_bytes_checked(run.ws.root / rel)
         except WorkspaceError as exc:
             findings.append(Finding(unreadable.code, unreadable.name, Severity.ERROR, rel, 1, 1,
-                                    f"{rel}: {exc}"))
+                                    _bare(str(exc), str(run.ws.root / rel))))
             continue
         doc = parse(data)
         run.remember(rel, doc)
@@ -937,51 +951,71 @@ def select_fixes(findings: Iterable[Finding], *, unsafe: bool = False) -> dict[s
 
 
 def apply_fixes(ws: Any, findings: Iterable[Finding], *, unsafe: bool = False) -> FixReport:
-    """Apply the fixes of ``findings`` to their files, atomically and under each file's lock.
+    """Apply the fixes of ``findings`` to their files, atomically, never over a host's concurrent write.
 
     A fix is skipped when one of its lines was already claimed by another fix of this pass or no longer
-    holds the text the fix expects. Lines no fix names are written back byte for byte.
+    holds the text the fix expects. Lines no fix names are written back byte for byte. A file a host changed
+    while it was being fixed (or one that looks half-written) is left as it is and its fixes are skipped
+    (``tiers.gc.rewrite_memory``: re-checked before and after the rename, temp files in the state directory).
     """
-    from tiers.fsutil import atomic_write, file_lock, read_bytes_checked
+    from tiers.errors import WorkspaceError
+    from tiers.gc import rewrite_memory
 
     from .document import parse, render_lines
+    from .gc_bridge import archive_available
 
     applied: list[Finding] = []
     skipped: list[Finding] = []
     files: list[str] = []
-    for rel, items in sorted(select_fixes(findings, unsafe=unsafe).items()):
-        path = ws.root / rel
-        with file_lock(path):
-            doc = parse(read_bytes_checked(path))
+    can_archive = archive_available()
+    per_file = select_fixes(findings, unsafe=unsafe)
+    if per_file:
+        from tiers.fsutil import clean_scratch, memory_state_paths
+
+        clean_scratch(memory_state_paths(ws.state_dir, "x")[1])  # what a killed run left
+    for rel, items in sorted(per_file.items()):
+        took: list[Finding] = []
+        left: list[Finding] = []
+
+        def change(seen, rel=rel, items=items, took=took, left=left):
+            took.clear()
+            left.clear()
+            doc = parse(seen.data)
             claimed: set[int] = set()
             texts: dict[int, str | None] = {}
             archive: list[int] = []
-            from .gc_bridge import archive_available
-
-            can_archive = archive_available()
             for f in items:
                 assert f.fix is not None
                 if not can_archive and any(e.archive for e in f.fix.edits):
-                    skipped.append(f)  # never delete a line that should be recoverable without archiving it
+                    left.append(f)  # never delete a line that should be recoverable without archiving it
                     continue
                 ok = not (f.fix.lines & claimed) and all(
                     1 <= e.line <= len(doc.lines) and doc.lines[e.line - 1].text == e.expect for e in f.fix.edits)
                 if not ok:
-                    skipped.append(f)
+                    left.append(f)
                     continue
                 claimed |= f.fix.lines
                 for e in f.fix.edits:
                     texts[e.line] = e.text
                     if e.text is None and e.archive:
                         archive.append(e.line)
-                applied.append(f)
+                took.append(f)
             if not texts:
-                continue
+                return None
             if archive:
                 from .gc_bridge import archive_lines
 
                 archive_lines(ws, rel, doc, archive)
-            atomic_write(path, render_lines(doc, texts))
+            return render_lines(doc, texts)
+
+        try:
+            written = rewrite_memory(ws, rel, change)
+        except WorkspaceError:  # a host is writing the file (or it vanished): its fixes wait for the next run
+            skipped.extend(items)
+            continue
+        skipped.extend(left)
+        applied.extend(took)
+        if written is not None:
             files.append(rel)
     return FixReport(applied=tuple(applied), skipped=tuple(skipped), files=tuple(files))
 

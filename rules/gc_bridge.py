@@ -21,16 +21,15 @@ def archive_available() -> bool:
 
 
 def archive_lines(ws: Any, rel_path: str, doc: Any, numbers: list[int]) -> None:
-    """Append one GC archive record per stamped line ``numbers`` of ``doc`` (call under the file's lock,
-    before rewriting the file: a crash in between leaves the line in place and a record restore() skips)."""
-    from tiers.fsutil import append_jsonl
-    from tiers.gc import ARCHIVE_NAME, Removed
+    """Record each stamped line ``numbers`` of ``doc`` in the GC archive (before rewriting the file: a crash in
+    between leaves the line in place and a record that restore() skips and the next run does not repeat)."""
+    from tiers.gc import Removed, archive_once
     from tiers.session import current_session
     from tiers.stamps import render_stamp
 
     current = current_session(ws)
     now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
-    ws.ensure_state()
+    records: list[dict] = []
     for n in numbers:
         ln = doc.lines[n - 1]
         stamp = ln.stamp
@@ -40,6 +39,7 @@ def archive_lines(ws: Any, rel_path: str, doc: Any, numbers: list[int]) -> None:
         reason = (f"expired (HYPOTHESIS live through session {stamp.expires}, now session {current})"
                   if stamp.expires is not None else "removed by cuticle lint --fix")
         item = Removed(stamp.id, rel_path, n, ln.text, render_stamp(stamp), reason, stamp.tier.name)
-        append_jsonl(ws.state_path(ARCHIVE_NAME), {**item.to_json(), "eol": ln.eol, "prev": prev,
-                                                    "session": current, "removed_at": now,
-                                                    "by": "cuticle lint --fix (CU103)"})
+        records.append({**item.to_json(), "eol": ln.eol, "prev": prev, "session": current, "removed_at": now,
+                        "by": "cuticle lint --fix (CU103)"})
+    # once per id: a fix killed after archiving and run again adds no duplicate record
+    archive_once(ws, records)

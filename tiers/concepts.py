@@ -22,27 +22,24 @@ import re
 from .record import dataclass, field
 from .text import normalize, normalize_nfc, strip_markup
 
-# Patterns are written for the `regex` module. On *plain* text (ASCII, Latin-1, Latin Extended, basic Cyrillic and
-# common punctuation, minus the few characters where the two engines read \w, \s or case differently) the
-# stdlib `re` gives the same matches, so a line made of such characters never imports `regex` (~30 ms in a fresh
-# process) and each pattern is compiled by `re` (2-3x faster) only when a line needs it. tests/tiers/
-# test_concepts_engines.py checks both engines agree on plain text.
+# Patterns are compiled by the stdlib `re` on first use (a line compiles only the patterns it needs); `\p{Lu}` and
+# `\p{Ll}`, which `re` lacks, are spelt out as classes of the letters below U+2040 (Latin, Greek, Cyrillic).
 _NOT_PLAIN = re.compile(
     "[^\x00-\x1b\x20-\xb1\xb4-\xb8\xba\xbb\xbf-\u012f\u0132-\u017e\u0180-\u024f\u0400-\u0482"
     "\u048a-\u04ff\u2010-\u2027\u2030-\u203e\u20a0-\u20bf]")
 
 
 def _plain(text: str) -> bool:
-    """No character of ``text`` is outside the plain set. Printable ASCII (U+0020-U+007E) is plain: tested in C at a
-    fraction of the search's cost, which the other texts (control characters, non-ASCII) still take."""
+    """No character of ``text`` is outside the plain set (Latin, basic Cyrillic, common punctuation): the tokenizer
+    then splits the line into chunks it prepares once per distinct chunk."""
     return text.isascii() and text.isprintable() or _NOT_PLAIN.search(text) is None
 
 
-_VERBOSE = 64  # regex.VERBOSE == re.VERBOSE == 64
+_VERBOSE = re.VERBOSE
 
 
 def _re_source(pattern: str) -> str:
-    """The pattern for `re`: Unicode property classes spelt out over the plain characters."""
+    """The pattern for `re`: Unicode property classes spelt out."""
     if "\\p{" not in pattern:
         return pattern
     return pattern.replace("\\p{Lu}", _category_class("Lu")).replace("\\p{Ll}", _category_class("Ll"))
@@ -50,61 +47,47 @@ def _re_source(pattern: str) -> str:
 
 @functools.lru_cache(maxsize=None)
 def _category_class(cat: str) -> str:
-    import unicodedata as ud
-
-    chars = [chr(c) for c in range(0x2040) if ud.category(chr(c)) == cat and _plain(chr(c))]
+    chars = [chr(c) for c in range(0x2040) if unicodedata.category(chr(c)) == cat]
     return "[" + "".join(re.escape(c) for c in chars) + "]"
 
 
 class _LazyRe:
-    """A pattern compiled on first use: by `re` for plain text, by `regex` for any other."""
+    """A pattern compiled by `re` on first use."""
 
-    __slots__ = ("_source", "_flags", "_re", "_rx")
+    __slots__ = ("_source", "_flags", "_re")
 
     def __init__(self, source: str, flags: int = 0) -> None:
         self._source = source
         self._flags = flags
         self._re = None
-        self._rx = None
 
-    def _for(self, text: str):
-        return self.on(text.isascii() and text.isprintable() or _NOT_PLAIN.search(text) is None)  # _plain(text)
-
-    def on(self, plain: bool):
-        """The compiled pattern for a text that _NOT_PLAIN has already judged (``plain``): a caller applying
-        several patterns to one text, or to its parts, tests it once."""
-        if plain:
-            rx = self._re
-            if rx is None:
-                rx = self._re = re.compile(_re_source(self._source), self._flags)
-            return rx
-        rx = self._rx
+    def on(self, plain: bool = True):
+        """The compiled pattern."""
+        rx = self._re
         if rx is None:
-            import regex
-
-            rx = self._rx = regex.compile(self._source, self._flags)
+            rx = self._re = re.compile(_re_source(self._source), self._flags)
         return rx
 
     def match(self, text: str, *args):
-        return self._for(text).match(text, *args)
+        return self.on().match(text, *args)
 
     def fullmatch(self, text: str, *args):
-        return self._for(text).fullmatch(text, *args)
+        return self.on().fullmatch(text, *args)
 
     def search(self, text: str, *args):
-        return self._for(text).search(text, *args)
+        return self.on().search(text, *args)
 
     def finditer(self, text: str, *args):
-        return self._for(text).finditer(text, *args)
+        return self.on().finditer(text, *args)
 
     def findall(self, text: str, *args):
-        return self._for(text).findall(text, *args)
+        return self.on().findall(text, *args)
 
     def split(self, text: str, maxsplit: int = 0):
-        return self._for(text).split(text, maxsplit=maxsplit)
+        return self.on().split(text, maxsplit=maxsplit)
 
     def sub(self, repl, text: str, count: int = 0):
-        return self._for(text).sub(repl, text, count=count)
+        return self.on().sub(repl, text, count=count)
 
 
 def _lazy(source: str, flags: int = 0) -> _LazyRe:
@@ -165,9 +148,7 @@ _RU_PAST = _lazy(r"^[а-я]{3,}(?:ил|ел|ал|ял|ил[аио]|ел[аио]|
 _RU_PARTICIPLE = _lazy(r"^(?:за|на|до|пере|от|об|вы|у|под|про|с|раз)?[а-я]{3,}(?:ован|ирован|ен|ан|ян)[аоы]?$")
 
 # Cheap tests that run before a pattern (so a line compiles only the patterns it can match). Each is a superset
-# of the pattern's matches. The `regex` module's Unicode tables are newer than Python's `str` methods; characters
-# from U+1C80 on are where they differ, so a line holding any of them always goes to the pattern.
-_NEWER_UNICODE = "\u1c80"
+# of the pattern's matches.
 
 
 def _en_past(w: str) -> bool:
@@ -184,33 +165,23 @@ def _ru_participle(w: str) -> bool:
 
 
 def _cyrillic_first(text: str) -> bool:
-    r"""``regex.match(r"\p{Cyrillic}", text)``."""
+    """The text starts with a Cyrillic letter."""
     ch = text[:1]
-    if "\u0400" <= ch <= "\u052f":
-        return True
-    if ch < _NEWER_UNICODE:
-        return False
-    import regex
-
-    return bool(regex.match(r"\p{Cyrillic}", text))
-
-
-#: ``max(text) >= _NEWER_UNICODE`` in one search.
-_HAS_NEWER = _LazyStd("[\u1c80-\U0010ffff]")
+    return "\u0400" <= ch <= "\u052f" or (ch > "\u052f" and "CYRILLIC" in unicodedata.name(ch, ""))
 
 
 def _may_have_digit(text: str) -> bool:
     r"""False only when ``\d`` cannot match in ``text``."""
-    return any(map(str.isdigit, text)) or (bool(text) and max(text) >= _NEWER_UNICODE)
+    return any(map(str.isdigit, text))
 
 
 def _may_have_upper(text: str) -> bool:
     r"""False only when ``\p{Lu}`` cannot match in ``text``."""
-    if text.islower():  # str.islower() is False as soon as one character is upper (or title) case
-        return not text.isascii() and _HAS_NEWER.search(text) is not None
     if text.isascii():  # A-Z, the only ASCII upper case, are the only characters lower() changes (in C)
         return text.lower() != text
-    return any(map(str.isupper, text)) or max(text) >= _NEWER_UNICODE
+    return any(map(str.isupper, text))
+
+
 _PRESENT_AUX = frozenset({"is", "are", "be", "get", "gets", "getting", "stays", "stay", "remain", "remains", "been",
                           "being", "must", "should", "will", "can", "may", "to", "needs", "need", "keep", "keeps"})
 _NOT_SUBJECT = frozenset({"a", "an", "the", "all", "any", "no", "never", "only", "always", "for", "on", "in", "with",
@@ -715,8 +686,6 @@ class Analysis:
     mention: bool
     universal: bool
     indiff: bool
-    #: derived features the arbitration layer computes once per analysis (tiers.arbitrate._fx), not compared
-    fx: object = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def index_keys(self) -> frozenset[str]:
@@ -729,8 +698,7 @@ _object_new = object.__new__
 
 def _new_clause(start: int, end: int, exception: bool) -> Clause:
     """``Clause(start, end, exception=exception)``, every field set here (the generated ``__init__`` costs a line
-    more: keyword handling and a call per default factory). tests/tiers/test_concepts_speed8.py checks the two
-    agree field by field."""
+    more: keyword handling and a call per default factory)."""
     cl = _object_new(Clause)
     cl.start = start
     cl.end = end
@@ -756,7 +724,7 @@ def _new_clause(start: int, end: int, exception: bool) -> Clause:
 
 def _new_analysis(text: str, clauses: list[Clause], concepts: frozenset[str], markers: frozenset[str],
                   values: list, hedged: bool, report: bool, mention: bool, universal: bool, indiff: bool) -> Analysis:
-    """``Analysis(...)`` of these fields (and ``fx`` None), set without the generated ``__init__``."""
+    """``Analysis(...)`` of these fields, set without the generated ``__init__``."""
     a = _object_new(Analysis)
     a.text = text
     a.clauses = clauses
@@ -768,7 +736,6 @@ def _new_analysis(text: str, clauses: list[Clause], concepts: frozenset[str], ma
     a.mention = mention
     a.universal = universal
     a.indiff = indiff
-    a.fx = None
     return a
 
 
@@ -776,9 +743,7 @@ def _new_analysis(text: str, clauses: list[Clause], concepts: frozenset[str], ma
 # The per-line analysis. A line has ~10 tokens, most of them ordinary words that only the pattern scan and the
 # concept loop care about. So what depends on a token's text alone (its flags, pattern candidates, stem, date
 # shapes) or on a concept id alone (kind, parents, antonym) is computed once per distinct text or id, and each
-# per-token stage visits only the tokens whose flags say it can do something. The code as first written is kept in
-# tests/tiers/test_concepts_speed_reference.py; test_concepts_speed_equivalence.py compares every field of the two
-# (set and dict orders and float sums included).
+# per-token stage visits only the tokens whose flags say it can do something.
 # ---------------------------------------------------------------------------------------------------------------
 
 def _memo(owner: object) -> dict:
@@ -2076,12 +2041,7 @@ def _proper_words(nfc: str) -> frozenset[str]:
     body = nfc.strip()
     if "«" not in body and '"' not in body and not _may_have_upper(body[1:]):
         return frozenset()  # neither a capital nor a quote
-    if _plain(body):
-        # every part of plain text is plain: each pattern takes its `re` form at once, not after a test per text
-        first_word, capital, last_word_reversed, sentence_end, quoted = _PROPER_RE or _proper_re()
-    else:  # each pattern picks its engine by the text it reads
-        first_word, capital, last_word_reversed, sentence_end, quoted = (
-            _FIRST_WORD, _CAPITAL, _LAST_WORD_REVERSED, _SENTENCE_END, _QUOTED)
+    first_word, capital, last_word_reversed, sentence_end, quoted = _PROPER_RE or _proper_re()
     first = first_word.match(body)
     start = first.end() if first else 0
     out = set()
@@ -2126,7 +2086,7 @@ def _names(nfc: str) -> list[tuple[str, str, int]]:
     """
     found: list[tuple[bool, str, str, int]] = []
     folded = nfc.casefold()
-    if not _holds_name_need(folded) and (nfc.isascii() or _HAS_NEWER.search(nfc) is None):
+    if not _holds_name_need(folded):
         return []  # (case-insensitive) every trigger holds one of these words
     for m in _NAME_TRIGGER.finditer(nfc):
         address = not _NAME_NOT_ADDRESS.match(m.group(0))

@@ -13,7 +13,18 @@ from __future__ import annotations
 import re
 
 from .errors import ConfigError, UsageError, WorkspaceError
-from .fsutil import append_jsonl, atomic_write, file_lock, read_bytes_checked, read_jsonl, utc_now
+from .fsutil import (
+    FileChanged,
+    append_jsonl,
+    append_jsonl_locked,
+    clean_scratch,
+    file_lock,
+    memory_state_paths,
+    read_bytes_checked,
+    read_jsonl,
+    rewrite_file,
+    utc_now,
+)
 from .model import Tier
 from .record import dataclass, field
 
@@ -21,7 +32,8 @@ TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotation
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["GcReport", "Removed", "collect", "hypothesis_ttl", "mark_state", "restore"]
+__all__ = ["GcReport", "Removed", "archive_once", "collect", "hypothesis_ttl", "mark_state", "restore",
+           "rewrite_memory"]
 
 
 def _log():
@@ -91,6 +103,32 @@ def _why(stamp, current: int) -> str | None:
     return None
 
 
+def rewrite_memory(ws, rel: str, change) -> bytes | None:
+    """Rewrite memory file ``rel`` with ``change(seen) -> bytes | None`` the safe way (``fsutil.rewrite_file``,
+    with its lock and temp files in the state directory). FileChanged when a host kept writing to it."""
+    path = ws.root / rel
+    lock, scratch = memory_state_paths(ws.state_dir, rel)
+    return rewrite_file(path, change, lock_path=lock, scratch=scratch)
+
+
+def archive_once(ws, records: list[dict]) -> int:
+    """Append the records whose (id, file) the archive does not already hold as restorable; returns how many.
+    A run killed between archiving and rewriting archives the same lines again next time: this keeps one each."""
+    path = ws.state_path(ARCHIVE_NAME)
+    ws.ensure_state()
+    with file_lock(path):
+        held = {(r.get("id"), r.get("file")) for r in archive_records(ws)}
+        new = []
+        for r in records:
+            k = (r.get("id"), r.get("file"))
+            if k not in held:
+                held.add(k)
+                new.append(r)
+        if new:
+            append_jsonl_locked(path, new)
+    return len(new)
+
+
 def collect(ws, *, dry_run: bool = False) -> GcReport:
     """Remove expired hypotheses and superseded/contradicted lines from every memory file of ``ws``."""
     from .markdown import parse_document
@@ -102,45 +140,49 @@ def collect(ws, *, dry_run: bool = False) -> GcReport:
     key = _key(ws)
     if key is None:
         return report
-    archive = ws.state_path(ARCHIVE_NAME)
+    if not dry_run:
+        clean_scratch(memory_state_paths(ws.state_dir, "x")[1])  # what a killed run left
     for path in ws.memory_files():
         rel = ws.relpath(path)
+        found: list[Removed] = []
+
+        def change(seen, rel=rel, found=found):
+            found.clear()
+            doc = parse_document(seen.data)
+            drop: dict[int, None] = {}
+            records: list[dict] = []
+            for ln in doc.memory_lines():
+                stamp = ln.stamp
+                if stamp is None or not verify_stamp(stamp, ln.content, key):
+                    continue
+                why = _why(stamp, current)
+                if why is None:
+                    continue
+                prev = next((doc.lines[i].text for i in range(ln.number - 2, -1, -1)
+                             if doc.lines[i].text.strip()), None)
+                item = Removed(stamp.id, rel, ln.number, ln.text, render_stamp(stamp), why, stamp.tier.name)
+                drop[ln.number] = None
+                found.append(item)
+                records.append({**item.to_json(), "eol": ln.eol, "prev": prev, "session": current,
+                                "removed_at": utc_now()})
+            if not found or dry_run:
+                return None
+            # The archive is written first: a crash before the rewrite leaves the line in place and a record
+            # that restore() recognises as already present (and the next run does not archive twice).
+            archive_once(ws, records)
+            return doc.with_texts(drop).render()
+
         try:
             if not _CANDIDATE.search(read_bytes_checked(path)):
-                continue  # no expiring or marked stamp: nothing to collect, no parse (re-read under the lock below)
-            with file_lock(path):
-                data = read_bytes_checked(path)
-                doc = parse_document(data)
-                drop: dict[int, None] = {}
-                removed: list[tuple[Removed, dict]] = []
-                for ln in doc.memory_lines():
-                    stamp = ln.stamp
-                    if stamp is None or not verify_stamp(stamp, ln.content, key):
-                        continue
-                    why = _why(stamp, current)
-                    if why is None:
-                        continue
-                    prev = next((doc.lines[i].text for i in range(ln.number - 2, -1, -1)
-                                 if doc.lines[i].text.strip()), None)
-                    item = Removed(stamp.id, rel, ln.number, ln.text, render_stamp(stamp), why, stamp.tier.name)
-                    drop[ln.number] = None
-                    removed.append((item, {"eol": ln.eol, "prev": prev}))
-                if not removed:
-                    continue
-                report.removed.extend(r for r, _ in removed)
-                report.files.append(rel)
-                if dry_run:
-                    continue
-                new = doc.with_texts(drop).render()
-                ws.ensure_state()
-                for item, extra in removed:
-                    # The archive is written first: a crash before the rewrite leaves the line in place and a
-                    # record that restore() recognises as already present.
-                    append_jsonl(archive, {**item.to_json(), **extra, "session": current, "removed_at": utc_now()})
-                atomic_write(path, new)
-        except (WorkspaceError, OSError) as exc:
+                continue  # no expiring or marked stamp: nothing to collect, no parse (re-read for the rewrite)
+            written = rewrite_memory(ws, rel, change)
+        except (WorkspaceError, OSError) as exc:  # FileChanged included: a host is writing; the lines stay
             report.errors.append(f"{rel}: {exc}")
             _log().warning("gc skipped %s: %s", rel, exc)
+            continue
+        if found and (dry_run or written is not None):
+            report.removed.extend(found)
+            report.files.append(rel)
     return report
 
 
@@ -148,7 +190,13 @@ def archive_records(ws) -> list[dict]:
     """Every archived line still restorable (newest last)."""
     recs = read_jsonl(ws.state_path(ARCHIVE_NAME))
     restored = {r["restored"] for r in recs if "restored" in r}
-    return [r for r in recs if "id" in r and "restored" not in r and r.get("id") not in restored]
+    out: dict[tuple, dict] = {}  # one per (id, file): duplicates an older version wrote are read as one
+    for r in recs:
+        if "id" in r and "restored" not in r and r.get("id") not in restored:
+            k = (r.get("id"), r.get("file"))
+            out.pop(k, None)
+            out[k] = r
+    return list(out.values())
 
 
 def restore(ws, archive_id: str) -> dict[str, Any]:
@@ -173,29 +221,42 @@ def restore(ws, archive_id: str) -> dict[str, Any]:
     key = ws.key
     session = current_session(ws)
     ttl = hypothesis_ttl(ws) if old.tier is Tier.HYPOTHESIS else None
-    stamp = make_stamp(content.strip(), old.tier, session, key, scope=old.scope, ttl=ttl)
+    stamp = make_stamp(content.strip(), old.tier, session, key, scope=old.scope, ttl=ttl, verified=old.verified)
     text = apply_stamp(content.rstrip(), stamp)
-    with file_lock(path):
-        data = read_bytes_checked(path) if path.exists() else b""
-        doc = parse_document(data)
+    state: dict[str, bool] = {}
+
+    def change(seen) -> bytes | None:
+        doc = parse_document(seen.data)
         lines = [ln.text for ln in doc.lines]
-        present = any(split_stamp(t)[0].strip() == content.strip() for t in lines)
-        if not present:
-            eol = rec.get("eol") or (doc.lines[0].eol if doc.lines and doc.lines[0].eol else "\n")
-            at = None
-            prev = rec.get("prev")
-            if prev is not None:
-                at = next((i + 1 for i in range(len(lines) - 1, -1, -1) if lines[i] == prev), None)
-            if at is None:
-                at = min(max(int(rec.get("line", 1)) - 1, 0), len(lines))
-            # Rebuild around the insertion point, keeping every other line's bytes and EOLs.
-            pieces = [ln.text + ln.eol for ln in doc.lines]
-            if at > 0 and at <= len(pieces) and not doc.lines[at - 1].eol:
-                pieces[at - 1] += eol
-                eol = ""
-            pieces.insert(at, text + eol)
-            out = "".join(pieces).encode("utf-8", "surrogateescape")
-            atomic_write(path, (b"\xef\xbb\xbf" + out) if doc.bom else out)
+        state["present"] = any(split_stamp(t)[0].strip() == content.strip() for t in lines)
+        if state["present"]:
+            return None
+        eol = rec.get("eol") or (doc.lines[0].eol if doc.lines and doc.lines[0].eol else "\n")
+        at = None
+        prev = rec.get("prev")
+        if prev is not None:
+            at = next((i + 1 for i in range(len(lines) - 1, -1, -1) if lines[i] == prev), None)
+        if at is None:
+            at = min(max(int(rec.get("line", 1)) - 1, 0), len(lines))
+        # Rebuild around the insertion point, keeping every other line's bytes and EOLs.
+        pieces = [ln.text + ln.eol for ln in doc.lines]
+        if at > 0 and at <= len(pieces) and not doc.lines[at - 1].eol:
+            pieces[at - 1] += eol
+            eol = ""
+        pieces.insert(at, text + eol)
+        out = "".join(pieces).encode("utf-8", "surrogateescape")
+        return (b"\xef\xbb\xbf" + out) if doc.bom else out
+
+    ws.ensure_state()
+    if path.exists():
+        rewrite_memory(ws, rel, change)
+    else:
+        from .fsutil import create_file
+
+        state["present"] = False
+        create_file(path, (text + (rec.get("eol") or "\n")).encode("utf-8", "surrogateescape"),
+                    scratch=memory_state_paths(ws.state_dir, rel)[1])
+    present = state.get("present", False)
     append_jsonl(ws.state_path(ARCHIVE_NAME), {"restored": archive_id, "at": utc_now(), "file": rel})
     return {**rec, "restored_text": text, "already_present": present}
 
@@ -216,19 +277,26 @@ def mark_state(ws, rel: str, line: int, content: str, state: str) -> bool:
     path = ws.root / rel
     ws.relpath(path)
     key = ws.key
-    with file_lock(path):
-        doc = parse_document(read_bytes_checked(path))
+    done: list[bool] = []
+
+    def change(seen) -> bytes | None:
+        done.clear()
+        doc = parse_document(seen.data)
         if not 1 <= line <= len(doc.lines):
-            return False
+            return None
         ln = doc.lines[line - 1]
         if ln.content.strip() != content.strip():
-            return False
+            return None
         old = ln.stamp
+        proof = None
         if old is not None and verify_stamp(old, ln.content, key):
-            tier, scope, session = old.tier, old.scope, old.session
+            tier, scope, session, proof = old.tier, old.scope, old.session, old.verified
         else:
             cls = classify(ln.content)
             tier, scope, session = cls.tier, cls.scope, current_session(ws)
-        stamp = make_stamp(ln.content.strip(), tier, session, key, scope=scope, state=state)
-        atomic_write(path, doc.with_texts({line: apply_stamp(ln.content.rstrip(), stamp)}).render())
-    return True
+        stamp = make_stamp(ln.content.strip(), tier, session, key, scope=scope, state=state, verified=proof)
+        done.append(True)
+        return doc.with_texts({line: apply_stamp(ln.content.rstrip(), stamp)}).render()
+
+    rewrite_memory(ws, rel, change)
+    return bool(done)

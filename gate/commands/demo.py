@@ -22,10 +22,15 @@ SESSION = "demo-session-1"
 
 
 def configure(parser: argparse.ArgumentParser, name: str) -> None:
-    parser.add_argument("--workspace", "-w", metavar="DIR", default="sample-workspace",
-                        help="workspace to copy and tour (default: sample-workspace)")
+    parser.add_argument("--workspace", "-w", metavar="DIR", default=None,
+                        help="workspace to copy and tour (default: ./sample-workspace, else the one shipped with "
+                             "cuticle's source)")
     parser.add_argument("--keep", metavar="DIR", default=None,
                         help="make the copy here and keep it afterwards (must not exist yet)")
+
+
+#: besides the memory files, what the tour copies of a workspace (the personality files and the agent's rules)
+EXTRA_FILES = ("AGENTS.md", "INSIGHTS.md", "PERSONALITY.md")
 
 
 @dataclass
@@ -76,7 +81,7 @@ def _tour(t: _Tour) -> None:
     t.step("1. Tiers: every memory line of the workspace, classified (cuticle classify)")
     proc = t.cuticle("classify", "--workspace", ".")
     t.show(proc.stdout, limit=12)
-    t.expect(proc.returncode == 0 and "DIRECTIVE" in proc.stdout, "lines classified into tiers")
+    t.expect(proc.returncode == 0, "lines classified into tiers")
 
     t.step("2. Install the hook for Claude Code (cuticle init claude)")
     proc = t.cuticle("init", "claude", ".")
@@ -91,11 +96,10 @@ def _tour(t: _Tour) -> None:
     t.expect(proc.returncode == 0, "prompt recorded")
 
     t.step("4. The agent files the user's words in MEMORY.md: new line classified, stamped inline")
-    before = memory.read_bytes()
-    old = before.decode("utf-8")
-    anchor = "## Notes to self\n"
+    old = memory.read_text(encoding="utf-8") if memory.exists() else ""
+    directive = "- Use pnpm for every install, never npm."
     guess_line = "- The staging deploys are probably slow because of cold caches."
-    new = old.replace(anchor, anchor + "\n- Use pnpm for every install, never npm.\n" + guess_line + "\n", 1)
+    new = _append(old, [directive, guess_line])
     proc = t.hook("PreToolUse", tool_name="Write", tool_input={"file_path": str(memory), "content": new})
     decision, _ = _decision(proc)
     stamped, hedge = "", ""
@@ -115,13 +119,15 @@ def _tour(t: _Tour) -> None:
         memory.write_text(updated, encoding="utf-8")  # the host writes the rewritten content
 
     t.step("5. The agent's guess contradicts a user directive: blocked, with a reason the model can act on")
-    guess = "- Running `terraform destroy` in sandbox accounts is fine."
+    guess = "- npm is fine for installs in this repo."
+    current = memory.read_text(encoding="utf-8") if memory.exists() else ""
+    last = current.rstrip("\n").rsplit("\n", 1)[-1] + "\n"
     proc = t.hook("PreToolUse", tool_name="Edit", tool_input={
-        "file_path": str(memory), "old_string": anchor, "new_string": anchor + guess + "\n"})
+        "file_path": str(memory), "old_string": last, "new_string": last + guess + "\n"})
     decision, reason = _decision(proc)
     print(f"   attempted: {guess}")
     t.show(reason, limit=8)
-    t.expect(decision == "deny" and "terraform destroy" in reason, "write blocked, directive named in the reason")
+    t.expect(decision == "deny" and "pnpm" in reason, "write blocked, the directive named in the reason")
 
     t.step("6. The shell bypass (echo … >> MEMORY.md) is closed by the governance layer")
     cmd = "echo '- npm is fine after all' >> MEMORY.md"
@@ -169,29 +175,97 @@ def _tour(t: _Tour) -> None:
         t.show(proc.stdout + proc.stderr, limit=3)
         t.expect(proc.returncode == 0, "cuticle gc --restore put the line back")
 
+def _append(text: str, lines: list[str]) -> str:
+    """``text`` with ``lines`` added at its end (a new MEMORY.md gets a heading first)."""
+    if not text.strip():
+        text = "# MEMORY.md\n"
+    if not text.endswith("\n"):
+        text += "\n"
+    return text + "\n" + "\n".join(lines) + "\n"
+
+
+def _source(arg: str | None) -> Path:
+    """The workspace to tour: the one named, else ./sample-workspace, else the sample next to cuticle's source."""
+    from tiers.errors import UsageError
+
+    if arg is not None:
+        source = Path(arg)
+        if not source.is_dir():
+            raise UsageError(f"{arg}: not a directory")
+        return source.resolve()
+    for candidate in (Path("sample-workspace"), Path(__file__).resolve().parents[2] / "sample-workspace"):
+        if (candidate / "MEMORY.md").is_file():
+            return candidate.resolve()
+    raise UsageError("no sample-workspace/ here or beside cuticle's source; name one with --workspace DIR")
+
+
+def _memory_globs(source: Path) -> tuple[str, ...]:
+    """The memory globs of ``source``'s `.cuticle/config.toml` (read directly: opening a Workspace would write its
+    config cache into the original), else the defaults."""
+    import tomllib
+
+    from tiers.workspace import DEFAULT_MEMORY_GLOBS
+
+    try:
+        with open(source / ".cuticle" / "config.toml", "rb") as fh:
+            globs = tomllib.load(fh).get("memory", {}).get("globs")
+    except (OSError, tomllib.TOMLDecodeError, AttributeError):
+        return DEFAULT_MEMORY_GLOBS
+    if isinstance(globs, list) and globs and all(isinstance(g, str) and g for g in globs):
+        return tuple(globs)
+    return DEFAULT_MEMORY_GLOBS
+
+
+def _copy(source: Path, dest: Path) -> list[str]:
+    """Copy the memory files of ``source`` (and EXTRA_FILES) to ``dest``, contents only; return what was copied.
+
+    Only reads ``source``: its `.cuticle/` state, hooks, git data and everything else stay where they are, so
+    touring a real workspace costs a copy of its memory, not of the project. A symlink is not followed (it may
+    lead out of the workspace)."""
+    rels = set()
+    for glob in _memory_globs(source):
+        for p in source.glob(glob):
+            rel = p.relative_to(source)
+            if ".cuticle" in rel.parts or p.is_symlink() or not p.is_file():
+                continue
+            if any(parent.is_symlink() for parent in p.parents if parent != source and source in parent.parents):
+                continue
+            rels.add(rel.as_posix())
+    rels |= {name for name in EXTRA_FILES if (source / name).is_file() and not (source / name).is_symlink()}
+    dest.mkdir(parents=True)
+    for rel in sorted(rels):
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source / rel, target)
+    return sorted(rels)
+
+
 def run(args: argparse.Namespace) -> int:
     from tiers.errors import UsageError
 
-    source = Path(args.workspace)
-    if not source.is_dir():
-        raise UsageError(f"{args.workspace}: not a directory")
+    source = _source(args.workspace)
     if args.keep:
         root = Path(args.keep)
-        if root.exists():
+        if root.exists() or root.is_symlink():
             raise UsageError(f"{args.keep}: already exists; --keep needs a new directory")
+        if root.resolve().is_relative_to(source):
+            raise UsageError(f"{args.keep}: inside the workspace being toured; choose a directory outside it")
         cleanup = None
     else:
         cleanup = tempfile.TemporaryDirectory(prefix="cuticle-demo-")
-        root = Path(cleanup.name) / source.name
-    shutil.copytree(source, root, ignore=shutil.ignore_patterns(".cuticle", ".claude"))
-    tour = _Tour(root=root.resolve())
-    print(f"cuticle tour on a copy of {source}/ (the original is not touched)")
+        root = Path(cleanup.name) / (source.name or "workspace")
     try:
+        copied = _copy(source, root)
+        tour = _Tour(root=root.resolve())
+        shown = os.path.relpath(source) if source.is_relative_to(Path.cwd().resolve()) else str(source)
+        print(f"cuticle tour on a copy of {shown}/ ({len(copied)} file(s); the original is not touched)")
+        if "MEMORY.md" not in copied:
+            print("   (it has no MEMORY.md: the tour starts one in the copy)")
         _tour(tour)
     finally:
         if cleanup is not None:
             cleanup.cleanup()
-        else:
+        elif root.exists():
             print(f"\nthe toured copy is kept in {args.keep}")
     print(f"\n{'all steps behaved as described' if tour.failures == 0 else f'{tour.failures} step(s) failed'}")
     return 0 if tour.failures == 0 else 1

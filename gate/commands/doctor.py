@@ -7,9 +7,10 @@ import argparse
 
 def configure(parser: argparse.ArgumentParser, name: str) -> None:
     from gate.commands._common import add_json
+    from gate.hosts import HOSTS
 
     parser.add_argument("workspace", nargs="?", default=None, help="workspace directory (default: nearest .cuticle/)")
-    parser.add_argument("--host", default=None, choices=("openclaw", "claude", "codex", "gemini", "copilot", "cursor"),
+    parser.add_argument("--host", default=None, choices=HOSTS,
                         help="check only this host (default: every host configured in the workspace)")
     parser.add_argument("--host-config", default=None, help="host configuration file (as given to init)")
     parser.add_argument("--no-canary", action="store_true", help="skip the canary writes")

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import sys
-
-HOSTS = ("openclaw", "claude", "codex", "gemini", "copilot", "cursor")
-
+import shlex
 
 def configure(parser: argparse.ArgumentParser, name: str) -> None:
     from gate.commands._common import add_json
+    from gate.hosts import HOSTS
 
     parser.add_argument("host", choices=HOSTS, help="the agent host to install the hook into")
     parser.add_argument("workspace", nargs="?", default=None, help="workspace directory (default: current directory)")
     parser.add_argument("--command", dest="base_command", default=None,
-                        help="command hosts run for cuticle (default: `cuticle` if on PATH, else this Python -m gate)")
+                        help="command hosts run for cuticle (default: the absolute path of this environment's `cuticle`, "
+                             "else this Python -m gate, so the host finds it without this environment's PATH)")
     parser.add_argument("--host-config", default=None,
                         help="host configuration file to edit (default: the host's project file; OpenClaw: "
                              "~/.openclaw/openclaw.json)")
@@ -37,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     for a in rep.actions:
         print(f"  - {a}")
     print(f"  hook command: {rep.command} hook {args.host} <event>")
-    if args.host == "openclaw":
-        print("  next: `openclaw gateway restart`, then `openclaw plugins inspect cuticle --runtime --json`")
-    print(f"  check it: cuticle doctor {rep.workspace}", file=sys.stdout)
+    for step in rep.next_steps:
+        print(f"  next: {step}")
+    print(f"  check it: {rep.command} doctor {shlex.quote(rep.workspace)}")
     return 0

@@ -5,9 +5,16 @@
 // `endpoint` + `token` are configured, a running `cuticle serve` on loopback. This file deliberately spawns
 // nothing itself and reads no environment variables, so OpenClaw's install-time scanner has nothing to flag.
 
+// after_tool_call stamps what these wrote; before_tool_call also sees file_write (bytes to a paired node's path,
+// checked as a whole-file write) and the tools that type into a shell (process, terminal), governed as commands
 export const MEMORY_TOOLS = ["write", "edit", "apply_patch"];
-export const GOVERNED_TOOLS = ["exec"];
+export const WRITE_TOOLS = [...MEMORY_TOOLS, "file_write"];
+export const GOVERNED_TOOLS = ["exec", "process", "terminal"];
 const PRIORITY = 1000;
+const TIMED_OUT = Symbol("timed out");
+// OpenClaw fails a before_tool_call handler that overruns its time limit *closed* (the call is blocked with a hook
+// failure), so cuticle's own limit must always expire first: this much before the host's limit, at least
+const MARGIN_MS = 300;
 
 function settings(api) {
   const c = (api && api.pluginConfig) || {};
@@ -21,6 +28,22 @@ function settings(api) {
     failClosed: c.failClosed === true,
     inject: ["prompt", "bootstrap", "off"].includes(c.inject) ? c.inject : "prompt",
   };
+}
+
+// The time limit OpenClaw applies to this plugin's `hook` (plugins.entries.cuticle.hooks.timeouts[hook], else
+// .timeoutMs; the registration's own timeoutMs only when neither is set), or undefined.
+export function hostTimeoutMs(api, hook) {
+  const entry = api && api.config && api.config.plugins && api.config.plugins.entries && api.config.plugins.entries.cuticle;
+  const h = (entry && entry.hooks) || {};
+  const t = h.timeouts && Number.isInteger(h.timeouts[hook]) ? h.timeouts[hook] : h.timeoutMs;
+  return Number.isInteger(t) && t > 0 ? t : undefined;
+}
+
+// How long one cuticle call may take: the configured timeoutMs, cut to end MARGIN_MS (or a tenth) before the host's.
+export function budgetMs(api, cfg, hook) {
+  const host = hostTimeoutMs(api, hook);
+  if (host === undefined) return cfg.timeoutMs;
+  return Math.max(50, Math.min(cfg.timeoutMs, host - Math.max(MARGIN_MS, Math.ceil(host / 10))));
 }
 
 export function createPlugin() {
@@ -55,8 +78,28 @@ export function createPlugin() {
     return (agents && agents.defaults && agents.defaults.workspace) || undefined;
   }
 
-  // Ask cuticle. Returns the parsed answer object, or null when cuticle could not answer (fail open).
+  // Ask cuticle. Returns the parsed answer object, or null when cuticle could not answer in time (fail open).
+  // The answer races a timer of its own, so a slow start (the first call of a session loads the gate) or a hung
+  // process can never outlast the host's limit, whatever runCommandWithTimeout does about it.
   async function ask(api, cfg, hook, event, ctx) {
+    const limit = budgetMs(api, cfg, hook);
+    let timer;
+    const late = new Promise((resolve) => {
+      timer = setTimeout(() => resolve(TIMED_OUT), limit);
+    });
+    try {
+      const out = await Promise.race([askOnce(api, { ...cfg, timeoutMs: limit }, hook, event, ctx), late]);
+      if (out === TIMED_OUT) {
+        log(api, "warn", `${hook}: no answer within ${limit} ms; ${cfg.failClosed ? "failing closed" : "letting the call proceed"}`);
+        return null;
+      }
+      return out;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function askOnce(api, cfg, hook, event, ctx) {
     const cwd = workspaceFor(api, cfg, ctx, event);
     const body = JSON.stringify({ hook, event: event || {}, ctx: ctx || {}, workspaceDir: cwd });
     try {
@@ -94,10 +137,10 @@ export function createPlugin() {
   async function beforeToolCall(api, event, ctx) {
     const cfg = settings(api);
     const tool = (event && event.toolName) || (ctx && ctx.toolName);
-    if (![...MEMORY_TOOLS, ...GOVERNED_TOOLS].includes(tool)) return undefined;
+    if (![...WRITE_TOOLS, ...GOVERNED_TOOLS].includes(tool)) return undefined;
     const out = await ask(api, cfg, "before_tool_call", event, ctx);
     if (out === null) {
-      if (cfg.failClosed && MEMORY_TOOLS.includes(tool)) {
+      if (cfg.failClosed && WRITE_TOOLS.includes(tool)) {
         return { block: true, blockReason: JSON.stringify({ kind: "cuticle.unavailable/v1", reason: "cuticle could not be reached and failClosed is set" }) };
       }
       return undefined;
@@ -117,7 +160,7 @@ export function createPlugin() {
     api.on("before_tool_call", (event, ctx) => beforeToolCall(api, event, ctx), {
       priority: PRIORITY,
       timeoutMs: settings(api).timeoutMs + 500,
-      matcher: [...MEMORY_TOOLS, ...GOVERNED_TOOLS],
+      matcher: [...WRITE_TOOLS, ...GOVERNED_TOOLS],
     });
     api.on("after_tool_call", async (event, ctx) => {
       if (!MEMORY_TOOLS.includes(event && event.toolName)) return;
@@ -148,6 +191,14 @@ export function createPlugin() {
       return text ? { prependSystemContext: text } : undefined;
     });
     if (typeof api.registerHook === "function") {
+      // `/new` ends the session as `/reset` does (Chitin queued a reflection for both): the session that ends is
+      // the previous entry's; cuticle answers it as before_reset with reason "new"
+      api.registerHook("command:new", async (event) => {
+        const c = (event && event.context) || {};
+        const prev = c.previousSessionEntry || {};
+        const ctx = { sessionKey: event && event.sessionKey, sessionId: prev.sessionId, workspaceDir: c.workspaceDir };
+        await ask(api, settings(api), "before_reset", { reason: "new" }, ctx);
+      }, { name: "cuticle-new-session", description: "ends the session and queues a reflection on /new" });
       api.registerHook("agent:bootstrap", async (event) => {
         const cfg = settings(api);
         const context = event && event.context;

@@ -21,7 +21,7 @@ from ._records import builder
 from .analyze import INVARIANTS, RANK, TYPES, Analysis, Effect, Violation, analyze_command
 from .masking import mask, mask_obj, needs_mask
 from .paths import Env
-from .policy import _PLANS, _TARGET_KINDS, Policy, _plain, load_policy
+from .policy import _PLANS, _TARGET_KINDS, Policy, _plain, effective_policy
 
 SHELL_TOOLS = frozenset({"bash", "run_shell_command", "exec", "shell", "terminal", "beforeshellexecution",
                          "execute_command", "run_command", "run_terminal_cmd", "command", "sh", "process",
@@ -257,7 +257,7 @@ def _build_env(ws, policy: Policy, root: str) -> Env:
         configured = section.get("path")
         if isinstance(configured, str) and configured and not os.path.isabs(configured):
             rels.append(Path(configured).as_posix())
-    if policy.path and policy.path != "<starter>":
+    if policy.path and policy.path not in ("<starter>", "<fail-safe>"):
         rel = os.path.relpath(os.path.abspath(policy.path), os.path.abspath(root))
         rels.append(rel if not rel.startswith("..") else policy.path)
     key = (root, mem, guarded, tuple(rels), policy.protected_paths)
@@ -447,10 +447,12 @@ def _effects_of(analysis) -> tuple:
 def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
     """Evaluate one ``rules.model.ToolCall`` in workspace ``ws`` (None: the call's cwd is the root).
 
-    Raises ConfigError when the policy (or the workspace config) is invalid; any other failure inside the
-    analysis is a deny (a crashing rule in the policy layer counts as deny).
+    Never fails open: an invalid or unreadable policy gives the fail-safe policy (invariants enforced, reads
+    allowed, everything else denied, the policy error in every deny reason); any failure inside the analysis is
+    a deny (a crashing rule in the policy layer counts as deny). Raises ConfigError only for an invalid
+    workspace config (``.cuticle/config.toml``).
     """
-    policy = load_policy(ws, policy_path)
+    policy = effective_policy(ws, policy_path)
     if ws is not None:
         root = str(ws.root)
         config = ws.config
@@ -494,6 +496,8 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
             "deny", "internal-error", f"cuticle could not evaluate this call ({type(exc).__name__}); "
             "run it another way or ask the user", "enforce", "invariant", [])
         action, segments, effects, kind = "exec", (), (), call_kind
+    if policy.error and decision == "deny" and rule != "policy-error":
+        reason = f"{reason} (the policy is invalid too: {policy.error}; only read-only actions are allowed)"
     if kind == "shell":
         if command is None:
             command = str((call.arguments or {}).get("command", ""))
@@ -529,7 +533,7 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
     ev.command = command
     ev.segment_objs = segments
     ev.findings = tuple(findings)
-    ev.policy = "<starter>" if policy.path in ("", "<starter>") else _policy_display(policy, root)
+    ev.policy = "<starter>" if policy.status == "starter" else _policy_display(policy, root)
     ev.paths = paths
     ev.effects = effects
     ev.secret = secret
@@ -542,6 +546,10 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
 
 
 def _policy_display(policy: Policy, root: str) -> str:
+    if policy.status == "missing":
+        return "<starter> (no policy file)"
+    if policy.status == "invalid":
+        return f"<fail-safe> ({policy.error})"
     if policy.path in ("", "<starter>"):
         return "<starter>"
     try:

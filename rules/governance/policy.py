@@ -82,6 +82,12 @@ class Policy:
     delete_allowed: tuple[str, ...] = ("build", "dist", "out", "tmp")
     allowed_hosts: tuple[str, ...] | None = None
     protected_paths: tuple[str, ...] = ()
+    #: how this policy came about: "file" (a valid policy file), "starter" (no workspace: the built-in starter),
+    #: "missing" (the workspace has no policy file: the built-in starter, reported as such) or "invalid" (the
+    #: file could not be read or validated: the fail-safe policy, see :func:`fail_safe_policy`)
+    status: str = "file"
+    #: the policy file's first problem when ``status`` is "invalid"
+    error: str = ""
 
     def mode_for(self, rule_id: str) -> str:
         return self.invariant_modes.get(rule_id, self.mode)
@@ -129,14 +135,14 @@ class Policy:
                 "protectedPaths": list(self.protected_paths)}
 
     @classmethod
-    def from_dict(cls, path: str, d: dict) -> Policy:
+    def from_dict(cls, path: str, d: dict, status: str = "file") -> Policy:
         rules = tuple(Rule(r["id"], tuple(r["actions"]), r["effect"], r.get("reason", ""), tuple(r.get("targets", ())),
                            tuple(r.get("branches", ())), r.get("suggestion", ""), r.get("line", 0)) for r in d["rules"])
         hosts = d.get("allowedHosts")
         return cls(path, d.get("mode", "enforce"), rules, dict(d.get("invariantModes", {})),
                    tuple(d.get("protectedBranches", ("main", "master"))),
                    tuple(d.get("allowedDeletePaths", ("build", "dist", "out", "tmp"))),
-                   None if hosts is None else tuple(hosts), tuple(d.get("protectedPaths", ())))
+                   None if hosts is None else tuple(hosts), tuple(d.get("protectedPaths", ())), status)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -386,7 +392,7 @@ def _starter_dict() -> dict:
 
 def starter_policy() -> Policy:
     if "policy" not in _STARTER:
-        _STARTER["policy"] = Policy.from_dict("<starter>", _starter_dict())
+        _STARTER["policy"] = Policy.from_dict("<starter>", _starter_dict(), status="starter")
     return _STARTER["policy"]
 
 
@@ -438,13 +444,86 @@ def policy_location(ws) -> Path | None:
 
 
 def load_policy(ws=None, policy_path=None) -> Policy:
-    """The policy that applies: an explicit file, else the workspace's, else the starter policy."""
+    """The policy that applies: an explicit file, else the workspace's, else the starter policy.
+
+    Raises ConfigError when the file is unreadable or invalid (``cuticle validate`` wants the errors); the hook
+    path uses :func:`effective_policy`, which never raises."""
     if policy_path is not None:
         return load_policy_file(policy_path)
     loc = policy_location(ws)
     if loc is None:
-        return starter_policy()
+        return starter_policy() if ws is None else missing_policy()
     return load_policy_file(loc)
+
+
+_FAIL_SAFE: dict[str, Policy] = {}
+
+
+def fail_safe_policy(error: str) -> Policy:
+    """What applies while the policy file is invalid or unreadable: read-only actions are allowed, every other
+    action is denied with the policy error in the reason, and every invariant runs in enforce mode with the
+    built-in options (protected branches main/master, deletes under build/ dist/ out/ tmp/, any host).
+
+    The invariants never depend on the file, so a typo in ``chitin.yaml`` can never turn them off; denying the
+    rest is what "fail safe" means when the user's rules cannot be known."""
+    first = error.strip().splitlines()[0] if error.strip() else "the policy could not be loaded"
+    hit = _FAIL_SAFE.get(first)
+    if hit is not None:
+        return hit
+    reason = (f"the policy is invalid ({first}); until it is fixed (`cuticle validate`, `cuticle doctor`) only "
+              "read-only actions are allowed")
+    # deny-first: the deny rule names every action type but read, so the read rule decides reads
+    rules = (Rule("policy-error", tuple(t for t in TYPES if t != "read"), "deny", reason),
+             Rule("policy-error-read", ("read",), "allow", "read-only actions stay allowed while the policy is "
+                                                          f"invalid ({first})"))
+    policy = Policy("<fail-safe>", "enforce", rules, {}, status="invalid", error=first)
+    if len(_FAIL_SAFE) > 16:
+        _FAIL_SAFE.clear()
+    _FAIL_SAFE[first] = policy
+    return policy
+
+
+def missing_policy() -> Policy:
+    """The starter policy, marked as standing in for a workspace policy file that does not exist."""
+    if "missing" not in _STARTER:
+        _STARTER["missing"] = Policy.from_dict("<starter>", _starter_dict(), status="missing")
+    return _STARTER["missing"]
+
+
+def effective_policy(ws=None, policy_path=None) -> Policy:
+    """:func:`load_policy`, except that an unreadable or invalid workspace policy gives :func:`fail_safe_policy`
+    (with the error) instead of raising: the hook must keep every invariant running whatever the file says. An
+    explicit ``policy_path`` (``cuticle evaluate --policy FILE``) still raises ConfigError: the caller asked for
+    that file and gets its errors."""
+    if policy_path is not None:
+        return load_policy_file(policy_path)
+    try:
+        return load_policy(ws, policy_path)
+    except ConfigError as exc:
+        return fail_safe_policy(str(exc))
+    except OSError as exc:
+        return fail_safe_policy(f"cannot read the policy ({exc.strerror or exc})")
+
+
+def policy_status(ws) -> tuple[str, str]:
+    """("ok" | "missing" | "invalid", one-line detail) for `cuticle doctor`."""
+    try:
+        loc = policy_location(ws)
+    except ConfigError as exc:
+        return "invalid", str(exc).splitlines()[0]
+    if loc is None:
+        return "missing", ("no chitin.yaml: the built-in starter policy applies; run `cuticle init` to write it "
+                           "where you can read and change it")
+    try:
+        load_policy_file(loc)
+    except ConfigError as exc:
+        return "invalid", (f"{str(exc).splitlines()[0]} — until it is fixed every invariant still runs and only "
+                           "read-only actions are allowed")
+    try:
+        shown = loc.resolve().relative_to(Path(ws.root).resolve()).as_posix()
+    except ValueError:
+        shown = str(loc)
+    return "ok", f"{shown} is valid"
 
 
 # -- validation ----------------------------------------------------------------------------------------------

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from gate.install import CONFIG_FILES, SPECS
+from gate.hosts import get
+
+CONFIG_FILES = {h: get(h).config_file for h in ("claude", "codex", "gemini", "copilot", "cursor")}
+SPECS = {h: get(h).specs for h in CONFIG_FILES}
 
 CMD = shlex.join([sys.executable, "-m", "gate"])
 CLI_HOSTS = ("claude", "codex", "gemini", "copilot", "cursor")

@@ -27,6 +27,6 @@ def test_openclaw_plugin_node_tests_pass():
 def test_plugin_files_ship_as_package_data():
     for name in ("package.json", "openclaw.plugin.json", "index.js", "__init__.py"):
         assert (PLUGIN / name).is_file(), name
-    from gate.install import PLUGIN_DIR
+    from gate.hosts.openclaw import PLUGIN_DIR
 
     assert PLUGIN_DIR == PLUGIN

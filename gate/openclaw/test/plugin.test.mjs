@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import plugin, { createPlugin, MEMORY_TOOLS } from "../index.js";
+import plugin, { budgetMs, createPlugin, MEMORY_TOOLS } from "../index.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PYTHON = process.env.CUTICLE_PYTHON;
@@ -47,7 +47,7 @@ test("default export is a plugin entry with id cuticle", () => {
   assert.equal(typeof plugin.register, "function");
 });
 
-test("registers before_tool_call for write, edit, apply_patch and exec with a high priority", () => {
+test("registers before_tool_call for the writing tools and the shell tools with a high priority", () => {
   const { api, calls } = fakeApi();
   createPlugin().register(api);
   const names = calls.on.map((c) => c.name).sort();
@@ -55,7 +55,9 @@ test("registers before_tool_call for write, edit, apply_patch and exec with a hi
     assert.ok(names.includes(n), `missing ${n}`);
   }
   const btc = calls.on.find((c) => c.name === "before_tool_call");
-  assert.deepEqual(btc.opts.matcher, ["write", "edit", "apply_patch", "exec"]);
+  assert.deepEqual(btc.opts.matcher, ["write", "edit", "apply_patch", "file_write", "exec", "process", "terminal"]);
+  const atc = calls.on.find((c) => c.name === "after_tool_call");
+  assert.deepEqual(atc.opts.matcher, ["write", "edit", "apply_patch"]);
   assert.ok(btc.opts.priority >= 100);
   assert.ok(calls.hooks.some((h) => h.events === "agent:bootstrap"));
 });
@@ -99,6 +101,41 @@ test("fails open when the command throws, times out or prints garbage", async ()
   const garbage = fakeApi({ runner: async () => ({ stdout: "not json", stderr: "", code: 0, killed: false }) });
   createPlugin().register(garbage.api);
   assert.equal(await handler(garbage.calls, "before_tool_call")({ toolName: "edit", params: {} }, {}), undefined);
+});
+
+test("a cuticle that never answers is cut off by the plugin's own limit, before the host's", async () => {
+  // OpenClaw blocks a before_tool_call whose handler overruns the host's limit (fail-closed): the plugin must answer
+  // first even when runCommandWithTimeout itself hangs (a cold first call, a stuck process)
+  const hostLimit = 600;
+  const { api, calls } = fakeApi({ runner: () => new Promise(() => {}) });
+  api.config.plugins = { entries: { cuticle: { hooks: { timeoutMs: hostLimit } } } };
+  createPlugin().register(api);
+  const t0 = Date.now();
+  const out = await handler(calls, "before_tool_call")({ toolName: "write", params: { path: "MEMORY.md", content: "x" } }, {});
+  const took = Date.now() - t0;
+  assert.equal(out, undefined);
+  assert.ok(took < hostLimit - 100, `answered after ${took} ms, host limit ${hostLimit} ms`);
+  assert.ok(calls.logs.some((m) => /no answer within \d+ ms; letting the call proceed/.test(m)), calls.logs.join("\n"));
+});
+
+test("the plugin's limit follows the host's per-hook limit, then its default, then its own setting", () => {
+  const api = (hooks) => ({ config: { plugins: { entries: { cuticle: { hooks } } } } });
+  assert.equal(budgetMs(api({ timeoutMs: 5000 }), { timeoutMs: 4500 }, "before_tool_call"), 4500);
+  assert.equal(budgetMs(api({ timeoutMs: 2000 }), { timeoutMs: 4500 }, "before_tool_call"), 1700);
+  assert.equal(budgetMs(api({ timeoutMs: 60000, timeouts: { before_tool_call: 1000 } }), { timeoutMs: 4500 }, "before_tool_call"), 700);
+  assert.equal(budgetMs({ config: {} }, { timeoutMs: 4500 }, "before_tool_call"), 4500);
+  assert.ok(budgetMs(api({ timeoutMs: 20 }), { timeoutMs: 4500 }, "before_tool_call") >= 50);
+});
+
+test("file_write, process and terminal calls are sent to cuticle; after_tool_call forwards the blocked signal", async () => {
+  const { api, calls } = fakeApi({ answer: {} });
+  createPlugin().register(api);
+  for (const toolName of ["file_write", "process", "terminal"]) {
+    await handler(calls, "before_tool_call")({ toolName, params: {} }, {});
+  }
+  assert.deepEqual(calls.runs.map((r) => r.input.event.toolName), ["file_write", "process", "terminal"]);
+  await handler(calls, "after_tool_call")({ toolName: "write", params: { path: "MEMORY.md", content: "x" }, error: "blocked" }, {});
+  assert.equal(calls.runs.at(-1).input.event.error, "blocked");
 });
 
 test("failClosed blocks memory writes when cuticle is unreachable", async () => {
@@ -191,6 +228,9 @@ function realRunner(calls) {
 function tempWorkspace() {
   const dir = mkdtempSync(join(tmpdir(), "cuticle-oc-"));
   mkdirSync(join(dir, ".cuticle"));
+  // installed, as `cuticle init` leaves it: a key and a config (a bare .cuticle/ protects nothing)
+  writeFileSync(join(dir, ".cuticle", "key"), "5a".repeat(32) + "\n");
+  writeFileSync(join(dir, ".cuticle", "config.toml"), "");
   writeFileSync(join(dir, "MEMORY.md"), "# Memory\n\n- Tests ran green on CI.\n");
   return dir;
 }
@@ -224,4 +264,19 @@ test("real gate: an accepted memory write comes back with stamped params", { ski
   } finally {
     rmSync(ws, { recursive: true, force: true });
   }
+});
+
+test("command:new ends the previous session as before_reset with reason new", async () => {
+  const { api, calls } = fakeApi({ answer: {} });
+  createPlugin().register(api);
+  const hook = calls.hooks.find((h) => h.events === "command:new");
+  assert.ok(hook, "no command:new hook");
+  await hook.fn({ type: "command", action: "new", sessionKey: "agent:main:main", messages: [],
+    context: { workspaceDir: "/ws", previousSessionEntry: { sessionId: "old-1" } } });
+  assert.equal(calls.runs.length, 1);
+  const { argv, input } = calls.runs[0];
+  assert.deepEqual(argv.slice(-3), ["hook", "openclaw", "before_reset"]);
+  assert.equal(input.event.reason, "new");
+  assert.equal(input.ctx.sessionId, "old-1");
+  assert.equal(input.workspaceDir, "/ws");
 });

@@ -1,0 +1,272 @@
+"""The persistent side of the constraint index and the shipped lexicon tables: same results with or without them,
+robust to corruption."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tiers import arbitrate as arb
+from tiers import concepts
+from tiers.arbitration import cache
+from tiers.concepts import _analyze_cached
+from tiers.workspace import Workspace
+
+DIRECTIVES = [
+    "- User said: never deploy the billing service on Fridays.",
+    "- User said: always ask before deleting the logs bucket.",
+    "- Decided with the user: use Postgres for the orders service.",
+    "- Пользователь сказал: никогда не трогать кластер по выходным.",
+    "- User said: the default timezone is Europe/Moscow.",
+    "- User said: do not push to the main branch without review.",
+]
+CANDIDATES = [
+    "Deploying the billing service on Fridays is fine.",
+    "Delete the logs bucket without asking.",
+    "Use MySQL for the orders service.",
+    "По выходным можно трогать кластер.",
+    "The default timezone is UTC.",
+    "The team meets on Mondays.",
+]
+
+
+def _fresh_process() -> None:
+    """Forget everything a process caches in memory, as a new hook process would start."""
+    arb._FILE_CACHE.clear()
+    arb._DISK.clear()
+    _analyze_cached.cache_clear()
+
+
+def _ws(root: Path, lines: list[str]) -> Workspace:
+    (root / "MEMORY.md").write_text("# Memory\n\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    ws = Workspace(root)
+    ws.ensure_state()
+    return ws
+
+
+def _decisions(index: arb.ConstraintIndex) -> list[dict]:
+    from tiers.classify import classify
+
+    out = []
+    for text in CANDIDATES:
+        cls = classify(text)
+        out.append(arb.arbitrate(index, text, cls.tier, file="MEMORY.md", scope=cls.scope).to_json())
+    return out
+
+
+def _reference(ws: Workspace) -> list[dict]:
+    _fresh_process()
+    return _decisions(arb.ConstraintIndex.from_workspace(ws, persist=False))
+
+
+def _cache_file(ws: Workspace) -> Path:
+    return ws.state_path("cache", "arbitrate.json")
+
+
+def _keys_file(ws: Workspace) -> Path:
+    return ws.state_path("cache", "arbitrate-keys.json")
+
+
+def test_results_equal_with_and_without_cache(workspace: Path) -> None:
+    ws = _ws(workspace, DIRECTIVES)
+    expected = _reference(ws)
+    _fresh_process()
+    first = _decisions(arb.ConstraintIndex.from_workspace(ws))  # writes the cache
+    assert _cache_file(ws).is_file()
+    _fresh_process()
+    second = _decisions(arb.ConstraintIndex.from_workspace(ws))  # reads it
+    assert first == expected
+    assert second == expected
+    assert any(d["decision"] == "block" for d in expected)
+
+
+@pytest.mark.parametrize("payload", [
+    b"{not json",
+    b"\xff\xfe\x00garbage",
+    b"[]",
+    json.dumps({"v": cache._CACHE_VERSION, "lx": "x", "files": [], "lines": 3, "akeys": "no"}).encode(),
+], ids=["truncated-json", "binary", "wrong-type", "wrong-tables"])
+@pytest.mark.parametrize("which", ["index", "keys", "both"])
+def test_corrupt_cache_file_is_ignored(workspace: Path, payload: bytes, which: str) -> None:
+    ws = _ws(workspace, DIRECTIVES)
+    expected = _reference(ws)
+    _cache_file(ws).parent.mkdir(parents=True, exist_ok=True)
+    for f in {"index": [_cache_file(ws)], "keys": [_keys_file(ws)], "both": [_cache_file(ws), _keys_file(ws)]}[which]:
+        f.write_bytes(payload)
+    _fresh_process()
+    assert _decisions(arb.ConstraintIndex.from_workspace(ws)) == expected
+    # ... and rebuilt as valid caches
+    assert json.loads(_cache_file(ws).read_text(encoding="utf-8"))["v"] == cache._CACHE_VERSION
+    assert json.loads(_keys_file(ws).read_text(encoding="utf-8"))["akeys"]
+
+
+def test_malformed_line_entries_are_reanalysed(workspace: Path) -> None:
+    ws = _ws(workspace, DIRECTIVES)
+    expected = _reference(ws)
+    _fresh_process()
+    arb.ConstraintIndex.from_workspace(ws)
+    data = json.loads(_keys_file(ws).read_text(encoding="utf-8"))
+    assert data["akeys"], "constraints' index keys are cached per line"
+    for i, k in enumerate(data["akeys"]):
+        data["akeys"][k] = [["ok", 3], "x"] if i % 2 else None
+    _keys_file(ws).write_text(json.dumps(data), encoding="utf-8")
+    _cache_file(ws).unlink()
+    _fresh_process()
+    assert _decisions(arb.ConstraintIndex.from_workspace(ws)) == expected
+
+
+def test_only_changed_lines_are_reanalysed(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = DIRECTIVES + [f"- User said: never restart the worker {i} at night." for i in range(20)]
+    ws = _ws(workspace, lines)
+    _fresh_process()
+    arb.ConstraintIndex.from_workspace(ws)
+
+    changed = list(lines)
+    changed[7] = "- User said: never restart the scheduler during the freeze."
+    (workspace / "MEMORY.md").write_text("# Memory\n\n" + "\n".join(changed) + "\n", encoding="utf-8")
+    expected = _reference(ws)
+
+    seen: list[str] = []
+    from tiers.arbitration import records
+
+    real = records.analyze
+
+    def counting(text: str):
+        seen.append(text)
+        return real(text)
+
+    _fresh_process()
+    monkeypatch.setattr(records, "analyze", counting)
+    index = arb.ConstraintIndex.from_workspace(ws)
+    assert seen == [changed[7]]
+    seen.clear()
+    monkeypatch.setattr(records, "analyze", real)
+    assert _decisions(index) == expected
+
+
+def test_lexicon_change_invalidates_cached_keys(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = _ws(workspace, DIRECTIVES)
+    _fresh_process()
+    arb.ConstraintIndex.from_workspace(ws)
+    for f in (_cache_file(ws), _keys_file(ws)):
+        data = json.loads(f.read_text(encoding="utf-8"))
+        data["lx"] = "stale"
+        for k in data.get("akeys", {}):
+            data["akeys"][k] = [["BOGUS"], 1.0]
+        for rec in data.get("files", {}).values():
+            rec["keys"] = [["BOGUS"] for _ in rec["keys"]]
+        f.write_text(json.dumps(data), encoding="utf-8")
+    _fresh_process()
+    index = arb.ConstraintIndex.from_workspace(ws)
+    assert all("BOGUS" not in k for f in index._files for k in f.keys)
+
+
+def test_no_cache_written_without_state_dir(tmp_path: Path) -> None:
+    (tmp_path / "MEMORY.md").write_text("\n".join(DIRECTIVES) + "\n", encoding="utf-8")
+    ws = Workspace(tmp_path)
+    _fresh_process()
+    arb.ConstraintIndex.from_workspace(ws, {"MEMORY.md": DIRECTIVES[0] + "\n"})
+    assert not ws.state_dir.exists()
+
+
+# ------------------------------------------------------------------ the built lexicon tables shipped as JSON
+def _decoded(lx) -> dict:
+    """Every table of a lexicon as plain values (pattern tables decoded, lists as tuples)."""
+    from tiers import concepts
+
+    out = {}
+    for k in concepts._LEXICON_FIELDS:
+        table = getattr(lx, k)
+        if k in concepts._PATTERN_TABLES:
+            table = {first: concepts._entries(table, first) for first in table}
+        if k == "broader":
+            table = {c: tuple(p) for c, p in table.items()}
+        out[k] = table
+    return out
+
+
+def _built_lexicon():
+    import tomllib
+
+    from tiers import concepts
+
+    return concepts.Lexicon(tomllib.loads(concepts.DATA.read_text(encoding="utf-8")))
+
+
+@pytest.fixture
+def fresh_lexicon():
+    from tiers import concepts
+
+    concepts.lexicon.cache_clear()
+    yield
+    concepts.lexicon.cache_clear()
+
+
+def test_shipped_lexicon_tables_match_the_toml(fresh_lexicon) -> None:
+    """Fails after an edit of concepts.toml or of the pattern reader: run `python -m tiers.concepts --build`."""
+    from tiers import concepts
+
+    shipped = concepts._load_built(concepts.DATA.read_bytes())
+    assert shipped is not None, "tiers/data/concepts.built.json is stale: run python -m tiers.concepts --build"
+    assert _decoded(shipped) == _decoded(_built_lexicon())
+    assert concepts.lexicon().weight("DEPLOY") == _built_lexicon().weight("DEPLOY")
+
+
+@pytest.mark.parametrize("payload", [b"", b"\x00garbage", b"[1, 2]", b'{"digest": "x", "tables": {}}',
+                                     b'{"digest": null}'],
+                         ids=["empty", "garbage", "wrong-type", "stale", "missing-tables"])
+def test_bad_shipped_tables_fall_back_to_the_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lexicon,
+                                                  payload: bytes) -> None:
+    from tiers import concepts
+
+    bad = tmp_path / "concepts.built.json"
+    bad.write_bytes(payload)
+    monkeypatch.setattr(concepts, "BUILT", bad)
+    assert concepts._load_built(concepts.DATA.read_bytes()) is None
+    assert _decoded(concepts.lexicon()) == _decoded(_built_lexicon())
+
+
+def test_shipped_tables_follow_the_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lexicon) -> None:
+    from tiers import concepts
+
+    out = concepts.write_built(tmp_path / "built.json")
+    monkeypatch.setattr(concepts, "BUILT", out)
+    assert concepts._load_built(concepts.DATA.read_bytes()) is not None
+    assert concepts._load_built(concepts.DATA.read_bytes() + b"\n# edited\n") is None
+
+
+def test_pattern_entries_round_trip() -> None:
+    from tiers import concepts
+
+    lx = _built_lexicon()
+    for table in concepts._PATTERN_TABLES:
+        for entries in getattr(lx, table).values():
+            assert concepts._decode_entries(concepts._encode_entries(entries)) == entries
+
+
+def test_unchanged_memory_does_not_read_line_classifications(workspace: Path) -> None:
+    ws = _ws(workspace, DIRECTIVES)
+    expected = _reference(ws)
+    _fresh_process()
+    arb.ConstraintIndex.from_workspace(ws)
+    lines_file = ws.state_path("cache", "arbitrate-lines.json")
+    assert json.loads(lines_file.read_text(encoding="utf-8"))["lines"], "line classifications are cached"
+    lines_file.write_bytes(b"{corrupt")
+    _fresh_process()
+    index = arb.ConstraintIndex.from_workspace(ws)
+    assert "_lines" not in arb._DISK[str(ws.root)]  # the index came from arbitrate.json alone
+    assert _decisions(index) == expected
+    # an edit re-indexes the file: the corrupt table is ignored and rebuilt
+    (workspace / "MEMORY.md").write_text("# Memory\n\n" + "\n".join(DIRECTIVES[:3]) + "\n", encoding="utf-8")
+    _fresh_process()
+    arb.ConstraintIndex.from_workspace(ws)
+    assert json.loads(lines_file.read_text(encoding="utf-8"))["lines"]
+
+
+def test_cache_digests_are_hashlib_blake2b() -> None:
+    import hashlib
+
+    for data in (b"", b"- User said: never deploy on Fridays.\n", "пятница".encode()):
+        assert concepts.blake2b(data, digest_size=16).hexdigest() == hashlib.blake2b(data, digest_size=16).hexdigest()

@@ -1,0 +1,368 @@
+"""Comparing a candidate's analysis with a constraint's: relatedness, polarity, time windows, thresholds.
+
+Each function takes two ``tiers.concepts.Analysis`` values (the candidate ``c``, the constraint ``k``) and says
+what the candidate does to the constraint, or None. docs/arbitration.md states the rules.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
+
+#: Minimum shared weight between a candidate clause and a constraint clause for a polarity comparison.
+OVERLAP_MIN = 1.3
+CONFLICT_FORCES = frozenset({"permit", "relax", "assert", "oblige", "prohibit", "indiff"})
+PERMISSIVE = frozenset({"permit", "relax", "indiff"})
+
+
+def _w(cid: str, cl: Clause | None = None) -> float:
+    if cl is not None:
+        w = cl.wmap.get(cid)
+        if w is not None:
+            return w
+    return lexicon().weight(cid)
+
+
+def _content_ids(cl: Clause) -> tuple[str, ...]:
+    return cl.content
+
+
+def _coverage(k_cl: Clause, c: Analysis) -> float:
+    total = k_cl.content_total
+    if total <= 0:
+        return 0.0
+    concepts = c.concepts
+    wmap = k_cl.cov_w
+    return sum(wmap[x] for x in k_cl.content if x in concepts) / total
+
+
+def c_coverage(c: Analysis, k: Analysis) -> float:
+    """Share of the candidate's own content that the constraint talks about."""
+    ids = {x for cl in c.clauses for x in _content_ids(cl) if x in cl.direct}
+    total = sum(_w(x) for x in ids)
+    return sum(_w(x) for x in ids if x in k.concepts) / total if total else 0.0
+
+
+def relatedness(k: Analysis, c: Analysis) -> float:
+    best = 0.0
+    for kc in k.clauses:
+        if kc.exception:
+            continue
+        best = max(best, _coverage(kc, c))
+    return best
+
+
+def _shared(cc: Clause, kc: Clause) -> list[str]:
+    lx = lexicon()
+    return [x for x in cc.signs if x in kc.signs and lx.kind.get(x) not in {"generic", "slot"}
+            and cc.signs[x] and kc.signs[x]]
+
+
+def _pair_w(x: str, cc: Clause, kc: Clause) -> float:
+    w = min(_w(x, cc), _w(x, kc))
+    if x in cc.antonymic or x in kc.antonymic:
+        w *= 1.5  # one of a pair of opposites: evaluative core of the claim
+    return w
+
+
+def _overlap(cc: Clause, kc: Clause) -> float:
+    return sum(_pair_w(x, cc, kc) for x in _shared(cc, kc))
+
+
+def _best_clause(cc: Clause, k: Analysis) -> tuple[Clause | None, float]:
+    best, best_ov = None, 0.0
+    for kc in k.clauses:
+        if kc.exception:
+            continue
+        ov = _overlap(cc, kc)
+        if ov > best_ov + 1e-9:
+            best, best_ov = kc, ov
+    return best, best_ov
+
+
+def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
+    """(what the candidate does, detail) when it flips the constraint's polarity, else None."""
+    # Required approval gates: "ask first", "without review", "directly".
+    k_gate = [kc.signs["GATE"] for kc in k.clauses if not kc.exception and kc.signs.get("GATE")]
+    required = k_gate and all(s > 0 for s in k_gate)
+    if required:
+        # "never merge without an approval" keeps the gate: "without" inside a prohibition requires it
+        c_gate = [(cc, 1 if cc.force == "prohibit" and "GATE" in cc.local_neg else cc.signs["GATE"])
+                  for cc in c.clauses if cc.signs.get("GATE")]
+        if any(s < 0 and (cc.force in PERMISSIVE or not c.report) for cc, s in c_gate):
+            return "bypasses", "it skips the approval the constraint requires"
+        if c_gate and all(s > 0 for _, s in c_gate):
+            return None
+    hit = time_window(c, k)
+    if hit:
+        return hit
+    th = threshold(c, k)
+    if th == "conflict":
+        return "permits", "the amount is beyond the limit the constraint sets"
+    if th == "ok":
+        return None
+    for cc in c.clauses:
+        if cc.exception:
+            continue
+        kc, ov = _best_clause(cc, k)
+        if kc is None or (ov < OVERLAP_MIN and not _nominal_permission(cc, kc)):
+            continue
+        if c.report and cc.force not in PERMISSIVE:
+            continue
+        if cc.force not in CONFLICT_FORCES:
+            continue
+        shared = _shared(cc, kc)
+        kind = lexicon().kind
+        if all(kind.get(x) == "qualifier" for x in shared):
+            continue  # sharing only "Wednesday" or "prod" is not being about the same thing
+        if _disjoint_values(cc, kc):
+            continue  # "never deploy on Fridays" says nothing about Monday deploys
+        if cc.force == "assert" and _when(kc) and not _when(cc) and not c.universal:
+            continue  # "the deploy pipeline takes 11 minutes" says nothing about when deploys happen
+        k_actions, k_denied, required = _clause_rules(kc)
+        # A rule about doing something ("don't *use* Docker") is flipped by a claim about doing it, or by an
+        # explicit permission/relaxation; a plain fact that merely names the thing ("Docker seat renewal") is not.
+        if k_actions and k_actions.isdisjoint(cc.signs) and cc.force not in PERMISSIVE:
+            continue
+        # "text messages, not voice notes" against "no voice messages": the line denies the very thing the
+        # constraint denies elsewhere in it; its other clause is about a sibling, not a flip.
+        if kc.force == "prohibit" and cc.force in {"assert", "oblige"} and any(
+                cl2 is not cc and x not in cc.signs and cl2.signs.get(x, 0) < 0
+                for cl2 in c.clauses for x in k_denied):
+            continue
+        # "only X" is denied by "not Y" for any Y other than X: a prohibition that spares X agrees.
+        if kc.has_only and cc.force == "prohibit" and not (cc.negated_direct & kc.only_targets):
+            continue
+        # "never X without Y" makes Y a requirement: a line that keeps Y ("X with Y") agrees with it.
+        if required and any(cc.signs.get(x, 0) > 0 for x in required):
+            continue
+        # "X without Y" against "always Y (for X)": what the candidate drops on purpose is its point.
+        dropped = [x for x in shared if x in cc.local_neg and cc.signs[x] < 0 < kc.signs[x]
+                   and lexicon().kind.get(x) not in {"qualifier", "generic"}]
+        if dropped and cc.force in {"permit", "relax", "assert"}:
+            return ("permits" if cc.force == "permit" else "asserts"), "it drops what the constraint requires"
+        agree = dis = 0.0
+        ant_agree = ant_dis = False
+        for x in shared:
+            s = cc.signs[x] * kc.signs[x]
+            w = _pair_w(x, cc, kc)
+            antonymic = (x in cc.antonymic or x in kc.antonymic) and x in cc.direct and x in kc.direct
+            if s > 0:
+                agree += w
+                ant_agree |= antonymic
+            else:
+                dis += w
+                ant_dis |= antonymic
+        # A pair of opposites ("HTTP"/"HTTPS", "failing"/"pass") is the core of the claim: it decides alone.
+        if ant_dis or ant_agree:
+            conflict = ant_dis
+        else:
+            conflict = dis > agree + 1e-9
+        if conflict:
+            what = {"permit": "permits", "relax": "relaxes", "indiff": "waves away"}.get(cc.force, "asserts")
+            return what, "it says the opposite of the constraint"
+    return None
+
+
+_WHEN_SLOTS = frozenset({"DAY", "TIME", "DATE", "MONTH_V", "DOM"})
+
+
+def _when(cl: Clause) -> bool:
+    """The clause names when (a weekday, a time, a date, a month)."""
+    return any(slot in _WHEN_SLOTS for slot, _, _ in cl.values)
+
+
+def _clause_rules(kc: Clause) -> tuple[frozenset[str], list[str], frozenset[str]]:
+    """What ``polarity`` asks of a constraint clause whatever the line: its own actions (the act a rule is about),
+    the concepts it denies directly (not generic, qualifier or slot ids), the concepts "without" makes it
+    require."""
+    kind = lexicon().kind
+    return (_clause_actions(kc, kind),
+            [x for x in kc.negated_direct
+             if kind.get(x) not in {"generic", "qualifier", "slot"} and kc.signs.get(x, 0) < 0],
+            frozenset([x for x in kc.local_neg if kc.signs.get(x, 0) > 0 and kind.get(x) != "generic"]))
+
+
+def _clause_actions(kc: Clause, kind: dict[str, str]) -> frozenset[str]:
+    """A constraint clause's own actions (the act a rule is about; not the light DO, GET, GO)."""
+    return frozenset([x for x in kc.direct if kind.get(x) == "action" and x not in {"DO", "GET", "GO"}])
+
+
+def _nominal_permission(cc: Clause, kc: Clause) -> bool:
+    """"A taxi is fine" against «не заказывай такси»: a permission naming no act of its own, about all the
+    constraint's clause is about apart from its verb (one shared object is then enough to compare)."""
+    if cc.force not in PERMISSIVE:
+        return False
+    lx = lexicon()
+    if any(lx.kind.get(x) == "action" for x in cc.direct):
+        return False
+    k_things = {x for x in kc.content if x in kc.direct and lx.kind.get(x) not in {"action", "qualifier"}}
+    if k_things and k_things <= set(cc.signs):
+        return True
+    # «глютен теперь можно» against «никакого глютена в продуктах»: the permission is about nothing but the
+    # constraint's own things
+    own = {x for x in cc.content if x in cc.direct}
+    return bool(own) and own <= set(kc.signs) and bool(own & k_things)
+
+
+def _minutes(v: str) -> int:
+    h, m = v.split(":")
+    return int(h) * 60 + int(m)
+
+
+def time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
+    """"nothing before 10:00" against "a 9:00 meeting is fine": a time inside a forbidden window."""
+    for kc in k.clauses:
+        if kc.exception or kc.force != "prohibit":
+            continue
+        before, after = "BEFORE_X" in kc.signs, "AFTER_X" in kc.signs
+        k_times = sorted({v for s, v, _ in kc.values if s == "TIME"}, key=_minutes)
+        if len(k_times) == 2 and before == after:
+            lo, hi = _minutes(k_times[0]), _minutes(k_times[1])  # "no calls 15:00–16:00"
+        elif len(k_times) == 1 and before != after:
+            lo, hi = (-1, _minutes(k_times[0])) if before else (_minutes(k_times[0]), 24 * 60 + 1)
+        else:
+            continue
+        for cc in c.clauses:
+            if cc.exception or cc.force not in {"permit", "assert", "oblige"} or (c.report and cc.force != "permit"):
+                continue
+            topic = [x for x in cc.signs if x in kc.signs and lexicon().kind.get(x) not in {"generic", "qualifier"}]
+            if not topic:
+                continue
+            for s, v, sg in cc.values:
+                if s == "TIME" and sg > 0 and lo < _minutes(v) < hi:
+                    return "permits", f"{v} falls in the window the constraint rules out"
+    return None
+
+
+_WORK_START, _WORK_END = 8 * 60, 19 * 60
+
+
+def _outside_business_hours(cc: Clause) -> bool:
+    days = [v for s, v, _ in cc.values if s == "DAY"]
+    times = [v for s, v, _ in cc.values if s == "TIME"]
+    if days and all(DAY_GROUPS.get(d, {d}) <= DAY_GROUPS["WEEKEND"] for d in days):
+        return True
+    return bool(times) and all(not _WORK_START <= _minutes(t) < _WORK_END for t in times)
+
+
+def _disjoint_values(cc: Clause, kc: Clause) -> bool:
+    """Both clauses name values of one slot and none coincide: they are about different cases."""
+    from .values import same_value
+    if "BUSINESS_HOURS" in kc.signs and "BUSINESS_HOURS" not in cc.signs and _outside_business_hours(cc):
+        return True
+    kv: dict[str, list[str]] = {}
+    for slot, v, _ in kc.values:
+        kv.setdefault(slot, []).append(v)
+    cv: dict[str, list[str]] = {}
+    for slot, v, _ in cc.values:
+        cv.setdefault(slot, []).append(v)
+    compared = None
+    for slot, vals in cv.items():
+        if slot not in kv:
+            continue
+        if compared is None:  # {"DAY", "TIME", "DATE", "FLAG", "AIRPORT_CODE"} | _SHAPE_SLOTS | the lexicon's slots
+            compared = compared_slots()
+        if slot in compared:
+            if not any(same_value(slot, a, b) for a in vals for b in kv[slot]):
+                return True
+    return False
+
+
+def threshold(c: Analysis, k: Analysis) -> str | None:
+    """"never above 150" against 220 (conflict) or 120 (compatible): 'conflict', 'ok' or None."""
+    for kc in k.clauses:
+        if kc.exception or kc.force != "prohibit":
+            continue
+        above, below = "ABOVE" in kc.raw, "BELOW" in kc.raw
+        if above == below:
+            continue
+        for ks, kv, _ in kc.values:
+            if not ks.startswith("NUM:"):
+                continue
+            for cc in c.clauses:
+                for cs, cv, sg in cc.values:
+                    if cs != ks or sg <= 0:
+                        continue
+                    try:
+                        a, b = float(cv.replace(",", ".")), float(kv.replace(",", "."))
+                    except ValueError:
+                        continue
+                    inside = a > b if above else a < b
+                    if not inside:
+                        return "ok"
+                    if cc.force in {"permit", "assert", "oblige"} and not (c.report and cc.force != "permit"):
+                        return "conflict"
+    return None
+
+
+
+
+def compared_slots() -> frozenset[str]:
+    """The slots whose values tell cases apart ("never deploy on Fridays" says nothing about Mondays)."""
+    from .values import SHAPE_SLOTS
+
+    return frozenset({"DAY", "TIME", "DATE", "FLAG", "AIRPORT_CODE"} | SHAPE_SLOTS | set(lexicon().slot_of.values()))
+
+
+#: Share of a prohibition's denied core a permission must name to license it ("X is fine when …").
+LICENSE_MIN = 0.5
+#: The same for a hedged guess, which need not restate all of the rule to recommend the act ("probably fine to
+#: apply it"): it names its act.
+GUESS_MIN = 0.3
+_QUESTION = re.compile(r"\?|\bли\b|\bwhether\b|\bask(?:ed|s|ing)? (?:if|whether)\b", re.I)
+_CORE_KINDS = frozenset({"action", "object", "value", None})  # None: a word the lexicon does not know
+
+
+def _core(kc: Clause, sign: int) -> dict[str, float]:
+    """The concepts a rule clause is about with the given sign (its core): actions, objects, values and unknown
+    words; not generic words, slots, or the user who said it."""
+    kind = lexicon().kind
+    return {x: _w(x, kc) for x, sg in kc.signs.items()
+            if sg * sign > 0 and x in kc.direct and kind.get(x) in _CORE_KINDS and x not in _LIGHT_CORE}
+
+
+_LIGHT_CORE = frozenset({"USER_G", "DO", "GET", "GO", "THING", "w:first"})
+
+
+def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
+    """(what, detail) when the candidate permits, relaxes or — as a guess — recommends what a constraint's clause
+    rules out, with or without a condition of its own ("… are acceptable when …", «в тестах допустим»): an
+    exception the user never gave. None otherwise.
+
+    A prohibiting clause's denied core must come back unnegated in the candidate's permissive clauses (for a
+    guess: any clause) for at least LICENSE_MIN of its weight (GUESS_MIN for a guess, which must name one of its
+    actions); an obliging clause's core must come back negated or relaxed. Clauses about other values of a
+    compared slot (another weekday, another time) are other cases, not exceptions."""
+    if c.report or c.mention or _QUESTION.search(c.text):
+        return None  # "asked whether it may be moved" licenses nothing
+    guess = c.hedged
+    for kc in k.clauses:
+        if kc.exception or kc.force not in {"prohibit", "oblige"}:
+            continue
+        sign = -1 if kc.force == "prohibit" else 1
+        core = _core(kc, sign)
+        total = sum(core.values())
+        if total <= 0:
+            continue
+        kind = lexicon().kind
+        got: dict[str, float] = {}
+        acts = False
+        for cc in c.clauses:
+            if cc.exception or _disjoint_values(cc, kc):
+                continue
+            permissive = cc.force in PERMISSIVE
+            if not (permissive or (guess and cc.force in {"assert", "oblige", "permit"})):
+                continue
+            for x, w in core.items():
+                sg = cc.signs.get(x, 0)
+                if (sign < 0 and sg > 0) or (sign > 0 and (sg < 0 or (sg > 0 and cc.force == "relax"))):
+                    got[x] = w
+                    acts |= kind.get(x) == "action" or x.startswith("w:")
+        share = sum(got.values()) / total
+        if share >= LICENSE_MIN or (guess and acts and share >= GUESS_MIN):
+            what = "recommends" if guess else "permits"
+            return what, "it makes an exception the user never gave" if not guess else \
+                "it guesses that what the constraint rules out is fine"
+    return None

@@ -1,0 +1,419 @@
+"""The constraint index: every active DIRECTIVE and in-scope DECISION line of a workspace, by concept id.
+
+A check looks only at the constraints a new line could be about: those sharing its rarer concepts, best scored
+first (``ConstraintIndex.candidates``). Files are indexed once per content (in memory for the process, on disk
+in ``.cuticle/cache`` across processes, see ``cache``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from ..concepts import Analysis, blake2b, lexicon
+from ..model import Tier
+from ..record import dataclass, field
+from . import cache
+from .records import Constraint
+
+#: Minimum weighted share of a constraint's concepts a candidate must touch to be "about" it.
+RELATED_MIN = 0.4
+#: Candidates examined per check, best-scored first.
+MAX_CANDIDATES = 16
+#: Candidates scoring below this share of the best one are not examined.
+RELATIVE_FLOOR = 0.4
+#: A concept held by more constraints of a file than this only adds to candidates a rarer one found.
+POSTING_CAP = 256
+
+
+def _log():
+    import logging
+
+    return logging.getLogger("tiers.arbitrate")
+
+
+@dataclass(slots=True)
+class FileIndex:
+    """The constraints of one memory file and their index keys (concept ids)."""
+
+    constraints: list[Constraint]
+    keys: list[frozenset[str]]
+    postings: dict[str, list[int]] = field(default_factory=dict)
+    #: per constraint: the smallest content weight of its clauses (coverage upper bounds divide by it)
+    minw: list[float] = field(default_factory=list)
+    #: the live OBSERVATION and HYPOTHESIS lines cuticle stamped (what a new line may retire, see lifecycle)
+    facts: list[Constraint] = field(default_factory=list)
+    #: index key -> positions in ``facts``, built on first need
+    fact_postings: dict[str, list[int]] | None = None
+
+    def facts_about(self, keys: frozenset[str]) -> list[Constraint]:
+        """The facts sharing an index key with a line."""
+        if self.fact_postings is None:
+            self.fact_postings = {}
+            for i, f in enumerate(self.facts):
+                for key in f.analysis.index_keys:
+                    self.fact_postings.setdefault(key, []).append(i)
+        hits = sorted({i for key in keys for i in self.fact_postings.get(key, ())})
+        return [self.facts[i] for i in hits]
+
+    @classmethod
+    def build(cls, constraints: list[Constraint], akeys: dict | None = None, facts: list[Constraint] | None = None
+              ) -> FileIndex:
+        """Index ``constraints``; ``akeys`` (content -> [sorted index keys, minw]) spares re-analysing lines."""
+        keys, minw = [], []
+        for c in constraints:
+            hit = _akeys_get(akeys, c.content) if akeys is not None else None
+            if hit is None:
+                a = c.analysis
+                k = a.index_keys
+                totals = [cl.content_total for cl in a.clauses if not cl.exception and cl.content_total > 0]
+                mw = min(totals) if totals else 1.0
+                if akeys is not None:
+                    akeys[c.content] = [sorted(k), mw]
+            else:
+                k, mw = hit
+            keys.append(k)
+            minw.append(mw)
+        return cls.of(constraints, keys, minw, facts or [])
+
+    @classmethod
+    def of(cls, constraints: list[Constraint], keys: list[frozenset[str]], minw: list[float],
+           facts: list[Constraint] | None = None) -> FileIndex:
+        postings: dict[str, list[int]] = {}
+        for i, k in enumerate(keys):
+            for key in k:
+                postings.setdefault(key, []).append(i)
+        return cls(constraints, keys, postings, minw, list(facts or []))
+
+    @classmethod
+    def from_record(cls, rec: dict) -> FileIndex | None:
+        """The index stored by ``to_record``, or None when the record is malformed."""
+        try:
+            cons = [Constraint(Tier.from_code(t), i, f, int(n), c, sc, at, bool(st), ses)
+                    for t, i, f, n, c, sc, at, st, ses in rec["constraints"]]
+            keys = [frozenset(k) for k in rec["keys"]]
+            minw = [float(x) for x in rec["minw"]]
+            facts = [Constraint(Tier.from_code(t), i, f, int(n), c, sc, at, bool(st), ses)
+                     for t, i, f, n, c, sc, at, st, ses in rec.get("facts", ())]
+        except (KeyError, TypeError, ValueError):
+            return None
+        if not (len(cons) == len(keys) == len(minw)):
+            return None
+        return cls.of(cons, keys, minw, facts)
+
+    def to_record(self, sha: str) -> dict:
+        return {
+            "sha": sha,
+            "constraints": [[c.tier.value, c.id, c.file, c.line, c.content, c.scope, c.recorded_at, c.stamped,
+                             c.session] for c in self.constraints],
+            "keys": [sorted(k) for k in self.keys],
+            "minw": [round(x, 4) for x in self.minw],
+            "facts": [[c.tier.value, c.id, c.file, c.line, c.content, c.scope, c.recorded_at, c.stamped, c.session]
+                      for c in self.facts],
+        }
+
+    def top(self, fnum: int, keys: Iterable[str], kw: dict[str, float], n_top: int) -> list[tuple[float, int, int]]:
+        """This file's best ``n_top`` scorings as (-score, file number, constraint number). A rare shared concept
+        weighs more; a frequent one (over POSTING_CAP constraints) only adds to constraints a rarer one found, or,
+        with two of them, to the last constraints holding both."""
+        total = max(len(self.constraints), 1)
+        score: dict[int, float] = {}
+        common: list[tuple[str, list[int]]] = []
+        for key in keys:
+            post = self.postings.get(key)
+            if not post:
+                continue
+            if len(post) > POSTING_CAP:
+                common.append((key, post))
+                continue
+            w = kw[key] * (1.0 + 1.0 / (1.0 + len(post) / total * 10))
+            for i in post:
+                score[i] = score.get(i, 0.0) + w
+        if common:
+            for key, _ in common:
+                w = kw[key] * 0.5
+                for i in list(score):
+                    if key in self.keys[i]:
+                        score[i] += w
+            if len(common) >= 2:
+                common.sort(key=lambda kp: len(kp[1]))
+                both = set(common[0][1]) & set(common[1][1])
+                v0 = kw[common[0][0]] * 0.5 + kw[common[1][0]] * 0.5
+                for i in sorted(both)[-POSTING_CAP:]:
+                    if i not in score:
+                        score[i] = v0 + sum(kw[k] * 0.5 for k, _ in common[2:] if k in self.keys[i])
+            elif not score:
+                for i in common[0][1][-POSTING_CAP:]:
+                    score[i] = kw[common[0][0]] * 0.5
+        top = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[:n_top]
+        return [(-sc, fnum, i) for i, sc in top]
+
+
+def _akeys_get(akeys: dict, content: str) -> tuple[frozenset[str], float] | None:
+    """A cached (index keys, minw) of one constraint's content, or None when absent or malformed."""
+    rec = akeys.get(content)
+    if not (isinstance(rec, list) and len(rec) == 2 and isinstance(rec[0], list)
+            and isinstance(rec[1], (int, float)) and not isinstance(rec[1], bool)):
+        return None
+    if not all(isinstance(x, str) for x in rec[0]):
+        return None
+    return frozenset(rec[0]), float(rec[1])
+
+
+#: file indexes of this process, by (kind, path or name, content identity, key)
+FILE_CACHE: dict[tuple, FileIndex] = {}
+_FILE_CACHE_MAX = 64
+
+
+def _remember(key: tuple, fi: FileIndex) -> None:
+    if len(FILE_CACHE) >= _FILE_CACHE_MAX:
+        FILE_CACHE.pop(next(iter(FILE_CACHE)))
+    FILE_CACHE[key] = fi
+
+
+def _mtime_iso(path: Path) -> str | None:
+    try:
+        ts = path.stat().st_mtime
+    except OSError:
+        return None
+    import datetime as _dt
+
+    return _dt.datetime.fromtimestamp(ts, _dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = None,
+                          recorded_at: str | None = None, line_cache: dict | None = None,
+                          classified: dict | None = None, facts: list | None = None) -> list[Constraint]:
+    """The active constraints of one memory file's content (stamped D/C lines, unstamped lines classified).
+
+    A stamp counts only when it verifies under the workspace key; without a key nothing here was stamped by
+    cuticle, so stamps are ignored and the line is classified like any unstamped line.
+    ``line_cache`` (content -> [tier code, scope] or None) spares re-classifying lines seen before.
+    ``classified`` (line content -> Classification) receives the classification of every line classified here, so
+    a caller that needs the tier of the other lines too (CU201) does not classify them again.
+    ``facts`` (a list) receives the live OBSERVATION and HYPOTHESIS lines cuticle stamped.
+    """
+    from ..classify import classify
+    from ..markdown import parse_document
+    from ..stamps import verify_stamp
+
+    out: list[Constraint] = []
+    doc = parse_document(data)
+    for ln in doc.memory_lines():
+        content = ln.content
+        if not content.strip():
+            continue
+        stamp = ln.stamp
+        if stamp is not None and key is not None and verify_stamp(stamp, content, key):
+            if stamp.state is not None:
+                continue
+            if stamp.tier not in (Tier.DIRECTIVE, Tier.DECISION):
+                if facts is not None:
+                    facts.append(Constraint(stamp.tier, stamp.id, rel, ln.number, content.strip(), stamp.scope,
+                                            recorded_at, True, stamp.session))
+                continue
+            out.append(Constraint(stamp.tier, stamp.id, rel, ln.number, content.strip(), stamp.scope, recorded_at,
+                                  True, stamp.session))
+            continue
+        body = content.strip()
+        hit = line_cache.get(body, False) if line_cache is not None else False
+        if hit is False:
+            cls = classify(content)
+            if classified is not None:
+                classified[content] = cls
+            hit = [cls.tier.value, cls.scope] if cls.tier in (Tier.DIRECTIVE, Tier.DECISION) else None
+            if line_cache is not None:
+                line_cache[body] = hit
+        if hit is None:
+            continue
+        out.append(Constraint(Tier.from_code(hit[0]), f"{rel}#L{ln.number}", rel, ln.number, body, hit[1],
+                              recorded_at, False))
+    return out
+
+
+def _build_cached(disk: dict | None, akeys: dict | None, constraints: list[Constraint],
+                  facts: list[Constraint] | None = None) -> FileIndex:
+    n = len(akeys) if akeys is not None else 0
+    fi = FileIndex.build(constraints, akeys, facts)
+    if akeys is not None and len(akeys) != n:
+        disk["_akeys_dirty"] = disk["_dirty"] = True
+    return fi
+
+
+#: Scorings remembered per index (by the analysis' keys); a lint pass over a large workspace repeats many.
+_MEMO_MAX = 8192
+
+
+class ConstraintIndex:
+    """Active constraints of a workspace, indexed by concept id so a check does not scan every line."""
+
+    def __init__(self, files: Iterable[FileIndex] = (), *, judge=None, judge_threshold: float = 0.8) -> None:
+        self._files = list(files)
+        #: optional semantic judge for the grey zone (tiers.judge); None unless the workspace enables one
+        self.judge = judge
+        self.judge_threshold = judge_threshold
+        self._memo: dict[tuple, list[Constraint]] = {}
+        #: the workspace's current session (a DECISION bound to its session stops binding after it), if known
+        self.session: int | None = None
+
+    def __len__(self) -> int:
+        return sum(len(f.constraints) for f in self._files)
+
+    @property
+    def constraints(self) -> list[Constraint]:
+        return [c for f in self._files for c in f.constraints]
+
+    @classmethod
+    def from_constraints(cls, constraints: Iterable[Constraint]) -> ConstraintIndex:
+        return cls([FileIndex.build(list(constraints))])
+
+    @classmethod
+    def from_lines(cls, lines: Iterable[str], *, file: str = "MEMORY.md") -> ConstraintIndex:
+        """An index over the given memory lines as if they were one file (tests, benchmarks, evaluation)."""
+        return cls.from_texts({file: "\n".join(lines) + "\n"})
+
+    @classmethod
+    def from_texts(cls, texts: Mapping[str, str | bytes], *, key: bytes | None = None,
+                   line_cache: dict | None = None, akeys: dict | None = None, _disk: dict | None = None
+                   ) -> ConstraintIndex:
+        """An index over file contents given as text (workspace-relative path -> content).
+
+        ``akeys`` (constraint content -> [index keys, minw]) spares re-analysing lines indexed before.
+        """
+        files = []
+        for rel, data in texts.items():
+            digest = blake2b(data.encode("utf-8") if isinstance(data, str) else bytes(data),
+                             digest_size=16).hexdigest()
+            ck = ("text", rel, digest, key)
+            fi = FILE_CACHE.get(ck)
+            if fi is None:
+                facts: list[Constraint] = []
+                fi = _build_cached(_disk, akeys, constraints_from_text(rel, data, key=key, line_cache=line_cache,
+                                                                       facts=facts), facts)
+                _remember(ck, fi)
+            files.append(fi)
+        return cls(files)
+
+    @classmethod
+    def from_workspace(cls, ws, overrides: Mapping[str, str | bytes] | None = None, *,
+                       persist: bool = True, save: bool | None = None,
+                       classified: dict | None = None) -> ConstraintIndex:
+        """All memory files of ``ws``; ``overrides`` (workspace-relative path -> content) replace files' content.
+
+        With ``persist`` (and an existing ``.cuticle/``), constraints and line classifications are read from
+        ``.cuticle/cache/`` keyed by content hash, so later processes skip unchanged files; ``save`` (default:
+        ``persist``) writes what was indexed anew back there. ``classified`` (a dict) receives the classifications
+        made while indexing (see constraints_from_text).
+        """
+        from ..fsutil import read_bytes_checked
+
+        save = persist if save is None else save and persist
+        overrides = dict(overrides or {})
+        key = None
+        if ws.state_path("key").exists():
+            try:
+                key = ws.key
+            except Exception as exc:  # noqa: BLE001 - an unreadable key means stamps are checked by content only
+                _log().warning("stamp key unreadable (%s); treating stamps as unverified", exc)
+        files: list[FileIndex] = []
+        for path in ws.memory_files():
+            rel = ws.relpath(path)
+            if rel in overrides:
+                continue
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            ck = ("file", str(path), st.st_mtime_ns, st.st_size, st.st_ino, key)
+            fi = FILE_CACHE.get(ck)
+            if fi is None:
+                try:
+                    data = read_bytes_checked(path)
+                except Exception as exc:  # noqa: BLE001 - one unreadable file must not disable arbitration
+                    _log().warning("%s: skipped for arbitration (%s)", rel, exc)
+                    continue
+                disk = cache.disk_cache(ws) if persist else None
+                sha = blake2b(data + (key or b""), digest_size=16).hexdigest()
+                rec = disk["files"].get(rel) if disk else None
+                if rec and rec.get("sha") == sha:
+                    fi = FileIndex.from_record(rec)
+                if fi is None:
+                    facts = []
+                    fi = _build_cached(disk, cache.akeys_table(ws, disk),
+                                       constraints_from_text(rel, data, key=key, recorded_at=_mtime_iso(path),
+                                                             line_cache=cache.lines_table(ws, disk),
+                                                             classified=classified, facts=facts), facts)
+                    if disk is not None:
+                        disk["files"][rel] = fi.to_record(sha)
+                        disk["_dirty"] = True
+                _remember(ck, fi)
+            files.append(fi)
+        judge, threshold = None, 0.8
+        if ws.section("tiers").get("judge"):
+            from ..judge import judge_from_config
+
+            judge, threshold = judge_from_config(ws)
+        if overrides:
+            disk = cache.disk_cache(ws) if persist else None
+            files.extend(cls.from_texts(overrides, key=key, line_cache=cache.lines_table(ws, disk),
+                                        akeys=cache.akeys_table(ws, disk), _disk=disk)._files)
+            if disk is not None:
+                disk["_dirty"] = True
+        if save and str(ws.root) in cache.DISK:
+            cache.save_disk_cache(ws, cache.DISK[str(ws.root)])
+        index = cls(files, judge=judge, judge_threshold=threshold)
+        try:
+            from ..session import current_session
+
+            index.session = current_session(ws)
+        except Exception:  # noqa: BLE001 - without a session, session bounds are not applied
+            index.session = None
+        return index
+
+    def facts_about(self, a: Analysis) -> list[Constraint]:
+        """The live stamped OBSERVATION and HYPOTHESIS lines sharing an index key with ``a``."""
+        keys = a.index_keys
+        return [f for fi in self._files for f in fi.facts_about(keys)]
+
+    def candidates(self, a: Analysis, limit: int = MAX_CANDIDATES) -> list[Constraint]:
+        """Constraints sharing concepts with ``a``, best first (rare shared concepts weigh more), ties by file then
+        line. Skipped: those scoring under RELATIVE_FLOOR of the best, and those whose shared concepts cannot reach
+        the relatedness a check needs (unless a DECISION, or sharing a value slot, or ``a`` is "indifferent").
+        The result depends only on ``a``'s index keys, value slots and ``indiff``, so it is remembered by them."""
+        keys = a.index_keys
+        value_slots = frozenset([s if not s.startswith("NUM:") else "NUM" for s, _, _ in a.values])
+        sig = (keys, value_slots, a.indiff, limit)
+        hit = self._memo.get(sig)
+        if hit is None:
+            if len(self._memo) >= _MEMO_MAX:
+                self._memo.clear()
+            hit = self._memo[sig] = self._select(keys, value_slots, a.indiff, limit)
+        return list(hit)
+
+    def _select(self, keys: frozenset[str], value_slots: frozenset[str], indiff: bool,
+                limit: int) -> list[Constraint]:
+        lx = lexicon()
+        kw = {k: lx.weight(k) for k in keys}
+        scored: list[tuple[float, int, int]] = []
+        for fnum, f in enumerate(self._files):
+            scored.extend(f.top(fnum, keys, kw, limit * 3))
+        scored.sort()
+        bound = RELATED_MIN * 0.75
+        out: list[Constraint] = []
+        floor = None
+        for neg, fnum, i in scored:
+            sc = -neg
+            if floor is not None and sc < floor:
+                break
+            f = self._files[fnum]
+            cons = f.constraints[i]
+            fk = f.keys[i]
+            if not indiff and cons.tier is not Tier.DECISION and not (fk & value_slots):
+                if sum(kw[x] for x in fk & keys) / f.minw[i] < bound:
+                    continue  # an upper bound of the relatedness this candidate could reach
+            if floor is None:
+                floor = sc * RELATIVE_FLOOR
+            out.append(cons)
+            if len(out) == limit:
+                break
+        return out

@@ -1,0 +1,133 @@
+"""Slot values: a candidate that gives another value to a slot a constraint fixed (``substitution``).
+
+A slot is a typed place in a rule (timezone, name, tool, URL, date, time, version, branch, a number of a unit, a
+key's value); ``tiers.concepts`` extracts (slot, value, sign) per clause.
+"""
+
+from __future__ import annotations
+
+from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
+from .compare import _shared
+
+def values_by_slot(a: Analysis) -> dict[str, list[tuple[str, int, Clause]]]:
+    out: dict[str, list[tuple[str, int, Clause]]] = {}
+    for cl in a.clauses:
+        if cl.exception:
+            continue
+        for slot, val, sg in cl.values:
+            out.setdefault(slot, []).append((val, sg, cl))
+    return out
+
+
+def same_value(slot: str, a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if slot == "DAY":
+        ga, gb = DAY_GROUPS.get(a, {a}), DAY_GROUPS.get(b, {b})
+        return ga <= gb or gb <= ga
+    if slot == "NAME":
+        ta, tb = set(a.split()), set(b.split())
+        return ta <= tb or tb <= ta
+    if slot == "TZ":
+        return ("/" in a or "/" in b) and (a in b or b in a)
+    if slot == "URL":
+        return a in b or b in a
+    return False
+
+
+def mentions_value(c: Analysis, slot: str, val: str) -> bool:
+    if any(same_value(slot, val, v) for s, v, _ in c.values if s == slot):
+        return True
+    if slot == "TZ" and "/" in val:
+        val = val.split("/", 1)[1]  # "europe/london" is mentioned by "London", not by "Europe"
+    parts = [p for p in val.replace("/", " ").replace("_", " ").split() if len(p) > 2]
+    text = c.text.casefold()
+    if slot in {"TZ", "NAME", "URL", "BRANCH"} and any(p in text for p in parts):
+        return True
+    return False
+
+
+LIGHT = {"USE_TOOL", "CHANGE", "ADD", "WRITE", "SWITCH"}
+#: Slots that describe the user's own settings: one value at a time, whatever the sentence around it.
+PERSONAL_SLOTS = {"NAME", "TZ", "SEAT", "UNITS", "CURRENCY", "DATE_FORMAT", "TRAVEL_CLASS"}
+#: Value slots found by the shape of the text rather than the lexicon (compared like lexicon slots).
+SHAPE_SLOTS = {"DATE_FORMAT", "VIA"}
+
+
+def _value_is_object(cl: Clause, value: str) -> bool:
+    """In "don't use Docker" the value is what is denied; in "never run npm install --force" it is context."""
+    lx = lexicon()
+    own = {value, *lx.expand(value), lx.slot_of.get(value)}
+    others = [x for x in cl.direct if x not in own and x not in LIGHT and lx.kind.get(x) not in {"generic", "qualifier"}
+              and not lx.slot_of.get(x)]
+    return len(others) <= 1
+
+
+def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
+    """(slot, candidate value, constraint value) when the candidate sets a slot the constraint fixed."""
+    if c.report:
+        return None
+    kv, cv = values_by_slot(k), values_by_slot(c)
+    lx = lexicon()
+    for slot, cvals in cv.items():
+        kvals = kv.get(slot)
+        if not kvals or slot == "MONTH_V":
+            continue  # a month names when a rule applies; another month is another case, not another value
+        k_neg = [v for v, sg, _ in kvals if sg < 0]
+        # whether a value the constraint denies can be "ruled out" below: a slot compared as a value
+        ruled = bool(k_neg) and (slot in lx.slot_of.values() or slot == "NAME" or slot in SHAPE_SLOTS)
+        k_pos = [(v, cl) for v, sg, cl in kvals if sg > 0]
+        for val, sg, ccl in cvals:
+            if sg <= 0:
+                continue
+            if (ruled and any(same_value(slot, val, nv) for nv in k_neg)
+                    and not any(same_value(slot, val, pv) for pv, _ in k_pos)):
+                # a value the user ruled out ("not Samuel", "Zoom doesn't work for me"), now asserted
+                # the constraint's clauses denying the value as their object
+                k_cls = [cl for v, sg2, cl in kvals if sg2 < 0 and same_value(slot, val, v)
+                         and _value_is_object(cl, v)]
+                if not k_cls and slot != "NAME":
+                    continue
+                lonely = len([x for x in ccl.content if not lx.slot_of.get(x)]) <= 2 and (
+                    slot in ccl.direct or any(x in k.concepts for x in ccl.content if lx.slot_of.get(x) != slot))
+                anchored = any(x for kcl in k_cls for x in _shared(ccl, kcl)
+                               if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) != "qualifier"
+                               and (x in ccl.direct or x in kcl.direct))
+                if lonely or anchored or slot == "NAME":
+                    return slot, val, "!" + next(v for v in k_neg if same_value(slot, val, v))
+            if slot == "DATE" and len({pv for pv, _ in k_pos}) > 1:
+                continue  # a date range in the constraint: "off Dec 22 - Jan 2"
+            # Compare clause by clause: "GraphQL only for mobile, web stays on REST" fixes REST for the web.
+            by_clause: dict[int, tuple[Clause, list[str]]] = {}
+            for pv, kcl in k_pos:
+                by_clause.setdefault(id(kcl), (kcl, []))[1].append(pv)
+            for kcl, pvs in by_clause.values():
+                if any(same_value(slot, val, pv) for pv in pvs):
+                    continue
+                k_months = {v for s2, v, sg2 in kcl.values if s2 == "MONTH_V" and sg2 > 0}
+                c_months = {v for s2, v, sg2 in ccl.values if s2 == "MONTH_V" and sg2 > 0}
+                if k_months and c_months and not (k_months & c_months):
+                    continue  # "in January: Wednesdays" says nothing about February
+                if any(mentions_value(c, slot, pv) for pv in pvs):
+                    continue
+                if kcl.force == "prohibit" and slot in {"DATE", "TIME", "DAY"}:
+                    continue
+                if slot.startswith("NUM:"):
+                    if slot[4:] in ccl.signs:
+                        return slot, val, pvs[0]
+                    continue
+                anchors = [x for x in _shared(ccl, kcl) if not lx.slot_of.get(x) and x != slot
+                           and lx.kind.get(x) not in {"qualifier"} and (x in ccl.direct or x in kcl.direct)]
+                if not anchors and not [x for x in ccl.content if not lx.slot_of.get(x)]:
+                    # "…, Word is fine too": a clause holding only the value takes its topic from the line
+                    anchors = [x for cl2 in c.clauses if cl2 is not ccl for x in _shared(cl2, kcl)
+                               if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) not in {"qualifier"}]
+                lonely = len([x for x in ccl.content if not lx.slot_of.get(x)]) <= 2 and (
+                    slot in ccl.direct or any(x in k.concepts for x in ccl.content if lx.slot_of.get(x) != slot))
+                if anchors or (lonely and slot not in {"DATE", "TIME", "DAY", "PROPER", "DOM"}) \
+                        or slot in PERSONAL_SLOTS \
+                        or slot.startswith("KEY:"):
+                    return slot, val, pvs[0]
+    return None
+
+
