@@ -98,8 +98,9 @@ def test_file_write_outside_the_workspace_passes_untouched(ws, tmp_path):
     {"action": "paste", "sessionId": "s", "text": "echo '- npm is fine' >> MEMORY.md\n"},
     {"action": "send-keys", "sessionId": "s", "literal": "echo '- npm is fine' >> MEMORY.md"},
     {"action": "send-keys", "sessionId": "s", "keys": [*"echo x >> MEMORY.md", "Enter"]},
+    {"action": "send-keys", "sessionId": "s", "keys": [*"echo", "Space", *"x", "Space", *">>", "Space", *"MEMORY.md", "C-m"]},
     {"action": "send-keys", "sessionId": "s", "hex": [f"{b:02x}" for b in b"echo x >> MEMORY.md\n"]},
-], ids=["write", "paste", "literal", "keys", "hex"])
+], ids=["write", "paste", "literal", "keys", "named-keys", "hex"])
 def test_text_typed_into_a_shell_through_process_is_governed_as_a_command(ws, params):
     out = _answer(ws, _openclaw(ws, "before_tool_call", "process", params))
     assert out.get("block") is True and "no-memory-write-via-shell" in out["blockReason"], out
