@@ -34,8 +34,7 @@ _TYPING_ACTIONS = frozenset({"write", "paste", "send-keys", "submit"})
 #: named send-keys tokens that type a character
 _NAMED_KEYS = {"enter": "\n", "return": "\n", "kpenter": "\n", "c-m": "\n", "c-j": "\n", "space": " ", "tab": "\t",
                "c-i": "\t"}
-#: the plugin's default budget for one cuticle call, and the host's hook time limit init writes
-DEFAULT_TIMEOUT_MS = 4500
+#: the hook time limit init gives the plugin (the plugin's own, 4500 ms by default, ends before it: index.js)
 HOOK_TIMEOUT_MS = 5000
 
 
