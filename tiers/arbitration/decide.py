@@ -163,6 +163,8 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
             rel = relatedness(cons.analysis, a)
             if rel >= RELATED_MIN:
                 grey.append((rel, cons))
+    if not conflicts and index.judge is not None and hasattr(index.judge, "related"):
+        grey = index.judge.related(content, grey, index.constraints)  # + directives related by embedding
     if not conflicts and grey:
         conflicts.extend(_ask_judge(index, cand_tier, content, grey))
     if not conflicts:
