@@ -51,7 +51,7 @@ class JudgeConfig:
     failures: int = 3
     cooldown_s: float = 60.0
     embedder: str = "none"
-    related_min: float = 0.3
+    related_min: float = 0.35
 
 
 _lock = threading.Lock()
@@ -155,7 +155,7 @@ def judge_config(ws) -> JudgeConfig:
         failures=_number(f"{where}: [judge] failures", sect.get("failures", 3), 1, 100, integer=True),
         cooldown_s=float(_number(f"{where}: [judge] cooldown_s", sect.get("cooldown_s", 60), 0, 86400)),
         embedder=embedder,
-        related_min=float(_number(f"{where}: [judge] related_min", sect.get("related_min", 0.3), 0, 1)),
+        related_min=float(_number(f"{where}: [judge] related_min", sect.get("related_min", 0.35), 0, 1)),
     )
 
 
@@ -163,7 +163,7 @@ class Judge:
     """``judge(candidate, constraint, context) -> Verdict | None`` over the registered plugins, and
     :meth:`related`, the embedding ranking of the directives a line is about (when an embedder is registered)."""
 
-    def __init__(self, pm, *, related_min: float = 0.3) -> None:
+    def __init__(self, pm, *, related_min: float = 0.35) -> None:
         self._pm = pm
         self.related_min = related_min
         self._vectors: dict[str, object] = {}
@@ -222,7 +222,7 @@ def _never_promote(verdict, tier) -> Verdict | None:
     return verdict
 
 
-def load_judge(plugins: list | None = None, *, entry_points: bool = True, related_min: float = 0.3) -> Judge | None:
+def load_judge(plugins: list | None = None, *, entry_points: bool = True, related_min: float = 0.35) -> Judge | None:
     """A :class:`Judge` over ``plugins`` (and the ``cuticle.judge`` entry points), or None when no plugin judges."""
     import pluggy
 
