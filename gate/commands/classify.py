@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
 # -- classify -----------------------------------------------------------------------------------------------------
 def _run_classify(args: argparse.Namespace) -> int:
     from tiers.classify import classify
-    from tiers.errors import UsageError
+    from tiers.errors import CuticleError, UsageError
 
     texts = list(args.texts)
     if texts and args.file:
@@ -58,12 +58,26 @@ def _run_classify(args: argparse.Namespace) -> int:
         return 0
     ws = open_workspace(args)
     results = []
+    skipped = 0
     for path in ws.memory_files():
-        results += _classify_file(path, ws.relpath(path))
-    if not results and not args.json:
+        try:
+            results += _classify_file(path, ws.relpath(path))
+        except CuticleError as exc:  # one unreadable file (too large, binary) must not hide the others
+            print(f"{ws.relpath(path)}: not classified: {_reason(exc, path)}", file=sys.stderr)
+            skipped += 1
+    if not results and not skipped and not args.json:
         print(f"no memory lines in {ws.root.name}/ (memory files: {', '.join(ws.memory_globs)})", file=sys.stderr)
     _emit(args, results, show_location=True)
-    return 0
+    return 2 if skipped else 0
+
+
+def _reason(exc: Exception, path: Path) -> str:
+    """The error's message without the path it starts with (the caller names the file once)."""
+    text = str(exc)
+    for prefix in (f"{path}: ", f"{path.resolve()}: "):
+        if text.startswith(prefix):
+            return text[len(prefix):]
+    return text
 
 
 def _display(path: Path) -> str:
@@ -122,6 +136,7 @@ def _emit(args: argparse.Namespace, results: list, *, show_location: bool) -> No
 
 # -- stamp --------------------------------------------------------------------------------------------------------
 def _run_stamp(args: argparse.Namespace) -> int:
+    from tiers.errors import CuticleError
     from tiers.markdown import parse_document
     from tiers.model import Tier
     from tiers.stamps import verify_stamp
@@ -133,9 +148,15 @@ def _run_stamp(args: argparse.Namespace) -> int:
     else:
         paths = list(ws.memory_files())
     records = []
+    skipped = 0
     for path in paths:
         rel = ws.relpath(path)
-        doc = parse_document(_read(path))
+        try:
+            doc = parse_document(_read(path))
+        except CuticleError as exc:  # report it and check the other files
+            print(f"{rel}: stamps not checked: {_reason(exc, path)}", file=sys.stderr)
+            skipped += 1
+            continue
         for line in doc.lines:
             content, stamp, error = _split(line.text)
             if stamp is None and error is None:
@@ -186,7 +207,7 @@ def _run_stamp(args: argparse.Namespace) -> int:
                     detail += f" [{s['state']}]"
             print(f"{r['status']:<12} {r['message']}{detail if r['status'] == 'ok' else ''}")
         print(f"{len(records)} stamps, {len(records) - len(bad)} ok, {len(bad)} failing", file=sys.stderr)
-    return 1 if bad else 0
+    return 2 if skipped else (1 if bad else 0)
 
 
 def _split(text: str):

@@ -53,7 +53,10 @@ def _gc(args: argparse.Namespace) -> int:
             for r in recs:
                 print(f"{r['id']}  {r['file']}:{r['line']}  [{r['reason']}]  {r['text']}")
         return 0
-    report = gc.collect(ws, dry_run=args.dry_run)
+    from ._common import progress
+
+    with progress("collecting expired and superseded lines"):
+        report = gc.collect(ws, dry_run=args.dry_run)
     if args.json:
         print_json(report.to_json())
     else:
