@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import tiers.judge as tj
+from tiers.judge import hookspecs
 from judge_stub import Stub
 from rules.secrets import mask_secrets
 from tiers.arbitrate import ConstraintIndex, arbitrate
@@ -221,7 +222,7 @@ def test_a_judge_can_demote_a_line_but_never_promote_it():
         def __init__(self, tier):
             self.tier = tier
 
-        @tj.hookspecs.hookimpl
+        @hookspecs.hookimpl
         def cuticle_judge_conflict(self, candidate, constraint, context):
             return {"conflict": False, "confidence": 1.0, "reason": "", "tier": self.tier}
 
@@ -236,7 +237,7 @@ def test_a_judge_can_demote_a_line_but_never_promote_it():
 
 def test_a_judge_cannot_lift_a_block_the_structural_rules_made():
     class Allow:
-        @tj.hookspecs.hookimpl
+        @hookspecs.hookimpl
         def cuticle_judge_conflict(self, candidate, constraint, context):
             return {"conflict": False, "confidence": 1.0, "reason": "looks fine to me"}
 
