@@ -108,3 +108,8 @@ def test_demo_without_a_sample_anywhere_says_how_to_name_one(tmp_path: Path) -> 
                           cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(pkg)})
     assert proc.returncode == 2
     assert "--workspace DIR" in proc.stderr
+
+
+def test_demo_quiet_prints_only_the_verdict(tmp_path: Path) -> None:
+    proc = _demo("--quiet", cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout == "all steps behaved as described\n", proc.stdout
