@@ -246,11 +246,16 @@ def _copy(source: Path, dest: Path) -> list[str]:
                 continue
             rels.add(rel.as_posix())
     rels |= {name for name in EXTRA_FILES if (source / name).is_file() and not (source / name).is_symlink()}
+    from tiers.errors import UsageError
+
     dest.mkdir(parents=True)
     for rel in sorted(rels):
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source / rel, target)
+        try:
+            shutil.copyfile(source / rel, target)
+        except OSError as exc:
+            raise UsageError(f"{rel}: cannot copy it for the tour ({exc.strerror or exc})") from None
     return sorted(rels)
 
 
