@@ -18,6 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 DEFAULT = ROOT / "benchmarks" / "data" / "eval" / "conflicts-dev.jsonl"
+#: The day the cases are read on: a DECISION bounded by a date ("until Dec 6") binds until that day passes, and the
+#: sets were written for the end of November 2026. Fixed so the figures do not change with the calendar.
+TODAY = __import__("datetime").date(2026, 11, 30)
 
 
 def run(path: Path) -> dict:
@@ -31,7 +34,7 @@ def run(path: Path) -> dict:
         index = ConstraintIndex.from_texts({case["file"]: "\n".join(case["memory"]) + "\n"})
         cls = classify(case["candidate"])
         res = arbitrate(index, case["candidate"], cls.tier, file=case["file"], scope=cls.scope,
-                        verified=False)
+                        verified=False, today=TODAY)
         rows.append((case, res))
     elapsed = time.perf_counter() - t0
 

@@ -42,6 +42,7 @@ def main(argv: list[str]) -> int:
     disagree = 0
     hook_disagree = 0
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as hook_tmp:
+        (Path(hook_tmp) / ".cuticle").mkdir()  # an initialised workspace: the hook passes writes elsewhere through
         ws = Workspace(tmp)
         for row in rows:
             gate = {f.code for f in scan_new_lines(ws, "MEMORY.md", [row["line"]])} & CODES

@@ -42,8 +42,8 @@ user_guard = ["USER.md"]
 allow_memory_delete = false
 # When the policy layer cannot evaluate a tool call: false = let it run (fail open), true = deny it.
 fail_closed_policy = false
-# Claude Code rewrites: "auto" approves the stamped write only in acceptEdits/bypassPermissions/dontAsk mode
-# and otherwise asks the user as Claude would; "allow" or "ask" force one.
+# Claude Code rewrites: "auto" hands the stamped write to Claude's own permission flow (its mode and permission
+# rules decide, as for any edit); "allow" approves it outright; "ask" always asks the user.
 claude_auto_allow = "auto"
 # "auto": each hook call hands its payload to a `cuticle serve` for this workspace (started on first use,
 # detached, loopback or Unix socket only, token-protected; it exits after 30 idle minutes, when this directory

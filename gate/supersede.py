@@ -21,20 +21,22 @@ def _find(ws, rel: str, content: str) -> list[int]:
 
 
 def mark_superseded(ws, items: list[dict]) -> list[dict]:
-    """Mark each constraint (``{file, line, content}`` from arbitration) superseded; returns what was marked."""
+    """Mark each constraint (``{file, line, content}`` from arbitration) superseded — or with the item's
+    ``state``, "superseded" or "contradicted" (a lower-tier line the new one retires); returns what was marked."""
     from tiers import gc
 
     done: list[dict] = []
     for it in items:
         rel, line, content = it.get("file"), it.get("line"), it.get("content")
-        if not isinstance(rel, str) or not isinstance(content, str):
+        state = it.get("state", "superseded")
+        if not isinstance(rel, str) or not isinstance(content, str) or state not in ("superseded", "contradicted"):
             continue
         try:
             rel = ws.relpath(rel)
-            ok = isinstance(line, int) and gc.mark_state(ws, rel, line, content, "superseded")
+            ok = isinstance(line, int) and gc.mark_state(ws, rel, line, content, state)
             if not ok:
                 for n in _find(ws, rel, content):
-                    if gc.mark_state(ws, rel, n, content, "superseded"):
+                    if gc.mark_state(ws, rel, n, content, state):
                         line, ok = n, True
                         break
         except Exception:  # noqa: BLE001 - a constraint that cannot be marked stays active (logged by the caller)

@@ -44,7 +44,20 @@ def open_workspace(args: argparse.Namespace, positional: str | None = None):
 
 
 def print_json(obj: Any, *, pretty: bool = False) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2 if pretty else None) + "\n")
+    """Print ``obj`` as JSON, every string secret-masked (``rules.secrets``): no `--json` output of cuticle repeats
+    a secret it was shown (an AWS key id in a command, a token in a memory line)."""
+    from gate.events import mask_with
+    from gate.intake import wire
+    from rules.secrets import mask_secrets
+
+    text = json.dumps(mask_with(obj, mask_secrets), ensure_ascii=False, indent=2 if pretty else None) + "\n"
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is not None:
+        sys.stdout.flush()
+        buffer.write(wire(text))
+        buffer.flush()
+    else:
+        sys.stdout.write(wire(text).decode("utf-8"))
 
 
 def note(message: str) -> None:

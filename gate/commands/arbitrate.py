@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
         cls = classify_with_provenance(ws, args.session, line)
     else:
         cls = classify(line)
-    index = ConstraintIndex.from_workspace(ws, persist=False)  # `arbitrate` writes nothing
+    # the caches of .cuticle/cache are read (a fresh process classifies no unchanged file), never written
+    index = ConstraintIndex.from_workspace(ws, save=False)
     res = arbitrate(index, line, cls.tier, file=rel, scope=cls.scope, verified=cls.verified)
     out = res.to_json()
     out["classification"] = cls.to_json()

@@ -86,8 +86,10 @@ class Host:
         if not isinstance(args, dict):
             raise parse_error(f"{req.args_key or 'tool arguments'} must be a JSON object")
         req.args = args
+        req.call_id = self.call_id(payload)
         if req.event == POST:
             req.tool_error = self.tool_error(payload)
+            req.unguarded = self.unguarded(req.host_event)
         fill_tool(req)
         return req
 
@@ -97,16 +99,21 @@ class Host:
         req.args_key = "tool_input"
         return load_json_arg(payload.get("tool_input") or {}, "tool_input")
 
+    def call_id(self, payload: dict) -> str:
+        """The host's id of this tool call (Claude and Codex ``tool_use_id``), or ""."""
+        for key in ("tool_use_id", "tool_call_id"):
+            v = payload.get(key)
+            if isinstance(v, str) and v:
+                return v[:200]
+        return ""
+
     def tool_error(self, payload: dict) -> str | None:
         """After a tool: the host's word that the call failed or was blocked (nothing of it to stamp), else None."""
-        resp = payload.get("tool_response")
-        if isinstance(resp, dict):
-            if resp.get("success") is False:
-                return str(resp.get("error") or "the tool reported failure")
-            err = resp.get("error")
-            if isinstance(err, str) and err:
-                return err
-        return None
+        return failure_of(payload, ("tool_response", "tool_result"))
+
+    def unguarded(self, host_event: str) -> bool:
+        """This after-tool event has no pre-tool hook before it (so no snapshot of the file before the call)."""
+        return False
 
     # -- answers -------------------------------------------------------------------------------------
 
@@ -253,6 +260,22 @@ class Host:
     def check(self, root: Path, data: dict) -> list[tuple[str, str, str]]:
         """Host-specific doctor checks on the installed configuration: (name, ok|warn|fail, detail)."""
         return []
+
+
+def failure_of(d: dict, result_keys: tuple[str, ...]) -> str | None:
+    """An ``error`` in ``d``, or a result under one of ``result_keys`` that reports an error or ``success: false``."""
+    err = d.get("error")
+    if err not in (None, "", False):
+        return str(err.get("message") or err) if isinstance(err, dict) else str(err)
+    for key in result_keys:
+        r = d.get(key)
+        if not isinstance(r, dict):
+            continue
+        if r.get("error") not in (None, "", False):
+            return str(r["error"])
+        if r.get("success") is False or r.get("is_error") is True or r.get("isError") is True:
+            return f"the tool's {key} reports a failure"
+    return None
 
 
 def parse_error(message: str) -> Exception:

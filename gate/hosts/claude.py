@@ -9,11 +9,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-#: permission modes in which Claude itself would run an edit without asking, so cuticle's stamped rewrite may be
-#: approved outright. Everywhere else (default, plan, dontAsk, unknown) Claude's own permission flow decides.
-EDITS_RUN_UNASKED = frozenset({"acceptEdits", "bypassPermissions"})
-
-
 class Claude(Host):
     name = "claude"
     config_file = ".claude/settings.json"
@@ -35,25 +30,24 @@ class Claude(Host):
 
 
 def decision(args: dict, note: str, permission_mode: str | None, auto_allow: Any) -> dict:
-    """The PreToolUse answer for an accepted, stamped memory write, right for each permission mode.
+    """The PreToolUse answer for an accepted, stamped memory write.
 
-    - ``acceptEdits`` / ``bypassPermissions`` (or ``claude_auto_allow = "allow"``): ``allow`` with the stamped
-      ``updatedInput``; the note is the reason Claude logs.
-    - every other mode (or ``"ask"``): ``ask`` with the stamped input, so the user approves exactly what will be
-      written; the reason says that the write awaits permission. Claude shows an ``ask`` reason as the error text
-      when nobody can answer (``claude -p``), so it must not read like a success.
+    ``"auto"`` (the default) sends the stamped ``updatedInput`` without a permission decision, so Claude's own
+    permission flow decides as for any edit: run in ``acceptEdits``, allowed by the user's permission rules, asked
+    interactively, refused in ``plan`` and ``dontAsk`` and in ``claude -p`` without a grant, each with Claude's own
+    message. (Verified in Claude Code 2.1.332: the rewrite is applied in each mode that runs the edit. Answering
+    ``allow`` would override ``dontAsk`` and ``plan``; answering ``ask`` would override the user's allow rules and,
+    in ``-p``, show the reason to the model as the error.) ``claude_auto_allow = "allow"`` or ``"ask"`` forces one.
     """
-    if auto_allow == "auto":
-        allow = permission_mode in EDITS_RUN_UNASKED
-    else:
-        allow = auto_allow in (True, "allow", "true")
-    if allow:
+    if auto_allow in (True, "allow", "true"):
         return {"hookEventName": "PreToolUse", "permissionDecision": "allow", "permissionDecisionReason": note,
                 "updatedInput": args}
-    return {"hookEventName": "PreToolUse", "permissionDecision": "ask",
-            "permissionDecisionReason": "cuticle checked this memory write and added provenance stamps; "
-                                        "it still needs your permission to run",
-            "updatedInput": args}
+    if auto_allow in ("ask", False, "false"):
+        return {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+                "permissionDecisionReason": "cuticle checked this memory write and added provenance stamps; "
+                                            "it needs your permission to run",
+                "updatedInput": args}
+    return {"hookEventName": "PreToolUse", "updatedInput": args}
 
 
 HOST = Claude()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..answer import Reply, dump
 from ..payload import POST, PRE, PROMPT, Request, canonical_event, fill_tool, load_json_arg
-from .base import Host, _body, parse_error
+from .base import Host, _body, failure_of, parse_error
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -81,6 +81,8 @@ class OpenClaw(Host):
         if not isinstance(params, dict):
             raise parse_error("openclaw params must be an object")
         req.args = params
+        call_id = event.get("toolCallId") or ctx.get("toolCallId")
+        req.call_id = call_id[:200] if isinstance(call_id, str) else ""
         if req.event == POST:
             req.tool_error = _after_tool_error(event)
         _map_tool(req)
@@ -207,15 +209,13 @@ class OpenClaw(Host):
 def _after_tool_error(event: dict) -> str | None:
     """OpenClaw fires after_tool_call for every tool end, blocked calls included: ``error`` then carries the
     block reason, and a blocked result says ``details.status: "blocked"``."""
-    err = event.get("error")
-    if err:
-        return str(err) if not isinstance(err, dict) else str(err.get("message") or err)
+    failed = failure_of(event, ("result",))
+    if failed:
+        return failed
     result = event.get("result")
     details = result.get("details") if isinstance(result, dict) else None
     if isinstance(details, dict) and details.get("status") in ("blocked", "error", "failed"):
         return f"the tool result's status is {details['status']}"
-    if isinstance(result, dict) and result.get("isError") is True:
-        return "the tool returned an error result"
     return None
 
 

@@ -37,6 +37,26 @@ SECRET_GLOBS: tuple[str, ...] = (
     "~/.docker/config.json", "~/.config/gh/hosts.yml", "~/.git-credentials", "/etc/shadow", "/etc/gshadow",
     "/etc/sudoers", "~/.gnupg/**", "**/credentials*", "**/secrets*",
 )
+#: credential files an agent never writes through the shell (the ``no-secret-write`` invariant); unlike
+#: SECRET_GLOBS (reads and uploads) a document *about* secrets (``docs/secrets-handling.md``) is not one
+CREDENTIAL_GLOBS: tuple[str, ...] = (
+    "**/.env", "**/.env.*", "~/.ssh/**", "**/.ssh/**", "**/*secrets*.yml", "**/*secrets*.yaml", "**/*secrets*.json",
+    "**/credentials", "**/credentials.*", "**/*.pem", "**/*.key", "**/id_rsa*", "**/id_ed25519*", "**/id_ecdsa*",
+    "~/.aws/**", "~/.netrc", "~/.pgpass", "~/.npmrc", "~/.pypirc", "~/.kube/**", "~/.docker/config.json",
+    "~/.config/gh/**", "~/.git-credentials", "~/.gnupg/**",
+)
+#: templates that look like env files and hold no secrets
+CREDENTIAL_EXCEPTIONS: tuple[str, ...] = ("**/.env.example", "**/.env.sample", "**/.env.template", "**/*.pub")
+#: cuticle's own secrets, relative to the workspace: whoever reads them can forge stamps or server answers
+STATE_SECRETS: tuple[str, ...] = (".cuticle/key", ".cuticle/serve.json")
+#: example paths standing for every protected glob, for targets only known as a pattern (see Env.reach)
+_EXAMPLES_WS: tuple[str, ...] = (
+    "MEMORY.md", "memory.md", "USER.md", "memory/x.md", "INSIGHTS.md", "PERSONALITY.md", "chitin.yaml",
+    ".cuticle/key", ".cuticle/serve.json", ".cuticle/x", ".claude/settings.json", ".claude/settings.local.json",
+    ".codex/x", ".gemini/settings.json", ".cursor/hooks.json", ".github/hooks/x.json", ".openclaw/openclaw.json",
+    ".env", "config/secrets.yml", "credentials.json",
+)
+_EXAMPLES_HOME: tuple[str, ...] = ("~/.ssh/authorized_keys", "~/.openclaw/openclaw.json", "~/.claude/settings.json")
 DEVICES = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom")
 
 
@@ -97,9 +117,11 @@ class Env:
         if not t:
             return PathRef("unknown", "''")
         if t[0] == "~":
-            if t == "~" or t.startswith("~/"):
+            if (t == "~+" or t.startswith("~+/")) and cwd:
+                t = cwd + t[2:]  # ~+ is $PWD
+            elif t == "~" or t.startswith("~/"):
                 t = (self.home or "/home/~") + t[1:]
-            else:
+            elif not t.startswith("~+"):
                 user, _, rest = t[1:].partition("/")
                 t = f"/home/{user}" + ("/" + rest if rest else "")
         if t[0] == "$":
@@ -197,10 +219,139 @@ class Env:
                 return gov, f"{ref.display} (a policy file)"
         return None
 
+    def is_credential(self, ref: PathRef) -> bool:
+        """A credential file (CREDENTIAL_GLOBS less the templates): writing it is ``no-secret-write``."""
+        if ref.scope == "unknown":
+            return False
+        path = ref.display if ref.scope != "ws" else (ref.rel or "")
+        return _credential_path(path)
+
+    def is_state_secret(self, ref: PathRef) -> bool:
+        """The stamp key or the server token of this workspace."""
+        return ref.scope == "ws" and (ref.rel or "").lower() in STATE_SECRETS
+
+    # -- patterns ------------------------------------------------------------------------------------
+    def candidates(self) -> tuple[str, ...]:
+        """Absolute paths standing for every protected path: the protected files this workspace has (memory
+        files, the policy, state, host settings, env files at the top) and one example for each protected glob.
+        Found once per environment (a few directory listings)."""
+        got = self._cache.get("candidates")
+        if got is None:
+            root = self.root
+            seen: dict[str, None] = {}
+            for rel in _EXAMPLES_WS:
+                seen[root + "/" + rel] = None
+            for g in self.memory_globs:
+                seen[root + "/" + _example(g)] = None
+            for rel in self.policy_rels + tuple(_example(g) for g in self.extra_protected):
+                seen[root + "/" + rel] = None
+            for d in ("", "memory", ".cuticle", "config"):
+                try:
+                    with os.scandir(root + ("/" + d if d else "")) as it:
+                        for entry in it:
+                            rel = (d + "/" if d else "") + entry.name
+                            ref = PathRef("ws", rel, rel, root + "/" + rel)
+                            if self.protected(ref) or _credential_path(rel):
+                                seen[root + "/" + rel] = None
+                except OSError:
+                    continue
+            if self.home:
+                for h in _EXAMPLES_HOME:
+                    seen[self.home + h[1:]] = None
+            got = self._cache["candidates"] = tuple(seen)
+        return got
+
+    def reach(self, pattern: str, cwd: str | None) -> str | None:
+        """The first protected path (display form) that a target known only as a pattern could name, or None.
+
+        ``pattern`` is a word after expansion: ``$NAME``, ``${…}`` and ``$(…)`` left in it stand for anything
+        (slashes included), ``*``, ``?`` and ``[…]`` are globs. ``"$TARGET"`` reaches everything; ``$TMPDIR/out.txt``
+        and ``$(date +%F).log`` reach nothing protected."""
+        rx = _pattern_regex(pattern, cwd if cwd is not None else None)
+        if rx is None:
+            return None
+        for cand in self.candidates():
+            if rx.match(cand) or rx.match(cand.lower()):
+                ref = self.norm(cand, None)
+                return ref.display
+        return None
+
     def is_secret(self, ref: PathRef) -> bool:
         if ref.scope == "unknown":
             return False
         return _secret_path(ref.display if ref.scope != "ws" else (ref.rel or ""))
+
+
+_UNKNOWN_PART = re.compile(r"\$\(…\)|\$\{[^}]*\}|\$[A-Za-z_0-9@*#?!$-][A-Za-z_0-9]*|`[^`]*`|\(…\)")
+
+
+def is_pattern(text: str) -> bool:
+    """The word still holds an unknown part (a variable, a substitution) or a glob character."""
+    return "$" in text or "*" in text or "?" in text or "[" in text or "`" in text or "(…)" in text
+
+
+@functools.lru_cache(maxsize=1024)
+def _pattern_regex(pattern: str, cwd: str | None):
+    """A regex over absolute paths for :meth:`Env.reach` (None: the pattern is a plain path)."""
+    if not is_pattern(pattern):
+        return None
+    text = pattern
+    if text.startswith("~/"):
+        text = "$HOME/" + text[2:]
+    out: list[str] = []
+    pos = 0
+    anchored = text.startswith("/")
+    for m in _UNKNOWN_PART.finditer(text):
+        if m.start() == 0:
+            anchored = True  # an unknown head may be an absolute path
+        out.append(_glob_piece(text[pos:m.start()]))
+        out.append(".*")
+        pos = m.end()
+    out.append(_glob_piece(text[pos:]))
+    body = "".join(out)
+    if not anchored:
+        if cwd is None:
+            body = "(?:.*/)?" + body
+        else:
+            body = re.escape(cwd.rstrip("/") + "/") + body
+    body = body.replace(r"/\./", "/").replace("/.*/", "/(?:.*/)?")  # "any directories" may be none
+    try:
+        return re.compile(body + r"/?\Z")
+    except re.error:
+        return re.compile(r".*")
+
+
+def _glob_piece(text: str) -> str:
+    out = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            end = text.find("]", i + 2)
+            if end < 0:
+                out.append(re.escape(c))
+            else:
+                body = text[i + 1:end]
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append("[" + body.replace("\\", "\\\\") + "]")
+                i = end
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _credential_path(path: str) -> bool:
+    low = path.lower()
+    if _match(low, CREDENTIAL_EXCEPTIONS):
+        return False
+    return _match(path, CREDENTIAL_GLOBS) or _match(low, CREDENTIAL_GLOBS)
 
 
 @functools.lru_cache(maxsize=4096)

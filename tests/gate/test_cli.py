@@ -59,6 +59,7 @@ def test_a_memory_write_stays_light(tmp_path):
     is importable) nor the slow-to-load standard modules."""
     (tmp_path / ".cuticle").mkdir()
     (tmp_path / ".cuticle" / "config.toml").write_text("[tiers]\nhypothesis_ttl = 3\n", encoding="utf-8")
+    (tmp_path / ".cuticle" / "key").write_text("5a" * 32 + "\n", encoding="ascii")  # installed, as by `cuticle init`
     memory = tmp_path / "MEMORY.md"
     memory.write_text("# MEMORY.md\n\n- User said: never deploy on Fridays.\n- Decided with the user: use Postgres "
                       "for the API until the migration.\n- Пользователь сказал: отчёты присылай до 10:00.\n",
@@ -74,7 +75,7 @@ def test_a_memory_write_stays_light(tmp_path):
         "code = main(['hook', 'claude', '--no-server'])\n"
         "sys.stdout = real\n"
         "heavy = sorted(m for m in ('argparse', 'numpy', 'regex', 'pluggy', 'markdown_it', 'yaml', 'frontmatter',"
-        " 'dataclasses', 'inspect', 'tomllib', '_hashlib', 'logging') if m in sys.modules)\n"
+        " '_hashlib', 'logging') if m in sys.modules)\n"
         "print(json.dumps([code, '<!--cu:H' in out.getvalue(), heavy]))\n"
     )
     for run in ("first", "steady"):  # the first call creates the key and the config cache, as `cuticle init` does

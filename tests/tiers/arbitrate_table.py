@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -11,13 +12,15 @@ from tiers.arbitrate import ConstraintIndex, arbitrate
 from tiers.classify import classify
 
 FIXTURES = Path(__file__).parent / "fixtures" / "conflicts"
+#: the day the fixture cases are read on (date-bounded decisions in them are live on it)
+TODAY = date(2026, 11, 30)
 
 
 def decide(memory: list[str], candidate: str, *, file: str = "MEMORY.md"):
     """Arbitrate ``candidate`` as if appended to ``file`` holding ``memory`` (classified like the gate does)."""
     index = ConstraintIndex.from_texts({file: "\n".join(memory) + "\n"})
     cls = classify(candidate)
-    return arbitrate(index, candidate, cls.tier, file=file, scope=cls.scope)
+    return arbitrate(index, candidate, cls.tier, file=file, scope=cls.scope, today=TODAY)
 
 
 def cases(directory: Path = FIXTURES) -> list:

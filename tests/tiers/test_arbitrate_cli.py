@@ -128,3 +128,39 @@ def test_console_script_exit_codes(mem):
                              capture_output=True, text=True, timeout=120)
     assert blocked.returncode == 1 and json.loads(blocked.stdout)["decision"] == "block"
     assert allowed.returncode == 0 and json.loads(allowed.stdout)["decision"] == "allow"
+
+
+def test_arbitrate_reads_the_index_cache_and_writes_nothing(mem, capsys, monkeypatch):
+    from tiers import arbitrate as arb
+    from tiers import classify as classify_module
+
+    ws = Workspace(mem)
+    ws.ensure_state()
+    arb.ConstraintIndex.from_workspace(ws)  # a lint or a hook call filled .cuticle/cache
+    cache = ws.state_path("cache", "arbitrate.json")
+    before = cache.read_bytes()
+    arb._FILE_CACHE.clear()
+    arb._DISK.clear()  # a fresh process
+    classified = []
+    real = classify_module.classify
+    monkeypatch.setattr(classify_module, "classify", lambda text: classified.append(text) or real(text))
+    code, out, _ = _run(capsys, "arbitrate", "--json", "-w", str(mem), "--tier", "H", "- Friday deploys are fine.")
+    assert code == 1 and json.loads(out)["decision"] == "block"
+    assert classified == []  # the memory lines came from the cache, none was classified again
+    assert cache.read_bytes() == before
+
+
+def test_arbitrate_on_changed_memory_reindexes_without_saving(mem, capsys):
+    from tiers import arbitrate as arb
+
+    ws = Workspace(mem)
+    ws.ensure_state()
+    arb.ConstraintIndex.from_workspace(ws)
+    cache = ws.state_path("cache", "arbitrate.json")
+    before = cache.read_bytes()
+    (mem / "MEMORY.md").write_text("# Rules\n- User said: use pnpm.\n", encoding="utf-8")
+    arb._FILE_CACHE.clear()
+    arb._DISK.clear()
+    code, out, _ = _run(capsys, "arbitrate", "--json", "-w", str(mem), "--tier", "H", "- Friday deploys are fine.")
+    assert json.loads(out)["decision"] == "allow" and code == 0  # the new content decides, not the stale cache
+    assert cache.read_bytes() == before

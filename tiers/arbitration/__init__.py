@@ -13,6 +13,9 @@ Modules, along the seams of a check:
 - ``compare``: relatedness, polarity, time windows and thresholds between two analyses;
 - ``values``: slot values a candidate substitutes;
 - ``scope``: scoped decisions restated without their scope;
+- ``structure``: typed values found by their shape (numbers with units, versions, regions, addresses, formats,
+  people, ordered sequences);
+- ``lifecycle``: when a DECISION stops binding, and the lower-tier lines a new line retires;
 - ``decide``: one check (``check_conflict``) and the decision for a line (``arbitrate``).
 
 See docs/arbitration.md for the rules and their thresholds.
@@ -23,8 +26,9 @@ from __future__ import annotations
 from .cache import DISK, indexed_on_disk
 from .decide import arbitrate, check_conflict
 from .index import FILE_CACHE, MAX_CANDIDATES, RELATED_MIN, ConstraintIndex, constraints_from_text
+from .lifecycle import Retired, binding, scope_end, scope_ended
 from .records import Arbitration, Conflict, Constraint, conflict_error
 
 __all__ = ["Arbitration", "Constraint", "ConstraintIndex", "Conflict", "arbitrate", "check_conflict",
            "conflict_error", "constraints_from_text", "indexed_on_disk", "DISK", "FILE_CACHE", "MAX_CANDIDATES",
-           "RELATED_MIN"]
+           "RELATED_MIN", "Retired", "binding", "scope_end", "scope_ended"]

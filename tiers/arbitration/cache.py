@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..concepts import blake2b
 
-_CACHE_VERSION = 3
+_CACHE_VERSION = 4
 _LINE_CACHE_MAX = 50_000
 DISK: dict[str, dict] = {}
 

@@ -6,6 +6,8 @@ what the candidate does to the constraint, or None. docs/arbitration.md states t
 
 from __future__ import annotations
 
+import re
+
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
 
 #: Minimum shared weight between a candidate clause and a constraint clause for a polarity comparison.
@@ -85,7 +87,9 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     k_gate = [kc.signs["GATE"] for kc in k.clauses if not kc.exception and kc.signs.get("GATE")]
     required = k_gate and all(s > 0 for s in k_gate)
     if required:
-        c_gate = [(cc, cc.signs["GATE"]) for cc in c.clauses if cc.signs.get("GATE")]
+        # "never merge without an approval" keeps the gate: "without" inside a prohibition requires it
+        c_gate = [(cc, 1 if cc.force == "prohibit" and "GATE" in cc.local_neg else cc.signs["GATE"])
+                  for cc in c.clauses if cc.signs.get("GATE")]
         if any(s < 0 and (cc.force in PERMISSIVE or not c.report) for cc, s in c_gate):
             return "bypasses", "it skips the approval the constraint requires"
         if c_gate and all(s > 0 for _, s in c_gate):
@@ -114,6 +118,8 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue  # sharing only "Wednesday" or "prod" is not being about the same thing
         if _disjoint_values(cc, kc):
             continue  # "never deploy on Fridays" says nothing about Monday deploys
+        if cc.force == "assert" and _when(kc) and not _when(cc) and not c.universal:
+            continue  # "the deploy pipeline takes 11 minutes" says nothing about when deploys happen
         k_actions, k_denied, required = _clause_rules(kc)
         # A rule about doing something ("don't *use* Docker") is flipped by a claim about doing it, or by an
         # explicit permission/relaxation; a plain fact that merely names the thing ("Docker seat renewal") is not.
@@ -157,6 +163,14 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             what = {"permit": "permits", "relax": "relaxes", "indiff": "waves away"}.get(cc.force, "asserts")
             return what, "it says the opposite of the constraint"
     return None
+
+
+_WHEN_SLOTS = frozenset({"DAY", "TIME", "DATE", "MONTH_V", "DOM"})
+
+
+def _when(cl: Clause) -> bool:
+    """The clause names when (a weekday, a time, a date, a month)."""
+    return any(slot in _WHEN_SLOTS for slot, _, _ in cl.values)
 
 
 def _clause_rules(kc: Clause) -> tuple[frozenset[str], list[str], frozenset[str]]:
@@ -290,3 +304,65 @@ def compared_slots() -> frozenset[str]:
     from .values import SHAPE_SLOTS
 
     return frozenset({"DAY", "TIME", "DATE", "FLAG", "AIRPORT_CODE"} | SHAPE_SLOTS | set(lexicon().slot_of.values()))
+
+
+#: Share of a prohibition's denied core a permission must name to license it ("X is fine when …").
+LICENSE_MIN = 0.5
+#: The same for a hedged guess, which need not restate all of the rule to recommend the act ("probably fine to
+#: apply it"): it names its act.
+GUESS_MIN = 0.3
+_QUESTION = re.compile(r"\?|\bли\b|\bwhether\b|\bask(?:ed|s|ing)? (?:if|whether)\b", re.I)
+_CORE_KINDS = frozenset({"action", "object", "value", None})  # None: a word the lexicon does not know
+
+
+def _core(kc: Clause, sign: int) -> dict[str, float]:
+    """The concepts a rule clause is about with the given sign (its core): actions, objects, values and unknown
+    words; not generic words, slots, or the user who said it."""
+    kind = lexicon().kind
+    return {x: _w(x, kc) for x, sg in kc.signs.items()
+            if sg * sign > 0 and x in kc.direct and kind.get(x) in _CORE_KINDS and x not in _LIGHT_CORE}
+
+
+_LIGHT_CORE = frozenset({"USER_G", "DO", "GET", "GO", "THING", "w:first"})
+
+
+def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
+    """(what, detail) when the candidate permits, relaxes or — as a guess — recommends what a constraint's clause
+    rules out, with or without a condition of its own ("… are acceptable when …", «в тестах допустим»): an
+    exception the user never gave. None otherwise.
+
+    A prohibiting clause's denied core must come back unnegated in the candidate's permissive clauses (for a
+    guess: any clause) for at least LICENSE_MIN of its weight (GUESS_MIN for a guess, which must name one of its
+    actions); an obliging clause's core must come back negated or relaxed. Clauses about other values of a
+    compared slot (another weekday, another time) are other cases, not exceptions."""
+    if c.report or c.mention or _QUESTION.search(c.text):
+        return None  # "asked whether it may be moved" licenses nothing
+    guess = c.hedged
+    for kc in k.clauses:
+        if kc.exception or kc.force not in {"prohibit", "oblige"}:
+            continue
+        sign = -1 if kc.force == "prohibit" else 1
+        core = _core(kc, sign)
+        total = sum(core.values())
+        if total <= 0:
+            continue
+        kind = lexicon().kind
+        got: dict[str, float] = {}
+        acts = False
+        for cc in c.clauses:
+            if cc.exception or _disjoint_values(cc, kc):
+                continue
+            permissive = cc.force in PERMISSIVE
+            if not (permissive or (guess and cc.force in {"assert", "oblige", "permit"})):
+                continue
+            for x, w in core.items():
+                sg = cc.signs.get(x, 0)
+                if (sign < 0 and sg > 0) or (sign > 0 and (sg < 0 or (sg > 0 and cc.force == "relax"))):
+                    got[x] = w
+                    acts |= kind.get(x) == "action" or x.startswith("w:")
+        share = sum(got.values()) / total
+        if share >= LICENSE_MIN or (guess and acts and share >= GUESS_MIN):
+            what = "recommends" if guess else "permits"
+            return what, "it makes an exception the user never gave" if not guess else \
+                "it guesses that what the constraint rules out is fine"
+    return None

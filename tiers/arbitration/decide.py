@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import functools
+import re
 
 from ..concepts import Analysis, analyze, lexicon
 from ..model import Tier
 from ..stamps import split_stamp
 from ..text import strip_markup
-from .compare import c_coverage, polarity, relatedness, threshold, time_window
+from .compare import c_coverage, licensed, polarity, relatedness, threshold, time_window
 from .index import RELATED_MIN, ConstraintIndex
+from .lifecycle import Retired, binding
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
-from .scope import scope_generalization
+from .scope import in_scope, scope_generalization
+from .structure import shape, substituted
 from .values import LIGHT, substitution
 
 _MODAL = frozenset({"PERMIT", "RELAX", "INDIFF", "OBLIGE", "HEDGE", "FUTURE_PLAN"})
 _LICENSING = frozenset({"PERMIT", "RELAX", "INDIFF"})
+#: clause forces of a line that sets something (not a plain statement)
+_SETTING = frozenset({"oblige", "permit", "relax", "indiff"})
 _INFER_WORDS = frozenset({"so", "therefore", "hence", "thus", "means", "значит", "поэтому", "следовательно",
                           "выходит", "итак"})
 
@@ -34,31 +40,70 @@ def inferred(text: str) -> bool:
     return any(w in _INFER_WORDS for w in words(text))
 
 
+#: Relatedness from which a permission or a guess may license what a rule forbids (``licensed``).
+LICENSE_REL = 0.15
+#: Relatedness from which two lines count as about the same slot for a structural value (shared words count too).
+ANCHOR_MIN = 0.25
+
+
+def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | None:
+    """A typed value (number, version, region, address, format, person, order) the candidate replaces."""
+    if c.report:
+        return None
+    cs, ks = shape(c.text), shape(k.text)
+    if not (rel >= ANCHOR_MIN or cs.stems & ks.stems or cs.code & ks.code):
+        return None
+    setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception)
+    return substituted(cs, ks, setting)
+
+
+_WHEN_WORD = (r"(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|понедел|вторн|сред|"
+              r"четверг|пятниц|суббот|воскрес|янв|фев|март|апрел|мая|июн|июл|август|сентяб|октяб|ноябр|декаб|утр|вечер)")
+#: "from <when> to", «с <when> на»: the time or day a thing is moved away from
+_MOVED_FROM = re.compile(rf"\b(?:from|с|со)\s+(?=[^\s,;]*{_WHEN_WORD})((?:[^\s,;]+\s+){{0,3}}?[^\s,;]+)\s+"
+                         r"(?=(?:to|на)\b)", re.I)
+
+
+def moved_to(text: str) -> str:
+    """A move states where a thing goes: "moved from 9:00 to 11:00", «перенесён с пятницы на четверг» say 11:00
+    and Thursday; the value left behind is dropped before the line is analysed."""
+    return _MOVED_FROM.sub("", text) if ("from" in text or "с" in text) else text
+
+
 def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict | None:
     """The conflict between a candidate and one constraint, or None when they are compatible."""
     if c.mention and not (c.markers & _LICENSING):
         return None
     k = cons.analysis
     rel = relatedness(k, c)
-    if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff:
+    structural = _structural(c, k, rel)
+    if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff and structural is None:
         c_slots = {s for s, _, _ in c.values}
         if not any(s in c_slots for s, _, _ in k.values):
             return None  # unrelated and no common slot: nothing below could fire
-    if cons.tier is Tier.DECISION and cons.scope and scope_generalization(c, k, cons.scope):
-        reason, res = explain("scope-generalization", cand_tier, cons, "")
+    how = scope_generalization(c, k, cons.scope) if cons.scope else None
+    if how:
+        reason, res = explain("scope-generalization", cand_tier, cons,
+                              "the line drops the scope" if how == "dropped" else "the line widens the scope")
         return Conflict(cons, "scope-generalization", reason, res, 1.0 + rel)
-    sub = substitution(c, k)
+    sub = (substitution(c, k) if not shape(c.text).report else None) or structural
+    if sub and cons.scope and not in_scope(c, cons.scope):
+        sub = None  # another value outside the scope's case is that case's own
     if sub:
         slot, val, kval = sub
         label = "number" if slot.startswith("NUM:") else slot.lower().replace("_", " ")
+        kind = "lower-tier-over-directive" if c.hedged and cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) \
+            else "value-substitution"
         shown = val.replace("_", " ").lower() if val.isupper() else val
         if kval.startswith("!"):
             detail = f'{label} "{shown}", which the user ruled out'
         else:
             kshown = kval.replace("_", " ").lower() if kval.isupper() else kval
             detail = f'{label} "{shown}" instead of "{kshown}"'
-        reason, res = explain("value-substitution", cand_tier, cons, detail)
-        return Conflict(cons, "value-substitution", reason, res, 1.0 + rel)
+        if kind != "value-substitution":
+            detail = f"it guesses the {detail}"
+        reason, res = explain(kind, cand_tier, cons, detail)
+        return Conflict(cons, kind, reason, res, 1.0 + rel)
     if cand_tier is Tier.OBSERVATION and not (c.markers & _MODAL) and not inferred(c.text):
         # An environment report states a fact ("`npm audit` reports …", "Calendar API: 4 meetings"): naming the
         # tool or the thing is not doing what the rule is about. It conflicts only when it reports the ruled act.
@@ -75,16 +120,20 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
         kind = "lower-tier-over-directive" if lower else "polarity-flip"
         reason, res = explain(kind, cand_tier, cons, window[1])
         return Conflict(cons, kind, reason, res, max(rel, RELATED_MIN))
-    if rel < RELATED_MIN:
+    if rel < LICENSE_REL or (rel < RELATED_MIN and c.indiff):
         return None
     if c.indiff:
         detail = "it treats as indifferent something the user ruled on"
     else:
-        pol = polarity(c, k)
-        if pol is None:
-            return None
-        what, detail = pol
-        detail = f"the line {what} what the constraint rules out" if what != "bypasses" else detail
+        pol = polarity(c, k) if rel >= RELATED_MIN else None
+        if pol is not None:
+            what, detail = pol
+            detail = f"the line {what} what the constraint rules out" if what != "bypasses" else detail
+        else:
+            pol = licensed(c, k)
+            if pol is None:
+                return None
+            detail = pol[1]
     lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and (c.hedged or cand_tier is Tier.OBSERVATION
                                                                   or inferred(c.text))
     kind = "lower-tier-over-directive" if lower else "polarity-flip"
@@ -125,18 +174,44 @@ def _tier_of(tier: Tier | str) -> Tier:
     return tier if isinstance(tier, Tier) else Tier.from_code(str(tier))
 
 
+def _retires(index: ConstraintIndex, a: Analysis, cand_tier: Tier, content: str, file: str) -> tuple:
+    """The stamped lower-tier lines a new line retires (docs/tiers.md, the lifecycle): an OBSERVATION supersedes an
+    older observation of the same fact it contradicts; an OBSERVATION, DECISION or DIRECTIVE marks a HYPOTHESIS it
+    contradicts. Compared like a candidate with a constraint, the line's tier left out of it."""
+    if cand_tier is Tier.HYPOTHESIS or a.mention:
+        return ()
+    out = []
+    # would the older line be blocked if it were written now, beside the new one?
+    new = Constraint(cand_tier, "new", file, 0, content, None, None, False)
+    for fact in index.facts_about(a):
+        if fact.file == file and fact.content == content:
+            continue
+        if fact.tier is Tier.OBSERVATION and cand_tier is not Tier.OBSERVATION:
+            continue  # only the environment overwrites what the environment said
+        try:
+            hit = check_conflict(fact.analysis, Tier.HYPOTHESIS, new)
+        except Exception:  # noqa: BLE001 - a failed comparison retires nothing
+            _log().exception("lifecycle check failed for %s", fact.id)
+            continue
+        if hit is not None:
+            out.append(Retired(fact, "superseded" if fact.tier is Tier.OBSERVATION else "contradicted"))
+    return tuple(out)
+
+
 def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str = "MEMORY.md",
-              scope: str | None = None, verified: bool = False) -> Arbitration:
+              scope: str | None = None, verified: bool = False, today: _dt.date | None = None) -> Arbitration:
     """Decide whether ``text`` (a new line of ``file`` with ``tier``) may be written beside the constraints.
 
     ``verified`` marks a line built from the user's own words this turn (tiers.provenance): a verified
-    DIRECTIVE/DECISION amends what it contradicts and is allowed, returning the superseded constraints.
+    DIRECTIVE/DECISION amends what it contradicts and is allowed, returning the superseded constraints. A DECISION
+    whose scope ended (a date bound before ``today``, a session bound before the index's session) binds nothing.
+    An allowed line lists the lower-tier lines it retires (``Arbitration.retires``).
     """
     cand_tier = _tier_of(tier)
     content = split_stamp(text)[0].strip()
     if not strip_markup(content):
         return Arbitration("allow", cand_tier, content, file)
-    a = analyze(content)
+    a = analyze(moved_to(content))
     if a.mention and index.judge is None and not (a.markers & _LICENSING):
         return Arbitration("allow", cand_tier, content, file)  # check_conflict passes a mention against anything
     conflicts: list[Conflict] = []
@@ -147,6 +222,8 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     for cons in index.candidates(a):
         if cons.file == file and cons.content == content:
             continue  # the line restates itself (an unchanged line re-sent by a whole-file write)
+        if cons.tier is Tier.DECISION and not binding(cons, today, index.session):
+            continue  # its scope has ended
         same = (cons.content, cons.tier, cons.scope)
         if same in passed:
             continue
@@ -166,12 +243,13 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     if not conflicts and grey:
         conflicts.extend(_ask_judge(index, cand_tier, content, grey))
     if not conflicts:
-        return Arbitration("allow", cand_tier, content, file)
+        return Arbitration("allow", cand_tier, content, file, retires=_retires(index, a, cand_tier, content, file))
     if verified and cand_tier in (Tier.DIRECTIVE, Tier.DECISION):
         sup = tuple(cf.constraint for cf in conflicts
                     if cand_tier is Tier.DIRECTIVE or cf.constraint.tier is Tier.DECISION)
         if len(sup) == len(conflicts):
-            return Arbitration("allow", cand_tier, content, file, supersedes=sup, conflicts=tuple(conflicts))
+            return Arbitration("allow", cand_tier, content, file, supersedes=sup, conflicts=tuple(conflicts),
+                               retires=_retires(index, a, cand_tier, content, file))
         conflicts = [cf for cf in conflicts if cf.constraint not in sup]
     conflicts.sort(key=lambda cf: (-cf.constraint.tier.rank, -cf.strength))
     error = conflict_error(cand_tier, content, conflicts[0])

@@ -41,9 +41,24 @@ class FileIndex:
     postings: dict[str, list[int]] = field(default_factory=dict)
     #: per constraint: the smallest content weight of its clauses (coverage upper bounds divide by it)
     minw: list[float] = field(default_factory=list)
+    #: the live OBSERVATION and HYPOTHESIS lines cuticle stamped (what a new line may retire, see lifecycle)
+    facts: list[Constraint] = field(default_factory=list)
+    #: index key -> positions in ``facts``, built on first need
+    fact_postings: dict[str, list[int]] | None = None
+
+    def facts_about(self, keys: frozenset[str]) -> list[Constraint]:
+        """The facts sharing an index key with a line."""
+        if self.fact_postings is None:
+            self.fact_postings = {}
+            for i, f in enumerate(self.facts):
+                for key in f.analysis.index_keys:
+                    self.fact_postings.setdefault(key, []).append(i)
+        hits = sorted({i for key in keys for i in self.fact_postings.get(key, ())})
+        return [self.facts[i] for i in hits]
 
     @classmethod
-    def build(cls, constraints: list[Constraint], akeys: dict | None = None) -> FileIndex:
+    def build(cls, constraints: list[Constraint], akeys: dict | None = None, facts: list[Constraint] | None = None
+              ) -> FileIndex:
         """Index ``constraints``; ``akeys`` (content -> [sorted index keys, minw]) spares re-analysing lines."""
         keys, minw = [], []
         for c in constraints:
@@ -59,15 +74,16 @@ class FileIndex:
                 k, mw = hit
             keys.append(k)
             minw.append(mw)
-        return cls.of(constraints, keys, minw)
+        return cls.of(constraints, keys, minw, facts or [])
 
     @classmethod
-    def of(cls, constraints: list[Constraint], keys: list[frozenset[str]], minw: list[float]) -> FileIndex:
+    def of(cls, constraints: list[Constraint], keys: list[frozenset[str]], minw: list[float],
+           facts: list[Constraint] | None = None) -> FileIndex:
         postings: dict[str, list[int]] = {}
         for i, k in enumerate(keys):
             for key in k:
                 postings.setdefault(key, []).append(i)
-        return cls(constraints, keys, postings, minw)
+        return cls(constraints, keys, postings, minw, list(facts or []))
 
     @classmethod
     def from_record(cls, rec: dict) -> FileIndex | None:
@@ -77,11 +93,13 @@ class FileIndex:
                     for t, i, f, n, c, sc, at, st, ses in rec["constraints"]]
             keys = [frozenset(k) for k in rec["keys"]]
             minw = [float(x) for x in rec["minw"]]
+            facts = [Constraint(Tier.from_code(t), i, f, int(n), c, sc, at, bool(st), ses)
+                     for t, i, f, n, c, sc, at, st, ses in rec.get("facts", ())]
         except (KeyError, TypeError, ValueError):
             return None
         if not (len(cons) == len(keys) == len(minw)):
             return None
-        return cls.of(cons, keys, minw)
+        return cls.of(cons, keys, minw, facts)
 
     def to_record(self, sha: str) -> dict:
         return {
@@ -90,6 +108,8 @@ class FileIndex:
                              c.session] for c in self.constraints],
             "keys": [sorted(k) for k in self.keys],
             "minw": [round(x, 4) for x in self.minw],
+            "facts": [[c.tier.value, c.id, c.file, c.line, c.content, c.scope, c.recorded_at, c.stamped, c.session]
+                      for c in self.facts],
         }
 
     def top(self, fnum: int, keys: Iterable[str], kw: dict[str, float], n_top: int) -> list[tuple[float, int, int]]:
@@ -163,7 +183,7 @@ def _mtime_iso(path: Path) -> str | None:
 
 def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = None,
                           recorded_at: str | None = None, line_cache: dict | None = None,
-                          classified: dict | None = None) -> list[Constraint]:
+                          classified: dict | None = None, facts: list | None = None) -> list[Constraint]:
     """The active constraints of one memory file's content (stamped D/C lines, unstamped lines classified).
 
     A stamp counts only when it verifies under the workspace key; without a key nothing here was stamped by
@@ -171,6 +191,7 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
     ``line_cache`` (content -> [tier code, scope] or None) spares re-classifying lines seen before.
     ``classified`` (line content -> Classification) receives the classification of every line classified here, so
     a caller that needs the tier of the other lines too (CU201) does not classify them again.
+    ``facts`` (a list) receives the live OBSERVATION and HYPOTHESIS lines cuticle stamped.
     """
     from ..classify import classify
     from ..markdown import parse_document
@@ -184,7 +205,12 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
             continue
         stamp = ln.stamp
         if stamp is not None and key is not None and verify_stamp(stamp, content, key):
-            if stamp.state is not None or stamp.tier not in (Tier.DIRECTIVE, Tier.DECISION):
+            if stamp.state is not None:
+                continue
+            if stamp.tier not in (Tier.DIRECTIVE, Tier.DECISION):
+                if facts is not None:
+                    facts.append(Constraint(stamp.tier, stamp.id, rel, ln.number, content.strip(), stamp.scope,
+                                            recorded_at, True, stamp.session))
                 continue
             out.append(Constraint(stamp.tier, stamp.id, rel, ln.number, content.strip(), stamp.scope, recorded_at,
                                   True, stamp.session))
@@ -205,9 +231,10 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
     return out
 
 
-def _build_cached(disk: dict | None, akeys: dict | None, constraints: list[Constraint]) -> FileIndex:
+def _build_cached(disk: dict | None, akeys: dict | None, constraints: list[Constraint],
+                  facts: list[Constraint] | None = None) -> FileIndex:
     n = len(akeys) if akeys is not None else 0
-    fi = FileIndex.build(constraints, akeys)
+    fi = FileIndex.build(constraints, akeys, facts)
     if akeys is not None and len(akeys) != n:
         disk["_akeys_dirty"] = disk["_dirty"] = True
     return fi
@@ -226,6 +253,8 @@ class ConstraintIndex:
         self.judge = judge
         self.judge_threshold = judge_threshold
         self._memo: dict[tuple, list[Constraint]] = {}
+        #: the workspace's current session (a DECISION bound to its session stops binding after it), if known
+        self.session: int | None = None
 
     def __len__(self) -> int:
         return sum(len(f.constraints) for f in self._files)
@@ -258,7 +287,9 @@ class ConstraintIndex:
             ck = ("text", rel, digest, key)
             fi = FILE_CACHE.get(ck)
             if fi is None:
-                fi = _build_cached(_disk, akeys, constraints_from_text(rel, data, key=key, line_cache=line_cache))
+                facts: list[Constraint] = []
+                fi = _build_cached(_disk, akeys, constraints_from_text(rel, data, key=key, line_cache=line_cache,
+                                                                       facts=facts), facts)
                 _remember(ck, fi)
             files.append(fi)
         return cls(files)
@@ -307,10 +338,11 @@ class ConstraintIndex:
                 if rec and rec.get("sha") == sha:
                     fi = FileIndex.from_record(rec)
                 if fi is None:
+                    facts = []
                     fi = _build_cached(disk, cache.akeys_table(ws, disk),
                                        constraints_from_text(rel, data, key=key, recorded_at=_mtime_iso(path),
                                                              line_cache=cache.lines_table(ws, disk),
-                                                             classified=classified))
+                                                             classified=classified, facts=facts), facts)
                     if disk is not None:
                         disk["files"][rel] = fi.to_record(sha)
                         disk["_dirty"] = True
@@ -329,7 +361,19 @@ class ConstraintIndex:
                 disk["_dirty"] = True
         if save and str(ws.root) in cache.DISK:
             cache.save_disk_cache(ws, cache.DISK[str(ws.root)])
-        return cls(files, judge=judge, judge_threshold=threshold)
+        index = cls(files, judge=judge, judge_threshold=threshold)
+        try:
+            from ..session import current_session
+
+            index.session = current_session(ws)
+        except Exception:  # noqa: BLE001 - without a session, session bounds are not applied
+            index.session = None
+        return index
+
+    def facts_about(self, a: Analysis) -> list[Constraint]:
+        """The live stamped OBSERVATION and HYPOTHESIS lines sharing an index key with ``a``."""
+        keys = a.index_keys
+        return [f for fi in self._files for f in fi.facts_about(keys)]
 
     def candidates(self, a: Analysis, limit: int = MAX_CANDIDATES) -> list[Constraint]:
         """Constraints sharing concepts with ``a``, best first (rare shared concepts weigh more), ties by file then

@@ -63,6 +63,9 @@ class Arbitration:
     error: dict[str, Any] | None = None
     supersedes: tuple[Constraint, ...] = ()
     conflicts: tuple[Conflict, ...] = ()
+    #: lower-tier lines this one retires (lifecycle.Retired: an older observation superseded, a hypothesis
+    #: contradicted); the write path marks them and GC archives them
+    retires: tuple = ()
 
     @property
     def blocked(self) -> bool:
@@ -76,6 +79,7 @@ class Arbitration:
             "content": self.content,
             "error": self.error,
             "supersedes": [c.to_json() for c in self.supersedes],
+            "retires": [dict(r.line.to_json(), state=r.state) for r in self.retires],
         }
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from ..concepts import Analysis, analyze, lexicon
 from .compare import _w
+from .structure import shape, stem
 
 #: Share of a scoped decision's choice a candidate must restate to generalize it.
 CHOICE_MIN = 0.5
@@ -22,6 +25,9 @@ def _scope_choices(k: Analysis, scope: str) -> tuple[Analysis, set[str], list[tu
     lx = lexicon()
     scope_a = analyze(scope)
     scope_ids = {x for cl in scope_a.clauses for x in cl.direct if lx.kind.get(x) != "generic"}
+    scope_values = {v for _, v, _ in scope_a.values} | {scope.casefold()}
+    ks = shape(k.text)
+    identifiers = ks.code | ks.regions | {w.casefold() for w in re.findall(r"\b\w+(?:[-_.]\w+)+\b", k.text)}
     choices = []
     for kc in k.clauses:
         if kc.exception:
@@ -32,8 +38,9 @@ def _scope_choices(k: Analysis, scope: str) -> tuple[Analysis, set[str], list[tu
                 continue
             ch[x] = _w(x)
         for slot, v, sg in kc.values:
-            if sg > 0 and slot not in {"DAY", "DATE", "TIME", "MONTH_V", "DOM", "DAYPART"}:
-                ch["v:" + v] = KIND_VALUE
+            if sg > 0 and slot not in {"DAY", "DATE", "TIME", "MONTH_V", "DOM", "DAYPART"} \
+                    and v not in scope_values and not any(v in tok and v != tok for tok in identifiers):
+                ch["v:" + v] = KIND_VALUE  # not a value of the scope, nor a piece of "us-east-1" or "PAY-311"
         if not ch:
             continue
         choices.append((ch, sum(ch.values())))
@@ -41,40 +48,103 @@ def _scope_choices(k: Analysis, scope: str) -> tuple[Analysis, set[str], list[tu
     return scope_a, scope_ids, choices, keys, frozenset([x[2:] for x in keys if x.startswith("v:")])
 
 
-def scope_generalization(c: Analysis, k: Analysis, scope: str) -> bool:
-    """Whether ``c`` restates the choice of the scoped decision ``k`` without ``scope`` or beyond it."""
+_WIDE = re.compile(r"\b(?:all|every|everywhere|any|always|permanent\w*|forever|from now on|for good|across|"
+                   r"все|всех|всем|всё|везде|всегда|любо\w+|навсегда|постоянно|отныне|во всех|по всем)\b", re.I)
+_GENERAL = re.compile(r"\b(?:our|now|new|nowadays|в проекте|наш\w*|теперь|новы\w+)\b", re.I)
+_TEMPORAL = re.compile(r"\b(?:until|till|while|during|before|after|by|до|пока|на время|во время|в течение|"
+                       r"после|к)\b", re.I)
+_SPECIFIC = re.compile(r"`[^`]+`|«[^»]+»|(?<=\w\s)[A-ZА-ЯЁ]\b|\b[\w.-]*\d[\w./-]*\b|(?<![.!?]\s)(?<!^)\b[A-ZА-ЯЁ][a-zа-яё]+\b")
+
+
+def _scope_parts(scope: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(stems of the scope's words, its specific parts: code spans, names, numbered things such as "demo-3" or
+    "4.0"), compared with a candidate's words."""
+    case = _TEMPORAL.split(scope, maxsplit=1)[0]  # "in staging until the Q2 review": "Q2" bounds it in time
+    words = {stem(w) for w in re.findall(r"[^\W\d_][\w-]*", _SPECIFIC.sub(" ", scope)) if len(w) > 2}
+    words -= {stem(w) for w in ("only", "for", "the", "until", "while", "during", "только", "для", "пока", "время",
+                                "before", "after", "within", "inside")}
+    specific = {x.strip("`«»").casefold() for x in _SPECIFIC.findall(case)}
+    specific = {x for x in specific if x not in {"only", "for"}}
+    return frozenset(words), frozenset(specific)
+
+
+def _text_has(text: str, part: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text.casefold()) is not None
+
+
+def in_scope(c: Analysis, scope: str) -> bool:
+    """Whether ``c`` speaks of the scope's own case (its specific parts, else most of its words): a value given
+    outside the scope ("Prototype B uses Postgres" beside "SQLite only for prototype A") is another case."""
+    if not _TEMPORAL.split(scope, maxsplit=1)[0].strip(" ,"):
+        return True  # a time bound only ("until Dec 15"): any line without another time speaks of it
+    words, specific = _scope_parts(scope)
+    if specific:
+        return any(_text_has(c.text, p) for p in specific)
+    return not words or len(words & shape(c.text).stems) * 2 >= len(words)
+
+
+def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
+    """How ``c`` restates the choice of the scoped constraint ``k`` beyond ``scope``: "dropped" (the scope left
+    out), "widened" (a universal word, or the scope's kind kept without its specific case: "hotfix branches" for
+    `hotfix/3.1.4`, "tests" for "unit tests"), or None when it keeps the scope, says something else or negates
+    the choice."""
     lx = lexicon()
     scope_a, scope_ids, choices, _, _ = _scope_choices(k, scope)
     c_vals = {v for _, v, sg in c.values if sg > 0}
+    cs, ks, ss = shape(c.text), shape(k.text), shape(scope)
+    c_typed = cs.code | cs.regions | set(cs.people) | cs.addresses
+    k_typed = (ks.code | ks.regions | set(ks.people) | ks.addresses) - (ss.code | ss.regions | set(ss.people))
     choice: dict[str, float] = {}
     best = 0.0
     for ch, total in choices:
         got = sum(w for x, w in ch.items() if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals))
-        cov = got / total
+        typed = k_typed & c_typed
+        cov = (got + KIND_VALUE * len(typed)) / (total + KIND_VALUE * len(typed))
         if cov > best:
             best, choice = cov, ch
     if best < CHOICE_MIN:
-        return False
+        return None
     # The choice itself must be named: a tool, a value, a name, not only generic actions.
-    if not any((x in c.concepts and (lx.kind.get(x) in {"value", "object"} or x.startswith("w:")))
-               or (x.startswith("v:") and x[2:] in c_vals) for x in choice):
-        return False
+    if not (k_typed & c_typed) and not any(
+            (x in c.concepts and (lx.kind.get(x) in {"value", "object"} or x.startswith("w:")))
+            or (x.startswith("v:") and x[2:] in c_vals) for x in choice):
+        return None
+    # A restatement keeps the choice's polarity: "No SQLite in production" does not restate "SQLite for the demo".
+    k_sign = {x: sg for cl in k.clauses if not cl.exception for x, sg in cl.signs.items() if sg}
+    c_sign = {x: sg for cl in c.clauses if not cl.exception for x, sg in cl.signs.items() if sg}
+    shared = [x for x in choice if x in k_sign and x in c_sign]
+    if shared and sum(k_sign[x] == c_sign[x] for x in shared) * 2 < len(shared):
+        return None
+    when = {"MONTH_V", "DATE", "DAY", "DOM"}
+    scope_when = {(s, v) for s, v, _ in scope_a.values + k.values if s in when}
+    if scope_when and scope_when & {(s, v) for s, v, _ in c.values}:
+        return None  # "until the end of January" kept as "in January"; "after Dec 6" is about the bound
+    words, specific = _scope_parts(scope)
+    kept_words = words & cs.stems
+    kept_specific = {p for p in specific if _text_has(c.text, p)}
+    if kept_specific:
+        return None  # the scope's own case is named: a narrower or the same claim
+    matched = {x.removeprefix("v:") for x in choice if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals)}
+    if (c.universal or _WIDE.search(c.text)) and (best >= 0.75 or len(matched | (k_typed & c_typed)) >= 2):
+        return "widened"  # restating more than the bare value: "all X", "permanently", «во всех»
+    if not kept_words and not (scope_ids & c.concepts) and _GENERAL.search(c.text):
+        return "widened"  # "new services", "our Python version … now": a general claim, the scope dropped
     c_ids = {x for cl in c.clauses for x in cl.direct if lx.kind.get(x) != "generic"}
-    if c.universal:
-        return True
-    scope_when = {(s, v) for s, v, sg in scope_a.values if sg > 0 and s in {"MONTH_V", "DATE", "DAY", "DOM"}}
-    if scope_when and scope_when & {(s, v) for s, v, sg in c.values if sg > 0}:
-        return False  # "until the end of January" kept as "in January"
     env_scope = scope_ids & ENV_SCOPE
     env_c = {x for x in c_ids if x in ENV_SCOPE}
     if env_scope and env_c and not (env_c & env_scope):
-        return True  # "Docker Compose only for local development" -> "production runs on Docker Compose"
+        return "widened"  # "Docker Compose only for local development" -> "production runs on Docker Compose"
+    numeric = all(re.fullmatch(r"[\d.,]+", p) for p in specific)
+    if specific and (kept_words or scope_ids & c.concepts) and not c.report and not (
+            numeric and shape(c.text).numbers):
+        return "widened"  # the kind of the scope without its case: "on hotfix branches" for `hotfix/3.1.4`
     if scope_ids:
         sw = sum(_w(x) for x in scope_ids)
         kept = sum(_w(x) for x in scope_ids if x in c.concepts)
         if kept / sw > 0.5 or (scope_ids & c_ids & ENV_SCOPE):
-            return False
-    novel = [x for x in c_ids if x not in choice and x not in scope_ids and not lx.slot_of.get(x)]
-    return len(novel) / max(len(c_ids), 1) <= NOVEL_MAX
-
-
+            return None
+    if words and len(kept_words) * 2 > len(words):
+        return None
+    novel = [x for x in c_ids if x not in choice and x not in scope_ids and x not in k.concepts
+             and not lx.slot_of.get(x)]
+    return "dropped" if len(novel) / max(len(c_ids), 1) <= NOVEL_MAX else None

@@ -1,0 +1,334 @@
+"""Structural values of a line, found by their shape rather than by the concept lexicon.
+
+A rule fixes a *slot* with a value of some general type: a number with a unit ("25 MB", "€600", "port 8080"), a
+version of a named thing ("Java 21"), a cloud region or zone ("eu-west-1"), an address (an e-mail, a host, a URL),
+a template or format (a code span of a naming or format rule), a person, an ordered sequence of people. A
+candidate that gives the same slot another value of the same type contradicts it, whatever words carry the two.
+
+``shape(text)`` prepares a line once into a ``Shape`` (named records, cached by text); ``substituted(c, k)`` says
+which typed value the candidate ``c`` replaces in the constraint ``k``. Whether the two lines are about the same
+slot is the caller's test (``anchored``), made from shared words, code spans and concepts.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from ..record import dataclass
+
+# ------------------------------------------------------------------------------------------------ records
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """A number of a line: its value, the unit after it (a class: "MB", "EUR", "min", "chars", …) and the
+    words it is anchored to (the word right before it, or the key of a "key: value" line)."""
+
+    value: float
+    unit: str | None
+    anchors: frozenset[str]
+    limit: bool  # stated as a limit: "up to", "max", "не больше", "до"
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The structural values of one line."""
+
+    text: str
+    stems: frozenset[str]  # content-word stems (not names, numbers or stop words)
+    code: frozenset[str]  # code spans, casefolded
+    numbers: tuple[Number, ...]
+    regions: frozenset[str]
+    addresses: frozenset[str]
+    templates: frozenset[str]  # skeletons of templates and formats (a code span of a naming or format rule)
+    forms: frozenset[str]  # skeletons of every code span shaped like a template ("type(scope): subject")
+    people: tuple[str, ...]  # name keys, in order of appearance
+    lead: str | None  # the name key of an unknown capitalized word starting the claim ("Marek signs off …")
+    sequence: tuple[str, ...]  # name keys of an ordered list ("Ivan, then Lena"), else ()
+    first: str | None  # the name said to come first ("Lena is first on call"), else None
+    keyed: bool  # a "key: value" line
+    report: bool  # tells what happened (past tense, a log line)
+
+
+# ------------------------------------------------------------------------------------------------ patterns
+
+_CODE = re.compile(r"`([^`]+)`")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_URL = re.compile(r"\bhttps?://[^\s`'\")>]+|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|ru|de|eu|co|uk|me|info|"
+                  r"host|cloud|internal|local|site|ai|рф)\b(?![.\w-]*@)", re.I)
+#: a cloud region or zone: "eu-west-1", "us-east-1", "ru-central1-a", "europe-west4" (a digit in it)
+_REGION = re.compile(r"\b[a-z]{2,6}(?:-[a-z]+){1,2}-?\d{1,2}(?:-[a-z]|[a-z])?\b", re.I)
+_NUMBER = re.compile(r"(?<![\w.,/-])([€$£]|₽)?\s?(\d{1,3}(?:[ ,\u00a0\u202f]\d{3})+|\d+(?:[.,]\d+)?)(?![\w.-]*[/@])"
+                     r"(?:\s?([%€$£₽]|[^\W\d_]{1,14}\.?))?", re.U)
+_MONTH = (r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?|(?:янв|фев|мар|апр|ма[йя]|июн|июл|авг|"
+          r"сен|окт|ноя|дек)[а-я]*\.?)")
+#: "Dec 22", "22 декабря", "Dec 22 – Jan 2", "19–23 декабря": dates, which the concept layer compares
+_MONTH_DATE = re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:\s?[–-]\s?\d{{1,2}})?\b|\b\d{{1,2}}(?:\s?[–-]\s?\d{{1,2}})?(?:-?[а-я]{{1,2}})?\s+{_MONTH}",
+                         re.I)
+_WORD = re.compile(r"[^\W\d_][\w'-]*", re.U)
+_NAME = re.compile(r"(?<![\w`@./-])([A-ZА-ЯЁ][a-zа-яё]{2,}(?:-[A-ZА-ЯЁ][a-zа-яё]+)?)(?![\w`@/-])")
+#: a code span that is a file path, not a template: "src/app.py", ".gitlab/x/default.md", "~/bin/", "legacy/"
+_PATH = re.compile(r"^(?:[~.]?/|\.)?[\w.-]+(?:/[\w.-]*)+$|^[\w-]+\.[a-z0-9]{1,5}$|^\.[\w.-]+$")
+_KEYED = re.compile(r"^[^:—–=]{2,60}?(?::|\s[—–-]\s|=)\s*\S")
+_TEMPLATE_CONTEXT = re.compile(
+    r"\b(?:format\w*|nam(?:e|es|ed|ing)|follow\w*|pattern|template|convention|e\.g\.|like|style|"
+    r"формат\w*|называ\w*|именова\w*|имена|шаблон\w*|например|вида|вид)\b", re.I)
+_LIMIT = re.compile(r"\b(?:up to|max(?:imum)?|at most|no more than|not more than|limit\w*|cap|under|below|over|above|"
+                    r"more than|less than|at least|min(?:imum)?|свыше|больше|меньше|минимум|не меньше|"
+                    r"до|не больше|не более|максимум|максимальн\w*|лимит\w*|предел\w*|потолок)\b", re.I)
+_ORDER_WORDS = re.compile(r"\b(?:first|then|after|order|next|followed|escalat\w*|rotation|сначала|потом|затем|"
+                          r"после|порядок|порядку|очеред\w*|первы\w*|перв\w+|за ней|за ним|следом|rota|roster|график\w*)\b|→|->|>", re.I)
+_FIRST = re.compile(r"\b(?:first|primary|первы\w*|перв\w+|сначала)\b", re.I)
+_REPORT = re.compile(r"^\s*(?:[-*]\s+)?(?:\d{1,2}:\d{2}\s|\d{4}-\d{2}-\d{2}\b)|\b(?:was|were|went|happened|ran|scaled|"
+                     r"peaked|acked|took)\b", re.I)
+
+_UNITS = {
+    "MB": ("mb", "мб", "мегабайт", "megabyte", "megabytes", "mib"),
+    "GB": ("gb", "гб", "гигабайт", "gigabyte", "gigabytes", "gib"),
+    "KB": ("kb", "кб", "килобайт", "kilobyte", "kilobytes", "kib"),
+    "EUR": ("€", "eur", "euro", "euros", "евро"),
+    "USD": ("$", "usd", "dollar", "dollars", "доллар", "долларов", "доллара"),
+    "GBP": ("£", "gbp", "pound", "pounds", "фунт", "фунтов"),
+    "RUB": ("₽", "rub", "руб", "руб.", "рубль", "рублей", "рубля", "р", "р."),
+    "%": ("%", "percent", "процент", "процентов", "процента"),
+    "min": ("min", "mins", "minute", "minutes", "мин", "мин.", "минут", "минуты", "минута"),
+    "h": ("h", "hour", "hours", "ч", "час", "часа", "часов"),
+    "s": ("s", "sec", "secs", "second", "seconds", "сек", "секунд", "секунды"),
+    "ms": ("ms", "мс",),
+    "day": ("day", "days", "день", "дня", "дней", "сутки", "суток"),
+    "chars": ("char", "chars", "character", "characters", "символ", "символа", "символов", "знаков", "знака",
+              "columns", "cols"),
+    "people": ("people", "persons", "guests", "человек", "гостей", "участников"),
+    "px": ("px", "пикселей"),
+    "req": ("requests", "request", "req", "rps", "запросов", "запроса"),
+}
+_UNIT_OF = {form: cls for cls, forms in _UNITS.items() for form in forms}
+_PLACE_PREP = frozenset({"in", "at", "to", "from", "near", "via", "в", "во", "из", "до", "через"})
+_STOP = frozenset("""
+a an the and or but if so of to in on at by for from with without into onto over under via per as is are was were be
+been being it its this that these those there here we you he she they i me my our your his her their them us not no
+never always only all any every each some more most less very just also too than then now new use used using can
+may must should will would could do does did done get gets has have had make made keep one two three first last
+user users user's said says per asked told please ok fine
+и или но если то так это этот эта эти тот та те там тут мы вы он она они я мне меня мой моя мои наш ваш его её ее их
+не нет никогда всегда только все всё всех каждый каждая любой любые ещё еще уже тоже также чем потом теперь новый
+для из в во на по с со к ко о об от до за под над при без через как что чтобы кто где когда быть есть был была были
+будет пользователь пользователя пользователь сказал просьба решили договорились можно нужно надо
+""".split())
+_CYR = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+                ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "i", "k", "l", "m", "n", "o", "p", "r", "s", "t",
+                 "u", "f", "kh", "ts", "ch", "sh", "sch", "", "y", "", "e", "yu", "ya"]))
+
+
+def translit(word: str) -> str:
+    """A Cyrillic word in Latin letters (names compare across scripts: «Иван» is "ivan")."""
+    return "".join(_CYR.get(ch, ch) for ch in word.casefold())
+
+
+def name_key(word: str) -> str:
+    """A person's name as compared: transliterated, casefolded, its first four letters (declension: «Алину» and
+    «Алина», «Наталью» and «Наталья» are one person; "Yulia" and «Юля» too, after "ju"/"yu")."""
+    t = translit(word).replace("yu", "u").replace("ju", "u").replace("ya", "a").replace("ja", "a")
+    t = t.replace("kh", "h").replace("y", "i").replace("j", "i")
+    return t[:4]
+
+
+def stem(word: str) -> str:
+    """A word as compared across inflections and scripts: transliterated, its first five letters («порт» and
+    "port" are one word; "загружаемый" and "загрузки" share "zagru")."""
+    w = translit(word.replace("ё", "е"))
+    return w[:5] if len(w) > 5 else w
+
+
+# ------------------------------------------------------------------------------------------------ shape
+
+
+def _strip(text: str) -> str:
+    from ..stamps import split_stamp
+    from ..text import strip_markup
+
+    body = strip_markup(split_stamp(text)[0]).strip()
+    # a provenance label ("User said:", «Пользователь сказал:») is not part of the claim
+    m = re.match(r"^(?:[\w\s'’]{0,40}?(?:said|asked|says|user|decided|agreed|request|сказал\w*|просьба|решили|"
+                 r"договорились|пользовател\w*)[\w\s'’]{0,30}?:)\s*", body, re.I)
+    return body[m.end():] if m else body
+
+
+def _unit(token: str | None, before: str | None) -> str | None:
+    if before:
+        return _UNIT_OF.get(before)
+    if not token:
+        return None
+    return _UNIT_OF.get(token.casefold().rstrip(".")) or _UNIT_OF.get(token.casefold())
+
+
+def _parse_number(raw: str) -> float | None:
+    t = re.sub(r"[ \u00a0\u202f]", "", raw)
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", t):
+        t = t.replace(",", "")
+    try:
+        return float(t.replace(",", "."))
+    except ValueError:
+        return None
+
+
+def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number, ...]:
+    masked = _CODE.sub(lambda m: " " * len(m.group(0)), body)
+    masked = _EMAIL.sub(lambda m: " " * len(m.group(0)), masked)
+    masked = _URL.sub(lambda m: " " * len(m.group(0)), masked)
+    masked = _REGION.sub(lambda m: " " * len(m.group(0)), masked)
+    masked = re.sub(r"\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b", lambda m: " " * len(
+        m.group(0)), masked)  # times and dates are the concept layer's
+    masked = _MONTH_DATE.sub(lambda m: " " * len(m.group(0)), masked)
+    out = []
+    for m in _NUMBER.finditer(masked):
+        value = _parse_number(m.group(2))
+        if value is None:
+            continue
+        after = m.group(3)
+        unit = _unit(after, m.group(1))
+        prefix = masked[:m.start()]
+        words = _WORD.findall(prefix)
+        anchors = set()
+        if words:
+            w = words[-1].casefold()
+            gap = prefix[prefix.casefold().rfind(w) + len(w):]
+            if w not in _STOP and re.fullmatch(r"\s*(?:v|version\s)?\s*|\s*(?:is|=|:|—|–|-)\s*", gap, re.I):
+                anchors.add(stem(w))  # "Java 21", "port 8080", "line length is 100"
+        if key_end >= 0 and m.start() > key_end:
+            anchors |= key_stems  # "Target Java version for services: 17"
+        if after and unit is None and after.casefold() not in _STOP and len(after) > 2:
+            unit = "w:" + stem(after.rstrip("."))  # "9 nodes", "14 pods": a counted thing
+        limit = bool(_LIMIT.search(masked[max(0, m.start() - 24):m.start()])) or bool(
+            re.match(r"\s*(?:max|maximum|максимум)\b", masked[m.end():], re.I))
+        out.append(Number(value, unit, frozenset(anchors), limit))
+    return tuple(out)
+
+
+def _unknown(word: str) -> bool:
+    """A capitalized word the lexicon does not know (not a tool, a city, a weekday): maybe a person."""
+    from ..concepts import analyze
+
+    return word.casefold() not in _STOP and all(x.startswith("w:") for x in analyze(word).concepts)
+
+
+def _people(body: str) -> list[tuple[int, str]]:
+    out = []
+    masked = _CODE.sub(lambda m: " " * len(m.group(0)), body)
+    for m in _NAME.finditer(masked):
+        word = m.group(1)
+        before = masked[:m.start()].rstrip()
+        if not before or before.endswith((".", "!", "?", "(")):
+            continue  # a sentence starts with a capital anyway; "(Ireland)" is an aside
+        prev = _WORD.findall(before[-12:])
+        if prev and prev[-1].casefold() in _PLACE_PREP and before.endswith(prev[-1]):
+            continue  # "in Madrid", "to Frankfurt", «в Казани»: a place
+        if not _unknown(word):
+            continue  # a known word (a tool, a city, a weekday), not a person
+        out.append((m.start(), name_key(word)))
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def shape(text: str) -> Shape:
+    """The structural values of ``text`` (one memory line)."""
+    body = _strip(text)
+    folded = body.casefold()
+    code = frozenset(c.strip().casefold() for c in _CODE.findall(body))
+    keyed = bool(_KEYED.match(body))
+    key_stems: frozenset[str] = frozenset()
+    key_end = -1
+    if keyed:
+        key = re.split(r":|\s[—–-]\s|=", body, maxsplit=1)[0]
+        key_end = len(key)
+        key_stems = frozenset(stem(w) for w in _WORD.findall(key) if w.casefold() not in _STOP and len(w) > 1)
+    addresses = frozenset(x.casefold().rstrip(".") for x in _EMAIL.findall(body)) | frozenset(
+        x.casefold().rstrip(".").removeprefix("https://").removeprefix("http://").split("/")[0]
+        for x in _URL.findall(_EMAIL.sub(" ", body)))
+    regions = frozenset(r.casefold() for r in _REGION.findall(body))
+    templates = frozenset(_skeleton(c) for c in _CODE.findall(body) if not _PATH.match(c) and (("<" in c and ">" in c) or ("{" in c and "}" in c)
+                          or (_TEMPLATE_CONTEXT.search(body) and re.search(r"[\w][/(\[:_-]|[\])][\s:]", c))))
+    forms = frozenset(_skeleton(c) for c in _CODE.findall(body) if not _PATH.match(c) and (
+        re.search(r"[<{]", c) or re.search(r"[\w][/(\[:_-]|[\])][\s:]", c)))
+    people_at = _people(body)
+    lm = _NAME.match(body)
+    lead = name_key(lm.group(1)) if lm and _unknown(lm.group(1)) else None
+    people = tuple(dict.fromkeys(k for _, k in people_at))
+    sequence: tuple[str, ...] = ()
+    if len(people) >= 2 and _ORDER_WORDS.search(body):
+        sequence = people
+    first = None
+    fm = _FIRST.search(body)
+    if fm:
+        near = [k for at, k in people_at if abs(at - fm.start()) < 40]
+        first = near[0] if near else None
+    names = {w for _, w in people_at}
+    stems = frozenset(stem(w) for w in _WORD.findall(_CODE.sub(" ", folded))
+                      if w not in _STOP and len(w) > 2 and name_key(w) not in names)
+    return Shape(text, stems, code, _numbers(body, key_end, key_stems), regions, addresses, templates, forms, people,
+                 lead, sequence,
+                 first, keyed, bool(_REPORT.search(body)))
+
+
+def _skeleton(code: str) -> str:
+    """A template's comparable form: placeholders (``<ticket>``, ``{slug}``, ``TICKET-123``) reduced to one mark."""
+    t = code.strip().casefold()
+    t = re.sub(r"<[^>]*>|\{[^}]*\}", "○", t)
+    t = re.sub(r"\b[a-z]+-\d+\b", "○", t)
+    return t
+
+
+def _pick_first(people: tuple[str, ...], sequence: tuple[str, ...]) -> str | None:
+    return sequence[0] if sequence else None
+
+
+def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, str] | None:
+    """(type, candidate value, constraint value) when the candidate gives a typed value of the constraint's
+    another value; None otherwise. The caller has checked that the two lines are about the same thing;
+    ``setting`` when the candidate prescribes, permits or guesses (not only a "key: value" line)."""
+    setting = setting or c.keyed
+    # order of a sequence: the same people, another order; or another person said to come first
+    if k.sequence:
+        c_seq = c.sequence or (c.people if len(c.people) >= 2 else ())
+        common = [p for p in c_seq if p in k.sequence]
+        if len(common) >= 2 and common != [p for p in k.sequence if p in common]:
+            return "order", " → ".join(c_seq), " → ".join(k.sequence)
+        first = c.first or (c.lead if c.lead in k.sequence and _FIRST.search(c.text) else None)
+        if first and first in k.sequence and first != k.sequence[0]:
+            return "order", f"{first} first", f"{k.sequence[0]} first"
+    # a person (a claim may start with the name: "Marek signs off the budget")
+    k_people = k.people or ((k.lead,) if k.lead and c.people else ())
+    c_people = c.people  # a candidate's first word stays a word: «Передача дежурства …» names no one
+    if setting and k_people and c_people and not set(c_people) & set(k_people) and not c.report:
+        return "person", c_people[0], k_people[0]
+    # a region or zone
+    if k.regions and c.regions and not c.regions <= k.regions and not k.regions <= c.regions:
+        return "region", sorted(c.regions - k.regions)[0], sorted(k.regions)[0]
+    # an address
+    if k.addresses and c.addresses and not c.addresses & k.addresses:
+        return "address", sorted(c.addresses)[0], sorted(k.addresses)[0]
+    # a template or format: one line states it as one, the other's code span has its shape
+    if (k.templates and c.forms and not c.forms & k.templates) or (
+            c.templates and k.forms and not c.templates & k.forms):
+        return "format", sorted(c.templates or c.forms)[0], sorted(k.templates or k.forms)[0]
+    # a number of the same measure
+    k_values = {(n.unit, n.value) for n in k.numbers}
+    for cn in c.numbers:
+        if c.report:
+            continue
+        for kn in k.numbers:
+            if not (cn.limit or setting or cn.anchors & kn.anchors) or (kn.limit and not cn.limit):
+                continue  # an amount beside a limit is a case of it (the threshold rule's), not another limit
+            same_measure = (cn.unit is not None and cn.unit == kn.unit and (cn.unit[:2] != "w:" or kn.anchors
+                                                                             & cn.anchors)) \
+                or (bool(cn.anchors & kn.anchors) and (cn.unit is None or kn.unit is None or cn.unit == kn.unit))
+            if same_measure and cn.value != kn.value and (cn.unit, cn.value) not in k_values:
+                return "number", _shown(cn), _shown(kn)
+    return None
+
+
+def _shown(n: Number) -> str:
+    v = int(n.value) if n.value == int(n.value) else n.value
+    unit = n.unit[2:] if n.unit and n.unit.startswith("w:") else n.unit
+    return f"{v} {unit}" if unit else str(v)
