@@ -308,3 +308,14 @@ def test_a_blocked_write_names_the_line_once(ws: Path):
     reason = json.loads(json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecisionReason"])
     message = reason["message"] if "message" in reason else reason["errors"][0]["message"]
     assert message.startswith(f"MEMORY.md:{n}: CU301 ") and message.count("MEMORY.md") == 1, message
+
+
+@pytest.mark.parametrize(("argv", "summary"), [
+    (["classify"], "memory lines:"), (["stamp"], "stamps,"), (["gc", "--dry-run"], "line(s) from"),
+], ids=["classify", "stamp", "gc"])
+def test_quiet_drops_the_summary_line_of_every_listing(ws: Path, argv: list[str], summary: str):
+    loud = _cuticle(*argv, cwd=ws)
+    quiet = _cuticle(*argv, "--quiet", cwd=ws)
+    assert summary in loud.stdout + loud.stderr
+    assert summary not in quiet.stdout + quiet.stderr
+    assert quiet.returncode == loud.returncode == 0
