@@ -142,7 +142,9 @@ def _emit(args: argparse.Namespace, results: list, *, show_location: bool) -> No
             shown = shown[:87] + "..."
         scope = f"[{c.scope}] " if c.scope else ""
         print(f"{loc}{c.tier.name:<11} {c.confidence:>4.2f}  {scope}{shown}")
-    if show_location:
+    from gate.commands import _common
+
+    if show_location and not _common.QUIET:
         counts: dict[str, int] = {}
         for *_, c in results:
             counts[c.tier.name] = counts.get(c.tier.name, 0) + 1
@@ -222,7 +224,9 @@ def _run_stamp(args: argparse.Namespace) -> int:
                 if s["state"]:
                     detail += f" [{s['state']}]"
             print(f"{r['status']:<12} {r['message']}{detail if r['status'] == 'ok' else ''}")
-        print(f"{len(records)} stamps, {len(records) - len(bad)} ok, {len(bad)} failing", file=sys.stderr)
+        from gate.commands._common import note
+
+        note(f"{len(records)} stamps, {len(records) - len(bad)} ok, {len(bad)} failing")
     return 2 if skipped else (1 if bad else 0)
 
 
