@@ -1568,11 +1568,11 @@ def _braces(text: str, limit: int = 64) -> list[str]:
                             if m.group(1) is not None:
                                 a, b = int(m.group(1)), int(m.group(2))
                                 step = 1 if b >= a else -1
-                                parts = [str(x) for x in range(a, b + step, step)][:limit]
+                                parts = [str(x) for x in range(a, b + step, step)[:limit]]  # a range slice is lazy
                             else:
                                 a, b = ord(m.group(3)), ord(m.group(4))
                                 step = 1 if b >= a else -1
-                                parts = [chr(x) for x in range(a, b + step, step)][:limit]
+                                parts = [chr(x) for x in range(a, b + step, step)[:limit]]
                         out: list[str] = []
                         for part in parts:
                             for tail in _braces(post, limit):
