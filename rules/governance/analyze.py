@@ -1409,6 +1409,21 @@ class Walker:
                     hosts.append(ops[0].split("@")[-1].lower())
         if tool == "gh":
             hosts.append("github.com")
+            # gh gist create FILES, gh release upload TAG FILES, --body-file/-F FILE: the files leave the machine
+            ops = _operands(args)
+            if ops[:2] == ["gist", "create"]:
+                uploads.extend(ops[2:])
+            elif ops[:2] == ["release", "upload"]:
+                uploads.extend(ops[3:])
+            for k, a in enumerate(args):
+                if a in ("--body-file", "-F") and k + 1 < len(args):
+                    uploads.append(args[k + 1])
+                elif a.startswith("--body-file="):
+                    uploads.append(a.split("=", 1)[1])
+        if tool in ("rclone", "s3cmd"):
+            ops = _operands(args)
+            if len(ops) >= 3 and ":" in ops[-1]:
+                uploads.extend(o for o in ops[1:-1] if ":" not in o)
         if tool in ("nc", "socat", "telnet"):
             ops = _operands(args)
             if ops:
@@ -1553,11 +1568,11 @@ def _braces(text: str, limit: int = 64) -> list[str]:
                             if m.group(1) is not None:
                                 a, b = int(m.group(1)), int(m.group(2))
                                 step = 1 if b >= a else -1
-                                parts = [str(x) for x in range(a, b + step, step)][:limit]
+                                parts = [str(x) for x in range(a, b + step, step)[:limit]]  # a range slice is lazy
                             else:
                                 a, b = ord(m.group(3)), ord(m.group(4))
                                 step = 1 if b >= a else -1
-                                parts = [chr(x) for x in range(a, b + step, step)][:limit]
+                                parts = [chr(x) for x in range(a, b + step, step)[:limit]]
                         out: list[str] = []
                         for part in parts:
                             for tail in _braces(post, limit):
@@ -2189,6 +2204,9 @@ _GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "r
 
 
 def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    if len(argv) > 1 and argv[1] == "ls-files":  # the paths it prints, for xargs: its pathspecs, or any file
+        specs = [a for a in _operands(argv[2:])]
+        return "git", _names_flow([*specs, *(x.rstrip("/") + "/$(find)" for x in specs)] or ["$(find)"])
     if len(argv) > 1 and argv[1][:1] != "-" and argv[1] not in _GIT_WATCHED:
         return "git", None  # git status, log, diff…: no global options, nothing an invariant looks at
     args = argv[1:]
@@ -2414,6 +2432,28 @@ def _h_7z(w: Walker, tool, argv, cwd, stdin, effects, taints):
     return "write", None
 
 
+def _h_cloud_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """aws s3 cp/sync/mv and gsutil cp/rsync/mv: local sources copied to a bucket are uploads."""
+    ops = _operands(argv[1:])
+    if tool == "aws":
+        ops = ops[1:] if ops[:1] == ["s3"] else []
+    if not ops or ops[0] not in ("cp", "sync", "mv", "rsync"):
+        return "net", None
+    rest = ops[1:]
+    if len(rest) >= 2 and "://" in rest[-1]:
+        for src in rest[:-1]:
+            if "://" in src:
+                continue
+            ref = w.env.norm(src, cwd)
+            if w.carries_protected(src, cwd) or w.env.protected(ref):
+                w.violate("no-network-egress", f"{tool} uploads {ref.display}, a protected file (memory, cuticle's "
+                          "state, the policy or a credential); it never leaves the machine")
+            effects.append(_effect("read", ref.display, "path"))
+    elif len(rest) >= 2:
+        effects.append(w.write_effect(w.env.norm(rest[-1], cwd), tool))
+    return "net", None
+
+
 def _h_unzip(w: Walker, tool, argv, cwd, stdin, effects, taints):
     flags, ops, values = _opts_and_operands(argv[1:], {"-d", "-x", "-P"})
     if set(flags) & {"l", "t", "v", "Z", "p", "z"}:
@@ -2559,10 +2599,13 @@ def _h_tar(w: Walker, tool, argv, cwd, stdin, effects, taints):
             archive = ops[0]
         _extract(w, "tar -x", archive, members, dest, cwd, effects)
         return "write", None
-    if "c" in flags or "create" in flags:
+    if "c" in flags or "create" in flags or "r" in flags or "u" in flags:
         out = values.get("f") or values.get("file")
         if out and out != "-":
             effects.append(w.write_effect(w.env.norm(out, cwd), "tar"))
+        members = ops[1:] if out is None and argv[1:] and not argv[1].startswith("-") and "f" in argv[1] else ops
+        for m in members:  # what goes into the archive is read (`tar -c memory | ssh …` carries memory)
+            effects.append(_effect("read", w.env.norm(m, cwd).display, "path"))
         return "write", None
     return "read", None
 
@@ -2631,7 +2674,7 @@ _FINAL = {
     "tee": _h_tee, "sponge": _h_tee, "sed": _h_sed, "awk": _h_sed, "chmod": _h_chmod, "chown": _h_chmod,
     "chgrp": _h_chmod, "dd": _h_dd, "git": _h_git, "source": _h_source, ".": _h_source, "tar": _h_tar,
     "sort": _h_sort, "uniq": _h_uniq, "patch": _h_patch, "unzip": _h_unzip, "bsdtar": _h_tar, "7z": _h_7z,
-    "7za": _h_7z, "7zz": _h_7z, "unrar": _h_7z, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
+    "7za": _h_7z, "7zz": _h_7z, "unrar": _h_7z, "aws": _h_cloud_copy, "gsutil": _h_cloud_copy, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
     "terraform": _h_infra, "tofu": _h_infra, "pulumi": _h_infra, "kubectl": _h_infra, "helm": _h_infra,
     "cdk": _h_infra, "cdktf": _h_infra,
 }

@@ -8,11 +8,8 @@ returns is secret-masked. ``log_decision`` appends the decision to ``.cuticle/ev
 
 from __future__ import annotations
 
-import errno
 import os
 import time
-from stat import S_ISDIR as _S_ISDIR
-from stat import S_ISREG as _S_ISREG
 from pathlib import Path
 
 from tiers.record import dataclass, field
@@ -166,40 +163,12 @@ def _call_paths(call) -> list[str]:
 
 def _git_branch(repo: str) -> str | None:
     """The checked-out branch of the repository containing ``repo``, read from ``.git/HEAD`` (no subprocess)."""
-    if not (repo.startswith("/") and "//" not in repo and "/." not in repo and (repo == "/" or repo[-1] != "/")):
-        return _git_branch_path(repo)
-    # a clean absolute path (what Env.norm gives): the same walk as _git_branch_path with one os.stat per level
-    # instead of pathlib's is_dir() and is_file() (each a stat behind several Python frames, a missing .git an
-    # exception each)
-    d = repo
-    while True:
-        git = d + "/.git" if d != "/" else "/.git"
-        try:
-            mode = os.stat(git).st_mode
-        except OSError as exc:
-            if exc.errno not in _MISSING_ERRNOS:
-                return None  # pathlib re-raises these, and _git_branch_path gives up
-            mode = 0
-        except ValueError:
-            mode = 0
-        if _S_ISDIR(mode):
-            try:
-                with open(git + "/HEAD", encoding="utf-8", errors="replace") as f:
-                    head = f.read().strip()
-            except OSError:
-                return None
-            if head.startswith("ref: refs/heads/"):
-                return head[len("ref: refs/heads/"):]
-            return None
-        if _S_ISREG(mode):
-            return _git_branch_path(d, single=True)
-        if d == "/":
-            return None
-        d = d[:d.rindex("/")] or "/"  # os.path.dirname of a clean absolute path
+    return _git_branch_path(repo)
 
 
 def _git_branch_path(repo: str, single: bool = False) -> str | None:
-    """:func:`_git_branch` with pathlib, for any path (``single``: look at ``repo`` itself only)."""
+    """The branch ``.git/HEAD`` (or a ``gitdir:`` file's HEAD) names, at ``repo`` or above (``single``: look at
+    ``repo`` itself only); None for a detached HEAD, no repository or an unreadable one."""
     p = Path(repo)
     for d in ((p,) if single else (p, *p.parents)):
         git = d / ".git"
@@ -223,8 +192,6 @@ def _git_branch_path(repo: str, single: bool = False) -> str | None:
     return None
 
 
-#: the errors pathlib's is_dir()/is_file() read as "no such file" (any other one it raises)
-_MISSING_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
 
 _ENV_CACHE: dict[tuple, Env] = {}
 #: memoized shell decisions per environment (a long-lived process such as `cuticle serve` sees repeats)

@@ -197,29 +197,6 @@ def test_mask_with_lowercase_twins_agrees_with_the_case_insensitive_patterns(tex
     assert _key_context(text, text.lower()) == (_KEY_CONTEXT.search(text) is not None)
 
 
-def test_git_branch_without_pathlib_agrees_with_the_pathlib_walk(tmp_path):
-    from rules.governance.evaluate import _git_branch, _git_branch_path
-    (tmp_path / "repo" / ".git").mkdir(parents=True)
-    (tmp_path / "repo" / ".git" / "HEAD").write_text("ref: refs/heads/feat/x\n")
-    (tmp_path / "repo" / "sub" / "deep").mkdir(parents=True)
-    (tmp_path / "detached" / ".git").mkdir(parents=True)
-    (tmp_path / "detached" / ".git" / "HEAD").write_text("0123456789abcdef\n")
-    (tmp_path / "wt" / "a").mkdir(parents=True)
-    (tmp_path / "gd").mkdir()
-    (tmp_path / "gd" / "HEAD").write_text("ref: refs/heads/main\n")
-    (tmp_path / "wt" / ".git").write_text(f"gitdir: {tmp_path / 'gd'}\n")
-    (tmp_path / "bad").mkdir()
-    (tmp_path / "bad" / ".git").write_text("nonsense\n")
-    (tmp_path / "plain").mkdir()
-    root = str(tmp_path)
-    for rel in ("repo", "repo/sub", "repo/sub/deep", "repo/missing/x", "detached", "wt", "wt/a", "bad", "plain", ""):
-        path = f"{root}/{rel}".rstrip("/")
-        assert _git_branch(path) == _git_branch_path(path), rel
-    assert _git_branch(f"{root}/repo/sub") == "feat/x" and _git_branch(f"{root}/wt/a") == "main"
-    for odd in (f"{root}/repo/./sub", f"{root}//repo", f"{root}/repo/", "relative/dir", "/"):
-        assert _git_branch(odd) == _git_branch_path(odd), odd
-
-
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(["a", " ", ";", "'", '"', "DELETE FROM t", "\n", "x'y", "WHERE", "--c\n"]),
                 max_size=12).map("".join))
