@@ -15,7 +15,7 @@ from .index import RELATED_MIN, ConstraintIndex
 from .lifecycle import Retired, binding
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
 from .scope import in_scope, scope_generalization
-from .structure import shape, substituted
+from .structure import shape, stems, substituted
 from .values import LIGHT, substitution
 
 _MODAL = frozenset({"PERMIT", "RELAX", "INDIFF", "OBLIGE", "HEDGE", "FUTURE_PLAN"})
@@ -54,7 +54,7 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
     if not ks.typed or not ks.may_meet(c.text):
         return None  # most rules fix no typed value, most lines hold none of its type: no shape needed
     cs = shape(c.text)
-    if not (rel >= ANCHOR_MIN or cs.stems & ks.stems or cs.code & ks.code):
+    if not (rel >= ANCHOR_MIN or cs.code & ks.code or stems(c.text) & stems(k.text)):
         return None
     setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception)
     return substituted(cs, ks, setting)

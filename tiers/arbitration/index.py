@@ -152,8 +152,9 @@ class FileIndex:
                     score[i] = kw[common[0][0]] * 0.5
         if len(score) > n_top:
             import heapq
+            from operator import itemgetter
 
-            top = heapq.nsmallest(n_top, score.items(), key=lambda kv: (-kv[1], kv[0]))
+            top = heapq.nlargest(n_top, score.items(), key=itemgetter(1))  # ties: first scored first
         else:
             top = score.items()
         return [(-sc, fnum, i) for i, sc in top]
