@@ -374,6 +374,15 @@ def _core(kc: Clause, sign: int) -> dict[str, float]:
             if sg * sign > 0 and x in kc.direct and kind.get(x) in _CORE_KINDS and x not in _LIGHT_CORE}
 
 
+#: the weight of a code span in a rule's core (an object the user named exactly)
+CODE_WEIGHT = 1.5
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def _code_spans(text: str) -> frozenset[str]:
+    return frozenset(x.strip().casefold() for x in _CODE_SPAN.findall(text)) if "`" in text else frozenset()
+
+
 _LIGHT_CORE = frozenset({"USER_G", "DO", "GET", "GO", "THING", "w:first"})
 
 
@@ -389,12 +398,15 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     if c.report or c.mention or _QUESTION.search(c.text):
         return None  # "asked whether it may be moved" licenses nothing
     guess = c.hedged
+    # a code span the rule names (`any`, `legacy/`) is part of its core; a permission naming it again names it
+    k_code = _code_spans(k.text)
+    shared_code = k_code & _code_spans(c.text) if k_code else frozenset()
     for kc in k.clauses:
         if kc.exception or kc.force not in {"prohibit", "oblige"}:
             continue
         sign = -1 if kc.force == "prohibit" else 1
         core = _core(kc, sign)
-        total = sum(core.values())
+        total = sum(core.values()) + CODE_WEIGHT * len(k_code)
         if total <= 0:
             continue
         kind = lexicon().kind
@@ -411,6 +423,9 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
                 if (sign < 0 and sg > 0) or (sign > 0 and (sg < 0 or (sg > 0 and cc.force == "relax"))):
                     got[x] = w
                     acts |= kind.get(x) == "action"
+            if permissive and sign < 0:
+                for span in shared_code:
+                    got["code:" + span] = CODE_WEIGHT
         share = sum(got.values()) / total
         if share >= LICENSE_MIN or (guess and acts and share >= GUESS_MIN):
             what = "recommends" if guess else "permits"
