@@ -31,10 +31,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "arbitrate": ("arbitrate", "decide whether a new memory line conflicts with the user's directives"),
     "gc": ("gc", "collect expired hypotheses and superseded lines (recoverable)"),
     "session": ("gc", "show or advance the workspace session counter"),
+    "review": ("review", "review blocked, archived, unverified and expiring lines one at a time"),
     # gate
     "hook": ("hook", "answer one host hook call read from stdin"),
     "serve": ("serve", "serve hook requests from a long-lived local process"),
     "init": ("init", "set up a workspace and install the hook into a host"),
+    "uninstall": ("uninstall", "remove what init added to a host's configuration (memory untouched)"),
     "doctor": ("doctor", "check the installation and run a canary write"),
     # linter
     "lint": ("lint", "lint memory files"),
@@ -58,8 +60,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "retrieve": ("personality", "retrieve the insights relevant to a query"),
     "render": ("personality", "render PERSONALITY.md within a token budget"),
     "export": ("personality", "export insights as Chitin-compatible JSON"),
-    "import": ("personality", "import insights from Chitin-compatible JSON"),
+    "import": ("personality", "import insights from Chitin JSON or Chitin's SQLite database"),
     "reflect": ("personality", "the pending-reflection queue"),
+    "embed": ("personality", "compute the configured embedder's vectors for every insight"),
+    "embed-status": ("personality", "show the configured embedder and how many insights have vectors"),
 }
 
 
@@ -79,11 +83,15 @@ def _build_parser(only: str | None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"cuticle {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.subcommands = {}  # name -> its configured parser (the docs tests read every option from it)
     for name, (_, help_text) in COMMANDS.items():
         if only is not None and name != only:
             sub.add_parser(name, help=help_text, add_help=False)
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
+        parser.subcommands[name] = p
+        p.add_argument("--quiet", "-q", action="store_true",
+                       help="print results only: no summaries, hints or progress")
         try:
             _load(name).configure(p, name)
         except ModuleNotFoundError as exc:
@@ -126,6 +134,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.command:
             parser.print_help()
             return 0
+    if getattr(args, "quiet", False):
+        from gate.commands import _common
+
+        _common.QUIET = True
     try:
         module = _load(args.command)
     except ModuleNotFoundError:
@@ -140,10 +152,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the CLI is the one place that turns bugs into exit codes
         from tiers.errors import CuticleError  # imported when needed: a forwarded hook call never loads tiers
 
+        from rules.secrets import mask_secrets  # an error message never repeats a secret it quotes
+
         if isinstance(exc, CuticleError):
-            print(f"cuticle: {exc}", file=sys.stderr)
+            print(f"cuticle: {mask_secrets(str(exc))}", file=sys.stderr)
             return exc.exit_code
-        print(f"cuticle: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"cuticle: internal error: {type(exc).__name__}: {mask_secrets(str(exc))}", file=sys.stderr)
         return 3
 
 

@@ -1,11 +1,11 @@
 """The hook's fast path: hand the payload to a running `cuticle serve` instead of loading the gate in-process.
 
 A hook process pays for every import on every tool call; a warm server has the memory model, the rules and
-their compiled patterns loaded already. So this module is the whole of a forwarded hook call, and it imports
-nothing a bare interpreter has not loaded already but two C modules: ``_json`` (the stdlib's own decoder, used
-without the ``json`` package, whose import pulls in ``re``) and ``_socket`` (without ``socket``, which pulls in
-``enum`` and ``selectors``). When no server is recorded in `.cuticle/serve.json`, or it does not answer, the
-caller falls back to the in-process gate (and, with `[gate] server = "auto"`, starts a server for the next call).
+their compiled patterns loaded already. So this module is the whole of a forwarded hook call: it reads the
+payload with the gate's own intake (``gate.intake``, public ``json``), finds the protected workspace with the
+shared rule (``tiers.discover``), and talks HTTP over ``_socket`` (``socket`` pulls in ``enum`` and
+``selectors``). When no server is recorded in `.cuticle/serve.json`, or it does not answer, the caller falls back
+to the in-process gate (and, with `[gate] server = "auto"`, starts a server for the next call).
 """
 
 from __future__ import annotations
@@ -14,71 +14,56 @@ import os
 
 STATE = ".cuticle"
 
-
-class _Context:
-    """What ``_json.make_scanner`` reads from a decoder: the settings of ``json.loads`` with no hooks."""
-
-    strict = True
-    object_hook = None
-    object_pairs_hook = None
-    parse_float = float  # the C scanner's own fast paths for the built-in types
-    parse_int = int
-
-    @staticmethod
-    def parse_constant(name: str) -> float:
-        return float(name.replace("Infinity", "inf"))  # NaN, Infinity, -Infinity, as json.loads reads them
-
-
-_SCAN = None
-_SPACE = " \t\n\r"
+#: the host's project-directory variable, per host (the project root outranks the payload's cwd)
+PROJECT_ENV = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR", "cursor": "CURSOR_PROJECT_DIR",
+               "codex": "CODEX_PROJECT_DIR", "copilot": "COPILOT_PROJECT_DIR", "openclaw": "OPENCLAW_WORKSPACE"}
 
 
 def loads(data: bytes | str) -> object:
-    """``json.loads`` for UTF-8 input, without importing the ``json`` package; ValueError on bad input."""
-    global _SCAN
-    if _SCAN is None:
-        import _json
+    """``json.loads`` for UTF-8 input; ValueError on bad input."""
+    import json
 
-        _SCAN = _json.make_scanner(_Context())
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
-    if text.startswith("\ufeff"):
-        raise ValueError("a JSON document must not start with a byte-order mark")
-    start = len(text) - len(text.lstrip(_SPACE))
-    try:
-        value, end = _SCAN(text, start)
-    except StopIteration as exc:
-        raise ValueError(f"expecting a JSON value at character {exc.value}") from None
-    if text[end:].strip(_SPACE):
-        raise ValueError(f"extra data after the JSON value at character {end}")
-    return value
+    return json.loads(data)
 
 
-def payload_dir(payload: object) -> str | None:
-    """The directory a hook payload names (OpenClaw `workspaceDir`, `cwd`, Cursor `workspace_roots`), if any."""
+def host_project(payload: object, env, host: str) -> str | None:
+    """The project root the host names, if any: the payload's project fields (OpenClaw ``workspaceDir``, Cursor
+    ``workspace_roots``), else the host's project variable (CLAUDE_PROJECT_DIR…). The agent cannot move it."""
     if isinstance(payload, dict):
-        for key in ("workspaceDir", "cwd"):
-            v = payload.get(key)
+        roots = payload.get("workspace_roots")
+        ctx, context = payload.get("ctx"), payload.get("context")
+        for v in (payload.get("workspaceDir"), roots[0] if isinstance(roots, list) and roots else None,
+                  ctx.get("workspaceDir") if isinstance(ctx, dict) else None,
+                  context.get("workspaceDir") if isinstance(context, dict) else None):
             if isinstance(v, str) and v:
                 return v
-        roots = payload.get("workspace_roots")
-        if isinstance(roots, list) and roots and isinstance(roots[0], str):
-            return roots[0]
-        ctx = payload.get("ctx") or payload.get("context")
-        if isinstance(ctx, dict) and isinstance(ctx.get("workspaceDir"), str):
-            return ctx["workspaceDir"]
+    var = PROJECT_ENV.get(host)
+    value = env.get(var) if var else None
+    return value if isinstance(value, str) and value else None
+
+
+def project_dirs(payload: object, env, host: str, cwd: str | None) -> list[str]:
+    """Where to look for the protected workspace, strongest first: the host's project root, the payload's
+    ``cwd``, then ``cwd`` (the server's workspace) or the process's directory."""
+    out: list[str] = []
+    project = host_project(payload, env, host)
+    if project:
+        out.append(project)
+    if isinstance(payload, dict) and isinstance(payload.get("cwd"), str) and payload["cwd"]:
+        out.append(payload["cwd"])
+    out.append(cwd or os.getcwd())
+    return out
+
+
+def find_state(dirs: list[str], project: str | None = None) -> str | None:
+    """The `.cuticle/` of the protected workspace of the first of ``dirs`` that has one (tiers.discover)."""
+    from tiers.discover import installed_root
+
+    for d in dirs:
+        root = installed_root(d, project)
+        if root is not None:
+            return os.path.join(root, STATE)
     return None
-
-
-def find_state(start: str | None) -> str | None:
-    here = os.path.abspath(start or os.getcwd())
-    while True:
-        cand = os.path.join(here, STATE)
-        if os.path.isdir(cand):
-            return cand
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
 
 
 def _exchange(address: str, request: bytes, timeout: float) -> bytes | None:
@@ -110,22 +95,40 @@ def _exchange(address: str, request: bytes, timeout: float) -> bytes | None:
 
 
 def forward(host: str, event: str | None, data: bytes, *, timeout: float = 5.0) -> tuple[str, str, int] | None:
-    """(stdout, stderr, exit code) from a running server, or None to fall back to the in-process gate."""
+    """(stdout, stderr, exit code) from a running server, or None to fall back to the in-process gate.
+    Never raises: whatever goes wrong here, the in-process gate still answers."""
     if _env_setting() == "off":
         return None
     try:
-        payload = loads(data) if data.strip() else {}
-    except ValueError:
-        return None  # let the in-process gate report (and log) malformed input
-    state = find_state(payload_dir(payload) or os.environ.get("CLAUDE_PROJECT_DIR") or os.environ.get("GEMINI_PROJECT_DIR"))
+        return _forward(host, event, data, timeout)
+    except Exception:  # noqa: BLE001 - forwarding is an optimisation; the caller answers in-process
+        return None
+
+
+def _safe_word(s: str) -> bool:
+    return bool(s) and len(s) <= 64 and all(c.isascii() and (c.isalnum() or c in "_-:.") for c in s)
+
+
+def _forward(host: str, event: str | None, data: bytes, timeout: float) -> tuple[str, str, int] | None:
+    if not _safe_word(host) or (event is not None and not _safe_word(event)):
+        return None  # not a URL path segment: the in-process gate answers (and reports) it
+    from .intake import PayloadError, decode
+
+    try:
+        payload = decode(data)
+    except PayloadError:
+        return None  # let the in-process gate answer (and log) malformed input
+    state = find_state(project_dirs(payload, os.environ, host, None), host_project(payload, os.environ, host))
     if state is None:
         return None
+    var = PROJECT_ENV.get(host)
+    project = os.environ.get(var, "") if var else ""
     try:
         with open(os.path.join(state, "serve.json"), "rb") as fh:
             info = loads(fh.read())
         address, token = info["address"], info["token"]
-        if not isinstance(address, str) or not isinstance(token, str):
-            raise TypeError("address and token must be strings")
+        if not isinstance(address, str) or not isinstance(token, str) or not token.isascii() or not token.isprintable():
+            raise TypeError("address and token must be strings (the token printable ASCII)")
     except (OSError, ValueError, KeyError, TypeError):
         _maybe_autostart(state)
         return None
@@ -133,7 +136,10 @@ def forward(host: str, event: str | None, data: bytes, *, timeout: float = 5.0) 
     try:
         # a hand-written HTTP/1.1 request: http.client costs more to import than the whole round trip
         head = (f"POST {path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {token}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\nConnection: close\r\n\r\n")
+                f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\nConnection: close\r\n"
+                # the host's project variable, which the server's own environment does not have (hex UTF-8)
+                + (f"X-Cuticle-Project: {project.encode('utf-8', 'surrogateescape').hex()}\r\n" if project else "")
+                + "\r\n")
         raw = _exchange(address, head.encode("latin-1") + data, timeout)
         if raw is None:
             return None
@@ -145,6 +151,8 @@ def forward(host: str, event: str | None, data: bytes, *, timeout: float = 5.0) 
             return None
         out = loads(body)
         return str(out.get("stdout") or ""), str(out.get("stderr") or ""), int(out.get("exit_code") or 0)
+    except TimeoutError:
+        return None  # a slow answer is not a stale server: answer in-process within the budget, keep the server
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         _maybe_autostart(state, stale=True)
         return None

@@ -205,6 +205,11 @@ def _canary(rep: DoctorReport, ws, host: str, argv: list[str], timeout: float, e
         state.mkdir()
         if ws.config_path.is_file():
             shutil.copy2(ws.config_path, state / "config.toml")
+        else:
+            (state / "config.toml").write_text("", encoding="utf-8")
+        import secrets
+
+        (state / "key").write_text(secrets.token_hex(32) + "\n", encoding="ascii")  # installed, as `init` leaves it
         (tmp / "MEMORY.md").write_text("# Memory\n\n" + CANARY_DIRECTIVE + "\n", encoding="utf-8")
         cases = [
             ("canary:guarded", str(tmp / "PERSONALITY.md"), "- I may rewrite my own personality.\n",

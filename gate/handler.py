@@ -47,11 +47,13 @@ def handle(host: str, event_arg: str | None, data: bytes | str, *, env: dict | N
     ws = None
     req: Request | None = None
     try:
+        from .intake import PayloadError, decode
+
         try:
-            payload = json.loads(data or b"{}") if (data or b"").strip() else {}
-        except (ValueError, UnicodeDecodeError) as exc:
+            payload = decode(data)
+        except PayloadError as exc:
             ws = _quiet_workspace(None, env, cwd, host)
-            return _fail_open(host, event_arg, ws, f"malformed JSON on stdin ({exc})", t0)
+            return _bad_input(host, event_arg, None, ws, str(exc), t0)
         if host == "auto":
             host = detect_host(payload) or ""
         if host not in HOSTS:
@@ -63,20 +65,108 @@ def handle(host: str, event_arg: str | None, data: bytes | str, *, env: dict | N
             req = normalize(host, event_arg, payload)
         except CuticleError as exc:
             ws = _quiet_workspace(payload, env, cwd, host)
-            return _fail_open(host, event_arg, ws, f"unreadable payload: {exc}", t0)
+            return _bad_input(host, event_arg, payload, ws, f"unreadable payload: {exc}", t0)
         if req.event is None:
             ws = _quiet_workspace(payload, env, cwd, host)
             return _fail_open(host, req.host_event, ws, f"unknown event {req.host_event or event_arg!r} for {host}", t0)
+        if any("\x00" in p for p in _op_paths(req)):
+            ws = _quiet_workspace(payload, env, cwd, host)
+            return _bad_input(host, req.host_event or event_arg, payload, ws, "a file path holds a NUL byte", t0)
         ws = _workspace(req, env, cwd)
+        if req.ops:
+            ws, problem = _judge_paths(req, ws, env)
+            if problem:
+                reply = _deny(req, ws, {"kind": KIND_INPUT, "reason": "two-workspaces", "message": problem},
+                              short="cuticle blocked a write across workspaces")
+                log_event(ws, {"host": host, "event": req.host_event, "decision": "block", "error": problem,
+                               "ms": _ms(t0)}, create=False)
+                return reply
+        if ws is None:
+            return answer.noop(req.host, req.host_event)  # nothing installed here: no checks, no state
+        ws.secure_state()
+        config_error = ws.config_or_defaults()
         reply, record = _dispatch(req, ws)
         record.update(host=host, event=req.host_event, session=req.session_id, ms=_ms(t0))
-        if record.pop("_log", True):
-            from .events import log_event
-
+        if config_error:
+            record["config_error"] = config_error
+            reply = _with_config_note(req, reply, config_error)
+        if record.pop("_log", True) or config_error:
             log_event(ws, record, create=record.pop("_create", True))
         return reply
     except Exception as exc:  # noqa: BLE001 - the hook fails open on its own bugs, loudly
         return _fail_open(host, req.host_event if req else event_arg, ws, f"internal error: {type(exc).__name__}: {exc}", t0)
+
+
+def late_answer(host: str, event_arg: str | None, data: bytes | str, budget: float, *, env: dict | None = None,
+                cwd: str | None = None) -> Reply:
+    """The cheaper check for a call whose full check did not finish within ``budget`` seconds: judged by its
+    paths alone. A before-tool call that writes a memory file, a guarded file or cuticle's state, or runs a shell
+    command, is refused (it could not be checked in time); any other call proceeds. Logged as "late"."""
+    t0 = time.perf_counter()
+    env = os.environ if env is None else env
+    host = (host or "").strip().lower()
+    ws = None
+    try:
+        from .intake import decode
+
+        payload = decode(data)
+        if host == "auto":
+            host = detect_host(payload) or ""
+        req = normalize(host, event_arg, payload) if host in HOSTS else None
+        ws = _quiet_workspace(payload, env, cwd, host)
+    except Exception:  # noqa: BLE001 - the full check would have refused what cannot be read
+        req = None
+    event = req.event if req is not None else _event_of(event_arg)
+    message = f"the check did not finish within {budget:g} s (the host's hook timeout)"
+    if host in HOSTS and event == PRE and (req is None or req.command or req.tool_kind == "shell"
+                                           or _touches_protected(req, ws)):
+        log_event(ws, {"host": host, "event": event_arg, "decision": "late", "action": "block", "error": message,
+                       "ms": _ms(t0)}, create=False)
+        return answer.deny(host, PRE, json.dumps({
+            "kind": KIND_INPUT, "reason": "too-slow", "message": f"{message}; the call is refused",
+            "resolve": "split the change into smaller writes (or a shorter command) and retry"}),
+            short="cuticle could not check this tool call in time")
+    log_event(ws, {"host": host, "event": event_arg, "decision": "late", "action": "allow", "error": message,
+                   "ms": _ms(t0)}, create=False)
+    return answer.noop(host, event_arg or "", diagnostic=f"cuticle: {message}; the call touches no memory file "
+                                                          "and proceeds")
+
+
+def _event_of(event_arg: str | None) -> str | None:
+    from .payload import canonical_event
+
+    return canonical_event(event_arg)
+
+
+def _touches_protected(req: Request, ws) -> bool:
+    if not req.ops:
+        return False
+    if ws is None:
+        return False
+    from tiers.workspace import is_self_path
+
+    base = req.cwd or str(ws.root)
+    for path in _op_paths(req):
+        full = os.path.normpath(os.path.join(base, os.path.expanduser(path)))
+        rel = os.path.relpath(full, ws.root).replace(os.sep, "/")
+        if rel.startswith("../") or rel == "..":
+            continue
+        try:
+            if ws.is_memory_file(rel) or ws.is_guarded_file(rel) or is_self_path(rel):
+                return True
+        except Exception:  # noqa: BLE001 - a broken config: treat every path as protected
+            return True
+    return False
+
+
+#: the kind of a refusal that comes from the input itself (unreadable payload, a write across workspaces)
+KIND_INPUT = "cuticle.input/v1"
+
+
+def log_event(ws, record: dict, *, create: bool = True) -> None:
+    from .events import log_event as log
+
+    log(ws, record, create=create)
 
 
 def _ms(t0: float) -> float:
@@ -84,42 +174,134 @@ def _ms(t0: float) -> float:
 
 
 def _fail_open(host: str, event: str | None, ws, message: str, t0: float) -> Reply:
-    from .events import log_event
+    from .events import mask
 
+    message = mask(message)
     line = f"cuticle: {message}; letting the call proceed (fail-open)"
     log_event(ws, {"host": host, "event": event, "decision": "fail-open", "error": message, "ms": _ms(t0)},
               create=False)
     return answer.noop(host, event or "", diagnostic=line)
 
 
-def _start_dir(payload: Any, env, cwd: str | None, host: str) -> str:
-    from .client import payload_dir
+def _bad_input(host: str, event_arg: str | None, payload: Any, ws, message: str, t0: float) -> Reply:
+    """A payload cuticle cannot read: a before-tool call is refused (nothing unchecked gets through), any other
+    event is answered as a no-op; both say why on stderr and in the log (docs/bad-input.md)."""
+    from .events import mask
+    from .payload import canonical_event
 
-    found = payload_dir(payload)
-    if found:
-        return found
-    name = _project_env(host)
-    v = env.get(name, "") if name else ""
-    return v or cwd or os.getcwd()
+    message = mask(message)
+    hev = payload.get("hook_event_name") if isinstance(payload, dict) else None
+    event = canonical_event(hev if isinstance(hev, str) and hev else event_arg)
+    shown = event_arg or (hev if isinstance(hev, str) else None)
+    if host not in HOSTS:
+        return _fail_open(host, shown, ws, message, t0)
+    if event == PRE:
+        reason = json.dumps({"kind": KIND_INPUT, "reason": "bad-input", "message": message,
+                             "resolve": "cuticle could not read this tool call, so it cannot check it; retry it"},
+                            ensure_ascii=False)
+        log_event(ws, {"host": host, "event": shown, "decision": "block", "error": message, "ms": _ms(t0)},
+                  create=False)
+        return answer.deny(host, PRE, reason, short="cuticle could not read this tool call")
+    log_event(ws, {"host": host, "event": shown, "decision": "ignored", "error": message, "ms": _ms(t0)},
+              create=False)
+    return answer.noop(host, shown or "", diagnostic=f"cuticle: {message}; nothing to check, the call proceeds")
+
+
+def _deny(req: Request, ws, reason: dict, *, short: str) -> Reply:
+    """The before-tool refusal: the reason (JSON) masked of secrets, with any configuration error attached."""
+    from .events import mask
+
+    reason = mask(reason)
+    if ws is not None and ws.config_error:
+        reason = {**reason, "config_error": ws.config_error}
+    return answer.deny(req.host, PRE, json.dumps(reason, ensure_ascii=False), short=short)
+
+
+def _with_config_note(req: Request, reply: Reply, error: str) -> Reply:
+    """Tell the user (stderr) and, where the host shows the model something, the model about a broken config."""
+    from .events import mask
+
+    note = (f"cuticle: configuration error: {mask(error)}; checking with the default configuration "
+            f"(every check on) until it is fixed")
+    if req.event == POST and not reply.stdout.strip():
+        r = answer.post_note(req.host, req.host_event, note)
+        return Reply(r.stdout, reply.stderr + note + "\n", reply.exit_code or r.exit_code)
+    return Reply(reply.stdout, reply.stderr + note + "\n", reply.exit_code)
+
+
+def _installed_for(payload: Any, env, cwd: str | None, host: str, extra: tuple[str | None, ...] = ()):
+    """The protected workspace of a call (docs/gate.md, "Which workspace protects a path"), or None."""
+    from tiers.workspace import Workspace, find_installed
+
+    from .client import host_project, project_dirs
+
+    project = host_project(payload, env, host)
+    dirs = project_dirs(payload, env, host, cwd)
+    for d in extra:
+        if d and d not in dirs:
+            dirs.insert(len(dirs) - 1, d)
+    for d in dirs:
+        root = find_installed(d, project)
+        if root is not None:
+            return Workspace(root)
+    return None
 
 
 def _quiet_workspace(payload: Any, env, cwd: str | None, host: str):
     try:
-        from tiers.workspace import Workspace, find_workspace
-
-        return Workspace(find_workspace(_start_dir(payload, env, cwd, host)))
+        return _installed_for(payload, env, cwd, host)
     except Exception:  # noqa: BLE001
         return None
 
 
 def _workspace(req: Request, env, cwd: str | None):
-    from tiers.workspace import Workspace, find_workspace
+    return _installed_for(req.raw, env, cwd, req.host, (req.workspace_hint, req.cwd))
 
-    name = _project_env(req.host)
-    start = req.workspace_hint or req.cwd or (env.get(name, "") if name else "") or cwd or os.getcwd()
-    if not os.path.isdir(start):
-        start = cwd or os.getcwd()
-    return Workspace(find_workspace(start))
+
+def _op_paths(req: Request) -> list[str]:
+    out: list[str] = []
+    for op in req.ops:
+        out.append(op.path)
+        if op.move_to:
+            out.append(op.move_to)
+        patch = getattr(op, "patch", None)
+        for attr in ("path", "move_to"):
+            v = getattr(patch, attr, None)
+            if isinstance(v, str) and v:
+                out.append(v)
+    return [p for p in out if isinstance(p, str) and p]
+
+
+def _judge_paths(req: Request, ws, env):
+    """(workspace, problem): a file path is judged by the protected workspace that contains it, whatever the
+    tool's cwd says; a call writing into two protected workspaces is refused (problem set)."""
+    from tiers.workspace import Workspace, find_installed
+
+    from .client import host_project
+
+    project = host_project(req.raw, env, req.host)
+    base = req.cwd or (str(ws.root) if ws is not None else None) or os.getcwd()
+    roots: set = set()
+    for path in _op_paths(req):
+        try:
+            p = os.path.expanduser(path)
+            full = os.path.normpath(os.path.join(base, p))
+            real = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))
+        except (OSError, ValueError, TypeError):
+            continue
+        for candidate in {full, real}:
+            root = find_installed(os.path.dirname(candidate), project)
+            if root is not None:
+                roots.add(root)
+    if not roots:
+        return ws, None
+    if len(roots) > 1:
+        return ws, ("one tool call writes into " + " and ".join(sorted(f"{r.name}/" for r in roots))
+                    + ", two cuticle workspaces; write to each in its own call")
+    (root,) = roots
+    if ws is not None and ws.root == root:
+        return ws, None
+    return Workspace(root), None
 
 
 # -- dispatch ------------------------------------------------------------------------------------------
@@ -136,8 +318,9 @@ def _ensure_session_id(req: Request, ws) -> None:
         stamp = req.raw.get("timestamp") if isinstance(req.raw, dict) else None
         sid = f"{req.host}-{stamp if isinstance(stamp, (int, str)) and stamp else int(time.time() * 1000)}"
         try:
-            ws.ensure_state()
-            path.write_text(sid, encoding="utf-8")
+            from tiers.fsutil import atomic_write
+
+            atomic_write(path, sid.encode("utf-8", "surrogatepass"))
         except OSError:
             pass
         req.session_id = sid
@@ -202,6 +385,11 @@ def _session_start(req: Request, ws) -> tuple[Reply, dict]:
         rec["errors"] = notes
     rec["context_chars"] = len(text or "")
     diag = "".join(f"cuticle: session start: {n}\n" for n in notes)
+    if ws.config_error:  # the model is told at the start of the session, not only when something is refused
+        from .events import mask
+
+        text = (f"cuticle: the workspace configuration is broken ({mask(ws.config_error)}); every memory check runs "
+                f"with the defaults until the user fixes .cuticle/config.toml.\n\n" + (text or ""))
     r = answer.context(req.host, req.host_event, text or "", path=str(ws.root / "PERSONALITY.md"))
     return Reply(r.stdout, r.stderr + diag, r.exit_code), rec
 
@@ -277,10 +465,40 @@ def _context(req: Request, ws) -> tuple[Reply, dict]:
 # -- tool calls ----------------------------------------------------------------------------------------
 
 
-def _reason(errors: list[dict]) -> str:
+def _reason(errors: list[dict]) -> dict:
     if len(errors) == 1:
-        return json.dumps(errors[0], ensure_ascii=False)
-    return json.dumps({"kind": "cuticle.blocks/v1", "count": len(errors), "errors": errors}, ensure_ascii=False)
+        return errors[0]
+    return {"kind": "cuticle.blocks/v1", "count": len(errors), "errors": errors}
+
+
+def _self_writes(req: Request, ws) -> list[dict]:
+    """Refusals for file ops that write cuticle's state (any `.cuticle/`, at any depth) or a host's hook
+    settings inside the workspace: only the user changes those, and an agent that could would switch the gate off
+    (a decoy `.cuticle/`, `user_guard = false`, hooks removed from `.claude/settings.json`)."""
+    from tiers.workspace import is_self_path
+
+    base = req.cwd or str(ws.root)
+    out: list[dict] = []
+    for path in _op_paths(req):
+        try:
+            full = os.path.normpath(os.path.join(base, os.path.expanduser(path)))
+            real = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))
+        except (OSError, ValueError, TypeError):
+            continue
+        for candidate in (full, real):
+            try:
+                rel = os.path.relpath(candidate, ws.root)
+            except ValueError:
+                continue
+            if rel == ".." or rel.startswith("../") or rel == ".":
+                continue
+            rel = rel.replace(os.sep, "/")
+            if is_self_path(rel):
+                out.append({"kind": "cuticle.block/v1", "reason": "cuticle-state", "file": rel,
+                            "message": f"{rel} is cuticle's state or a host's hook settings; only the user changes it",
+                            "resolve": "ask the user to change cuticle's configuration or the host's hook settings"})
+                break
+    return out
 
 
 def _pre_tool(req: Request, ws) -> tuple[Reply, dict]:
@@ -288,6 +506,10 @@ def _pre_tool(req: Request, ws) -> tuple[Reply, dict]:
         return _fact(req, ws)
     if not req.ops:
         return _govern(req, ws, ())
+    refused = _self_writes(req, ws)
+    if refused:
+        return _deny(req, ws, _reason(refused), short="cuticle blocked a write to its own state"), {
+            "tool": req.tool, "decision": "block", "files": [e["file"] for e in refused]}
     from .writepath import Planner, save_snapshot
 
     planner = Planner(ws, req.session_id, cwd=req.cwd, host=req.host)
@@ -313,7 +535,7 @@ def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -
             if p.rel:
                 drop_snapshot(ws, p.rel)
         rec["decision"] = "block"
-        return answer.deny(req.host, PRE, _reason(blocked), short="cuticle blocked a memory write"), rec
+        return _deny(req, ws, _reason(blocked), short="cuticle blocked a memory write"), rec
     passing = [p for p in plans if p.action == "pass"]
     if passing:
         reply, grec = _govern(req, ws, tuple(p.rel or p.path for p in passing), log=False)
@@ -328,7 +550,7 @@ def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -
         rec["decision"] = "allow"
         rec["_create"] = False
         return answer.noop(req.host, req.host_event), rec
-    call_id = _call_id(req)
+    call_id = req.call_id
     for p in memory:
         save_snapshot(ws, p.rel, p.old, req.session_id, supersede=p.supersede, call_id=call_id)
     _supersede_elsewhere(ws, memory, planner, rec)
@@ -338,7 +560,7 @@ def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -
 
         args = rewritten_args(req, plans_by_op)
         if args is not None:
-            n = sum(len(p.new_lines) for p in memory)
+            n = sum(1 for p in memory for x in p.new_lines if not x.structural)
             rec["rewrite"] = True
             note = f"cuticle: stamped {n} new memory line(s)"
             return answer.rewrite(req.host, args, note=note, permission_mode=req.permission_mode,
@@ -360,50 +582,22 @@ def _supersede_elsewhere(ws, plans, planner, rec: dict) -> None:
 
 def _post_tool(req: Request, ws) -> tuple[Reply, dict]:
     rec: dict = {"tool": req.tool, "decision": "post"}
-    if req.tool_error:  # the host says the call failed or was blocked: nothing of it is on disk to stamp
-        return answer.noop(req.host, req.host_event), {**rec, "decision": "post-skipped", "error": req.tool_error[:200]}
     if not req.ops:
         return answer.noop(req.host, req.host_event), {**rec, "_log": False}
     from .writepath import Planner, after_tool
 
     planner = Planner(ws, req.session_id, cwd=req.cwd, host=req.host, stage="post")
-    # Cursor's afterFileEdit reports an edit no pre-tool hook saw (hosts.md): the one event without a snapshot
-    unguarded = req.host == "cursor" and (req.host_event or "").lower() == "afterfileedit"
-    plans = after_tool(ws, planner, req.ops, call_id=_call_id(req), failed=_call_failed(req), unguarded=unguarded)
+    # the host adapter says which call this is, whether it failed or was blocked, and whether a pre-tool hook saw it
+    plans = after_tool(ws, planner, req.ops, call_id=req.call_id, failed=req.tool_error is not None,
+                       unguarded=req.unguarded)
     if not plans:
         return answer.noop(req.host, req.host_event), {**rec, "_log": False}
     rec["files"] = [p.to_json() for p in plans]
     if planner.diagnostics:
         rec["errors"] = planner.diagnostics
-    stamped = sum(len(p.new_lines) for p in plans)
+    stamped = sum(1 for p in plans for x in p.new_lines if not x.structural)
     note = f"cuticle: stamped {stamped} new memory line(s) on disk" if stamped else ""
     return answer.post_note(req.host, req.host_event, note), rec
-
-
-def _call_id(req: Request) -> str:
-    """The host's id of this tool call (Claude/Codex ``tool_use_id``, OpenClaw ``event.toolCallId``), or ""."""
-    raw = req.raw if isinstance(req.raw, dict) else {}
-    ev = raw.get("event") if isinstance(raw.get("event"), dict) else {}
-    for v in (raw.get("tool_use_id"), raw.get("tool_call_id"), raw.get("toolCallId"), ev.get("toolCallId")):
-        if isinstance(v, str) and v:
-            return v[:200]
-    return ""
-
-
-def _call_failed(req: Request) -> bool:
-    """The host reports that the tool call failed or was blocked: OpenClaw's ``after_tool_call`` with ``error``
-    set (it fires for calls ``before_tool_call`` blocked), a tool response with an error or ``success: false``."""
-    raw = req.raw if isinstance(req.raw, dict) else {}
-    ev = raw.get("event") if isinstance(raw.get("event"), dict) else {}
-    for d in (raw, ev):
-        if d.get("error") not in (None, "", False):
-            return True
-        for k in ("tool_response", "toolResult", "tool_result", "result"):
-            r = d.get(k)
-            if isinstance(r, dict) and (r.get("error") not in (None, "", False) or r.get("success") is False
-                                        or r.get("is_error") is True or r.get("isError") is True):
-                return True
-    return False
 
 
 def _fact(req: Request, ws) -> tuple[Reply, dict]:
@@ -430,7 +624,7 @@ def _fact(req: Request, ws) -> tuple[Reply, dict]:
             errors.append(dict(result.error or {}))
     if errors:
         rec["decision"] = "block"
-        return answer.deny(req.host, PRE, _reason(errors), short="cuticle blocked a memory fact"), rec
+        return _deny(req, ws, _reason(errors), short="cuticle blocked a memory fact"), rec
     return answer.noop(req.host, req.host_event), rec
 
 
@@ -453,9 +647,9 @@ def _govern(req: Request, ws, paths: tuple[str, ...], *, log: bool = True) -> tu
         if not fail_closed:
             raise
         rec["decision"] = "deny"
-        reason = json.dumps({"kind": "cuticle.policy/v1", "decision": "deny", "rule": "fail-closed",
-                             "reason": f"policy evaluation failed ({type(exc).__name__}) and fail_closed_policy is set"})
-        return answer.deny(req.host, PRE, reason), rec
+        reason = {"kind": "cuticle.policy/v1", "decision": "deny", "rule": "fail-closed",
+                  "reason": f"policy evaluation failed ({type(exc).__name__}) and fail_closed_policy is set"}
+        return _deny(req, ws, reason, short="cuticle policy denied this tool call"), rec
     decision = getattr(ev, "decision", "allow")
     decision = getattr(decision, "value", decision)
     rec["decision"] = decision
@@ -471,8 +665,7 @@ def _govern(req: Request, ws, paths: tuple[str, ...], *, log: bool = True) -> tu
         full = rec["policy"]
         brief = {k: full[k] for k in ("decision", "action", "rule", "reason", "scope", "tool", "command", "paths",
                                      "policy") if full.get(k) not in (None, "", [], ())}
-        reason = json.dumps({"kind": "cuticle.policy/v1", **brief}, ensure_ascii=False)
-        return answer.deny(req.host, PRE, reason, short="cuticle policy denied this tool call"), rec
+        return _deny(req, ws, {"kind": "cuticle.policy/v1", **brief}, short="cuticle policy denied this tool call"), rec
     if not log:
         rec["_log"] = False
     return answer.noop(req.host, req.host_event), rec

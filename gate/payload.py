@@ -93,8 +93,12 @@ class Request:
     workspace_hint: str | None = None
     permission_mode: str | None = None
     patch_key: str | None = None
+    #: the host's id of this tool call ("" when it sends none): pairs the after-tool event with its pre-tool snapshot
+    call_id: str = ""
     #: after a tool: the host said the call failed or was blocked (its text), so nothing of it is on disk to stamp
     tool_error: str | None = None
+    #: an after-tool event that no pre-tool hook precedes (Cursor's afterFileEdit): there is no snapshot to diff
+    unguarded: bool = False
     raw: dict[str, Any] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 

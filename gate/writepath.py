@@ -35,6 +35,7 @@ class NewLine:
     tier: str | None = None
     verified: bool = False
     forged: bool = False
+    structural: bool = False  # a heading, table, code, HTML or front-matter line: checked, never stamped
 
 
 @dataclass(slots=True)
@@ -61,7 +62,8 @@ class FilePlan:
             "path": self.rel or self.path,
             "action": self.action,
             "op": self.op_kind,
-            "new_lines": [{"line": n.number, "tier": n.tier, "verified": n.verified} for n in self.new_lines],
+            "new_lines": [{"line": n.number, "tier": n.tier, "verified": n.verified,
+                           **({"structural": True} if n.structural else {})} for n in self.new_lines],
             "removed_lines": self.removed,
             "restored_stamps": self.restored,
             "forged_stamps": self.forged,
@@ -162,9 +164,10 @@ class Planner:
             if rel and self.ws.is_guarded_file(rel):
                 return [self._plan_file(pop.path, "write", op, content="")]  # refused as a guarded file
             src_plan.rel = rel
-            if rel and self.ws.is_memory_file(rel):
-                src_plan.action = "allow"
-                src_plan.note = self._unreadable(rel, exc)
+            if rel and self.ws.is_memory_file(rel):  # a patch of what cannot be read cannot be checked
+                src_plan.action = "block"
+                src_plan.errors = [_err("unreadable-memory-file", rel, str(exc),
+                                        resolve="rewrite the whole file, or ask the user to repair it")]
             return [src_plan]
         try:
             new_text = apply_hunks(_decode(old), pop.hunks, path=rel or pop.path) if pop.hunks else _decode(old)
@@ -237,8 +240,15 @@ class Planner:
         try:
             old = old_override if old_override is not None else (base_text if base_text is not None else self._read(rel, path))
         except WorkspaceError as exc:
-            plan.note = self._unreadable(rel, exc)
-            return plan
+            if kind != "write" or content is not None or op.content is None:
+                # an edit of a file cuticle cannot read cannot be checked: refused, not waved through
+                plan.action = "block"
+                plan.errors = [_err("unreadable-memory-file", rel, str(exc),
+                                    resolve="rewrite the whole file, or ask the user to repair it")]
+                return plan
+            # a whole-file write replaces what cannot be read: every line of it is new and checked
+            self.diagnostics.append(f"{rel}: {exc}; every line of the new content is checked as new")
+            old = None
         plan.old = old
         if kind == "edit":
             try:
@@ -297,10 +307,14 @@ class Planner:
                 changes[new_lines[j].number] = old_texts[i]
                 plan.restored += 1
         plan.removed = len(old_texts) - len(keep)
-        candidates: list[tuple[Any, str, bool]] = []
-        # every new non-blank line is security-scanned, structure too: an instruction hidden in a standalone
-        # HTML comment or a heading reaches the model as surely as a list item does
+        candidates: list[tuple[Any, str, bool, bool]] = []
+        # every new non-blank line is checked, structure too: an instruction or a rule hidden in a heading, a
+        # table, a code block, an HTML comment or the front matter reaches the model as surely as a list item
+        # does. Structure is security-scanned as written and as prose, arbitrated and guarded, but not stamped.
         scanned: list[tuple[Any, str]] = []
+        # ... scanned apart as list items: joined with the raw lines, a `---` or a fence around it would frame it
+        # as front matter or code, which the scan reads differently
+        prosed: list[tuple[Any, str]] = []
         if self.restrict is not None:
             fresh = self._own(fresh, new_lines)
         for j in fresh:
@@ -308,30 +322,104 @@ class Planner:
             if not line.is_memory:
                 if line.text.strip():
                     scanned.append((line, line.text.rstrip()))
+                    prose = markdown.prose_text(line) if line.kind != "memory" else ""
+                    if prose:
+                        prosed.append((line, "- " + prose))
+                        candidates.append((line, prose, False, True))
                 continue
             content, stamp, _err_text = stamps.split_stamp(line.text)
             forged = stamp is not None
             if forged and self.stage == "post" and self._valid_stamp(stamps, stamp, content):
                 continue  # cuticle's own stamp from the pre-tool rewrite
+            inner = stamps.strip_inner_stamps(content)
+            if inner != content:
+                # text appended after a stamp (an edit that kept the old stamp mid-line): the line changed; it is
+                # checked and stamped as a whole, its old stamp dropped, none of its text
+                content, forged = inner, True
             if forged:
                 plan.forged += 1
                 changes[line.number] = content.rstrip()
             if not content.strip():
                 continue
-            candidates.append((line, content.rstrip(), forged))
+            candidates.append((line, content.rstrip(), forged, False))
             scanned.append((line, content.rstrip()))
         scanned.sort(key=lambda pair: pair[0].number)
         self._scan(plan, scanned)
-        if not candidates:
-            if plan.errors:
-                plan.action = "block"
-            elif changes:
-                plan.stamped = _render(new_doc, changes)
-            return
-        self._check(plan, candidates, changes, stamps)
-        if plan.action == "block":
+        if prosed:
+            self._scan(plan, prosed)
+        if candidates:
+            self._check(plan, candidates, changes, stamps)
+        structure = any(not new_lines[j].is_memory and new_lines[j].text.strip() for j in fresh)
+        if self.stage == "pre" and (plan.removed or structure):
+            gone = set(range(len(old_texts))) - set(keep.values())
+            # a kept line that is no longer a memory line (fenced, commented out, made a heading) is hidden
+            gone |= {i for j, i in keep.items() if new_lines[j].kind != "memory" and new_lines[j].text.strip()}
+            self._guard_binding(plan, sorted(gone), [new_lines[j].text for j in fresh])
+        if plan.errors:
+            plan.action = "block"
             return
         plan.stamped = _render(new_doc, changes) if changes else None
+
+    def _guard_binding(self, plan: FilePlan, gone: list[int], fresh_texts: list[str]) -> None:
+        """Removing, rewriting or hiding (in code, HTML, a heading) an active DIRECTIVE or DECISION needs the user's
+        words of this turn: a prompt that
+        asks to drop or change it ("forget the Friday rule") and names it, or a new line of this call verified
+        against the prompt that takes its place. Else the write is refused (``binding-line-removed``)."""
+        from tiers import markdown
+        from tiers.stamps import canonical_content
+
+        old_doc = markdown.parse_document(plan.old or b"")
+        reworded = {canonical_content(t) for t in fresh_texts}
+        prompt: list[str | None] = []
+        for i in gone:
+            if i >= len(old_doc.lines) or not old_doc.lines[i].is_memory:
+                continue
+            line = old_doc.lines[i]
+            tier = self._binding_tier(line)
+            if tier is None or canonical_content(line.text) in reworded:
+                continue  # not binding, or only its formatting changed (a ticked box, spacing)
+            if not prompt:
+                prompt.append(self._prompt())
+            if _authorizes(prompt[0], line.content) or any(
+                    n.verified and not n.structural and _shares_words(n.content, line.content)
+                    for n in plan.new_lines):
+                continue
+            plan.errors.append(_err(
+                "binding-line-removed", plan.rel,
+                f"{plan.rel}:{line.number}: removing, rewriting or hiding the user's {tier.lower()} "
+                f"{_clip(line.content.strip(), 120)!r} needs the user's own words this turn "
+                f"(e.g. \"forget the … rule\"); refused",
+                line=line.number, text=_clip(line.content.strip()), tier=tier,
+                resolve="keep the line as it is; if the user wants it changed or gone, ask them to say so "
+                        "(their prompt is checked), or they edit the file themselves",
+            ))
+
+    def _binding_tier(self, line) -> str | None:
+        """DIRECTIVE/DECISION when ``line`` is an active binding line: a verified cuticle stamp of that tier with no
+        GC state and not recorded as unverified, or an unstamped line that reads as one."""
+        from tiers.stamps import verify_stamp
+
+        stamp = line.stamp
+        if stamp is not None and verify_stamp(stamp, line.content.rstrip(), self.ws.key):
+            if stamp.state is not None or stamp.verified is False:
+                return None  # retired already, or an agent's own unverified "User said: …"
+            tier = stamp.tier.name
+        else:
+            from tiers.classify import classify
+
+            cls = classify(line.content)
+            tier = cls.tier.name if cls is not None and cls.tier is not None else None
+        return tier if tier in ("DIRECTIVE", "DECISION") else None
+
+    def _prompt(self) -> str | None:
+        if not self.session_id:
+            return None
+        from tiers.provenance import current_prompt
+
+        try:
+            return current_prompt(self.ws, self.session_id)
+        except Exception:  # noqa: BLE001 - an unreadable prompt record verifies nothing
+            return None
 
     def _own(self, fresh: list[int], new_lines) -> list[int]:
         from tiers.stamps import strip_stamp
@@ -405,10 +493,11 @@ class Planner:
 
         index = self.index() if self.stage == "pre" else None
         ttl = self._ttl()
-        for line, content, forged in candidates:
+        for line, content, forged, structural in candidates:
             cls = self._classify(content)
             tier = cls.tier if cls is not None else None
-            nl = NewLine(line.number, content, tier.name if tier else None, bool(cls and cls.verified), forged)
+            nl = NewLine(line.number, content, tier.name if tier else None, bool(cls and cls.verified), forged,
+                         structural)
             plan.new_lines.append(nl)
             if guard and not nl.verified and self.stage == "pre":
                 plan.errors.append(_err(
@@ -437,9 +526,11 @@ class Planner:
                     plan.supersede.append(_constraint_json(s))
                 for r in getattr(result, "retires", None) or ():  # lower tiers it retires (the tier lifecycle)
                     plan.supersede.append(dict(_constraint_json(r.line), state=r.state))
-            if tier is not None:
+            if tier is not None and not structural:
+                binding = tier.name in ("DIRECTIVE", "DECISION")
                 stamp = stamps.make_stamp(content, tier, self.session(), self.ws.key, scope=cls.scope,
-                                          ttl=ttl if tier.name == "HYPOTHESIS" else None)
+                                          ttl=ttl if tier.name == "HYPOTHESIS" else None,
+                                          verified=nl.verified if binding else None)
                 changes[line.number] = stamps.apply_stamp(content, stamp)
         if plan.errors:
             plan.action = "block"
@@ -448,6 +539,32 @@ class Planner:
         from tiers.gc import hypothesis_ttl
 
         return hypothesis_ttl(self.ws)
+
+
+#: Words a user says to drop or change a rule ("forget", "no longer", «забудь», «больше не»), as word prefixes.
+_CHANGE_WORDS = None
+
+
+def _authorizes(prompt: str | None, content: str) -> bool:
+    """The user's prompt asks to drop or change something and names this line (shares a content word with it)."""
+    global _CHANGE_WORDS
+    if not prompt:
+        return False
+    if _CHANGE_WORDS is None:
+        import re
+
+        _CHANGE_WORDS = re.compile(
+            r"(?<!\w)(?:forget|forgot|remov|delet|drop|eras|scrap|cancel|revok|retract|rescind|lift|undo|ignor|"
+            r"discard|no longer|any ?more|obsolete|outdated|chang|updat|rewrit|reword|edit|fix|replac|rephras|"
+            r"amend|instead|забуд|забы|удал|убер|убра|сотр|отмен|больше не|неактуальн|замен|измен|помен|исправ|"
+            r"перепиш|вместо)", re.IGNORECASE)
+    return bool(_CHANGE_WORDS.search(prompt)) and _shares_words(prompt, content)
+
+
+def _shares_words(a: str, b: str) -> bool:
+    from tiers.provenance import provenance_share
+
+    return provenance_share(b, a)[1] >= 1
 
 
 def _plain_texts(data: bytes, markdown) -> list[str]:
@@ -617,11 +734,17 @@ def save_snapshot(ws, rel: str, old: bytes | None, session_id: str, *, supersede
     import base64
 
     path = snapshot_path(ws, rel)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from tiers.fsutil import make_private_dir
+
+    make_private_dir(path.parent)  # state: dirs 700, files 600 (a snapshot holds a memory file's text)
     rec = {"rel": rel, "session_id": session_id, "call_id": call_id or "", "exists": old is not None,
            "time": time.time(), "old": base64.b64encode(old or b"").decode("ascii"), "supersede": supersede or []}
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(rec), encoding="utf-8")
+    import threading
+
+    # pid and thread: `cuticle serve` answers concurrent calls for the same file from one process
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(rec))
     # Unlink, then rename onto a free name: renaming over an existing file makes ext4 flush the new file's data
     # first (auto_da_alloc), ~2 ms a call; a snapshot is scratch state (a missing one means "no snapshot").
     try:

@@ -41,6 +41,10 @@ def retrieve_workspace(
         from .similarity import embedder_for
 
         embed = embedder_for(cfg.embedder)
+        if embed is not None and cfg.embedder == "plugin":
+            from .embeddings import stored_embedder
+
+            embed = stored_embedder(ws, embed)  # the vectors `cuticle embed` stored, the plugin for the rest
     return retrieve(
         doc.insights,
         query,

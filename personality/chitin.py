@@ -188,3 +188,73 @@ def js_dumps(value: Any, indent: int = 2, _level: int = 0) -> str:
         )
         return "{\n" + items + "\n" + end + "}"
     raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
+
+
+# -- Chitin's SQLite database ---------------------------------------------------------------------------------
+SQLITE_MAGIC = b"SQLite format 3\x00"
+#: insights column -> export key (the database's snake_case, the export's camelCase)
+_DB_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("id", "id"), ("type", "type"), ("claim", "claim"), ("reasoning", "reasoning"), ("context", "context"),
+    ("limitations", "limitations"), ("confidence", "confidence"), ("tags", "tags"), ("source", "source"),
+    ("provenance", "provenance"), ("condition", "condition"), ("avoid", "avoid"), ("created_at", "createdAt"),
+    ("updated_at", "updatedAt"), ("reinforcement_count", "reinforcementCount"),
+    ("last_retrieved_at", "lastRetrievedAt"),
+)
+
+
+def is_sqlite(head: bytes) -> bool:
+    return head.startswith(SQLITE_MAGIC)
+
+
+def read_database(path: Any) -> list[dict[str, Any]]:
+    """The insights of a Chitin database (``~/.config/chitin/insights.db``) as export records, newest first,
+    exactly as ``chitin export`` would print them. Opened read-only; columns added by Chitin's later migrations
+    (``condition``, ``avoid``, ``provenance``) may be missing from an old database."""
+    import sqlite3
+    from pathlib import Path
+
+    p = Path(path).resolve()
+    name = p.name
+    try:
+        # read-only; immutable where the directory is not writable (a WAL database would need its -shm file)
+        con = sqlite3.connect(f"{p.as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise ParseError(f"{name}: cannot open the SQLite database ({exc})") from None
+    try:
+        try:
+            cols = {row[1] for row in con.execute("PRAGMA table_info(insights)")}
+        except sqlite3.DatabaseError as exc:
+            raise ParseError(f"{name}: not a readable SQLite database ({exc})") from None
+        if not cols:
+            raise ParseError(f"{name}: no 'insights' table; is this Chitin's insights.db?")
+        missing = {"id", "type", "claim"} - cols
+        if missing:
+            raise ParseError(f"{name}: the insights table lacks {', '.join(sorted(missing))}; not a Chitin database")
+        present = [(c, k) for c, k in _DB_COLUMNS if c in cols]
+        order = "created_at DESC, rowid ASC" if "created_at" in cols else "rowid ASC"
+        sql = f"SELECT {', '.join(c for c, _ in present)} FROM insights ORDER BY {order}"  # noqa: S608 - fixed names
+        try:
+            rows = con.execute(sql).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise ParseError(f"{name}: cannot read the insights ({exc})") from None
+    finally:
+        con.close()
+    out = []
+    for n, row in enumerate(rows, start=1):
+        rec: dict[str, Any] = {}
+        for (col, key), value in zip(present, row):
+            if key == "tags":
+                try:
+                    value = json.loads(value) if isinstance(value, str) else (value if value is not None else [])
+                except ValueError:
+                    raise ParseError(f"{name}: row {n}: tags {value!r} are not a JSON list") from None
+            elif key == "avoid":
+                value = bool(value)
+            elif value is None:
+                continue  # undefined fields are left out, as Chitin's export does
+            rec[key] = value
+        rec.setdefault("tags", [])
+        rec.setdefault("avoid", False)
+        rec.setdefault("reinforcementCount", 0)
+        out.append({k: rec[k] for _, k in _DB_COLUMNS if k in rec})
+    return out

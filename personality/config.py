@@ -55,7 +55,7 @@ def settings(ws: Any) -> Settings:
             raise ConfigError(f"{where} {key} must be a number or string, not a boolean")
         if not isinstance(value, expected):
             raise ConfigError(f"{where} {key} has the wrong type ({type(value).__name__})")
-    s = Settings(**{k: (float(v) if isinstance(Settings.__record_fields__[k].default, float) else v)
+    s = Settings(**{k: (float(v) if isinstance(Settings.__dataclass_fields__[k].default, float) else v)
                     for k, v in table.items()})
     if s.budget < 1:
         raise ConfigError(f"{where} budget must be at least 1 token")

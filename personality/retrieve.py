@@ -394,7 +394,9 @@ def _semantic(coll: _Collection, candidates: list[int], query: str, embed) -> di
     key = id(embed)
     if cache.get("key") != key:
         insights = coll.insights
-        texts = [" — ".join(p for p in (ins.claim, ins.context, ins.reasoning) if p) for ins in insights]
+        from .embeddings import insight_text
+
+        texts = [insight_text(ins) for ins in insights]
         cache.clear()
         cache["key"] = key
         vectors = embed_texts(embed, texts) if texts else None

@@ -615,6 +615,21 @@ def _fingerprint(code: str, path: str, normalized: str, occurrence: int) -> str:
     return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:32]
 
 
+def _bare(message: str, path: str) -> str:
+    """``message`` without a leading ``path:``, ``path:line:`` or ``path:line:col:``: rules write messages that
+    read on their own, and every output prints a finding's location once, from its fields."""
+    prefix = f"{path}:"
+    if not message.startswith(prefix):
+        return message
+    rest = message[len(prefix):]
+    for _ in range(2):  # line, then column
+        head, sep, tail = rest.partition(":")
+        if not (sep and head.isdigit()):
+            break
+        rest = tail
+    return rest.lstrip() or message
+
+
 def _finding(rule: Rule, problem: Problem, path: str, severity: Severity, doc: Any,
              seen: dict[tuple[str, str, str], int], normalized: Callable[[str], str] | None = None) -> Finding:
     """``normalized`` is :func:`rules.document.normalized_content` or a memo of it (FileContext.normalized)."""
@@ -635,7 +650,7 @@ def _finding(rule: Rule, problem: Problem, path: str, severity: Severity, doc: A
         path=problem.path or path,
         line=max(1, problem.line),
         column=max(1, problem.column),
-        message=mask_secrets(problem.message),
+        message=mask_secrets(_bare(problem.message, problem.path or path)),
         fix=problem.fix,
         fingerprint=_fingerprint(rule.code, problem.path or path, normalized(line_text), occurrence),
     )
@@ -686,14 +701,13 @@ def _expand_paths(ws: Any, paths: Iterable[str | os.PathLike[str]] | None) -> tu
             rel = ws.relpath(p)
         except WorkspaceError as exc:
             bad.append(Finding(unreadable.code, unreadable.name, Severity.ERROR, str(raw), 1, 1,
-                               f"{raw}: {exc}; lint files inside the workspace or pass --workspace"))
+                               f"{_bare(str(exc), str(p))}; lint files inside the workspace or pass --workspace"))
             continue
         if p.is_dir():
             prefix = "" if rel in ("", ".") else rel + "/"
             rels.extend(r for r in (ws.relpath(m) for m in ws.memory_files()) if r.startswith(prefix))
         elif not p.exists():
-            bad.append(Finding(unreadable.code, unreadable.name, Severity.ERROR, rel, 1, 1,
-                               f"{rel}: no such file"))
+            bad.append(Finding(unreadable.code, unreadable.name, Severity.ERROR, rel, 1, 1, "no such file"))
         else:
             rels.append(rel)
     return sorted(dict.fromkeys(rels)), bad
@@ -817,7 +831,7 @@ def _lint_files(plan: list[tuple[str, list[Rule]]], run: RunContext, rules: Mapp
             data = read_bytes_checked(run.ws.root / rel)
         except WorkspaceError as exc:
             findings.append(Finding(unreadable.code, unreadable.name, Severity.ERROR, rel, 1, 1,
-                                    f"{rel}: {exc}"))
+                                    _bare(str(exc), str(run.ws.root / rel))))
             continue
         doc = parse(data)
         run.remember(rel, doc)

@@ -14,10 +14,13 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
-def render(result: Any, fmt: str = "text", *, rules: Any = None, version: str = "0.1.0") -> str:
-    """The whole report for ``result`` (a LintResult) in one of FORMATS, ending with a newline."""
+def render(result: Any, fmt: str = "text", *, rules: Any = None, version: str = "0.1.0", summary: bool = True,
+           color: bool = False) -> str:
+    """The whole report for ``result`` (a LintResult) in one of FORMATS, ending with a newline (or empty).
+
+    ``summary`` and ``color`` apply to the text format: the closing count line, and ANSI colours for a terminal."""
     if fmt == "text":
-        return render_text(result)
+        return render_text(result, summary=summary, color=color)
     if fmt == "json":
         return json.dumps(result_json(result), ensure_ascii=False, indent=2) + "\n"
     if fmt == "sarif":
@@ -36,8 +39,14 @@ def result_json(result: Any) -> dict[str, Any]:
     return out
 
 
-def render_text(result: Any) -> str:
+_SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}
+
+
+def render_text(result: Any, *, summary: bool = True, color: bool = False) -> str:
     from .secrets import mask_secrets
+
+    def sgr(text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if color else text
 
     lines = []
     for f in result.findings:
@@ -51,8 +60,11 @@ def render_text(result: Any) -> str:
             col_prefix = f"{f.column}:"
             if message.startswith(col_prefix):
                 message = message[len(col_prefix):].lstrip()
-        lines.append(f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity.value}] {mask_secrets(message)}"
-                     f" ({f.name}){fix}")
+        where = sgr(f"{f.path}:{f.line}:{f.column}:", "1")
+        what = sgr(f"{f.code} [{f.severity.value}]", _SEVERITY_COLOR[f.severity.value])
+        lines.append(f"{where} {what} {mask_secrets(message)} {sgr(f'({f.name})', '2')}{fix}")
+    if not summary:
+        return "".join(line + "\n" for line in lines)
     s = result.summary()
     if s["findings"]:
         fixable = sum(1 for f in result.findings if f.fix is not None and f.fix.applicability.value == "safe")

@@ -21,47 +21,35 @@ import unicodedata
 
 from . import lexicon as lx
 from .model import Classification, Tier
-from .record import builder
-from .text import fold, strip_markup
+from .text import Line, fold, prepare
 
 __all__ = ["classify", "find_scope"]
 
 ENV_THRESHOLD = 0.8
 
-_STAMP_TAIL = re.compile(r"\s*<!--\s*cu[:\s][^\n]*?-->\s*$")
 
-
-def _strip_stamp(text: str) -> str:
-    if "<!--" not in text:
-        return text
+def classify(line: str | Line) -> Classification:
+    """Classify one memory line, given as text or prepared (a trailing stamp and the line's Markdown markup are
+    ignored). Never raises."""
     try:
-        from .stamps import strip_stamp
-    except ImportError:  # pragma: no cover - stamps ships with this module
-        return _STAMP_TAIL.sub("", text)
-    return strip_stamp(text)
-
-
-def classify(text: str) -> Classification:
-    """Classify one memory line (a trailing stamp and the line's Markdown markup are ignored). Never raises."""
-    try:
-        if not isinstance(text, str):
-            text = "" if text is None else str(text)
-        return _classify_cached(text)
+        if not isinstance(line, Line):
+            line = prepare("" if line is None else str(line))
+        return _classify_cached(line)
     except Exception as exc:  # noqa: BLE001 - classification must never take the gate down
         import logging  # only on this path: logging costs milliseconds at import on the hook path
 
-        logging.getLogger(__name__).exception("classify failed on %r", text)
+        logging.getLogger(__name__).exception("classify failed on %r", line)
         return Classification(Tier.HYPOTHESIS, 0.0, None, (f"could not classify ({type(exc).__name__}); "
                                                              "kept as HYPOTHESIS",))
 
 
 @functools.lru_cache(maxsize=32768)
-def _classify_cached(text: str) -> Classification:
-    # Classification is a pure function of the text and Classification is immutable: lint, arbitration and the
+def _classify_cached(line: Line) -> Classification:
+    # Classification is a pure function of the line and Classification is immutable: lint, arbitration and the
     # write path classify the same lines again and again (a lint classifies each line for the constraint index,
     # CU106 and CU201: the memo holds a large workspace's lines, ~10 MB at most).
-    seeded = _SEEDED.pop(text, None) if _SEEDED else None
-    return seeded if seeded is not None else _classify(text)
+    seeded = _SEEDED.pop(line.text, None) if _SEEDED else None
+    return seeded if seeded is not None else _classify(line)
 
 
 #: Classifications made by other processes of this same code (see seed_classifications), taken on first use.
@@ -79,122 +67,81 @@ def seed_classifications(pairs) -> None:
             _SEEDED[text] = cls
 
 
-#: ``Classification``'s slots and nothing else (see ``_made``)
-_ClassificationBuilder = builder(Classification)
-
-
-def _made(tier: Tier, confidence: float, scope: str | None, reasons: tuple[str, ...]) -> Classification:
-    """``Classification(tier, confidence, scope, reasons)``, built without the frozen ``__init__``'s five
-    ``object.__setattr__`` calls (most of the cost of making one): slot by slot on a twin with the same slots, then
-    given ``Classification`` as its class, which CPython allows for identical layouts. The result is an ordinary
-    frozen instance: equal to, hashing like and as immutable as a constructed one (a test checks all three); the
-    twin comes from ``tiers.record.builder``, as for ``rules.governance._records``."""
-    c = _ClassificationBuilder()
-    c.tier = tier
-    c.confidence = confidence
-    c.scope = scope
-    c.reasons = reasons
-    c.verified = False
-    c.__class__ = Classification
-    return c
-
-
 def _q(s: str) -> str:
     s = " ".join(s.split())
     return f"'{s}'"
 
 
-def _classify(text: str) -> Classification:
-    body = strip_markup(_strip_stamp(text))
-    nfc = unicodedata.normalize("NFC", body)
-    f = fold(nfc)
+def _classify(line: Line) -> Classification:
+    text, body, nfc, f = line.text, line.body, line.nfc, line.folded
     if not f.strip():
-        return _made(Tier.HYPOTHESIS, 0.3, None, ("empty line: nothing to attribute",))
+        return Classification(Tier.HYPOTHESIS, 0.3, None, ("empty line: nothing to attribute",))
 
     hits = lx.scan(f)
     user = next(iter(hits["user"]), None)
     decision = next(iter(hits["decision"]), None)
 
     hedges = []
-    for s, e, _lang, _p, _w in hits["hedge"]:
+    for h in hits["hedge"]:
         # Inside a user's quoted words a hedge is the user's; only the agent's own voice demotes the line.
-        if user and not decision and s >= user[1]:
+        if user and not decision and h.start >= user.end:
             continue
-        hedges.append(nfc[s:e].strip() or "?")
+        hedges.append(nfc[h.start:h.end].strip() or "?")
     if user and not decision:
-        for s, e, _lang, _p, _w in hits["agent_hedge"]:
-            if s >= user[1]:
-                hedges.append(nfc[s:e].strip())
+        for h in hits["agent_hedge"]:
+            if h.start >= user.end:
+                hedges.append(nfc[h.start:h.end].strip())
 
     if hedges:
         reasons = [f"hedged: {', '.join(_q(h) for h in dict.fromkeys(hedges))}"]
         if decision or user:
             m = decision or user
-            reasons.append(f"the hedge outweighs the marker {_q(nfc[m[0]:m[1]])}: an unconfirmed recollection "
+            reasons.append(f"the hedge outweighs the marker {_q(nfc[m.start:m.end])}: an unconfirmed recollection "
                            "stays the agent's inference")
         else:
             env = _env_score(nfc, f, hits)
             if env[0] > 0:
                 reasons.append("environment words inside an inference do not make it an observation")
-        return _made(Tier.HYPOTHESIS, 0.85, None, tuple(reasons))
+        return Classification(Tier.HYPOTHESIS, 0.85, None, tuple(reasons))
 
     if decision:
-        start = _payload_start(f, decision[1])
+        start = _payload_start(f, decision.end)
         scope = find_scope(nfc, f, start)
-        reasons = [f"agreement marker {_q(nfc[decision[0]:decision[1]])}"]
+        reasons = [f"agreement marker {_q(nfc[decision.start:decision.end])}"]
         if scope:
             reasons.append(f"scope {_q(scope)}")
-            return _made(Tier.DECISION, 0.9, _orig_span(text, body, scope), tuple(reasons))
+            return Classification(Tier.DECISION, 0.9, _orig_span(text, body, scope), tuple(reasons))
         reasons.append("no scope phrase found: the decision holds until the user changes it")
-        return _made(Tier.DECISION, 0.6, None, tuple(reasons))
+        return Classification(Tier.DECISION, 0.6, None, tuple(reasons))
 
     if user:
-        reasons = [f"user marker {_q(nfc[user[0]:user[1]])}"]
-        start = _payload_start(f, user[1])
+        reasons = [f"user marker {_q(nfc[user.start:user.end])}"]
+        start = _payload_start(f, user.end)
         restrictive = _restrictive_scope(nfc, f, start)
         if restrictive:
             reasons.append(f"the user's words restrict the choice to {_q(restrictive)}")
-            return _made(Tier.DECISION, 0.75, _orig_span(text, body, restrictive), tuple(reasons))
-        return _made(Tier.DIRECTIVE, 0.95, None, tuple(reasons))
+            return Classification(Tier.DECISION, 0.75, _orig_span(text, body, restrictive), tuple(reasons))
+        return Classification(Tier.DIRECTIVE, 0.95, None, tuple(reasons))
 
     score, cues = _env_score(nfc, f, hits)
     imperative = next(iter(hits["imperative"]), None)
     if score >= ENV_THRESHOLD and not (imperative and score < ENV_THRESHOLD + 0.5):
         conf = min(0.95, 0.55 + 0.3 * score)
-        return _made(Tier.OBSERVATION, conf, None,
-                     (f"environment evidence {score:.1f}: {', '.join(cues)}",))
+        return Classification(Tier.OBSERVATION, conf, None,
+                              (f"environment evidence {score:.1f}: {', '.join(cues)}",))
     reasons = []
     if imperative:
-        reasons.append(f"imperative {_q(nfc[imperative[0]:imperative[1]])} with no user marker: the agent's "
+        reasons.append(f"imperative {_q(nfc[imperative.start:imperative.end])} with no user marker: the agent's "
                        "own rule")
     else:
         reasons.append("no user, agreement or environment marker: the agent's own inference")
     if score > 0:
         reasons.append(f"environment cues too weak ({score:.1f} < {ENV_THRESHOLD}): {', '.join(cues)}")
-    return _made(Tier.HYPOTHESIS, 0.6 if imperative else 0.5, None, tuple(reasons))
+    return Classification(Tier.HYPOTHESIS, 0.6 if imperative else 0.5, None, tuple(reasons))
 
 
-#: A source label and the payload colon after a marker, as patterns: ``_lazy_colon`` finds what they match (these stay
-#: as its reference; tests/tiers/test_classify_fast_paths.py holds it to them).
+#: A source label before the line's first payload colon ("pytest:", "Статус CI:"; a colon between digits is a time).
 _LABEL = re.compile(r"^((?:[^:\n]|(?<=\d):(?=\d)){1,48}?):(?!\d)")
-
-
-def _lazy_colon(f: str, start: int, least: int, most: int) -> int | None:
-    """Where ``(?:[^:\\n]|(?<=\\d):(?=\\d)){least,most}?:(?!\\d)`` matched at ``start`` of ``f`` puts its colon,
-    or None when it does not match (``_LABEL`` and ``_COLON``): the first colon, ``least`` to ``most`` characters
-    on, that no digit follows, when every colon before it stands between digits and no newline does.
-
-    Found with ``str.find`` from colon to colon: the lazy repetition with lookarounds tried character by character
-    was the costliest part of scoring a line. ``\\d`` is ``str.isdecimal`` (the ``re`` class of a str pattern)."""
-    i = f.find(":", start)
-    while 0 <= i <= start + most:
-        digit_after = f[i + 1:i + 2].isdecimal()
-        if not digit_after and i - start >= least:
-            return None if "\n" in f[start:i] else i
-        if not (digit_after and i > 0 and f[i - 1].isdecimal()):
-            return None  # a colon that neither ends the match nor stands between digits
-        i = f.find(":", i + 1)
-    return None
 
 
 #: A source label ("pytest:", "Статус CI:") and a number in the value after it: together they make an observation;
@@ -208,10 +155,11 @@ def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
     score = 0.0
     cues: list[str] = []
     sources = hits["env_source"]
-    label = _lazy_colon(f, 0, 1, 48)  # _LABEL.match(f): the label ends at ``label``, its colon follows
+    m = _LABEL.match(f)
+    label = m.end(1) if m else None  # the label ends where its colon stands
     label_end = -1
     if label is not None and len(f[:label].split()) <= 6:
-        if any(e <= label for _s, e, _lang, _phrase, _w in sources):
+        if any(h.end <= label for h in sources):
             label_end = label
             score += LABEL_WEIGHT
             cues.append(f"source label {_q(nfc[: label + 1])}")
@@ -220,43 +168,27 @@ def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
                 cues.append("a measured value")
     if label is None and sources:
         first = _FIRST_WORD.match(f)
-        if first and any(s >= first.start(1) and e <= first.end(1) for s, e, _lang, _phrase, _w in sources):
+        if first and any(h.start >= first.start(1) and h.end <= first.end(1) for h in sources):
             score += 0.3
             cues.append(f"starts with {_q(first.group(1))}")
-    for s, e, _lang, _phrase, w in hits["env"]:
-        if e <= label_end and w <= 0.3:
+    for h in hits["env"]:
+        if h.end <= label_end and h.weight <= 0.3:
             continue  # a source noun or tool inside the label is the label itself
-        score += w
-        cues.append(_q(nfc[s:e]))
-    return _round2(score), cues
+        score += h.weight
+        cues.append(_q(nfc[h.start:h.end]))
+    return round(score, 2), cues
 
 
-#: round(score, 2) by score: scores are sums of a few lexicon weights, so they repeat, and round() with digits
-#: formats the float to round it (bounded; scores are never negative, so 0.0 never stands for -0.0).
-_ROUNDED: dict[float, float] = {}
-
-
-def _round2(score: float) -> float:
-    rounded = _ROUNDED.get(score)
-    if rounded is None:
-        rounded = round(score, 2)
-        if len(_ROUNDED) < 4096:
-            _ROUNDED[score] = rounded
-    return rounded
-
-
+#: The colon that closes a marker phrase ("User said:", "Decided with the user (Nov 3):") and the blanks after it.
 _COLON = re.compile(r"(?:[^:\n]|(?<=\d):(?=\d)){0,60}?:(?!\d)\s*")
 
 
 def _payload_start(f: str, marker_end: int) -> int:
     """Where the marker's payload starts: after a colon that closes the marker phrase, else right after it."""
-    colon = _lazy_colon(f, marker_end, 0, 60)  # where _COLON.match(f, marker_end) puts its colon
-    if colon is None:
+    m = _COLON.match(f, marker_end)
+    if m is None:
         return marker_end
-    end = colon + 1
-    n = len(f)
-    while end < n and f[end].isspace():  # the pattern's trailing \s*
-        end += 1
+    end = m.end()
     if not _SENTENCE_END.search(f, marker_end, end):
         return end
     return marker_end
@@ -300,7 +232,8 @@ def _tokens(f: str, start: int) -> list[_Tok]:
 def _openings() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     """Scope openings indexed by their first word, longest first."""
     index: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-    for kind, table in (("temporal", lx.SCOPE_TEMPORAL), ("strong", lx.SCOPE_STRONG), ("weak", lx.SCOPE_WEAK)):
+    sw = lx.scope_words()
+    for kind, table in (("temporal", sw.temporal), ("strong", sw.strong), ("weak", sw.weak)):
         for phrase in table:
             index.setdefault(phrase[0], []).append((kind, phrase))
     for entries in index.values():
@@ -351,12 +284,12 @@ def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
                 break
             if kind != "temporal" and toks[j][3] and _opening(toks, j):
                 break
-            if kind != "temporal" and t in lx.SCOPE_ONLY and j + 1 < n and toks[j + 1][3] \
+            if kind != "temporal" and t in lx.scope_words().only and j + 1 < n and toks[j + 1][3] \
                     and _opening(toks, j + 1):
                 break
             j += 1
-        lead_only = i > 0 and toks[i - 1][2] in lx.SCOPE_ONLY
-        trail_only = j - 1 > i and toks[j - 1][2] in lx.SCOPE_ONLY
+        lead_only = i > 0 and toks[i - 1][2] in lx.scope_words().only
+        trail_only = j - 1 > i and toks[j - 1][2] in lx.scope_words().only
         valid = True
         if kind == "weak":
             head = toks[i + length] if i + length < j else None
@@ -436,7 +369,7 @@ def find_scope(nfc: str, f: str | None = None, start: int = 0) -> str | None:
 
 def _leading_scope(nfc: str, f: str, toks: list[_Tok]) -> str | None:
     """A scope that opens the payload ("for December, …", «до релиза 3.0 новые фичи…»)."""
-    i = 1 if toks[0][2] in lx.SCOPE_ONLY else 0
+    i = 1 if toks[0][2] in lx.scope_words().only else 0
     op = _opening(toks, i)
     if not op:
         return None
@@ -454,7 +387,7 @@ def _leading_scope(nfc: str, f: str, toks: list[_Tok]) -> str | None:
             break
         if toks[k][2] == ",":
             return _trim(nfc, f, toks[0][0], toks[k - 1][1])
-    if toks[i][2] in lx.SCOPE_CONJUNCTIONS:
+    if toks[i][2] in lx.scope_words().conjunctions:
         return None
     cyrillic = bool(_CYRILLIC.search(f, toks[0][0]))
     end = _ru_phrase_end(toks, j) if cyrillic else _en_phrase_end(toks, j)
@@ -466,7 +399,7 @@ def _leading_scope(nfc: str, f: str, toks: list[_Tok]) -> str | None:
 def _ru_phrase_end(toks: list[_Tok], j: int) -> int:
     # read through adjectives and determiners ("на этой неделе", "для внутренних сервисов") to the head noun
     h = j
-    while h + 1 < len(toks) and toks[h][3] and toks[h + 1][3] and (toks[h][2].endswith(lx.RU_ADJECTIVE_ENDINGS) or toks[h][2] in lx.RU_DETERMINERS) \
+    while h + 1 < len(toks) and toks[h][3] and toks[h + 1][3] and (toks[h][2].endswith(lx.scope_words().adjective_endings) or toks[h][2] in lx.scope_words().determiners) \
             and not toks[h + 1][2].endswith(_RU_VERB):
         h += 1
     head = toks[h][2]
@@ -510,7 +443,7 @@ def _en_phrase_end(toks: list[_Tok], j: int) -> int:
     k += 1
     while k < len(toks):
         t = toks[k][2]
-        if t in _BREAKS or t == "," or t in lx.CLAUSE_SUBJECTS or (toks[k][3] and _opening(toks, k)):
+        if t in _BREAKS or t == "," or t in lx.scope_words().clause_subjects or (toks[k][3] and _opening(toks, k)):
             break
         k += 1
     return k
@@ -519,7 +452,7 @@ def _en_phrase_end(toks: list[_Tok], j: int) -> int:
 def _restrictive_scope(nfc: str, f: str, start: int) -> str | None:
     """An "only for …" / «только для …» restriction inside a user's words (which makes them a DECISION)."""
     tail = f[start:] if start else f
-    if not any(map(tail.__contains__, lx.SCOPE_ONLY)):
+    if not any(map(tail.__contains__, lx.scope_words().only)):
         return None  # a restriction needs one of these words as a token of the payload: most directives have none
     toks = _tokens(f, start)
     for p in _phrases(nfc, toks):

@@ -30,6 +30,36 @@ SETTLE_SECONDS = 2.0
 SETTLE_PAUSE = 0.05
 
 
+STATE_DIR = ".cuticle"  # = tiers.workspace.STATE_DIR (fsutil sits below workspace)
+
+
+def in_state(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` lies inside a `.cuticle/` directory: state, private to the user (dirs 700, files 600)."""
+    return STATE_DIR in Path(path).parts[:-1]
+
+
+def make_private_dir(path: Path) -> None:
+    """``mkdir -p`` for state: every directory from the `.cuticle/` down is created (or fixed to) mode 700."""
+    path = Path(path)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    parts = path.parts
+    if STATE_DIR not in parts:
+        return
+    top = parts.index(STATE_DIR)
+    for i in range(top + 1, len(parts) + 1):
+        d = Path(*parts[:i])
+        with contextlib.suppress(OSError):
+            if os.stat(d).st_mode & 0o077:
+                os.chmod(d, 0o700)
+
+
+def _mkdir_for(path: Path) -> None:
+    if in_state(path):
+        make_private_dir(path.parent)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+
 @contextlib.contextmanager
 def file_lock(path: Path, *, lock_path: Path | None = None) -> Iterator[None]:
     """Hold an exclusive advisory lock for the duration of the block: on ``lock_path`` when given (memory files
@@ -37,7 +67,7 @@ def file_lock(path: Path, *, lock_path: Path | None = None) -> Iterator[None]:
     if lock_path is None:
         lock_path = Path(str(path) + ".lock") if not str(path).endswith(".lock") else Path(path)
     lock_path = Path(lock_path)
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    _mkdir_for(lock_path)
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -63,17 +93,21 @@ def atomic_write(path: Path, data: bytes) -> None:
     import tempfile  # only writers pay for it (it pulls in random and hashlib)
 
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private = in_state(path)
+    _mkdir_for(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        try:
-            mode = os.stat(path).st_mode & 0o7777
-        except FileNotFoundError:
-            mode = 0o666 & ~_umask()  # a new file gets the usual mode, not mkstemp's 0600
+        if private:
+            mode = 0o600  # state: the user's prompts, the key, caches
+        else:
+            try:
+                mode = os.stat(path).st_mode & 0o7777
+            except FileNotFoundError:
+                mode = 0o666 & ~_umask()  # a new file gets the usual mode, not mkstemp's 0600
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
@@ -110,7 +144,7 @@ def append_jsonl(path: Path, record: dict, *, durable: bool = True) -> None:
     archive holds removed memory lines). A log of decisions passes ``durable=False``: a power cut may lose its
     last lines, never a memory line, and the hook does not wait for the disk on every agent write."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _mkdir_for(path)
     with file_lock(path):
         append_jsonl_locked(path, [record], durable=durable)
 
@@ -119,12 +153,13 @@ def append_jsonl_locked(path: Path, records: list[dict], *, durable: bool = True
     """Append ``records`` (the caller holds ``path``'s lock). A torn last line that a killed writer left is ended
     first, so that it cannot swallow the next record."""
     text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records)
-    with open(path, "ab+") as fh:
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600 if in_state(path) else 0o666)
+    with open(fd, "ab+") as fh:
         if fh.seek(0, os.SEEK_END) > 0:
             fh.seek(-1, os.SEEK_END)
             if fh.read(1) != b"\n":
                 text = "\n" + text
-        fh.write(text.encode("utf-8"))
+        fh.write(text.encode("utf-8", "backslashreplace"))  # a lone surrogate becomes its JSON escape
         fh.flush()
         if durable:
             os.fsync(fh.fileno())
@@ -258,7 +293,7 @@ def replace_if_unchanged(path: Path, seen: Seen, data: bytes, *, scratch: Path) 
     in the meantime (a host's second chunk) would have lost those bytes, so the old inode is put back in place.
     """
     path = Path(path)
-    scratch.mkdir(parents=True, exist_ok=True)
+    make_private_dir(scratch)
     tmp = _scratch_name(scratch, path, "tmp")
     keep = _scratch_name(scratch, path, "old")
     try:
@@ -268,7 +303,14 @@ def replace_if_unchanged(path: Path, seen: Seen, data: bytes, *, scratch: Path) 
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        os.link(path, keep)  # the old inode stays reachable by name until the rename proved harmless
+        try:
+            os.link(path, keep)  # the old inode stays reachable by name until the rename proved harmless
+        except FileNotFoundError:
+            raise
+        except OSError as exc:  # another file system than the state directory, or one without hard links
+            raise WorkspaceError(f"{path}: cannot be rewritten safely here ({exc.strerror or exc}: the state "
+                                 f"directory must be on the same file system and support hard links); "
+                                 f"left as it is") from exc
         old_fd = os.open(keep, os.O_RDONLY)
         try:
             st = os.fstat(old_fd)
@@ -376,7 +418,7 @@ def create_file(path: Path, data: bytes, *, scratch: Path) -> None:
     """Create ``path`` with ``data`` atomically, never replacing a file that appeared meanwhile (FileChanged).
     The temp file lives in ``scratch``."""
     path = Path(path)
-    scratch.mkdir(parents=True, exist_ok=True)
+    make_private_dir(scratch)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = _scratch_name(scratch, path, "tmp")
     try:

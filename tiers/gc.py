@@ -221,7 +221,7 @@ def restore(ws, archive_id: str) -> dict[str, Any]:
     key = ws.key
     session = current_session(ws)
     ttl = hypothesis_ttl(ws) if old.tier is Tier.HYPOTHESIS else None
-    stamp = make_stamp(content.strip(), old.tier, session, key, scope=old.scope, ttl=ttl)
+    stamp = make_stamp(content.strip(), old.tier, session, key, scope=old.scope, ttl=ttl, verified=old.verified)
     text = apply_stamp(content.rstrip(), stamp)
     state: dict[str, bool] = {}
 
@@ -288,12 +288,13 @@ def mark_state(ws, rel: str, line: int, content: str, state: str) -> bool:
         if ln.content.strip() != content.strip():
             return None
         old = ln.stamp
+        proof = None
         if old is not None and verify_stamp(old, ln.content, key):
-            tier, scope, session = old.tier, old.scope, old.session
+            tier, scope, session, proof = old.tier, old.scope, old.session, old.verified
         else:
             cls = classify(ln.content)
             tier, scope, session = cls.tier, cls.scope, current_session(ws)
-        stamp = make_stamp(ln.content.strip(), tier, session, key, scope=scope, state=state)
+        stamp = make_stamp(ln.content.strip(), tier, session, key, scope=scope, state=state, verified=proof)
         done.append(True)
         return doc.with_texts({line: apply_stamp(ln.content.rstrip(), stamp)}).render()
 

@@ -28,7 +28,7 @@ TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotation
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["KINDS", "Document", "Line", "memory_lines", "parse_document"]
+__all__ = ["KINDS", "Document", "Line", "memory_lines", "parse_document", "prose_text"]
 
 #: Every line kind, in the order a reader meets them.
 KINDS = ("memory", "heading", "fence", "html", "frontmatter", "table", "blank", "other")
@@ -154,6 +154,47 @@ def parse_document(data: bytes | bytearray | memoryview | str) -> Document:
         text = raw.decode("utf-8", "surrogateescape")
         encoding = "utf-8+surrogateescape"
     return _parse_text(text, bom=bom, encoding=encoding)
+
+
+_HEADING_MARKS = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t]+|$)|[ \t]+#+[ \t]*$")
+_SETEXT = re.compile(r"[ \t]{0,3}(?:=+|-+)[ \t]*")
+_FENCE_MARK = re.compile(r"[ \t]*(?:`{3,}|~{3,})[^`]*")
+_TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)*[ \t]*:?-+:?[ \t]*\|?[ \t]*")
+_TAG = re.compile(r"<!--|-->|</?[A-Za-z][^<>]*>|<!\[CDATA\[|\]\]>")
+_FM_KEY = re.compile(r"[ \t]*-?[ \t]*[\w.-]+[ \t]*:[ \t]*")
+
+
+def prose_text(line: Line) -> str:
+    """The words a structural line (heading, table row, code, HTML, front matter, other) puts before a reader,
+    without its Markdown syntax, for the checks every new memory text gets (arbitration, the USER.md guard, the
+    poisoning scan); "" for a line with no words (a fence or table rule, a ``---``). Memory lines: their body."""
+    if line.kind == "memory":
+        return line.body.strip()
+    if line.kind == "blank":
+        return ""
+    text = line.text
+    if line.kind == "heading":
+        if _SETEXT.fullmatch(text):
+            return ""
+        text = _HEADING_MARKS.sub("", text)
+    elif line.kind == "table":
+        if _TABLE_RULE.fullmatch(text):
+            return ""
+        text = "; ".join(c.strip() for c in text.strip().strip("|").split("|") if c.strip())
+    elif line.kind == "fence":
+        if _FENCE_MARK.fullmatch(text):
+            return ""
+    elif line.kind == "html":
+        text = _TAG.sub(" ", text)
+    elif line.kind == "frontmatter":
+        if _FM_BOUNDARY.fullmatch(text):
+            return ""
+        m = _FM_KEY.match(text)
+        if m and text[m.end():].strip():
+            key = text[: m.end()].strip().strip("-").strip().rstrip(":")
+            text = f"{key}: {text[m.end():].strip().strip(chr(34) + chr(39))}"
+    text = " ".join(text.split())
+    return text if any(ch.isalnum() for ch in text) else ""
 
 
 def memory_lines(data: bytes | str) -> list[Line]:

@@ -148,13 +148,13 @@ def _regions(prompt: str) -> list[str]:
     ("use pnpm for every install, never npm"); comparing against a single comma fragment would lose the second
     half of the latter.
     """
-    import regex
+    import re
 
     out: list[str] = []
-    for sent in regex.split(r"[.!?;\n]+", prompt):
+    for sent in re.split(r"[.!?;\n]+", prompt):
         if not sent.strip():
             continue
-        parts = [p for p in regex.split(r",|\s(?=(?:and|but|и|но|а)\s)", sent) if p and p.strip()]
+        parts = [p for p in re.split(r",|\s(?=(?:and|but|и|но|а)\s)", sent) if p and p.strip()]
         if len(parts) > 12:
             parts = parts[:12]
         for i in range(len(parts)):

@@ -2,12 +2,15 @@
 
 Grammar (one line, no spaces needed; every character is loaded into the model's context each session)::
 
-    stamp   = "<!--" [ws] "cu:" tier id "@" session [ "~" expires ] [ "!" state ] [ "|" scope ] "#" mac [ws] "-->"
+    stamp   = "<!--" [ws] "cu:" tier id "@" session [ "~" expires ] [ "!" state ] [ "+" proof ] [ "|" scope ]
+              "#" mac [ws] "-->"
     tier    = "D" | "O" | "C" | "H"                      ; DIRECTIVE OBSERVATION DECISION HYPOTHESIS
     id      = 4*12 ( a-z / 2-7 )                         ; base32 of a keyed hash of the line
     session = 1*DIGIT                                    ; the session the line was stamped in
     expires = 1*DIGIT                                    ; last session a HYPOTHESIS is live in
     state   = "s" | "x"                                  ; superseded | contradicted (a GC candidate)
+    proof   = "v" | "u"                                  ; DIRECTIVE/DECISION: verified against the user's prompt
+                                                         ; of that turn, or not (absent: not recorded, older stamps)
     scope   = *( any char; "%", "-", ">", "#" and controls escaped as %XX where needed )
     mac     = 4*16 ( a-z / 2-7 )                         ; truncated HMAC-SHA256 under the workspace key
 
@@ -34,11 +37,14 @@ __all__ = [
     "STATES",
     "Stamp",
     "apply_stamp",
+    "canonical_content",
     "make_stamp",
     "parse_stamp",
     "render_stamp",
     "split_stamp",
     "stamp_payload",
+    "strip_inner_stamps",
+    "strip_stamp",
     "verify_stamp",
 ]
 
@@ -61,6 +67,9 @@ class Stamp:
     expires: int | None = None
     state: str | None = None
     mac: str | None = None
+    #: DIRECTIVE/DECISION stamps: True when the line was verified against the user's own prompt, False when it was
+    #: not (an agent's "User said: ..."), None when not recorded (stamps made before cuticle recorded it)
+    verified: bool | None = None
 
 
 # -- escaping ---------------------------------------------------------------------------------------------------
@@ -111,6 +120,8 @@ def render_stamp(stamp: Stamp) -> str:
         if stamp.state not in STATES:
             raise StampError(f"stamp state {stamp.state!r} must be one of {', '.join(STATES)} or None")
         parts += ["!", STATES[stamp.state]]
+    if stamp.verified is not None:
+        parts += ["+", "v" if stamp.verified else "u"]
     if stamp.scope is not None:
         parts += ["|", _escape(stamp.scope)]
     mac = stamp.mac or ""
@@ -130,6 +141,7 @@ _FULL = re.compile(
         @(?P<session>\d{1,12})
         (?:~(?P<expires>\d{1,12}))?
         (?:!(?P<state>[a-z]))?
+        (?:\+(?P<proof>[uv]))?
         (?:\|(?P<scope>[^\n]*?))?
         \#(?P<mac>[a-z2-7]{4,16})
         [ \t]*-->\Z""",
@@ -160,7 +172,7 @@ def parse_stamp(comment: str) -> Stamp:
             raise StampError(bad + "expected '@SESSION' (a session number) after the id")
         if "#" not in rest:
             raise StampError(bad + "expected '#MAC' before '-->'; re-stamp the line with cuticle")
-        raise StampError(bad + "expected TIER ID @SESSION [~EXPIRES] [!STATE] [|SCOPE] #MAC")
+        raise StampError(bad + "expected TIER ID @SESSION [~EXPIRES] [!STATE] [+PROOF] [|SCOPE] #MAC")
     state = m.group("state")
     if state is not None and state not in _STATE_NAMES:
         raise StampError(bad + "expected state 's' (superseded) or 'x' (contradicted)")
@@ -173,10 +185,15 @@ def parse_stamp(comment: str) -> Stamp:
         expires=None if m.group("expires") is None else int(m.group("expires")),
         state=None if state is None else _STATE_NAMES[state],
         mac=m.group("mac"),
+        verified=None if m.group("proof") is None else m.group("proof") == "v",
     )
 
 
-_TRAILING = re.compile(r"[ \t]*(<!--[ \t]*cu:(?:(?!-->)[^\n])*-->|<!--[ \t]*cu:[^\n]*)[ \t]*\Z")
+# A stamp ends the line; an unterminated one ("<!--cu:D..." to the end) counts as a malformed stamp, but a closed
+# stamp followed by more text ("- Tests fail. <!--cu:..--> Still failing.") is not trailing: the text after it
+# is part of the line's content, never cut off with the stamp.
+_TRAILING = re.compile(r"[ \t]*(<!--[ \t]*cu:(?:(?!-->)[^\n])*-->|<!--[ \t]*cu:(?:(?!-->)[^\n])*)[ \t]*\Z")
+_INNER = re.compile(r"[ \t]*<!--[ \t]*cu:(?:(?!-->)[^\n])*-->")
 
 
 def split_stamp(line_text: str) -> tuple[str, Stamp | None, str | None]:
@@ -190,6 +207,14 @@ def split_stamp(line_text: str) -> tuple[str, Stamp | None, str | None]:
     if isinstance(line_text, str) and len(line_text) < 4096:
         return _split_cached(line_text)
     return _split(line_text)
+
+
+def strip_inner_stamps(content: str) -> str:
+    """``content`` without cuticle stamps inside it (a stamp an edit left mid-line, text appended after it).
+    The stamps are cuticle's own; the text around them is kept."""
+    if "<!--" not in content:
+        return content
+    return _INNER.sub("", content)
 
 
 def strip_stamp(line_text: str) -> str:
@@ -231,54 +256,33 @@ def _canonical_content(content: str) -> str:
     return _WS.sub(" ", unicodedata.normalize("NFC", body)).strip()
 
 
+def canonical_content(text: str) -> str:
+    """The part of a line a stamp binds: stamp-free, markup stripped, NFC, whitespace collapsed (a ticked box or
+    re-spacing leaves it the same)."""
+    return _canonical_content(strip_inner_stamps(text))
+
+
 def stamp_payload(content: str, tier: Tier, session: int, scope: str | None, expires: int | None,
-                  state: str | None, ident: str = "") -> bytes:
-    """The bytes a stamp's MAC covers (exposed so tests and other tools can reason about it)."""
+                  state: str | None, ident: str = "", verified: bool | None = None) -> bytes:
+    """The bytes a stamp's MAC covers (exposed so tests and other tools can reason about it). The proof rides in
+    the state field only when recorded, so a stamp made before it existed keeps its MAC."""
+    proof = "" if verified is None else ("+v" if verified else "+u")
     fields = [
         "cu1",
         tier.value,
         ident,
         str(session),
         "" if expires is None else str(expires),
-        "" if state is None else STATES.get(state, state),
+        ("" if state is None else STATES.get(state, state)) + proof,
         "\x00" if scope is None else "\x01" + scope,
         _canonical_content(content),
     ]
     return "\x1f".join(fields).encode("utf-8", "surrogatepass")
 
 
-# -- HMAC-SHA256 -------------------------------------------------------------------------------------------------
-# RFC 2104 over the interpreter's built-in SHA-256, the same bytes as ``hmac.new(key, msg, hashlib.sha256)``: the
-# ``hashlib``/``hmac`` imports load OpenSSL, a few milliseconds of every hook process that stamps one line.
-@functools.cache
-def _hash_tools():
-    try:
-        from _sha2 import sha256  # Python 3.12+
-    except ImportError:
-        try:
-            from _sha256 import sha256
-        except ImportError:  # pragma: no cover - a build without the built-in hashes
-            from hashlib import sha256
-    return sha256, bytes(x ^ 0x36 for x in range(256)), bytes(x ^ 0x5C for x in range(256))
-
-
-def _hmac_sha256(key: bytes, msg: bytes) -> bytes:
-    if not isinstance(key, (bytes, bytearray)):  # as hmac.new
-        raise TypeError(f"key: expected bytes or bytearray, but got {type(key).__name__!r}")
-    sha256, inner_pad, outer_pad = _hash_tools()
-    key = bytes(key)
-    if len(key) > 64:
-        key = sha256(key).digest()
-    key = key.ljust(64, b"\x00")
-    inner = sha256(key.translate(inner_pad))
-    inner.update(msg)
-    return sha256(key.translate(outer_pad) + inner.digest()).digest()
-
-
-try:
-    from _operator import _compare_digest
-except ImportError:  # pragma: no cover - other interpreters
-    from hmac import compare_digest as _compare_digest
+# HMAC-SHA256 lives in tiers.mac (shared with the workspace's config cache), under its old name here
+from .mac import compare_digest as _compare_digest  # noqa: E402
+from .mac import hmac_sha256 as _hmac_sha256  # noqa: E402
 
 
 def _b32(digest: bytes, n: int) -> str:
@@ -286,8 +290,9 @@ def _b32(digest: bytes, n: int) -> str:
 
 
 def make_stamp(content: str, tier: Tier, session: int, key: bytes, *, scope: str | None = None,
-               ttl: int | None = None, state: str | None = None) -> Stamp:
-    """A fresh stamp for ``content``; a HYPOTHESIS with a ``ttl`` lives up to session ``session + ttl - 1``."""
+               ttl: int | None = None, state: str | None = None, verified: bool | None = None) -> Stamp:
+    """A fresh stamp for ``content``; a HYPOTHESIS with a ``ttl`` lives up to session ``session + ttl - 1``;
+    ``verified`` records whether a DIRECTIVE/DECISION was verified against the user's prompt (None: not said)."""
     if isinstance(tier, str):
         tier = Tier.from_code(tier)
     expires = None
@@ -299,13 +304,13 @@ def make_stamp(content: str, tier: Tier, session: int, key: bytes, *, scope: str
         raise StampError(f"stamp state {state!r} must be one of {', '.join(STATES)} or None")
     id_digest = _hmac_sha256(key, b"id\x1f" + stamp_payload(content, tier, session, scope, None, None))
     ident = _b32(id_digest, ID_LEN)
-    mac = _mac(key, content, tier, session, scope, expires, state, ident)
-    return Stamp(tier, ident, session, scope, expires, state, mac)
+    mac = _mac(key, content, tier, session, scope, expires, state, ident, verified=verified)
+    return Stamp(tier, ident, session, scope, expires, state, mac, verified)
 
 
 def _mac(key: bytes, content: str, tier: Tier, session: int, scope: str | None, expires: int | None,
-         state: str | None, ident: str, length: int = MAC_LEN) -> str:
-    payload = stamp_payload(content, tier, session, scope, expires, state, ident)
+         state: str | None, ident: str, length: int = MAC_LEN, *, verified: bool | None = None) -> str:
+    payload = stamp_payload(content, tier, session, scope, expires, state, ident, verified)
     return _b32(_hmac_sha256(key, payload), length)
 
 
@@ -315,7 +320,7 @@ def verify_stamp(stamp: Stamp, content: str, key: bytes) -> bool:
         return False
     try:
         expected = _mac(key, content, stamp.tier, stamp.session, stamp.scope, stamp.expires, stamp.state,
-                        stamp.id, len(stamp.mac))
+                        stamp.id, len(stamp.mac), verified=stamp.verified)
     except Exception:  # noqa: BLE001 - a stamp that cannot be recomputed is not verified
         return False
     return len(stamp.mac) >= 4 and _compare_digest(expected, stamp.mac)

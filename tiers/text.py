@@ -11,7 +11,9 @@ import functools
 import re
 import unicodedata
 
-__all__ = ["fold", "normalize", "normalize_nfc", "split_markup", "strip_markup", "words"]
+from dataclasses import dataclass
+
+__all__ = ["Line", "fold", "normalize", "normalize_nfc", "prepare", "split_markup", "strip_markup", "words"]
 
 #: Quote characters folded to a straight quote (double or single) for matching.
 _QUOTES = {
@@ -39,29 +41,18 @@ def _fold_char(ch: str) -> str:
     return low
 
 
+@functools.cache
 def _fold_table() -> dict[int, str]:
+    """The 1:1 fold of the Latin, Greek, Cyrillic, punctuation and quote blocks (``str.translate`` is fast)."""
     table: dict[int, str] = {}
     ranges = [(0, 0x250), (0x370, 0x400), (0x400, 0x530), (0x1E00, 0x1F00), (0x2000, 0x2070), (0x3000, 0x3020),
               (0xFF00, 0xFF10)]
     for lo, hi in ranges:
-        chars = "".join(map(chr, range(lo, hi)))
-        # only characters that casefold to something else, or that _fold_char maps itself, can change
-        for ch, low in zip(chars, map(str.casefold, chars)):
-            if low == ch and ch not in _SPECIAL:
-                continue
+        for ch in map(chr, range(lo, hi)):
             f = _fold_char(ch)
             if f != ch:
                 table[ord(ch)] = f
     return table
-
-
-#: Characters _fold_char maps although they fold to themselves.
-_SPECIAL = frozenset(_QUOTES) | frozenset(_DASHES) | frozenset("ё\u00a0\u2007\u202f\t")
-
-
-#: Precomputed 1:1 fold for Latin, Greek, Cyrillic, punctuation and quote blocks (``str.translate`` is fast),
-#: built on the first line that is not plain ASCII.
-_FOLD_TABLE: dict[int, str] | None = None
 
 
 def fold(text: str) -> str:
@@ -70,19 +61,9 @@ def fold(text: str) -> str:
     Offsets into the result are offsets into ``text``, so a match can be cut out of the original line. Scripts
     outside Latin, Greek and Cyrillic are left as they are (the lexicon has no words in them).
     """
-    if text.isascii():
-        # the table's ASCII part: A-Z lower case, a tab a space
+    if text.isascii():  # the table's ASCII part is lower case and tab -> space; translate() is 10x slower
         return text.lower().replace("\t", " ")
-    global _FOLD_TABLE
-    if _FOLD_TABLE is None:
-        _FOLD_TABLE = _fold_table()
-    return text.translate(_FOLD_TABLE)
-
-
-#: The characters ``fold`` maps that ``str.casefold`` does not (the quotes and dashes it straightens).
-@functools.cache
-def _straightened():
-    return re.compile("[" + "".join(sorted(set(_QUOTES) | set(_DASHES))) + "]")
+    return text.translate(_fold_table())
 
 
 def normalize(text: str) -> str:
@@ -91,20 +72,7 @@ def normalize(text: str) -> str:
 
 
 def normalize_nfc(nfc: str) -> str:
-    """``normalize`` of text already in NFC (a caller that needs the NFC form too normalizes once).
-
-    Whitespace is collapsed with ``str.split``: it splits on exactly the characters ``re``'s ``\\s`` matches in a
-    str pattern (both test ``Py_UNICODE_ISSPACE``), at a fifth of the cost of a regex substitution, and drops
-    leading and trailing runs as ``strip()`` did (tests/tiers/test_text_normalize.py checks every code point).
-    """
-    if nfc.isascii():
-        # ASCII holds no quote or dash that fold() straightens, and its casefold is lower()
-        return " ".join(nfc.lower().split())
-    if _straightened().search(nfc) is None:
-        # Without quotes or dashes, fold() then casefold() is casefold() alone, up to the few spaces fold() maps
-        # to " " (tab, no-break spaces) that the whitespace collapse below maps anyway (a test checks every
-        # code point: tests/tiers/test_text_normalize.py). It skips str.translate, slow on non-ASCII text.
-        return " ".join(nfc.casefold().replace("ё", "е").split())
+    """``normalize`` of text already in NFC (a caller that needs the NFC form too normalizes once)."""
     return " ".join(fold(nfc).casefold().replace("ё", "е").split())
 
 
@@ -150,21 +118,12 @@ def _bold_label():
     return re.compile(_BOLD_SOURCE)
 
 
-_BULLETS = frozenset({"- ", "* ", "+ "})
-
-
 def split_markup(line: str) -> tuple[str, str]:
     """Split a memory line into ``(prefix, body)`` where the prefix is its leading Markdown structure.
 
     The bold label is not part of the prefix: its text stays in the body (``**Rule (from user):** x`` gives
     ``Rule (from user): x``) because the label often carries the provenance.
     """
-    if line[:2] in _BULLETS:
-        # The common "- text": after a bullet and its blanks, a character that cannot open a checkbox, a bold
-        # timestamp or a time ends the prefix there (what the full pattern below finds too).
-        rest = line[2:].lstrip(" \t")
-        if rest and rest[0] not in "[*_" and not rest[0].isdecimal():
-            return line[:len(line) - len(rest)], rest
     m = _prefix().match(line)
     prefix = m.group("prefix") if m else ""
     return prefix, line[len(prefix):]
@@ -183,3 +142,34 @@ def strip_markup(line: str) -> str:
         else:
             body = m.group(4) + body[m.end():]
     return body.strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One memory line prepared once for every reader (classify, analyze, arbitrate, stamp): each form is made
+    here and only here.
+
+    ``text`` is the line as written; ``content`` the line without its trailing ``<!-- cu:… -->`` stamp and
+    ``stamp`` that stamp comment as written ("" when there is none: ``content + stamp`` plus the blanks between them
+    is ``text``); ``body`` the content without its Markdown markup (``strip_markup``); ``nfc`` the body in NFC;
+    ``folded`` its length-preserving fold (offsets into it are offsets into ``nfc``); ``normalized`` the matching
+    form (``normalize``: casefold, ё -> е, straight quotes, whitespace collapsed)."""
+
+    text: str
+    content: str
+    stamp: str
+    body: str
+    nfc: str
+    folded: str
+    normalized: str
+
+
+@functools.lru_cache(maxsize=32768)
+def prepare(text: str) -> Line:
+    """The prepared form of one memory line (cached: lint, arbitration and the gate see the same lines again)."""
+    from .stamps import strip_stamp
+
+    content = strip_stamp(text)
+    body = strip_markup(content)
+    nfc = unicodedata.normalize("NFC", body)
+    return Line(text, content, text[len(content):].strip(), body, nfc, fold(nfc), normalize_nfc(nfc))

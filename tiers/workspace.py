@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from .discover import CONFIG_NAME, KEY_NAME, STATE_DIR, installed_root, is_installed  # noqa: F401 - re-exported
 from .errors import ConfigError, WorkspaceError
 from .fsutil import atomic_write, file_lock
 
@@ -15,9 +16,6 @@ TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotation
 if TYPE_CHECKING:
     from typing import Any
 
-STATE_DIR = ".cuticle"
-CONFIG_NAME = "config.toml"
-KEY_NAME = "key"
 
 #: Memory files by default (DESIGN.md §2); `[memory] globs` in the config replaces the list.
 DEFAULT_MEMORY_GLOBS: tuple[str, ...] = ("MEMORY.md", "memory.md", "USER.md", "memory/**/*.md")
@@ -54,11 +52,36 @@ def glob_match(rel_path: str, patterns: tuple[str, ...] | list[str]) -> bool:
     return any(glob_to_regex(p).match(rel_path) for p in patterns)
 
 
+#: Paths inside a workspace that only the user changes: cuticle's state (a `.cuticle/` at any depth: a nested one
+#: would be a decoy workspace) and the hosts' hook settings, which switch the gate off. Matched case-insensitively
+#: (a case-insensitive file system makes `.CUTICLE` the same directory).
+SELF_GLOBS: tuple[str, ...] = (
+    ".cuticle", "**/.cuticle", "**/.cuticle/**", ".claude/settings.json", ".claude/settings.local.json",
+    ".codex/hooks.json", ".codex/config.toml", ".gemini/settings.json", ".cursor/hooks.json", ".github/hooks/**",
+    ".openclaw/openclaw.json", ".openclaw/extensions/**",
+)
+
+
+def is_self_path(rel_path: str) -> bool:
+    """True when the workspace-relative POSIX path is cuticle's state or a host's hook settings (SELF_GLOBS)."""
+    return glob_match(rel_path.lower(), SELF_GLOBS)
+
+
+def find_installed(start: str | os.PathLike[str] | None, project: str | None = None) -> Path | None:
+    """``installed_root(start, project)`` as a Path: the protected workspace of ``start``, or None."""
+    root = installed_root(start, project)
+    return Path(root) if root is not None else None
+
+
 def find_workspace(start: str | os.PathLike[str] | None = None) -> Path:
-    """The nearest directory holding ``.cuticle/`` at or above ``start``; else ``start`` itself."""
+    """The workspace of the CLI's commands at ``start``: the protected workspace (``find_installed``), else the
+    nearest directory holding any `.cuticle/`, else ``start`` itself."""
     here = Path(start or os.getcwd()).resolve()
     if here.is_file():
         here = here.parent
+    installed = find_installed(here)
+    if installed is not None:
+        return installed
     for candidate in (here, *here.parents):
         if (candidate / STATE_DIR).is_dir():
             return candidate
@@ -77,6 +100,8 @@ class Workspace:
             raise WorkspaceError(f"{root}: workspace is not a directory")
         self.state_dir = self.root / STATE_DIR
         self._config: dict[str, Any] | None = None
+        #: the configuration error the hook met and replaced by the defaults (see ``config_or_defaults``)
+        self.config_error: str | None = None
 
     @classmethod
     def discover(cls, start: str | os.PathLike[str] | None = None) -> Workspace:
@@ -107,32 +132,61 @@ class Workspace:
     def _parse_config(self, text: str) -> dict[str, Any]:
         """Parse the config text, reusing the parse a previous process left in ``.cuticle/cache/config.json``
         when its text is identical (the hook starts a fresh interpreter per call; ``tomllib`` and the ``typing``
-        module it imports are a measurable part of that start)."""
+        module it imports are a measurable part of that start). The cache is derived state: it is used only with
+        a valid HMAC under the workspace key, so editing it changes nothing (a workspace without a key has no
+        cache)."""
         import json
 
         cache = self.state_dir / "cache" / "config.json"
-        try:
-            cached = json.loads(cache.read_text(encoding="utf-8"))
-            if isinstance(cached, dict) and cached.get("toml") == text and isinstance(cached.get("config"), dict):
-                return cached["config"]
-        except (OSError, ValueError):
-            pass
+        key = self._existing_key()
+        if key is not None:
+            try:
+                cached = json.loads(cache.read_text(encoding="utf-8"))
+                if (isinstance(cached, dict) and cached.get("toml") == text and isinstance(cached.get("config"), dict)
+                        and cached.get("mac") == _config_mac(key, text, cached["config"])):
+                    return cached["config"]
+            except (OSError, ValueError, TypeError):
+                pass
         import tomllib  # on first use of a changed config, not at import
 
         try:
             config = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{self.config_path}: invalid TOML: {exc}") from exc
+        if key is None:
+            return config
         try:
-            data = json.dumps({"toml": text, "config": config}, ensure_ascii=False)
-            if json.loads(data)["config"] == config:  # TOML dates and times do not survive JSON: no cache then
-                cache.parent.mkdir(parents=True, exist_ok=True)
-                tmp = cache.with_name(f".config.{os.getpid()}.tmp")
-                tmp.write_text(data, encoding="utf-8")
-                os.replace(tmp, cache)
+            if json.loads(json.dumps(config)) == config:  # TOML dates and times do not survive JSON: no cache then
+                data = json.dumps({"toml": text, "config": config, "mac": _config_mac(key, text, config)},
+                                  ensure_ascii=False)
+                atomic_write(cache, data.encode("utf-8", "surrogatepass"))
         except (OSError, TypeError, ValueError):
             pass  # a read-only workspace simply has no cache
         return config
+
+    def _existing_key(self) -> bytes | None:
+        """The stamp key when the workspace has one (never creates it)."""
+        try:
+            text = self.state_path(KEY_NAME).read_text(encoding="ascii").strip()
+            return bytes.fromhex(text) if text else None
+        except (OSError, ValueError):
+            return None
+
+    def config_or_defaults(self) -> str | None:
+        """For the hook: load and check the configuration; when it is unreadable or invalid, use the defaults
+        (every check on) instead and return the error (the hook reports it to the user and the model)."""
+        if self.config_error is not None:
+            return self.config_error
+        try:
+            self.config
+            self.memory_globs
+            self.guarded_globs
+            for name in ("gate", "tiers", "memory", "policy", "lint", "personality"):
+                self.section(name)
+        except ConfigError as exc:
+            self._config = {}
+            self.config_error = " ".join(str(exc).split())
+        return self.config_error
 
     def section(self, name: str) -> dict[str, Any]:
         """One table of the config (``[gate]``, ``[memory]``…), empty when absent; a non-table is an error."""
@@ -199,8 +253,31 @@ class Workspace:
         return self.state_dir.joinpath(*parts)
 
     def ensure_state(self) -> Path:
-        self.state_dir.mkdir(parents=True, exist_ok=True)
+        """Create `.cuticle/` (mode 700: it holds the user's prompts and the stamp key) if needed."""
+        from .fsutil import make_private_dir
+
+        make_private_dir(self.state_dir)
         return self.state_dir
+
+    def secure_state(self) -> None:
+        """Make an existing `.cuticle/` private (dirs 700, files 600): state written by older versions or by hand
+        may be world-readable, and it holds the user's raw prompts. One stat when it is private already."""
+        try:
+            if not os.stat(self.state_dir).st_mode & 0o077:
+                return
+        except OSError:
+            return
+        for top, dirs, files in os.walk(self.state_dir):
+            for d in (top, *(os.path.join(top, x) for x in dirs)):
+                try:
+                    os.chmod(d, 0o700)
+                except OSError:
+                    pass
+            for f in files:
+                try:
+                    os.chmod(os.path.join(top, f), 0o600, follow_symlinks=False)
+                except (OSError, NotImplementedError):
+                    pass
 
     @functools.cached_property
     def key(self) -> bytes:
@@ -223,3 +300,13 @@ class Workspace:
             atomic_write(path, secrets.token_hex(32).encode("ascii") + b"\n")
             os.chmod(path, 0o600)
         return bytes.fromhex(path.read_text(encoding="ascii").strip())
+
+
+def _config_mac(key: bytes, text: str, config: dict) -> str:
+    import json
+
+    from .mac import hmac_sha256
+
+    body = json.dumps(config, sort_keys=True, ensure_ascii=False)
+    return hmac_sha256(key, b"config\x1f" + text.encode("utf-8", "surrogatepass") + b"\x1f"
+                       + body.encode("utf-8", "surrogatepass")).hex()

@@ -12,7 +12,7 @@ def configure(parser: argparse.ArgumentParser, name: str) -> None:
     if name == "lint":
         parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: all memory files)")
         add_workspace(parser)
-        parser.add_argument("--format", "-f", choices=("text", "json", "sarif", "github"), default="text",
+        parser.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text",
                             help="output format (default: text)")
         parser.add_argument("--fix", action="store_true", help="apply safe fixes, then lint again")
         parser.add_argument("--unsafe-fixes", action="store_true", help="with --fix, also apply unsafe fixes")
@@ -38,10 +38,56 @@ def _split(values: list[str]) -> list[str]:
     return [v.strip() for item in values for v in item.split(",") if v.strip()]
 
 
+def _read_diff(name: str) -> dict[str, set[int]]:
+    """The lines a unified diff adds, per path; a text that is not a diff is a usage error (exit 2)."""
+    from rules.diff import added_lines
+    from tiers.errors import UsageError
+
+    if name == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            with open(name, encoding="utf-8") as fh:
+                text = fh.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"--diff {name}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+    added = added_lines(text)
+    if text.strip() and not added and not any(line.startswith(_DIFF_STARTS) for line in text.splitlines()):
+        where = "standard input" if name == "-" else name
+        raise UsageError(f"--diff: {where} is not a unified diff (no 'diff --git', '---'/'+++' or '@@' lines); "
+                         "pass the output of `git diff`, e.g. `git diff --cached | cuticle lint --diff -`")
+    return added
+
+
+#: how a unified diff's lines start (an empty diff is fine: nothing was added)
+_DIFF_STARTS = ("diff --git ", "--- ", "+++ ", "@@ ", "Binary files ", "rename from ", "deleted file mode ")
+
+
+def _why_nothing(args: argparse.Namespace, ws, paths: list[str] | None) -> str:
+    """Where lint looked and why it found no memory file (said instead of "All checks passed: 0 files")."""
+    globs = ", ".join(ws.memory_globs)
+    if args.diff:
+        return f"cuticle lint: the diff adds no lines to memory files ({globs}); nothing to lint"
+    if paths:
+        return (f"cuticle lint: no memory files in {', '.join(paths)} (memory files are {globs} under the "
+                f"workspace {ws.root}); nothing to lint")
+    if args.workspace:
+        found = "named by --workspace"
+    elif ws.state_dir.is_dir():
+        found = "the nearest directory holding .cuticle/"
+    else:
+        found = "the current directory: no .cuticle/ here or above"
+    return (f"cuticle lint: no memory files in {ws.root} ({found}); looked for {globs}. Nothing to lint: pass "
+            "--workspace DIR or files, or set [memory] globs in .cuticle/config.toml")
+
+
 def _lint(args: argparse.Namespace) -> int:
     from rules.engine import lint_and_fix, lint_paths
     from rules.output import render
     from tiers.errors import UsageError
+
+    from . import _common
+    from ._common import note, progress, use_color
 
     ws = open_workspace(args)
     kwargs = {"select": _split(args.select), "ignore": _split(args.ignore), "jobs": args.jobs,
@@ -50,19 +96,10 @@ def _lint(args: argparse.Namespace) -> int:
         args.fix = True
     paths = args.paths or None
     if args.diff:
-        from rules.diff import added_lines
-
-        if args.diff == "-":
-            text = sys.stdin.read()
-        else:
-            try:
-                with open(args.diff, encoding="utf-8") as fh:
-                    text = fh.read()
-            except OSError as exc:
-                raise UsageError(f"--diff {args.diff}: cannot read ({exc.strerror or exc})") from None
-        added = added_lines(text)
+        if args.fix:
+            raise UsageError("--fix cannot be combined with --diff (a fix may touch lines the diff does not add)")
         only = {}
-        for path, lines in added.items():
+        for path, lines in _read_diff(args.diff).items():
             try:
                 rel = ws.relpath(ws.root / path)
             except Exception:  # noqa: BLE001 - a path outside the workspace is simply not linted
@@ -71,13 +108,18 @@ def _lint(args: argparse.Namespace) -> int:
                 only[rel] = lines
         kwargs["only_lines"] = only
         paths = [str(ws.root / rel) for rel in sorted(only)]
+    files = paths if paths is not None else [str(p) for p in ws.memory_files()]
+    with progress(f"linting {len(files)} file(s)"):
         if args.fix:
-            raise UsageError("--fix cannot be combined with --diff (a fix may touch lines the diff does not add)")
-    if args.fix:
-        result = lint_and_fix(ws, paths, unsafe=args.unsafe_fixes, **kwargs)
-    else:
-        result = lint_paths(ws, paths, **kwargs)
-    sys.stdout.write(render(result, args.format))
+            result = lint_and_fix(ws, paths, unsafe=args.unsafe_fixes, **kwargs)
+        else:
+            result = lint_paths(ws, paths, **kwargs)
+    nothing = not result.findings and result.summary()["files"] == 0
+    if nothing:
+        note(_why_nothing(args, ws, args.paths))
+    if not (nothing and args.format == "text"):
+        sys.stdout.write(render(result, args.format, summary=not _common.QUIET,
+                                color=args.format == "text" and use_color(sys.stdout)))
     return 0 if args.exit_zero else result.exit_code
 
 

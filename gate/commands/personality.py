@@ -1,5 +1,9 @@
 """The personality subcommands (Chitin's names and flags): contribute, get, update, reinforce, archive, restore,
-list, stats, similar, merge, retrieve, render, export, import, reflect. Thin wrappers over ``personality``."""
+list, stats, similar, merge, retrieve, render, export, import, reflect, embed, embed-status. Thin wrappers over
+``personality``.
+
+`embed` exits 2 when no embedder can run (none configured, or no plugin implements `cuticle_embed`);
+`embed-status` exits 1 then (0 when one can run), so scripts can test for it."""
 
 from __future__ import annotations
 
@@ -84,7 +88,7 @@ def configure(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("--force", action="store_true", help="allow merging insights of different types")
     elif name == "retrieve":
         parser.add_argument("query_pos", nargs="?", metavar="QUERY", help="the query (or --query)")
-        parser.add_argument("--query", "-q", default=None)
+        parser.add_argument("--query", default=None)
         parser.add_argument("--budget", type=int, default=2000, help="token budget (default 2000)")
         parser.add_argument("--max-results", type=int, default=15, help="at most this many insights (default 15)")
         parser.add_argument("--include-context", action="store_true", help="append each insight's context")
@@ -105,11 +109,14 @@ def configure(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("--output", "-o", help="write to this file instead of stdout")
         return
     elif name == "import":
-        parser.add_argument("file", help="Chitin export JSON ('-' for stdin)")
+        parser.add_argument("file", help="Chitin export JSON ('-' for stdin), or Chitin's SQLite database "
+                            "(~/.config/chitin/insights.db)")
         mode = parser.add_mutually_exclusive_group()
         mode.add_argument("--merge", action="store_true", help="skip insights already present (same id or claim)")
         mode.add_argument("--replace", action="store_true", help="overwrite insights with the same id")
         parser.add_argument("--dry-run", action="store_true", help="validate and report; write nothing")
+    elif name == "embed":
+        parser.add_argument("--batch", type=int, default=64, help="texts per call of the embedder (default 64)")
     elif name == "reflect":
         parser.add_argument("--clear", action="store_true", help="clear pending reflections after review")
         parser.add_argument("--pending-path", help="queue file (default .cuticle/personality/pending-reflection.json)")
@@ -500,21 +507,25 @@ def _export(ws, args) -> int:
 
 
 def _import(ws, args) -> int:
+    import json
     from pathlib import Path
 
     from personality import ops
     from tiers.errors import UsageError
+
+    from personality.chitin import is_sqlite, load_records, read_database
 
     if args.file == "-":
         text, name = sys.stdin.read(), "<stdin>"
     else:
         path = Path(args.file)
         try:
-            text = path.read_text(encoding="utf-8")
+            raw = path.read_bytes()
+            # Chitin's own store: its SQLite database, read directly (the same records `chitin export` prints)
+            text = json.dumps(read_database(path)) if is_sqlite(raw) else raw.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"{args.file}: cannot read ({exc})") from None
         name = path.name
-    from personality.chitin import load_records
 
     records = load_records(text, name)
     findings = _screen(ws, [(f"{name}: item {n}: ", r) for n, r in enumerate(records, 1) if isinstance(r, dict)])
@@ -565,6 +576,34 @@ def _reflect(ws, args) -> int:
     return 0
 
 
+def _embed(ws, args) -> int:
+    from personality import embeddings
+    from tiers.errors import UsageError
+
+    if args.command == "embed-status":
+        st = embeddings.status(ws)
+        if args.format == "json":
+            print_json(st.to_json(), pretty=True)
+        else:
+            _out(f"Embedder: {st.embedder} ({st.note})")
+            if st.embedder == "plugin":
+                _out(f"Stored vectors: {st.stored} of {st.insights} insight(s)"
+                     + (f", {st.dimensions} dimensions" if st.dimensions else "")
+                     + ("" if st.stored == st.insights else "; run `cuticle embed` for the rest"))
+        return 0 if st.available else 1
+    if args.batch < 1:
+        raise UsageError("--batch must be at least 1")
+    rep = embeddings.embed_all(ws, batch=args.batch)
+    if args.format == "json":
+        print_json(rep.to_json(), pretty=True)
+    elif rep.embedder == "hashed":
+        _out("✓ The built-in hashed embedder needs no stored vectors (computed on the fly)")
+    else:
+        _out(f"✓ Embedded {rep.embedded} insight(s); {rep.stored} already stored"
+             + (f" ({rep.dimensions} dimensions)" if rep.dimensions else ""))
+    return 0
+
+
 _HANDLERS = {
     "contribute": _contribute,
     "get": _get,
@@ -581,4 +620,6 @@ _HANDLERS = {
     "export": _export,
     "import": _import,
     "reflect": _reflect,
+    "embed": _embed,
+    "embed-status": _embed,
 }

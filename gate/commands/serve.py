@@ -1,4 +1,8 @@
-"""`cuticle serve`: answer hook requests from a long-lived local process (loopback TCP or a Unix socket)."""
+"""`cuticle serve`: answer hook requests from a long-lived local process (loopback TCP or a Unix socket).
+
+`--status` / `--stop` report on or stop the workspace's background server (`--all`: every one of this user's);
+exit codes: 0 done (or nothing was running), 1 a server could not be stopped, 2 usage error.
+"""
 
 from __future__ import annotations
 
@@ -18,20 +22,31 @@ def configure(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--token", default=None, help="request token (default: random; see .cuticle/serve.json)")
     parser.add_argument("--idle-timeout", type=float, default=0, metavar="SECONDS",
                         help="exit after this long without a request (default: never; autostarted servers: 1800)")
+    control = parser.add_mutually_exclusive_group()
+    control.add_argument("--status", action="store_true", help="report the background server instead of starting one")
+    control.add_argument("--stop", action="store_true", help="stop the background server instead of starting one")
+    parser.add_argument("--all", action="store_true", help="with --status/--stop: every cuticle server of this user")
+    parser.add_argument("--json", action="store_true", help="with --status/--stop: machine-readable JSON output")
 
 
 def run(args: argparse.Namespace) -> int:
     from gate.commands._common import open_workspace
     from gate.server import make_server, write_info
 
+    if args.status or args.stop:
+        return _control(args)
+    if args.all or args.json:
+        from tiers.errors import UsageError
+
+        raise UsageError("--all and --json go with --status or --stop")
     ws = open_workspace(args)
     srv = make_server(port=args.port, socket_path=args.socket, token=args.token, cwd=str(ws.root))
     info = write_info(ws.state_dir, srv.address, srv.token)
     print(f"cuticle serve: listening on {srv.address} (token in {info})", flush=True)
-    if args.idle_timeout and args.idle_timeout > 0:
-        from gate.server import stop_when_idle
+    from gate.server import stop_when_idle
 
-        stop_when_idle(srv, args.idle_timeout, ws.state_dir)
+    # always watched: the server stops when its workspace goes away or is re-created, idle or not
+    stop_when_idle(srv, args.idle_timeout if args.idle_timeout and args.idle_timeout > 0 else 0, ws.state_dir)
     try:
         srv.serve_forever(poll_interval=0.5)
     except KeyboardInterrupt:
@@ -46,3 +61,22 @@ def run(args: argparse.Namespace) -> int:
             pass
     print("cuticle serve: stopped", file=sys.stderr)
     return 0
+
+
+def _control(args: argparse.Namespace) -> int:
+    from gate import servectl
+    from gate.commands._common import open_workspace, print_json
+
+    if args.all:
+        states = servectl.stop_all() if args.stop else servectl.status_all()
+    else:
+        state_dir = open_workspace(args).state_dir
+        states = [servectl.stop(state_dir) if args.stop else servectl.status(state_dir)]
+    if args.json:
+        print_json({"servers": [s.to_json() for s in states]})
+    elif not states:
+        print("no cuticle server is running for this user")
+    else:
+        for s in states:
+            print(servectl.describe(s))
+    return 1 if any(s.state == "failed" for s in states) else 0

@@ -54,6 +54,8 @@ class Host:
     post_event = "PostToolUse"
     #: the key names a rewritten edit uses when the call itself named none (old text, new text)
     edit_keys = ("old_string", "new_string")
+    #: the host's own memory files (workspace-relative globs): `cuticle init` adds them to `[memory] globs`
+    memory_globs: tuple[str, ...] = ()
     #: a rewritten edit's text keeps LF line ends (the host's edit tool normalises them)
     lf_edits = False
     #: an ``apply_patch`` call can be rewritten with stamped lines
@@ -86,8 +88,10 @@ class Host:
         if not isinstance(args, dict):
             raise parse_error(f"{req.args_key or 'tool arguments'} must be a JSON object")
         req.args = args
+        req.call_id = self.call_id(payload)
         if req.event == POST:
             req.tool_error = self.tool_error(payload)
+            req.unguarded = self.unguarded(req.host_event)
         fill_tool(req)
         return req
 
@@ -97,16 +101,21 @@ class Host:
         req.args_key = "tool_input"
         return load_json_arg(payload.get("tool_input") or {}, "tool_input")
 
+    def call_id(self, payload: dict) -> str:
+        """The host's id of this tool call (Claude and Codex ``tool_use_id``), or ""."""
+        for key in ("tool_use_id", "tool_call_id"):
+            v = payload.get(key)
+            if isinstance(v, str) and v:
+                return v[:200]
+        return ""
+
     def tool_error(self, payload: dict) -> str | None:
         """After a tool: the host's word that the call failed or was blocked (nothing of it to stamp), else None."""
-        resp = payload.get("tool_response")
-        if isinstance(resp, dict):
-            if resp.get("success") is False:
-                return str(resp.get("error") or "the tool reported failure")
-            err = resp.get("error")
-            if isinstance(err, str) and err:
-                return err
-        return None
+        return failure_of(payload, ("tool_response", "tool_result"))
+
+    def unguarded(self, host_event: str) -> bool:
+        """This after-tool event has no pre-tool hook before it (so no snapshot of the file before the call)."""
+        return False
 
     # -- answers -------------------------------------------------------------------------------------
 
@@ -235,6 +244,10 @@ class Host:
         """Host-wide settings besides the hooks, set in ``data`` (a copy); the list says what changed."""
         return []
 
+    def install_extras(self, root: Path) -> list[str]:
+        """Host settings outside its hook file that `cuticle init` writes (merged, backed up); what changed."""
+        return []
+
     def next_steps(self, root: Path) -> list[str]:
         """What the user still has to do in the host after ``cuticle init`` (printed by init, checked by doctor)."""
         return []
@@ -253,6 +266,22 @@ class Host:
     def check(self, root: Path, data: dict) -> list[tuple[str, str, str]]:
         """Host-specific doctor checks on the installed configuration: (name, ok|warn|fail, detail)."""
         return []
+
+
+def failure_of(d: dict, result_keys: tuple[str, ...]) -> str | None:
+    """An ``error`` in ``d``, or a result under one of ``result_keys`` that reports an error or ``success: false``."""
+    err = d.get("error")
+    if err not in (None, "", False):
+        return str(err.get("message") or err) if isinstance(err, dict) else str(err)
+    for key in result_keys:
+        r = d.get(key)
+        if not isinstance(r, dict):
+            continue
+        if r.get("error") not in (None, "", False):
+            return str(r["error"])
+        if r.get("success") is False or r.get("is_error") is True or r.get("isError") is True:
+            return f"the tool's {key} reports a failure"
+    return None
 
 
 def parse_error(message: str) -> Exception:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..answer import Reply, dump
 from ..payload import load_json_arg
-from .base import Host, HookSpec, _body
+from .base import Host, HookSpec, _body, failure_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ class Copilot(Host):
         result = payload.get("toolResult")
         if isinstance(result, dict) and result.get("resultType") in ("failure", "denied", "rejected"):
             return str(result.get("textResultForLlm") or result.get("resultType"))
-        return super().tool_error(payload)
+        return failure_of(payload, ("toolResult", "tool_response", "tool_result"))
 
     def deny(self, event: str, reason: str, short: str) -> Reply:
         return Reply(dump({"permissionDecision": "deny", "permissionDecisionReason": reason}), "", 0)

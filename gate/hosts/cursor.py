@@ -48,6 +48,10 @@ class Cursor(Host):
             req.tool = str(payload.get("tool_name") or "mcp")
         return payload
 
+    def unguarded(self, host_event: str) -> bool:
+        # afterFileEdit reports an edit no preToolUse saw (older Cursor has no preToolUse)
+        return host_event.lower() == "afterfileedit"
+
     def noop(self, host_event: str = "", diagnostic: str = "") -> Reply:
         err = super().noop(host_event, diagnostic).stderr
         ev = (host_event or "").lower()

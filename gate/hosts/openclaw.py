@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..answer import Reply, dump
 from ..payload import POST, PRE, PROMPT, Request, canonical_event, fill_tool, load_json_arg
-from .base import Host, _body, parse_error
+from .base import Host, _body, failure_of, parse_error
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,8 +31,10 @@ PLUGIN_DIR = Path(__file__).resolve().parent.parent / "openclaw"
 _SYSTEM_TRIGGERS = frozenset({"memory", "memory-flush", "memoryflush", "flush", "heartbeat", "cron"})
 #: process actions that send text to the running session
 _TYPING_ACTIONS = frozenset({"write", "paste", "send-keys", "submit"})
-#: the plugin's default budget for one cuticle call, and the host's hook time limit init writes
-DEFAULT_TIMEOUT_MS = 4500
+#: named send-keys tokens that type a character
+_NAMED_KEYS = {"enter": "\n", "return": "\n", "kpenter": "\n", "c-m": "\n", "c-j": "\n", "space": " ", "tab": "\t",
+               "c-i": "\t"}
+#: the hook time limit init gives the plugin (the plugin's own, 4500 ms by default, ends before it: index.js)
 HOOK_TIMEOUT_MS = 5000
 
 
@@ -81,6 +83,8 @@ class OpenClaw(Host):
         if not isinstance(params, dict):
             raise parse_error("openclaw params must be an object")
         req.args = params
+        call_id = event.get("toolCallId") or ctx.get("toolCallId")
+        req.call_id = call_id[:200] if isinstance(call_id, str) else ""
         if req.event == POST:
             req.tool_error = _after_tool_error(event)
         _map_tool(req)
@@ -207,15 +211,13 @@ class OpenClaw(Host):
 def _after_tool_error(event: dict) -> str | None:
     """OpenClaw fires after_tool_call for every tool end, blocked calls included: ``error`` then carries the
     block reason, and a blocked result says ``details.status: "blocked"``."""
-    err = event.get("error")
-    if err:
-        return str(err) if not isinstance(err, dict) else str(err.get("message") or err)
+    failed = failure_of(event, ("result",))
+    if failed:
+        return failed
     result = event.get("result")
     details = result.get("details") if isinstance(result, dict) else None
     if isinstance(details, dict) and details.get("status") in ("blocked", "error", "failed"):
         return f"the tool result's status is {details['status']}"
-    if isinstance(result, dict) and result.get("isError") is True:
-        return "the tool returned an error result"
     return None
 
 
@@ -248,8 +250,8 @@ def _typed_text(args: dict) -> str | None:
             return args[key]
     keys = args.get("keys")
     if isinstance(keys, list) and all(isinstance(k, str) for k in keys):
-        # single characters spell text; named keys (Enter, C-c) end a line or do nothing to it
-        return "".join(k if len(k) == 1 else ("\n" if k.lower() in ("enter", "return", "kpenter") else "") for k in keys)
+        # single characters spell text; named keys type their character, or nothing (C-c, Up)
+        return "".join(k if len(k) == 1 else _NAMED_KEYS.get(k.lower(), "") for k in keys)
     hexes = args.get("hex")
     if isinstance(hexes, list) and all(isinstance(h, str) for h in hexes):
         try:

@@ -191,6 +191,14 @@ export function createPlugin() {
       return text ? { prependSystemContext: text } : undefined;
     });
     if (typeof api.registerHook === "function") {
+      // `/new` ends the session as `/reset` does (Chitin queued a reflection for both): the session that ends is
+      // the previous entry's; cuticle answers it as before_reset with reason "new"
+      api.registerHook("command:new", async (event) => {
+        const c = (event && event.context) || {};
+        const prev = c.previousSessionEntry || {};
+        const ctx = { sessionKey: event && event.sessionKey, sessionId: prev.sessionId, workspaceDir: c.workspaceDir };
+        await ask(api, settings(api), "before_reset", { reason: "new" }, ctx);
+      }, { name: "cuticle-new-session", description: "ends the session and queues a reflection on /new" });
       api.registerHook("agent:bootstrap", async (event) => {
         const cfg = settings(api);
         const context = event && event.context;

@@ -18,24 +18,28 @@ from tiers.record import dataclass, field
 from ._lazy import LazyRe
 from ._records import builder
 from .canon import Canonical, canonicalize, tool_name
-from .paths import DEVICES, Env, PathRef, _combined, glob_in
-from .shell import FAST_MAX as _FAST_MAX
-from .shell import Compound, Script, Simple, Word, fast_items, parse, unquote_all
+import os
+
+from .paths import DEVICES, STATE_SECRETS, Env, PathRef, _combined, _pattern_regex, glob_in, is_pattern
+from .shell import Compound, Script, Simple, Word, parse
 
 RANK = {"read": 0, "exec": 1, "write": 2, "net": 3, "git": 4, "dangerous": 5}
 TYPES = tuple(RANK)
 
+#: the built-in invariants (id -> summary); each has its module and docs under rules/governance/invariants/
 INVARIANTS: dict[str, str] = {
     "no-recursive-delete": "recursive delete outside the allowed build and temp dirs",
     "no-permission-escalation": "sudo and friends, chmod 777 / setuid, chown root",
-    "no-network-egress": "network access to hosts that are not allowed; uploading credentials",
+    "no-network-egress": "network access to hosts that are not allowed; uploading protected files",
     "no-ide-socket-access": "talking to an IDE or editor socket",
     "no-destructive-sql": "DROP, TRUNCATE, DELETE or UPDATE without WHERE",
     "script-execution-tracking": "downloaded, decoded or computed code executed",
     "no-force-push": "force pushes of any kind",
     "no-protected-branch": "pushes, commits and deletions on protected branches",
-    "no-governance-self-modification": "writes to the policy, .cuticle/ or a host's hook settings",
+    "no-governance-self-modification": "writes to the policy, .cuticle/ or a host's hook settings; any read of the "
+                                       "stamp key or server token",
     "no-memory-write-via-shell": "writes to memory files by any means but the memory gate",
+    "no-secret-write": "writes to credential files (.env, keys, secrets and credentials files)",
     "no-infra-destroy": "destroying infrastructure: terraform destroy, kubectl delete namespace",
 }
 
@@ -222,8 +226,10 @@ class Flow:
 
     taint: str | None = None
     text: str | None = None
-    #: the stream carries the contents of a credential file
+    #: the stream carries the contents of a credential or protected file
     secret: bool = False
+    #: path patterns the stream lists, one per item (``find``, ``ls``, ``grep -l`` output) for ``xargs``
+    names: tuple[str, ...] | None = None
 
 
 #: the flow of a command whose output carries nothing of interest (shared: flows are never changed once returned)
@@ -236,6 +242,13 @@ def _flow(taint: str | None = None, text: str | None = None, secret: bool = Fals
     f.taint = taint
     f.text = text
     f.secret = secret
+    f.names = None
+    return f
+
+
+def _names_flow(names) -> Flow:
+    f = _flow()
+    f.names = tuple(names)
     return f
 
 
@@ -249,7 +262,7 @@ class Options:
 
 
 _MAX_SEGMENTS = 2000
-#: all-False "dynamic" flags and all-None taints for the literal words of a fast-path command, shared by length:
+#: all-False "dynamic" flags and all-None taints for a command of literal words, shared by length:
 #: nothing changes these sequences in place (dispatch and the handlers only index, slice and rebind them), and a
 #: list with a true first flag, the one case dispatch concatenates, never comes from here
 _SHARED_LEN = 32
@@ -285,6 +298,14 @@ class Walker:
         self.git_branch = git_branch  # callable(repo_dir) -> current branch or None
         self.nest = 0
         self.ide_possible = True  # cleared when the raw command cannot mention an IDE socket
+        #: shell functions and aliases defined earlier in this command line (name -> body / expansion text)
+        self.stashed = False  # `git stash` ran earlier in this command line
+        #: a substitution in the current command's words printed a protected or credential file
+        self.sub_secret = False
+        self.functions: dict[str, list[Script]] = {}
+        self.aliases: dict[str, str] = {}
+        #: the working directory of the command being typed (targets only known as patterns resolve against it)
+        self.cwd_hint: str | None = env.root
 
     # -- reporting -----------------------------------------------------------------------------------
     def violate(self, invariant: str, reason: str) -> None:
@@ -349,39 +370,6 @@ class Walker:
             stdin = flow
         return cwd, flow
 
-    def flat(self, items, cwd: str | None, quoted: bool = True) -> None:
-        """Walk a top-level command line the fast tokenizer read (:func:`shell.fast_items`): plain or simply-quoted
-        words only, no assignments, redirections or compound commands, so each command goes straight to
-        :meth:`dispatch`, exactly as :meth:`script` would take it through its parse tree (``quoted``: the line
-        has quotes to remove)."""
-        for op, commands, pipes in items:
-            if len(commands) == 1:  # no pipe: the command's working directory carries over
-                raw = commands[0]
-                cwd = self.literal_words(unquote_all(raw) if quoted else raw, cwd, op, None)[0]
-                continue
-            stdin = None
-            for k, raw in enumerate(commands):
-                _, stdin = self.literal_words(unquote_all(raw) if quoted else raw, cwd,
-                                              op if k == 0 else pipes[k - 1], stdin)
-
-    def literal_words(self, argv: list[str], cwd, op, stdin: Flow | None) -> tuple[str | None, Flow]:
-        """:meth:`simple_words` for a fast-path command (literal words, no redirections) at the top level."""
-        if stdin is not None and stdin.text is not None and argv[0] == "tee":  # no redirections: only tee writes
-            for t in [a for a in argv[1:] if not a.startswith("-")]:
-                self.written[self.env.abs_of(self.env.norm(t, cwd).display)] = stdin.text
-        if self.ide_possible and _ide_hit(" ".join(argv)):
-            self.violate("no-ide-socket-access", "reaches an IDE/editor socket; agents may not drive the editor")
-        n = len(argv)
-        if n < _SHARED_LEN:
-            dyn, taints = _FALSES[n], _NONES[n]
-        else:
-            dyn, taints = (False,) * n, (None,) * n
-        if n:
-            tool = tool_name(argv[0])
-            if tool not in _WRAPPERS:  # dispatch() would break out of its loop at once: go straight to final()
-                return self.final(argv, dyn, taints, cwd, "", op, stdin, [], False, (), tool)
-        return self.dispatch(argv, dyn, taints, cwd, "", op, stdin, [])
-
     def command(self, cmd, cwd, via, op, stdin) -> tuple[str | None, Flow]:
         if type(cmd) is Simple:
             return self.simple(cmd, cwd, via, op, stdin)
@@ -389,12 +377,36 @@ class Walker:
         start = len(self.out.segments)
         for w in cmd.words:
             self.word_subs(w, cwd, via)
+        if cmd.kind == "function" and cmd.name:
+            self.functions[cmd.name] = cmd.bodies  # a call walks the body again with its arguments
         inner_cwd = cwd
-        for body in cmd.bodies:
-            inner_cwd, _ = self.script(body, inner_cwd, via or cmd.kind, op)
+        if cmd.kind == "for" and cmd.name:
+            # the loop variable takes each value of the word list (globs and braces as written: a write to
+            # "$f" then reaches what the pattern reaches); no list ("$@") leaves it unknown
+            values: list[str] = []
+            for w in cmd.words:
+                text, dyn = self.expand(w, cwd)
+                values.extend(_braces(text) if not w.quoted else [text])
+            for value in values[:8] or [None]:
+                if value is None:
+                    self.vars.pop(cmd.name, None)
+                else:
+                    self.vars[cmd.name] = value
+                for body in cmd.bodies:
+                    inner_cwd, _ = self.script(body, inner_cwd, via or cmd.kind, op)
+        else:
+            for body in cmd.bodies:
+                inner_cwd, _ = self.script(body, inner_cwd, via or cmd.kind, op)
         taint = self.segments_taint(start)
+        stdin_effects: list[Effect] = []
         for red in cmd.redirects:
+            if red.op == "<" and red.target is not None:
+                ref = self.env.norm(self.expand(red.target, cwd)[0], cwd)
+                stdin_effects.append(_effect("read", ref.display, "path"))
+                self.check_state_secret(ref, ref.display, "<")
             self.redirect_effects(red, cwd, [], via, op, standalone=True)
+        if stdin_effects:
+            self.emit(["<"], op, via, "read", stdin_effects)
         return (cwd if cmd.kind in ("subshell", "function") else inner_cwd), _flow(taint)
 
     def segments_taint(self, start: int) -> str | None:
@@ -413,6 +425,8 @@ class Walker:
             start = len(self.out.segments)
             _, flow = self.nested(sub, cwd, "$(…)", ";")
             taint = taint or flow.taint or self.segments_taint(start)
+            if flow.secret:
+                self.sub_secret = True  # `curl -d "$(cat USER.md)"`: the argument carries the file
         for _, sub in w.procsubs:
             start = len(self.out.segments)
             _, flow = self.nested(sub, cwd, "<(…)", "|")
@@ -443,6 +457,8 @@ class Walker:
             value = _echo_value(sub)
             if value is None and cwd and _is_pwd(sub):
                 value = cwd
+            if value is None:
+                value = _listing_value(sub)
             if value is not None and "$(…)" in text:
                 text = text.replace("$(…)", value, 1)
         dynamic = "$(…)" in text or "(…)" in text
@@ -459,6 +475,9 @@ class Walker:
             dynamic = True
             return m.group(0)
 
+        if "~+" in text and cwd and (text.startswith("~+/") or text == "~+"):
+            text = cwd + text[2:]  # ~+ is $PWD
+
         text = _VAR.sub(repl, text)
         if "$" in text and not dynamic and _VAR_ANY.search(text):
             dynamic = True
@@ -467,6 +486,7 @@ class Walker:
     # -- simple commands -----------------------------------------------------------------------------
     def simple(self, cmd: Simple, cwd, via, op, stdin: Flow | None) -> tuple[str | None, Flow]:
         words = cmd.words
+        self.sub_secret = False
         if not cmd.assigns:
             for w in words:
                 if not w.literal:
@@ -509,11 +529,25 @@ class Walker:
             dyn_flags.append(dyn)
         return self.simple_words(cmd, cwd, via, op, stdin, argv, dyn_flags, word_taint)
 
+    def braced(self, cmd: Simple, argv, dyn_flags, word_taint):
+        """``argv`` with bash brace expansion applied to its unquoted words (``{MEMORY,foo}.md``)."""
+        out, dyn, taint = [], [], []
+        for k, a in enumerate(argv):
+            w = cmd.words[k] if k < len(cmd.words) else None
+            parts = _braces(a) if k and w is not None and not w.quoted else [a]
+            out.extend(parts)
+            dyn.extend([dyn_flags[k]] * len(parts))
+            taint.extend([word_taint[k]] * len(parts))
+        return out, dyn, taint
+
     def simple_words(self, cmd: Simple, cwd, via, op, stdin: Flow | None, argv: list[str], dyn_flags: list[bool],
                      word_taint: list[str | None]) -> tuple[str | None, Flow]:
         """The rest of :meth:`simple` once the words are expanded: redirections, stdin, then dispatch."""
         redirects = cmd.redirects
         effects: list[Effect] = []
+        self.cwd_hint = cwd
+        if len(argv) > 1 and any("{" in a for a in argv):
+            argv, dyn_flags, word_taint = self.braced(cmd, argv, dyn_flags, word_taint)
         if redirects:
             stdin = self.redirections(redirects, cwd, via, stdin, effects)
         if stdin is not None and stdin.text is not None and argv and argv[0] in ("cat", "tee", "dd"):
@@ -528,7 +562,7 @@ class Walker:
             return cwd, _NO_FLOW
         if self.ide_possible and _ide_hit(" ".join(argv)):
             self.violate("no-ide-socket-access", "reaches an IDE/editor socket; agents may not drive the editor")
-        if not dyn_flags[0]:
+        if not dyn_flags[0] and not self.functions and not self.aliases and argv[0] not in ("alias", "set"):
             tool = tool_name(argv[0])
             if tool not in _WRAPPERS:  # dispatch() would break out of its loop at once: go straight to final()
                 return self.final(argv, dyn_flags, word_taint, cwd, via, op, stdin, effects, False, (), tool)
@@ -562,8 +596,9 @@ class Walker:
                 stdin_reads.append(ref.display)
                 if ref.abs and ref.abs in self.downloads:
                     stdin = _flow("fetch")
-                elif self.env.is_secret(ref):
+                elif self.env.is_secret(ref) or self.env.protected(ref):
                     stdin = _flow(None, None, True)
+                self.check_state_secret(ref, ref.display, "<")
         self.redirect_effects_list(redirects, cwd, effects)
         # `cmd < file` reads the file as surely as `cat file` does (policy read rules, state secrets)
         effects.extend(_effect("read", target, "path") for target in stdin_reads)
@@ -580,8 +615,11 @@ class Walker:
                 text, _ = self.expand(red.target, cwd)
                 if text in DEVICES or text.startswith("/dev/fd/") or text.startswith("/proc/self/fd/"):
                     continue
-                ref = self.env.norm(text, cwd)
-                effects.append(self.write_effect(ref, "redirect"))
+                for one in (_braces(text) if "{" in text and not red.target.quoted else (text,)):
+                    ref = self.env.norm(one, cwd)
+                    effects.append(self.write_effect(ref, "redirect"))
+                    if op == "<>":
+                        self.check_state_secret(ref, one, "<>")
 
     def redirect_effects(self, red, cwd, effects, via, op, standalone=False) -> None:
         local: list[Effect] = []
@@ -594,10 +632,64 @@ class Walker:
         if hit:
             inv, what = hit
             self.violate(inv, f"{how} writes {what}; " + _SELF_FIX[inv])
+        elif is_pattern(ref.display) or ref.scope == "unknown":
+            self.reach_check(ref, how, "writes")
+        elif self.env.is_credential(ref):
+            self.violate("no-secret-write", f"{how} writes {ref.display}, a credential file; "
+                         + _SELF_FIX["no-secret-write"])
         if ref.abs and (ref.abs.startswith("/etc/sudoers") or ref.abs in ("/etc/passwd", "/etc/shadow", "/etc/group")):
             self.violate("no-permission-escalation", f"{how} writes {ref.display}; editing account or sudo files "
                          "escalates privileges")
         return _effect("write", ref.display, "path")
+
+    def reach_check(self, ref: PathRef, how: str, verb: str, instead: str = "") -> bool:
+        """A target known only as a pattern (a variable from the environment, a substitution, a glob, interpreter
+        code that computes a path) counts as every protected path it could name: a violation for the first one."""
+        pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
+        if ref.scope != "unknown" and "$" not in pattern and "`" not in pattern and "(…)" not in pattern:
+            # only glob characters: the shell expands them against the disk the hook sees now (no match: the
+            # word stays literal), so the files they match are the targets
+            import glob as _glob
+            hit = None
+            for found in sorted(_glob.glob(pattern))[:500]:
+                fref = self.env.norm(found, None)
+                if self.env.protected(fref) or self.env.is_credential(fref) or self.env.is_state_secret(fref):
+                    hit = fref.display
+                    break
+        else:
+            hit = self.env.reach(pattern, None if ref.scope == "ws" else self.cwd_hint)
+        if hit is None:
+            return False
+        href = self.env.norm(hit, self.env.root)
+        found = self.env.protected(href)
+        inv, what = found if found else ("no-secret-write", f"{hit} (a credential file)")
+        shown = ref.display.replace("$(…)", "$(...)")
+        self.violate(inv, f"{how} {verb} {shown}, which is only known when it runs and may be {what}; "
+                     + (instead or "name the target literally (a path outside memory files, cuticle's files and "
+                        "credentials is allowed)")
+                     + ("; " + _SELF_FIX[inv] if inv == "no-memory-write-via-shell" else ""))
+        return True
+
+    def check_state_secret(self, ref: PathRef, text: str, how: str) -> bool:
+        """Any read of the stamp key or the server token (or a pattern that names one and nothing else)."""
+        env = self.env
+        if env.is_state_secret(ref):
+            shown = ref.display
+        elif is_pattern(text) and ref.scope in ("ws", "unknown"):
+            pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
+            rx = _pattern_regex(pattern, None if ref.scope == "ws" else self.cwd_hint)
+            if rx is None or (rx.match(env.root + "/zz-cuticle-probe/unrelated.txt") and "$(find)" not in text):
+                return False  # matches anything: no more the key than any other file (a find lists them all)
+            secrets = [env.root + "/" + s for s in STATE_SECRETS]
+            hits = [x for x in secrets if rx.match(x)]
+            if not hits:
+                return False
+            shown = f"{text} (= {hits[0][len(env.root) + 1:]})"
+        else:
+            return False
+        self.violate("no-governance-self-modification", f"{how} reads {shown}, cuticle's stamp key or server "
+                     "token; with it an agent could forge stamps or answers, so only cuticle itself reads it")
+        return True
 
     def delete_effect(self, ref: PathRef, how: str, recursive: bool, filtered: bool = False) -> Effect:
         hit = None if filtered and ref.scope == "ws" else self.env.protected(ref)
@@ -614,6 +706,8 @@ class Walker:
         if hit:
             inv, what = hit
             self.violate(inv, f"{how} deletes {what}; " + _SELF_FIX[inv])
+        elif is_pattern(ref.display) or ref.scope == "unknown":
+            self.reach_check(ref, how, "deletes")
         if recursive:
             return _effect("dangerous", ref.display, "path")
         return _effect("write", ref.display, "path")
@@ -639,11 +733,15 @@ class Walker:
                 if taint:
                     self.violate("script-execution-tracking", f"runs a command whose name comes from {taint}ed "
                                  "content; download or decode to a file, review it, then run it")
-                else:
-                    self.violate("script-execution-tracking", f"the command name '{head}' is computed at run time, "
-                                 "so cuticle cannot tell what runs; spell the command out")
-                self.emit(argv, op, via, "dangerous", effects, sudo, wrappers)
-                return cwd, _NO_FLOW
+                    self.emit(argv, op, via, "dangerous", effects, sudo, wrappers)
+                    return cwd, _NO_FLOW
+                return self.unknown_program(argv, cwd, via, op, effects, sudo, wrappers)
+            if self.functions and head in self.functions:
+                return self.call_function(head, argv, cwd, via, op, stdin, effects)
+            if head == "alias" or head == "set" or (self.aliases and head in self.aliases):
+                done = self.alias_or_set(argv, cwd, via, op, effects)
+                if done is not None:
+                    return done
             tool = tool_name(head)
             handler = _WRAPPERS.get(tool)
             if handler is None:
@@ -697,10 +795,90 @@ class Walker:
             tool = None  # 24 wrappers deep: argv changed after the last lookup
         return self.final(argv, dyn, taints, cwd, via, op, stdin, effects, sudo, wrappers, tool)
 
+    def unknown_program(self, argv, cwd, via, op, effects, sudo, wrappers) -> tuple[str | None, Flow]:
+        """``"$EDITOR" notes.txt``, ``$PYTHON -m pytest``: the exec of an unknown program. Allowed, unless an
+        argument is a protected path (the program may write it) or it is handed a shell script."""
+        head = argv[0]
+        self.cwd_hint = cwd
+        if len(argv) > 2 and argv[1] == "-c":  # "$SHELL" -c '…': whatever shell it is, the script runs
+            self.run_text(argv[2], cwd, f"{head} -c", op)
+        else:
+            for a in argv[1:]:
+                value = a.split("=", 1)[1] if a.startswith("-") and "=" in a else a
+                if not value or value.startswith("-"):
+                    continue
+                ref = self.env.norm(value, cwd)
+                if ref.scope == "ws" and ref.rel in ("", "."):
+                    continue  # `$LINTER .`: the workspace as a whole is a normal argument
+                if self.check_state_secret(ref, value, head):
+                    continue
+                hit = self.env.protected(ref)
+                if hit:
+                    inv, what = hit
+                    self.violate(inv, f"{head} is a program only known when it runs, and it is handed {what}; it "
+                                 "may change it. " + _SELF_FIX[inv])
+                elif self.env.is_credential(ref):
+                    self.violate("no-secret-write", f"{head} is a program only known when it runs, and it is handed "
+                                 f"the credential file {ref.display}; " + _SELF_FIX["no-secret-write"])
+        self.emit(argv, op, via, "exec", effects, sudo, wrappers)
+        return cwd, _NO_FLOW
+
+    def call_function(self, name, argv, cwd, via, op, stdin, effects) -> tuple[str | None, Flow]:
+        """A call of a function defined earlier in the command: its body runs with the call's arguments."""
+        saved = {k: self.vars[k] for k in _POSITIONAL if k in self.vars}
+        for k in _POSITIONAL:
+            self.vars.pop(k, None)
+        for k, a in enumerate(argv[1:10], 1):
+            self.vars[str(k)] = a
+        self.vars["@"] = self.vars["*"] = " ".join(argv[1:])
+        self.vars["#"] = str(len(argv) - 1)
+        body = self.functions.pop(name)  # popped while it runs: a recursive call is walked once
+        try:
+            flow = _NO_FLOW
+            for script in body:
+                cwd, flow = self.nested(script, cwd, f"function {name}", op)
+        finally:
+            self.functions[name] = body
+            for k in _POSITIONAL:
+                self.vars.pop(k, None)
+            self.vars.update(saved)
+        if effects:
+            self.emit([name], op, via, "write", effects)
+        return cwd, flow
+
+    def alias_or_set(self, argv, cwd, via, op, effects) -> tuple[str | None, Flow] | None:
+        """``alias name=value`` (recorded), a use of such an alias (expanded and walked) and ``set -- args``
+        (positional parameters)."""
+        head = argv[0]
+        if head == "alias":
+            for a in argv[1:]:
+                name, eq, value = a.partition("=")
+                if eq and name:
+                    self.aliases[name] = value
+            self.emit(argv, op, via, "read", effects)
+            return cwd, _NO_FLOW
+        if head == "set":
+            if "--" in argv:
+                args = argv[argv.index("--") + 1:]
+                for k in _POSITIONAL:
+                    self.vars.pop(k, None)
+                for k, a in enumerate(args[:9], 1):
+                    self.vars[str(k)] = a
+                self.vars["@"] = self.vars["*"] = " ".join(args)
+            return None
+        expansion = self.aliases.pop(head)  # popped while it runs: `alias ls='ls -F'` expands once
+        try:
+            text = expansion + "".join(" " + _shell_quote(a) for a in argv[1:])
+            cwd, flow = self.nested(parse(text, 1), cwd, f"alias {head}", op)
+        finally:
+            self.aliases[head] = expansion
+        return cwd, flow
+
     def shell_script(self, text: str, cwd, via, op, taint) -> None:
         if taint:
             self.violate("script-execution-tracking", f"{via} runs {taint}ed content as a script; save it to a "
                          "file, review it, then run it")
+            self.emit([via, text], op, via, "dangerous", [])
         self.run_text(text, cwd, via, op)
 
     # -- final commands ------------------------------------------------------------------------------
@@ -709,10 +887,21 @@ class Walker:
         """Type the unwrapped command ``argv`` (``tool``: its ``tool_name`` when the caller has it)."""
         if tool is None:
             tool = tool_name(argv[0])
+        self.cwd_hint = cwd
+        if tool not in _META_TOOLS:
+            self.scan_state_secrets(tool, argv, cwd)
         cat = _CATEGORIES.get(tool)
         if cat is None:
             cat = _category_missing(tool)
-        if cat == _C_HANDLER:
+        if tool in _META_TOOLS:
+            cat = _C_EXEC if cat == _C_EXEC else -1  # names and metadata only: no read of the content
+            res = ("read", None)
+            if tool == "ls":
+                ops = _operands(argv[1:])
+                res = ("read", _names_flow([*ops, *(o.rstrip("/") + "/$(…)" for o in ops)] or ["$(…)"]))
+        if cat == -1:
+            pass
+        elif cat == _C_HANDLER:
             res = _FINAL[tool](self, tool, argv, cwd, stdin, effects, taints)
         elif cat == _C_READ:
             res = ("read", None)
@@ -726,6 +915,11 @@ class Walker:
                         continue
                 if "/" in a or "." in a:
                     effects.append(_effect("read", self.env.norm(a, cwd).display, "path"))
+            if tool == "grep" and any(x in ("-l", "-L", "--files-with-matches") for x in argv[1:]):
+                ops = _operands(argv[1:])
+                if not any(x in ("-e", "-f", "--regexp", "--file") for x in argv[1:]):
+                    ops = ops[1:]  # the first operand is the pattern
+                res = ("read", _names_flow([*ops, *(o.rstrip("/") + "/$(…)" for o in ops)] or ["$(…)"]))
         elif cat == _C_EXEC:
             res = ("exec", None)
             if self.downloads or self.written:
@@ -789,11 +983,87 @@ class Walker:
                 taint, secret = stdin.taint, stdin.secret
                 if tool in ("cat", "read", "tee"):
                     text = stdin.text
-            if effects and tool in _SECRET_CARRIERS and any(
-                    e.kind == "path" and self.env.is_secret(self.env.norm(e.target, cwd)) for e in effects):
+            if effects and any(e.type == "read" and e.kind == "path" and self.carries_protected(e.target, cwd)
+                               for e in effects):
                 secret = True
             flow = _NO_FLOW if taint is None and text is None and not secret else _flow(taint, text, secret)
         return cwd, flow
+
+    def carries_protected(self, target: str, cwd) -> bool:
+        ref = self.env.norm(target, cwd)
+        return self.env.is_secret(ref) or self.env.is_state_secret(ref) or bool(self.env.protected(ref))
+
+    def tree_reader(self, tool: str, argv, cwd) -> None:
+        """A command that reads every file under a directory holding ``.cuticle/`` (an archive, a recursive copy,
+        a grep whose pattern matches the key's hex) reads the key too, unless it excludes ``.cuticle``."""
+        args = argv[1:]
+        if any(".cuticle" in a or "cuticle" in a.split("=", 1)[-1] for a in args if a.startswith("-")):
+            return  # --exclude=.cuticle, --exclude-dir=.cuticle
+        flags, ops, values = _opts_and_operands(args, _TREE_VALUED.get(tool, set()))
+        names = set(flags)
+        if tool in ("tar", "bsdtar"):
+            if not (names & {"c", "create", "r", "append", "u", "update"} or
+                    (args and not args[0].startswith("-") and _TAR_LETTERS.fullmatch(args[0]) and
+                     ("c" in args[0] or "r" in args[0]))):
+                return
+        elif tool in ("cp", "scp", "rsync"):
+            if not names & {"r", "R", "a", "recursive", "archive"}:
+                return
+            ops = ops[:-1]
+        elif tool == "zip":
+            if not names & {"r", "recurse-paths"}:
+                return
+            ops = ops[1:]
+        elif tool in ("grep", "egrep", "fgrep"):
+            if not names & {"r", "R", "recursive", "dereference-recursive"} or names & {"l", "L", "c", "q",
+                                                                                      "files-with-matches",
+                                                                                      "count", "quiet"}:
+                return
+            pattern = values.get("e") or values.get("regexp")
+            if pattern is None:
+                if not ops:
+                    return
+                pattern, ops = ops[0], ops[1:]
+            if not ("v" in names or "invert-match" in names or _matches_key(pattern, "F" in names or
+                                                                          tool == "fgrep", "i" in names)):
+                return
+        root = self.env.root
+        for o in ops:
+            ref = self.env.norm(o, cwd)
+            if ref.abs and (ref.abs == root or root.startswith(ref.abs.rstrip("/") + "/")):
+                self.violate("no-governance-self-modification", f"{tool} reads everything under {ref.display}, "
+                             "cuticle's stamp key and server token included; exclude them (--exclude=.cuticle / "
+                             "--exclude-dir=.cuticle) or name the files you need")
+                return
+
+    def scan_state_secrets(self, tool: str, argv, cwd) -> None:
+        """Every argument that names the stamp key or the server token (``base64 .cuticle/key``, ``dd
+        if=.cuticle/key``, ``cd .cuticle && sort key``, ``cat .cu*/ke?``), or hands the ``.cuticle`` directory to
+        a command that reads what is inside, is a read of cuticle's secrets, whatever the command."""
+        in_state = cwd is not None and "/.cuticle" in cwd
+        if tool in _TREE_READERS:
+            self.tree_reader(tool, argv, cwd)
+        for a in argv[1:]:
+            if a.startswith(("--exclude", "--ignore", "-x")):
+                continue
+            if not (in_state or "key" in a or "serve" in a or "cuti" in a or "*" in a or "?" in a or "[" in a
+                    or "$(find)" in a):
+                continue
+            value = a
+            if "=" in a and (a.startswith("-") or a[:3] in ("if=", "of=")):
+                value = a.split("=", 1)[1]
+            elif a.startswith("@"):
+                value = a[1:]
+            elif a.startswith("-") and not in_state:
+                continue
+            ref = self.env.norm(value, cwd)
+            if self.check_state_secret(ref, value, tool):
+                return
+            if ref.scope == "ws" and (ref.rel or "").lower() in (".cuticle", ".cuticle/") and \
+                    tool not in _STATE_DIR_OK:
+                self.violate("no-governance-self-modification", f"{tool} reads {ref.display}/, which holds "
+                             "cuticle's stamp key and server token; only cuticle itself reads them")
+                return
 
     def check_exec_of_download(self, path: str, cwd, lang: str = "sh", op: str = ";") -> None:
         if self.downloads or self.written:
@@ -916,6 +1186,14 @@ class Walker:
                 if tool == "python" and a in ("-m", "-W", "-X"):
                     if a == "-m":
                         script_given = True
+                        mod = argv[i + 1:i + 2]
+                        rest = argv[i + 2:]
+                        if mod in (["zipfile"], ["tarfile"]) and rest[:1] and rest[0] in ("-e", "--extract"):
+                            ops = [x for x in rest[1:] if not x.startswith("-")]
+                            if ops:
+                                _extract(self, f"python -m {mod[0]} -e", ops[0], [],
+                                         ops[1] if len(ops) > 1 else ".", cwd, effects)
+                                return "write", None
                         break
                     i += 1
                 i += 1
@@ -938,7 +1216,7 @@ class Walker:
                 self.violate("script-execution-tracking", f"{tool} runs {taint}ed code; save it, review it, then "
                              "run it")
                 return "dangerous", None
-            typ = self.scan_code(tool, code, cwd, op)
+            typ = self.scan_code(tool, code, cwd, op, tuple(files) + tuple(argv[i:]))
             if inplace:
                 files = files or argv[i:]
                 for ref in self.paths([f for f in files if not f.startswith("-")], cwd):
@@ -954,10 +1232,33 @@ class Walker:
                 return self.scan_code(tool, stdin.text, cwd, op), None
         return "exec", None
 
-    def scan_code(self, lang: str, code: str, cwd, op) -> str:
-        """Type inline interpreter code by what it shells out to, writes and deletes."""
+    def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -> str:
+        """Type inline interpreter code by what it shells out to, reads, writes and deletes.
+
+        String literals joined with ``+``/``.``/``..`` count as one (``'MEM'+'ORY.md'``); a write whose target
+        is not a literal (``open(sys.argv[1], 'a')``, a loop over ``glob('*.md')``) targets the script's
+        arguments when the code reads its argv, else every protected path in reach; decoded code that is
+        executed is dangerous."""
         typ = "exec"
-        strings = _string_literals(code)
+        code = _join_literals(code)
+        strings = [_strip_mode(x) for x in _string_literals(code)]
+        self.cwd_hint = cwd
+        for x in strings:
+            if ("key" in x or "serve" in x or "cuti" in x) and _pathish(x):
+                if self.check_state_secret(self.env.norm(x, cwd), x, f"{lang} code"):
+                    break
+        else:
+            if any(x.rstrip("/").endswith(".cuticle") for x in strings) and \
+                    any(x in ("key", "serve.json", "/key", "/serve.json") for x in strings):
+                self.violate("no-governance-self-modification", f"{lang} code builds the path of cuticle's stamp key "
+                             "or server token; only cuticle itself reads them")
+        if _FETCH_API.search(code):
+            for x in strings:
+                if _pathish(x) and self.carries_protected(x, cwd):
+                    self.violate("no-network-egress", f"{lang} code talks to the network and reads {x}, a protected "
+                                 "file (memory, cuticle's state, the policy or a credential); it never leaves the "
+                                 "machine")
+                    break
         if _FETCH_API.search(code) and _EXEC_API.search(code):
             self.violate("script-execution-tracking", f"{lang} code fetches content and executes it; download it, "
                          "review it, then run it")
@@ -984,7 +1285,8 @@ class Walker:
                 if _pathish(s):
                     self.delete_effect(self.env.norm(s, cwd), f"{lang} code", recursive=True)
                     typ = "dangerous"
-        if _WRITE_API.search(code) or _RMTREE_API.search(code):
+        if _WRITE_API.search(code) or _RMTREE_API.search(code) or _OS_OPEN_WRITE.search(code):
+            found = False
             for s in strings:
                 if _pathish(s):
                     ref = self.env.norm(s, cwd)
@@ -992,6 +1294,20 @@ class Walker:
                     if hit:
                         inv, what = hit
                         self.violate(inv, f"{lang} code writes {what}; " + _SELF_FIX[inv])
+                        found = True
+                    elif is_pattern(s):
+                        found = self.reach_check(ref, f"{lang} code", "writes") or found
+                    elif self.env.is_credential(ref):
+                        self.violate("no-secret-write", f"{lang} code writes {ref.display}, a credential file; "
+                                     + _SELF_FIX["no-secret-write"])
+                        found = True
+            if not found and _computed_write(code):
+                if _ARGV_API.search(code) and args:
+                    for a in args:
+                        if not a.startswith("-"):
+                            self.write_effect(self.env.norm(a, cwd), f"{lang} code (its argument)")
+                else:
+                    self.reach_check(PathRef("unknown", "$(…)"), f"{lang} code", "writes")
             if RANK[typ] < RANK["write"]:
                 typ = "write"
         for s in strings:
@@ -1083,6 +1399,10 @@ class Walker:
                     uploads.extend(o for o in ops[:-1] if ":" not in o)
                 elif ops:
                     outputs.append(ops[-1])
+                    if len(ops) >= 2 and any(o.endswith("/") or o.endswith("/.") for o in ops[:-1]):
+                        self.cwd_hint = cwd
+                        self.reach_check(self.env.norm(ops[-1].rstrip("/") + "/$(…)", cwd), tool,
+                                         "copies a directory whose content is not checked over")
             if tool == "ssh":
                 ops = _operands(args)
                 if not hosts and ops:
@@ -1129,16 +1449,26 @@ class Walker:
             i += 1
         if tool in ("wget", "wget2") and not outputs:
             outputs.extend(_url_basename(x) for x in args if "://" in x)
+        if self.sub_secret:
+            self.violate("no-network-egress", f"{tool} is handed the contents of a protected file (memory, cuticle's "
+                         "state, the policy or a credential) through a substitution; they never leave the machine")
         if stdin is not None and stdin.secret and tool in NET_TOOLS:
-            self.violate("no-network-egress", f"pipes a credential file into {tool}; secrets never leave the "
-                         "machine")
+            self.violate("no-network-egress", f"pipes the contents of a protected file (memory, cuticle's state, "
+                         f"the policy or a credential) into {tool}; they never leave the machine")
         for up in uploads:
             if up in ("-", ""):
                 continue
             ref = self.env.norm(up, cwd)
-            if self.env.is_secret(ref):
-                self.violate("no-network-egress", f"{tool} uploads {ref.display}, a credential file; secrets never "
-                             "leave the machine")
+            hit = self.env.protected(ref)
+            if self.env.is_secret(ref) or self.env.is_state_secret(ref):
+                self.violate("no-network-egress", f"{tool} uploads {ref.display}, a credential or cuticle's own "
+                             "secret; secrets never leave the machine")
+            elif hit:
+                self.violate("no-network-egress", f"{tool} uploads {hit[1]}; memory, the policy and cuticle's state "
+                             "never leave the machine through the shell. Upload other files, or ask the user")
+            elif is_pattern(ref.display) and self.env.reach(ref.abs or ref.display, cwd):
+                self.violate("no-network-egress", f"{tool} uploads {ref.display}, which is only known when it runs "
+                             "and may be a protected file; name the file literally")
         for host in hosts:
             effects.append(_effect("net", host, "host"))
             if self.opts.allowed_hosts is not None and not _host_allowed(host, self.opts.allowed_hosts):
@@ -1154,6 +1484,95 @@ class Walker:
 
 
 # -- wrappers --------------------------------------------------------------------------------------------
+#: commands that read every file under a directory operand (see Walker.tree_reader), their valued options
+_TREE_VALUED = {"tar": {"-f", "--file", "-C", "--directory", "-T", "-X"}, "bsdtar": {"-f", "-C"},
+                "grep": {"-e", "--regexp", "-f", "--file", "-m", "-A", "-B", "-C", "--include", "--exclude"},
+                "cp": {"-t", "--target-directory", "-S"}, "rsync": {"-e", "--rsh"}, "scp": {"-P", "-i", "-o", "-F"},
+                "zip": {"-x", "-i"}}
+_TREE_VALUED["egrep"] = _TREE_VALUED["fgrep"] = _TREE_VALUED["grep"]
+_TREE_READERS = frozenset(_TREE_VALUED)
+_KEY_SAMPLE = "0123456789abcdef" * 4
+
+
+def _matches_key(pattern: str, fixed: bool, icase: bool) -> bool:
+    """Could a grep pattern print a line of the stamp key (64 hex digits)? Unknown regex syntax counts as yes."""
+    if fixed:
+        return bool(pattern) and all(c in "0123456789abcdefABCDEF" for c in pattern)
+    try:
+        py = pattern.replace("\\<", r"\b").replace("\\>", r"\b").replace("\\|", "|").replace("\\(", "(").replace(
+            "\\)", ")").replace("\\{", "{").replace("\\}", "}")
+        return re.search(py, _KEY_SAMPLE, re.I if icase else 0) is not None or \
+            re.search(py, _KEY_SAMPLE.upper()) is not None
+    except re.error:
+        return True
+
+
+#: commands that look at names and metadata only (a stat, a test, a listing): never a read of the content
+_META_TOOLS = frozenset({"ls", "stat", "test", "[", "[[", "du", "df", "realpath", "readlink", "basename", "dirname",
+                         "file", "lsof", "exa", "eza", "tree", "pwd", "which", "type", "command"})
+#: commands that may name the state directory without reading its files (deleting or moving it is a write)
+_STATE_DIR_OK = frozenset({"rm", "rmdir", "mv", "chmod", "chown", "chgrp", "touch", "mkdir", "cd", "pushd", "find",
+                           "git", "cuticle"})
+_POSITIONAL = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*", "#")
+
+
+def _shell_quote(a: str) -> str:
+    if a and all(c.isalnum() or c in "@%+=:,./-_" for c in a):
+        return a
+    return "'" + a.replace("'", "'\\''") + "'"
+
+
+def _braces(text: str, limit: int = 64) -> list[str]:
+    """Bash brace expansion of one word: ``{a,b}c`` -> ``ac bc``, ``x{1..3}`` -> ``x1 x2 x3``; a word without a
+    valid brace group (``{}``, ``{a}``, ``${x}``) stays as it is."""
+    i = 0
+    n = len(text)
+    while i < n:
+        if text[i] == "{" and (i == 0 or text[i - 1] != "$"):
+            depth = 0
+            commas = []
+            for j in range(i, n):
+                c = text[j]
+                if c == "{":
+                    depth += 1
+                elif c == "}":
+                    depth -= 1
+                    if depth == 0:
+                        body = text[i + 1:j]
+                        pre, post = text[:i], text[j + 1:]
+                        if commas:
+                            parts, last = [], i + 1
+                            for k in commas:
+                                parts.append(text[last:k])
+                                last = k + 1
+                            parts.append(text[last:j])
+                        else:
+                            m = re.fullmatch(r"(-?\d+)\.\.(-?\d+)|([a-zA-Z])\.\.([a-zA-Z])", body)
+                            if not m:
+                                break
+                            if m.group(1) is not None:
+                                a, b = int(m.group(1)), int(m.group(2))
+                                step = 1 if b >= a else -1
+                                parts = [str(x) for x in range(a, b + step, step)][:limit]
+                            else:
+                                a, b = ord(m.group(3)), ord(m.group(4))
+                                step = 1 if b >= a else -1
+                                parts = [chr(x) for x in range(a, b + step, step)][:limit]
+                        out: list[str] = []
+                        for part in parts:
+                            for tail in _braces(post, limit):
+                                out.extend(_braces(pre + part + tail, limit) if "{" in part else [pre + part + tail])
+                                if len(out) >= limit:
+                                    return out
+                        return out
+                elif c == "," and depth == 1:
+                    commas.append(j)
+            else:
+                return [text]
+        i += 1
+    return [text]
+
+
 def _skip_opts(argv: list[str], valued: set[str], start: int = 1) -> int:
     i = start
     while i < len(argv):
@@ -1305,7 +1724,7 @@ def _h_find(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 sub.append(expr[k])
                 k += 1
             for start in starts:
-                inner = [x.replace("{}", start.rstrip("/") + "/{}") if x == "{}" else x for x in sub]
+                inner = [_find_pattern(start, names) if x == "{}" else x for x in sub]
                 before = len(w.out.segments)
                 w.find_exec(inner, cwd, filtered, names)
                 for seg in w.out.segments[before:]:
@@ -1323,7 +1742,44 @@ def _h_find(w: Walker, tool, argv, cwd, stdin, effects, taints):
             if RANK[typ] < RANK["write"]:
                 typ = "write"
         j += 1
+    if typ == "read":
+        return typ, _names_flow(_find_pattern(start, names) for start in starts)
     return typ, None
+
+
+def _listing_value(script: Script) -> str | None:
+    """What ``$(find START … -name N)`` or ``$(ls X)`` prints, as a pattern (``START/$(…)/N``, ``X``): enough to
+    see that ``cat "$(find . -name key -path '*cuticle*')"`` reads the key. Other substitutions stay unknown."""
+    if len(script.items) != 1:
+        return None
+    pipe = script.items[0][1]
+    if not pipe.commands or not isinstance(pipe.commands[0], Simple):
+        return None
+    words = [w.text for w in pipe.commands[0].words]
+    if not words or not all(w.literal for w in pipe.commands[0].words):
+        return None
+    if words[0] == "find" and len(pipe.commands) == 1:
+        i = 1
+        starts = []
+        while i < len(words) and not words[i].startswith("-") and words[i] not in ("(", "!"):
+            starts.append(words[i])
+            i += 1
+        expr = words[i:]
+        names = [expr[k + 1] for k, a in enumerate(expr) if a in ("-name", "-iname") and k + 1 < len(expr)]
+        if len(starts) <= 1:
+            return _find_pattern(starts[0] if starts else ".", names[:1])
+    return None
+
+
+def _find_pattern(start: str, names: list[str]) -> str:
+    """The path pattern a find's ``{}`` stands for: any file under ``start`` whose last name matches the -name
+    filter (``$(…)`` is "any directories"), so writes through -exec reach what the filter can reach."""
+    base = start.rstrip("/") or "/"
+    plain = [n for n in names if "/" not in n]
+    name = plain[0] if len(plain) == 1 else names[0] if len(names) == 1 else "*"
+    if "/" in name:  # -path: the whole path
+        return name if name.startswith(("/", "*", ".")) else base + "/" + name
+    return base + "/$(find)" + ("/" + name if name != "*" else "")
 
 
 def _walker_find_exec(self: Walker, inner: list[str], cwd, filtered: bool, names: list[str]) -> None:
@@ -1498,28 +1954,61 @@ def _h_rm(w: Walker, tool, argv, cwd, stdin, effects, taints):
 
 
 def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """cp, mv, ln, install: what lands where (``-t DIR`` and a directory destination put each source's basename
+    there), what is read, what is moved away, and what a link points at (a link to a protected file makes a
+    second, unguarded name for it)."""
     valued = {"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"}
     flags, ops, values = _opts_and_operands(argv[1:], valued)
     target = values.get("t") or values.get("target-directory")
+    into_dir = target is not None
     if target is not None:
         dests, srcs = [target], ops
+    elif tool == "ln" and len(ops) == 1:
+        dests, srcs, into_dir = ["."], ops, True  # ln -s X: ./basename(X)
     elif ops:
         dests, srcs = [ops[-1]], ops[:-1]
     else:
         dests, srcs = [], []
     if tool == "install" and "d" in flags:
         dests, srcs = ops, []
+    symbolic = "s" in flags or "symbolic" in flags or "symbolic-link" in flags
+    link = tool == "ln" or (tool == "cp" and ("l" in flags or "link" in flags or symbolic))
     for d in dests:
         ref = w.env.norm(d, cwd)
-        effects.append(w.write_effect(ref, tool))
-        # cp x dir/ may land on dir/<basename x>
-        for s in srcs:
-            base = s.rstrip("/").rsplit("/", 1)[-1]
-            if base and ref.scope != "unknown":
-                probe = w.env.norm(d.rstrip("/") + "/" + base, cwd)
-                if w.env.protected(probe) and not w.env.protected(ref):
-                    inv, what = w.env.protected(probe)
-                    w.violate(inv, f"{tool} may overwrite {what}; " + _SELF_FIX[inv])
+        is_dir = into_dir or d.endswith("/") or len(srcs) > 1 or (
+            ref.abs is not None and ref.scope != "unknown" and os.path.isdir(ref.abs))
+        if not (is_dir and ref.scope == "ws" and ref.rel in ("", ".")):
+            effects.append(w.write_effect(ref, tool))
+        if is_dir and ref.scope != "unknown":
+            for s in srcs:
+                base = s.rstrip("/").rsplit("/", 1)[-1]
+                if base and ("*" in base or "?" in base or "[" in base) and "$" not in s and cwd:
+                    # a source glob: the names it matches now are the names that land (none: cp fails)
+                    import glob as _glob
+                    sref = w.env.norm(s, cwd)
+                    found = _glob.glob(sref.abs) if sref.abs else []
+                    for name in sorted({x.rstrip("/").rsplit("/", 1)[-1] for x in found})[:200]:
+                        effects.append(w.write_effect(w.env.norm(d.rstrip("/") + "/" + name, cwd), tool))
+                    continue
+                if base and base not in (".", ".."):
+                    effects.append(w.write_effect(w.env.norm(d.rstrip("/") + "/" + base, cwd), tool))
+        if link:
+            # a symbolic link's text is resolved from the link's own directory; a hard link's from cwd
+            base_dir = cwd
+            if symbolic and ref.abs:
+                base_dir = ref.abs if is_dir else ref.abs.rsplit("/", 1)[0] or "/"
+            for s in srcs:
+                sref = w.env.norm(s, base_dir)
+                hit = w.env.protected(sref)
+                if hit is None and w.env.is_state_secret(sref):
+                    hit = ("no-governance-self-modification", f"{sref.display} (cuticle's stamp key or token)")
+                if hit:
+                    w.violate(hit[0], f"{tool} links to {hit[1]}: whatever is written through the link changes it, "
+                              "and reads through it are reads of it; copy the content instead (cp without -l/-s), "
+                              "or link an ordinary file")
+                elif w.env.is_secret(sref):
+                    w.violate("no-secret-write", f"{tool} links to the credential file {sref.display}; "
+                              + _SELF_FIX["no-secret-write"])
     if tool == "mv":
         for s in srcs:
             ref = w.env.norm(s, cwd)
@@ -1531,6 +2020,18 @@ def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
         for s in srcs:
             effects.append(_effect("read", w.env.norm(s, cwd).display, "path"))
     return "write", None
+
+
+def _h_uniq(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """uniq [INPUT [OUTPUT]]: the second operand is written."""
+    flags, ops, values = _opts_and_operands(argv[1:], {"-f", "-s", "-w", "--skip-fields", "--skip-chars",
+                                                        "--check-chars"})
+    if ops:
+        effects.append(_effect("read", w.env.norm(ops[0], cwd).display, "path"))
+    if len(ops) > 1:
+        effects.append(w.write_effect(w.env.norm(ops[1], cwd), "uniq"))
+        return "write", None
+    return "read", _flow(stdin.taint if stdin else None)
 
 
 def _h_tee(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -1576,6 +2077,23 @@ def _h_sed(w: Walker, tool, argv, cwd, stdin, effects, taints):
     if tool == "awk":
         inplace = any(a in ("-i", "--include") and j + 1 < len(args) and args[j + 1] == "inplace"
                       for j, a in enumerate(args))
+        program = next((a for a in args if not a.startswith("-") and a != "inplace"), "")
+        if inplace:
+            files = [a for a in files if a != "inplace"]
+        for m in _AWK_OUT.finditer(program):
+            target = m.group(2) if m.group(2) is not None else None
+            if target is not None:
+                effects.append(w.write_effect(w.env.norm(target, cwd), "awk print >"))
+            elif m.group(3) == "FILENAME":
+                for ref in w.paths(files, cwd):
+                    effects.append(w.write_effect(ref, "awk print > FILENAME"))
+            else:
+                w.cwd_hint = cwd
+                w.reach_check(PathRef("unknown", "$(…)"), "awk print >", "writes")
+        if _AWK_OUT.search(program) and not inplace:
+            for ref in w.paths(files, cwd):
+                effects.append(_effect("read", ref.display, "path"))
+            return "write", None
         if _AWK_SYSTEM.search(" ".join(args)):
             m = _AWK_SYSTEM_ARG.search(" ".join(args))
             if m:
@@ -1666,7 +2184,8 @@ def _h_dd(w: Walker, tool, argv, cwd, stdin, effects, taints):
 
 
 #: the git subcommands an invariant or a write effect looks at
-_GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config"})
+_GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config", "apply",
+                          "am", "stash", "clone"})
 
 
 def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -1747,11 +2266,162 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 if _branch_in(b, protected):
                     w.violate("no-protected-branch", f"git branch {' '.join(rest)} deletes or moves the protected "
                               f"branch {b}; ask the user")
+    elif sub == "clone":
+        flags, ops, values = _opts_and_operands(rest, {"-b", "--branch", "-o", "--origin", "--depth", "-c",
+                                                       "--config", "--reference", "--template", "-j", "--jobs"})
+        if len(ops) >= 2:
+            w.cwd_hint = cwd
+            dest = ops[1].rstrip("/")
+            ref = w.env.norm(dest, cwd)
+            effects.append(w.write_effect(ref, "git clone"))
+            if not w.env.protected(ref):
+                w.reach_check(w.env.norm(dest + "/$(…)", cwd), "git clone", "fills",
+                              "clone into a directory outside memory and cuticle's files")
+    elif sub in ("apply", "am"):
+        _apply_patches(w, f"git {sub}", rest, repo, stdin, effects)
+    elif sub == "stash" and (not rest or rest[0] in ("push", "save", "-u", "--include-untracked", "-m")):
+        w.stashed = True  # `git stash && … && git stash pop`: the pop puts back what this command stashed
+    elif sub == "stash" and rest[:1] and rest[0] in ("pop", "apply") and not w.stashed:
+        names = _stash_names(repo, rest[1:2])
+        w.out.volatile = True
+        if names is not None:
+            for name in names:
+                effects.append(w.write_effect(w.env.norm(name, _git_top(repo) or repo), f"git stash {rest[0]}"))
+            return "git", None
+        # the stash's files are in the object store and could not be listed: they may be any tracked file
+        w.cwd_hint = repo
+        w.reach_check(w.env.norm("$(…)", repo), f"git stash {rest[0]}", "writes")
+        if w.out.violations and w.out.violations[-1].reason.startswith(f"git stash {rest[0]} writes"):
+            v = w.out.violations.pop()
+            w.violate(v.invariant, f"git stash {rest[0]} writes whatever the stash holds, which cuticle cannot see "
+                      "and may include memory or cuticle's files; list it with `git stash show --name-only` and "
+                      "restore the other files with `git checkout stash@{0} -- FILE`")
     elif sub == "config":
         if any(a.startswith("core.hookspath") or a.startswith("core.hooksPath") for a in rest):
             w.violate("no-governance-self-modification", "git config core.hooksPath redirects git hooks; hooks are "
                       "cuticle's, leave them alone")
     return "git", None
+
+
+def _git_top(repo: str | None) -> str | None:
+    """The directory holding ``.git`` at or above ``repo``."""
+    d = repo
+    while d and d != "/":
+        if os.path.exists(d + "/.git"):
+            return d
+        d = d.rsplit("/", 1)[0] or "/"
+    return None
+
+
+def _stash_names(repo: str | None, which: list[str]) -> list[str] | None:
+    """The files a stash would write (``git stash show --name-only``, untracked files included), or None when
+    they cannot be listed (no repository, no git, an error or a slow answer). Local and read-only."""
+    top = _git_top(repo)
+    if top is None:
+        return None
+    import subprocess
+
+    ref = which[0] if which and not which[0].startswith("-") else "stash@{0}"
+    try:
+        out = subprocess.run(["git", "-C", top, "stash", "show", "--name-only", "--include-untracked", ref],
+                             capture_output=True, text=True, timeout=3, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return [line for line in out.stdout.splitlines() if line.strip()]
+
+
+def _apply_patches(w: Walker, how: str, args, cwd, stdin, effects) -> None:
+    """git apply / git am / patch: the files each patch names are written (read from disk or a heredoc); a patch
+    that cannot be read counts as writing every protected path under the working directory."""
+    from .content import diff_paths, read_text
+
+    valued = {"-p", "-i", "--input", "-d", "--directory", "-o", "--output", "-r", "--reject-file", "-B", "-z",
+              "--exclude", "--include", "-C", "--whitespace", "-F", "--fuzz", "-V"}
+    flags, ops, values = _opts_and_operands(list(args), valued)
+    names = set(flags)
+    if names & {"check", "stat", "numstat", "summary", "dry-run"} and "apply" not in names:
+        return  # only reports what the patch would do
+    base = values.get("directory") or values.get("d") or ""
+    texts: list[str | None] = []
+    sources = []
+    if how == "patch":
+        src = values.get("i") or values.get("input")
+        if ops:  # patch ORIGFILE [PATCHFILE]: the named file is the one written
+            for ref in w.paths(ops[:1], cwd):
+                effects.append(w.write_effect(ref, how))
+            return
+        sources = [src] if src else []
+    else:
+        sources = ops
+    for src in sources:
+        ref = w.env.norm(src, cwd)
+        texts.append(read_text(ref.abs) if ref.abs and ref.scope != "unknown" else None)
+    if not sources:
+        texts.append(stdin.text if stdin is not None and stdin.text is not None else None)
+    prefix = (base.rstrip("/") + "/") if base else ""
+    for text in texts:
+        if text is None:
+            w.cwd_hint = cwd
+            if not w.reach_check(w.env.norm(prefix + "$(…)", cwd), how, "applies a patch to",
+                                 "save the patch to a file in the workspace (it is then judged by the files it "
+                                 "names) or check it first with --stat"):
+                effects.append(_effect("write", w.env.norm(prefix + ".", cwd).display, "path"))
+            continue
+        for path in diff_paths(text):
+            effects.append(w.write_effect(w.env.norm(prefix + path, cwd), how))
+
+
+def _h_patch(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    _apply_patches(w, "patch", argv[1:], cwd, stdin, effects)
+    return "write", None
+
+
+def _extract(w: Walker, how: str, archive: str | None, members: list[str], dest: str, cwd, effects) -> None:
+    """An archive extracted into ``dest``: the members named on the command line, else those the archive on disk
+    lists, else (unreadable) every protected path under ``dest``."""
+    from .content import archive_members
+
+    prefix = dest.rstrip("/") + "/" if dest not in ("", ".") else ""
+    if not members and archive and archive != "-":
+        ref = w.env.norm(archive, cwd)
+        listed = archive_members(ref.abs) if ref.abs and ref.scope != "unknown" else None
+        if listed is not None:
+            members = listed
+    if not members:
+        w.cwd_hint = cwd
+        w.reach_check(w.env.norm(prefix + "$(…)", cwd), how, "extracts an archive whose content is not known into",
+                      "list it first (tar -tf / unzip -l) and extract the members by name, or extract into a "
+                      "directory that holds no protected files (build/, tmp/)")
+        effects.append(_effect("write", w.env.norm(dest or ".", cwd).display, "path"))
+        return
+    for m in members[:2000]:
+        effects.append(w.write_effect(w.env.norm(prefix + m.lstrip("/"), cwd), how))
+
+
+def _h_7z(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """7z / 7za / 7zz / unrar: ``x`` and ``e`` extract (``-oDIR``); other commands read or create archives."""
+    args = argv[1:]
+    if not args or args[0] not in ("x", "e"):
+        return "write" if args[:1] == ["a"] else "read", None
+    dest = next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), ".")
+    ops = [a for a in args[1:] if not a.startswith("-")]
+    if tool == "unrar" and len(ops) > 1 and ops[-1].endswith("/"):
+        dest = ops.pop()
+    if ops:
+        _extract(w, f"{tool} {args[0]}", ops[0], ops[1:], dest, cwd, effects)
+    return "write", None
+
+
+def _h_unzip(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    flags, ops, values = _opts_and_operands(argv[1:], {"-d", "-x", "-P"})
+    if set(flags) & {"l", "t", "v", "Z", "p", "z"}:
+        return "read", None
+    if not ops:
+        return "read", None
+    _extract(w, "unzip", ops[0], ops[1:], values.get("d") or ".", cwd, effects)
+    return "write", None
 
 
 def _branch_in(branch: str, protected) -> bool:
@@ -1875,12 +2545,19 @@ def _h_tar(w: Walker, tool, argv, cwd, stdin, effects, taints):
     flags, ops, values = _opts_and_operands(argv[1:], {"-f", "--file", "-C", "--directory"})
     if argv[1:] and not argv[1].startswith("-") and _TAR_LETTERS.fullmatch(argv[1]):
         flags.extend(argv[1])
-    if "x" in flags or "extract" in flags:
+    if "x" in flags or "extract" in flags or "get" in flags:
         dest = values.get("C") or values.get("directory") or "."
         ref = w.env.norm(dest, cwd)
         hit = w.env.protected(ref)
         if hit and dest != ".":
             w.violate(hit[0], f"tar extracts into {hit[1]}; " + _SELF_FIX[hit[0]])
+            return "write", None
+        archive = values.get("f") or values.get("file")
+        members = ops[1:] if archive is None and argv[1:] and not argv[1].startswith("-") and "f" in argv[1] \
+            else ops
+        if archive is None and argv[1:] and not argv[1].startswith("-") and "f" in argv[1] and ops:
+            archive = ops[0]
+        _extract(w, "tar -x", archive, members, dest, cwd, effects)
         return "write", None
     if "c" in flags or "create" in flags:
         out = values.get("f") or values.get("file")
@@ -1953,7 +2630,8 @@ _FINAL = {
     "cp": _h_copy, "mv": _h_copy, "ln": _h_copy, "install": _h_copy,
     "tee": _h_tee, "sponge": _h_tee, "sed": _h_sed, "awk": _h_sed, "chmod": _h_chmod, "chown": _h_chmod,
     "chgrp": _h_chmod, "dd": _h_dd, "git": _h_git, "source": _h_source, ".": _h_source, "tar": _h_tar,
-    "sort": _h_sort, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
+    "sort": _h_sort, "uniq": _h_uniq, "patch": _h_patch, "unzip": _h_unzip, "bsdtar": _h_tar, "7z": _h_7z,
+    "7za": _h_7z, "7zz": _h_7z, "unrar": _h_7z, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
     "terraform": _h_infra, "tofu": _h_infra, "pulumi": _h_infra, "kubectl": _h_infra, "helm": _h_infra,
     "cdk": _h_infra, "cdktf": _h_infra,
 }
@@ -2010,11 +2688,14 @@ _SELF_FIX = {
                                        "user (cuticle init / editing the file by hand)",
     "no-memory-write-via-shell": "write memory through the file tools (Write/Edit/apply_patch) so the memory gate "
                                  "can tier and check the lines; reading memory is fine",
+    "no-secret-write": "credentials are changed by the user; ask them (templates such as .env.example are fine)",
 }
 
 #: patterns the handlers use, compiled on first use (not looked up in re's cache on every call)
 _SED_W_OR_E = LazyRe(r"(^|;)\s*\d*\s*w\s+\S|\be\b")
 _SED_W = LazyRe(r"(?:^|;)\s*\d*\s*w\s+(\S+)")
+#: awk output redirection: ``print … > "file"`` / ``>> "file"`` (group 2) or a computed target (group 3)
+_AWK_OUT = LazyRe(r"\bprintf?\b[^;{}>|]*?(>>?)\s*(?:\"([^\"]*)\"|([A-Za-z_$][\w$]*|\())")
 _AWK_SYSTEM = LazyRe(r"\bsystem\s*\(")
 _AWK_SYSTEM_ARG = LazyRe(r"system\s*\(\s*\"([^\"]*)\"")
 _CHMOD_MODE = LazyRe(r"[0-7]{3,4}|[ugoa]*[+=-][rwxXst]*(,[ugoa]*[+=-][rwxXst]*)*")
@@ -2027,29 +2708,132 @@ _OCTAL_ESCAPE_1_3 = LazyRe(r"\\([0-7]{1,3})")
 _SQL_WHERE = LazyRe(r"\bWHERE\b")
 _SQL_ALTER_DROP = LazyRe(r"\bDROP\s+(COLUMN|TABLE|CONSTRAINT|SCHEMA|DATABASE)\b")
 _SQL_WITH_WRITE = LazyRe(r"\)\s*(DELETE|UPDATE)\b")
-_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])\}|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])")
 _VAR_ANY = re.compile(r"\$[A-Za-z_{@*#?!0-9]")
 _FETCH_API = LazyRe(r"urlopen|urllib|requests\.(get|post)|http\.client|httpx|\bfetch\s*\(|https?\.get|"
                         r"Net::HTTP|open-uri|URI\.open|LWP|HTTP::Tiny|file_get_contents\s*\(\s*['\"]https?:|"
                         r"Invoke-WebRequest|iwr |DownloadString|curl_exec")
-_EXEC_API = LazyRe(r"\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|new\s+Function|\bFunction\s*\(|vm\.run|"
+_EXEC_API = LazyRe(r"\bexec\s*\(|\beval\s*\(|\beval\s+(?=[\w$\"'])|\bcompile\s*\(|new\s+Function|\bFunction\s*\(|vm\.run|"
                        r"\bsystem\s*\(|popen|subprocess|child_process|Invoke-Expression|\biex\b|instance_eval|"
                        r"\bload\s*\(")
-_DECODE_API = LazyRe(r"b64decode|base64\.decode|atob\s*\(|Buffer\.from\([^)]*base64|decode_base64|"
-                         r"unpack\s*\(\s*['\"]m|Base64\.decode|FromBase64String|codecs\.decode")
+_DECODE_API = LazyRe(r"b64decode|base64\.decode|atob\s*\(|Buffer\.from\([^)]*(?:base64|hex)|decode_base64|"
+                         r"unpack\s*\(\s*['\"][mH]|Base64\.decode|FromBase64String|codecs\.decode|fromhex|"
+                         r"unhexlify|a2b_hex|a2b_base64|b32decode|b85decode|\bpack\s*\(\s*['\"]H|decompress|"
+                         r"\bhex2bin|base64_decode|gzinflate|str_rot13|\\x[0-9a-fA-F]{2}.*\\x[0-9a-fA-F]{2}")
 _SHELL_CALL = LazyRe(r"os\.system|os\.popen|os\.exec[lv]p?e?|subprocess\.(?:run|call|Popen|check_output|"
                          r"check_call|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|"
                          r"(?:child_process\.|\b)(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)|"
                          r"\bsystem|\bIO\.popen|Open3\.\w+|shell_exec|passthru|proc_open|\bqx|%x|Kernel\.exec|"
                          r"Deno\.(?:run|Command)|Bun\.(?:spawn|spawnSync|\$)")
 _BACKTICK = LazyRe(r"`([^`]+)`")
-_WRITE_API = LazyRe(r"open\s*\([^)]*['\"][wax+][bt+]?['\"]|\.write_(?:text|bytes)|os\.(?:rename|replace|"
+_WRITE_API = LazyRe(r"open\s*\([^)]*['\"](?:[wax+][bt+]?|r\+[bt]?|rb\+)['\"]|inplace\s*=\s*(?:True|1)|"
+                        r"\.open\s*\(\s*['\"][wax]|\.write_(?:text|bytes)|os\.(?:rename|replace|"
                         r"remove|unlink|symlink|link|truncate|chmod)|shutil\.(?:copy\w*|move)|writeFile|appendFile|"
                         r"createWriteStream|renameSync|rename\(|copyFile|unlinkSync|rmSync|fs\.rm\b|File\.(?:write|"
                         r"binwrite|delete|rename|open\([^)]*['\"][wa])|FileUtils\.|IO\.write|open\s*\(\s*\w+\s*,"
                         r"\s*['\"]?[>+]|\bunlink\b|file_put_contents|fopen\([^)]*['\"][wa]|Set-Content|Out-File|"
                         r"Add-Content|Remove-Item|Path\([^)]*\)\.(?:unlink|rename|replace|touch|write)|"
                         r"open\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*['\"][>+]")
+#: os.open with a flag that writes
+_OS_OPEN_WRITE = LazyRe(r"os\.open\s*\([^)]*O_(?:WRONLY|RDWR|APPEND|CREAT|TRUNC)")
+#: the script reads its own arguments (a path handed on the command line)
+_ARGV_API = LazyRe(r"sys\.argv|process\.argv|\bARGV\b|\$ARGV|\$argv|@ARGV|\bargv\[")
+#: calls that write the file named by their first argument (``open`` only with a write mode)
+_WRITE_CALL = LazyRe(r"\b(open|os\.open|writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|"
+                     r"File\.write|File\.open|IO\.write|file_put_contents|fopen|Path|shutil\.copy\w*|"
+                     r"shutil\.move|os\.rename|os\.replace|os\.remove|os\.unlink|unlinkSync|rmSync)\s*\(")
+_LITERAL_ARG = LazyRe(r"\s*(?:[rbuf]{0,2}'[^'\\]*'|[rbuf]{0,2}\"[^\"\\]*\")\s*")
+_WRITE_MODE = LazyRe(r"['\"](?:[rbt]*[wax+][bt+]*|r\+|>>?|\+<|w\+?|a\+?)['\"]|O_(?:WRONLY|RDWR|APPEND|CREAT)|"
+                     r"flags\s*:\s*['\"][wa]")
+
+
+def _split_args(text: str) -> list[str]:
+    """The top-level, comma-separated arguments of a call whose text starts after its ``(``."""
+    out, depth, cur, quote = [], 0, [], ""
+    for c in text:
+        if quote:
+            cur.append(c)
+            if c == quote:
+                quote = ""
+            continue
+        if c in "'\"`":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            continue
+        cur.append(c)
+    out.append("".join(cur))
+    return out
+
+
+_ASSIGNED_LITERAL = LazyRe(r"(?:^|[;\n(\s])(?:my\s+|const\s+|let\s+|var\s+|local\s+)?\$?([A-Za-z_]\w*)\s*=\s*"
+                           r"(?:'[^'\\\n]*'|\"[^\"\\\n]*\")\s*(?=[;\n)]|$)")
+
+
+def _computed_write(code: str) -> bool:
+    """Some write call's target is not a string literal (a variable, argv, a joined or computed name). A
+    variable assigned one literal in the code (``p = 'out.txt'``) counts as that literal (it is checked with the
+    other literals); one assigned more than once, or anything else, is computed."""
+    names: dict[str, int] = {}
+    for m in _ASSIGNED_LITERAL.finditer(code):
+        names[m.group(1)] = names.get(m.group(1), 0) + 1
+    assigned = {n for n, k in names.items() if k == 1 and len(re.findall(r"\b%s\s*[+\-*/|&]?=" % re.escape(n), code)) == 1}
+    for m in _WRITE_CALL.finditer(code):
+        args = _split_args(code[m.end():m.end() + 400])
+        name = m.group(1)
+        if name in ("open", "File.open", "fopen", "Path", "os.open"):
+            if name == "Path":
+                tail = code[m.end():m.end() + 200]
+                if not re.search(r"\)\.(?:write_text|write_bytes|open\s*\(\s*['\"][wa]|touch|unlink|rename)", tail):
+                    continue
+            elif not any(_WRITE_MODE.search(a) for a in args[1:3]):
+                # perl: open(FH, ">>file") / open(my $fh, '>>', $file): the handle comes first
+                if len(args) >= 2 and re.match(r"\s*(?:my\s+)?[\$\w]+\s*$", args[0]) and \
+                        re.match(r"\s*['\"][+<>]", args[1]):
+                    target = args[2] if len(args) > 2 else args[1]
+                    if not _LITERAL_ARG.fullmatch(target):
+                        return True
+                continue
+            if name in ("shutil.copy", "shutil.copyfile", "shutil.copy2", "shutil.move", "os.rename", "os.replace"):
+                pass
+        if name.startswith(("shutil.", "os.rename", "os.replace")):
+            target = args[1] if len(args) > 1 else ""
+        else:
+            target = args[0] if args else ""
+        bare = target.strip().lstrip("$")
+        if target.strip() and not _LITERAL_ARG.fullmatch(target) and bare not in assigned:
+            return True
+    return False
+
+
+_CONCAT = LazyRe(r"(['\"])([^'\"\\\n]*)\1\s*(?:\+|\.\.|\.(?=\s*['\"]))\s*(['\"])([^'\"\\\n]*)\3")
+
+
+def _join_literals(code: str) -> str:
+    """``'MEM' + 'ORY.md'`` (Python, JS, Ruby), ``"MEM" . "ORY.md"`` (Perl, PHP), ``'a'..'b'`` (Lua) as one
+    literal, so a name built from pieces is still seen."""
+    if "+" not in code and "." not in code:
+        return code
+    for _ in range(8):
+        new = _CONCAT.sub(lambda m: m.group(1) + m.group(2) + m.group(4) + m.group(1), code)
+        if new == code:
+            break
+        code = new
+    return code
+
+
+def _strip_mode(s: str) -> str:
+    """A Perl ``open`` argument without its mode (``>>MEMORY.md`` -> ``MEMORY.md``)."""
+    return s.lstrip("+<>|& ") if s[:1] in "<>+|" else s
+
+
 _RMTREE_API = LazyRe(r"shutil\.rmtree|rm_rf|rm_r\b|remove_dir_all|rmSync\([^)]*recursive|fs\.rm\([^)]*"
                          r"recursive|rimraf|Remove-Item[^;]*-Recurse|rmtree")
 _STRING = LazyRe(r"'''(.*?)'''|\"\"\"(.*?)\"\"\"|'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\"|"
@@ -2216,8 +3000,12 @@ def _b64(text: str) -> str | None:
 
 
 def _stdin_items(stdin: Flow | None) -> list[str]:
+    """What ``xargs`` appends: the literal text's words, the path patterns a listing produces, or one item
+    standing for anything (a write to it reaches every protected path)."""
+    if stdin is not None and stdin.names is not None:
+        return list(stdin.names)
     if stdin is None or stdin.text is None:
-        return ["?"] if stdin is None or stdin.taint or stdin.text is None else []
+        return ["$(…)"]
     return stdin.text.split()
 
 
@@ -2310,10 +3098,5 @@ def analyze_command(command: str, env: Env, opts: Options | None = None, *, cwd:
     """Parse and walk a shell command. Never raises on any input."""
     walker = Walker(env, opts, git_branch=git_branch)
     walker.ide_possible = _may_mention_ide(command)
-    fast = fast_items(command) if len(command) < _FAST_MAX else None
-    if fast is not None:  # plain words and operators: no parse tree needed
-        walker.flat(fast[0], cwd if cwd is not None else env.root, "'" in command or '"' in command)
-    else:
-        # fast_items declined a short command: parse() need not try its fast path again
-        walker.script(parse(command, 0, False), cwd if cwd is not None else env.root)
+    walker.script(parse(command), cwd if cwd is not None else env.root)
     return walker.out

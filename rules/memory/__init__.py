@@ -15,6 +15,7 @@ MODULES: tuple[str, ...] = (
     "cu104_unscoped_decision",
     "cu105_hypothesis_without_expiry",
     "cu106_unverified_user_line",
+    "cu107_unverified_directive",
     "cu201_contradiction",
     "cu202_duplicate_line",
     "cu203_near_duplicate",

@@ -64,7 +64,7 @@ def test_writing_the_hook_settings_is_denied(ws):
     payload = {"hook_event_name": "PreToolUse", "tool_name": "Write", "cwd": str(ws), "session_id": "s1",
                "tool_input": {"file_path": str(ws / ".claude" / "settings.json"), "content": "{}"}}
     out = run_hook("claude", payload)
-    assert out.blocked and json.loads(out.reason)["kind"] == "cuticle.policy/v1"
+    assert out.blocked and json.loads(out.reason)["reason"] == "cuticle-state"  # the write gate, before any policy
 
 
 @pytest.mark.parametrize("fail_closed", [False, True], ids=["fail_closed_policy-off", "fail_closed_policy-on"])

@@ -8,9 +8,10 @@ import re
 
 import pytest
 
+from conftest import install
 from gate_helpers import CONFLICT, HOSTS, TERRAFORM_DIRECTIVE, run_hook, write_payload
 
-STAMP = re.compile(r" <!--cu:[DOCH][a-z2-7]+@\d+(~\d+)?(![sx])?(\|[^#]*)?#[a-z2-7]+-->$")
+STAMP = re.compile(r" <!--cu:[DOCH][a-z2-7]+@\d+(~\d+)?(![sx])?(\+[uv])?(\|[^#]*)?#[a-z2-7]+-->$")
 NEW_HYPOTHESIS = "- The flaky login test is probably a race in the session cache."
 
 
@@ -68,11 +69,24 @@ def test_accepted_write_returns_stamped_content_where_the_host_can_rewrite(ws, h
     assert _memory(ws) == before  # the host writes, not the hook
 
 
-def test_claude_rewrite_asks_in_default_mode_and_allows_in_accept_edits(ws):
+@pytest.mark.parametrize("mode", ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"])
+def test_claude_rewrite_leaves_the_decision_to_claudes_own_permission_flow_in_every_mode(ws, mode):
+    # an "allow" would override plan and dontAsk, an "ask" the user's allow rules (and in `claude -p` its reason
+    # reaches the model as the error text): the stamped input goes without a decision
     payload, _ = write_payload("claude", ws, "MEMORY.md", _memory(ws) + NEW_HYPOTHESIS + "\n")
-    assert run_hook("claude", payload).json["hookSpecificOutput"]["permissionDecision"] == "ask"
-    payload["permission_mode"] = "acceptEdits"
-    assert run_hook("claude", payload).json["hookSpecificOutput"]["permissionDecision"] == "allow"
+    payload["permission_mode"] = mode
+    out = run_hook("claude", payload).json["hookSpecificOutput"]
+    assert "permissionDecision" not in out
+    assert NEW_HYPOTHESIS + " <!--cu:H" in out["updatedInput"]["content"]
+
+
+@pytest.mark.parametrize(("setting", "decision"), [("allow", "allow"), ("ask", "ask")])
+def test_claude_auto_allow_forces_a_decision(ws, setting, decision):
+    (ws / ".cuticle" / "config.toml").write_text(f'[gate]\nclaude_auto_allow = "{setting}"\n', encoding="utf-8")
+    payload, _ = write_payload("claude", ws, "MEMORY.md", _memory(ws) + NEW_HYPOTHESIS + "\n")
+    out = run_hook("claude", payload).json["hookSpecificOutput"]
+    assert out["permissionDecision"] == decision and "updatedInput" in out
+    assert "stamped" not in out["permissionDecisionReason"] or decision == "allow"
 
 
 @pytest.mark.parametrize("host", ["codex", "copilot"])
@@ -377,7 +391,7 @@ def test_symlinked_memory_file_pointing_outside_is_refused(ws, tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["binary", "huge", "no-permission"])
-def test_unreadable_memory_file_is_not_tiered_and_fails_open_with_a_diagnostic(ws, kind):
+def test_an_edit_of_an_unreadable_memory_file_is_refused_with_the_reason(ws, kind):
     path = ws / "memory" / "odd.md"
     if kind == "binary":
         path.write_bytes(b"\x00\x01binary")
@@ -391,9 +405,9 @@ def test_unreadable_memory_file_is_not_tiered_and_fails_open_with_a_diagnostic(w
     payload = {"hook_event_name": "PreToolUse", "tool_name": "Edit", "cwd": str(ws),
                "tool_input": {"file_path": str(path), "old_string": "binary", "new_string": "x"}}
     out = run_hook("claude", payload)
-    assert out.code == 0 and not out.blocked
-    assert out.stderr.count("\n") == 1 and "not tiered" in out.stderr and "memory/odd.md" in out.stderr
-    assert "not tiered" in json.dumps(_events(ws)[-1])
+    assert out.blocked  # an edit of what cuticle cannot read cannot be checked (docs/bad-input.md)
+    assert json.loads(out.reason)["reason"] == "unreadable-memory-file" and "memory/odd.md" in out.reason
+    assert _events(ws)[-1]["decision"] == "block"
 
 
 def test_huge_or_binary_new_content_for_a_memory_file_is_refused(ws):
@@ -412,12 +426,18 @@ def test_non_memory_write_passes_untouched(ws):
 
 
 @pytest.mark.parametrize("host", HOSTS)
-def test_malformed_stdin_fails_open_with_one_line_on_stderr(ws, host):
+def test_malformed_stdin_before_a_tool_is_refused_and_logged(ws, host):
     out = run_hook(host, None, "preToolUse", raw=b"{not json", cwd=ws)
-    assert not out.blocked
-    assert out.code == 0
-    assert out.stderr.count("\n") == 1 and "fail-open" in out.stderr
-    assert _events(ws)[-1]["decision"] == "fail-open"
+    assert out.blocked
+    assert "payload is not JSON" in (out.reason or "")
+    assert _events(ws)[-1]["decision"] == "block" and "not JSON" in _events(ws)[-1]["error"]
+
+
+@pytest.mark.parametrize("host", HOSTS)
+def test_malformed_stdin_on_other_events_proceeds_with_one_line_on_stderr(ws, host):
+    out = run_hook(host, None, "sessionStart", raw=b"{not json", cwd=ws)
+    assert not out.blocked and out.code == 0
+    assert out.stderr.count("\n") == 1 and "payload is not JSON" in out.stderr
 
 
 def test_unknown_host_fails_open(ws):
@@ -430,11 +450,12 @@ def test_unknown_event_fails_open(ws):
     assert out.code == 0 and "unknown event" in out.stderr
 
 
-def test_broken_config_fails_open_and_says_why(ws):
-    (ws / ".cuticle" / "config.toml").write_text("[gate\n", encoding="utf-8")
+def test_broken_config_keeps_every_check_on_and_says_why(ws):
+    (ws / ".cuticle" / "config.toml").write_text("[gate\nuser_guard = false\n", encoding="utf-8")
     payload, _ = write_payload("claude", ws, "MEMORY.md", _memory(ws) + CONFLICT + "\n")
     out = run_hook("claude", payload)
-    assert out.code == 0 and "invalid TOML" in out.stderr
+    assert out.blocked and "invalid TOML" in out.stderr
+    assert "invalid TOML" in json.loads(out.reason)["config_error"]  # the model is told too
 
 
 def test_workspace_comes_from_claude_project_dir_when_cwd_is_missing(ws):
@@ -520,8 +541,7 @@ def test_cursor_after_file_edit_stamps_the_edited_lines_on_disk(ws):
 
 @pytest.mark.parametrize("host", ["claude", "openclaw"])
 def test_bom_and_crlf_survive_a_rewritten_edit_and_only_the_new_line_is_stamped(empty_workspace, host):
-    ws = empty_workspace
-    (ws / ".cuticle").mkdir()
+    ws = install(empty_workspace)
     original = "\ufeff# M\r\n\r\n- User said: never deploy on Fridays.\r\n- tests pass\r\n".encode()
     (ws / "MEMORY.md").write_bytes(original)
     if host == "claude":

@@ -114,9 +114,9 @@ def test_server_with_idle_timeout_exits_by_itself(ws):
     assert not (ws / ".cuticle" / "serve.json").exists()
 
 
-def test_a_forwarded_hook_call_loads_neither_the_gate_nor_json(ws, server):
-    """The fast path is the whole of a forwarded call: no memory model, no rules, not even ``json`` (whose decoder
-    imports ``re``) nor ``socket``; the answer is the server's, byte for byte what the in-process gate says."""
+def test_a_forwarded_hook_call_loads_neither_the_gate_nor_the_memory_model(ws, server):
+    """The fast path is the whole of a forwarded call: the intake (public ``json``) and the discovery rule, but no
+    memory model, no rules, no ``socket``; the answer is the server's, byte for byte what the in-process gate says."""
     payload, _ = write_payload("claude", ws, "MEMORY.md", (ws / "MEMORY.md").read_text() + CONFLICT + "\n")
     code = (
         "import sys\n"
@@ -131,30 +131,20 @@ def test_a_forwarded_hook_call_loads_neither_the_gate_nor_json(ws, server):
     loaded = proc.stderr.rsplit("LOADED ", 1)[1].split()
     assert loaded[-2:] == ["CODE", "2"]
     assert json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
-    heavy = [m for m in loaded[:-2] if m.split(".")[0] in ("tiers", "rules", "json", "re", "socket", "enum")
-             or m in ("gate.handler", "gate.writepath")]
+    # (``json`` imports ``re``, which imports ``enum``: the price of the public decoder)
+    heavy = [m for m in loaded[:-2] if m.split(".")[0] in ("rules", "socket", "selectors", "personality")
+             or (m.startswith("tiers.") and m not in ("tiers.discover", "tiers.lazy"))
+             or m in ("gate.handler", "gate.writepath", "gate.payload")]
     assert heavy == []
 
 
-def test_light_json_reads_what_json_reads():
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
+def test_the_client_reads_the_payload_with_the_gates_own_intake(ws, server):
+    """Malformed or hostile stdin on the forwarded path never raises (Python 3.11's private scanner raised
+    SystemError): the client hands it to the in-process gate, which answers it."""
+    from gate.client import forward
 
-    from gate.client import loads
-
-    scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
-    values = st.recursive(scalars, lambda kids: st.lists(kids) | st.dictionaries(st.text(), kids), max_leaves=20)
-
-    @settings(max_examples=300, deadline=None)
-    @given(values, st.sampled_from(["", " ", "\n\t "]))
-    def same(value, pad):
-        text = pad + json.dumps(value, ensure_ascii=False) + pad
-        assert loads(text.encode("utf-8")) == json.loads(text)
-
-    same()
-    for bad in (b"", b"{", b'{"a": 1} x', b"[1,]", b"{'a': 1}", b"\xff", b"\xef\xbb\xbf{}"):
-        with pytest.raises(ValueError):
-            loads(bad)
+    for bad in (b"{", b"\xff{}", b"[" * 5000, b'{"cwd": "\\ud800"' + b"}", b"\x00", b'"just a string"'):
+        assert forward("claude", "PreToolUse", bad) is None or bad.startswith(b'{"cwd"')
 
 
 def test_a_server_whose_code_changed_stops_and_the_hook_answers_in_process(ws, monkeypatch):

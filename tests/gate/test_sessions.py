@@ -170,12 +170,12 @@ def test_prompt_events_never_block(ws, host, payload, event):
     ({"reason": "clear"}, "clear"),
     ({}, "session_end"),
 ], ids=["claude-end-reason-is-kept", "no-reason-falls-back-to-session-end"])
-def test_session_end_queues_a_reflection(workspace: Path, payload_extra: dict, reason: str) -> None:
+def test_session_end_queues_a_reflection(ws: Path, payload_extra: dict, reason: str) -> None:
     from personality import pending
     from tiers.workspace import Workspace
 
-    body = {"session_id": "s-reflect", "cwd": str(workspace), "hook_event_name": "SessionEnd", **payload_extra}
+    body = {"session_id": "s-reflect", "cwd": str(ws), "hook_event_name": "SessionEnd", **payload_extra}
     hook = run_hook("claude", body)
     assert hook.code == 0, hook.stderr
-    queued = pending(Workspace(workspace))
+    queued = pending(Workspace(ws))
     assert [(m["sessionKey"], m["reason"]) for m in queued] == [("s-reflect", reason)]

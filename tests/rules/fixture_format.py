@@ -4,8 +4,8 @@ A case is a `## title` section with optional `key: value` lines (path, session, 
 and fenced blocks with four tildes: `~~~~markdown input` (the file under test), `~~~~markdown file=PATH`
 (other workspace files), `~~~~text expected` (one `LINE:COL CODE [message part]` per finding; empty means
 clean) and `~~~~markdown fixed` (the file after `--fix`; with `fix: unsafe`, after `--unsafe-fixes`).
-Inside inputs, `{{stamp T key=value...}}` is replaced by a valid stamp for the line and `{{forged T}}` by one
-made with a different key; with `escaped: true`, `\\uXXXX` and `\\UXXXXXXXX` escapes are decoded.
+Inside inputs, `{{stamp T key=value...}}` (session, scope, ttl, expires=none, verified=yes|no) is replaced by a
+valid stamp for the line and `{{forged T}}` by one made with a different key; with `escaped: true`, `\\uXXXX` and `\\UXXXXXXXX` escapes are decoded.
 """
 
 from __future__ import annotations

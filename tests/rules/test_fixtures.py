@@ -31,7 +31,8 @@ def _stamp_lines(text: str, key: bytes) -> str:
         args = {k: v.strip('"') for k, v in args.items()}
         use_key = key if m.group("kind") == "stamp" else b"not-the-workspace-key-" + key[:8]
         st = make_stamp(content, Tier(m.group("tier")), int(args.get("session", 1)), use_key,
-                        scope=args.get("scope"), ttl=int(args["ttl"]) if "ttl" in args else None)
+                        scope=args.get("scope"), ttl=int(args["ttl"]) if "ttl" in args else None,
+                        verified={"yes": True, "no": False}.get(args.get("verified", "")))
         if "expires" in args:
             from tiers.record import replace
             st = replace(st, expires=None) if args["expires"] == "none" else st

@@ -1,13 +1,11 @@
 """The lint speed paths answer exactly like the plain computations they replace (issue #5).
 
 Each fast path is checked against the straightforward version on a corpus (rule fixtures, test sources, eval-like
-lines) and on generated text: whole-file secret anchors, the per-file line facts, CU203's digit-run grouping, the
-poisoning detector's token masks and destination prefilter, and the lazily parsed gate table.
+lines) and on generated text: whole-file secret lines, the per-file line facts and CU203's digit-run grouping.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -15,9 +13,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import poisoning, secrets
+from rules import secrets
 from rules.document import normalized_bodies, normalized_content, parse
-from rules.prefilter import required_literals
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,15 +30,6 @@ def _corpus() -> list[str]:
 
 _TEXT = st.lists(st.sampled_from(list("aeiost_ -.:/@'2İΣпароль\u200b\u202eghp\t") + [
     "api", "token", "pass", "://", "sk-", "ключ", "repl", "5reply", "x.io", "1.2.3"]), max_size=25).map("".join)
-
-
-def test_every_match_of_the_secret_anchor_pattern_holds_a_literal_anchor() -> None:
-    # secret_lines searches the literal anchors only: a non-ASCII line that _needed lets through by the pattern
-    # must hold one of them too
-    literals = required_literals(secrets._ANCHORS)
-    assert literals is not None
-    for alternative in literals:
-        assert any(all(any(a in lit for a in secrets._ALL_ANCHORS) for lit in group) for group in alternative), alternative
 
 
 def _check_secret_lines(texts: list[str]) -> None:
@@ -151,34 +139,3 @@ def test_cu203_on_the_corpus_like_the_reference() -> None:
     keys += [k + " 7" for k in keys[::3]] + [k.replace("a", "e") for k in keys[::5]]
     want = [(a, b, round(s, 2)) for a, b, s in _near_duplicates_reference(keys, 4, 0.8)]
     assert _near_duplicates(keys) == want
-
-
-def test_poisoning_token_masks_skip_only_digit_words() -> None:
-    words = re.compile(r"\w+")
-    for text in [poisoning.normalize(t) for t in _corpus()] + ["12ab 3 a1 _9 9_ ²x x² 123 a'b ١٢٣ ١٢a 2reply"]:
-        got = poisoning._word_pattern().findall(text)
-        assert got == [w for w in words.findall(text) if not re.fullmatch(r"\d+", w)]
-
-
-@settings(max_examples=300, deadline=None)
-@given(_TEXT)
-def test_destination_prefilter_is_exact(text: str) -> None:
-    text = poisoning.normalize(text)
-    dest = poisoning._aux()["dest_hint"].pattern.search(text) is not None
-    assert poisoning._Facts(text).dest is dest
-
-
-def test_destination_words_are_the_word_alternatives_of_the_hint() -> None:
-    assert set(poisoning._DEST_WORDS) == {a for a in poisoning._DEST_HINT_OTHER.split("|") if a not in ("://", "@")}
-    assert all(a in poisoning._DEST_HINT.split("|") for a in poisoning._DEST_WORDS)
-
-
-def test_gate_table_parses_like_the_json_file() -> None:
-    path = ROOT / "rules" / "poisoning_gates.json"
-    full = json.loads(path.read_text(encoding="utf-8"))
-    table = poisoning._GateTable(path.read_text(encoding="utf-8"))
-    assert all(table.get(k) == v for k, v in full.items())
-    assert table.get("no such gate") is None and "no such gate" not in table
-    assert dict(poisoning._GateTable(path.read_text(encoding="utf-8")).items()) == full
-    odd = poisoning._GateTable('{"a": [[["x"]]], "b": null}')  # not the generated layout: parsed whole
-    assert dict(odd.items()) == {"a": [[["x"]]], "b": None}

@@ -12,6 +12,7 @@ from tiers.workspace import Workspace
 
 def make(tmp_path, text: str) -> Workspace:
     (tmp_path / ".cuticle").mkdir(exist_ok=True)
+    (tmp_path / ".cuticle" / "key").write_text("ab" * 32 + "\n", encoding="ascii")  # as `cuticle init` leaves it
     (tmp_path / ".cuticle" / "config.toml").write_text(text, encoding="utf-8")
     return Workspace(tmp_path)
 
@@ -33,6 +34,42 @@ def test_a_broken_or_stale_cache_is_ignored(tmp_path):
     assert Workspace(tmp_path).section("gate") == {"user_guard": False}
     cache.write_text(json.dumps({"toml": "[gate]\n", "config": {"gate": {"user_guard": True}}}), encoding="utf-8")
     assert Workspace(tmp_path).section("gate") == {"user_guard": False}
+
+
+def test_editing_only_the_derived_cache_changes_nothing(tmp_path):
+    make(tmp_path, "[gate]\nuser_guard = [\"USER.md\"]\n").config
+    cache = tmp_path / ".cuticle" / "cache" / "config.json"
+    forged = json.loads(cache.read_text(encoding="utf-8"))
+    forged["config"] = {"gate": {"user_guard": False}}  # same text, other parse, the old (now wrong) mac
+    cache.write_text(json.dumps(forged), encoding="utf-8")
+    assert Workspace(tmp_path).section("gate") == {"user_guard": ["USER.md"]}
+    del forged["mac"]
+    cache.write_text(json.dumps(forged), encoding="utf-8")
+    assert Workspace(tmp_path).section("gate") == {"user_guard": ["USER.md"]}
+
+
+def test_a_workspace_without_a_key_parses_without_a_cache(tmp_path):
+    (tmp_path / ".cuticle").mkdir()
+    (tmp_path / ".cuticle" / "config.toml").write_text("[tiers]\nhypothesis_ttl = 5\n", encoding="utf-8")
+    assert Workspace(tmp_path).section("tiers") == {"hypothesis_ttl": 5}
+    assert not (tmp_path / ".cuticle" / "cache").exists()
+    assert not (tmp_path / ".cuticle" / "key").exists()
+
+
+def test_the_hook_replaces_an_invalid_config_by_the_defaults_and_says_why(tmp_path):
+    ws = make(tmp_path, "[gate\nuser_guard = false\n")
+    error = ws.config_or_defaults()
+    assert error is not None and "invalid TOML" in error and "\n" not in error
+    assert ws.config == {} and ws.section("gate") == {}
+    ws = make(tmp_path, "[memory]\nglobs = 3\n")
+    assert "globs must be a list" in ws.config_or_defaults()
+    assert ws.memory_globs == ("MEMORY.md", "memory.md", "USER.md", "memory/**/*.md")
+
+
+def test_an_unreadable_config_is_a_config_error(tmp_path):
+    ws = make(tmp_path, "")
+    (tmp_path / ".cuticle" / "config.toml").write_bytes(b"[gate]\nuser_guard = \"\xff\"\n")
+    assert "cannot read config" in ws.config_or_defaults()
 
 
 def test_invalid_toml_is_an_error_every_time(tmp_path):

@@ -247,6 +247,9 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
             rel = relatedness(cons.analysis, a)
             if rel >= RELATED_MIN:
                 grey.append((rel, cons))
+    if not conflicts and index.judge is not None and hasattr(index.judge, "related"):
+        live = [k for k in index.constraints if k.tier is not Tier.DECISION or binding(k, today, index.session)]
+        grey = index.judge.related(content, grey, live)  # + the directives related by embedding
     if not conflicts and grey:
         conflicts.extend(_ask_judge(index, cand_tier, content, grey))
     if not conflicts:

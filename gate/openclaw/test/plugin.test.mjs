@@ -228,6 +228,9 @@ function realRunner(calls) {
 function tempWorkspace() {
   const dir = mkdtempSync(join(tmpdir(), "cuticle-oc-"));
   mkdirSync(join(dir, ".cuticle"));
+  // installed, as `cuticle init` leaves it: a key and a config (a bare .cuticle/ protects nothing)
+  writeFileSync(join(dir, ".cuticle", "key"), "5a".repeat(32) + "\n");
+  writeFileSync(join(dir, ".cuticle", "config.toml"), "");
   writeFileSync(join(dir, "MEMORY.md"), "# Memory\n\n- Tests ran green on CI.\n");
   return dir;
 }
@@ -261,4 +264,19 @@ test("real gate: an accepted memory write comes back with stamped params", { ski
   } finally {
     rmSync(ws, { recursive: true, force: true });
   }
+});
+
+test("command:new ends the previous session as before_reset with reason new", async () => {
+  const { api, calls } = fakeApi({ answer: {} });
+  createPlugin().register(api);
+  const hook = calls.hooks.find((h) => h.events === "command:new");
+  assert.ok(hook, "no command:new hook");
+  await hook.fn({ type: "command", action: "new", sessionKey: "agent:main:main", messages: [],
+    context: { workspaceDir: "/ws", previousSessionEntry: { sessionId: "old-1" } } });
+  assert.equal(calls.runs.length, 1);
+  const { argv, input } = calls.runs[0];
+  assert.deepEqual(argv.slice(-3), ["hook", "openclaw", "before_reset"]);
+  assert.equal(input.event.reason, "new");
+  assert.equal(input.ctx.sessionId, "old-1");
+  assert.equal(input.workspaceDir, "/ws");
 });

@@ -26,7 +26,7 @@ DENY = [
     ("command rm -rf /", "no-recursive-delete"),
     ("$(echo rm) -rf /", "no-recursive-delete"),
     ("a=rm; $a -rf /", "no-recursive-delete"),
-    ("$CMD -rf /", "script-execution-tracking"),
+    ("$CMD -rf /", "no-governance-self-modification"),  # an unknown program handed / (it holds the hook settings)
     ("for d in a b; do rm -rf /$d; done", "no-recursive-delete"),
     ("if true; then rm -rf /; fi", "no-recursive-delete"),
     ("while true; do rm -rf /; done", "no-recursive-delete"),

@@ -1,5 +1,4 @@
-"""The speed-ups keep behaviour: the compiled policy matcher agrees with rule-by-rule matching, the fast parser
-with the full parser."""
+"""The speed-ups keep behaviour: the compiled policy matcher agrees with rule-by-rule matching."""
 
 from __future__ import annotations
 
@@ -62,28 +61,6 @@ def _tree(obj):
     return obj
 
 
-_LINE_TOKENS = ["a", "b", "git", "status", "-rf", "--x=1", "x=1", "/bin/rm", "~/x", "a.b", "[x]", "!", "!x", "%",
-                "if", "time", "{", "}", "{}", "{a,b}", "+", " ", "  ", "\t", "&&", "||", ";", "|", "|&", "&", "'q s'",
-                '"d q"', "a'b'",
-                '"a"b', "$x", ">", "#", "\\", "\n", "é"]
-
-
-@settings(max_examples=600, deadline=None)
-@given(st.lists(st.sampled_from(_LINE_TOKENS), max_size=16).map("".join))
-def test_fast_parse_builds_the_same_nodes_as_the_full_parser(text):
-    from rules.governance.shell import _fast_parse, _Parser
-    fast = _fast_parse(text)
-    if fast is not None:
-        assert _tree(fast) == _tree(_Parser(text).parse_list())
-
-
-@pytest.mark.parametrize("line", ["git status", "  ls -la  ", "a\tb", "rm -rf build/ dist/", ""], ids=repr)
-def test_plain_lines_take_the_split_path(line):
-    from rules.governance.shell import _PLAIN_LINE, _fast_parse, _Parser
-    assert _PLAIN_LINE.fullmatch(line)
-    assert _tree(_fast_parse(line)) == _tree(_Parser(line).parse_list())
-
-
 def test_ide_prefilter_covers_every_ide_word():
     from rules.governance.analyze import _IDE_WORDS, _may_mention_ide
     assert not _may_mention_ide("git status && ls -la")
@@ -105,37 +82,6 @@ def test_needs_mask_prefilter_agrees_with_the_regex_it_replaced(text):
                              or ("-p" in text and ("mysql" in low or "mariadb" in low))
                              or _TOKEN.search(text) is not None)
     assert needs_mask(text) == expect
-
-
-_WALK_TOKENS = ["sudo ", "rm ", "-rf ", "/ ", "build ", "git ", "push ", "origin ", "main ", "+main ", "cd ", "sub ",
-                "tee ", "MEMORY.md ", "echo ", "'x y' ", "curl ", "http://e.com/s.sh ", "-o ", "s.sh ", "sh ",
-                "bash ", "-c ", "'rm -rf /' ", "\"git push -f\" ", "xargs ", "cat ", ".env ", "base64 ", "-d ",
-                "python3 ", "chmod ", "777 ", "find ", ". ", "-delete ", "env ", "timeout ", "5 ", "ls ",
-                "vscode.sock ", "&& ", "| ", "; ", "|| ", "& ", "|& ", "-exec ", "{} ", "+ ", "\\; ", "{a,b} ",
-                "-name ", "'*.md' "]
-
-
-def _walked(command: str, flat: bool):
-    from rules.governance.analyze import Walker, _may_mention_ide
-    from rules.governance.paths import Env
-    from rules.governance.shell import fast_items, parse
-    env = Env.build("/ws")
-    w = Walker(env)
-    w.ide_possible = _may_mention_ide(command)
-    if flat:
-        w.flat(fast_items(command)[0], env.root)
-    else:
-        w.script(parse(command), env.root)
-    segs = [(s.op, s.argv, s.sudo, s.type, s.effects, s.via, s.wrappers) for s in w.out.segments]
-    return segs, w.out.violations, w.out.volatile, w.vars, w.downloads, w.written
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(_WALK_TOKENS), min_size=1, max_size=12).map("".join))
-def test_flat_walk_of_a_fast_line_agrees_with_the_tree_walk(command):
-    from rules.governance.shell import fast_items
-    if fast_items(command) is not None:
-        assert _walked(command, True) == _walked(command, False)
 
 
 def _same_record(built, cls):
@@ -220,47 +166,6 @@ def test_norm_agrees_with_normpath_on_every_path(text, cwd):
     env = Env(root="/ws", home="/home/me")
     ref = env.norm(text, cwd)
     assert (ref.scope, ref.display, ref.rel, ref.abs) == _reference_norm(env, text, cwd)
-
-
-_TREE_TOKENS = ["a", "b", "echo", "x.md", "'q s'", '"d q"', '"$X"', '"a $HOME/b"', "$Y", "${Z}", "$1", "$", "A=1", "B=",
-                "C+=2", "1A=2", "'A'=1", "A='x'", "A=$X", "=", "2", "12", ">", ">>", "2>", "2>&1", ">&", "&>", "&>>",
-                "<", "<<<", "<<", "<<-", "<>", ">|", "<&", " ", "  ", "\t", "&&", "||", ";", "|", "|&", "&", "if",
-                "time", "!", "{", "}", "{}", "{a}", "[[", "#", "\\", "\n", "é", "(", ")", "`", "-x", "/dev/null",
-                "x'y'", '"it\'s"', "'$A'", '"$A"b', "$A'b'", "<<EOF", "<<-EOF", "<<'E'", "EOF", "\tEOF", "E",
-                "\nEOF\n", "\nE", "\r"]
-
-
-@settings(max_examples=800, deadline=None)
-@given(st.lists(st.sampled_from(_TREE_TOKENS), max_size=14).map("".join))
-def test_second_fast_path_builds_the_same_nodes_as_the_full_parser(text):
-    """Redirections, $NAME expansions and leading assignments on the second fast path (shell._fast_tree)."""
-    from rules.governance.shell import _fast_tree, _Parser
-    fast = _fast_tree(text)
-    if fast is not None:
-        assert _tree(fast) == _tree(_Parser(text).parse_list())
-
-
-@pytest.mark.parametrize("line", ['echo "OPENAI_API_KEY=x" >> .env', 'psql "$DATABASE_URL" -c "SELECT 1"',
-                                  "tee -a m.md <<< 'x'", "cmd 2>&1 | tee log", "A=1 B='x y' make >out 2>/dev/null"],
-                         ids=repr)
-def test_common_redirect_lines_take_the_second_fast_path(line):
-    from rules.governance.shell import _fast_tree, _Parser
-    assert _tree(_fast_tree(line)) == _tree(_Parser(line).parse_list())
-
-
-@pytest.mark.parametrize("line", ["cat > chitin.yaml <<'EOF'\nrules: []\nEOF", "sh <<EOF\nrm -rf ~/p\nEOF\n",
-                                  "cat <<-X | sh\n\tA\n\tX\n  \n", "cat <<A <<B\n1\nA\n2\nB", "cat <<E\nno end"],
-                         ids=repr)
-def test_heredoc_lines_take_the_second_fast_path(line):
-    from rules.governance.shell import _fast_tree, _Parser
-    assert _tree(_fast_tree(line)) == _tree(_Parser(line).parse_list())
-
-
-@pytest.mark.parametrize("line", ["cat <<EOF", "cat <<E &&\nx\nE\necho hi", "echo x\nls", "echo $(a $(b))", "echo ${A}", "{a}>x echo", ">x echo", "é > x",
-                                  "if true; then :; fi", "echo `a \\` b`"], ids=repr)
-def test_the_second_fast_path_declines_what_it_does_not_cover(line):
-    from rules.governance.shell import _fast_tree
-    assert _fast_tree(line) is None
 
 
 _MASK_PIECES = ["KEY", "key", "Token", "=", ":", " ", "-", "--password ", "--token=", "pass", "PWD", "auth", "bearer ",

@@ -12,10 +12,8 @@ from rules.model import ToolCall
     "cat .cuticle/key",
     "cp .cuticle/key /tmp/k",
     "base64 < .cuticle/serve.json",
-    pytest.param("cd .cuticle && cat key", marks=pytest.mark.xfail(
-        strict=True, reason="read targets after a cd are not resolved yet (writes are)")),
-    pytest.param("python3 -c \"print(open('.cuticle/key').read())\"", marks=pytest.mark.xfail(
-        strict=True, reason="interpreter code is inspected for writes, deletes and shell-outs, not reads")),
+    "cd .cuticle && cat key",
+    "python3 -c \"print(open('.cuticle/key').read())\"",
 ], ids=["cat-the-key", "copy-the-key-out", "stdin-redirect-of-the-server-token", "cd-then-cat",
         "interpreter-reads-the-key"])
 def test_reading_the_stamp_key_or_server_token_is_denied(ws, command: str) -> None:
