@@ -53,6 +53,24 @@ class Claude(Host):
         return [f"{path}: autoMemoryDirectory = {want} (Claude's auto memory now lives in the workspace, gated; "
                 "notes already in ~/.claude/projects/ stay there)"]
 
+    def uninstall_extras(self, root: Path, *, dry_run: bool = False) -> list[str]:
+        from ..install import load_json, write_json
+
+        path = root / LOCAL_SETTINGS
+        if not path.exists():
+            return []
+        data = load_json(path)
+        if data.get("autoMemoryDirectory") != str(root / AUTO_MEMORY):
+            return []  # set by someone else: not init's to take back
+        rest = {k: v for k, v in data.items() if k != "autoMemoryDirectory"}
+        verb = "would " if dry_run else ""
+        if not dry_run:
+            if rest:
+                write_json(path, rest)
+            else:
+                path.unlink()
+        return [f"{path}: {verb}remove autoMemoryDirectory (init set it; notes already in {AUTO_MEMORY}/ stay)"]
+
     def check(self, root: Path, data: dict) -> list[tuple[str, str, str]]:
         from ..install import load_json
 

@@ -164,6 +164,21 @@ class OpenClaw(Host):
         return bool(entry and entry.get("enabled") and isinstance(ws, str)
                     and Path(os.path.expanduser(ws)).resolve() == root)
 
+    def has_ours(self, data: Any) -> bool:
+        return isinstance(data, dict) and self.entry_of(data) is not None
+
+    def installed_command(self, data: dict) -> str | None:
+        import shlex
+
+        argv = ((self.entry_of(data) or {}).get("config") or {}).get("command")
+        if isinstance(argv, list) and argv and all(isinstance(a, str) for a in argv):
+            return shlex.join(argv)
+        return None
+
+    def installed_workspace(self, data: dict) -> str | None:
+        ws = ((self.entry_of(data) or {}).get("config") or {}).get("workspace")
+        return ws if isinstance(ws, str) else None
+
     # -- doctor --------------------------------------------------------------------------------------
 
     def hook_argv(self, data: dict, path: Path) -> tuple[list[str] | None, list[tuple[str, str, str]]]:
