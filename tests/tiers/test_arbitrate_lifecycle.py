@@ -98,9 +98,9 @@ def test_an_observation_in_russian_supersedes_the_older_one(ws):
 
 
 def test_a_directive_contradicting_a_hypothesis_marks_it_contradicted(ws):
-    (ws.root / "MEMORY.md").write_text(_stamped(ws, [("- The user probably prefers tabs.", Tier.HYPOTHESIS)]),
-                                       encoding="utf-8")
-    res = arbitrate(ConstraintIndex.from_workspace(ws), "- User said: never use tabs, indent with 4 spaces.",
+    (ws.root / "MEMORY.md").write_text(_stamped(ws, [("- The user's timezone is probably Europe/Paris.",
+                                                       Tier.HYPOTHESIS)]), encoding="utf-8")
+    res = arbitrate(ConstraintIndex.from_workspace(ws), "- User said: my timezone is Europe/Berlin.",
                     Tier.DIRECTIVE, verified=True)
     assert res.decision == "allow"
     assert [r.state for r in res.retires] == ["contradicted"]

@@ -82,6 +82,51 @@ def _best_clause(cc: Clause, k: Analysis) -> tuple[Clause | None, float]:
     return best, best_ov
 
 
+_SIGNED: dict[int, tuple] = {}
+
+
+def signed(a: Analysis) -> tuple[frozenset[str], frozenset[str], bool]:
+    """(concepts with a positive sign, with a negative sign — in clauses that are not exceptions —, whether a
+    clause relaxes or waves away), computed once per analysis."""
+    got = _SIGNED.get(id(a))
+    if got is not None and got[0] is a:
+        return got[1]
+    pos, neg = set(), set()
+    loose = False
+    for cl in a.clauses:
+        if cl.exception:
+            continue
+        loose |= cl.force in ("relax", "indiff")
+        for x, sg in cl.signs.items():
+            if sg > 0:
+                pos.add(x)
+            elif sg < 0:
+                neg.add(x)
+    value = (frozenset(pos), frozenset(neg), loose)
+    if len(_SIGNED) > 50_000:
+        _SIGNED.clear()
+    _SIGNED[id(a)] = (a, value)
+    return value
+
+
+def may_flip(c: Analysis, k: Analysis) -> bool:
+    """Whether ``polarity`` or ``licensed`` could find anything: both need a concept the two lines sign
+    oppositely (a flip, a dropped requirement, a bypassed gate, a licensed exception; antonyms are folded onto one
+    id with the opposite sign), or a clause of the candidate that relaxes or waves away — or a prohibited window or
+    limit the candidate gives a time or an amount for (``time_window``, ``threshold``)."""
+    c_pos, c_neg, loose = signed(c)
+    k_pos, k_neg, _ = signed(k)
+    if loose or not c_pos.isdisjoint(k_neg) or not c_neg.isdisjoint(k_pos):
+        return True
+    return _limited(k) and any(sg > 0 and (s == "TIME" or s.startswith("NUM:")) for s, _, sg in c.values)
+
+
+def _limited(k: Analysis) -> bool:
+    """A prohibiting clause of ``k`` holds a time or a number (a window or a limit)."""
+    return any(not cl.exception and cl.force == "prohibit" and any(s == "TIME" or s.startswith("NUM:")
+                                                                    for s, _, _ in cl.values) for cl in k.clauses)
+
+
 def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     """(what the candidate does, detail) when it flips the constraint's polarity, else None."""
     # Required approval gates: "ask first", "without review", "directly".
@@ -329,6 +374,15 @@ def _core(kc: Clause, sign: int) -> dict[str, float]:
             if sg * sign > 0 and x in kc.direct and kind.get(x) in _CORE_KINDS and x not in _LIGHT_CORE}
 
 
+#: the weight of a code span in a rule's core (an object the user named exactly)
+CODE_WEIGHT = 1.5
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def _code_spans(text: str) -> frozenset[str]:
+    return frozenset(x.strip().casefold() for x in _CODE_SPAN.findall(text)) if "`" in text else frozenset()
+
+
 _LIGHT_CORE = frozenset({"USER_G", "DO", "GET", "GO", "THING", "w:first"})
 
 
@@ -344,12 +398,15 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     if c.report or c.mention or _QUESTION.search(c.text):
         return None  # "asked whether it may be moved" licenses nothing
     guess = c.hedged
+    # a code span the rule names (`any`, `legacy/`) is part of its core; a permission naming it again names it
+    k_code = _code_spans(k.text)
+    shared_code = k_code & _code_spans(c.text) if k_code else frozenset()
     for kc in k.clauses:
         if kc.exception or kc.force not in {"prohibit", "oblige"}:
             continue
         sign = -1 if kc.force == "prohibit" else 1
         core = _core(kc, sign)
-        total = sum(core.values())
+        total = sum(core.values()) + CODE_WEIGHT * len(k_code)
         if total <= 0:
             continue
         kind = lexicon().kind
@@ -366,6 +423,9 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
                 if (sign < 0 and sg > 0) or (sign > 0 and (sg < 0 or (sg > 0 and cc.force == "relax"))):
                     got[x] = w
                     acts |= kind.get(x) == "action"
+            if permissive and sign < 0:
+                for span in shared_code:
+                    got["code:" + span] = CODE_WEIGHT
         share = sum(got.values()) / total
         if share >= LICENSE_MIN or (guess and acts and share >= GUESS_MIN):
             what = "recommends" if guess else "permits"

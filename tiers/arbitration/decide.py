@@ -10,12 +10,12 @@ from ..concepts import Analysis, analyze, lexicon
 from ..model import Tier
 from ..stamps import split_stamp
 from ..text import strip_markup
-from .compare import c_coverage, licensed, polarity, relatedness, threshold, time_window
+from .compare import c_coverage, licensed, may_flip, polarity, relatedness, threshold, time_window
 from .index import RELATED_MIN, ConstraintIndex
 from .lifecycle import Retired, binding
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
 from .scope import in_scope, scope_generalization
-from .structure import shape, substituted
+from .structure import shape, stems, substituted
 from .values import LIGHT, substitution
 
 _MODAL = frozenset({"PERMIT", "RELAX", "INDIFF", "OBLIGE", "HEDGE", "FUTURE_PLAN"})
@@ -54,7 +54,7 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
     if not ks.typed or not ks.may_meet(c.text):
         return None  # most rules fix no typed value, most lines hold none of its type: no shape needed
     cs = shape(c.text)
-    if not (rel >= ANCHOR_MIN or cs.stems & ks.stems or cs.code & ks.code):
+    if not (rel >= ANCHOR_MIN or cs.code & ks.code or stems(c.text) & stems(k.text)):
         return None
     setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception)
     return substituted(cs, ks, setting)
@@ -89,7 +89,10 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
         reason, res = explain("scope-generalization", cand_tier, cons,
                               "the line drops the scope" if how == "dropped" else "the line widens the scope")
         return Conflict(cons, "scope-generalization", reason, res, 1.0 + rel)
-    sub = (substitution(c, k) if not shape(c.text).report else None) or structural
+    sub = substitution(c, k)
+    if sub and shape(c.text).report:
+        sub = None  # "scaled from 6 to 9 nodes": a report substitutes nothing
+    sub = sub or structural
     if sub and cons.scope and not in_scope(c, cons.scope):
         sub = None  # another value outside the scope's case is that case's own
     if sub:
@@ -116,14 +119,15 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
             return None
     if c.indiff and max(rel, c_coverage(c, k)) >= 0.5:
         rel = max(rel, RELATED_MIN)
-    window = time_window(c, k) or (("permits", "the amount is beyond the limit the constraint sets")
-                                   if threshold(c, k) == "conflict" else None)
+    flips = may_flip(c, k)
+    window = (time_window(c, k) or (("permits", "the amount is beyond the limit the constraint sets")
+                                    if threshold(c, k) == "conflict" else None)) if flips else None
     if window is not None:
         lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and (c.hedged or cand_tier is Tier.OBSERVATION)
         kind = "lower-tier-over-directive" if lower else "polarity-flip"
         reason, res = explain(kind, cand_tier, cons, window[1])
         return Conflict(cons, kind, reason, res, max(rel, RELATED_MIN))
-    if rel < LICENSE_REL or (rel < RELATED_MIN and c.indiff):
+    if rel < LICENSE_REL or (rel < RELATED_MIN and c.indiff) or not (flips or c.indiff):
         return None
     if c.indiff:
         detail = "it treats as indifferent something the user ruled on"

@@ -45,6 +45,8 @@ class FileIndex:
     facts: list[Constraint] = field(default_factory=list)
     #: index key -> positions in ``facts``, built on first need
     fact_postings: dict[str, list[int]] | None = None
+    #: (frequent key, frequent key) -> the last constraints holding both (``top``), built on first need
+    inter: dict[tuple[str, str], list[int]] = field(default_factory=dict)
 
     def facts_about(self, keys: frozenset[str]) -> list[Constraint]:
         """The facts sharing an index key with a line."""
@@ -137,9 +139,12 @@ class FileIndex:
                         score[i] += w
             if len(common) >= 2:
                 common.sort(key=lambda kp: len(kp[1]))
-                both = set(common[0][1]) & set(common[1][1])
+                pair = (common[0][0], common[1][0])
+                tail = self.inter.get(pair)
+                if tail is None:  # the last constraints holding both, once per file and pair
+                    tail = self.inter[pair] = sorted(set(common[0][1]) & set(common[1][1]))[-POSTING_CAP:]
                 v0 = kw[common[0][0]] * 0.5 + kw[common[1][0]] * 0.5
-                for i in sorted(both)[-POSTING_CAP:]:
+                for i in tail:
                     if i not in score:
                         score[i] = v0 + sum(kw[k] * 0.5 for k, _ in common[2:] if k in self.keys[i])
             elif not score:
@@ -147,8 +152,9 @@ class FileIndex:
                     score[i] = kw[common[0][0]] * 0.5
         if len(score) > n_top:
             import heapq
+            from operator import itemgetter
 
-            top = heapq.nsmallest(n_top, score.items(), key=lambda kv: (-kv[1], kv[0]))
+            top = heapq.nlargest(n_top, score.items(), key=itemgetter(1))  # ties: first scored first
         else:
             top = score.items()
         return [(-sc, fnum, i) for i, sc in top]

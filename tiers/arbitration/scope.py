@@ -6,7 +6,7 @@ import re
 
 from ..concepts import Analysis, analyze, lexicon
 from .compare import _w
-from .structure import shape, stem
+from .structure import shape, stem, stems
 
 #: Share of a scoped decision's choice a candidate must restate to generalize it.
 CHOICE_MIN = 0.5
@@ -80,7 +80,7 @@ def in_scope(c: Analysis, scope: str) -> bool:
     words, specific = _scope_parts(scope)
     if specific:
         return any(_text_has(c.text, p) for p in specific)
-    return not words or len(words & shape(c.text).stems) * 2 >= len(words)
+    return not words or len(words & stems(c.text)) * 2 >= len(words)
 
 
 def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
@@ -125,7 +125,7 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     if scope_when and scope_when & {(s, v) for s, v, _ in c.values}:
         return None  # "until the end of January" kept as "in January"; "after Dec 6" is about the bound
     words, specific = _scope_parts(scope)
-    kept_words = words & cs.stems
+    kept_words = words & stems(c.text)
     kept_specific = {p for p in specific if _text_has(c.text, p)}
     if kept_specific:
         return None  # the scope's own case is named: a narrower or the same claim

@@ -36,7 +36,6 @@ class Shape:
     """The structural values of one line."""
 
     text: str
-    stems: frozenset[str]  # content-word stems (not names, numbers or stop words)
     code: frozenset[str]  # code spans, casefolded
     numbers: tuple[Number, ...]
     regions: frozenset[str]
@@ -53,7 +52,7 @@ class Shape:
     def may_meet(self, text: str) -> bool:
         """Whether a line could hold a value of a type this shape holds (cheap tests on its text): a line that
         cannot need not be shaped."""
-        if (self.numbers or self.regions) and any(ch.isdigit() for ch in text):
+        if (self.numbers or self.regions) and _DIGIT.search(text):
             return True
         if self.addresses and ("@" in text or "." in text):
             return True
@@ -71,6 +70,7 @@ class Shape:
 # ------------------------------------------------------------------------------------------------ patterns
 
 _CODE = re.compile(r"`([^`]+)`")
+_DIGIT = re.compile(r"\d")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s`'\")>]+|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|ru|de|eu|co|uk|me|info|"
                   r"host|cloud|internal|local|site|ai|рф)\b(?![.\w-]*@)", re.I)
@@ -259,8 +259,7 @@ def _people(body: str) -> list[tuple[int, str]]:
 def shape(text: str) -> Shape:
     """The structural values of ``text`` (one memory line)."""
     body = _strip(text)
-    folded = body.casefold()
-    digits = any(ch.isdigit() for ch in body)
+    digits = _DIGIT.search(body) is not None
     code = frozenset(c.strip().casefold() for c in _CODE.findall(body)) if "`" in body else frozenset()
     keyed = bool(_KEYED.match(body))
     key_stems: frozenset[str] = frozenset()
@@ -289,13 +288,21 @@ def shape(text: str) -> Shape:
     if fm:
         near = [k for at, k in people_at if abs(at - fm.start()) < 40]
         first = near[0] if near else None
-    names = {w for _, w in people_at}
-    stems = frozenset(stem(w) for w in _WORD.findall(_CODE.sub(" ", folded) if code else folded)
-                      if w not in _STOP and len(w) > 2 and not (names and name_key(w) in names))
     numbers = _numbers(body, key_end, key_stems) if digits else ()
-    return Shape(text, stems, code, numbers, regions, addresses, templates, forms, people,
+    return Shape(text, code, numbers, regions, addresses, templates, forms, people,
                  lead, sequence,
                  first, keyed, bool(_REPORT.search(body)))
+
+
+@functools.lru_cache(maxsize=65536)
+def stems(text: str) -> frozenset[str]:
+    """The content-word stems of a line (not names, code spans, numbers or stop words): what two lines about the
+    same slot share, whatever their values."""
+    body = _strip(text)
+    names = {name_key(m.group(1)) for m in _NAME.finditer(body)}
+    folded = body.casefold()
+    return frozenset(stem(w) for w in _WORD.findall(_CODE.sub(" ", folded) if "`" in folded else folded)
+                     if w not in _STOP and len(w) > 2 and not (names and name_key(w) in names))
 
 
 def _skeleton(code: str) -> str:
