@@ -125,6 +125,14 @@ def test_a_slow_server_is_cut_off_inside_the_time_budget(stub):
     assert time.monotonic() - start < 1.0
 
 
+def test_a_reply_trickling_in_byte_by_byte_is_cut_off_at_the_budget(stub):
+    stub.drip = 0.05
+    judge = chat(stub.url, timeout_ms=300)
+    start = time.monotonic()
+    assert judge.cuticle_judge_conflict(GREY, RULE, CTX) is None
+    assert time.monotonic() - start < 0.8
+
+
 def test_the_questions_about_one_line_share_one_budget(stub):
     stub.delay = 0.15
     judge = chat(stub.url, timeout_ms=250)
