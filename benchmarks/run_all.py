@@ -160,8 +160,9 @@ def _lint(out: str) -> list[Figure]:
 def _large(out: str) -> list[Figure]:
     rows = []
     for line in out.splitlines()[1:]:
-        lines, _, wall, _, mb, _ = line.split()
-        rows.append(_info(f"lint, one {int(lines):,}-line MEMORY.md (-j1)", f"{float(wall):.1f} s, {float(mb):.0f} MB"))
+        lines, _, wall, cpu, mb, per_line = line.split()
+        rows.append(_info(f"lint, one {int(lines):,}-line MEMORY.md (-j1)",
+                          f"{float(cpu):.1f} s CPU ({float(wall):.1f} s wall), {float(mb):.0f} MB, {per_line} µs/line"))
     return rows
 
 

@@ -59,39 +59,23 @@ def _is_hook_command(s: str, host: str) -> bool:
 
 
 def _has_ours(data: Any, host: str) -> bool:
-    if host == "openclaw":
-        entries = ((data.get("plugins") or {}).get("entries") or {}) if isinstance(data, dict) else {}
-        return isinstance(entries, dict) and "cuticle" in entries
-    return any(_is_hook_command(s, host) for s in _strings(data))
+    from .hosts import get
+
+    return get(host).has_ours(data)
 
 
 def _command(data: dict, host: str, recorded: str | None) -> str | None:
     """The base command init installed (``cuticle``, a path, ``python -m gate``), read back from the config."""
-    if host == "openclaw":
-        try:
-            argv = data["plugins"]["entries"]["cuticle"]["config"]["command"]
-        except (KeyError, TypeError):
-            return recorded
-        return shlex.join(argv) if isinstance(argv, list) and all(isinstance(a, str) for a in argv) else recorded
-    for s in _strings(data):
-        if _is_hook_command(s, host):
-            return s[: s.index(f" hook {host}")]
-    return recorded
+    from .hosts import get
+
+    return get(host).installed_command(data) or recorded
 
 
 def _merged(host: str, data: dict, command: str, root: Path) -> dict:
     """What init's merge makes of ``data`` (the same function init calls)."""
-    try:
-        from .hosts import get  # one module per host
-    except ImportError:
-        get = None
-    if get is not None:
-        return get(host).merge(data, command, root)[0]
-    from .install import PLUGIN_DIR, merge_hooks, merge_openclaw
+    from .hosts import get
 
-    if host == "openclaw":
-        return merge_openclaw(data, PLUGIN_DIR, command, root)[0]
-    return merge_hooks(host, data, command)[0]
+    return get(host).merge(data, command, root)[0]
 
 
 # -- undoing a merge ------------------------------------------------------------------------------------------
@@ -201,9 +185,11 @@ def uninstall(host: str, root: Path, *, host_config: str | None = None, dry_run:
         if not dry_run and _forget_record(ws, host):
             rep.actions.append("removed the record of it from .cuticle/installed.json")
         return rep
-    if host == "openclaw":
-        named = (cur["plugins"]["entries"]["cuticle"].get("config") or {}).get("workspace")
-        if isinstance(named, str) and Path(named).resolve() != root:
+    from .hosts import get
+
+    named = get(host).installed_workspace(cur)
+    if named is not None:
+        if Path(named).expanduser().resolve() != root:
             raise UsageError(f"{path}: cuticle is installed there for the workspace {named}, not {root}; "
                              f"run `cuticle uninstall openclaw {named}`")
     command = _command(cur, host, rec_command)
@@ -224,7 +210,6 @@ def uninstall(host: str, root: Path, *, host_config: str | None = None, dry_run:
         rep.actions.append(f"{path}: {verb}remove it (init created it and it holds nothing else)")
         if not dry_run:
             path.unlink()
-            _remove_empty_dirs(path.parent, root)
     else:
         rep.outcome = "edited"
         rep.actions.append(f"{path}: {verb}remove cuticle's entries, keeping everything else")
@@ -232,6 +217,9 @@ def uninstall(host: str, root: Path, *, host_config: str | None = None, dry_run:
             saved = write_json(path, result)
             if saved:
                 rep.actions.append(f"backed up {path.name} as it was to {Path(saved).name}")
+    rep.actions += get(host).uninstall_extras(root, dry_run=dry_run)
+    if not dry_run:
+        _remove_empty_dirs(path.parent, root)
     if not dry_run and _forget_record(ws, host):
         rep.actions.append("removed the record of it from .cuticle/installed.json")
     rep.actions.append("kept the memory files, .cuticle/ (stamp key, GC archive, sessions) and the policy")

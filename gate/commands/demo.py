@@ -21,6 +21,14 @@ from tiers.record import dataclass
 SESSION = "demo-session-1"
 
 
+def _say(text: str) -> None:
+    """The tour's narration; ``--quiet`` keeps only failed checks and the verdict."""
+    from ._common import QUIET
+
+    if not QUIET:
+        print(text)
+
+
 def configure(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--workspace", "-w", metavar="DIR", default=None,
                         help="workspace to copy and tour (default: ./sample-workspace, else the one shipped with "
@@ -48,17 +56,23 @@ class _Tour:
         return self.cuticle("hook", "claude", stdin=json.dumps(body))
 
     def step(self, title: str) -> None:
-        print(f"\n== {title}")
+        _say(f"\n== {title}")
 
     def show(self, text: str, limit: int = 14) -> None:
         lines = text.rstrip("\n").splitlines()
         for line in lines[:limit]:
-            print(f"   {line}")
+            _say(f"   {line}")
         if len(lines) > limit:
-            print(f"   … ({len(lines) - limit} more lines)")
+            _say(f"   … ({len(lines) - limit} more lines)")
 
     def expect(self, ok: bool, what: str) -> None:
-        print(f"   {'ok ' if ok else 'FAIL'} {what}")
+        from ._common import QUIET, paint, use_color
+
+        color = use_color(sys.stdout)
+        if not ok:
+            print(f"   {paint('FAIL', 'red', color)} {what}")
+        elif not QUIET:
+            print(f"   {paint('ok ', 'green', color)} {what}")
         if not ok:
             self.failures += 1
 
@@ -92,7 +106,7 @@ def _tour(t: _Tour) -> None:
     t.hook("SessionStart", source="startup")
     prompt = "From now on use pnpm for every install, never npm."
     proc = t.hook("UserPromptSubmit", prompt=prompt)
-    print(f"   user: {prompt}")
+    _say(f"   user: {prompt}")
     t.expect(proc.returncode == 0, "prompt recorded")
 
     t.step("4. The agent files the user's words in MEMORY.md: new line classified, stamped inline")
@@ -109,10 +123,10 @@ def _tour(t: _Tour) -> None:
         hedge = next((ln for ln in updated.splitlines() if "cold caches" in ln), "")
     except (KeyError, TypeError, ValueError, StopIteration):
         updated = ""
-    print(f"   {stamped}\n   {hedge}")
-    # Claude Code's default permission mode answers "ask" with the rewrite (the user confirms the edit);
-    # acceptEdits/bypassPermissions modes answer "allow". Either way the stamped content is what gets written.
-    t.expect(decision in ("allow", "ask") and "<!--cu:D" in stamped,
+    _say(f"   {stamped}\n   {hedge}")
+    # the stamped input goes back without a permission decision: Claude's own permission flow runs (or asks for)
+    # the write, and the stamped content is what gets written
+    t.expect(decision != "deny" and "<!--cu:D" in stamped,
              "the user's own words became a verified DIRECTIVE (stamp tier D)")
     t.expect("<!--cu:H" in hedge, "the agent's guess became a HYPOTHESIS with an expiry (stamp tier H)")
     if updated:
@@ -125,7 +139,7 @@ def _tour(t: _Tour) -> None:
     proc = t.hook("PreToolUse", tool_name="Edit", tool_input={
         "file_path": str(memory), "old_string": last, "new_string": last + guess + "\n"})
     decision, reason = _decision(proc)
-    print(f"   attempted: {guess}")
+    _say(f"   attempted: {guess}")
     t.show(reason, limit=8)
     t.expect(decision == "deny" and "pnpm" in reason, "write blocked, the directive named in the reason")
 
@@ -133,11 +147,11 @@ def _tour(t: _Tour) -> None:
     cmd = "echo '- npm is fine after all' >> MEMORY.md"
     proc = t.hook("PreToolUse", tool_name="Bash", tool_input={"command": cmd})
     decision, reason = _decision(proc)
-    print(f"   $ {cmd}")
+    _say(f"   $ {cmd}")
     t.show(reason, limit=4)
     t.expect(decision == "deny", "shell write to a memory file denied")
     proc = t.cuticle("evaluate", "-t", "Bash", "-c", "git status && git push --force origin main", "--json")
-    print("   $ cuticle evaluate -t Bash -c 'git status && git push --force origin main'")
+    _say("   $ cuticle evaluate -t Bash -c 'git status && git push --force origin main'")
     t.show(proc.stdout, limit=4)
     t.expect(proc.returncode == 1, "a chain is judged by its most dangerous segment")
 
@@ -168,7 +182,7 @@ def _tour(t: _Tour) -> None:
 
     archived = read_jsonl(t.root / ".cuticle" / "gc-archive.jsonl")
     for entry in archived[:4]:
-        print(f"   archived {entry.get('id')}: {entry.get('file')}:{entry.get('line')} {entry.get('reason')}")
+        _say(f"   archived {entry.get('id')}: {entry.get('file')}:{entry.get('line')} {entry.get('reason')}")
     t.expect(bool(archived), "expired hypotheses left memory for the archive in .cuticle/")
     if archived:
         proc = t.cuticle("gc", "--workspace", ".", "--restore", str(archived[0]["id"]))
@@ -232,11 +246,16 @@ def _copy(source: Path, dest: Path) -> list[str]:
                 continue
             rels.add(rel.as_posix())
     rels |= {name for name in EXTRA_FILES if (source / name).is_file() and not (source / name).is_symlink()}
+    from tiers.errors import UsageError
+
     dest.mkdir(parents=True)
     for rel in sorted(rels):
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source / rel, target)
+        try:
+            shutil.copyfile(source / rel, target)
+        except OSError as exc:
+            raise UsageError(f"{rel}: cannot copy it for the tour ({exc.strerror or exc})") from None
     return sorted(rels)
 
 
@@ -258,14 +277,17 @@ def run(args: argparse.Namespace) -> int:
         copied = _copy(source, root)
         tour = _Tour(root=root.resolve())
         shown = os.path.relpath(source) if source.is_relative_to(Path.cwd().resolve()) else str(source)
-        print(f"cuticle tour on a copy of {shown}/ ({len(copied)} file(s); the original is not touched)")
+        _say(f"cuticle tour on a copy of {shown}/ ({len(copied)} file(s); the original is not touched)")
         if "MEMORY.md" not in copied:
-            print("   (it has no MEMORY.md: the tour starts one in the copy)")
+            _say("   (it has no MEMORY.md: the tour starts one in the copy)")
         _tour(tour)
     finally:
         if cleanup is not None:
             cleanup.cleanup()
         elif root.exists():
-            print(f"\nthe toured copy is kept in {args.keep}")
-    print(f"\n{'all steps behaved as described' if tour.failures == 0 else f'{tour.failures} step(s) failed'}")
+            _say(f"\nthe toured copy is kept in {args.keep}")
+    from ._common import QUIET
+
+    verdict = "all steps behaved as described" if tour.failures == 0 else f"{tour.failures} step(s) failed"
+    print(verdict if QUIET else f"\n{verdict}")
     return 0 if tour.failures == 0 else 1

@@ -63,8 +63,11 @@ def _gc(args: argparse.Namespace) -> int:
         verb = "would remove" if args.dry_run else "removed"
         for r in report.removed:
             print(f"{r.file}:{r.line}: {verb} {r.tier} {r.id} ({r.reason}): {r.text}")
-        print(f"session {report.session}: {verb} {len(report.removed)} line(s) from {len(report.files)} file(s)"
-              + ("" if args.dry_run or not report.removed else "; `cuticle gc --restore ID` puts one back"))
+        from . import _common
+
+        if not _common.QUIET:
+            print(f"session {report.session}: {verb} {len(report.removed)} line(s) from {len(report.files)} file(s)"
+                  + ("" if args.dry_run or not report.removed else "; `cuticle gc --restore ID` puts one back"))
         for e in report.errors:
             print(f"error: {e}")
     return 0

@@ -54,6 +54,8 @@ class Host:
     post_event = "PostToolUse"
     #: the key names a rewritten edit uses when the call itself named none (old text, new text)
     edit_keys = ("old_string", "new_string")
+    #: the host's own memory files (workspace-relative globs): `cuticle init` adds them to `[memory] globs`
+    memory_globs: tuple[str, ...] = ()
     #: a rewritten edit's text keeps LF line ends (the host's edit tool normalises them)
     lf_edits = False
     #: an ``apply_patch`` call can be rewritten with stamped lines
@@ -205,6 +207,26 @@ class Host:
         """The config ``data`` has cuticle's hooks (a project file belongs to its workspace)."""
         return bool(self.installed(data))
 
+    def has_ours(self, data: Any) -> bool:
+        """Whether the config ``data`` holds any entry of cuticle's (what `cuticle uninstall` removes)."""
+        return isinstance(data, dict) and bool(self.installed(data))
+
+    def installed_command(self, data: dict) -> str | None:
+        """The base command `init` installed (``cuticle``, a path, ``python -m gate``), read back from ``data``."""
+        for entries in self.installed(data).values():
+            for _matcher, command in entries:
+                if f" hook {self.name}" in command:
+                    return command[: command.index(f" hook {self.name}")]
+        return None
+
+    def installed_workspace(self, data: dict) -> str | None:
+        """The workspace a user-wide config names for cuticle (None: the config is the project's own)."""
+        return None
+
+    def uninstall_extras(self, root: Path, *, dry_run: bool = False) -> list[str]:
+        """Undo what ``install_extras`` set, where it is still as init left it; the list says what (would) change."""
+        return []
+
     def hook_argv(self, data: dict, path: Path) -> tuple[list[str] | None, list[tuple[str, str, str]]]:
         """(the installed before-tool command as argv, the checks of every installed hook against ``specs``)."""
         import shlex
@@ -240,6 +262,10 @@ class Host:
 
     def prepare(self, data: dict) -> list[str]:
         """Host-wide settings besides the hooks, set in ``data`` (a copy); the list says what changed."""
+        return []
+
+    def install_extras(self, root: Path) -> list[str]:
+        """Host settings outside its hook file that `cuticle init` writes (merged, backed up); what changed."""
         return []
 
     def next_steps(self, root: Path) -> list[str]:

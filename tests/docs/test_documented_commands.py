@@ -112,3 +112,8 @@ def test_commands_are_found_where_a_reader_sees_them(text, expected):
 ], ids=["misspelt-option", "unknown-command", "one-bad-among-good", "short-flag"])
 def test_a_wrong_command_or_option_is_caught(words, problem):
     assert any(problem in p for p in _check(words))
+
+
+def test_docs_cli_lists_every_subcommand():
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8").split("## Subcommands", 1)[1]
+    assert sorted(set(re.findall(r"`([a-z-]+)`", text)) & set(COMMANDS)) == sorted(COMMANDS)

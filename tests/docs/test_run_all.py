@@ -40,3 +40,11 @@ def test_a_benchmark_whose_output_cannot_be_read_is_reported_not_guessed():
     bench = run_all.Bench("broken", ("-c", "print('nothing useful')"), run_all._lint)
     figures, _, error = run_all.run(bench)
     assert figures == [] and "could not read" in error
+
+
+def test_the_large_file_benchmark_reads_into_the_table():
+    proc = subprocess.run([sys.executable, "benchmarks/large_file.py", "--sizes", "300"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    (figure,) = run_all._large(proc.stdout)
+    assert figure.name == "lint, one 300-line MEMORY.md (-j1)" and "µs/line" in figure.measured

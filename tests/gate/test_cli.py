@@ -295,3 +295,27 @@ def test_a_file_too_large_to_read_is_named_and_the_others_still_checked(ws: Path
     assert proc.stderr.count("huge.md") == 1
     if argv == ["classify"]:
         assert "USER.md:4" in proc.stdout and "huge.md" not in proc.stdout
+
+
+def test_a_blocked_write_names_the_line_once(ws: Path):
+    """The reason the model reads: `MEMORY.md:N: CU301 …`, not `MEMORY.md:N: CU301 MEMORY.md:1:9: …`."""
+    memory = ws / "MEMORY.md"
+    text = memory.read_text(encoding="utf-8") + "- token ghp_" + "a1B2c3D4e5" * 4 + "\n"
+    n = text.count("\n")
+    payload = {"session_id": "s", "cwd": str(ws), "hook_event_name": "PreToolUse", "tool_name": "Write",
+               "tool_input": {"file_path": str(memory), "content": text}}
+    proc = _cuticle("hook", "claude", "--no-server", cwd=ws, stdin=json.dumps(payload))
+    reason = json.loads(json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecisionReason"])
+    message = reason["message"] if "message" in reason else reason["errors"][0]["message"]
+    assert message.startswith(f"MEMORY.md:{n}: CU301 ") and message.count("MEMORY.md") == 1, message
+
+
+@pytest.mark.parametrize(("argv", "summary"), [
+    (["classify"], "memory lines:"), (["stamp"], "stamps,"), (["gc", "--dry-run"], "line(s) from"),
+], ids=["classify", "stamp", "gc"])
+def test_quiet_drops_the_summary_line_of_every_listing(ws: Path, argv: list[str], summary: str):
+    loud = _cuticle(*argv, cwd=ws)
+    quiet = _cuticle(*argv, "--quiet", cwd=ws)
+    assert summary in loud.stdout + loud.stderr
+    assert summary not in quiet.stdout + quiet.stderr
+    assert quiet.returncode == loud.returncode == 0

@@ -4,6 +4,7 @@ workspace (with or without a MEMORY.md), and never touches the workspace it tour
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
@@ -108,3 +109,31 @@ def test_demo_without_a_sample_anywhere_says_how_to_name_one(tmp_path: Path) -> 
                           cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(pkg)})
     assert proc.returncode == 2
     assert "--workspace DIR" in proc.stderr
+
+
+def test_demo_quiet_prints_only_the_verdict(tmp_path: Path) -> None:
+    proc = _demo("--quiet", cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout == "all steps behaved as described\n", proc.stdout
+
+
+def test_demo_does_not_follow_a_memory_symlink_out_of_the_workspace(tmp_path: Path) -> None:
+    outside = tmp_path / "secret.md"
+    outside.write_text("- token ghp_" + "a1B2c3D4e5" * 4 + "\n", encoding="utf-8")
+    project = tmp_path / "project"
+    (project / "memory").mkdir(parents=True)
+    (project / "memory" / "2026-01-01.md").symlink_to(outside)
+    (project / "MEMORY.md").write_text("# MEMORY.md\n", encoding="utf-8")
+    proc = _demo("--workspace", str(project), cwd=tmp_path)
+    assert _passed(proc), proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "(1 file(s);" in proc.stdout.splitlines()[0] and "ghp_" not in proc.stdout
+
+
+def test_demo_of_an_unreadable_memory_file_is_a_usage_error(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root reads every file")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "MEMORY.md").write_text("# MEMORY.md\n", encoding="utf-8")
+    (project / "MEMORY.md").chmod(0)
+    proc = _demo("--workspace", str(project), cwd=tmp_path)
+    assert proc.returncode == 2 and "cannot copy it" in proc.stderr

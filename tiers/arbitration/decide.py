@@ -50,7 +50,10 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
     """A typed value (number, version, region, address, format, person, order) the candidate replaces."""
     if c.report:
         return None
-    cs, ks = shape(c.text), shape(k.text)
+    ks = shape(k.text)
+    if not ks.typed or not ks.may_meet(c.text):
+        return None  # most rules fix no typed value, most lines hold none of its type: no shape needed
+    cs = shape(c.text)
     if not (rel >= ANCHOR_MIN or cs.stems & ks.stems or cs.code & ks.code):
         return None
     setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception)
