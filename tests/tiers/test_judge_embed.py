@@ -130,3 +130,14 @@ def test_the_bundled_embedder_is_what_embedder_bundled_selects(tmp_path):
         assert [stub.prompt(i)["constraint"] for i in range(len(stub.requests))] == [RULE]
     finally:
         stub.close()
+
+
+def test_many_new_directives_are_embedded_in_the_background_not_on_the_write():
+    lines = [f"- User said: never touch service {i} on Fridays." for i in range(10)]
+    plug = Asked({t: [1.0, 0.0, 0.0] for t in lines + [FR_CONFLICT]})
+    index = ConstraintIndex.from_lines(lines)
+    judge = tj.load_judge([plug], entry_points=False, related_min=0.5)
+    first = judge.related(FR_CONFLICT, [], index.constraints)
+    assert first == []  # ten unknown directives: the write does not wait for them
+    judge.vectors.wait(10)
+    assert len(judge.related(FR_CONFLICT, [], index.constraints)) == 10

@@ -12,6 +12,8 @@ import threading
 from .hookspecs import hookimpl
 
 BATCH = 64
+#: new texts a write embeds itself (about 25 ms each); more go to the background thread
+NOW = 4
 
 
 class BundledEmbedder:
@@ -68,7 +70,7 @@ class Vectors:
                 self._rows.clear()
             self._rows.update(zip(texts, arr))
 
-    def _warm(self, texts: list[str]) -> None:
+    def _warm(self, texts: list[str]) -> threading.Thread | None:
         def run() -> None:
             try:
                 for i in range(0, len(texts), BATCH):
@@ -100,7 +102,7 @@ class Vectors:
         """Embed ``texts`` in the background (with none, just load the model); the thread, or None if one runs."""
         return self._warm(list(texts) or ["cuticle"])
 
-    def rows(self, texts: list[str], *, now: int = BATCH) -> dict[str, object]:
+    def rows(self, texts: list[str], *, now: int = NOW) -> dict[str, object]:
         """The vectors of ``texts`` known after embedding at most ``now`` missing ones in this call (none while
         the background thread runs: a write never waits for the model to load)."""
         with self._lock:
