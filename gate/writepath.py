@@ -510,6 +510,8 @@ class Planner:
                 continue
             if index is not None and tier is not None:
                 result = arb.arbitrate(index, content, tier, file=rel, scope=cls.scope, verified=nl.verified)
+                if result.tier.rank < tier.rank:  # the optional judge demoted the line (it never promotes)
+                    tier = result.tier
                 if result.decision == "block":
                     err = dict(result.error or {})
                     where = err.get("attempted") if isinstance(err.get("attempted"), dict) else err

@@ -16,6 +16,7 @@ class Stub:
         self.requests: list[dict] = []
         self.reply: object = {"verdict": "consistent", "confidence": 0.9, "reason": "no conflict"}
         self.delay = 0.0
+        self.drip = 0.0  # seconds between the bytes of a reply
         self.status = 200
         self.raw: bytes | None = None  # a body sent as it is (garbage replies)
         self.headers: dict[str, str] = {}
@@ -39,7 +40,13 @@ class Stub:
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
-                    self.wfile.write(data)
+                    if stub.drip:
+                        for i in range(len(data)):  # a byte at a time, each well inside a socket timeout
+                            self.wfile.write(data[i:i + 1])
+                            self.wfile.flush()
+                            time.sleep(stub.drip)
+                    else:
+                        self.wfile.write(data)
                 except OSError:
                     pass  # the client gave up (a timeout test)
 

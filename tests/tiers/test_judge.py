@@ -125,6 +125,14 @@ def test_a_slow_server_is_cut_off_inside_the_time_budget(stub):
     assert time.monotonic() - start < 1.0
 
 
+def test_a_reply_trickling_in_byte_by_byte_is_cut_off_at_the_budget(stub):
+    stub.drip = 0.05
+    judge = chat(stub.url, timeout_ms=300)
+    start = time.monotonic()
+    assert judge.cuticle_judge_conflict(GREY, RULE, CTX) is None
+    assert time.monotonic() - start < 0.8
+
+
 def test_the_questions_about_one_line_share_one_budget(stub):
     stub.delay = 0.15
     judge = chat(stub.url, timeout_ms=250)
@@ -333,3 +341,99 @@ def test_the_cold_path_imports_neither_the_backend_nor_the_embedder(tmp_path, st
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "None []"
     assert stub.requests == []
+
+
+# -- demotion -------------------------------------------------------------------------------------------------
+OBS = "- `ls docs/` shows the Friday changelog template."  # an OBSERVATION the rules allow
+
+
+def test_a_judge_demotion_lowers_the_tier_arbitration_returns(tmp_path, stub):
+    stub.reply = {"verdict": "consistent", "confidence": 0.9, "reason": "", "tier": "HYPOTHESIS"}
+    tj.enable(mask_secrets)
+    index = ConstraintIndex.from_workspace(workspace(tmp_path, f'url = "{stub.url}"\nmodel = "tiny"\n'),
+                                           persist=False)
+    res = arbitrate(index, OBS, Tier.OBSERVATION)
+    assert res.decision == "allow" and res.tier is Tier.HYPOTHESIS and stub.requests
+
+
+def test_a_judge_cannot_demote_the_users_own_words(tmp_path, stub):
+    stub.reply = {"verdict": "consistent", "confidence": 0.9, "reason": "", "tier": "HYPOTHESIS"}
+    tj.enable(mask_secrets)
+    index = ConstraintIndex.from_workspace(workspace(tmp_path, f'url = "{stub.url}"\nmodel = "tiny"\n'),
+                                           persist=False)
+    line = "- User said: the Friday changelog template lives in docs/."
+    assert arbitrate(index, line, Tier.DIRECTIVE, verified=True).tier is Tier.DIRECTIVE
+
+
+# -- end to end: the warm server -------------------------------------------------------------------------------
+def _serve(ws_root: Path):
+    import threading
+
+    from gate.server import make_server
+
+    srv = make_server(cwd=str(ws_root), token="t")
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv
+
+
+def _hook(srv, payload: dict) -> dict:
+    import urllib.request
+
+    req = urllib.request.Request(srv.address + "/hook/claude", data=json.dumps(payload).encode(),
+                                 headers={"Authorization": "Bearer t"}, method="POST")
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(req, timeout=60) as resp:
+        return json.loads(resp.read())
+
+
+def _write(root: Path, content: str) -> dict:
+    return {"session_id": "s1", "transcript_path": "t.jsonl", "cwd": str(root), "permission_mode": "default",
+            "hook_event_name": "PreToolUse", "tool_name": "Write", "tool_use_id": "toolu_01",
+            "tool_input": {"file_path": str(root / "MEMORY.md"), "content": content}}
+
+
+def test_the_warm_server_blocks_what_the_judge_finds_and_says_the_judge_decided(tmp_path, stub):
+    stub.reply = {"verdict": "contradicts", "confidence": 0.95, "reason": "the template is a Friday release step"}
+    ws = workspace(tmp_path, f'url = "{stub.url}"\nmodel = "tiny"\n')
+    (ws.state_dir / "key").write_text("5a" * 32 + "\n", encoding="ascii")
+    srv = _serve(ws.root)
+    try:
+        reply = _hook(srv, _write(ws.root, RULE + "\n" + GREY + "\n"))
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    out = reply["result"]["hookSpecificOutput"]
+    assert out["permissionDecision"] == "deny"
+    assert "decided by the local judge" in out["permissionDecisionReason"]
+    assert stub.prompt()["line"] == GREY
+    assert (tmp_path / "MEMORY.md").read_text(encoding="utf-8") == RULE + "\n"
+
+
+def test_the_in_process_hook_never_asks_the_judge(tmp_path, stub):
+    stub.reply = {"verdict": "contradicts", "confidence": 0.95, "reason": "r"}
+    ws = workspace(tmp_path, f'url = "{stub.url}"\nmodel = "tiny"\n')
+    (ws.state_dir / "key").write_text("5a" * 32 + "\n", encoding="ascii")
+    proc = subprocess.run([sys.executable, "-m", "gate", "hook", "claude"], cwd=tmp_path, capture_output=True,
+                          input=json.dumps(_write(ws.root, RULE + "\n" + GREY + "\n")).encode(), timeout=120,
+                          env={**__import__("os").environ, "CUTICLE_SERVER": "off"})
+    assert proc.returncode == 0, proc.stderr
+    assert stub.requests == []
+
+
+def test_the_warm_server_stamps_a_line_the_judge_demoted_with_the_lower_tier(tmp_path, stub):
+    from tiers.classify import classify
+    from tiers.stamps import split_stamp
+
+    assert classify(OBS).tier is Tier.OBSERVATION
+    stub.reply = {"verdict": "consistent", "confidence": 0.9, "reason": "", "tier": "HYPOTHESIS"}
+    ws = workspace(tmp_path, f'url = "{stub.url}"\nmodel = "tiny"\n')
+    (ws.state_dir / "key").write_text("5a" * 32 + "\n", encoding="ascii")
+    srv = _serve(ws.root)
+    try:
+        reply = _hook(srv, _write(ws.root, RULE + "\n" + OBS + "\n"))
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    written = reply["result"]["hookSpecificOutput"]["updatedInput"]["content"].splitlines()[1]
+    assert split_stamp(written)[0].strip() == OBS
+    assert "cu:H" in written

