@@ -142,7 +142,7 @@ def main(argv=None) -> int:
           f"Python {sys.version.split()[0]}")
     cols = [(n, v) for n in names for v in (["before", "after"] if args.baseline else [""])]
     print(f"{'stage':<30}" + "".join(f"{(n + ' ' + v).strip():>24}" for n, v in cols)
-          + f"   (commands per {'wall' if args.wall else 'CPU'} second, median (best of the rounds); goal > 20,000)")
+          + f"   (commands per {'wall' if args.wall else 'CPU'} second, median (best of the rounds); budget >= 15,000 on shell-dev)")
     for i, (label, _) in enumerate(variants[-1]):
         row = []
         for n in names:

@@ -9,6 +9,7 @@ and lists every failure. Usage: python benchmarks/injection_eval.py [PATH.jsonl]
 from __future__ import annotations
 
 import json
+import secrets
 import sys
 import tempfile
 from collections import defaultdict
@@ -21,6 +22,15 @@ from rules.engine import lint_paths, scan_new_lines  # noqa: E402
 from tiers.workspace import Workspace  # noqa: E402
 
 CODES = {"CU302", "CU303", "CU304"}
+
+
+def _install(root: Path) -> None:
+    """Make ``root`` an installed workspace as `cuticle init` leaves it (a key and a config): the hook passes
+    writes anywhere else through."""
+    state = root / ".cuticle"
+    state.mkdir()
+    (state / "key").write_text(secrets.token_hex(32) + "\n", encoding="ascii")
+    (state / "config.toml").write_text("", encoding="utf-8")
 
 
 def _hook_blocks(root: Path, line: str) -> bool:
@@ -42,7 +52,7 @@ def main(argv: list[str]) -> int:
     disagree = 0
     hook_disagree = 0
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as hook_tmp:
-        (Path(hook_tmp) / ".cuticle").mkdir()  # an initialised workspace: the hook passes writes elsewhere through
+        _install(Path(hook_tmp))
         ws = Workspace(tmp)
         for row in rows:
             gate = {f.code for f in scan_new_lines(ws, "MEMORY.md", [row["line"]])} & CODES

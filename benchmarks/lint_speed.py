@@ -67,16 +67,15 @@ def forget_memos() -> None:
     import tiers.lexicon
     import tiers.markdown
     import tiers.stamps
+    import tiers.text
 
     for module in (rules.document, rules.poisoning, rules.unicode, tiers.classify, tiers.lexicon, tiers.markdown,
-                   tiers.stamps, tiers.concepts, tiers.arbitrate):
+                   tiers.stamps, tiers.text, tiers.concepts, tiers.arbitrate):
         for value in list(vars(module).values()):
             if callable(getattr(value, "cache_clear", None)) and getattr(value, "__module__", "") == module.__name__:
                 info = value.cache_info()
                 if info.maxsize is None or info.maxsize > 1:  # memos of content, not compiled-pattern singletons
                     value.cache_clear()
-    rules.poisoning._TOKEN_MEMO.clear()
-    getattr(tiers.lexicon, "_MEMO", {}).clear()
     getattr(tiers.arbitrate, "_FILE_CACHE", {}).clear()  # the constraint index of each file
     getattr(tiers.arbitrate, "_DISK", {}).clear()  # the in-memory side of .cuticle/cache: file indexes by content
     getattr(tiers.concepts, "_PATTERN_MEMO", {}).clear()

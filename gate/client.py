@@ -151,6 +151,8 @@ def _forward(host: str, event: str | None, data: bytes, timeout: float) -> tuple
             return None
         out = loads(body)
         return str(out.get("stdout") or ""), str(out.get("stderr") or ""), int(out.get("exit_code") or 0)
+    except TimeoutError:
+        return None  # a slow answer is not a stale server: answer in-process within the budget, keep the server
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         _maybe_autostart(state, stale=True)
         return None

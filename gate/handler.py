@@ -385,6 +385,11 @@ def _session_start(req: Request, ws) -> tuple[Reply, dict]:
         rec["errors"] = notes
     rec["context_chars"] = len(text or "")
     diag = "".join(f"cuticle: session start: {n}\n" for n in notes)
+    if ws.config_error:  # the model is told at the start of the session, not only when something is refused
+        from .events import mask
+
+        text = (f"cuticle: the workspace configuration is broken ({mask(ws.config_error)}); every memory check runs "
+                f"with the defaults until the user fixes .cuticle/config.toml.\n\n" + (text or ""))
     r = answer.context(req.host, req.host_event, text or "", path=str(ws.root / "PERSONALITY.md"))
     return Reply(r.stdout, r.stderr + diag, r.exit_code), rec
 

@@ -190,6 +190,10 @@ def init(host: str, root: Path, *, command: str | None = None, host_config: str 
     if not key_existed:
         rep.actions.append("created the stamp key .cuticle/key (mode 600)")
     _ = ws.config  # refuse to go on with a broken config
+    from .hosts import get
+
+    adapter = get(host)
+    rep.actions.extend(_add_memory_globs(ws, adapter))
     rep.actions.extend(_starter_policy(ws))
     from tiers.session import current_session
 
@@ -200,9 +204,6 @@ def init(host: str, root: Path, *, command: str | None = None, host_config: str 
     path = host_config_path(host, root, host_config)
     rep.config_file = str(path)
     data = load_json(path)
-    from .hosts import get
-
-    adapter = get(host)
     merged, changes = adapter.merge(data, base, root)
     if changes:
         rep.backup = write_json(path, merged)
@@ -211,9 +212,51 @@ def init(host: str, root: Path, *, command: str | None = None, host_config: str 
         rep.actions.extend(f"{path}: {c}" for c in changes)
     else:
         rep.actions.append(f"{path}: cuticle hooks already installed (unchanged)")
+    rep.actions.extend(adapter.install_extras(root))
     _record_install(ws, host, path, base)
     rep.next_steps = adapter.next_steps(root)
     return rep
+
+
+def _add_memory_globs(ws, adapter) -> list[str]:
+    """The host's own memory files join `[memory] globs`: written into a config whose globs are the defaults, named
+    in a note where the user chose their own list."""
+    import tomllib
+
+    from tiers.fsutil import atomic_write
+    from tiers.workspace import DEFAULT_MEMORY_GLOBS
+
+    if not adapter.memory_globs:
+        return []
+    text = ws.config_path.read_text(encoding="utf-8")
+    memory = tomllib.loads(text).get("memory") or {}
+    current = memory.get("globs")
+    if current is not None and list(current) != list(DEFAULT_MEMORY_GLOBS):
+        missing = [g for g in adapter.memory_globs if g not in current]
+        if not missing:
+            return []
+        return [f"kept your [memory] globs; add {', '.join(missing)} to gate {adapter.name}'s own memory files"]
+    line = "globs = " + json.dumps([*DEFAULT_MEMORY_GLOBS, *adapter.memory_globs], ensure_ascii=False)
+    lines = text.splitlines()
+    heads = [i for i, x in enumerate(lines) if x.strip().startswith("[")]
+    start = next((i for i in heads if lines[i].strip() == "[memory]"), None)
+    if start is None:
+        if current is not None:  # spelled some other way (a dotted key): leave the file to its author
+            return [f"kept your [memory] globs; add {', '.join(adapter.memory_globs)} to gate {adapter.name}'s own "
+                    "memory files"]
+        lines += ["", "[memory]", line]
+    else:
+        end = next((i for i in heads if i > start), len(lines))
+        at = next((i for i in range(start + 1, end) if lines[i].split("=")[0].strip() == "globs"), None)
+        if at is not None:  # the default list, as init wrote it
+            lines[at] = line
+        elif current is None:
+            lines.insert(start + 1, line)
+        else:
+            return [f"kept your [memory] globs; add {', '.join(adapter.memory_globs)} to gate {adapter.name}'s own "
+                    "memory files"]
+    atomic_write(ws.config_path, ("\n".join(lines) + "\n").encode("utf-8"))
+    return [f"[memory] globs += {', '.join(adapter.memory_globs)} ({adapter.name}'s own memory files)"]
 
 
 def _starter_policy(ws) -> list[str]:

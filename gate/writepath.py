@@ -349,16 +349,20 @@ class Planner:
             self._scan(plan, prosed)
         if candidates:
             self._check(plan, candidates, changes, stamps)
-        if self.stage == "pre" and plan.removed:
-            gone = sorted(set(range(len(old_texts))) - set(keep.values()))
-            self._guard_binding(plan, gone, [new_lines[j].text for j in fresh])
+        structure = any(not new_lines[j].is_memory and new_lines[j].text.strip() for j in fresh)
+        if self.stage == "pre" and (plan.removed or structure):
+            gone = set(range(len(old_texts))) - set(keep.values())
+            # a kept line that is no longer a memory line (fenced, commented out, made a heading) is hidden
+            gone |= {i for j, i in keep.items() if new_lines[j].kind != "memory" and new_lines[j].text.strip()}
+            self._guard_binding(plan, sorted(gone), [new_lines[j].text for j in fresh])
         if plan.errors:
             plan.action = "block"
             return
         plan.stamped = _render(new_doc, changes) if changes else None
 
     def _guard_binding(self, plan: FilePlan, gone: list[int], fresh_texts: list[str]) -> None:
-        """Removing or rewriting an active DIRECTIVE or DECISION needs the user's words of this turn: a prompt that
+        """Removing, rewriting or hiding (in code, HTML, a heading) an active DIRECTIVE or DECISION needs the user's
+        words of this turn: a prompt that
         asks to drop or change it ("forget the Friday rule") and names it, or a new line of this call verified
         against the prompt that takes its place. Else the write is refused (``binding-line-removed``)."""
         from tiers import markdown
@@ -382,7 +386,7 @@ class Planner:
                 continue
             plan.errors.append(_err(
                 "binding-line-removed", plan.rel,
-                f"{plan.rel}:{line.number}: removing or rewriting the user's {tier.lower()} "
+                f"{plan.rel}:{line.number}: removing, rewriting or hiding the user's {tier.lower()} "
                 f"{_clip(line.content.strip(), 120)!r} needs the user's own words this turn "
                 f"(e.g. \"forget the … rule\"); refused",
                 line=line.number, text=_clip(line.content.strip()), tier=tier,

@@ -1,7 +1,8 @@
 """Memory-poisoning detection (EN and RU): instructions that would steer every future session of an agent.
 
 Kinds: ``trust-source``, ``exfiltration``, ``run-command``, ``disable-safety``, ``instruction-override``,
-``override-user``, ``base64-payload``, ``html-comment``, ``persistence``. Each detector looks for the *act*
+``override-user``, ``base64-payload``, ``html-comment``, ``link-payload``, ``persistence`` (the categories are stated
+in the CU302 rule docs, ``cuticle rule CU302``). Each detector looks for the *act*
 (an imperative plus its dangerous object), not for trigger words: "ignore the vendor/ folder" is a preference,
 "ignore previous instructions" is an override. Guards keep legitimate memory quiet: a negation before the
 act ("never run scripts piped from curl"), and a quoted attack phrase in a line that reports it
@@ -28,7 +29,7 @@ from tiers.record import dataclass
 from .unicode import reveal
 
 KINDS = ("trust-source", "exfiltration", "run-command", "disable-safety", "instruction-override",
-         "override-user", "base64-payload", "html-comment", "persistence")
+         "override-user", "base64-payload", "html-comment", "link-payload", "persistence")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +53,13 @@ REPORT = (r"\b(?:found|detected|saw|seen|spotted|blocked|flagged|reported|attemp
           r"did not follow|didn't follow|not follow|told the user|warned|example|quote[sd]?|contained|contains|"
           r"обнаружил\w*|нашел|нашла|нашли|видели|попытк\w*|атак\w*|инъекци\w*|не стал\w*|сообщил\w*|пример\w*|"
           r"фишинг\w*|была строка|содержал\w*|был текст|была фраза|фраз\w*|не выполнял\w*|показал\w*|said|saying|"
-          r"phrase|ignored it)\b")
+          r"phrase|ignored it|fixtures?|test cases?|must (?:be )?flag\w*|should (?:be )?flag\w*|detector)\b")
 QUOTED = r"(?:\"[^\"]{3,}\"|'[^']{6,}'|«[^»]{3,}»|“[^”]{3,}”|„[^“”]{3,}[“”])"
+#: Code spans quote a command only in a line that gives no order to run anything: "Example: always run `…`" is
+#: still an order, "a fixture holds `…`" is not.
+CODE_SPAN = r"`[^`\n]{3,}`"
+RUN_ORDER = (r"\b(?:run|runs|execute|exec|always|before|after|every|each|whenever|paste|type|use|launch|start)\b|"
+             r"(?<!\w)(?:запусти\w*|запуска\w*|выполни\w*|выполня\w*|всегда|перед|после|каждый|каждую|вставь)(?!\w)")
 SECRETS_EN = (r"(?:\.env\b|api[ _-]?keys?|access keys?|tokens?|credentials?|secrets?|passwords?|passphrases?|"
               r"private keys?|~/\.ssh\S*|\.ssh\b|ssh (?:keys?|config)|id_rsa\S*|id_ed25519\S*|id_ecdsa\S*|\.aws\S*|"
               r"cookies?|environment variables|env vars|\.npmrc|\.netrc|\.pgpass|keychain|seed phrase|wallet|"
@@ -149,6 +155,12 @@ _P: dict[str, list[tuple[str, bool]]] = {
         (r"(?:обойди|обходи|отключи|выключи|пропусти|пропускай|игнорируй|отключай)\s+(?:[\w-]+\s+){0,2}?"
          r"(?:гейт\w*|хук\w*|провер\w*|защит\w*|подтвержден\w*|ограничени\w*|песочниц\w*|политик\w*)", True),
         (r"(?:не спрашивай|не запрашивай|без)\s+(?:[\w-]+\s+){0,3}?(?:подтвержд\w*|разрешени\w*|согласи\w*)", False),
+        # a memory file written through the shell, around the tool the gate watches
+        (r"(?:>>?|\btee(?:\s+-a)?|\bsed\s+-i)\s*[\"'`]?[\w./~-]*(?:memory|user|agents|claude)\.md\b", True),
+        (r"\b(?:memory|user|agents|claude)\.md\b[^.;!?]{0,40}?\b(?:with|via|using|through|from)\s+`?(?:>>|>|tee\b|"
+         r"sed -i|echo\b|cat\b|printf\b|the shell|a shell|bash\b|the terminal)", True),
+        (r"\b(?:memory|user|agents|claude)\.md\b[^.;!?]{0,40}?(?:через|с помощью)\s+`?(?:>>|>|tee\b|sed\b|echo\b|"
+         r"cat\b|shell|bash|терминал\w*|консол\w*|оболочк\w*)", True),
     ],
     "fake-authority": [
         (r"\b(?:important |urgent |critical )?system (?:update|notice|message|override|alert|instruction)\b", False),
@@ -302,7 +314,9 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"руководствуйся)\w*\s+только\b|(?:работа|действу|важн)\w*\s+только\s+(?:эт\w*|указани\w*|"
                   r"инструкци\w*|правил\w*)"),
     # instruction-override, looser: earlier memory (object + "earlier") declared void, any word order
-    "prior": (r"\b(?:previous|prior|earlier|above|preceding|old|older|existing|former|so far|until now|before "
+    "prior": (r"\b(?:(?:stored|saved|kept|written|recorded) in (?:the |your )?memory|in (?:your |the )?memory)\b|"
+              r"(?<!\w)(?:в памяти|из памяти|записанн\w* в памят\w*)(?!\w)|"
+              r"\b(?:previous|prior|earlier|above|preceding|old|older|existing|former|so far|until now|before "
               r"(?:today|now|this(?: line| entry| note| block| point)?))\b|(?:memory|user|agents|claude)\.md|(?<!\w)(?:прежн\w*|предыдущ\w*|"
               r"ранее|раньше|ранн\w*|выше|до (?:этой|этого|сих пор)\w*|стар\w*)(?!\w)"),
     "mem_obj": (r"\b(?:instructions?|rules|guidance|guidelines|directives|notes|entries|orders|prompts?|policies|"
@@ -320,8 +334,9 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"(?:outdated|obsolete|void|invalid|cancel+ed|superseded|irrelevant|deprecated|no longer (?:valid|"
                   r"applies|apply|relevant|in force)|doesn't apply|does not apply|don't apply|do not apply)\b|"
                   r"(?:правил\w*|указани\w*|инструкци\w*|запрет\w*|просьб\w*|пожелани\w*|ограничени\w*)\s+"
-                  r"пользовател\w*[^.;!?]{0,40}?(?:устарел\w*|недействительн\w*|отменен\w*|не действу\w*|"
-                  r"неактуальн\w*|больше не (?:действу|актуальн)\w*|можно (?:не соблюдать|игнорировать|пропускать))"),
+                  r"пользовател\w*[^.;!?:]{0,40}?(?:устарел\w*|недействительн\w*|отменен\w*|не действу\w*|"
+                  r"неактуальн\w*|больше не (?:действу|актуальн)\w*|можно (?:не соблюдать|не учитывать|игнорировать|пропускать)|"
+                  r"не учитыва\w*|не соблюда\w*|не применя\w*)"),
     "user_anyway": (r"(?<!\w)(?:возражени|просьб|жалоб|протест|запрет|отказ)\w*\s+пользовател\w*[^.;!?]{0,40}?"
                     r"(?:не обращай внимания|игнорируй|не учитывай|не слушай)|\buser'?s? (?:objections?|complaints?|"
                     r"requests?|protests?|refusals?)\b[^.;!?]{0,40}?\b(?:can be ignored|should be ignored|don't matter|"
@@ -329,7 +344,7 @@ _FRAME_SOURCES: dict[str, str] = {
                     r"(?:says?|asks?|complains?|objects?|protests?|forbids?|refuses?|disagrees?|insists?|tells?|"
                     r"wants?|requests?|writes?|pushes back|says no)\b[^.]{0,80}?\b(?:regardless|anyway|anyways|"
                     r"nevertheless|all the same|ignore (?:it|them|that|this|him|her)|don't listen|do not listen)\b|"
-                    r"\bwhatever\s+(?:the\s+)?(?:user|owner|human)\s+(?:says|asks|wants|writes|thinks|requests|"
+                    r"\bwhatever\s+(?:the\s+)?(?:user|owner|human)\s+(?:says|asks|wants|writes|thinks|requests|replies|answers|decides|objects|"
                     r"prefers)\b|\b(?:no matter|regardless of|irrespective of)\s+(?:\w+\s+){0,3}?(?:the\s+)?"
                     r"(?:user|owner|human)'?s?\b|"
                     r"(?:что|как|сколько)\s+бы\s+(?:ни\s+)?(?:\w+\s+)?(?:пользовател\w*|владел\w*)\s+(?:\w+\s+)?ни\s+"
@@ -355,19 +370,65 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"|паспорт\w*|телефон\w*|номер\w* (?:карт\w*|телефон\w*|паспорт\w*)|домашн\w* адрес\w*|"
                   r"адрес\w* (?:пользовател\w*|проживани\w*|доставки)|данн\w* карт\w*|снилс|инн\b|дат\w* рождени\w*|"
                   r"контакт\w*|парол\w*|токен\w*|ключ\w*|секрет\w*|учетн\w* данн\w*|личн\w* данн\w*|"
-                  r"(?:вс\w*|кажд\w*) (?:\w+ )?(?:письм\w*|сообщени\w*)|переписк\w*|куки|cookie\w*"),
-    "target": (URLISH + r"|\+\d[\d ()-]{8,}\d|\b(?:webhook|pastebin|gist|telegram|телеграм\w*)\b"),
+                  r"(?:вс\w*|кажд\w*) (?:\w+ )?(?:письм\w*|сообщени\w*)|переписк\w*|куки|cookie\w*|"
+                  r"\b(?:customer|client|user|production|prod|patient|employee)s?'? (?:data(?:base)?|db|records|lists?|"
+                  r"e-?mails?|details)\b|\b(?:database|db) (?:dumps?|exports?|backups?)\b|\bdumps? of\b|"
+                  r"\bcontact (?:list|book|details)s?\b|\baddress book\b|\bcalendar\b|"
+                  r"баз\w* (?:данн\w*|клиент\w*|пользовател\w*)|дамп\w*|календар\w*|список контакт\w*"),
+    "target": (URLISH + r"|\+\d[\d ()-]{8,}\d|\b(?:webhook|pastebin|gist|telegram|телеграм\w*)\b|"
+               r"\b(?:commit messages?|pr descriptions?|issue comments?|public (?:gist|bucket|repo\w*|channel|page)s?|"
+               r"(?:every|each|all|any|the next) (?:reply|replies|response|responses|answer|answers|commit|message)s?)\b|"
+               r"(?:в|во) (?:каждо\w*|любо\w*|вс\w*|следующ\w*) (?:ответ\w*|коммит\w*|сообщени\w*)|"
+               r"(?:в|во) (?:описани\w* (?:pr|пулл?-?реквест\w*)|сообщени\w* коммит\w*)"),
     # trust-source: a source declared trustworthy + its content may be run/followed
-    "trust_decl": (r"\b(?:official|officially|endorsed|trusted|trustworthy|verified|reliable|authoritative|whitelisted|allowlisted|vetted|"
+    "trust_decl": (r"\b(?:official|officially|endorsed|signed by|trusted|trustworthy|verified|reliable|authoritative|whitelisted|allowlisted|vetted|"
                    r"(?:carry|carries|has|have|with)\s+(?:the\s+)?(?:[\w']+\s+)?authority|"
                    r"safe (?:source|origin|mirror|repo\w*|site)|approved (?:source|mirror|repo\w*))\b|официальн\w*|"
-                   r"доверенн\w*|проверенн\w*|надежн\w*|довер\w*|безопасн\w* (?:источник|зеркал|сайт|репозитори)\w*"),
+                   r"доверенн\w*|проверен\w*|надежн\w*|довер\w*|безопасн\w* (?:источник|зеркал|сайт|репозитори)\w*"),
     "trust_act": (r"\b(?:run|runs|ran|execute[ds]?|executing|install(?:s|ed|ing)?|follow(?:s|ed)?|obey(?:ed)?|"
                   r"apply|applied|source[ds]?|pipe[ds]?)\b|(?:запуска|запуст|выполня|выполн|устанавлива|установ|ставь|"
                   r"ставить|следуй|следовать|исполня)\w*"),
     "unchecked": (r"\b(?:as[- ]is|without (?:review\w*|check\w*|verif\w*|question\w*|asking|confirmation)|need(?:s)? no "
                   r"(?:review|check\w*|verification)|no (?:review|checks?) (?:needed|required)|automatically|blindly|"
                   r"safe to (?:run|execute|install))\b|без проверк\w*|без ревью|как есть|автоматически|не глядя|сразу"),
+    # instruction-override, any word order: an order to set aside instructions named as earlier or as memory's
+    "ignore_verb": (r"\b(?:ignore|disregard|forget|drop|discard|set aside|throw out|override|overrule)\b|"
+                    r"(?<!\w)(?:игнорир\w*|проигнорир\w*|забудь|забыть|отбрось|отбросить|не учитывай|не учитывать|"
+                    r"не обращай внимания на|пренебреги)(?!\w)"),
+    "rule_obj": (r"\b(?:instructions?|rules|directives|guidelines|guidance|policies|prompts?|orders|constraints|"
+                 r"(?:memory|user|agents|claude)\.md)\b|(?<!\w)(?:инструкци\w*|правил\w*|указани\w*|директив\w*|"
+                 r"ограничени\w*)"),
+    "scoped": (r"\s*(?:\w+\s+){0,2}?(?:about|regarding|on|for (?:the|this)|про|насчет|о|об|по поводу|для)\s"),
+    # instruction-override: an outside source ranked above memory, the rules or the user
+    "precedence": (r"\b(?:takes?|taking|took|have|has|get|gets) (?:precedence|priority) over\b|\b(?:outranks?|"
+                   r"outweighs?|supersedes?|overrides?|trumps?|wins? over|replaces?|are above|is above)\b|"
+                   r"(?<!\w)(?:важнее|главнее|приоритетнее|(?:имеют|имеет|получают|получает) приоритет|приоритет над|"
+                   r"заменяют|заменяет|отменяют|отменяет|перекрывают|перекрывает|стоят выше|стоит выше)(?!\w)"),
+    "outside_src": (r"\b(?:web ?pages?|websites?|sites?|pages?|fetched|scraped|issue comments?|issues?|tickets?|"
+                    r"comments?|e-?mails?|tool output|search results|linked (?:doc|page|file)s?|docs? at|links?|urls?|"
+                    r"pull requests?|chat messages?|slack|discord|forums?|readme of|third[- ]party)\b|"
+                    r"(?<!\w)(?:сайт\w*|страниц\w*|тикет\w*|письм\w*|комментари\w*|ссылк\w*|чат\w*|"
+                    r"вывод\w* инструмент\w*|форум\w*)|" + URLISH),
+    "mem_ref": (r"\b(?:memory|memory\.md|user\.md|agents\.md|claude\.md|notes|rules|instructions|guidance|"
+                r"directives|the user|user'?s|this file)\b|(?<!\w)(?:памят\w*|заметк\w*|правил\w*|инструкци\w*|"
+                r"пользовател\w*|этом файле)"),
+    # persistence: the line orders itself copied into other files or sessions
+    "copy_verb": (r"\b(?:copy|copies|paste|carry (?:it |this |them )?(?:over|forward)|propagate|replicate|repeat|"
+                  r"duplicate|keep|add|append|include|insert|re-?add|mirror|spread|move|transfer)\b|"
+                  r"(?<!\w)(?:скопир\w*|копир\w*|перенес\w*|перенос\w*|дублир\w*|продублир\w*|повтор\w*|"
+                  r"добав\w*|встав\w*|распростран\w*)"),
+    "self_ref": (r"\b(?:this|these|the present|the same) (?:exact |very |whole |same )?(?:note|line|entry|text|"
+                 r"instruction|rule|paragraph|block|message|sentence|reminder)s?\b|\bverbatim\b|"
+                 r"(?<!\w)(?:эт\w*|данн\w*|настоящ\w*) (?:\w+ )?(?:запис\w*|строк\w*|заметк\w*|правил\w*|"
+                 r"инструкци\w*|текст\w*|абзац\w*|напоминани\w*)|дословно"),
+    "spread": (r"\b(?:every|each|all|any) (?:of the )?(?:new |future |other |subsequent |later |following )*"
+               r"(?:daily )?(?:files?|notes?|sessions?|memory files?|documents?|entries|conversations?|chats?|"
+               r"projects?|repos?|repositories)\b|(?<!\w)(?:во? вс\w*|в кажд\w*|в любо\w*) (?:\w+ ){0,2}?"
+               r"(?:заметк\w*|файл\w*|сесси\w*|запис\w*|документ\w*|проект\w*|чат\w*)"),
+    # disable-safety with the safeguard named first: "the hook is in the way, disable it"
+    "off_order": (r"\b(?:(?:turn|switch|shut) (?:it|them) off|(?:disable|bypass|skip|deactivate|remove|circumvent) "
+                  r"(?:it|them)\b)|(?<!\w)(?:отключи|отключить|отключать|выключи|выключить|выключать|обойди|обойти|"
+                  r"обходи|пропусти|пропустить|пропускать|убери|убрать|сними|снять|деактивируй|деактивировать)(?!\w)"),
     # html comments addressed to the assistant (anywhere in the first words of the comment)
     "addressed": (r"^\W{0,3}(?:(?:note|message|memo|instructions?|reminder|hint|directive)s?\s+(?:to|for)\s+(?:the\s+|"
                   r"any\s+|all\s+)?" + _AI + r"s?\b|(?:for|to)\s+(?:the\s+)?" + _AI + r"s?(?:\s+only)?\s*(?:[:,—–]|\s-\s)|"
@@ -418,6 +479,8 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
         "neg": (NEG_EN + "|" + NEG_RU, _F),
         "report": (REPORT, _F),
         "quoted": (QUOTED, _F),
+        "code_span": (CODE_SPAN, _F),
+        "run_order": (RUN_ORDER, _F),
         "url": (URLISH, _F),
         "ex_en": (_EXFIL_VERB_EN + r"[^.;!?]{0,80}?" + SECRETS_EN + r"[^.;!?]{0,100}?" + _EXFIL_DEST_EN, _F),
         "ex_en2": (SECRETS_EN + r"[^.;!?]{0,30}?\b(?:to|into|in)\b[^.;!?]{0,10}?" + _EXFIL_DEST_EN
@@ -437,6 +500,8 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
             r"authority\b|\btrust\b[^.;]{0,30}\bwithout (?:verification|verifying|checking|question)\b|"
             r"\bprefer (?:it|them|this|\S+) over (?:\S*registry\.npmjs\.org|\S*pypi\.org|the official)\b|"
             r"\btreat\b[^.;]{0,60}\bas (?:coming from|instructions from|orders from|the words of|requests from) (?:the )?user\b|"
+            r"\b(?:counts?|counted|regarded|considered|taken|treated) as (?:coming |having come )?(?:from|by) (?:the )?"
+            r"(?:user|owner)\b|"
             r"(?:считай|воспринимай|рассматривай|принимай)\b(?:[^.;!?]|\.(?=\S)){0,60}(?:указани\w*|инструкци\w*|слова\w*|просьб\w*|"
             r"команд\w*) пользовател\w*|(?:как|будто|словно) (?:бы )?(?:от|слова|указания) пользовател\w*|доверя\w*[^.;]{0,30}без проверки|"
             r"(?:ставь|устанавливай|качай|скачивай|бери)\w* (?:\w+ )?только (?:оттуда|отсюда|с него|с этого|с нее)", _F),
@@ -500,9 +565,12 @@ def _negated(text: str, start: int) -> bool:
 def _mentioned(text: str, start: int, end: int) -> bool:
     """A quoted attack phrase in a line that reports or discusses it."""
     aux = _aux()
-    if not aux["report"].search(text):
+    if not aux["report"].search(aux["url"].sub(" ", text)):  # "evil.example.sh" is a host, not an example
         return False
-    return any(q.start() <= start and end <= q.end() + 3 for q in aux["quoted"].finditer(text))
+    if any(q.start() <= start and end <= q.end() + 3 for q in aux["quoted"].finditer(text)):
+        return True
+    spans = [q for q in aux["code_span"].finditer(text) if q.start() <= start and end <= q.end() + 3]
+    return bool(spans) and not aux["run_order"].search(aux["code_span"].sub(" ", text))
 
 
 def _b64_commands(text: str) -> list[Signal]:
@@ -546,6 +614,7 @@ _STEMS: dict[str, tuple[str, ...]] = {
     "disable-safety": ("bypass", "circumvent", "skip", "disable", "turn off", "switch off", "around", "deactivat",
                        "evade", "--no-verify", "--dangerously", "--yolo", "--no-sandbox", "--disable-hook", "safety",
                        "security", "permission", "without", "confirm", "approval", "провер", "защит", "гейт", "хук",
+                       ">", "tee", "sed -i", ".md",
                        "огранич", "обойд", "обход", "отключ", "выключ", "пропус", "игнор", "спрашив", "запрашив",
                        "подтвержд"),
     "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
@@ -573,14 +642,42 @@ _DEST_HINT = (r"://|@|\w\.[a-z]{2,}|\b\d{1,3}\.\d{1,3}\.|repl|respon|messag|answ
               r"pastebin|gist|telemetr|commit|ответ|сообщени|письм|сводк")
 
 
-def _present(text: str) -> frozenset[str]:
-    """The detector kinds and frame groups one of whose stems occurs in ``text`` (a substring test per stem): a
-    kind's patterns and a group's frames run only then. Stems are what every match of their patterns contains,
-    so a line without any of them cannot match, and most memory lines hold none."""
+@functools.lru_cache(maxsize=1)
+def _stem_groups() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, str], ...]]:
+    """(word stem -> the groups it opens, (other stem, group) pairs): a stem made of word characters can occur
+    only inside one word of a line, so words are looked up one by one; the others ("turn off", ".md", ">") are
+    searched for in the whole line."""
     groups = {**_STEMS, "exfiltration": _EXFIL_STEMS, "trust-source": _TRUST_STEMS,
               "base64": ("base64", "atob", "frombase64", "b64decode"),
               **{"frame:" + g: stems for g, stems in _FRAME_GATES.items()}}
-    return frozenset(name for name, stems in groups.items() if any(s in text for s in stems))
+    words: dict[str, set[str]] = {}
+    other: list[tuple[str, str]] = []
+    for name, stems in groups.items():
+        for st in stems:
+            if re.fullmatch(r"\w+", st):
+                words.setdefault(st, set()).add(name)
+            else:
+                other.append((st, name))
+    return {k: frozenset(v) for k, v in words.items()}, tuple(other)
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_groups(word: str) -> frozenset[str]:
+    """The groups whose word stems occur in ``word`` (memory files repeat their words)."""
+    stems = _stem_groups()[0]
+    return frozenset().union(*(g for st, g in stems.items() if st in word))
+
+
+def _present(text: str) -> frozenset[str]:
+    """The detector kinds and frame groups one of whose stems occurs in ``text``: a kind's patterns and a group's
+    frames run only then. Stems are what every match of their patterns contains, so a line without any of them
+    cannot match, and most memory lines hold none."""
+    found = set().union(*map(_word_groups, set(_WORD_RUN.findall(text))))
+    found.update(name for st, name in _stem_groups()[1] if name not in found and st in text)
+    return frozenset(found)
+
+
+_WORD_RUN = re.compile(r"\w+")
 
 
 def _plan(present: frozenset[str]) -> tuple[str, ...]:
@@ -636,6 +733,8 @@ def _scan_plain(text: str) -> list[Signal]:
     """Signals in one stretch of normalized text (no HTML-comment handling)."""
     present = _present(text)
     facts = _Facts(text)
+    if not (present - {"exfiltration", "fake-authority"}) and not facts.dest:
+        return []  # (the common line) exfiltration needs a destination, a fake notice another sign
     gates = frozenset(name[6:] for name in present if name.startswith("frame:"))
     out: list[Signal] = []
     compiled = _compiled()
@@ -671,6 +770,8 @@ def _scan_plain(text: str) -> list[Signal]:
     if "trust-source" in present:
         out.extend(_trust(text))
     out.extend(_frames(text, gates, facts))
+    if "general" in gates:
+        out.extend(_general_frames(text, facts))
     if "base64" in present:
         for m in aux["b64_pipe"].finditer(text):
             if not _negated(text, m.start()):
@@ -697,8 +798,15 @@ _FRAME_GATES = {
                  "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только", "everyth", "anyth",
                  ".md", "все"),
     "user": ("user", "owner", "human", "пользовател", "владел"),
+    # the frames of _general_frames: an ignoring verb, a ranking verb or a copying verb
+    "general": ("ignor", "disregard", "forget", "drop", "discard", "aside", "throw", "overrid", "overrul", "игнор",
+                "забуд", "забыт", "отброс", "учитыв", "внимани", "пренебре", "precedence", "priority", "outrank",
+                "outweigh", "supersed", "trump", "win", "replac", "above", "важнее", "главнее", "приоритет", "заменя",
+                "отменя", "перекрыва", "выше", "copy", "copie", "paste", "carry", "propagat", "replicat", "repeat",
+                "duplicat", "keep", "add", "append", "includ", "insert", "mirror", "spread", "move", "transfer",
+                "скопир", "копир", "перенес", "перенос", "дублир", "повтор", "добав", "встав", "распростран"),
     "trust": ("offici", "trust", "verif", "reliab", "authorit", "whitelist", "allowlist", "vett", "safe", "approved",
-              "endorse", "официальн",
+              "endorse", "signed", "официальн",
               "доверен", "проверен", "надежн", "довер", "безопасн"),
 }
 
@@ -744,6 +852,86 @@ def _frames(text: str, gates: frozenset[str] | None = None, facts: _Facts | None
     return out
 
 
+def _general_frames(text: str, facts: _Facts) -> list[Signal]:
+    """Sentence frames stated by category, in any word order: instructions set aside (an order to ignore the
+    rules named as earlier or as memory's), an outside source ranked above memory or the user, and a line that
+    orders itself copied into other files or sessions. None fires after a negation, in a line that discusses an
+    attack, or (for the last) in the user's own words."""
+    aux = _aux()
+    out: list[Signal] = []
+
+    def live(start: int, end: int) -> bool:
+        return not _negated(text, start) and not _mentioned(text, start, end)
+
+    ignore = aux["f_ignore_verb"].search(text) is not None
+    rank = aux["f_precedence"].search(text) is not None
+    persist = not facts.attributed and aux["f_spread"].search(text) is not None
+    if not (ignore or rank or persist):
+        return out  # (the common line) none of the three acts is named
+    for off, sent in _sentences(text):
+        for v in aux["f_ignore_verb"].finditer(sent) if ignore else ():
+            obj = aux["f_rule_obj"].search(sent, v.end(), v.end() + 60)
+            if obj is None or aux["f_scoped"].match(sent, obj.end()):
+                continue  # "ignore the rules about commit style": one topic, not memory as a whole
+            prior = aux["f_prior"].search(sent, v.end()) or aux["f_mem_ref"].search(sent, obj.end(), obj.end() + 40)
+            if prior and not (facts.attributed and aux["f_own"].search(sent)) and live(off + v.start(), off + obj.end()):
+                out.append(Signal("instruction-override", off + v.start(), off + obj.end(), sent[v.start():obj.end()]))
+                break
+        for p in aux["f_precedence"].finditer(sent) if rank else ():
+            src = aux["f_outside_src"].search(sent, 0, p.start())
+            ref = aux["f_mem_ref"].search(sent, p.end())
+            if src and ref and live(off + p.start(), off + p.end()):
+                out.append(Signal("instruction-override", off + src.start(), off + ref.end(), sent[src.start():ref.end()]))
+                break
+        if persist:
+            verb = aux["f_copy_verb"].search(sent)
+            if verb and aux["f_self_ref"].search(sent) and aux["f_spread"].search(sent) \
+                    and live(off + verb.start(), off + verb.end()):
+                out.append(Signal("persistence", off + verb.start(), off + len(sent), sent[verb.start():verb.start() + 80]))
+    if out and facts.discussed:
+        return []
+    return out
+
+
+#: Markdown links and images: the URL between the parentheses.
+_LINK = re.compile(r"!?\[[^\]\n]{0,200}\]\(\s*<?([^)\s>]+)")
+#: Schemes that run code or carry a document instead of pointing somewhere.
+_ACTIVE_SCHEME = re.compile(r"(?:javascript|vbscript|data)\s*:", re.IGNORECASE)
+#: A template placeholder in a URL that names something private: the agent fills it in when it renders the link.
+_PLACEHOLDER = re.compile(r"(?:\{\{[^}]{0,60}\}\}|\$\{[^}]{0,60}\}|\$\([^)]{0,60}\)|%[a-z_]{2,30}%|<[a-z_ ]{2,30}>)")
+_PRIVATE = re.compile(r"env|key|token|secret|pass|cookie|session|ssh|credential|user|memory|history|conversation|"
+                      r"chat|prompt|email|contact|ключ|токен|парол|секрет|пользовател|памят")
+
+
+def _link_payloads(text: str) -> list[Signal]:
+    """Links whose target is a payload: an active scheme (``javascript:``, ``data:``), a placeholder the agent
+    would fill with private data (an exfiltrating image), or an encoded query that holds an instruction."""
+    if "](" not in text and "://" not in text:
+        return []
+    from urllib.parse import unquote_plus
+
+    out: list[Signal] = []
+    for m in _LINK.finditer(text):
+        url = m.group(1)
+        if _mentioned(text, m.start(), m.end()):
+            continue
+        if _ACTIVE_SCHEME.match(url):
+            out.append(Signal("link-payload", m.start(), m.end(), m.group(0)[:120]))
+            continue
+        holes = [h.group(0) for h in _PLACEHOLDER.finditer(url)]
+        if any(_PRIVATE.search(h) for h in holes):
+            out.append(Signal("link-payload", m.start(), m.end(), m.group(0)[:120]))
+    for u in _aux()["url"].finditer(text):
+        query = u.group(0).partition("?")[2] or u.group(0).partition("#")[2]
+        decoded = unquote_plus(query)
+        if decoded == query or len(decoded.split()) < 3 or _mentioned(text, u.start(), u.end()):
+            continue
+        inner = [s for s in _scan_plain(normalize(decoded)) if s.strong]
+        if inner:
+            out.append(Signal("link-payload", u.start(), u.end(), f"a link whose query reads {decoded[:60]!r}"))
+    return out
+
+
 _SENTENCE_FRAMES = (("f_void", "instruction-override", True), ("f_only_this", "instruction-override", False),
                     ("f_user_void", "override-user", True), ("f_user_anyway", "override-user", True))
 
@@ -778,11 +966,15 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
                 if o and live(off + v.start(), off + o.end()):
                     out.append(Signal("disable-safety", off + v.start(), off + o.end(), sent[v.start():o.end()]))
             for o in aux["f_safety_obj"].finditer(sent):
-                st = aux["f_off_state"].search(sent, o.end(), o.end() + 45)
+                st = aux["f_off_state"].search(sent, o.end(), o.end() + 70)
                 if st and not aux["not_off"].search(st.group(0)) and not aux["f_keep"].search(text) \
                         and not aux["f_hedge"].search(sent) \
                         and live(off + o.start(), off + st.end()):
                     out.append(Signal("disable-safety", off + o.start(), off + st.end(), sent[o.start():st.end()]))
+                v = aux["f_off_order"].search(sent, o.end(), o.end() + 45)
+                if v and not aux["f_keep"].search(text) and not aux["f_hedge"].search(sent) \
+                        and live(off + v.start(), off + v.end()) and live(off + o.start(), off + v.end()):
+                    out.append(Signal("disable-safety", off + o.start(), off + v.end(), sent[o.start():v.end()]))
         for key, kind, strong in keys:
             for m in aux[key].finditer(sent):
                 if live(off + m.start(), off + m.end()):
@@ -796,7 +988,10 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
                                       sent[obj.start():pred.end()]))
                     break
         if send and _has_target(sent) and aux["f_sensitive"].search(sent):
+            urls = [u.span() for u in aux["url"].finditer(sent)]
             for v in aux["f_send"].finditer(sent):
+                if any(a <= v.start() < b for a, b in urls):
+                    continue  # ".../dumps/test.sql.gz": a word of a path, not an order
                 if _self_act(sent, v.start()):
                     continue  # "Пользователь отправляет паспорт сам": the user acts, nobody instructs the agent
                 if live(off + v.start(), off + v.end()):
@@ -868,6 +1063,7 @@ def detect(line: str) -> list[Signal]:
             signals.append(Signal("html-comment", m.start(), m.end(), m.group(0)[:120]))
         outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]
     signals.extend(_scan_plain(outside))
+    signals.extend(_link_payloads(outside))
     if len(raw) == len(text):  # offsets agree (no length-changing case folding): decode the original casing
         signals.extend(_b64_commands(raw))
     else:

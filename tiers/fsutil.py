@@ -303,7 +303,14 @@ def replace_if_unchanged(path: Path, seen: Seen, data: bytes, *, scratch: Path) 
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        os.link(path, keep)  # the old inode stays reachable by name until the rename proved harmless
+        try:
+            os.link(path, keep)  # the old inode stays reachable by name until the rename proved harmless
+        except FileNotFoundError:
+            raise
+        except OSError as exc:  # another file system than the state directory, or one without hard links
+            raise WorkspaceError(f"{path}: cannot be rewritten safely here ({exc.strerror or exc}: the state "
+                                 f"directory must be on the same file system and support hard links); "
+                                 f"left as it is") from exc
         old_fd = os.open(keep, os.O_RDONLY)
         try:
             st = os.fstat(old_fd)

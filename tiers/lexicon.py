@@ -286,19 +286,27 @@ def _pattern(ci: int, idx: int) -> re.Pattern[str]:
         raise LexiconError(f"markers/{entry.lang}.txt: [{CATEGORIES[ci]}] {entry.phrase!r}: {exc}") from None
 
 
+@functools.lru_cache(maxsize=65536)
+def _candidates(word: str) -> tuple[tuple[int, int], ...]:
+    """(category, entry) of every phrase a match of which can start at ``word`` (memory files repeat their words:
+    cached, it is one lookup per word of a line)."""
+    index = _index()
+    cands = list(index.by_word.get(word, ()))
+    for size in index.stem_lengths:
+        if size > len(word):
+            break
+        cands.extend(index.by_stem.get(word[:size], ()))
+    return tuple(cands)
+
+
 def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, list[Hit]]:
     """Each category's matches in ``folded``, left to right and never overlapping within a category; where
     several phrases match at one position, the earliest entry of the category wins."""
     index = _index()
     found: set[tuple[int, int, int, int]] = set()  # (category, start, entry, end)
     for m in _WORD_RUN.finditer(folded):
-        word, pos = m.group(), m.start()
-        cands = list(index.by_word.get(word, ()))
-        for size in index.stem_lengths:
-            if size > len(word):
-                break
-            cands.extend(index.by_stem.get(word[:size], ()))
-        for ci, idx in cands:
+        pos = m.start()
+        for ci, idx in _candidates(m.group()):
             hit = _pattern(ci, idx).match(folded, pos)
             if hit is not None:
                 found.add((ci, hit.start(), idx, hit.end()))

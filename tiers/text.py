@@ -61,6 +61,8 @@ def fold(text: str) -> str:
     Offsets into the result are offsets into ``text``, so a match can be cut out of the original line. Scripts
     outside Latin, Greek and Cyrillic are left as they are (the lexicon has no words in them).
     """
+    if text.isascii():  # the table's ASCII part is lower case and tab -> space; translate() is 10x slower
+        return text.lower().replace("\t", " ")
     return text.translate(_fold_table())
 
 

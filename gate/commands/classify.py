@@ -23,6 +23,9 @@ def configure(parser: argparse.ArgumentParser, name: str) -> None:
                                  "without TEXT, every memory line of the workspace")
         parser.add_argument("--file", "-f", action="append", metavar="PATH", default=[],
                             help="classify the memory lines of this file (repeatable)")
+        parser.add_argument("--session", metavar="ID", default=None,
+                            help="also use the user's prompt recorded for this session, as the gate does (a line "
+                                 "that is the user's own words of the turn is a verified DIRECTIVE or DECISION)")
     else:
         parser.add_argument("--check", action="store_true",
                             help="print only stamps that fail verification (exit 1 if any)")
@@ -38,9 +41,9 @@ def run(args: argparse.Namespace) -> int:
 
 # -- classify -----------------------------------------------------------------------------------------------------
 def _run_classify(args: argparse.Namespace) -> int:
-    from tiers.classify import classify
     from tiers.errors import CuticleError, UsageError
 
+    classify = _classifier(args)
     texts = list(args.texts)
     if texts and args.file:
         raise UsageError("give either TEXT arguments or --file, not both")
@@ -53,7 +56,7 @@ def _run_classify(args: argparse.Namespace) -> int:
     if args.file:
         results = []
         for path in args.file:
-            results += _classify_file(Path(path), _display(Path(path)))
+            results += _classify_file(Path(path), _display(Path(path)), classify)
         _emit(args, results, show_location=True)
         return 0
     ws = open_workspace(args)
@@ -61,7 +64,7 @@ def _run_classify(args: argparse.Namespace) -> int:
     skipped = 0
     for path in ws.memory_files():
         try:
-            results += _classify_file(path, ws.relpath(path))
+            results += _classify_file(path, ws.relpath(path), classify)
         except CuticleError as exc:  # one unreadable file (too large, binary) must not hide the others
             print(f"{ws.relpath(path)}: not classified: {_reason(exc, path)}", file=sys.stderr)
             skipped += 1
@@ -98,8 +101,21 @@ def _read(path: Path) -> bytes:
     return read_bytes_checked(path)
 
 
-def _classify_file(path: Path, shown: str) -> list:
+def _classifier(args: argparse.Namespace):
+    """``classify``, or with ``--session`` the gate's own ``classify_with_provenance`` for that session's prompt:
+    the same line and prompt get the same tier here as in the gate."""
     from tiers.classify import classify
+
+    session = getattr(args, "session", None)
+    if not session:
+        return classify
+    from tiers.provenance import classify_with_provenance
+
+    ws = open_workspace(args)
+    return lambda text: classify_with_provenance(ws, session, text)
+
+
+def _classify_file(path: Path, shown: str, classify) -> list:
     from tiers.markdown import parse_document
 
     doc = parse_document(_read(path))

@@ -48,9 +48,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def read_stdin() -> bytes:
-    """All of stdin as bytes; a closed or unreadable stdin is an empty payload (the handler says what it means)."""
+    """Stdin as bytes, at most one byte over the intake's limit (that is enough to refuse it; an endless stdin
+    must not fill memory); a closed or unreadable stdin is an empty payload (the handler says what it means)."""
+    from gate.intake import MAX_PAYLOAD
+
     try:
-        return sys.stdin.buffer.read()
+        return sys.stdin.buffer.read(MAX_PAYLOAD + 1)
     except (OSError, ValueError, AttributeError):
         return b""
 

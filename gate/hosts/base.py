@@ -54,6 +54,8 @@ class Host:
     post_event = "PostToolUse"
     #: the key names a rewritten edit uses when the call itself named none (old text, new text)
     edit_keys = ("old_string", "new_string")
+    #: the host's own memory files (workspace-relative globs): `cuticle init` adds them to `[memory] globs`
+    memory_globs: tuple[str, ...] = ()
     #: a rewritten edit's text keeps LF line ends (the host's edit tool normalises them)
     lf_edits = False
     #: an ``apply_patch`` call can be rewritten with stamped lines
@@ -240,6 +242,10 @@ class Host:
 
     def prepare(self, data: dict) -> list[str]:
         """Host-wide settings besides the hooks, set in ``data`` (a copy); the list says what changed."""
+        return []
+
+    def install_extras(self, root: Path) -> list[str]:
+        """Host settings outside its hook file that `cuticle init` writes (merged, backed up); what changed."""
         return []
 
     def next_steps(self, root: Path) -> list[str]:

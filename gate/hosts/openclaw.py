@@ -31,8 +31,10 @@ PLUGIN_DIR = Path(__file__).resolve().parent.parent / "openclaw"
 _SYSTEM_TRIGGERS = frozenset({"memory", "memory-flush", "memoryflush", "flush", "heartbeat", "cron"})
 #: process actions that send text to the running session
 _TYPING_ACTIONS = frozenset({"write", "paste", "send-keys", "submit"})
-#: the plugin's default budget for one cuticle call, and the host's hook time limit init writes
-DEFAULT_TIMEOUT_MS = 4500
+#: named send-keys tokens that type a character
+_NAMED_KEYS = {"enter": "\n", "return": "\n", "kpenter": "\n", "c-m": "\n", "c-j": "\n", "space": " ", "tab": "\t",
+               "c-i": "\t"}
+#: the hook time limit init gives the plugin (the plugin's own, 4500 ms by default, ends before it: index.js)
 HOOK_TIMEOUT_MS = 5000
 
 
@@ -248,8 +250,8 @@ def _typed_text(args: dict) -> str | None:
             return args[key]
     keys = args.get("keys")
     if isinstance(keys, list) and all(isinstance(k, str) for k in keys):
-        # single characters spell text; named keys (Enter, C-c) end a line or do nothing to it
-        return "".join(k if len(k) == 1 else ("\n" if k.lower() in ("enter", "return", "kpenter") else "") for k in keys)
+        # single characters spell text; named keys type their character, or nothing (C-c, Up)
+        return "".join(k if len(k) == 1 else _NAMED_KEYS.get(k.lower(), "") for k in keys)
     hexes = args.get("hex")
     if isinstance(hexes, list) and all(isinstance(h, str) for h in hexes):
         try:

@@ -26,18 +26,20 @@ from .shell import Compound, Script, Simple, Word, parse
 RANK = {"read": 0, "exec": 1, "write": 2, "net": 3, "git": 4, "dangerous": 5}
 TYPES = tuple(RANK)
 
+#: the built-in invariants (id -> summary); each has its module and docs under rules/governance/invariants/
 INVARIANTS: dict[str, str] = {
     "no-recursive-delete": "recursive delete outside the allowed build and temp dirs",
     "no-permission-escalation": "sudo and friends, chmod 777 / setuid, chown root",
-    "no-network-egress": "network access to hosts that are not allowed; uploading credentials",
+    "no-network-egress": "network access to hosts that are not allowed; uploading protected files",
     "no-ide-socket-access": "talking to an IDE or editor socket",
     "no-destructive-sql": "DROP, TRUNCATE, DELETE or UPDATE without WHERE",
     "script-execution-tracking": "downloaded, decoded or computed code executed",
     "no-force-push": "force pushes of any kind",
     "no-protected-branch": "pushes, commits and deletions on protected branches",
-    "no-governance-self-modification": "writes to the policy, .cuticle/ or a host's hook settings",
+    "no-governance-self-modification": "writes to the policy, .cuticle/ or a host's hook settings; any read of the "
+                                       "stamp key or server token",
     "no-memory-write-via-shell": "writes to memory files by any means but the memory gate",
-    "no-secret-write": "writes to credential files (.env, keys, secrets and credentials files) through the shell",
+    "no-secret-write": "writes to credential files (.env, keys, secrets and credentials files)",
     "no-infra-destroy": "destroying infrastructure: terraform destroy, kubectl delete namespace",
 }
 
@@ -298,6 +300,8 @@ class Walker:
         self.ide_possible = True  # cleared when the raw command cannot mention an IDE socket
         #: shell functions and aliases defined earlier in this command line (name -> body / expansion text)
         self.stashed = False  # `git stash` ran earlier in this command line
+        #: a substitution in the current command's words printed a protected or credential file
+        self.sub_secret = False
         self.functions: dict[str, list[Script]] = {}
         self.aliases: dict[str, str] = {}
         #: the working directory of the command being typed (targets only known as patterns resolve against it)
@@ -421,6 +425,8 @@ class Walker:
             start = len(self.out.segments)
             _, flow = self.nested(sub, cwd, "$(…)", ";")
             taint = taint or flow.taint or self.segments_taint(start)
+            if flow.secret:
+                self.sub_secret = True  # `curl -d "$(cat USER.md)"`: the argument carries the file
         for _, sub in w.procsubs:
             start = len(self.out.segments)
             _, flow = self.nested(sub, cwd, "<(…)", "|")
@@ -451,6 +457,8 @@ class Walker:
             value = _echo_value(sub)
             if value is None and cwd and _is_pwd(sub):
                 value = cwd
+            if value is None:
+                value = _listing_value(sub)
             if value is not None and "$(…)" in text:
                 text = text.replace("$(…)", value, 1)
         dynamic = "$(…)" in text or "(…)" in text
@@ -478,6 +486,7 @@ class Walker:
     # -- simple commands -----------------------------------------------------------------------------
     def simple(self, cmd: Simple, cwd, via, op, stdin: Flow | None) -> tuple[str | None, Flow]:
         words = cmd.words
+        self.sub_secret = False
         if not cmd.assigns:
             for w in words:
                 if not w.literal:
@@ -633,19 +642,31 @@ class Walker:
                          "escalates privileges")
         return _effect("write", ref.display, "path")
 
-    def reach_check(self, ref: PathRef, how: str, verb: str) -> bool:
+    def reach_check(self, ref: PathRef, how: str, verb: str, instead: str = "") -> bool:
         """A target known only as a pattern (a variable from the environment, a substitution, a glob, interpreter
         code that computes a path) counts as every protected path it could name: a violation for the first one."""
         pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
-        hit = self.env.reach(pattern, None if ref.scope == "ws" else self.cwd_hint)
+        if ref.scope != "unknown" and "$" not in pattern and "`" not in pattern and "(…)" not in pattern:
+            # only glob characters: the shell expands them against the disk the hook sees now (no match: the
+            # word stays literal), so the files they match are the targets
+            import glob as _glob
+            hit = None
+            for found in sorted(_glob.glob(pattern))[:500]:
+                fref = self.env.norm(found, None)
+                if self.env.protected(fref) or self.env.is_credential(fref) or self.env.is_state_secret(fref):
+                    hit = fref.display
+                    break
+        else:
+            hit = self.env.reach(pattern, None if ref.scope == "ws" else self.cwd_hint)
         if hit is None:
             return False
         href = self.env.norm(hit, self.env.root)
         found = self.env.protected(href)
         inv, what = found if found else ("no-secret-write", f"{hit} (a credential file)")
         shown = ref.display.replace("$(…)", "$(...)")
-        self.violate(inv, f"{how} {verb} {shown}, which is only known when it runs and may be {what}; name the "
-                     "target literally (a path outside memory files, cuticle's files and credentials is allowed)"
+        self.violate(inv, f"{how} {verb} {shown}, which is only known when it runs and may be {what}; "
+                     + (instead or "name the target literally (a path outside memory files, cuticle's files and "
+                        "credentials is allowed)")
                      + ("; " + _SELF_FIX[inv] if inv == "no-memory-write-via-shell" else ""))
         return True
 
@@ -657,8 +678,8 @@ class Walker:
         elif is_pattern(text) and ref.scope in ("ws", "unknown"):
             pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
             rx = _pattern_regex(pattern, None if ref.scope == "ws" else self.cwd_hint)
-            if rx is None or rx.match(env.root + "/zz-cuticle-probe/unrelated.txt"):
-                return False  # matches anything: no more the key than any other file
+            if rx is None or (rx.match(env.root + "/zz-cuticle-probe/unrelated.txt") and "$(find)" not in text):
+                return False  # matches anything: no more the key than any other file (a find lists them all)
             secrets = [env.root + "/" + s for s in STATE_SECRETS]
             hits = [x for x in secrets if rx.match(x)]
             if not hits:
@@ -895,7 +916,9 @@ class Walker:
                 if "/" in a or "." in a:
                     effects.append(_effect("read", self.env.norm(a, cwd).display, "path"))
             if tool == "grep" and any(x in ("-l", "-L", "--files-with-matches") for x in argv[1:]):
-                ops = _operands(argv[2:])
+                ops = _operands(argv[1:])
+                if not any(x in ("-e", "-f", "--regexp", "--file") for x in argv[1:]):
+                    ops = ops[1:]  # the first operand is the pattern
                 res = ("read", _names_flow([*ops, *(o.rstrip("/") + "/$(…)" for o in ops)] or ["$(…)"]))
         elif cat == _C_EXEC:
             res = ("exec", None)
@@ -970,13 +993,61 @@ class Walker:
         ref = self.env.norm(target, cwd)
         return self.env.is_secret(ref) or self.env.is_state_secret(ref) or bool(self.env.protected(ref))
 
+    def tree_reader(self, tool: str, argv, cwd) -> None:
+        """A command that reads every file under a directory holding ``.cuticle/`` (an archive, a recursive copy,
+        a grep whose pattern matches the key's hex) reads the key too, unless it excludes ``.cuticle``."""
+        args = argv[1:]
+        if any(".cuticle" in a or "cuticle" in a.split("=", 1)[-1] for a in args if a.startswith("-")):
+            return  # --exclude=.cuticle, --exclude-dir=.cuticle
+        flags, ops, values = _opts_and_operands(args, _TREE_VALUED.get(tool, set()))
+        names = set(flags)
+        if tool in ("tar", "bsdtar"):
+            if not (names & {"c", "create", "r", "append", "u", "update"} or
+                    (args and not args[0].startswith("-") and _TAR_LETTERS.fullmatch(args[0]) and
+                     ("c" in args[0] or "r" in args[0]))):
+                return
+        elif tool in ("cp", "scp", "rsync"):
+            if not names & {"r", "R", "a", "recursive", "archive"}:
+                return
+            ops = ops[:-1]
+        elif tool == "zip":
+            if not names & {"r", "recurse-paths"}:
+                return
+            ops = ops[1:]
+        elif tool in ("grep", "egrep", "fgrep"):
+            if not names & {"r", "R", "recursive", "dereference-recursive"} or names & {"l", "L", "c", "q",
+                                                                                      "files-with-matches",
+                                                                                      "count", "quiet"}:
+                return
+            pattern = values.get("e") or values.get("regexp")
+            if pattern is None:
+                if not ops:
+                    return
+                pattern, ops = ops[0], ops[1:]
+            if not ("v" in names or "invert-match" in names or _matches_key(pattern, "F" in names or
+                                                                          tool == "fgrep", "i" in names)):
+                return
+        root = self.env.root
+        for o in ops:
+            ref = self.env.norm(o, cwd)
+            if ref.abs and (ref.abs == root or root.startswith(ref.abs.rstrip("/") + "/")):
+                self.violate("no-governance-self-modification", f"{tool} reads everything under {ref.display}, "
+                             "cuticle's stamp key and server token included; exclude them (--exclude=.cuticle / "
+                             "--exclude-dir=.cuticle) or name the files you need")
+                return
+
     def scan_state_secrets(self, tool: str, argv, cwd) -> None:
         """Every argument that names the stamp key or the server token (``base64 .cuticle/key``, ``dd
         if=.cuticle/key``, ``cd .cuticle && sort key``, ``cat .cu*/ke?``), or hands the ``.cuticle`` directory to
         a command that reads what is inside, is a read of cuticle's secrets, whatever the command."""
         in_state = cwd is not None and "/.cuticle" in cwd
+        if tool in _TREE_READERS:
+            self.tree_reader(tool, argv, cwd)
         for a in argv[1:]:
-            if not (in_state or "key" in a or "serve" in a or "cuti" in a or "*" in a or "?" in a or "[" in a):
+            if a.startswith(("--exclude", "--ignore", "-x")):
+                continue
+            if not (in_state or "key" in a or "serve" in a or "cuti" in a or "*" in a or "?" in a or "[" in a
+                    or "$(find)" in a):
                 continue
             value = a
             if "=" in a and (a.startswith("-") or a[:3] in ("if=", "of=")):
@@ -1115,6 +1186,14 @@ class Walker:
                 if tool == "python" and a in ("-m", "-W", "-X"):
                     if a == "-m":
                         script_given = True
+                        mod = argv[i + 1:i + 2]
+                        rest = argv[i + 2:]
+                        if mod in (["zipfile"], ["tarfile"]) and rest[:1] and rest[0] in ("-e", "--extract"):
+                            ops = [x for x in rest[1:] if not x.startswith("-")]
+                            if ops:
+                                _extract(self, f"python -m {mod[0]} -e", ops[0], [],
+                                         ops[1] if len(ops) > 1 else ".", cwd, effects)
+                                return "write", None
                         break
                     i += 1
                 i += 1
@@ -1167,6 +1246,18 @@ class Walker:
         for x in strings:
             if ("key" in x or "serve" in x or "cuti" in x) and _pathish(x):
                 if self.check_state_secret(self.env.norm(x, cwd), x, f"{lang} code"):
+                    break
+        else:
+            if any(x.rstrip("/").endswith(".cuticle") for x in strings) and \
+                    any(x in ("key", "serve.json", "/key", "/serve.json") for x in strings):
+                self.violate("no-governance-self-modification", f"{lang} code builds the path of cuticle's stamp key "
+                             "or server token; only cuticle itself reads them")
+        if _FETCH_API.search(code):
+            for x in strings:
+                if _pathish(x) and self.carries_protected(x, cwd):
+                    self.violate("no-network-egress", f"{lang} code talks to the network and reads {x}, a protected "
+                                 "file (memory, cuticle's state, the policy or a credential); it never leaves the "
+                                 "machine")
                     break
         if _FETCH_API.search(code) and _EXEC_API.search(code):
             self.violate("script-execution-tracking", f"{lang} code fetches content and executes it; download it, "
@@ -1358,6 +1449,9 @@ class Walker:
             i += 1
         if tool in ("wget", "wget2") and not outputs:
             outputs.extend(_url_basename(x) for x in args if "://" in x)
+        if self.sub_secret:
+            self.violate("no-network-egress", f"{tool} is handed the contents of a protected file (memory, cuticle's "
+                         "state, the policy or a credential) through a substitution; they never leave the machine")
         if stdin is not None and stdin.secret and tool in NET_TOOLS:
             self.violate("no-network-egress", f"pipes the contents of a protected file (memory, cuticle's state, "
                          f"the policy or a credential) into {tool}; they never leave the machine")
@@ -1390,6 +1484,29 @@ class Walker:
 
 
 # -- wrappers --------------------------------------------------------------------------------------------
+#: commands that read every file under a directory operand (see Walker.tree_reader), their valued options
+_TREE_VALUED = {"tar": {"-f", "--file", "-C", "--directory", "-T", "-X"}, "bsdtar": {"-f", "-C"},
+                "grep": {"-e", "--regexp", "-f", "--file", "-m", "-A", "-B", "-C", "--include", "--exclude"},
+                "cp": {"-t", "--target-directory", "-S"}, "rsync": {"-e", "--rsh"}, "scp": {"-P", "-i", "-o", "-F"},
+                "zip": {"-x", "-i"}}
+_TREE_VALUED["egrep"] = _TREE_VALUED["fgrep"] = _TREE_VALUED["grep"]
+_TREE_READERS = frozenset(_TREE_VALUED)
+_KEY_SAMPLE = "0123456789abcdef" * 4
+
+
+def _matches_key(pattern: str, fixed: bool, icase: bool) -> bool:
+    """Could a grep pattern print a line of the stamp key (64 hex digits)? Unknown regex syntax counts as yes."""
+    if fixed:
+        return bool(pattern) and all(c in "0123456789abcdefABCDEF" for c in pattern)
+    try:
+        py = pattern.replace("\\<", r"\b").replace("\\>", r"\b").replace("\\|", "|").replace("\\(", "(").replace(
+            "\\)", ")").replace("\\{", "{").replace("\\}", "}")
+        return re.search(py, _KEY_SAMPLE, re.I if icase else 0) is not None or \
+            re.search(py, _KEY_SAMPLE.upper()) is not None
+    except re.error:
+        return True
+
+
 #: commands that look at names and metadata only (a stat, a test, a listing): never a read of the content
 _META_TOOLS = frozenset({"ls", "stat", "test", "[", "[[", "du", "df", "realpath", "readlink", "basename", "dirname",
                          "file", "lsof", "exa", "eza", "tree", "pwd", "which", "type", "command"})
@@ -1630,14 +1747,39 @@ def _h_find(w: Walker, tool, argv, cwd, stdin, effects, taints):
     return typ, None
 
 
+def _listing_value(script: Script) -> str | None:
+    """What ``$(find START … -name N)`` or ``$(ls X)`` prints, as a pattern (``START/$(…)/N``, ``X``): enough to
+    see that ``cat "$(find . -name key -path '*cuticle*')"`` reads the key. Other substitutions stay unknown."""
+    if len(script.items) != 1:
+        return None
+    pipe = script.items[0][1]
+    if not pipe.commands or not isinstance(pipe.commands[0], Simple):
+        return None
+    words = [w.text for w in pipe.commands[0].words]
+    if not words or not all(w.literal for w in pipe.commands[0].words):
+        return None
+    if words[0] == "find" and len(pipe.commands) == 1:
+        i = 1
+        starts = []
+        while i < len(words) and not words[i].startswith("-") and words[i] not in ("(", "!"):
+            starts.append(words[i])
+            i += 1
+        expr = words[i:]
+        names = [expr[k + 1] for k, a in enumerate(expr) if a in ("-name", "-iname") and k + 1 < len(expr)]
+        if len(starts) <= 1:
+            return _find_pattern(starts[0] if starts else ".", names[:1])
+    return None
+
+
 def _find_pattern(start: str, names: list[str]) -> str:
     """The path pattern a find's ``{}`` stands for: any file under ``start`` whose last name matches the -name
     filter (``$(…)`` is "any directories"), so writes through -exec reach what the filter can reach."""
     base = start.rstrip("/") or "/"
-    name = names[0] if len(names) == 1 else "*"
+    plain = [n for n in names if "/" not in n]
+    name = plain[0] if len(plain) == 1 else names[0] if len(names) == 1 else "*"
     if "/" in name:  # -path: the whole path
         return name if name.startswith(("/", "*", ".")) else base + "/" + name
-    return base + "/$(…)" + ("/" + name if name != "*" else "")
+    return base + "/$(find)" + ("/" + name if name != "*" else "")
 
 
 def _walker_find_exec(self: Walker, inner: list[str], cwd, filtered: bool, names: list[str]) -> None:
@@ -1840,6 +1982,14 @@ def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if is_dir and ref.scope != "unknown":
             for s in srcs:
                 base = s.rstrip("/").rsplit("/", 1)[-1]
+                if base and ("*" in base or "?" in base or "[" in base) and "$" not in s and cwd:
+                    # a source glob: the names it matches now are the names that land (none: cp fails)
+                    import glob as _glob
+                    sref = w.env.norm(s, cwd)
+                    found = _glob.glob(sref.abs) if sref.abs else []
+                    for name in sorted({x.rstrip("/").rsplit("/", 1)[-1] for x in found})[:200]:
+                        effects.append(w.write_effect(w.env.norm(d.rstrip("/") + "/" + name, cwd), tool))
+                    continue
                 if base and base not in (".", ".."):
                     effects.append(w.write_effect(w.env.norm(d.rstrip("/") + "/" + base, cwd), tool))
         if link:
@@ -2035,7 +2185,7 @@ def _h_dd(w: Walker, tool, argv, cwd, stdin, effects, taints):
 
 #: the git subcommands an invariant or a write effect looks at
 _GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config", "apply",
-                          "am", "stash"})
+                          "am", "stash", "clone"})
 
 
 def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -2116,6 +2266,17 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 if _branch_in(b, protected):
                     w.violate("no-protected-branch", f"git branch {' '.join(rest)} deletes or moves the protected "
                               f"branch {b}; ask the user")
+    elif sub == "clone":
+        flags, ops, values = _opts_and_operands(rest, {"-b", "--branch", "-o", "--origin", "--depth", "-c",
+                                                       "--config", "--reference", "--template", "-j", "--jobs"})
+        if len(ops) >= 2:
+            w.cwd_hint = cwd
+            dest = ops[1].rstrip("/")
+            ref = w.env.norm(dest, cwd)
+            effects.append(w.write_effect(ref, "git clone"))
+            if not w.env.protected(ref):
+                w.reach_check(w.env.norm(dest + "/$(…)", cwd), "git clone", "fills",
+                              "clone into a directory outside memory and cuticle's files")
     elif sub in ("apply", "am"):
         _apply_patches(w, f"git {sub}", rest, repo, stdin, effects)
     elif sub == "stash" and (not rest or rest[0] in ("push", "save", "-u", "--include-untracked", "-m")):
@@ -2203,7 +2364,9 @@ def _apply_patches(w: Walker, how: str, args, cwd, stdin, effects) -> None:
     for text in texts:
         if text is None:
             w.cwd_hint = cwd
-            if not w.reach_check(w.env.norm(prefix + "$(…)", cwd), how, "applies a patch to"):
+            if not w.reach_check(w.env.norm(prefix + "$(…)", cwd), how, "applies a patch to",
+                                 "save the patch to a file in the workspace (it is then judged by the files it "
+                                 "names) or check it first with --stat"):
                 effects.append(_effect("write", w.env.norm(prefix + ".", cwd).display, "path"))
             continue
         for path in diff_paths(text):
@@ -2228,11 +2391,27 @@ def _extract(w: Walker, how: str, archive: str | None, members: list[str], dest:
             members = listed
     if not members:
         w.cwd_hint = cwd
-        w.reach_check(w.env.norm(prefix + "$(…)", cwd), how, "extracts an archive whose content is not known into")
+        w.reach_check(w.env.norm(prefix + "$(…)", cwd), how, "extracts an archive whose content is not known into",
+                      "list it first (tar -tf / unzip -l) and extract the members by name, or extract into a "
+                      "directory that holds no protected files (build/, tmp/)")
         effects.append(_effect("write", w.env.norm(dest or ".", cwd).display, "path"))
         return
     for m in members[:2000]:
         effects.append(w.write_effect(w.env.norm(prefix + m.lstrip("/"), cwd), how))
+
+
+def _h_7z(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """7z / 7za / 7zz / unrar: ``x`` and ``e`` extract (``-oDIR``); other commands read or create archives."""
+    args = argv[1:]
+    if not args or args[0] not in ("x", "e"):
+        return "write" if args[:1] == ["a"] else "read", None
+    dest = next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), ".")
+    ops = [a for a in args[1:] if not a.startswith("-")]
+    if tool == "unrar" and len(ops) > 1 and ops[-1].endswith("/"):
+        dest = ops.pop()
+    if ops:
+        _extract(w, f"{tool} {args[0]}", ops[0], ops[1:], dest, cwd, effects)
+    return "write", None
 
 
 def _h_unzip(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -2451,7 +2630,8 @@ _FINAL = {
     "cp": _h_copy, "mv": _h_copy, "ln": _h_copy, "install": _h_copy,
     "tee": _h_tee, "sponge": _h_tee, "sed": _h_sed, "awk": _h_sed, "chmod": _h_chmod, "chown": _h_chmod,
     "chgrp": _h_chmod, "dd": _h_dd, "git": _h_git, "source": _h_source, ".": _h_source, "tar": _h_tar,
-    "sort": _h_sort, "uniq": _h_uniq, "patch": _h_patch, "unzip": _h_unzip, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
+    "sort": _h_sort, "uniq": _h_uniq, "patch": _h_patch, "unzip": _h_unzip, "bsdtar": _h_tar, "7z": _h_7z,
+    "7za": _h_7z, "7zz": _h_7z, "unrar": _h_7z, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
     "terraform": _h_infra, "tofu": _h_infra, "pulumi": _h_infra, "kubectl": _h_infra, "helm": _h_infra,
     "cdk": _h_infra, "cdktf": _h_infra,
 }
@@ -2546,7 +2726,8 @@ _SHELL_CALL = LazyRe(r"os\.system|os\.popen|os\.exec[lv]p?e?|subprocess\.(?:run|
                          r"\bsystem|\bIO\.popen|Open3\.\w+|shell_exec|passthru|proc_open|\bqx|%x|Kernel\.exec|"
                          r"Deno\.(?:run|Command)|Bun\.(?:spawn|spawnSync|\$)")
 _BACKTICK = LazyRe(r"`([^`]+)`")
-_WRITE_API = LazyRe(r"open\s*\([^)]*['\"][wax+][bt+]?['\"]|\.write_(?:text|bytes)|os\.(?:rename|replace|"
+_WRITE_API = LazyRe(r"open\s*\([^)]*['\"](?:[wax+][bt+]?|r\+[bt]?|rb\+)['\"]|inplace\s*=\s*(?:True|1)|"
+                        r"\.open\s*\(\s*['\"][wax]|\.write_(?:text|bytes)|os\.(?:rename|replace|"
                         r"remove|unlink|symlink|link|truncate|chmod)|shutil\.(?:copy\w*|move)|writeFile|appendFile|"
                         r"createWriteStream|renameSync|rename\(|copyFile|unlinkSync|rmSync|fs\.rm\b|File\.(?:write|"
                         r"binwrite|delete|rename|open\([^)]*['\"][wa])|FileUtils\.|IO\.write|open\s*\(\s*\w+\s*,"
@@ -2562,7 +2743,7 @@ _WRITE_CALL = LazyRe(r"\b(open|os\.open|writeFileSync|appendFileSync|writeFile|a
                      r"File\.write|File\.open|IO\.write|file_put_contents|fopen|Path|shutil\.copy\w*|"
                      r"shutil\.move|os\.rename|os\.replace|os\.remove|os\.unlink|unlinkSync|rmSync)\s*\(")
 _LITERAL_ARG = LazyRe(r"\s*(?:[rbuf]{0,2}'[^'\\]*'|[rbuf]{0,2}\"[^\"\\]*\")\s*")
-_WRITE_MODE = LazyRe(r"['\"](?:[rbt]*[wax+][bt+]*|>>?|\+<|w\+?|a\+?)['\"]|O_(?:WRONLY|RDWR|APPEND|CREAT)|"
+_WRITE_MODE = LazyRe(r"['\"](?:[rbt]*[wax+][bt+]*|r\+|>>?|\+<|w\+?|a\+?)['\"]|O_(?:WRONLY|RDWR|APPEND|CREAT)|"
                      r"flags\s*:\s*['\"][wa]")
 
 
@@ -2592,8 +2773,18 @@ def _split_args(text: str) -> list[str]:
     return out
 
 
+_ASSIGNED_LITERAL = LazyRe(r"(?:^|[;\n(\s])(?:my\s+|const\s+|let\s+|var\s+|local\s+)?\$?([A-Za-z_]\w*)\s*=\s*"
+                           r"(?:'[^'\\\n]*'|\"[^\"\\\n]*\")\s*(?=[;\n)]|$)")
+
+
 def _computed_write(code: str) -> bool:
-    """Some write call's target is not a string literal (a variable, argv, a joined or computed name)."""
+    """Some write call's target is not a string literal (a variable, argv, a joined or computed name). A
+    variable assigned one literal in the code (``p = 'out.txt'``) counts as that literal (it is checked with the
+    other literals); one assigned more than once, or anything else, is computed."""
+    names: dict[str, int] = {}
+    for m in _ASSIGNED_LITERAL.finditer(code):
+        names[m.group(1)] = names.get(m.group(1), 0) + 1
+    assigned = {n for n, k in names.items() if k == 1 and len(re.findall(r"\b%s\s*[+\-*/|&]?=" % re.escape(n), code)) == 1}
     for m in _WRITE_CALL.finditer(code):
         args = _split_args(code[m.end():m.end() + 400])
         name = m.group(1)
@@ -2616,7 +2807,8 @@ def _computed_write(code: str) -> bool:
             target = args[1] if len(args) > 1 else ""
         else:
             target = args[0] if args else ""
-        if target.strip() and not _LITERAL_ARG.fullmatch(target):
+        bare = target.strip().lstrip("$")
+        if target.strip() and not _LITERAL_ARG.fullmatch(target) and bare not in assigned:
             return True
     return False
 

@@ -56,6 +56,20 @@ _EXAMPLES_WS: tuple[str, ...] = (
     ".codex/x", ".gemini/settings.json", ".cursor/hooks.json", ".github/hooks/x.json", ".openclaw/openclaw.json",
     ".env", "config/secrets.yml", "credentials.json",
 )
+#: for a directory protected whatever the file name: the names that matter there (a literal basename under an
+#: unknown directory reaches only these, and the files the directory has; an unknown basename reaches all)
+_NAMED_IN: dict[str, tuple[str, ...]] = {
+    ".cuticle": ("key", "config.toml", "serve.json", "policy-cache.json", "events.jsonl", "state"),
+    ".codex": ("config.toml", "hooks.json"), ".github/hooks": ("cuticle.json", "hooks.json"), ".copilot/hooks": ("cuticle.json", "hooks.json"),
+    ".git/hooks": ("pre-commit", "pre-push", "commit-msg", "post-checkout", "post-merge", "post-commit",
+                   "prepare-commit-msg", "pre-rebase", "post-rewrite", "pre-merge-commit"),
+    ".ssh": ("authorized_keys", "authorized_keys2", "config", "known_hosts", "environment", "rc", "id_*"),
+    ".openclaw/extensions": ("*.js", "*.ts", "*.mjs", "package.json", "openclaw.plugin.json"),
+    ".openclaw/hooks": ("*.js", "*.ts", "*.mjs", "hook.json"),
+    ".config/cuticle": ("config.toml",), "claude-code": ("managed-settings.json",),
+    "claudecode": ("managed-settings.json",), ".aws": ("credentials", "config"), ".kube": ("config",),
+    ".gnupg": ("*.gpg", "*.kbx", "*.conf"), ".config/gh": ("hosts.yml", "config.yml"),
+}
 _EXAMPLES_HOME: tuple[str, ...] = ("~/.ssh/authorized_keys", "~/.openclaw/openclaw.json", "~/.claude/settings.json")
 DEVICES = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom")
 
@@ -133,6 +147,10 @@ class Env:
                     t = cwd + t[len(var):]
             if t.startswith("$"):
                 return PathRef("unknown", text)
+        if t.startswith("/proc/self/cwd") and cwd and (len(t) == 14 or t[14] == "/"):
+            t = cwd + t[14:]  # the process's working directory, spelled through /proc
+        elif t.startswith("/proc/self/root/"):
+            t = t[15:]
         if t[0] != "/":
             if cwd is None:
                 return PathRef("unknown", text)
@@ -261,19 +279,100 @@ class Env:
             got = self._cache["candidates"] = tuple(seen)
         return got
 
+    def shapes(self) -> tuple[tuple[str | None, str, str, bool], ...]:
+        """Every protected glob as (directory as an absolute path or None for "any directory", basename glob,
+        the glob, whether subdirectories count too), lowercased: what a target with a literal basename is
+        matched against."""
+        got = self._cache.get("shapes")
+        if got is None:
+            out: list[tuple[str | None, str, str]] = []
+            globs = (*WS_SELF_GLOBS, *self.policy_rels, *self.extra_protected, *self.memory_globs,
+                     *self.guarded_globs, *CREDENTIAL_GLOBS)
+            for g in dict.fromkeys(globs):
+                low = g.lower()
+                if low.startswith("~/"):
+                    if not self.home:
+                        continue
+                    full = self.home.lower() + low[1:]
+                elif low.startswith("/"):
+                    full = low
+                else:
+                    full = self.root.lower() + "/" + low
+                d, _, base = full.rpartition("/")
+                recursive = base == "**" or "**" in d
+                if base == "**":
+                    base = "*"
+                if "**" in d:
+                    d = d.split("/**", 1)[0]
+                anywhere = low.startswith("**/")
+                if base == "*":
+                    # a directory protected whatever the name: a literal basename reaches only the files that
+                    # matter there (cuticle's own state files, hook files, SSH keys) and the files it has now
+                    suffix = next((k for k in _NAMED_IN if d.endswith("/" + k) or d == k), None)
+                    names = list(_NAMED_IN.get(suffix, ()))
+                    if d.startswith(self.root.lower() + "/"):
+                        try:
+                            names += [n.lower() for n in os.listdir(self.root + d[len(self.root):])]
+                        except OSError:
+                            pass
+                    for name in dict.fromkeys(names):
+                        out.append((None if anywhere else d, name, g, recursive))
+                    continue
+                out.append((None if anywhere else d, base, g, recursive))
+            got = self._cache["shapes"] = tuple(out)
+        return got
+
     def reach(self, pattern: str, cwd: str | None) -> str | None:
         """The first protected path (display form) that a target known only as a pattern could name, or None.
 
         ``pattern`` is a word after expansion: ``$NAME``, ``${…}`` and ``$(…)`` left in it stand for anything
-        (slashes included), ``*``, ``?`` and ``[…]`` are globs. ``"$TARGET"`` reaches everything; ``$TMPDIR/out.txt``
-        and ``$(date +%F).log`` reach nothing protected."""
-        rx = _pattern_regex(pattern, cwd if cwd is not None else None)
+        (slashes included), ``*``, ``?`` and ``[…]`` are globs. When the last component is itself unknown
+        (``"$TARGET"``, ``memory/$(ls)``) the target may be any file in reach; when it is literal or a glob
+        (``$DIR/out.txt``, ``$(pwd)/USER.md``, ``$(date).log``) only protected paths with a matching name count."""
+        rx = _pattern_regex(pattern, cwd)
         if rx is None:
             return None
-        for cand in self.candidates():
-            if rx.match(cand) or rx.match(cand.lower()):
-                ref = self.norm(cand, None)
-                return ref.display
+        head, sep, base = _split_last(pattern)
+        any_name = bool(_UNKNOWN_PART.search(base))
+        if any_name or (not sep and _UNKNOWN_PART.match(pattern)):
+            for cand in self.candidates():
+                if rx.match(cand) or rx.match(cand.lower()):
+                    return self.norm(cand, None).display
+            if not sep or _UNKNOWN_PART.search(head):
+                return None
+        drx = _pattern_regex(head, cwd) if sep else None
+        if sep and drx is None:  # a literal directory
+            dref = self.norm(head or "/", cwd)
+            dirs_abs = (dref.abs or "").lower()
+
+            def dir_ok(d, recursive):
+                return d is None or d == dirs_abs or (recursive and dirs_abs.startswith(d + "/"))
+        else:
+            here = (cwd or self.root).lower()
+
+            def dir_ok(d, recursive):
+                if d is None:
+                    return True
+                if drx is None:
+                    return d == here or (recursive and here.startswith(d + "/"))
+                return bool(drx.match(d) or (recursive and drx.match(d + "/x")))
+        blow = base.lower()
+        globbed = "*" in blow or "?" in blow or "[" in blow
+        for d, g, display, recursive in self.shapes():
+            if not dir_ok(d, recursive):
+                continue
+            if any_name:  # a name partly known only at run time: its known parts must fit
+                if d is None:
+                    continue  # credentials anywhere: reached through the candidates (the files there are)
+                brx = _base_regex(blow)
+                if brx.fullmatch(g) or brx.fullmatch(_example(g)):
+                    return display.replace("**/", "").replace("/**", "/…")
+                continue
+            if globbed and g.startswith(".") and not blow.startswith("."):
+                continue  # a shell glob does not match dot files unless it starts with a dot itself
+            if fnmatch.fnmatchcase(blow, g) if not globbed else (
+                    fnmatch.fnmatchcase(_example(g), blow) or fnmatch.fnmatchcase(g, blow)):
+                return display.replace("**/", "").replace("/**", "/…")
         return None
 
     def is_secret(self, ref: PathRef) -> bool:
@@ -282,12 +381,43 @@ class Env:
         return _secret_path(ref.display if ref.scope != "ws" else (ref.rel or ""))
 
 
-_UNKNOWN_PART = re.compile(r"\$\(…\)|\$\{[^}]*\}|\$[A-Za-z_0-9@*#?!$-][A-Za-z_0-9]*|`[^`]*`|\(…\)")
+_UNKNOWN_PART = re.compile(r"\$\(…\)|\$\(find\)|\$\{[^}]*\}|\$[A-Za-z_0-9@*#?!$-][A-Za-z_0-9]*|`[^`]*`|\(…\)")
 
 
 def is_pattern(text: str) -> bool:
     """The word still holds an unknown part (a variable, a substitution) or a glob character."""
     return "$" in text or "*" in text or "?" in text or "[" in text or "`" in text or "(…)" in text
+
+
+@functools.lru_cache(maxsize=256)
+def _base_regex(base: str):
+    """A last path component as a regex: unknown parts are ``.*``, globs stay globs."""
+    out, pos = [], 0
+    for m in _UNKNOWN_PART.finditer(base):
+        out.append(_glob_piece(base[pos:m.start()]))
+        out.append(".*")
+        pos = m.end()
+    out.append(_glob_piece(base[pos:]))
+    return re.compile("".join(out))
+
+
+def _split_last(text: str) -> tuple[str, str, str]:
+    """``text`` split at its last "/" outside a ``$(…)``/``${…}``/backtick part: (head, "/" or "", last part)."""
+    depth = 0
+    cut = -1
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c in "({":
+            depth += 1
+        elif c in ")}":
+            depth = max(0, depth - 1)
+        elif c == "/" and depth == 0:
+            cut = i
+        i += 1
+    if cut < 0:
+        return "", "", text
+    return text[:cut], "/", text[cut + 1:]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -315,6 +445,8 @@ def _pattern_regex(pattern: str, cwd: str | None):
         else:
             body = re.escape(cwd.rstrip("/") + "/") + body
     body = body.replace(r"/\./", "/").replace("/.*/", "/(?:.*/)?")  # "any directories" may be none
+    if body.endswith("/.*"):
+        body = body[:-3] + "(?:/.*)?"
     try:
         return re.compile(body + r"/?\Z")
     except re.error:

@@ -1,12 +1,30 @@
 """CU302 memory-poisoning: an instruction planted in memory to steer every future session (EN and RU).
 
 ## What it does
-Flags lines that tell the agent to trust a site or sender, to run a downloaded or destructive command, to send
-secrets or personal data somewhere, to ignore previous instructions or the user, to disable safety checks or
-the memory gate, to copy themselves into memory, to decode and run base64, and agent-addressed instructions
-hidden in HTML comments. Hidden text is analysed too (zero-width characters removed, Unicode tag characters
-decoded). It looks for the act, not trigger words: "Per user: ignore the `vendor/` folder" and "Never run
-scripts piped from curl" pass; a quoted attack phrase in a line that reports the attack passes.
+Flags a line that plants an instruction for every future session. Each category is a combination of word classes
+in one sentence, in any order, in English and Russian, never a listed sentence:
+
+- **trust a source**: a site, sender or repo declared official/trusted/vetted/signed + its content run, installed
+  or followed (or its words counted as the user's);
+- **run / download**: a remote script piped into a shell, `bash <(curl …)`, download-and-run, destructive commands
+  (`rm -rf ~`, `mkfs`);
+- **exfiltrate**: a sending verb + something private (keys, `.env`, `~/.ssh`, passwords, personal data, the user's
+  mail or contacts, a database dump) + an outside or in-band target (a URL, an address, a webhook, every reply, the
+  commit message);
+- **ignore or disable checks**: a safeguard (gate, hook, confirmation, sandbox, review) switched off, skipped, no
+  longer required, or worked around (`--no-verify`, writing a memory file through `>>`/`tee`);
+- **override instructions or the user**: earlier or memory-held rules declared void or ignored, an outside source
+  (web pages, tickets, comments) ranked above memory, the user's word set aside or hidden from them;
+- **persona / authority**: "you are now …", fake system notices and admin approvals (these count with another sign);
+- **persistence**: the line orders itself copied into every new file or session;
+- **hidden or encoded text**: agent-addressed HTML comments, base64 that decodes to a command, invisible and tag
+  characters (decoded first; CU303 and CU304 report the characters themselves);
+- **links with payloads**: `javascript:`/`data:` links, a link or image whose URL holds a placeholder for private
+  data (`{{env.API_KEY}}`), a URL whose encoded query is itself an instruction.
+
+Look-alikes pass: a negation before the act ("never pipe curl into a shell"), a quoted attack in a line that
+reports or tests it (a code span counts as a quote only when the line orders nothing to be run), and, for
+preference-like waivers, the user's own words ("User said: no need to ask before running the tests").
 
 ## Why is this bad
 Memory files are loaded into every session with the authority of the agent's own notes. One poisoned line

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import install
 from hostsim import send
 
 from tiers.workspace import Workspace
@@ -18,8 +19,8 @@ NEW = "- The flaky login test is probably a race in the session cache."
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
     root = tmp_path / "ws"
-    (root / ".cuticle").mkdir(parents=True)
-    Workspace(root).key  # noqa: B018 - an installed workspace has its key
+    root.mkdir(parents=True)
+    install(root)
     (root / "MEMORY.md").write_text("# Memory\n\n" + "\n".join([DIRECTIVE, *USER_LINES]) + "\n", encoding="utf-8")
     return root
 

@@ -328,3 +328,12 @@ def test_a_patch_of_a_binary_memory_file_is_refused(ws):
     h = _pre(ws, _raw({"session_id": "s1", "cwd": str(ws), "hook_event_name": "PreToolUse", "model": "m",
                        "turn_id": "t", "tool_name": "apply_patch", "tool_input": {"command": patch}}))
     assert h.blocked and _reason(h)["reason"] == "unreadable-memory-file"
+
+
+def test_a_broken_config_is_told_to_the_model_at_session_start(ws):
+    (ws / ".cuticle" / "config.toml").write_text("[gate\n", encoding="utf-8")
+    h = run_hook("claude", {"session_id": "s1", "cwd": str(ws), "hook_event_name": "SessionStart",
+                            "source": "startup"}, "SessionStart", cwd=ws)
+    context = h.json["hookSpecificOutput"]["additionalContext"]
+    assert "configuration is broken" in context and "invalid TOML" in context
+    assert "configuration error" in h.stderr

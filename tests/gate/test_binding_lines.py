@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import install
 from hostsim import claude_edit, claude_write, prompt
 
 from tiers import stamps
@@ -17,8 +18,8 @@ FRIDAY = "- User said: never deploy on Fridays."
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
     root = tmp_path / "ws"
-    (root / ".cuticle").mkdir(parents=True)
-    Workspace(root).key  # noqa: B018 - an installed workspace has its key
+    root.mkdir(parents=True)
+    install(root)
     (root / "MEMORY.md").write_text(f"# Memory\n\n{FRIDAY}\n- Staging runs on Redis.\n", encoding="utf-8")
     return root
 
@@ -145,3 +146,10 @@ def test_lint_shows_unverified_directives(ws: Path) -> None:
                 "- User said: always use tabs in Go files.")
     codes = [f.code for f in lint_paths(Workspace(ws), None).findings]
     assert "CU107" in codes
+
+
+@pytest.mark.parametrize("wrap", [("```", "```"), ("<!--", "-->"), ("<details>", "</details>")],
+                         ids=["fenced", "commented-out", "html-block"])
+def test_hiding_a_directive_in_code_or_html_is_refused(ws: Path, wrap) -> None:
+    ans = claude_edit(ws, "MEMORY.md", FRIDAY + "\n", f"{wrap[0]}\n{FRIDAY}\n{wrap[1]}\n")
+    assert ans.blocked and "binding-line-removed" in ans.reason

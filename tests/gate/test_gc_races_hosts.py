@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 import json
 import multiprocessing
+import os
 import time
 from pathlib import Path
 
@@ -17,7 +18,8 @@ from tiers import stamps
 from tiers.workspace import Workspace
 
 WORKERS = 8
-LINES = 12  # per worker: 96 approved lines in all
+#: per worker: 96 approved lines in all, about 4.5 s on two cores (CUTICLE_RACE_LINES sets another count)
+LINES = int(os.environ.get("CUTICLE_RACE_LINES", "12"))
 HEAD = "# Memory\n\n- Staging runs on Redis.\n"
 
 
@@ -76,8 +78,18 @@ def _collector(root: str, stop, out) -> None:
         start_session(ws, f"gc-{runs}")  # every run in a new session: last session's hypotheses expire
         removed += len(collect(ws).removed)
         runs += 1
-        time.sleep(0.005)
+        time.sleep(0.02)
     out.put(("gc", removed, runs))
+
+
+def _warm(root: Path) -> None:
+    (root / ".cuticle").mkdir(parents=True)
+    (root / "MEMORY.md").write_text(HEAD, encoding="utf-8")
+    claude_write(root, "MEMORY.md", HEAD + _line(0, 0) + "\n")
+    send("codex", _codex(root, HEAD + _line(1, 0) + "\n", event="PreToolUse", call="warm"))
+    from tiers.gc import collect
+
+    collect(Workspace(root))
 
 
 def test_eight_hosts_writing_while_gc_runs_lose_no_line(tmp_path: Path) -> None:
@@ -87,6 +99,7 @@ def test_eight_hosts_writing_while_gc_runs_lose_no_line(tmp_path: Path) -> None:
     ws = Workspace(root)
     ws.key  # noqa: B018
     (root / "MEMORY.md").write_text(HEAD, encoding="utf-8")
+    _warm(tmp_path / "warm")  # the gate's modules and lexicons load once, before the fork, not in each host
     ctx = multiprocessing.get_context("fork")
     out = ctx.Queue()
     stop = ctx.Event()

@@ -183,3 +183,135 @@ def test_doctor_reports_the_hook_server_setting(workspace, monkeypatch):
     checks = json.loads(cuticle("doctor", str(workspace), "--no-canary", "--json").stdout)["checks"]
     (detail,) = [c["detail"] for c in checks if c["check"] == "server"]
     assert detail.startswith("server auto") and detail.endswith("none running")
+
+
+# -- the command a host runs, and doctor from the host's environment -------------------------------------
+
+
+def _host_path_env(home: Path) -> dict:
+    """A host's environment: no virtual environment on PATH."""
+    return {"HOME": str(home), "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "CUTICLE_SERVER": "off"}
+
+
+def test_init_writes_an_absolute_command_that_runs_without_the_virtual_environment(workspace, tmp_path):
+    rep = json.loads(cuticle("init", "claude", str(workspace), "--json").stdout)
+    argv = shlex.split(rep["command"])
+    assert os.path.isabs(argv[0]) and os.access(argv[0], os.X_OK), rep["command"]
+    cfg = json.loads((workspace / ".claude" / "settings.json").read_text())
+    assert cfg["hooks"]["PreToolUse"][0]["hooks"][0]["command"] == rep["command"] + " hook claude PreToolUse"
+    proc = subprocess.run([*argv, "--version"], env=_host_path_env(tmp_path), capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_doctor_fails_a_bare_command_the_hosts_path_does_not_find(workspace, tmp_path):
+    cuticle("init", "codex", str(workspace), "--command", "cuticle-not-on-any-path")
+    env = {**_host_path_env(tmp_path), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-m", "gate", "doctor", str(workspace), "--json"], env=env,
+                          capture_output=True, text=True, timeout=300)
+    rep = json.loads(proc.stdout)
+    (check,) = [c for c in rep["checks"] if c["check"] == "codex:command"]
+    assert proc.returncode == 1 and check["status"] == "fail" and "host's environment" in check["detail"]
+
+
+def test_doctor_checks_the_command_without_the_virtual_environment_on_path(workspace, tmp_path, monkeypatch):
+    # `cuticle` resolves on the venv's PATH, but the host does not have that PATH: doctor must say so
+    venv_bin = Path(sys.executable).parent
+    if not (venv_bin / "cuticle").is_file():
+        pytest.skip("cuticle is not installed as a console script in this environment")
+    cuticle("init", "claude", str(workspace), "--command", "cuticle")
+    env = {**_host_path_env(tmp_path), "PATH": f"{venv_bin}:/usr/bin:/bin", "VIRTUAL_ENV": str(venv_bin.parent)}
+    proc = subprocess.run([sys.executable, "-m", "gate", "doctor", str(workspace), "--no-canary", "--json"], env=env,
+                          capture_output=True, text=True, timeout=300)
+    checks = {c["check"]: c for c in json.loads(proc.stdout)["checks"]}
+    assert checks["claude:command"]["status"] == "fail", checks
+
+
+def test_doctor_dir_finds_the_openclaw_config_init_wrote(workspace, tmp_path):
+    # `init` prints `cuticle doctor DIR`: it must find the OpenClaw config, which lives outside the workspace
+    conf = tmp_path / "elsewhere" / "openclaw.json"
+    assert cuticle("init", "openclaw", str(workspace), "--command", CMD, "--host-config", str(conf)).returncode == 0
+    out = cuticle("doctor", str(workspace), "--json")
+    rep = json.loads(out.stdout)
+    assert out.returncode == 0, rep
+    assert {"openclaw:plugin", "openclaw:canary:conflict"} <= {c["check"] for c in rep["checks"] if c["status"] == "ok"}
+
+
+def test_doctor_dir_finds_an_openclaw_config_in_home_that_names_the_workspace(workspace, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home)}
+    env.pop("OPENCLAW_CONFIG_PATH", None)
+    run = lambda *a: subprocess.run([sys.executable, "-m", "gate", *a], env=env, capture_output=True, text=True,  # noqa: E731
+                                    timeout=300)
+    assert run("init", "openclaw", str(workspace), "--command", CMD).returncode == 0
+    (workspace / ".cuticle" / "installed.json").unlink()  # found from the OpenClaw config alone
+    out = run("doctor", str(workspace), "--no-canary", "--json")
+    assert out.returncode == 0 and any(c["check"] == "openclaw:plugin" for c in json.loads(out.stdout)["checks"])
+    other = tmp_path / "other"
+    other.mkdir()
+    assert run("init", "claude", str(other), "--command", CMD).returncode == 0
+    checks = json.loads(run("doctor", str(other), "--no-canary", "--json").stdout)["checks"]
+    assert not any(c["check"].startswith("openclaw") for c in checks)  # another workspace's OpenClaw entry
+
+
+# -- host settings besides the hooks ---------------------------------------------------------------------
+
+
+def test_gemini_init_no_longer_writes_the_stale_enable_hooks_key_and_doctor_checks_hooks_config(workspace):
+    cuticle("init", "gemini", str(workspace), "--command", CMD)
+    settings = workspace / ".gemini" / "settings.json"
+    cfg = json.loads(settings.read_text())
+    assert "tools" not in cfg
+    checks = json.loads(cuticle("doctor", str(workspace), "--no-canary", "--json").stdout)["checks"]
+    assert [c["status"] for c in checks if c["check"] == "gemini:hooks-enabled"] == ["ok"]
+    for off in ({"enabled": False}, {"disabled": ["cuticle-BeforeTool"]}):
+        settings.write_text(json.dumps({**cfg, "hooksConfig": off}))
+        out = cuticle("doctor", str(workspace), "--no-canary", "--json")
+        checks = json.loads(out.stdout)["checks"]
+        assert out.returncode == 1 and [c["status"] for c in checks if c["check"] == "gemini:hooks-enabled"] == ["fail"]
+
+
+def test_codex_init_says_what_codex_still_needs_and_doctor_warns_until_trusted(workspace, tmp_path):
+    env = {**os.environ, "HOME": str(tmp_path), "CODEX_HOME": str(tmp_path / "codex")}
+    proc = subprocess.run([sys.executable, "-m", "gate", "init", "codex", str(workspace), "--command", CMD], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert "trust the project in Codex" in proc.stdout and "/hooks" in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "gate", "doctor", str(workspace), "--no-canary", "--json"], env=env,
+                          capture_output=True, text=True, timeout=300)
+    checks = {c["check"]: c for c in json.loads(proc.stdout)["checks"]}
+    assert checks["codex:trust"]["status"] == "warn" and proc.returncode == 0
+    (tmp_path / "codex").mkdir()
+    (tmp_path / "codex" / "config.toml").write_text(f'[projects."{workspace}"]\ntrust_level = "trusted"\n')
+    proc = subprocess.run([sys.executable, "-m", "gate", "doctor", str(workspace), "--no-canary", "--json"], env=env,
+                          capture_output=True, text=True, timeout=300)
+    checks = {c["check"]: c for c in json.loads(proc.stdout)["checks"]}
+    assert checks["codex:trust"]["status"] == "ok" and checks["codex:hook-trust"]["status"] == "warn"
+
+
+def test_claude_init_makes_claudes_own_memory_memory_files(workspace):
+    cuticle("init", "claude", str(workspace), "--command", CMD)
+    from tiers.workspace import Workspace
+
+    ws = Workspace(workspace)
+    for rel in ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md", ".claude/memory/MEMORY.md",
+                ".claude/memory/topics/debugging.md", "MEMORY.md", "memory/2026-11-29.md"):
+        assert ws.is_memory_file(rel), rel
+    assert not ws.is_memory_file(".claude/settings.json")
+    local = json.loads((workspace / ".claude" / "settings.local.json").read_text())
+    assert local["autoMemoryDirectory"] == str(workspace / ".claude" / "memory")
+    checks = json.loads(cuticle("doctor", str(workspace), "--no-canary", "--json").stdout)["checks"]
+    assert [c["status"] for c in checks if c["check"] == "claude:auto-memory"] == ["ok"]
+
+
+def test_claude_init_keeps_a_users_own_memory_globs_and_auto_memory_directory(workspace):
+    (workspace / ".cuticle").mkdir()
+    (workspace / ".cuticle" / "config.toml").write_text('[memory]\nglobs = ["notes/*.md"]\n')
+    (workspace / ".claude").mkdir()
+    (workspace / ".claude" / "settings.local.json").write_text('{"autoMemoryDirectory": "~/my-memory"}')
+    rep = json.loads(cuticle("init", "claude", str(workspace), "--command", CMD, "--json").stdout)
+    assert (workspace / ".cuticle" / "config.toml").read_text() == '[memory]\nglobs = ["notes/*.md"]\n'
+    assert any("kept your [memory] globs" in a for a in rep["actions"])
+    assert json.loads((workspace / ".claude" / "settings.local.json").read_text()) == {"autoMemoryDirectory": "~/my-memory"}
+    checks = json.loads(cuticle("doctor", str(workspace), "--no-canary", "--json").stdout)["checks"]
+    assert [c["status"] for c in checks if c["check"] == "claude:auto-memory"] == ["warn"]

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import install
 from hostsim import claude_edit, claude_write
 
 from tiers import stamps
@@ -19,8 +20,8 @@ USER = "# USER.md\n\n- User said: call me Alex.\n"
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
     root = tmp_path / "ws"
-    (root / ".cuticle").mkdir(parents=True)
-    Workspace(root).key  # noqa: B018 - an installed workspace has its key
+    root.mkdir(parents=True)
+    install(root)
     (root / "MEMORY.md").write_text(f"# Memory\n\n{DIRECTIVE}\n", encoding="utf-8")
     (root / "USER.md").write_text(USER, encoding="utf-8")
     return root

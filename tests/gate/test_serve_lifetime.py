@@ -112,3 +112,21 @@ def test_concurrent_calls_for_the_same_file_in_one_server_process_all_get_their_
     for t in threads:
         t.join()
     assert bad == []
+
+
+def test_a_slow_server_is_given_up_within_the_budget_and_not_replaced(ws, monkeypatch):
+    from gate.client import forward
+
+    monkeypatch.delenv("CUTICLE_SERVER", raising=False)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)  # accepts (the kernel does) and never answers
+    info = ws / ".cuticle" / "serve.json"
+    info.write_text(json.dumps({"address": f"http://127.0.0.1:{listener.getsockname()[1]}", "token": "t"}))
+    try:
+        t0 = time.monotonic()
+        assert forward("claude", "PreToolUse", json.dumps({"cwd": str(ws)}).encode(), timeout=0.3) is None
+        assert time.monotonic() - t0 < 2.0
+        assert info.exists()  # slow is not stale: no second server is started over it
+    finally:
+        listener.close()

@@ -25,7 +25,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample-workspace"
-CACHE = Path(os.environ.get("CUTICLE_HOSTS_CACHE") or Path.home() / ".cache" / "cuticle-hosts")
 #: the cuticle console script of this environment (what a user's `pip install cuticle` puts on their PATH)
 CUTICLE = Path(sys.executable).parent / "cuticle"
 
@@ -48,11 +47,16 @@ def _registry_reachable(spec: str) -> bool:
     return proc.returncode == 0 and bool(proc.stdout.strip())
 
 
+def cache_dir() -> Path:
+    return Path(os.environ.get("CUTICLE_HOSTS_CACHE") or Path.home() / ".cache" / "cuticle-hosts")
+
+
 def npm_host(host: str) -> Path:
     """The folder holding ``host``'s packages under node_modules/, installed on first use."""
     steps = PACKAGES[host]
     wanted = json.dumps(steps)
-    folder = CACHE / host
+    cache = cache_dir()
+    folder = cache / host
     marker = folder / ".cuticle-installed"
     if marker.is_file() and marker.read_text(encoding="utf-8") == wanted:
         return folder
@@ -60,7 +64,7 @@ def npm_host(host: str) -> Path:
     if shutil.which("npm") is None:
         pytest.skip(f"npm is not installed: cannot install {specs} for the {host} host tests")
     folder.mkdir(parents=True, exist_ok=True)
-    with open(CACHE / f"{host}.lock", "w") as lock:
+    with open(cache / f"{host}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # parallel sessions share the cache
         if marker.is_file() and marker.read_text(encoding="utf-8") == wanted:
             return folder

@@ -18,6 +18,7 @@ ANCHOR = "- Always run migrations before seeding the DB."
 ACCEPTED = "- The staging DB was migrated to Postgres 16 on 2026-11-30."
 HYPOTHESIS = "- 10:15 The nightly export job probably fails because the disk is full."
 PROMPT = "remember: never schedule meetings before 10:00"
+AUTO_NOTE = "- The deploy script lives in scripts/deploy.sh."
 
 
 @pytest.fixture(scope="module")
@@ -76,12 +77,17 @@ def accept_edits(claude_bin, tmp_path_factory):
         {"name": "Write", "input": {"file_path": str(ws / "src/app.ts"), "content": "export const x = 1;\n"}},
         {"name": "Bash", "input": {"command": "echo '- npm is fine' >> MEMORY.md", "description": "append"}},
         {"name": "Bash", "input": {"command": "echo hello-from-bash", "description": "echo"}},
+        {"name": "Write", "input": {"file_path": str(ws / "CLAUDE.md"), "content": "# Project\n\n" + CONFLICT + "\n"}},
+        {"name": "Write", "input": {"file_path": str(ws / ".claude/memory/MEMORY.md"), "content": AUTO_NOTE + "\n"}},
     ]
     proc, stub = s.run(script, "--permission-mode", "acceptEdits", "--allowedTools", "Bash(echo *)")
+    # the files as the session left them (later tests run more sessions, whose GC collects hypotheses)
+    s.after = {rel: (ws / rel).read_text(encoding="utf-8") if (ws / rel).is_file() else None for rel in
+               ("MEMORY.md", "memory/2026-12-01.md", "USER.md", "src/app.ts", "CLAUDE.md", ".claude/memory/MEMORY.md")}
     results = stub.tool_results()
     assert len(results) == len(script), results
     return s, dict(zip(["read", "read-user", "conflicting-write", "conflicting-edit", "accepted-edit", "daily-note",
-                        "user-directive", "non-memory", "shell-to-memory", "shell"], results)), stub
+                        "user-directive", "non-memory", "shell-to-memory", "shell", "claude-md", "auto-memory"], results)), stub
 
 
 def test_a_conflicting_whole_file_write_is_blocked_and_the_model_sees_cuticles_reason(accept_edits):
@@ -92,7 +98,7 @@ def test_a_conflicting_whole_file_write_is_blocked_and_the_model_sees_cuticles_r
 
 def test_the_file_is_byte_identical_after_the_blocked_write(accept_edits):
     s, seen, _ = accept_edits
-    text = (s.ws / "MEMORY.md").read_text(encoding="utf-8")
+    text = s.after["MEMORY.md"]
     assert CONFLICT not in text
     # the only change of the whole session is the accepted edit's line
     assert text.replace(next(x for x in text.splitlines() if ACCEPTED in x) + "\n", "").encode() == s.original
@@ -106,32 +112,32 @@ def test_a_conflicting_edit_is_blocked(accept_edits):
 def test_an_accepted_edit_is_applied_with_its_stamp(accept_edits):
     s, seen, _ = accept_edits
     assert not seen["accepted-edit"]["is_error"], seen["accepted-edit"]
-    lines = stamped((s.ws / "MEMORY.md").read_text(encoding="utf-8"))
+    lines = stamped(s.after["MEMORY.md"])
     assert len(lines) == 1 and lines[0].startswith(ACCEPTED + " <!--cu:"), lines
 
 
 def test_a_new_daily_note_is_written_stamped(accept_edits):
     s, seen, _ = accept_edits
-    text = (s.ws / "memory/2026-12-01.md").read_text(encoding="utf-8")
+    text = s.after["memory/2026-12-01.md"]
     assert any(x.startswith(HYPOTHESIS + " <!--cu:H") for x in text.splitlines()), text
 
 
 def test_the_users_prompt_lets_their_directive_into_user_md(accept_edits):
     s, seen, _ = accept_edits
     assert not seen["user-directive"]["is_error"], seen["user-directive"]
-    (line,) = [x for x in (s.ws / "USER.md").read_text(encoding="utf-8").splitlines() if "10:00" in x]
+    (line,) = [x for x in s.after["USER.md"].splitlines() if "10:00" in x]
     assert "<!--cu:" in line
 
 
 def test_a_non_memory_write_is_untouched(accept_edits):
     s, _, _ = accept_edits
-    assert (s.ws / "src/app.ts").read_text(encoding="utf-8") == "export const x = 1;\n"
+    assert s.after["src/app.ts"] == "export const x = 1;\n"
 
 
 def test_a_shell_write_to_memory_is_denied_and_a_benign_command_runs(accept_edits):
     s, seen, _ = accept_edits
     assert seen["shell-to-memory"]["is_error"] and "no-memory-write-via-shell" in seen["shell-to-memory"]["content"]
-    assert "npm is fine" not in (s.ws / "MEMORY.md").read_text(encoding="utf-8")
+    assert "npm is fine" not in s.after["MEMORY.md"]
     assert not seen["shell"]["is_error"] and "hello-from-bash" in seen["shell"]["content"]
 
 
@@ -180,3 +186,17 @@ def test_dont_ask_mode_is_not_overridden_by_cuticle(claude_bin, tmp_path):
     r = stub.tool_results()[1]
     assert r["is_error"] and "don't ask mode" in r["content"], r
     assert (s.ws / "MEMORY.md").read_bytes() == s.original
+
+
+def test_claude_md_is_a_memory_file_a_conflicting_line_is_blocked(accept_edits):
+    s, seen, _ = accept_edits
+    assert seen["claude-md"]["is_error"] and "EpistemicConflictError" in seen["claude-md"]["content"], seen["claude-md"]
+    assert s.after["CLAUDE.md"] is None
+
+
+def test_claudes_auto_memory_lives_in_the_workspace_and_its_writes_are_stamped(accept_edits):
+    s, seen, stub = accept_edits
+    assert str(s.ws / ".claude" / "memory") in next(e for e in stub.log if e["tools"])["context"]  # Claude uses it
+    assert not seen["auto-memory"]["is_error"], seen["auto-memory"]
+    text = s.after[".claude/memory/MEMORY.md"]
+    assert text.startswith(AUTO_NOTE + " <!--cu:"), text

@@ -259,6 +259,17 @@ CASES += [
 ]
 
 
+# A recollection hedge outweighs a user marker in both languages.
+CASES += [
+    ("en-h-as-far-as-i-remember", "- As far as I remember, the user said reviews happen on Mondays.", H, None),
+    ("en-h-if-memory-serves", "- If memory serves, the user asked for metric units.", H, None),
+    ("en-h-if-not-mistaken", "- If I'm not mistaken the user wants tabs.", H, None),
+    ("ru-h-esli-pravilno-pomnyu", "- Если правильно помню, пользователь просил отчёты по пятницам.", H, None),
+    ("ru-h-naskolko-ya-znayu", "- Насколько я знаю, пользователь говорил про тёмную тему.", H, None),
+    ("ru-d-pomnyu-in-quote", "- Пользователь сказал: «запомни, отчёты по пятницам».", D, None),
+]
+
+
 @pytest.mark.parametrize(("line", "tier", "scope"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_line_gets_expected_tier_and_scope(line: str, tier: Tier, scope: str | None) -> None:
     result = classify(line)

@@ -107,3 +107,57 @@ def test_the_whole_copied_sentence_decides_polarity(tmp_path, prompt, line, veri
     assert cls.verified is verified
     if verified:
         assert cls.tier is Tier.DIRECTIVE and cls.scope is None  # "for every install" widens; it is no scope
+
+
+_GATE_LINES = [
+    "- Never deploy on Fridays.",                       # the user's own words this turn: verified
+    "- Redis for staging until March.",                 # verified, with a scope
+    "- Писать пользователю только в Telegram.",          # verified, RU
+    "- User said: no emojis in commit messages.",       # a marker, not in the prompt
+    "- Probably never deploy on Fridays.",              # hedged: never verified
+    "- `pytest` reported 3 failures in the api module.",  # an observation
+    "- Кажется, CI падает из-за таймаута.",               # hedged, RU
+]
+
+
+def test_the_gate_and_classify_workspace_give_the_same_tier_for_the_same_line_and_prompt(tmp_path, capsys):
+    import re
+
+    from gate.cli import main
+    from gate.handler import handle
+
+    state = tmp_path / ".cuticle"  # installed as `cuticle init` leaves it: a key and a config
+    state.mkdir()
+    (state / "key").write_text("5a" * 32 + "\n", encoding="ascii")
+    (state / "config.toml").write_text("", encoding="utf-8")
+    ws = Workspace(tmp_path)
+    record_prompt(ws, "s1", "Never deploy on Fridays. Use Redis for staging until March. "
+                            "Пиши мне только в Telegram, почту я не читаю.")
+    memory = tmp_path / "MEMORY.md"
+    payload = {"session_id": "s1", "cwd": str(tmp_path), "hook_event_name": "PreToolUse", "tool_name": "Write",
+               "tool_input": {"file_path": str(memory), "content": "\n".join(_GATE_LINES) + "\n"}}
+    reply = handle("claude", "PreToolUse", json.dumps(payload), env={}, cwd=str(tmp_path))
+    stamped = json.loads(reply.stdout)["hookSpecificOutput"]["updatedInput"]["content"]
+    gate_tiers = re.findall(r"<!--\s*cu:([DOCH])", stamped)
+    assert len(gate_tiers) == len(_GATE_LINES)
+    memory.write_text(stamped, encoding="utf-8")
+
+    capsys.readouterr()
+    assert main(["classify", "--workspace", str(tmp_path), "--session", "s1", "--json"]) == 0
+    out = capsys.readouterr().out
+    rows = [json.loads(line) for line in out.splitlines() if line.strip()] if not out.lstrip().startswith("[") \
+        else json.loads(out)
+    listed = [Tier[r["tier"]].value for r in rows]
+    assert listed == gate_tiers
+    assert gate_tiers[:3] == ["D", "C", "D"] and gate_tiers[4] == "H"
+
+
+def test_classify_workspace_without_a_session_reads_markers_only(tmp_path, capsys):
+    from gate.cli import main
+
+    ws = Workspace(tmp_path)
+    record_prompt(ws, "s1", "Never deploy on Fridays.")
+    (tmp_path / "MEMORY.md").write_text("- Never deploy on Fridays.\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["classify", "--workspace", str(tmp_path), "--json"]) == 0
+    assert '"HYPOTHESIS"' in capsys.readouterr().out

@@ -108,3 +108,11 @@ def test_bullet_fast_path_splits_like_the_full_pattern(bullet, rest):
     m = text._prefix().match(line)
     prefix = m.group("prefix") if m else ""
     assert text.split_markup(line) == (prefix, line[len(prefix):])
+
+
+def test_fold_of_ascii_is_lower_case_with_tabs_as_spaces() -> None:
+    """fold() reads ASCII without its table: the table's ASCII part must say the same."""
+    from tiers.text import _fold_table
+
+    ascii_part = {cp: ch for cp, ch in _fold_table().items() if cp < 128}
+    assert ascii_part == {**{ord(c): c.lower() for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}, ord("\t"): " "}

@@ -6,6 +6,7 @@ what the candidate does to the constraint, or None. docs/arbitration.md states t
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
@@ -301,9 +302,14 @@ def threshold(c: Analysis, k: Analysis) -> str | None:
 
 def compared_slots() -> frozenset[str]:
     """The slots whose values tell cases apart ("never deploy on Fridays" says nothing about Mondays)."""
+    return _compared_slots(lexicon())
+
+
+@functools.lru_cache(maxsize=2)
+def _compared_slots(lx) -> frozenset[str]:
     from .values import SHAPE_SLOTS
 
-    return frozenset({"DAY", "TIME", "DATE", "FLAG", "AIRPORT_CODE"} | SHAPE_SLOTS | set(lexicon().slot_of.values()))
+    return frozenset({"DAY", "TIME", "DATE", "FLAG", "AIRPORT_CODE"} | SHAPE_SLOTS | set(lx.slot_of.values()))
 
 
 #: Share of a prohibition's denied core a permission must name to license it ("X is fine when …").
@@ -353,13 +359,13 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             if cc.exception or _disjoint_values(cc, kc):
                 continue
             permissive = cc.force in PERMISSIVE
-            if not (permissive or (guess and cc.force in {"assert", "oblige", "permit"})):
+            if not (permissive or (guess and cc.force == "oblige")):  # a guess that recommends, not one that states
                 continue
             for x, w in core.items():
                 sg = cc.signs.get(x, 0)
                 if (sign < 0 and sg > 0) or (sign > 0 and (sg < 0 or (sg > 0 and cc.force == "relax"))):
                     got[x] = w
-                    acts |= kind.get(x) == "action" or x.startswith("w:")
+                    acts |= kind.get(x) == "action"
         share = sum(got.values()) / total
         if share >= LICENSE_MIN or (guess and acts and share >= GUESS_MIN):
             what = "recommends" if guess else "permits"

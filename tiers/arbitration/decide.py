@@ -50,7 +50,10 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
     """A typed value (number, version, region, address, format, person, order) the candidate replaces."""
     if c.report:
         return None
-    cs, ks = shape(c.text), shape(k.text)
+    ks = shape(k.text)
+    if not ks.typed or not ks.may_meet(c.text):
+        return None  # most rules fix no typed value, most lines hold none of its type: no shape needed
+    cs = shape(c.text)
     if not (rel >= ANCHOR_MIN or cs.stems & ks.stems or cs.code & ks.code):
         return None
     setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception)
@@ -240,6 +243,9 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
             rel = relatedness(cons.analysis, a)
             if rel >= RELATED_MIN:
                 grey.append((rel, cons))
+    if not conflicts and index.judge is not None and hasattr(index.judge, "related"):
+        live = [k for k in index.constraints if k.tier is not Tier.DECISION or binding(k, today, index.session)]
+        grey = index.judge.related(content, grey, live)  # + the directives related by embedding
     if not conflicts and grey:
         conflicts.extend(_ask_judge(index, cand_tier, content, grey))
     if not conflicts:

@@ -145,7 +145,12 @@ class FileIndex:
             elif not score:
                 for i in common[0][1][-POSTING_CAP:]:
                     score[i] = kw[common[0][0]] * 0.5
-        top = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[:n_top]
+        if len(score) > n_top:
+            import heapq
+
+            top = heapq.nsmallest(n_top, score.items(), key=lambda kv: (-kv[1], kv[0]))
+        else:
+            top = score.items()
         return [(-sc, fnum, i) for i, sc in top]
 
 
@@ -253,6 +258,7 @@ class ConstraintIndex:
         self.judge = judge
         self.judge_threshold = judge_threshold
         self._memo: dict[tuple, list[Constraint]] = {}
+        self._key_files: dict[str, list[int]] | None = None
         #: the workspace's current session (a DECISION bound to its session stops binding after it), if known
         self.session: int | None = None
 
@@ -394,9 +400,14 @@ class ConstraintIndex:
                 limit: int) -> list[Constraint]:
         lx = lexicon()
         kw = {k: lx.weight(k) for k in keys}
+        if self._key_files is None:  # index key -> the files holding it
+            self._key_files = {}
+            for fnum, f in enumerate(self._files):
+                for key in f.postings:
+                    self._key_files.setdefault(key, []).append(fnum)
         scored: list[tuple[float, int, int]] = []
-        for fnum, f in enumerate(self._files):
-            scored.extend(f.top(fnum, keys, kw, limit * 3))
+        for fnum in sorted({n for key in keys for n in self._key_files.get(key, ())}):
+            scored.extend(self._files[fnum].top(fnum, keys, kw, limit * 3))
         scored.sort()
         bound = RELATED_MIN * 0.75
         out: list[Constraint] = []

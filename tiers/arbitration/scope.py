@@ -91,9 +91,14 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     lx = lexicon()
     scope_a, scope_ids, choices, _, _ = _scope_choices(k, scope)
     c_vals = {v for _, v, sg in c.values if sg > 0}
-    cs, ks, ss = shape(c.text), shape(k.text), shape(scope)
-    c_typed = cs.code | cs.regions | set(cs.people) | cs.addresses
+    ks, ss = shape(k.text), shape(scope)
     k_typed = (ks.code | ks.regions | set(ks.people) | ks.addresses) - (ss.code | ss.regions | set(ss.people))
+    best_concepts = max((sum(w for x, w in ch.items() if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals))
+                         / total for ch, total in choices), default=0.0)
+    if not k_typed and best_concepts < CHOICE_MIN:
+        return None  # nothing typed to add: the concepts alone decide, and they do not restate the choice
+    cs = shape(c.text)
+    c_typed = cs.code | cs.regions | set(cs.people) | cs.addresses
     choice: dict[str, float] = {}
     best = 0.0
     for ch, total in choices:

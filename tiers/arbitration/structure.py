@@ -50,6 +50,23 @@ class Shape:
     keyed: bool  # a "key: value" line
     report: bool  # tells what happened (past tense, a log line)
 
+    def may_meet(self, text: str) -> bool:
+        """Whether a line could hold a value of a type this shape holds (cheap tests on its text): a line that
+        cannot need not be shaped."""
+        if (self.numbers or self.regions) and any(ch.isdigit() for ch in text):
+            return True
+        if self.addresses and ("@" in text or "." in text):
+            return True
+        if (self.templates or self.forms) and "`" in text:
+            return True
+        return bool(self.people or self.lead) and not text[2:].islower()
+
+    @property
+    def typed(self) -> bool:
+        """The line holds a value of some type (a constraint without one has nothing to substitute)."""
+        return bool(self.numbers or self.regions or self.addresses or self.templates or self.forms or self.people
+                    or self.lead)
+
 
 # ------------------------------------------------------------------------------------------------ patterns
 
@@ -121,9 +138,12 @@ _CYR = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэ�
                  "u", "f", "kh", "ts", "ch", "sh", "sch", "", "y", "", "e", "yu", "ya"]))
 
 
+_CYR_TABLE = str.maketrans(_CYR)
+
+
 def translit(word: str) -> str:
     """A Cyrillic word in Latin letters (names compare across scripts: «Иван» is "ivan")."""
-    return "".join(_CYR.get(ch, ch) for ch in word.casefold())
+    return word.casefold().translate(_CYR_TABLE)
 
 
 def name_key(word: str) -> str:
@@ -173,14 +193,18 @@ def _parse_number(raw: str) -> float | None:
         return None
 
 
+def _blank(m: re.Match) -> str:
+    return " " * len(m.group(0))
+
+
+_NOT_AMOUNT = re.compile("|".join(f"(?:{rx.pattern})" for rx in (
+    _CODE, _EMAIL, _URL, _REGION, re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b"),
+    _MONTH_DATE)), re.I)
+
+
 def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number, ...]:
-    masked = _CODE.sub(lambda m: " " * len(m.group(0)), body)
-    masked = _EMAIL.sub(lambda m: " " * len(m.group(0)), masked)
-    masked = _URL.sub(lambda m: " " * len(m.group(0)), masked)
-    masked = _REGION.sub(lambda m: " " * len(m.group(0)), masked)
-    masked = re.sub(r"\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b", lambda m: " " * len(
-        m.group(0)), masked)  # times and dates are the concept layer's
-    masked = _MONTH_DATE.sub(lambda m: " " * len(m.group(0)), masked)
+    # code, addresses, regions, clock times and dates are not amounts (dates are the concept layer's)
+    masked = _NOT_AMOUNT.sub(_blank, body)
     out = []
     for m in _NUMBER.finditer(masked):
         value = _parse_number(m.group(2))
@@ -206,6 +230,7 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=8192)
 def _unknown(word: str) -> bool:
     """A capitalized word the lexicon does not know (not a tool, a city, a weekday): maybe a person."""
     from ..concepts import analyze
@@ -230,12 +255,13 @@ def _people(body: str) -> list[tuple[int, str]]:
     return out
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=65536)
 def shape(text: str) -> Shape:
     """The structural values of ``text`` (one memory line)."""
     body = _strip(text)
     folded = body.casefold()
-    code = frozenset(c.strip().casefold() for c in _CODE.findall(body))
+    digits = any(ch.isdigit() for ch in body)
+    code = frozenset(c.strip().casefold() for c in _CODE.findall(body)) if "`" in body else frozenset()
     keyed = bool(_KEYED.match(body))
     key_stems: frozenset[str] = frozenset()
     key_end = -1
@@ -243,13 +269,13 @@ def shape(text: str) -> Shape:
         key = re.split(r":|\s[—–-]\s|=", body, maxsplit=1)[0]
         key_end = len(key)
         key_stems = frozenset(stem(w) for w in _WORD.findall(key) if w.casefold() not in _STOP and len(w) > 1)
-    addresses = frozenset(x.casefold().rstrip(".") for x in _EMAIL.findall(body)) | frozenset(
+    addresses = (frozenset(x.casefold().rstrip(".") for x in _EMAIL.findall(body)) | frozenset(
         x.casefold().rstrip(".").removeprefix("https://").removeprefix("http://").split("/")[0]
-        for x in _URL.findall(_EMAIL.sub(" ", body)))
-    regions = frozenset(r.casefold() for r in _REGION.findall(body))
-    templates = frozenset(_skeleton(c) for c in _CODE.findall(body) if not _PATH.match(c) and (("<" in c and ">" in c) or ("{" in c and "}" in c)
+        for x in _URL.findall(_EMAIL.sub(" ", body)))) if "." in body or "@" in body else frozenset()
+    regions = frozenset(r.casefold() for r in _REGION.findall(body)) if digits and "-" in body else frozenset()
+    templates = frozenset() if not code else frozenset(_skeleton(c) for c in _CODE.findall(body) if not _PATH.match(c) and (("<" in c and ">" in c) or ("{" in c and "}" in c)
                           or (_TEMPLATE_CONTEXT.search(body) and re.search(r"[\w][/(\[:_-]|[\])][\s:]", c))))
-    forms = frozenset(_skeleton(c) for c in _CODE.findall(body) if not _PATH.match(c) and (
+    forms = frozenset() if not code else frozenset(_skeleton(c) for c in _CODE.findall(body) if not _PATH.match(c) and (
         re.search(r"[<{]", c) or re.search(r"[\w][/(\[:_-]|[\])][\s:]", c)))
     people_at = _people(body)
     lm = _NAME.match(body)
@@ -264,9 +290,10 @@ def shape(text: str) -> Shape:
         near = [k for at, k in people_at if abs(at - fm.start()) < 40]
         first = near[0] if near else None
     names = {w for _, w in people_at}
-    stems = frozenset(stem(w) for w in _WORD.findall(_CODE.sub(" ", folded))
-                      if w not in _STOP and len(w) > 2 and name_key(w) not in names)
-    return Shape(text, stems, code, _numbers(body, key_end, key_stems), regions, addresses, templates, forms, people,
+    stems = frozenset(stem(w) for w in _WORD.findall(_CODE.sub(" ", folded) if code else folded)
+                      if w not in _STOP and len(w) > 2 and not (names and name_key(w) in names))
+    numbers = _numbers(body, key_end, key_stems) if digits else ()
+    return Shape(text, stems, code, numbers, regions, addresses, templates, forms, people,
                  lead, sequence,
                  first, keyed, bool(_REPORT.search(body)))
 

@@ -1,0 +1,51 @@
+"""Built-in invariants, one per module: what each denies, why, and an example.
+
+Invariants are not policy rules: they run whatever the policy file says, also when it is missing or invalid; a
+policy can only set one to ``monitor`` or ``off`` (``invariantModes``). The checks are made by the effect model
+(``rules/governance/analyze.py``) as it walks a command; these modules are the invariants' identity and
+documentation, and the registry the policy validator and the docs read.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from tiers.record import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Invariant:
+    """One built-in invariant: its id (kebab-case), a one-line summary and its Markdown docs."""
+
+    id: str
+    summary: str
+    docs: str
+
+
+#: the modules, in the order the docs list them
+MODULES: tuple[str, ...] = (
+    "no_recursive_delete",
+    "no_permission_escalation",
+    "no_network_egress",
+    "no_ide_socket_access",
+    "no_destructive_sql",
+    "script_execution_tracking",
+    "no_force_push",
+    "no_protected_branch",
+    "no_governance_self_modification",
+    "no_memory_write_via_shell",
+    "no_secret_write",
+    "no_infra_destroy",
+)
+
+
+def all_invariants() -> dict[str, Invariant]:
+    """Every invariant by id, read from its module."""
+    out = {}
+    for name in MODULES:
+        inv = import_module(f"{__name__}.{name}").INVARIANT
+        out[inv.id] = inv
+    return out
+
+
+__all__ = ["MODULES", "Invariant", "all_invariants"]

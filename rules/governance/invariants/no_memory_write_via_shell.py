@@ -1,0 +1,27 @@
+"""no-memory-write-via-shell: writes to memory files by any means but the memory gate.
+
+## What it denies
+Denies shell writes to the memory files (the workspace's memory globs, built in `MEMORY.md`, `memory.md`,
+`USER.md`, `memory/**/*.md`) and to the files cuticle generates (`INSIGHTS.md`, `PERSONALITY.md`): redirections,
+`tee`, `sed -i`, `cp`/`mv`/`install` (also `-t DIR`), links, `dd of=`, `sort -o`, editors, `git checkout/restore
+-- FILE`, `git apply`/`patch`/`tar -x`/`unzip`/`git stash pop` of content that touches them, and interpreter code
+(`python -c`, `node -e`, `perl -e`, `ruby -e`, `php -r`, `awk` redirection). A target known only at run time (a
+variable from the environment, a substitution, computed interpreter paths, an unreadable patch or archive) counts
+as every protected path it could name.
+
+## Why
+Memory writes go through the file tools so the memory gate can tier, stamp and check each line; a shell
+write skips all of that.
+
+## Example
+```sh
+tee -a {MEMORY,foo}.md          # denied: brace expansion names MEMORY.md
+echo x >> "$(date +%F).log"      # allowed: whatever the date, the name ends in .log
+```
+"""
+
+from __future__ import annotations
+
+from . import Invariant
+
+INVARIANT = Invariant("no-memory-write-via-shell", "writes to memory files by any means but the memory gate", __doc__)
