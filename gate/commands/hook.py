@@ -1,7 +1,7 @@
 """`cuticle hook <host> [event]`: answer one host hook call read from stdin (thin; logic in gate.handler).
 
-The answer always comes within ``BUDGET`` seconds, below the smallest timeout `cuticle init` installs (OpenClaw's
-5 s): a call whose full check has not finished by then gets the cheaper, path-level answer of ``_late_answer``
+The answer always comes within ``BUDGET`` seconds, a second below the smallest timeout `cuticle init` installs
+(Codex's `SessionEnd`, 3 s): a call whose full check has not finished by then gets the cheaper, path-level answer of ``_late_answer``
 (logged as ``"decision": "late"``) instead of being killed by the host half-way.
 """
 
@@ -13,8 +13,8 @@ TYPE_CHECKING = False  # typing costs start-up time on the hook path
 if TYPE_CHECKING:
     import argparse
 
-#: seconds within which every hook call answers (the smallest installed host timeout is 5 s; a test checks it)
-BUDGET = 3.5
+#: seconds within which every hook call answers (the smallest installed host timeout is 3 s; a test checks it)
+BUDGET = 2.0
 #: of the budget, how long a running `cuticle serve` may take before the call is answered in-process
 FORWARD_SHARE = 0.5
 

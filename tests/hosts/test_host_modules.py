@@ -26,6 +26,9 @@ def ws(tmp_path: Path) -> Path:
     dest = tmp_path / "ws"
     shutil.copytree(SAMPLE, dest, ignore=shutil.ignore_patterns(".cuticle"))
     (dest / ".cuticle").mkdir()
+    # installed, as `cuticle init` leaves it: a bare .cuticle/ protects nothing (docs/gate.md)
+    (dest / ".cuticle" / "key").write_text("5a" * 32 + "\n", encoding="ascii")
+    (dest / ".cuticle" / "config.toml").write_text("", encoding="utf-8")
     return dest
 
 
