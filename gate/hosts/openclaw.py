@@ -49,7 +49,7 @@ class OpenClaw(Host):
     rewrites_patches = True
     #: what the plugin registers (index.js), for init's report and doctor
     hooks = ("before_tool_call", "after_tool_call", "llm_input", "session_start", "session_end", "before_reset",
-             "before_prompt_build", "agent:bootstrap")
+             "before_prompt_build", "agent:bootstrap", "command:new")
 
     def detects(self, payload: dict) -> bool:
         return ("event" in payload and "ctx" in payload) or payload.get("type") == "agent"
@@ -150,7 +150,7 @@ class OpenClaw(Host):
 
     def next_steps(self, root: Path) -> list[str]:
         return ["`openclaw gateway restart`, then `openclaw plugins inspect cuticle --runtime --json` "
-                "(status loaded, 8 hooks)"]
+                f"(status loaded, {len(self.hooks)} hooks)"]
 
     @staticmethod
     def entry_of(data: dict) -> dict | None:

@@ -316,8 +316,12 @@ def test_the_hook_budget_is_below_every_timeout_init_installs():
     from gate.hosts import HOSTS, get
     from gate.hosts.openclaw import HOOK_TIMEOUT_MS
 
+    from gate.payload import END, canonical_event
+
+    # session ends are left out: Codex clamps a SessionEnd hook to 3 s whatever is asked (seen in Codex 0.171), its
+    # answer is ignored, and a session end cut short is done again by the next session start's GC
     timeouts = [s.timeout * (0.001 if host == "gemini" else 1) for host in HOSTS for s in get(host).specs
-                if s.timeout]
+                if s.timeout and canonical_event(s.event) != END]
     timeouts.append(HOOK_TIMEOUT_MS / 1000)
     assert len(timeouts) >= 4 and BUDGET + 1.0 <= min(timeouts)
 

@@ -315,3 +315,15 @@ def test_claude_init_keeps_a_users_own_memory_globs_and_auto_memory_directory(wo
     assert json.loads((workspace / ".claude" / "settings.local.json").read_text()) == {"autoMemoryDirectory": "~/my-memory"}
     checks = json.loads(cuticle("doctor", str(workspace), "--no-canary", "--json").stdout)["checks"]
     assert [c["status"] for c in checks if c["check"] == "claude:auto-memory"] == ["warn"]
+
+
+def test_uninstall_claude_takes_back_the_auto_memory_directory_and_leaves_its_notes(workspace):
+    cuticle("init", "claude", str(workspace), "--command", CMD)
+    notes = workspace / ".claude" / "memory" / "MEMORY.md"
+    notes.parent.mkdir(parents=True)
+    notes.write_text("- a note\n", encoding="utf-8")
+    out = cuticle("uninstall", "claude", str(workspace), "--json")
+    assert out.returncode == 0, out.stderr
+    assert not (workspace / ".claude" / "settings.local.json").exists()
+    assert not (workspace / ".claude" / "settings.json").exists()
+    assert notes.read_text(encoding="utf-8") == "- a note\n"

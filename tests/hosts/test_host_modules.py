@@ -25,10 +25,12 @@ NEW_NOTE = "- 10:15 The nightly export job probably fails because the disk is fu
 def ws(tmp_path: Path) -> Path:
     dest = tmp_path / "ws"
     shutil.copytree(SAMPLE, dest, ignore=shutil.ignore_patterns(".cuticle"))
+    from gate.install import DEFAULT_CONFIG
+    from tiers.workspace import Workspace
+
     (dest / ".cuticle").mkdir()
-    # installed, as `cuticle init` leaves it: a bare .cuticle/ protects nothing (docs/gate.md)
-    (dest / ".cuticle" / "key").write_text("5a" * 32 + "\n", encoding="ascii")
-    (dest / ".cuticle" / "config.toml").write_text("", encoding="utf-8")
+    (dest / ".cuticle" / "config.toml").write_text(DEFAULT_CONFIG, encoding="utf-8")
+    Workspace(dest).key  # noqa: B018 - an installed workspace: a key and a config
     return dest
 
 

@@ -153,7 +153,7 @@ def test_openclaws_loader_loads_the_plugin_init_installed_with_every_hook(run):
     hooks = {h["hook"] for h in run.load["typedHooks"]}
     assert hooks == {"before_tool_call", "after_tool_call", "llm_input", "session_start", "session_end", "before_reset",
                      "before_prompt_build"}, run.load
-    assert run.load["internalHooks"] == ["agent:bootstrap"]
+    assert sorted(run.load["internalHooks"]) == ["agent:bootstrap", "command:new"]
     before = next(h for h in run.load["typedHooks"] if h["hook"] == "before_tool_call")
     assert set(before["matcher"]) == {"write", "edit", "apply_patch", "file_write", "exec", "process", "terminal"}
 
