@@ -95,6 +95,9 @@ def test_uninstall_leaves_memory_and_workspace_state_untouched(capsys, workspace
     assert (workspace / ".cuticle" / "key").read_bytes() == key
     assert {p.name for p in (workspace / ".cuticle").iterdir()} >= set(state) - {"installed.json"}
     assert (workspace / "chitin.yaml").exists()
+    installed = workspace / ".cuticle" / "installed.json"
+    if installed.exists():  # init's record of what it installed no longer names the host
+        assert "claude" not in json.loads(installed.read_text())
 
 
 def test_reinstalling_then_uninstalling_goes_back_to_the_state_before_the_first_install(capsys, workspace):
