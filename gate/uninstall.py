@@ -81,17 +81,9 @@ def _command(data: dict, host: str, recorded: str | None) -> str | None:
 
 def _merged(host: str, data: dict, command: str, root: Path) -> dict:
     """What init's merge makes of ``data`` (the same function init calls)."""
-    try:
-        from .hosts import get  # one module per host
-    except ImportError:
-        get = None
-    if get is not None:
-        return get(host).merge(data, command, root)[0]
-    from .install import PLUGIN_DIR, merge_hooks, merge_openclaw
+    from .hosts import get
 
-    if host == "openclaw":
-        return merge_openclaw(data, PLUGIN_DIR, command, root)[0]
-    return merge_hooks(host, data, command)[0]
+    return get(host).merge(data, command, root)[0]
 
 
 # -- undoing a merge ------------------------------------------------------------------------------------------
