@@ -421,3 +421,22 @@ def test_acting_on_a_line_never_changes_another_byte_of_the_file(tmp_path_factor
     changed = [(a, b) for a, b in zip(old, new) if a != b]
     assert len(changed) == 1 and changed[0][0] == target.encode()
     assert new[old.index(target.encode())].startswith(target.encode() + b" <!--cu:")
+
+
+def test_a_blocked_new_file_is_created_when_restored(capsys, ws):
+    _forge_block(ws, "memory/2026-12-01.md", "- 09:00 Probably the CI cache is stale.")
+    item = _one(_items(capsys, ws), "blocked", "- 09:00 Probably the CI cache is stale.")
+    assert _review(capsys, ws, "--keep", item["id"])[0] == 0
+    text = (ws / "memory" / "2026-12-01.md").read_text(encoding="utf-8")
+    assert text.startswith("- 09:00 Probably the CI cache is stale. <!--cu:H") and text.endswith("-->\n")
+
+
+def test_a_record_with_a_tier_that_is_no_tier_counts_as_a_hypothesis(capsys, ws):
+    rec = {"decision": "block", "files": [{"path": "MEMORY.md", "errors": [
+        {"attempted": {"content": "- The cache is cold.", "file": "MEMORY.md", "tier": "ROOT"}, "reason": "x"}]}]}
+    with open(ws / ".cuticle" / "events.jsonl", "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(rec) + "\n")
+    item = _one(_items(capsys, ws), "blocked", "- The cache is cold.")
+    assert item["tier"] == "HYPOTHESIS"
+    assert _review(capsys, ws, "--restore", item["id"])[0] == 0
+    assert split_stamp((ws / "MEMORY.md").read_text().splitlines()[-1])[1].tier is Tier.HYPOTHESIS
