@@ -139,10 +139,17 @@ def _blocked(ws, cache: dict) -> list[Item]:
                     text, actions = "", ("dismiss",)  # nothing to put back (e.g. a refused file delete)
                 why = _why_blocked(err)
                 ident = _ident("blocked", rel, text or why)
-                tier = att.get("tier") if isinstance(att.get("tier"), str) else "HYPOTHESIS"
+                tier = _tier_name(att.get("tier"))
                 line = att.get("line") if isinstance(att.get("line"), int) else None
                 out[ident] = Item(ident, "blocked", rel, line, text, tier, why, actions, {"error": err})
     return list(out.values())
+
+
+def _tier_name(value: Any) -> str:
+    """A record's tier if it names one, else HYPOTHESIS (the weakest: a record is not the user's word)."""
+    from tiers.model import Tier
+
+    return value if isinstance(value, str) and value in Tier.__members__ else "HYPOTHESIS"
 
 
 def _why_blocked(err: dict) -> str:
@@ -164,7 +171,7 @@ def _archived(ws) -> list[Item]:
         text = split_stamp(r["text"])[0].rstrip()
         ident = _ident("archived", r["file"], text, r.get("id"), r.get("removed_at"))
         out.append(Item(ident, "archived", r["file"], r.get("line") if isinstance(r.get("line"), int) else None,
-                        text, str(r.get("tier") or "HYPOTHESIS"), f"removed by GC: {r.get('reason', '?')}",
+                        text, _tier_name(r.get("tier")), f"removed by GC: {r.get('reason', '?')}",
                         _ALLOWED["archived"], {"archive_id": r.get("id")}))
     return out
 
@@ -353,6 +360,7 @@ def _add_line(ws, item: Item, action: str) -> Outcome:
     _screen(ws, rel, item.text)
     tier, scope, ttl = _target(ws, item, action)
     line = _stamped(ws, item.text, tier, scope, ttl)
+    path.parent.mkdir(parents=True, exist_ok=True)  # a blocked write may have been a new daily note
     with file_lock(path):
         data = read_bytes_checked(path) if path.exists() else b""
         doc = parse_document(data)

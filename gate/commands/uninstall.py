@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import argparse
 
-HOSTS = ("openclaw", "claude", "codex", "gemini", "copilot", "cursor")
-
-
 def configure(parser: argparse.ArgumentParser, name: str) -> None:
     from gate.commands._common import add_json
+    from gate.hosts import HOSTS
 
     parser.add_argument("host", choices=HOSTS, help="the agent host to take the hook out of")
     parser.add_argument("workspace", nargs="?", default=None, help="workspace directory (default: current directory)")

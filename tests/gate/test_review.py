@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gate.cli import main
 from gate.handler import handle
@@ -382,3 +384,60 @@ def test_a_directive_from_the_users_own_prompt_is_not_listed(capsys, ws):
     written = [n for e in events if e.get("decision") == "allow" for f in e.get("files", []) for n in f["new_lines"]]
     assert written == [{"line": written[0]["line"], "tier": "DIRECTIVE", "verified": True}]
     assert not [i for i in _items(capsys, ws) if i["text"] == text]
+
+
+_WORDS = st.lists(st.sampled_from(["cache", "build", "port", "sandbox", "notes", "deploy", "Makefile", "ok"]),
+                  min_size=1, max_size=6).map(" ".join)
+_OTHER = st.one_of(
+    _WORDS.map(lambda w: f"- {w}"),
+    _WORDS.map(lambda w: f"## {w}"),
+    st.just(""),
+    st.just("```"),  # an opened fence is closed below, so the target stays a memory line
+    _WORDS.map(lambda w: f"| {w} | x |"),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(before=st.lists(_OTHER, max_size=8), after=st.lists(_OTHER, max_size=8),
+       eol=st.sampled_from(["\n", "\r\n"]), action=st.sampled_from(["keep", "confirm"]))
+def test_acting_on_a_line_never_changes_another_byte_of_the_file(tmp_path_factory, before, after, eol, action):
+    root = tmp_path_factory.mktemp("prop")
+    (root / ".cuticle").mkdir()
+    target = "- User said: never deploy on Fridays."
+    if before.count("```") % 2:
+        before = [*before, "```"]
+    lines = ["# Memory", *before, "", target, "", *after]
+    if lines.count("```") % 2:
+        lines.append("```")
+    data = eol.join(lines).encode() + eol.encode()
+    path = root / "MEMORY.md"
+    path.write_bytes(data)
+    w = Workspace(root)
+    (item,) = [i for i in items(w) if i.text == target]
+    from gate.review import apply
+
+    apply(w, item.id, action)
+    old, new = data.split(eol.encode()), path.read_bytes().split(eol.encode())
+    assert len(old) == len(new)
+    changed = [(a, b) for a, b in zip(old, new) if a != b]
+    assert len(changed) == 1 and changed[0][0] == target.encode()
+    assert new[old.index(target.encode())].startswith(target.encode() + b" <!--cu:")
+
+
+def test_a_blocked_new_file_is_created_when_restored(capsys, ws):
+    _forge_block(ws, "memory/2026-12-01.md", "- 09:00 Probably the CI cache is stale.")
+    item = _one(_items(capsys, ws), "blocked", "- 09:00 Probably the CI cache is stale.")
+    assert _review(capsys, ws, "--keep", item["id"])[0] == 0
+    text = (ws / "memory" / "2026-12-01.md").read_text(encoding="utf-8")
+    assert text.startswith("- 09:00 Probably the CI cache is stale. <!--cu:H") and text.endswith("-->\n")
+
+
+def test_a_record_with_a_tier_that_is_no_tier_counts_as_a_hypothesis(capsys, ws):
+    rec = {"decision": "block", "files": [{"path": "MEMORY.md", "errors": [
+        {"attempted": {"content": "- The cache is cold.", "file": "MEMORY.md", "tier": "ROOT"}, "reason": "x"}]}]}
+    with open(ws / ".cuticle" / "events.jsonl", "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(rec) + "\n")
+    item = _one(_items(capsys, ws), "blocked", "- The cache is cold.")
+    assert item["tier"] == "HYPOTHESIS"
+    assert _review(capsys, ws, "--restore", item["id"])[0] == 0
+    assert split_stamp((ws / "MEMORY.md").read_text().splitlines()[-1])[1].tier is Tier.HYPOTHESIS

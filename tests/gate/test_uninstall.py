@@ -89,12 +89,15 @@ def test_uninstall_leaves_memory_and_workspace_state_untouched(capsys, workspace
     _init("claude", workspace)
     memory = _memory_snapshot(workspace)
     state = sorted(p.name for p in (workspace / ".cuticle").iterdir())
+    assert "claude" in json.loads((workspace / ".cuticle" / "installed.json").read_text())
     key = (workspace / ".cuticle" / "key").read_bytes()
     uninstall("claude", workspace)
     assert _memory_snapshot(workspace) == memory
     assert (workspace / ".cuticle" / "key").read_bytes() == key
     assert {p.name for p in (workspace / ".cuticle").iterdir()} >= set(state) - {"installed.json"}
     assert (workspace / "chitin.yaml").exists()
+    # init's record of what it installed no longer names the host
+    assert "claude" not in json.loads((workspace / ".cuticle" / "installed.json").read_text())
 
 
 def test_reinstalling_then_uninstalling_goes_back_to_the_state_before_the_first_install(capsys, workspace):
