@@ -3,9 +3,9 @@
 A hook process pays for every import on every tool call; a warm server has the memory model, the rules and
 their compiled patterns loaded already. So this module is the whole of a forwarded hook call: it reads the
 payload with the gate's own intake (``gate.intake``, public ``json``), finds the protected workspace with the
-shared rule (``tiers.discover``), and talks HTTP over ``_socket`` (``socket`` pulls in ``enum`` and
-``selectors``). When no server is recorded in `.cuticle/serve.json`, or it does not answer, the caller falls back
-to the in-process gate (and, with `[gate] server = "auto"`, starts a server for the next call).
+shared rule (``tiers.discover``), and talks HTTP over a plain ``socket`` (public modules only: a private one
+broke the hook on Python 3.11 before). When no server is recorded in `.cuticle/serve.json`, or it does not
+answer, the caller falls back to the in-process gate (and, with `[gate] server = "auto"`, starts a server for the next call).
 """
 
 from __future__ import annotations
@@ -68,16 +68,16 @@ def find_state(dirs: list[str], project: str | None = None) -> str | None:
 
 def _exchange(address: str, request: bytes, timeout: float) -> bytes | None:
     """Send ``request`` to the server at ``address`` and read the whole answer (the server closes)."""
-    import _socket
+    import socket
 
     if address.startswith("unix:"):
-        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         target: object = address[5:]
     else:
         host, _, port = address.split("://", 1)[-1].partition(":")
         if host not in ("127.0.0.1", "localhost"):
             return None  # never send payloads off the machine
-        sock = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         target = ("127.0.0.1", int(port))
     try:
         sock.settimeout(timeout)

@@ -402,12 +402,9 @@ _LEXICON_FIELDS = ("kind", "weights", "broader", "slot_of", "antonym", "content"
 
 
 def blake2b(data: bytes = b"", *, digest_size: int):
-    """hashlib's BLAKE2b straight from its C module: importing hashlib loads OpenSSL (~10 ms in a fresh process)."""
-    try:
-        from _blake2 import blake2b as made
-    except ImportError:  # a Python built without it still has hashlib's
-        from hashlib import blake2b as made
-    return made(data, digest_size=digest_size)
+    import hashlib
+
+    return hashlib.blake2b(data, digest_size=digest_size)
 
 
 def _data_digest(data: bytes) -> str:

@@ -264,13 +264,7 @@ class Canonical:
 _CanonicalBuilder = builder(Canonical)
 _new = object.__new__
 _set_digest = Canonical._digest.__set__  # the slot's own setter (a frozen record's __setattr__ refuses)
-try:  # CPython's own SHA-256: for a one-block payload cheaper than OpenSSL's (no EVP context to set up and copy)
-    from _sha256 import sha256 as _sha256  # Python <= 3.11
-except ImportError:  # pragma: no cover - 3.12 renamed it; builds without it fall back to hashlib's choice
-    try:
-        from _sha2 import sha256 as _sha256
-    except ImportError:
-        from hashlib import sha256 as _sha256
+from hashlib import sha256 as _sha256  # noqa: E402
 NUL = "\x00"
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
 

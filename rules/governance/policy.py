@@ -21,7 +21,7 @@ from tiers.record import dataclass, field
 from tiers.workspace import glob_match, glob_to_regex
 
 from .analyze import INVARIANTS, TYPES, Effect, Options
-from .canon import _sha256  # the interpreter's built-in SHA-256: no `_hashlib` (OpenSSL) import in the hook
+from .canon import _sha256  # hashlib's SHA-256, imported once in canon
 
 HERE = Path(__file__).resolve().parent
 #: the starter policy `cuticle init` writes (a chitin.yaml-compatible file)

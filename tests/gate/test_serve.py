@@ -132,7 +132,7 @@ def test_a_forwarded_hook_call_loads_neither_the_gate_nor_the_memory_model(ws, s
     assert loaded[-2:] == ["CODE", "2"]
     assert json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
     # (``json`` imports ``re``, which imports ``enum``: the price of the public decoder)
-    heavy = [m for m in loaded[:-2] if m.split(".")[0] in ("rules", "socket", "selectors", "personality")
+    heavy = [m for m in loaded[:-2] if m.split(".")[0] in ("rules", "personality")
              or (m.startswith("tiers.") and m not in ("tiers.discover", "tiers.lazy"))
              or m in ("gate.handler", "gate.writepath", "gate.payload")]
     assert heavy == []
