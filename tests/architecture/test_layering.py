@@ -1,0 +1,86 @@
+"""The package layers the README names, checked on every import statement of the source tree.
+
+gate -> rules, personality, tiers; rules -> tiers; personality -> tiers; tiers -> nothing of ours. Nothing imports
+gate. No module imports a private interpreter module (a leading underscore): one of them broke the hook on
+Python 3.11, and their names change between releases.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LAYERS = {
+    "gate": {"gate", "rules", "personality", "tiers"},
+    "rules": {"rules", "tiers"},
+    "personality": {"personality", "tiers"},
+    "tiers": {"tiers"},
+}
+
+
+def _imports(path: Path, package: list[str] | None = None) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in ``path``, relative imports resolved against its package."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    if package is None:
+        package = list(path.relative_to(ROOT).parts[:-1])
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+                name = ".".join([*base, node.module] if node.module else base)
+            else:
+                name = node.module or ""
+            out.append((node.lineno, name))
+            # ``from re import _parser``: a private member of a module counts as that module
+            out += [(node.lineno, f"{name}.{a.name}") for a in node.names
+                    if a.name.startswith("_") and not a.name.startswith("__")]
+    return out
+
+
+def _sources() -> list[Path]:
+    return sorted(p for layer in LAYERS for p in (ROOT / layer).rglob("*.py"))
+
+
+def test_the_layer_table_covers_every_package():
+    assert {p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file()} == set(LAYERS)
+
+
+@pytest.mark.parametrize("layer", sorted(LAYERS))
+def test_no_import_points_up_or_across_a_layer(layer: str):
+    wrong = []
+    for path in (ROOT / layer).rglob("*.py"):
+        for line, name in _imports(path):
+            top = name.split(".")[0]
+            if top in LAYERS and top not in LAYERS[layer]:
+                wrong.append(f"{path.relative_to(ROOT)}:{line}: {layer} imports {name}")
+    assert wrong == []
+
+
+def test_no_module_imports_a_private_interpreter_module():
+    stdlib = set(sys.stdlib_module_names)
+    wrong = []
+    for path in _sources():
+        for line, name in _imports(path):
+            parts = name.split(".")
+            private = parts[0].startswith("_") and parts[0] != "__future__"
+            private_sub = parts[0] in stdlib and any(p.startswith("_") for p in parts[1:])
+            if private or private_sub:
+                wrong.append(f"{path.relative_to(ROOT)}:{line}: {name}")
+    assert wrong == []
+
+
+def test_the_walker_resolves_relative_and_private_imports(tmp_path: Path):
+    """A check that cannot fail is none: the walker must see an upward relative import and a private module."""
+    probe = tmp_path / "probe.py"
+    probe.write_text("from ..gate import cli\nfrom . import model\nimport _socket\nfrom re import _parser\n",
+                     encoding="utf-8")
+    assert [n for _, n in _imports(probe, ["tiers", "arbitration"])] == ["tiers.gate", "tiers.arbitration",
+                                                                         "_socket", "re", "re._parser"]
+    assert [n for _, n in _imports(probe, ["tiers"])][:2] == ["gate", "tiers"]
