@@ -297,11 +297,7 @@ def replace_if_unchanged(path: Path, seen: Seen, data: bytes, *, scratch: Path) 
     tmp = _scratch_name(scratch, path, "tmp")
     keep = _scratch_name(scratch, path, "old")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+        _write_new(tmp, data)
         os.chmod(tmp, os.stat(path).st_mode & 0o7777)
         try:
             os.link(path, keep)  # the old inode stays reachable by name until the rename proved harmless
@@ -414,6 +410,15 @@ def memory_state_paths(state_dir: Path, rel: str) -> tuple[Path, Path]:
     return state_dir / "locks" / f"{name}.lock", state_dir / "tmp"
 
 
+def _write_new(tmp: Path, data: bytes) -> None:
+    """Write ``data`` to the new file ``tmp`` (never an existing one), on disk before it is renamed or linked."""
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
 def create_file(path: Path, data: bytes, *, scratch: Path) -> None:
     """Create ``path`` with ``data`` atomically, never replacing a file that appeared meanwhile (FileChanged).
     The temp file lives in ``scratch``."""
@@ -422,11 +427,7 @@ def create_file(path: Path, data: bytes, *, scratch: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = _scratch_name(scratch, path, "tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+        _write_new(tmp, data)
         os.chmod(tmp, 0o666 & ~_umask())
         try:
             os.link(tmp, path)
