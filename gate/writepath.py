@@ -109,6 +109,11 @@ def is_memory(ws, rel: str) -> bool:
 # -- the plan ------------------------------------------------------------------------------------------
 
 
+def _in_file(finding: dict, number: int) -> dict:
+    """A scan finding counts lines within the scanned lines; the answer names the line of the file."""
+    return {**finding, "line": number} if isinstance(finding, dict) and "line" in finding else finding
+
+
 class Planner:
     """Plans every file op of one tool call against one workspace, sharing the constraint index."""
 
@@ -483,7 +488,7 @@ class Planner:
                 "security", rel, f"{rel}:{line.number}: {getattr(f, 'code', '')} {getattr(f, 'message', f)}",
                 line=line.number, text=_clip(text),
                 resolve="do not store secrets, instructions to the agent or invisible characters in memory",
-                finding=f.to_json() if hasattr(f, "to_json") else str(f),
+                finding=_in_file(f.to_json(), line.number) if hasattr(f, "to_json") else str(f),
             )))
 
     def _check(self, plan: FilePlan, candidates: list, changes: dict[int, str], stamps) -> None:

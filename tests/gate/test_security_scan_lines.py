@@ -31,3 +31,19 @@ def test_an_ordinary_html_comment_passes(ws: Path) -> None:
                                    memory.read_text() + "<!-- section maintained weekly -->\n")
     hook = run_hook("claude", payload, event)
     assert not hook.blocked, hook.reason
+
+
+def test_a_blocked_secret_names_its_line_of_the_file_once(ws: Path) -> None:
+    import json
+
+    memory = ws / "MEMORY.md"
+    before = memory.read_text()
+    number = len(before.splitlines()) + 1
+    payload, event = write_payload("claude", ws, "MEMORY.md", before + "- deploy token ghp_" + "a1B2" * 9 + "\n")
+    hook = run_hook("claude", payload, event)
+    assert hook.blocked
+    errors = [e for f in json.loads(hook.reason)["files"] for e in f["errors"]] if "files" in json.loads(
+        hook.reason) else [json.loads(hook.reason)]
+    security = [e for e in errors if e.get("kind") == "security" or "finding" in e]
+    assert security and all(e["line"] == number and e["finding"]["line"] == number for e in security)
+    assert "a1B2a1B2" not in hook.reason
