@@ -244,11 +244,6 @@ def _front_matter(raw_lines: list[tuple[str, str]]) -> tuple[int, int] | None:
     """1-based (first, last) line of a YAML front matter block, as python-frontmatter would see it."""
     if not raw_lines or not _FM_BOUNDARY.fullmatch(raw_lines[0][0]):
         return None
-    from frontmatter.default_handlers import YAMLHandler
-
-    head = raw_lines[0][0] + "\n"
-    if not YAMLHandler().detect(head):
-        return None
     for k in range(1, len(raw_lines)):
         if _FM_BOUNDARY.fullmatch(raw_lines[k][0]):
             return (1, k + 1)
