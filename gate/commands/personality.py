@@ -527,11 +527,19 @@ def _import(ws, args) -> int:
             raise UsageError(f"{args.file}: cannot read ({exc})") from None
         name = path.name
 
-    records = load_records(text, name)
-    findings = _screen(ws, [(f"{name}: item {n}: ", r) for n, r in enumerate(records, 1) if isinstance(r, dict)])
+    from ._common import progress
+
+    with progress(f"importing {name}") as bar:
+        records = load_records(text, name)
+        bar.update(f"screening {len(records)} record(s) of {name}")
+        findings = _screen(ws, [(f"{name}: item {n}: ", r) for n, r in enumerate(records, 1)
+                                if isinstance(r, dict)])
+        result = None
+        if not findings:
+            bar.update(f"importing {len(records)} record(s) of {name}")
+            result = ops.import_json(ws, text, name, merge=args.merge, replace=args.replace, dry_run=args.dry_run)
     if findings:
         return _refuse(args, findings)
-    result = ops.import_json(ws, text, name, merge=args.merge, replace=args.replace, dry_run=args.dry_run)
     if args.format == "json":
         print_json(result.to_json())
         return 0

@@ -319,3 +319,23 @@ def test_quiet_drops_the_summary_line_of_every_listing(ws: Path, argv: list[str]
     assert summary in loud.stdout + loud.stderr
     assert summary not in quiet.stdout + quiet.stderr
     assert quiet.returncode == loud.returncode == 0
+
+
+def test_a_long_import_shows_progress_on_a_terminal_and_erases_it(ws: Path):
+    export = [{"id": "i1", "type": "relational", "claim": "Boss values directness", "confidence": 0.8,
+               "tags": ["boss"], "created_at": "2026-11-01T00:00:00Z"}]
+    (ws / "export.json").write_text(json.dumps(export), encoding="utf-8")
+    code = (
+        "import sys, time\n"
+        "import gate.commands._common as common\n"
+        "import personality.ops as ops\n"
+        "common.PROGRESS_DELAY = 0.05\n"
+        "real = ops.import_json\n"
+        "ops.import_json = lambda *a, **k: (time.sleep(0.6), real(*a, **k))[1]\n"
+        "from gate.cli import main\n"
+        "sys.exit(main(['import', 'export.json']))\n"
+    )
+    out = _run_in_pty(code, ws)
+    assert "importing 1 record(s) of export.json" in out
+    assert "\r\x1b[K" in out
+    assert out.rindex("importing 1 record(s)") < out.index("Imported")
