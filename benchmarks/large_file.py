@@ -18,15 +18,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-TEMPLATES = [
-    "- User said: never deploy {svc} on {day}.",
-    "- Decided with the user: use {db} for {svc} until the migration.",
-    "- `pytest` on {svc} reported {n} failures in run {n}.",
-    "- Probably the {svc} cache is stale after release {n}.",
-    "- Пользователь сказал: отчёты по {svc} присылай до {n}:00.",
-    "- Кажется, сервис {svc} падает из-за таймаута {n} мс.",
-    "- The {svc} team meets on {day} at {n}:30.",
-]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from lint_speed import TEMPLATES  # noqa: E402 - the 10k-line benchmark's line shapes, one list for both
 
 
 def generate(path: Path, lines: int, content: str = "varied", seed: int = 7) -> None:
