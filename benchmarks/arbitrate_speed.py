@@ -83,7 +83,7 @@ def change(seed: int = 11) -> list[str]:
 
 def measure(directives: int, runs: int) -> dict:
     from tiers import arbitrate as arb
-    from tiers.concepts import _analyze_cached
+    from tiers.concepts.analysis import _analyze_cached
     from tiers.model import Tier
     from tiers.workspace import Workspace
 

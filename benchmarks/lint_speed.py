@@ -63,14 +63,16 @@ def forget_memos() -> None:
     import rules.unicode
     import tiers.arbitrate
     import tiers.classify
-    import tiers.concepts
+    import tiers.concepts.analysis
+    import tiers.concepts.memos
+    import tiers.concepts.patterns
     import tiers.lexicon
     import tiers.markdown
     import tiers.stamps
     import tiers.text
 
     for module in (rules.document, rules.poisoning, rules.unicode, tiers.classify, tiers.lexicon, tiers.markdown,
-                   tiers.stamps, tiers.text, tiers.concepts, tiers.arbitrate):
+                   tiers.stamps, tiers.text, tiers.concepts.patterns, tiers.concepts.analysis, tiers.arbitrate):
         for value in list(vars(module).values()):
             if callable(getattr(value, "cache_clear", None)) and getattr(value, "__module__", "") == module.__name__:
                 info = value.cache_info()
@@ -78,8 +80,8 @@ def forget_memos() -> None:
                     value.cache_clear()
     getattr(tiers.arbitrate, "_FILE_CACHE", {}).clear()  # the constraint index of each file
     getattr(tiers.arbitrate, "_DISK", {}).clear()  # the in-memory side of .cuticle/cache: file indexes by content
-    getattr(tiers.concepts, "_PATTERN_MEMO", {}).clear()
-    getattr(tiers.concepts, "_SEEDED", {}).clear()  # results handed over by a parallel lint's other processes
+    getattr(tiers.concepts.memos, "_PATTERN_MEMO", {}).clear()
+    getattr(tiers.concepts.analysis, "_SEEDED", {}).clear()  # results handed over by a parallel lint's other processes
     getattr(tiers.classify, "_SEEDED", {}).clear()
 
 

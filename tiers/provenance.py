@@ -99,7 +99,7 @@ def current_prompt(ws, session_id: str | None) -> str | None:
 
 
 def _content_stems(text: str) -> list[str]:
-    from .concepts import _STOP, _stem
+    from .concepts.words import _STOP, _stem
     from .text import strip_markup, words
 
     out = []

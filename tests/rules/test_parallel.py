@@ -120,12 +120,12 @@ def test_results_handed_over_by_other_processes_are_taken_once_and_bad_pairs_ign
     seed_analyses([(text, theirs), (other, theirs), ("- x", None)])
     assert analyze(text) is theirs and analyze(other) is theirs  # `other` was in the memo already: kept
     import tiers.classify
-    import tiers.concepts
+    import tiers.concepts.analysis
 
     assert not tiers.classify._SEEDED  # taken on first use
-    assert tiers.concepts._SEEDED == {other: theirs}  # `other` was memoized before: its hand-over is never taken
+    assert tiers.concepts.analysis._SEEDED == {other: theirs}  # `other` was memoized before: its hand-over is never taken
     seed_analyses(())
-    assert not tiers.concepts._SEEDED
+    assert not tiers.concepts.analysis._SEEDED
 
 
 def test_the_warm_up_runs_in_several_processes_and_changes_no_finding(tmp_path: Path, monkeypatch) -> None:

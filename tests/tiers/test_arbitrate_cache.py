@@ -11,7 +11,8 @@ import pytest
 from tiers import arbitrate as arb
 from tiers import concepts
 from tiers.arbitration import cache
-from tiers.concepts import _analyze_cached
+from tiers.concepts import scan, tables
+from tiers.concepts.analysis import _analyze_cached
 from tiers.workspace import Workspace
 
 DIRECTIVES = [
@@ -174,13 +175,11 @@ def test_no_cache_written_without_state_dir(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ the built lexicon tables shipped as JSON
 def _decoded(lx) -> dict:
     """Every table of a lexicon as plain values (pattern tables decoded, lists as tuples)."""
-    from tiers import concepts
-
     out = {}
-    for k in concepts._LEXICON_FIELDS:
+    for k in tables._LEXICON_FIELDS:
         table = getattr(lx, k)
-        if k in concepts._PATTERN_TABLES:
-            table = {first: concepts._entries(table, first) for first in table}
+        if k in tables._PATTERN_TABLES:
+            table = {first: scan._entries(table, first) for first in table}
         if k == "broader":
             table = {c: tuple(p) for c, p in table.items()}
         out[k] = table
@@ -190,28 +189,22 @@ def _decoded(lx) -> dict:
 def _built_lexicon():
     import tomllib
 
-    from tiers import concepts
-
-    return concepts.Lexicon(tomllib.loads(concepts.DATA.read_text(encoding="utf-8")))
+    return tables.Lexicon(tomllib.loads(tables.DATA.read_text(encoding="utf-8")))
 
 
 @pytest.fixture
 def fresh_lexicon():
-    from tiers import concepts
-
-    concepts.lexicon.cache_clear()
+    tables.lexicon.cache_clear()
     yield
-    concepts.lexicon.cache_clear()
+    tables.lexicon.cache_clear()
 
 
 def test_shipped_lexicon_tables_match_the_toml(fresh_lexicon) -> None:
     """Fails after an edit of concepts.toml or of the pattern reader: run `python -m tiers.concepts --build`."""
-    from tiers import concepts
-
-    shipped = concepts._load_built(concepts.DATA.read_bytes())
+    shipped = tables._load_built(tables.DATA.read_bytes())
     assert shipped is not None, "tiers/data/concepts.built.json is stale: run python -m tiers.concepts --build"
     assert _decoded(shipped) == _decoded(_built_lexicon())
-    assert concepts.lexicon().weight("DEPLOY") == _built_lexicon().weight("DEPLOY")
+    assert tables.lexicon().weight("DEPLOY") == _built_lexicon().weight("DEPLOY")
 
 
 @pytest.mark.parametrize("payload", [b"", b"\x00garbage", b"[1, 2]", b'{"digest": "x", "tables": {}}',
@@ -219,31 +212,25 @@ def test_shipped_lexicon_tables_match_the_toml(fresh_lexicon) -> None:
                          ids=["empty", "garbage", "wrong-type", "stale", "missing-tables"])
 def test_bad_shipped_tables_fall_back_to_the_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lexicon,
                                                   payload: bytes) -> None:
-    from tiers import concepts
-
     bad = tmp_path / "concepts.built.json"
     bad.write_bytes(payload)
-    monkeypatch.setattr(concepts, "BUILT", bad)
-    assert concepts._load_built(concepts.DATA.read_bytes()) is None
-    assert _decoded(concepts.lexicon()) == _decoded(_built_lexicon())
+    monkeypatch.setattr(tables, "BUILT", bad)
+    assert tables._load_built(tables.DATA.read_bytes()) is None
+    assert _decoded(tables.lexicon()) == _decoded(_built_lexicon())
 
 
 def test_shipped_tables_follow_the_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lexicon) -> None:
-    from tiers import concepts
-
-    out = concepts.write_built(tmp_path / "built.json")
-    monkeypatch.setattr(concepts, "BUILT", out)
-    assert concepts._load_built(concepts.DATA.read_bytes()) is not None
-    assert concepts._load_built(concepts.DATA.read_bytes() + b"\n# edited\n") is None
+    out = tables.write_built(tmp_path / "built.json")
+    monkeypatch.setattr(tables, "BUILT", out)
+    assert tables._load_built(tables.DATA.read_bytes()) is not None
+    assert tables._load_built(tables.DATA.read_bytes() + b"\n# edited\n") is None
 
 
 def test_pattern_entries_round_trip() -> None:
-    from tiers import concepts
-
     lx = _built_lexicon()
-    for table in concepts._PATTERN_TABLES:
+    for table in tables._PATTERN_TABLES:
         for entries in getattr(lx, table).values():
-            assert concepts._decode_entries(concepts._encode_entries(entries)) == entries
+            assert tables._decode_entries(tables._encode_entries(entries)) == entries
 
 
 def test_unchanged_memory_does_not_read_line_classifications(workspace: Path) -> None:

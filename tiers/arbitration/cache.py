@@ -25,8 +25,8 @@ def _analysis_digest() -> str:
     h = blake2b(digest_size=12)
     here = Path(__file__).parent
     tiers = here.parent
-    for p in (tiers / "data" / "concepts.toml", tiers / "concepts.py", tiers / "text.py", tiers / "stamps.py",
-              *sorted(here.glob("*.py"))):
+    for p in (tiers / "data" / "concepts.toml", *sorted((tiers / "concepts").glob("*.py")), tiers / "text.py",
+              tiers / "stamps.py", *sorted(here.glob("*.py"))):
         try:
             h.update(p.read_bytes())
         except OSError:

@@ -1,0 +1,384 @@
+"""The per-line concept analysis: clauses, their signs and force, and the line's values."""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from operator import itemgetter
+from typing import TYPE_CHECKING
+
+from ..text import normalize_nfc, strip_markup
+from .clauses import _split_lists
+from .flags import (
+    _F_ANY, _F_CONT, _F_DATES, _F_MONTH_DAY, _F_MONTH_ID, _F_NEEDED, _F_OPEN, _F_WORKS, _having, _line_tokens,
+    _token_roles,
+)
+from .keyed import _keyed
+from .memos import _line_memos
+from .names import _names
+from .patterns import _lazy
+from .records import Analysis, _new_analysis, _new_clause
+from .reports import _reports
+from .scan import _cid_info, _scan_entry, _scan_starts
+from .tables import lexicon
+from .values import _Line, _NO_MONTHS, _values_for
+from .words import _COORD, _HAS_VALUE_KINDS, _cyrillic_first, _stem
+
+if TYPE_CHECKING:
+    from .records import Clause
+
+
+def _split_stamp(text: str) -> tuple:
+    """tiers.stamps.split_stamp, imported on first use (this name then becomes that function)."""
+    global _split_stamp
+    from ..stamps import split_stamp
+
+    _split_stamp = split_stamp
+    return split_stamp(text)
+
+
+def analyze(text: str) -> Analysis:
+    """Analyse one memory line (markup and a trailing stamp are stripped first)."""
+    return _analyze_cached(text)
+
+
+#: Analyses made by other processes of this same code (see seed_analyses), taken on first use.
+_SEEDED: dict[str, Analysis] = {}
+
+
+def seed_analyses(pairs) -> None:
+    """Hand over (text, Analysis) pairs that ``analyze(text)`` computed in another process running this same
+    code (a parallel lint analyses a workspace's constraints in several processes): the first analyze() of such a
+    text here takes the given result instead of analysing again (a text already in the memo keeps its own).
+    A hand-over replaces the previous one: ``seed_analyses(())`` drops what was not taken."""
+    _SEEDED.clear()
+    for text, a in pairs:
+        if isinstance(text, str) and isinstance(a, Analysis):
+            _SEEDED[text] = a
+
+
+@functools.lru_cache(maxsize=32768)
+def _analyze_cached(text: str) -> Analysis:
+    if _SEEDED:
+        seeded = _SEEDED.pop(text, None)
+        if seeded is not None:
+            return seeded
+    lx = lexicon()
+    memos = _line_memos(lx)
+    _, tmemo, cmemo, wmemo, _, content_memo, _, _, _ = memos
+    content, _, _ = _split_stamp(text)
+    body = strip_markup(content)
+    nfc = unicodedata.normalize("NFC", body)
+    norm = normalize_nfc(nfc)
+    texts, kinds, codes, infos, flags, line_flags = _line_tokens(norm, memos, lx)
+    n_tok = len(texts)
+    marker_starts, content_starts, lexical_toks, split_cands, value_toks = _token_roles(flags)
+    # (most lines have no token for the second and third value passes: the line's flags tell without a call)
+    date_toks = _having(range(n_tok), flags, _F_DATES, line_flags) if line_flags & _F_DATES else []
+    month_day_toks = _having(range(n_tok), flags, _F_MONTH_DAY, line_flags) if line_flags & _F_MONTH_DAY else []
+
+    def cinfo(cid: str) -> tuple:
+        got = cmemo.get(cid)
+        if got is None:
+            got = cmemo[cid] = _cid_info(lx, cid)
+        return got
+
+    marker_spans = _scan_starts(texts, kinds, codes, infos, 4, marker_starts, "`" in norm)  # else no code span
+    content_spans = _scan_starts(texts, kinds, codes, infos, 5, content_starts, False)
+    marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span (never changed)
+    marker_tokens: set[int] = set()
+    for s, e, ids in marker_spans:
+        marker_list.append((s, ids))
+        if e == s + 1:
+            marker_tokens.add(s)
+        else:
+            marker_tokens.update(range(s, e))
+    covered_by_content = set()
+    concept_at: list[tuple[int, set[str]]] = []
+    span_end: dict[int, int] = {}  # a concept's end token where it is not the next one (looked up with a default)
+    for s, e, ids in content_spans:
+        concept_at.append((s, ids))
+        span_end[s] = e
+        if e == s + 1:
+            covered_by_content.add(s)
+        else:
+            covered_by_content.update(range(s, e))
+    # Lexical fallback: unknown content words still carry meaning (names, projects, folders).
+    ext_memo = content_memo
+    ext_month = False  # an extension's concepts name MONTH
+    for i in lexical_toks:  # not punctuation, numbers, times, stop words
+        if i in covered_by_content:
+            continue
+        kind = kinds[i]
+        if kind == "word" and i in marker_tokens:
+            continue
+        t = texts[i]
+        key = t.strip("/*").rstrip("/") if kind == "path" else t
+        if not key:
+            continue
+        ids = wmemo.get(key)
+        if ids is None:
+            ids = wmemo[key] = {"w:" + _stem(key)}  # shared by the lines holding the word: never changed
+        concept_at.append((i, ids))
+        ext = _EXT.search(t) if kind in {"word", "path"} and t.find(".", 1) > 0 else None  # "." in t[1:]
+        if ext:
+            # a file extension alone: what _match_at finds for a one-token list, the best one-token pattern
+            e_text = ext.group(1)
+            entry = ext_memo.get(e_text, 0)
+            if entry == 0:
+                entry = ext_memo[e_text] = _scan_entry(e_text, lx.content, lx.content_prefix)
+            if entry is not None and entry[0]:
+                concept_at.append((i, entry[1]))
+                ext_month = ext_month or "MONTH" in entry[1]
+    concept_at.sort(key=_first)
+
+    # Clauses; merge clauses with no content into the previous one, qualifier-only ones into the next.
+    raw_bounds = _split_lists(texts, kinds, codes, split_cands)
+    merged: list[list] = []
+    pending_front: list = []
+    if len(raw_bounds) == 1:
+        merged.append(list(raw_bounds[0]))  # a lone clause stays as it is, whatever it holds
+        raw_bounds = ()
+    for s, e, exc in raw_bounds:
+        named, full = False, False  # the bounds name a concept; one that is not a qualifier or generic
+        for i, cs in concept_at:  # sorted
+            if i < s:
+                continue
+            if i >= e:
+                break
+            for c in cs:
+                named = True
+                if cinfo(c)[4] not in ("qualifier", "generic"):
+                    full = True
+                    break
+            if full:
+                break
+        if named:
+            hc = "full" if full else "qual"
+        else:  # values alone count as qualifiers (an empty set of kinds is within any)
+            hc = "qual" if any(kinds[k] in _HAS_VALUE_KINDS for k in range(s, e)) else "none"
+        if merged and s < n_tok and flags[s] & _F_CONT:
+            merged[-1][1] = e  # "…, even for the vendor demo" extends the clause before it
+            continue
+        if hc == "none" and merged:
+            merged[-1][1] = e
+            continue
+        if hc != "full" and not merged:
+            pending_front.append((s, e, exc))
+            continue
+        if hc == "qual" and merged and not merged[-1][2] and not any(
+                s <= k < e and ("NEG" in ms or "RELAX" in ms) for k, ms in marker_list):
+            # A trailing qualifier ("on Fridays", «по выходным») belongs to the clause before it.
+            merged[-1][1] = e
+            continue
+        if pending_front:
+            s = pending_front[0][0]
+            exc = exc or pending_front[0][2]
+            pending_front = []
+        merged.append([s, e, exc])
+    if pending_front:
+        if merged:
+            merged[0][0] = pending_front[0][0]
+        else:
+            merged.append([pending_front[0][0], pending_front[-1][1], pending_front[0][2]])
+
+    line = _Line(texts, kinds, codes, infos, line_flags, concept_at, span_end, nfc, value_toks, date_toks,
+                 month_day_toks, flags)
+    if not (line_flags & _F_MONTH_ID or ext_month):
+        line.months = _NO_MONTHS  # no concept of the line names MONTH
+    local_ctx = None  # what "without X" needs to find X's extent, built on the first NEG_LOCAL
+    weight_memo = memos[8]
+    clauses: list[Clause] = []
+    all_concepts: set[str] = set()
+    line_markers: set[str] = set()
+    values: list[tuple[str, str, int]] = []
+    for s, e, exc in merged:
+        cl = _new_clause(s, e, exc)
+        neg = 0
+        local: set[int] = set()
+        first_neg: int | None = None
+        ru_neg = False
+        only_pos: list[int] = []
+        markers = cl.markers
+        for k, ms in marker_list:
+            if k < s:
+                continue
+            if k >= e:
+                break
+            for m in ms:
+                markers.add(m)
+                if m == "NEG" or m == "RELAX":
+                    if m == "NEG" and _cyrillic_first(texts[k]):
+                        ru_neg = True  # negative concord: «никогда не», «ничего не» deny once
+                    else:
+                        neg += 1
+                    if m == "NEG" and first_neg is None and _cyrillic_first(texts[k]):
+                        first_neg = k
+                elif m == "NEG_LOCAL":
+                    if local_ctx is None:
+                        local_ctx = (
+                            {k2 for k2, _ in concept_at},
+                            {k2 for k2, ids in concept_at if all(cinfo(c)[0] == "generic" for c in ids)},
+                            {k2: all(c.startswith("w:") for c in ids) for k2, ids in concept_at},
+                            {k2 for k2, ids in concept_at if all(cinfo(c)[0] in ("qualifier", "generic") for c in ids)},
+                        )
+                    starts, generic_at, weak_at, qual_at = local_ctx
+                    # "without X" / «без X» denies only the next noun phrase: up to the first concept after it.
+                    j = k + 1
+                    while j < min(e, k + 6):
+                        local.add(j)
+                        if j in starts:
+                            local.update(range(j, span_end.get(j, j + 1)))
+                            end_j = span_end.get(j, j + 1)
+                            # a possessor is not the head: "without Anna's review", «без его проверки»
+                            if ((weak_at.get(j) or j in qual_at) and end_j < e and end_j in starts) or j in generic_at:
+                                j = end_j
+                                continue
+                            j = end_j
+                            # coordinated phrases stay denied: "without X or Y", «без X и Y»
+                            if j + 1 < e and texts[j] in _COORD and (j + 1) in starts:
+                                local.add(j)
+                                j += 1
+                                continue
+                            break
+                        j += 1
+                elif m == "ONLY":
+                    only_pos.append(k)
+        neg += 1 if ru_neg else 0
+        base = -1 if neg % 2 else 1
+        line_markers |= markers
+
+        pre: set[str] = set()
+        post: set[str] = set()
+        even_at = next((k for k in range(s + 1, e) if flags[k] & _F_CONT), None) if line_flags & _F_CONT else None
+        aside: set[int] = set()
+        if line_flags & _F_OPEN:  # an aside needs a "("
+            depth = 0
+            for k in range(s, e):  # "(guessed from commit timestamps)": an aside is context, not the claim
+                if kinds[k] == "punct" and texts[k] == "(":
+                    depth += 1
+                elif kinds[k] == "punct" and texts[k] == ")":
+                    depth = max(0, depth - 1)
+                elif depth:
+                    aside.add(k)
+        signs = cl.signs
+        direct = cl.direct
+        raw, antonymic, negated_direct, local_neg = cl.raw, cl.antonymic, cl.negated_direct, cl.local_neg
+        add_concept = all_concepts.add
+        # Concepts go to ``pre`` (context) or ``post``; soft = pre - post. With no Russian negation, "even" or
+        # aside every one would go to ``post``: soft is empty, and neither set is kept.
+        some_pre = first_neg is not None or even_at is not None or bool(aside)
+        into = post
+        for k, ids in concept_at:
+            if k < s:
+                continue
+            if k >= e:
+                break  # concept_at is sorted
+            in_local = k in local
+            sg = -base if in_local else base
+            if some_pre:
+                into = pre if ((first_neg is not None and k < first_neg) or (even_at is not None and k > even_at)
+                               or k in aside) else post
+            for cid in ids:
+                info = cmemo.get(cid) or cinfo(cid)
+                # the concept itself (its first link), then its parents: each set gets its ids in the same order
+                c, can, flip = info[5]
+                val = sg * flip
+                prev = signs.get(can)
+                signs[can] = val if prev is None or prev == val else 0
+                if some_pre:
+                    into.add(can)
+                direct.add(can)
+                raw.add(c)
+                if flip < 0:
+                    antonymic.add(can)
+                if sg < 0:
+                    negated_direct.add(c)
+                if in_local:
+                    local_neg.add(can)
+                add_concept(can)
+                for c, can, flip in info[6]:
+                    val = sg * flip
+                    prev = signs.get(can)
+                    signs[can] = val if prev is None or prev == val else 0
+                    if some_pre:
+                        into.add(can)
+                    add_concept(can)
+                slot = info[2]
+                if slot:
+                    all_concepts.add(slot)
+                    cl.values.append((slot, cid, sg))
+                    signs.setdefault(slot, sg)
+                if info[3]:
+                    cl.values.append(("DAY", cid, sg))
+        cl.soft = pre - post if some_pre else set()
+        cl.has_only = bool(only_pos)
+        if only_pos:
+            # "only X": X follows; "X only": X precedes (the last content before ONLY at clause end).
+            for p in only_pos:
+                after = [ids for k, ids in concept_at if p < k < e]
+                before = [ids for k, ids in concept_at if s <= k < p]
+                if after:
+                    for ids in after[:3]:
+                        cl.only_targets |= {c for c in ids if lx.kind.get(c) not in {"generic"}}
+                elif before:
+                    for ids in reversed(before):
+                        got = {c for c in ids if lx.kind.get(c) not in {"generic"}}
+                        if got:
+                            cl.only_targets |= got
+                            break
+        # Force of the clause.
+        mk = markers
+        if "NEG" in mk and line_flags & _F_NEEDED and any(flags[k] & _F_NEEDED for k in range(s, e)):
+            mk.add("RELAX")  # "no notice needed", «проверка не нужна»: an obligation dropped
+        if line_flags & _F_ANY:
+            if "PERMIT" in mk and any(flags[k] & _F_ANY for k in range(s, e)):
+                mk.add("INDIFF")  # "can be in any style", «можно в любом виде»: the rule is waved away
+            if "NEG" not in mk and any(flags[k] & _F_ANY for k in range(s, e)) and any(
+                    flags[k] & _F_WORKS for k in range(s, e)):
+                mk.add("INDIFF")  # "any messenger works", «подойдёт любой»
+        if "RELAX" in mk:
+            cl.force = "relax"
+        elif "INDIFF" in mk:
+            cl.force = "indiff"
+        elif "PERMIT" in mk and not neg:
+            cl.force = "permit"
+        elif neg:
+            cl.force = "prohibit"
+        elif mk & {"OBLIGE", "ONLY"}:
+            cl.force = "oblige"
+        line_markers |= mk  # markers inferred above (RELAX from "not needed", INDIFF from "any … works")
+        _values_for(cl, line, s, e, local, base)
+        values.extend(cl.values)
+        cl.finish(weight_memo)
+        clauses.append(cl)
+
+    if len(clauses) >= 2:
+        last = clauses[-1]
+        if last.force in {"permit", "relax", "indiff"} and not any(lx.kind.get(c) == "action" for c in last.direct):
+            for cl in clauses[:-1]:
+                if cl.force == "assert" and not cl.exception:
+                    cl.force = last.force  # "Leaving the heating on while away is fine": the verdict is the line's
+    names = _names(nfc)
+    if names and clauses:
+        clauses[0].values.extend(names)
+        values.extend(names)
+        all_concepts.add("NAME")
+    keyed = _keyed(norm)
+    if keyed and clauses:
+        clauses[0].values.append(keyed)
+        values.append(keyed)
+    for slot, _, _ in values:
+        all_concepts.add(slot if not slot.startswith("NUM:") else "NUM")
+
+    report = _reports(texts, kinds, flags, line_flags, line_markers, concept_at, cinfo)
+    return _new_analysis(text, clauses, frozenset(all_concepts), frozenset(line_markers), values,
+                         "HEDGE" in line_markers, report, "MENTION" in line_markers, "UNIVERSAL" in line_markers,
+                         "INDIFF" in line_markers)
+
+
+#: The first item of a tuple (a sort key called in C).
+_first = itemgetter(0)
+
+
+_EXT = _lazy(r"(\.[a-z]{1,4})$")

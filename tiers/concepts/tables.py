@@ -1,0 +1,211 @@
+"""The concept lexicon: its tables built from ``tiers/data/concepts.toml``, and the shipped JSON copy of them."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from ..text import normalize
+from .tokens import tokenize
+
+
+DATA = Path(__file__).parent.with_name("data") / "concepts.toml"
+
+KIND_WEIGHT = {
+    "action": 1.5,
+    "object": 1.2,
+    "value": 1.6,
+    "slot": 0.9,
+    "qualifier": 1.0,
+    "generic": 0.3,
+    "lexical": 1.0,
+}
+#: Broader concepts (a parent evoked through [broader]) count for less than the word itself.
+BROADER_FACTOR = 0.7
+
+
+class Lexicon:
+    """The compiled concept lexicon: pattern tables for content concepts and for function-word markers."""
+
+    def __init__(self, data: dict) -> None:
+        self.kind: dict[str, str] = {}
+        self.weights: dict[str, float] = {}
+        self._wcache: dict[str, float] = {}
+        self._xcache: dict[str, tuple[str, ...]] = {}
+        self.broader: dict[str, tuple[str, ...]] = {}
+        self.slot_of: dict[str, str] = {}
+        self.antonym: dict[str, str] = {}
+        self.content: dict[str, list[tuple[tuple[tuple[str, bool], ...], tuple[str, ...]]]] = {}
+        self.content_prefix: dict[str, list] = {}
+        self.marker: dict[str, list] = {}
+        self.marker_prefix: dict[str, list] = {}
+        for kind in ("action", "object", "qualifier", "generic"):
+            for cid, pats in data.get(kind, {}).items():
+                self.kind.setdefault(cid, kind)
+                self._add(self.content, self.content_prefix, pats, (cid,))
+        for slot, table in data.get("slot", {}).items():
+            self.kind.setdefault(slot, "slot")
+            for cid, pats in table.items():
+                if cid == slot:
+                    self._add(self.content, self.content_prefix, pats, (slot,))
+                    continue
+                self.kind[cid] = "value"
+                self.slot_of[cid] = slot
+                self._add(self.content, self.content_prefix, pats, (cid,))
+        for name, pats in data.get("marker", {}).items():
+            self._add(self.marker, self.marker_prefix, pats, (name,))
+        for cid, parents in data.get("broader", {}).items():
+            self.broader[cid] = tuple(parents)
+            for p in parents:
+                self.kind.setdefault(p, "object")
+        for a, b in data.get("antonyms", {}).get("pairs", []):
+            self.antonym[b] = a
+        self.weights.update({k: float(v) for k, v in data.get("weights", {}).items()})
+
+    @staticmethod
+    def _pattern(text: str) -> tuple[tuple[str, bool], ...]:
+        elems: list[tuple[str, bool]] = []
+        for part in text.split():
+            star = part.endswith("*")
+            toks = [t.text for t in tokenize(normalize(part.rstrip("*"))) if t.kind != "punct"]
+            if not toks:
+                continue
+            for i, t in enumerate(toks):
+                elems.append((t, star and i == len(toks) - 1))
+        return tuple(elems)
+
+    def _add(self, exact: dict, prefix: dict, patterns: list[str], ids: tuple[str, ...]) -> None:
+        for text in patterns:
+            pat = self._pattern(text)
+            if not pat:
+                continue
+            first, is_prefix = pat[0]
+            table = prefix if is_prefix else exact
+            table.setdefault(first, []).append((pat, ids))
+
+    def weight(self, cid: str) -> float:
+        w = self._wcache.get(cid)
+        if w is None:
+            w = self.weights.get(cid)
+            if w is None:
+                w = KIND_WEIGHT["lexical"] if cid.startswith("w:") else KIND_WEIGHT.get(self.kind.get(cid, "object"), 1.0)
+            if len(self._wcache) < 100_000:
+                self._wcache[cid] = w
+        return w
+
+    def expand(self, cid: str) -> tuple[str, ...]:
+        """Parents of a concept (transitively), not including itself."""
+        got = self._xcache.get(cid)
+        if got is not None:
+            return got
+        out: list[str] = []
+        stack = list(self.broader.get(cid, ()))
+        while stack:
+            p = stack.pop()
+            if p not in out:
+                out.append(p)
+                stack.extend(self.broader.get(p, ()))
+        got = self._xcache[cid] = tuple(out)
+        return got
+
+    def canon(self, cid: str) -> tuple[str, int]:
+        """Antonym canonicalization: ``HTTP`` -> (``HTTPS``, -1)."""
+        a = self.antonym.get(cid)
+        return (a, -1) if a else (cid, 1)
+
+
+#: The lexicon tables built from ``concepts.toml``, shipped beside it as JSON (``json`` parses in C; ``tomllib`` and
+#: the pattern tokenizer cost a fresh process ~80 ms). Regenerate with ``python -m tiers.concepts --build`` after
+#: editing the TOML; a test checks the file against a fresh build, and a stale file is ignored at run time.
+BUILT = DATA.with_name("concepts.built.json")
+_BUILD_VERSION = 1
+_LEXICON_FIELDS = ("kind", "weights", "broader", "slot_of", "antonym", "content", "content_prefix", "marker",
+                   "marker_prefix")
+
+
+def blake2b(data: bytes = b"", *, digest_size: int):
+    import hashlib
+
+    return hashlib.blake2b(data, digest_size=digest_size)
+
+
+def _data_digest(data: bytes) -> str:
+    return blake2b(data + f"|{_BUILD_VERSION}".encode(), digest_size=12).hexdigest()
+
+
+_PATTERN_TABLES = ("content", "content_prefix", "marker", "marker_prefix")
+
+
+def _encode_entries(entries: list) -> str:
+    """One pattern table's entries for a first token as a string: JSON parses one string far faster than nested
+    lists, and a process decodes only the entries of the tokens its lines hold."""
+    return "\x1e".join("\x1f".join(t + ("\x01" if star else "") for t, star in pat) + "\x1d" + "\x1f".join(ids)
+                       for pat, ids in entries)
+
+
+def _decode_entries(text: str) -> list:
+    out = []
+    for entry in text.split("\x1e"):
+        pat, ids = entry.split("\x1d")
+        out.append((tuple((t[:-1], True) if t.endswith("\x01") else (t, False) for t in pat.split("\x1f")),
+                    tuple(ids.split("\x1f"))))
+    return out
+
+
+def _lexicon_state(lx: Lexicon) -> dict:
+    """The built tables as JSON-ready values (pattern tables in their string form)."""
+    state = {k: getattr(lx, k) for k in _LEXICON_FIELDS}
+    for k in _PATTERN_TABLES:
+        state[k] = {first: _encode_entries(entries) if not isinstance(entries, str) else entries
+                    for first, entries in state[k].items()}
+    return state
+
+
+def _load_built(data: bytes) -> Lexicon | None:
+    import json
+
+    try:
+        built = json.loads(BUILT.read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(built, dict) or built.get("digest") != _data_digest(data):
+        return None  # absent or stale: built from the TOML
+    tables = built.get("tables")
+    if not isinstance(tables, dict) or set(tables) != set(_LEXICON_FIELDS):
+        return None
+    lx = Lexicon.__new__(Lexicon)
+    for k in _LEXICON_FIELDS:
+        setattr(lx, k, tables[k])  # pattern tables keep their string form until a token needs them
+    lx._wcache = {}
+    lx._xcache = {}
+    return lx
+
+
+def write_built(path: Path | None = None) -> Path:
+    """Build the lexicon from the TOML and write the shipped JSON tables (a development step)."""
+    import json
+
+    data = DATA.read_bytes()
+    import tomllib
+
+    lx = Lexicon(tomllib.loads(data.decode("utf-8")))
+    out = path or BUILT
+    out.write_text(json.dumps({"digest": _data_digest(data), "tables": _lexicon_state(lx)}, ensure_ascii=False,
+                              separators=(",", ":")) + "\n", encoding="utf-8")
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def lexicon() -> Lexicon:
+    with open(DATA, "rb") as fh:
+        data = fh.read()
+    lx = _load_built(data)
+    if lx is None:
+        import tomllib
+
+        lx = Lexicon(tomllib.loads(data.decode("utf-8")))
+    return lx
+
+
+def weight(cid: str) -> float:
+    return lexicon().weight(cid)
