@@ -35,6 +35,8 @@ TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotation
 if TYPE_CHECKING:
     from typing import Any
 
+    from .text import Line
+
 __all__ = ["classify_with_provenance", "current_prompt", "provenance_share", "record_prompt"]
 
 
@@ -98,19 +100,20 @@ def current_prompt(ws, session_id: str | None) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def _content_stems(text: str) -> list[str]:
+def _content_stems(text: str | Line) -> list[str]:
+    """Stems of the content words of a prepared line (its normalized words) or of a text (markup stripped)."""
     from .concepts.words import _STOP, _stem
-    from .text import strip_markup, words
+    from .text import Line, strip_markup, words
 
     out = []
-    for w in words(strip_markup(text)):
+    for w in text.words() if isinstance(text, Line) else words(strip_markup(text)):
         if w in _STOP or w in _MARKER_WORDS or len(w) < 2 or w.startswith(("пользовател", "user")):
             continue
         out.append(_stem(w))
     return out
 
 
-def provenance_share(line: str, prompt: str) -> tuple[float, int]:
+def provenance_share(line: str | Line, prompt: str) -> tuple[float, int]:
     """(share of the line's content words found in the prompt, number matched)."""
     line_stems = _content_stems(line)
     if not line_stems:
@@ -133,7 +136,7 @@ def _stem_in(stem: str, pool: set[str]) -> bool:
 _POLARITY = ("PERMIT", "RELAX", "INDIFF", "UNIVERSAL")
 
 
-def _signature(text: str) -> tuple:
+def _signature(text: str | Line) -> tuple:
     from .concepts import analyze
 
     a = analyze(text)
@@ -163,7 +166,7 @@ def _regions(prompt: str) -> list[str]:
     return out
 
 
-def _signs(text: str) -> dict[str, set[int]]:
+def _signs(text: str | Line) -> dict[str, set[int]]:
     """Content concept -> the signs it carries in ``text`` (slots and generic words left out)."""
     from .concepts import analyze, lexicon
 
@@ -179,7 +182,7 @@ def _signs(text: str) -> dict[str, set[int]]:
     return out
 
 
-def _same_polarity(line: str, prompt: str) -> bool:
+def _same_polarity(line: Line, prompt: str) -> bool:
     """The line keeps the polarity and modality of the prompt region it copies ("never X" is not "X is fine").
 
     The region is the sentence part the line copies most: the contiguous run of clauses with the most matched
@@ -208,10 +211,8 @@ def _same_polarity(line: str, prompt: str) -> bool:
         import unicodedata
 
         from .classify import find_scope
-        from .text import strip_markup
 
-        if find_scope(unicodedata.normalize("NFC", best.strip())) and not find_scope(
-                unicodedata.normalize("NFC", strip_markup(line))):
+        if find_scope(unicodedata.normalize("NFC", best.strip())) and not find_scope(line.nfc, line.folded):
             return False
     except Exception:  # noqa: BLE001 - scope detection is best effort here
         pass
@@ -221,33 +222,30 @@ def _same_polarity(line: str, prompt: str) -> bool:
 def classify_with_provenance(ws, session_id: str | None, text: str) -> Classification:
     """Classify ``text``; upgrade it to a verified DIRECTIVE/DECISION when it is the user's own words this turn."""
     from .classify import classify
+    from .text import prepare
 
-    base = classify(text)
+    line = prepare(text)  # classify, analyze, the share and the scope all read this one prepared line
+    base = classify(line)
     prompt = current_prompt(ws, session_id)
     if not prompt:
         return base
     # only now: the concept analyser is a large import, and most writes have no prompt of this turn on record
     from .concepts import analyze
-    from .stamps import split_stamp
 
-    content = split_stamp(text)[0]
-    hedged = any(r.startswith("hedged") for r in base.reasons) or analyze(content).hedged
+    hedged = any(r.startswith("hedged") for r in base.reasons) or analyze(line).hedged
     if hedged or base.tier is Tier.OBSERVATION:
         return base
-    share, matched = provenance_share(content, prompt)
+    share, matched = provenance_share(line, prompt)
     if share < LINE_SHARE or matched < MIN_MATCHED:
         return base
-    if not _same_polarity(content, prompt):
+    if not _same_polarity(line, prompt):
         return base
     scope = base.scope
     if scope is None:
         try:
-            import unicodedata
-
             from .classify import find_scope
-            from .text import strip_markup
 
-            scope = find_scope(unicodedata.normalize("NFC", strip_markup(content)))
+            scope = find_scope(line.nfc, line.folded)
         except Exception:  # noqa: BLE001 - scope detection is best effort here
             scope = None
         if scope and analyze(scope).universal:

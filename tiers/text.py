@@ -163,6 +163,10 @@ class Line:
     folded: str
     normalized: str
 
+    def words(self) -> list[str]:
+        """The line's normalized word tokens (``words`` of its body)."""
+        return _WORD.findall(self.normalized)
+
 
 @functools.lru_cache(maxsize=32768)
 def prepare(text: str) -> Line:

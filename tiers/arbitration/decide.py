@@ -8,8 +8,7 @@ import re
 
 from ..concepts import Analysis, analyze, lexicon
 from ..model import Tier
-from ..stamps import split_stamp
-from ..text import strip_markup
+from ..text import Line, prepare
 from .compare import c_coverage, licensed, may_flip, polarity, relatedness, threshold, time_window
 from .index import RELATED_MIN, ConstraintIndex
 from .lifecycle import Retired, binding
@@ -211,7 +210,7 @@ def _retires(index: ConstraintIndex, a: Analysis, cand_tier: Tier, content: str,
     return tuple(out)
 
 
-def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str = "MEMORY.md",
+def arbitrate(index: ConstraintIndex, text: str | Line, tier: Tier | str, *, file: str = "MEMORY.md",
               scope: str | None = None, verified: bool = False, today: _dt.date | None = None) -> Arbitration:
     """Decide whether ``text`` (a new line of ``file`` with ``tier``) may be written beside the constraints.
 
@@ -221,10 +220,11 @@ def arbitrate(index: ConstraintIndex, text: str, tier: Tier | str, *, file: str 
     An allowed line lists the lower-tier lines it retires (``Arbitration.retires``).
     """
     cand_tier = _tier_of(tier)
-    content = split_stamp(text)[0].strip()
-    if not strip_markup(content):
+    line = text if isinstance(text, Line) else prepare(text)
+    content = line.content.strip()
+    if not line.body:
         return Arbitration("allow", cand_tier, content, file)
-    a = analyze(moved_to(content))
+    a = analyze(moved_to(content))  # the stamp-free content: Analysis.text is what the comparisons read
     if a.mention and index.judge is None and not (a.markers & _LICENSING):
         return Arbitration("allow", cand_tier, content, file)  # check_conflict passes a mention against anything
     conflicts: list[Conflict] = []

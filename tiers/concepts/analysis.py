@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import functools
-import unicodedata
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
-from ..text import normalize_nfc, strip_markup
+from ..text import Line, prepare
 from .clauses import _split_lists
 from .flags import (
     _F_ANY, _F_CONT, _F_DATES, _F_MONTH_DAY, _F_MONTH_ID, _F_NEEDED, _F_OPEN, _F_WORKS, _having, _line_tokens,
@@ -28,18 +27,10 @@ if TYPE_CHECKING:
     from .records import Clause
 
 
-def _split_stamp(text: str) -> tuple:
-    """tiers.stamps.split_stamp, imported on first use (this name then becomes that function)."""
-    global _split_stamp
-    from ..stamps import split_stamp
-
-    _split_stamp = split_stamp
-    return split_stamp(text)
-
-
-def analyze(text: str) -> Analysis:
-    """Analyse one memory line (markup and a trailing stamp are stripped first)."""
-    return _analyze_cached(text)
+def analyze(line: str | Line) -> Analysis:
+    """Analyse one memory line, given as text or prepared (``tiers.text.prepare``): its trailing stamp and its
+    Markdown markup are not read."""
+    return _analyze_cached(line.text if line.__class__ is Line else line)
 
 
 #: Analyses made by other processes of this same code (see seed_analyses), taken on first use.
@@ -63,13 +54,17 @@ def _analyze_cached(text: str) -> Analysis:
         seeded = _SEEDED.pop(text, None)
         if seeded is not None:
             return seeded
+    return _analyze(prepare(text))
+
+
+def _analyze(prepared: Line) -> Analysis:
+    """The analysis of a prepared line (its normalized form for the tokens, its NFC body for names)."""
+    text = prepared.text
     lx = lexicon()
     memos = _line_memos(lx)
     _, tmemo, cmemo, wmemo, _, content_memo, _, _, _ = memos
-    content, _, _ = _split_stamp(text)
-    body = strip_markup(content)
-    nfc = unicodedata.normalize("NFC", body)
-    norm = normalize_nfc(nfc)
+    nfc = prepared.nfc
+    norm = prepared.normalized
     texts, kinds, codes, infos, flags, line_flags = _line_tokens(norm, memos, lx)
     n_tok = len(texts)
     marker_starts, content_starts, lexical_toks, split_cands, value_toks = _token_roles(flags)
