@@ -116,3 +116,36 @@ def test_fold_of_ascii_is_lower_case_with_tabs_as_spaces() -> None:
 
     ascii_part = {cp: ch for cp, ch in _fold_table().items() if cp < 128}
     assert ascii_part == {**{ord(c): c.lower() for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}, ord("\t"): " "}
+
+
+@pytest.mark.parametrize(
+    ("line", "body", "normalized", "line_words"),
+    [
+        ("- User said: never deploy on Fridays <!-- cu:D:1 -->", "User said: never deploy on Fridays",
+         "user said: never deploy on fridays", ["user", "said", "never", "deploy", "on", "fridays"]),
+        ("* [x] **Правило:** Ёлка «всегда» зелёная", "Правило: Ёлка «всегда» зелёная",
+         'правило: елка "всегда" зеленая', ["правило", "елка", "всегда", "зеленая"]),
+        ("   ", "", "", []),
+    ],
+    ids=["stamped-en", "ru-markup-quotes", "blank"],
+)
+def test_a_prepared_line_holds_every_form_readers_take(line: str, body: str, normalized: str,
+                                                       line_words: list[str]) -> None:
+    from tiers.text import prepare
+
+    got = prepare(line)
+    assert (got.body, got.normalized, got.words()) == (body, normalized, line_words)
+    assert got.words() == words(strip_markup(got.content))
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["- User said: never deploy on Fridays <!-- cu:D:1 -->", "- Decided with the user: Postgres for staging only",
+     "- maybe we could skip the review"],
+    ids=["stamped-directive", "scoped-decision", "hedge"],
+)
+def test_analyze_reads_a_prepared_line_like_its_text(line: str) -> None:
+    from tiers.concepts import analyze
+    from tiers.text import prepare
+
+    assert analyze(prepare(line)) is analyze(line)
