@@ -75,7 +75,7 @@ def stub_figures() -> dict:
         from tiers.judge.embed import BundledEmbedder
 
         class Quiet:
-            from tiers.judge.hookspecs import hookimpl
+            from tiers.hookspecs import hookimpl
 
             @hookimpl
             def cuticle_judge_conflict(self, candidate, constraint, context):

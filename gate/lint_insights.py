@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from rules.engine import Problem, Severity, rule
-from rules.hookspecs import hookimpl
+from tiers.hookspecs import hookimpl
 
 _WHERE = re.compile(r"^[^:\n]*:(\d+): ")
 

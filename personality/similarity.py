@@ -142,16 +142,11 @@ def plugin_embedder(pm: Any = None) -> Embedder | None:
     """The ``cuticle_embed`` hook of a plugin manager (default: a new one loading the entry-point group
     ``cuticle``), or None when no plugin implements it. The gate may pass its own manager."""
     if pm is None:
-        import pluggy
+        from tiers.plugins import new_plugin_manager
 
-        from . import hookspecs
-
-        pm = pluggy.PluginManager(hookspecs.PROJECT)
-        pm.add_hookspecs(hookspecs)
-        try:
-            pm.load_setuptools_entrypoints(hookspecs.PROJECT)
-        except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, not fatal
-            log.warning("could not load cuticle plugins: %s", exc)
+        pm, failures = new_plugin_manager()
+        for f in failures:
+            log.warning("%s", f.to_error())
     if not pm.hook.cuticle_embed.get_hookimpls():
         return None
     return lambda texts: pm.hook.cuticle_embed(texts=texts)

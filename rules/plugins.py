@@ -8,28 +8,15 @@ registering rules, or returns something that is not a :class:`~rules.engine.Rule
 
 from __future__ import annotations
 
-import logging
 import threading
+from dataclasses import dataclass, field
 from typing import Any
 
-from tiers.errors import PluginError
-from tiers.record import dataclass, field
+from tiers.plugins import GROUP, PluginFailure
+from tiers.plugins import new_plugin_manager as _new_manager
 
-log = logging.getLogger(__name__)
-
-GROUP = "cuticle"
-
-
-@dataclass(frozen=True, slots=True)
-class PluginFailure:
-    """A plugin that could not be used: its entry-point name, what it points at, and why."""
-
-    plugin: str
-    target: str
-    reason: str
-
-    def to_error(self) -> PluginError:
-        return PluginError(f"plugin {self.plugin!r} ({self.target}): {self.reason}")
+__all__ = ["GROUP", "PluginFailure", "Registry", "collect_rules", "get_plugin_manager", "load_registry",
+           "new_plugin_manager", "plugin_failures"]
 
 
 @dataclass
@@ -58,141 +45,10 @@ _manager_failures: list[PluginFailure] = []
 _registry: Registry | None = None
 
 
-def _entry_points() -> list[Any]:
-    """Every installed `cuticle` entry point, sorted by name.
-
-    Read straight from the ``entry_points.txt`` of the distributions on ``sys.path`` (:func:`_scan_entry_points`):
-    importing :mod:`importlib.metadata` and building a Distribution per installed package costs tens of
-    milliseconds per `cuticle lint`. Anything the direct read does not handle (a zip archive on ``sys.path``, a
-    custom distribution finder) falls back to :func:`importlib.metadata.entry_points`.
-    """
-    eps = _scan_entry_points()
-    if eps is None:
-        from importlib.metadata import entry_points
-
-        eps = list(entry_points(group=GROUP))
-    return sorted(eps, key=lambda ep: ep.name)
-
-
-class _EntryPoint:
-    """The part of :class:`importlib.metadata.EntryPoint` the manager uses: name, value, group and load()."""
-
-    __slots__ = ("name", "value", "group")
-
-    def __init__(self, name: str, value: str, group: str) -> None:
-        self.name = name
-        self.value = value
-        self.group = group
-
-    def load(self) -> Any:
-        """Import the module and resolve ``module:attr.attr`` exactly as importlib.metadata does."""
-        import functools
-        import importlib
-        import re
-
-        match = re.match(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras>\[.*\])\s*)?$", self.value)
-        module = importlib.import_module(match.group("module"))  # type: ignore[union-attr]
-        attrs = filter(None, (match.group("attr") or "").split("."))  # type: ignore[union-attr]
-        return functools.reduce(getattr, attrs, module)
-
-    def __repr__(self) -> str:
-        return f"EntryPoint(name={self.name!r}, value={self.value!r}, group={self.group!r})"
-
-
-def _scan_entry_points(group: str = GROUP) -> list[_EntryPoint] | None:
-    """The ``group`` entry points of the distributions on ``sys.path``, exactly as
-    ``importlib.metadata.entry_points(group=...)`` lists them (path order; per directory, distributions grouped by
-    normalized name in directory order; the first distribution of a name wins). None when something only
-    importlib.metadata reads is present: another distribution finder, a zip or egg on the path, an unusual
-    dist-info name, or an entry_points.txt importlib.metadata would reject."""
-    import os
-    import re
-    import sys
-    from importlib.machinery import PathFinder
-
-    if any(hasattr(f, "find_distributions") and f is not PathFinder for f in sys.meta_path):
-        return None
-    seen: set[str] = set()
-    out: list[_EntryPoint] = []
-    for entry in sys.path:
-        root = entry or "."
-        if os.path.basename(root).lower().endswith(".egg"):
-            return None
-        try:
-            children = os.listdir(root)
-        except NotADirectoryError:
-            return None  # a zip archive
-        except OSError:
-            continue  # missing directories and path-hook placeholders hold no distributions
-        by_name: dict[str, list[str]] = {}
-        for child in children:
-            low = child.lower()
-            if low.endswith((".dist-info", ".egg-info")):
-                by_name.setdefault(re.sub(r"[-_.]+", "_", low.rpartition(".")[0].partition("-")[0]), []).append(child)
-        for child in (c for group_children in by_name.values() for c in group_children):
-            stem, ext = os.path.splitext(child)
-            if ext not in (".dist-info", ".egg-info"):
-                return None  # importlib.metadata would name it from its METADATA
-            key = stem.partition("-")[0]
-            if key in seen:
-                continue
-            seen.add(key)
-            try:
-                with open(os.path.join(root, child, "entry_points.txt"), encoding="utf-8") as fh:
-                    text = fh.read()
-            except (OSError, UnicodeDecodeError):
-                continue  # no entry points (or an .egg-info file, not a directory)
-            eps = _parse_entry_points(text, group)
-            if eps is None:
-                return None
-            out.extend(eps)
-    return out
-
-
-def _parse_entry_points(text: str, group: str) -> list[_EntryPoint] | None:
-    """The ``[group]`` entries of an entry_points.txt, read as importlib.metadata reads it (stripped lines, ``#``
-    comments, ``[section]``, ``name = value``); None for a line it would reject."""
-    out: list[_EntryPoint] = []
-    section = None
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            section = line.strip("[]")
-            continue
-        if section is None:
-            continue
-        if "=" not in line:
-            return None
-        if section == group:
-            name, value = line.split("=", 1)
-            out.append(_EntryPoint(name.strip(), value.strip(), group))
-    return out
-
-
 def new_plugin_manager(entry_points: list[Any] | None = None) -> tuple[Any, list[PluginFailure]]:
-    """A fresh pluggy PluginManager with every `cuticle` entry point that loads; failures are returned.
-
-    ``entry_points`` replaces the installed ones (tests pass their own).
-    """
-    import pluggy
-
-    from . import hookspecs
-
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
-    pm.add_hookspecs(hookspecs)
-    failures: list[PluginFailure] = []
-    for ep in _entry_points() if entry_points is None else entry_points:
-        if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
-            continue
-        try:
-            plugin = ep.load()
-            pm.register(plugin, name=ep.name)
-        except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, never fatal
-            log.warning("cuticle plugin %s failed to load: %s", ep.name, exc)
-            failures.append(PluginFailure(ep.name, getattr(ep, "value", "?"), f"{type(exc).__name__}: {exc}"))
-    return pm, failures
+    """A fresh plugin manager with every installed `cuticle` plugin that loads (``entry_points`` replaces the
+    installed ones: tests pass their own); failures are returned."""
+    return _new_manager(entry_points=entry_points)
 
 
 def get_plugin_manager() -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.hookspecs import hookimpl
+from tiers.hookspecs import hookimpl
 
 
 def _context(context: Any) -> tuple[Any, Any]:

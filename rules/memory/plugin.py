@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.hookspecs import hookimpl
+from tiers.hookspecs import hookimpl
 
 from . import all_rules
 

@@ -161,7 +161,7 @@ def test_a_broken_provider_falls_back_to_lexical():
 def test_embedding_provider_through_the_pluggy_hook():
     import pluggy
 
-    from personality import hookspecs
+    from tiers import hookspecs
     from personality.similarity import plugin_embedder
 
     class Provider:
@@ -176,14 +176,3 @@ def test_embedding_provider_through_the_pluggy_hook():
     embed = plugin_embedder(pm)
     result = retrieve(CHITIN_SET, "tell me a joke", embed=embed)
     assert result.items[0].insight.claim == "I use dry humor sparingly"
-
-
-def test_hookspec_mirrors_the_rules_one():
-    import inspect
-
-    from personality import hookspecs as ours
-    from rules import hookspecs as theirs
-
-    assert ours.PROJECT == theirs.PROJECT
-    assert inspect.signature(ours.cuticle_embed) == inspect.signature(theirs.cuticle_embed)
-    assert ours.hookspec.project_name == theirs.hookspec.project_name

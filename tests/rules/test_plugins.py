@@ -14,7 +14,7 @@ from rules.plugins import collect_rules, new_plugin_manager
 PLUGIN = textwrap.dedent('''
     """A tiny third-party cuticle plugin: one rule that flags the word TODO."""
     from rules.engine import Problem, Rule, Severity
-    from rules.hookspecs import hookimpl
+    from tiers.hookspecs import hookimpl
 
     def check(ctx):
         for line in ctx.lines:
@@ -35,7 +35,7 @@ def fake_dist(tmp_path: Path, monkeypatch) -> Path:
     (site / "acme_cuticle_plugin.py").write_text(PLUGIN)
     (site / "acme_broken_plugin.py").write_text("raise ImportError('missing dependency acme-core')\n")
     (site / "acme_bad_rules.py").write_text(
-        "from rules.hookspecs import hookimpl\n@hookimpl\ndef cuticle_register_rules():\n    return ['not a rule']\n")
+        "from tiers.hookspecs import hookimpl\n@hookimpl\ndef cuticle_register_rules():\n    return ['not a rule']\n")
     dist = site / "acme_cuticle-1.0.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: acme-cuticle\nVersion: 1.0\n")
@@ -85,7 +85,7 @@ def test_plugin_rule_runs_in_lint(fake_dist: Path, tmp_path: Path, monkeypatch) 
 
 def test_duplicate_rule_codes_from_plugins_are_rejected() -> None:
     from rules.engine import Rule, Severity
-    from rules.hookspecs import hookimpl
+    from tiers.hookspecs import hookimpl
 
     class Dup:
         @hookimpl
@@ -98,45 +98,3 @@ def test_duplicate_rule_codes_from_plugins_are_rejected() -> None:
     reg = collect_rules(pm, failures)
     assert reg.rules["CU301"].plugin == "memory"
     assert any("already used" in f.reason for f in reg.failures)
-
-
-@pytest.mark.parametrize("group", ["cuticle", "console_scripts", "pytest11"])
-def test_direct_entry_point_read_lists_what_importlib_metadata_lists(fake_dist: Path, group: str) -> None:
-    from importlib.metadata import entry_points
-
-    from rules.plugins import _scan_entry_points
-
-    direct = _scan_entry_points(group)
-    assert direct is not None
-    assert [(e.name, e.value, e.group) for e in direct] == [(e.name, e.value, e.group) for e in entry_points(group=group)]
-    if group == "cuticle":
-        assert {"acme", "memory", "governance"} <= {e.name for e in direct}
-
-
-def test_direct_entry_point_read_falls_back_for_a_zip_on_the_path(fake_dist: Path, tmp_path: Path, monkeypatch) -> None:
-    import zipfile
-
-    from rules.plugins import _entry_points, _scan_entry_points
-
-    archive = tmp_path / "bundle.zip"
-    with zipfile.ZipFile(archive, "w") as zf:
-        zf.writestr("zipped_cuticle-1.0.dist-info/entry_points.txt", "[cuticle]\nzipped = zipped_plugin\n")
-        zf.writestr("zipped_cuticle-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: zipped-cuticle\n")
-    monkeypatch.syspath_prepend(str(archive))
-    assert _scan_entry_points() is None
-    assert "zipped" in {e.name for e in _entry_points()}  # importlib.metadata reads the archive
-
-
-def test_direct_entry_point_read_defers_on_a_file_importlib_would_reject() -> None:
-    from rules.plugins import _parse_entry_points
-
-    assert _parse_entry_points("[cuticle]\nacme = acme_mod\n# note\n", "cuticle")[0].value == "acme_mod"
-    assert _parse_entry_points("[cuticle]\nno equals sign\n", "cuticle") is None
-    assert _parse_entry_points("[other]\nx = y\n", "cuticle") == []
-
-
-def test_loaded_entry_point_resolves_module_attributes(fake_dist: Path) -> None:
-    from rules.plugins import _EntryPoint
-
-    assert _EntryPoint("x", "rules.plugins:GROUP", "cuticle").load() == "cuticle"
-    assert _EntryPoint("m", "acme_cuticle_plugin", "cuticle").load().__name__ == "acme_cuticle_plugin"

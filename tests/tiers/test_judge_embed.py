@@ -7,7 +7,7 @@ import importlib.util
 import pytest
 
 import tiers.judge as tj
-from tiers.judge import hookspecs
+from tiers import hookspecs
 from judge_stub import Stub
 from rules.secrets import mask_secrets
 from tiers.arbitrate import ConstraintIndex, arbitrate

@@ -1,9 +1,9 @@
 """An optional semantic judge for arbitration's grey zone, plugged in through a pluggy hook (docs/judge.md).
 
 The structural rules decide every line on their own. A judge adds a second opinion on lines they let through
-although the lines are related to a directive: a plugin of the entry-point group ``cuticle.judge``, or the built-in
-backend for a local OpenAI-compatible chat endpoint (``[judge] url``, tiers.judge.chat). An embedder (the
-``cuticle_embed`` hook; ``[judge] embedder = "bundled"`` uses the ``cuticle[semantic]`` extra) ranks which
+although the lines are related to a directive: an installed plugin implementing ``cuticle_judge_conflict``
+(tiers.hookspecs, docs/plugins.md), or the built-in backend for a local OpenAI-compatible chat endpoint
+(``[judge] url``, tiers.judge.chat). An embedder (the ``cuticle_embed`` hook; ``[judge] embedder = "bundled"`` uses the ``cuticle[semantic]`` extra) ranks which
 directives a line is about across wording and language; embeddings never decide a contradiction.
 
 It is **off by default** and **never on the cold path**: ``[tiers] judge = true`` switches it on, and only a
@@ -22,12 +22,11 @@ from urllib.parse import urlsplit
 from ..errors import ConfigError
 from ..record import dataclass
 
-__all__ = ["DEFAULT_THRESHOLD", "ENTRY_POINT_GROUP", "Judge", "JudgeConfig", "Verdict", "enable", "enabled",
+__all__ = ["DEFAULT_THRESHOLD", "Judge", "JudgeConfig", "Verdict", "enable", "enabled",
            "judge_config", "judge_from_config", "load_judge"]
 
 log = logging.getLogger(__name__)
 
-ENTRY_POINT_GROUP = "cuticle.judge"
 DEFAULT_THRESHOLD = 0.8
 #: the hosts' hook timeouts start at about 5 s (OpenClaw's plugin waits 4.5 s): the judge's budget stays inside
 MAX_TIMEOUT_MS = 4000
@@ -221,20 +220,12 @@ def _never_promote(verdict, tier) -> Verdict | None:
 
 
 def load_judge(plugins: list | None = None, *, entry_points: bool = True, related_min: float = 0.35) -> Judge | None:
-    """A :class:`Judge` over ``plugins`` (and the ``cuticle.judge`` entry points), or None when no plugin judges."""
-    import pluggy
+    """A :class:`Judge` over ``plugins`` (and the installed ``cuticle`` plugins), or None when no plugin judges."""
+    from ..plugins import new_plugin_manager
 
-    from . import hookspecs
-
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
-    pm.add_hookspecs(hookspecs)
-    for plugin in plugins or ():
-        pm.register(plugin)
-    if entry_points:
-        try:
-            pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
-        except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, not fatal
-            log.warning("judge plugins not loaded: %s", exc)
+    pm, failures = new_plugin_manager(plugins or (), entry_points=None if entry_points else ())
+    for f in failures:
+        log.warning("judge: %s", f.to_error())
     if not pm.hook.cuticle_judge_conflict.get_hookimpls():
         return None
     return Judge(pm, related_min=related_min)

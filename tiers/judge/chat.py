@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from .hookspecs import hookimpl
+from ..hookspecs import hookimpl
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from .hookspecs import hookimpl
+from ..hookspecs import hookimpl
 
 BATCH = 64
 #: new texts a write embeds itself (about 25 ms each); more go to the background thread

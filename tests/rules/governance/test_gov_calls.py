@@ -94,7 +94,7 @@ def test_hookimpl_is_found_by_pluggy(ws):
     import pluggy
 
     import rules.governance as gov
-    from rules import hookspecs
+    from tiers import hookspecs
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     pm.register(gov)
