@@ -99,7 +99,7 @@ def stamp_lengths(sample: Path) -> dict:
 def speed(rows: list[dict], repeat: int = 20) -> float:
     """CPU microseconds per line, uncached (prepare() and classify() memoize repeated lines): prepared and classified."""
     from tiers.classify import _classify
-    from tiers.text import prepare
+    from tiers.line import prepare
 
     lines = [r["line"] for r in rows] or ["- User said: x"]
     classify(lines[0])  # compile the lexicon once

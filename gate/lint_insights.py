@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from rules.engine import Problem, Severity, rule
+from rules.model import Problem, Severity, rule
 from tiers.hookspecs import hookimpl
 
 _WHERE = re.compile(r"^[^:\n]*:(\d+): ")

@@ -16,8 +16,9 @@ from decimal import Decimal
 
 from tiers.errors import ParseError, UsageError
 
-from .model import (
-
+from .model import (  # to_chitin is re-exported: the export shape is this module's public face
+    CHITIN_KEYS,
+    CUTICLE_KEYS,
     Insight,
     check_id,
     check_tags,
@@ -26,54 +27,18 @@ from .model import (
     parse_confidence,
     parse_count,
     parse_provenance,
+    json_compact,
     parse_type,
+    to_chitin,
 )
+
+__all__ = ["from_chitin", "is_sqlite", "js_dumps", "js_number", "load_records", "read_database", "to_chitin"]
 
 TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 if TYPE_CHECKING:
     from typing import Any
 
-#: Chitin's keys, in the order it emits them, with the Insight attribute each one maps to.
-CHITIN_KEYS: tuple[tuple[str, str], ...] = (
-    ("id", "id"),
-    ("type", "type"),
-    ("claim", "claim"),
-    ("reasoning", "reasoning"),
-    ("context", "context"),
-    ("limitations", "limitations"),
-    ("confidence", "confidence"),
-    ("tags", "tags"),
-    ("source", "source"),
-    ("provenance", "provenance"),
-    ("condition", "condition"),
-    ("avoid", "avoid"),
-    ("createdAt", "created_at"),
-    ("updatedAt", "updated_at"),
-    ("reinforcementCount", "reinforcement_count"),
-    ("lastRetrievedAt", "last_retrieved_at"),
-)
-#: cuticle's additions to the shape (present only when set)
-CUTICLE_KEYS: tuple[tuple[str, str], ...] = (("archivedAt", "archived_at"), ("mergedInto", "merged_into"))
 _KNOWN = {k for k, _ in CHITIN_KEYS + CUTICLE_KEYS}
-
-
-def to_chitin(ins: Insight) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, attr in CHITIN_KEYS + CUTICLE_KEYS:
-        value = getattr(ins, attr)
-        if key == "avoid":
-            out[key] = bool(value)
-        elif key == "tags":
-            out[key] = list(value)
-        elif value is None:
-            continue
-        elif hasattr(value, "value"):
-            out[key] = value.value
-        else:
-            out[key] = value
-    for key, text in ins.extra:
-        out[key] = json.loads(text)
-    return out
 
 
 def from_chitin(
@@ -84,8 +49,6 @@ def from_chitin(
     new_id: Callable[[], str],
 ) -> Insight:
     """One export record -> Insight. Raises UsageError naming ``where`` (e.g. ``export.json: item 3: ``)."""
-    from .model import json_compact
-
     if not isinstance(obj, dict):
         raise UsageError(f"{where}expected a JSON object, got {type(obj).__name__}")
     get = {k: v for k, v in obj.items() if v is not None}

@@ -95,8 +95,6 @@ class Insight:
 
     def to_json(self) -> dict[str, Any]:
         """Chitin's export shape (camelCase, undefined fields left out), plus cuticle's own keys when set."""
-        from .chitin import to_chitin
-
         return to_chitin(self)
 
 
@@ -251,3 +249,46 @@ def parse_timestamp(value: str) -> _dt.datetime:
 
 def json_compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# -- Chitin's export shape ----------------------------------------------------------------------------------
+#: Chitin's keys, in the order it emits them, with the Insight attribute each one maps to.
+CHITIN_KEYS: tuple[tuple[str, str], ...] = (
+    ("id", "id"),
+    ("type", "type"),
+    ("claim", "claim"),
+    ("reasoning", "reasoning"),
+    ("context", "context"),
+    ("limitations", "limitations"),
+    ("confidence", "confidence"),
+    ("tags", "tags"),
+    ("source", "source"),
+    ("provenance", "provenance"),
+    ("condition", "condition"),
+    ("avoid", "avoid"),
+    ("createdAt", "created_at"),
+    ("updatedAt", "updated_at"),
+    ("reinforcementCount", "reinforcement_count"),
+    ("lastRetrievedAt", "last_retrieved_at"),
+)
+#: cuticle's additions to the shape (present only when set)
+CUTICLE_KEYS: tuple[tuple[str, str], ...] = (("archivedAt", "archived_at"), ("mergedInto", "merged_into"))
+
+
+def to_chitin(ins: Insight) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, attr in CHITIN_KEYS + CUTICLE_KEYS:
+        value = getattr(ins, attr)
+        if key == "avoid":
+            out[key] = bool(value)
+        elif key == "tags":
+            out[key] = list(value)
+        elif value is None:
+            continue
+        elif hasattr(value, "value"):
+            out[key] = value.value
+        else:
+            out[key] = value
+    for key, text in ins.extra:
+        out[key] = json.loads(text)
+    return out

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .engine import Applicability, Edit, Finding, Fix, Rule, Severity
+from .model import Applicability, Edit, Finding, Fix, Rule, Severity
 
 VERSION = 1
 NAME = "lint.json"
@@ -195,9 +195,9 @@ class LintCache:
             atomic_write(self.path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
             self.dirty = False
         except OSError as exc:
-            from .engine import log
+            import logging
 
-            log.warning("lint cache not saved: %s", exc)
+            logging.getLogger(__name__).warning("lint cache not saved: %s", exc)
 
 
 def _record(f: Finding, rel: str, lines: list[Any]) -> list | None:

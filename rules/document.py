@@ -7,11 +7,14 @@ memory model parses them, so lint and the gate agree on what a memory line is.
 from __future__ import annotations
 
 import functools
+import re
 
 TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 if TYPE_CHECKING:
     from typing import Any
 
+#: an inline suppression comment (rules.suppress reads its kind and arguments)
+DIRECTIVE_RE = re.compile(r"<!--\s*cuticle\s*:\s*(?P<kind>[A-Za-z-]*)(?P<args>[^>]*?)\s*-->")
 
 
 def parse(data: bytes | str) -> Any:
@@ -29,8 +32,6 @@ def normalized_content(text: str) -> str:
 
     content, _, _ = split_stamp(text)
     if "cuticle" in content:
-        from .suppress import DIRECTIVE_RE
-
         content = DIRECTIVE_RE.sub(" ", content)
     return normalize(strip_markup(content))
 

@@ -116,7 +116,7 @@ def _rule_descriptor(rule: Any) -> dict[str, Any]:
 
 def sarif(result: Any, *, rules: Any = None, version: str = "0.1.0") -> dict[str, Any]:
     """A SARIF 2.1.0 log with one run; partial fingerprints come from normalized line content."""
-    from .engine import INTERNAL_RULES
+    from .model import INTERNAL_RULES
     from .secrets import mask_secrets
 
     known = {r.code: r for r in (rules if rules is not None else result.rules)}

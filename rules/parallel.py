@@ -18,7 +18,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from .engine import Rule, RunContext
+    from .engine import RunContext
+    from .model import Rule
 
     Share = list[tuple[str, list[Rule]]]
     T = R = object

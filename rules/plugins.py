@@ -28,7 +28,7 @@ class Registry:
     plugins: list[str] = field(default_factory=list)
 
     def failure_findings(self) -> list[Any]:
-        from .engine import INTERNAL_RULES, Finding, Severity
+        from .model import INTERNAL_RULES, Finding, Severity
 
         r = INTERNAL_RULES[1]
         return [
@@ -69,7 +69,7 @@ def plugin_failures() -> list[PluginFailure]:
 
 def collect_rules(pm: Any, failures: list[PluginFailure] | None = None) -> Registry:
     """Call every plugin's ``cuticle_register_rules`` on its own and validate what it returns."""
-    from .engine import INTERNAL_DOCS, Rule
+    from .model import INTERNAL_DOCS, Rule
 
     reg = Registry(failures=list(failures or []))
     owners: dict[str, str] = {code: "cuticle" for code in INTERNAL_DOCS}

@@ -15,7 +15,8 @@ from typing import Any
 
 from tiers.record import dataclass, field
 
-DIRECTIVE_RE = re.compile(r"<!--\s*cuticle\s*:\s*(?P<kind>[A-Za-z-]*)(?P<args>[^>]*?)\s*-->")
+from .document import DIRECTIVE_RE
+
 KINDS = ("disable-next-line", "disable-line", "disable", "enable", "disable-file")
 #: Codes a suppression can never hide: engine failures and the suppression rules themselves.
 UNSUPPRESSIBLE = {"CU000", "CU001", "CU002", "CU901", "CU902"}
@@ -56,7 +57,7 @@ def parse_directives(doc: Any) -> list[Directive]:
 def _resolve(directives: list[Directive], rules: dict[str, Any], problems: list[tuple[Directive, str]]) -> None:
     from tiers.errors import ConfigError
 
-    from .engine import resolve_selector
+    from .model import resolve_selector
 
     by_name = {r.name: r.code for r in rules.values()}
     for d in directives:
@@ -102,7 +103,7 @@ def _spans(directives: list[Directive], n_lines: int) -> list[Directive]:
 def apply_suppressions(ctx: Any, findings: list[Any], rules: dict[str, Any], cfg: Any,
                        enabled: list[Any]) -> list[Any]:
     """Drop suppressed findings; add CU901 (unused) and CU902 (unknown) findings where those rules run."""
-    from .engine import Applicability, Edit, Fix, Problem, _finding
+    from .model import Applicability, Edit, Fix, Problem, _finding
 
     directives = parse_directives(ctx.doc)
     if not directives:

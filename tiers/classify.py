@@ -21,7 +21,8 @@ import unicodedata
 
 from . import lexicon as lx
 from .model import Classification, Tier
-from .text import Line, fold, prepare
+from .text import fold
+from .line import Line, prepare
 
 __all__ = ["classify", "find_scope"]
 

@@ -35,7 +35,7 @@ TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotation
 if TYPE_CHECKING:
     from typing import Any
 
-    from .text import Line
+    from .line import Line
 
 __all__ = ["classify_with_provenance", "current_prompt", "provenance_share", "record_prompt"]
 
@@ -103,7 +103,8 @@ def current_prompt(ws, session_id: str | None) -> str | None:
 def _content_stems(text: str | Line) -> list[str]:
     """Stems of the content words of a prepared line (its normalized words) or of a text (markup stripped)."""
     from .concepts.words import _STOP, _stem
-    from .text import Line, strip_markup, words
+    from .text import strip_markup, words
+    from .line import Line
 
     out = []
     for w in text.words() if isinstance(text, Line) else words(strip_markup(text)):
@@ -222,7 +223,7 @@ def _same_polarity(line: Line, prompt: str) -> bool:
 def classify_with_provenance(ws, session_id: str | None, text: str) -> Classification:
     """Classify ``text``; upgrade it to a verified DIRECTIVE/DECISION when it is the user's own words this turn."""
     from .classify import classify
-    from .text import prepare
+    from .line import prepare
 
     line = prepare(text)  # classify, analyze, the share and the scope all read this one prepared line
     base = classify(line)

@@ -11,9 +11,8 @@ import functools
 import re
 import unicodedata
 
-from dataclasses import dataclass
 
-__all__ = ["Line", "fold", "normalize", "normalize_nfc", "prepare", "split_markup", "strip_markup", "words"]
+__all__ = ["WORD", "fold", "normalize", "normalize_nfc", "split_markup", "strip_markup", "words"]
 
 #: Quote characters folded to a straight quote (double or single) for matching.
 _QUOTES = {
@@ -76,12 +75,12 @@ def normalize_nfc(nfc: str) -> str:
     return " ".join(fold(nfc).casefold().replace("ё", "е").split())
 
 
-_WORD = re.compile(r"\w+(?:['’]\w+)*")
+WORD = re.compile(r"\w+(?:['’]\w+)*")
 
 
 def words(text: str) -> list[str]:
     """Normalized Unicode word tokens (letters, digits, ``_``; an inner apostrophe keeps ``don't`` whole)."""
-    return _WORD.findall(normalize(text))
+    return WORD.findall(normalize(text))
 
 
 # A memory line's leading structure, in the order it can appear: indentation, blockquote markers, a list marker,
@@ -142,38 +141,3 @@ def strip_markup(line: str) -> str:
         else:
             body = m.group(4) + body[m.end():]
     return body.strip()
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One memory line prepared once for every reader (classify, analyze, arbitrate, stamp): each form is made
-    here and only here.
-
-    ``text`` is the line as written; ``content`` the line without its trailing ``<!-- cu:… -->`` stamp and
-    ``stamp`` that stamp comment as written ("" when there is none: ``content + stamp`` plus the blanks between them
-    is ``text``); ``body`` the content without its Markdown markup (``strip_markup``); ``nfc`` the body in NFC;
-    ``folded`` its length-preserving fold (offsets into it are offsets into ``nfc``); ``normalized`` the matching
-    form (``normalize``: casefold, ё -> е, straight quotes, whitespace collapsed)."""
-
-    text: str
-    content: str
-    stamp: str
-    body: str
-    nfc: str
-    folded: str
-    normalized: str
-
-    def words(self) -> list[str]:
-        """The line's normalized word tokens (``words`` of its body)."""
-        return _WORD.findall(self.normalized)
-
-
-@functools.lru_cache(maxsize=32768)
-def prepare(text: str) -> Line:
-    """The prepared form of one memory line (cached: lint, arbitration and the gate see the same lines again)."""
-    from .stamps import strip_stamp
-
-    content = strip_stamp(text)
-    body = strip_markup(content)
-    nfc = unicodedata.normalize("NFC", body)
-    return Line(text, content, text[len(content):].strip(), body, nfc, fold(nfc), normalize_nfc(nfc))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import regex
 
 from rules.cache import file_only
-from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
+from rules.model import Applicability, Edit, Fix, Problem, Severity, rule
 
 _BROKEN = regex.compile(r"[ \t]*<!--[ \t]*cu:[^\n]*?(?:-->|$)[ \t]*$")
 

@@ -25,7 +25,7 @@ directive whose text was merely retouched also loses its tier; re-stamping it ne
 
 from __future__ import annotations
 
-from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
+from rules.model import Applicability, Edit, Fix, Problem, Severity, rule
 
 
 def stamp_key_digest(run) -> str:

@@ -23,7 +23,7 @@ session-end GC would do. No other line is touched. Only lines whose stamp passes
 
 from __future__ import annotations
 
-from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
+from rules.model import Applicability, Edit, Fix, Problem, Severity, rule
 
 
 def _current_session(ws):

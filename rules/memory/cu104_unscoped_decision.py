@@ -20,7 +20,7 @@ No fix: only the user knows the scope.
 from __future__ import annotations
 
 from rules.cache import file_only
-from rules.engine import Problem, Severity, rule
+from rules.model import Problem, Severity, rule
 
 
 @rule("CU104", "unscoped-decision", "DECISION stamp has no scope", Severity.WARNING, inputs=file_only)

@@ -20,7 +20,7 @@ No fix: re-stamping needs the workspace key and the session counter (`cuticle st
 from __future__ import annotations
 
 from rules.cache import file_only
-from rules.engine import Problem, Severity, rule
+from rules.model import Problem, Severity, rule
 
 
 @rule("CU105", "hypothesis-without-expiry", "HYPOTHESIS stamp has no expiry", Severity.WARNING, inputs=file_only)

@@ -22,7 +22,7 @@ No fix: moving a line between files is a judgement call.
 from __future__ import annotations
 
 from rules.cache import file_only
-from rules.engine import Problem, Severity, rule
+from rules.model import Problem, Severity, rule
 
 
 @rule("CU106", "unverified-user-line", "USER.md line is not a user directive or decision", Severity.WARNING,

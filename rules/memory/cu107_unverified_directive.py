@@ -23,7 +23,7 @@ No fix: whether the user meant it is theirs to say.
 from __future__ import annotations
 
 from rules.cache import file_only
-from rules.engine import Problem, Severity, rule
+from rules.model import Problem, Severity, rule
 
 
 @rule("CU107", "unverified-directive", "DIRECTIVE/DECISION not verified against the user's prompt",

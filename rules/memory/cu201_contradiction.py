@@ -21,7 +21,7 @@ No fix: decide which line is right (usually the user's) and delete the other, or
 
 from __future__ import annotations
 
-from rules.engine import Problem, Severity, rule
+from rules.model import Problem, Severity, rule
 
 
 def _index(ctx):

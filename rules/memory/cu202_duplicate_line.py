@@ -22,7 +22,7 @@ stamp, position and wording). When the later copy has a higher tier than the fir
 from __future__ import annotations
 
 from rules.cache import file_only
-from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
+from rules.model import Applicability, Edit, Fix, Problem, Severity, rule
 
 
 def _rank(line) -> int:

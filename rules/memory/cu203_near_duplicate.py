@@ -27,7 +27,7 @@ from collections import Counter, defaultdict
 from itertools import compress
 
 from rules.cache import file_only
-from rules.engine import Problem, Severity, rule
+from rules.model import Problem, Severity, rule
 
 
 _WORD = re.compile(r"\w+(?:'\w+)*")

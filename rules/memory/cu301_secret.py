@@ -25,7 +25,7 @@ it is already in the file's history.
 from __future__ import annotations
 
 from rules.cache import file_only
-from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
+from rules.model import Applicability, Edit, Fix, Problem, Severity, rule
 
 
 @rule("CU301", "secret-in-memory", "Secret (key, token, password) in a memory file", Severity.ERROR,

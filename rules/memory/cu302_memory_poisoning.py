@@ -45,7 +45,7 @@ from __future__ import annotations
 import functools
 
 from rules.cache import file_only
-from rules.engine import Problem, Severity, rule
+from rules.model import Problem, Severity, rule
 
 
 @functools.lru_cache(maxsize=1)

@@ -22,7 +22,7 @@ Safe: the fix deletes the reported characters and nothing else (benign ones stay
 from __future__ import annotations
 
 from rules.cache import file_only
-from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
+from rules.model import Applicability, Edit, Fix, Problem, Severity, rule
 
 KINDS = ("invisible", "tag")
 

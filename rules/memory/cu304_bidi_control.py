@@ -20,7 +20,7 @@ Safe: the fix deletes the control characters only; the text keeps its logical or
 from __future__ import annotations
 
 from rules.cache import file_only
-from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
+from rules.model import Applicability, Edit, Fix, Problem, Severity, rule
 
 
 @rule("CU304", "bidi-control", "Bidirectional control characters that reorder text", Severity.ERROR,

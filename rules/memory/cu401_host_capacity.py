@@ -23,7 +23,7 @@ No fix: move detail into topic files (`memory/*.md`) and keep `MEMORY.md` an ind
 from __future__ import annotations
 
 from rules.cache import file_only
-from rules.engine import Problem, Severity, rule
+from rules.model import Problem, Severity, rule
 from tiers.workspace import glob_match
 
 

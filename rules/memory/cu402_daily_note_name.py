@@ -23,7 +23,7 @@ import datetime as dt
 import regex
 
 from rules.cache import file_only
-from rules.engine import Problem, Severity, rule
+from rules.model import Problem, Severity, rule
 
 _GOOD = regex.compile(r"(\d{4})-(\d{2})-(\d{2})(?:-[\w-]+)?")
 _DATEISH = regex.compile(r"(?<!\d)(?:\d{4}[-_. ]?\d{1,2}[-_. ]?\d{1,2}|\d{1,2}[-_. ]\d{1,2}[-_. ]\d{2,4})(?!\d)")

@@ -23,7 +23,7 @@ No fix: the intended YAML is unknown.
 from __future__ import annotations
 
 from rules.cache import file_only
-from rules.engine import Problem, Severity, rule
+from rules.model import Problem, Severity, rule
 
 
 @rule("CU403", "invalid-frontmatter", "Frontmatter is not a valid YAML mapping", Severity.ERROR, inputs=file_only)

@@ -21,7 +21,7 @@ several rules and only some are unused, there is no fix.
 from __future__ import annotations
 
 from rules.cache import file_only
-from rules.engine import Applicability, Severity, rule
+from rules.model import Applicability, Severity, rule
 
 
 @rule("CU901", "unused-suppression", "Suppression comment that suppresses nothing", Severity.WARNING,

@@ -21,7 +21,7 @@ No fix.
 from __future__ import annotations
 
 from rules.cache import file_only
-from rules.engine import Severity, rule
+from rules.model import Severity, rule
 
 
 @rule("CU902", "unknown-suppression", "Suppression comment with an unknown directive or rule", Severity.WARNING,

@@ -84,3 +84,90 @@ def test_the_walker_resolves_relative_and_private_imports(tmp_path: Path):
     assert [n for _, n in _imports(probe, ["tiers", "arbitration"])] == ["tiers.gate", "tiers.arbitration",
                                                                          "_socket", "re", "re._parser"]
     assert [n for _, n in _imports(probe, ["tiers"])][:2] == ["gate", "tiers"]
+
+
+# -- import circles ------------------------------------------------------------------------------------------
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _import_graph(paths: list[Path]) -> dict[str, set[str]]:
+    """Module -> the project modules it imports anywhere (function bodies too: a lazy import is still a
+    dependency), leaving out ``if TYPE_CHECKING:`` blocks, which never run."""
+    names = {_module_name(p): p for p in paths}
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+                node.body = []
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        deps: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else []
+                mod = ".".join([*base, node.module] if node.module else base)
+                subs = [f"{mod}.{a.name}" for a in node.names if f"{mod}.{a.name}" in names]
+                targets = subs + ([mod] if len(subs) < len(node.names) else [])
+            else:
+                continue
+            for target in targets:
+                while target and target not in names:
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    deps.add(target)
+        graph[name] = deps
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_module_imports_another_that_imports_it_back():
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))
+    assert _circles(_import_graph(_sources())) == []
+
+
+def test_the_circle_finder_sees_a_lazy_circle_and_ignores_type_checking(tmp_path: Path, monkeypatch):
+    pkg = tmp_path / "tiers"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("def f():\n    from .b import g\n")
+    (pkg / "b.py").write_text("from tiers.a import f\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from .c import x\n")
+    (pkg / "c.py").write_text("from . import b\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    graph = _import_graph(sorted(pkg.glob("*.py")))
+    assert graph["tiers.c"] == {"tiers.b"} and graph["tiers.b"] == {"tiers.a"}
+    assert _circles(graph) == [["tiers.a", "tiers.b"]]

@@ -177,7 +177,7 @@ def test_fixes_from_cached_results_apply(ws: Workspace) -> None:
 def test_a_fix_holding_a_secret_is_not_cached_but_the_finding_is_right(ws: Workspace) -> None:
     from rules.cache import _record
     from rules.document import parse
-    from rules.engine import Edit, Finding, Fix
+    from rules.model import Edit, Finding, Fix
 
     doc = parse(b"- token ghp_a1B2c3D4e5a1B2c3D4e5a1B2c3D4e5a1B2c3D4e5\n")
     secret_fix = Fix("keep", (Edit(1, doc.lines[0].text, doc.lines[0].text),))

@@ -13,7 +13,7 @@ from rules.plugins import collect_rules, new_plugin_manager
 
 PLUGIN = textwrap.dedent('''
     """A tiny third-party cuticle plugin: one rule that flags the word TODO."""
-    from rules.engine import Problem, Rule, Severity
+    from rules.model import Problem, Rule, Severity
     from tiers.hookspecs import hookimpl
 
     def check(ctx):
@@ -84,7 +84,7 @@ def test_plugin_rule_runs_in_lint(fake_dist: Path, tmp_path: Path, monkeypatch) 
 
 
 def test_duplicate_rule_codes_from_plugins_are_rejected() -> None:
-    from rules.engine import Rule, Severity
+    from rules.model import Rule, Severity
     from tiers.hookspecs import hookimpl
 
     class Dup:

@@ -9,7 +9,7 @@ import pytest
 
 from tiers import record
 from tiers.model import Classification, Tier
-from tiers.text import Line, prepare
+from tiers.line import Line, prepare
 
 
 @record.dataclass(frozen=True, slots=True)

@@ -131,7 +131,7 @@ def test_fold_of_ascii_is_lower_case_with_tabs_as_spaces() -> None:
 )
 def test_a_prepared_line_holds_every_form_readers_take(line: str, body: str, normalized: str,
                                                        line_words: list[str]) -> None:
-    from tiers.text import prepare
+    from tiers.line import prepare
 
     got = prepare(line)
     assert (got.body, got.normalized, got.words()) == (body, normalized, line_words)
@@ -146,6 +146,6 @@ def test_a_prepared_line_holds_every_form_readers_take(line: str, body: str, nor
 )
 def test_analyze_reads_a_prepared_line_like_its_text(line: str) -> None:
     from tiers.concepts import analyze
-    from tiers.text import prepare
+    from tiers.line import prepare
 
     assert analyze(prepare(line)) is analyze(line)

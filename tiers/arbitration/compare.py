@@ -10,6 +10,7 @@ import functools
 import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
+from .values import SHAPE_SLOTS, same_value, shared_signs
 
 #: Minimum shared weight between a candidate clause and a constraint clause for a polarity comparison.
 OVERLAP_MIN = 1.3
@@ -54,12 +55,6 @@ def relatedness(k: Analysis, c: Analysis) -> float:
     return best
 
 
-def _shared(cc: Clause, kc: Clause) -> list[str]:
-    lx = lexicon()
-    return [x for x in cc.signs if x in kc.signs and lx.kind.get(x) not in {"generic", "slot"}
-            and cc.signs[x] and kc.signs[x]]
-
-
 def _pair_w(x: str, cc: Clause, kc: Clause) -> float:
     w = min(_w(x, cc), _w(x, kc))
     if x in cc.antonymic or x in kc.antonymic:
@@ -68,7 +63,7 @@ def _pair_w(x: str, cc: Clause, kc: Clause) -> float:
 
 
 def _overlap(cc: Clause, kc: Clause) -> float:
-    return sum(_pair_w(x, cc, kc) for x in _shared(cc, kc))
+    return sum(_pair_w(x, cc, kc) for x in shared_signs(cc, kc))
 
 
 def _best_clause(cc: Clause, k: Analysis) -> tuple[Clause | None, float]:
@@ -158,7 +153,7 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue
         if cc.force not in CONFLICT_FORCES:
             continue
-        shared = _shared(cc, kc)
+        shared = shared_signs(cc, kc)
         kind = lexicon().kind
         if all(kind.get(x) == "qualifier" for x in shared):
             continue  # sharing only "Wednesday" or "prod" is not being about the same thing
@@ -295,7 +290,6 @@ def _outside_business_hours(cc: Clause) -> bool:
 
 def _disjoint_values(cc: Clause, kc: Clause) -> bool:
     """Both clauses name values of one slot and none coincide: they are about different cases."""
-    from .values import same_value
     if "BUSINESS_HOURS" in kc.signs and "BUSINESS_HOURS" not in cc.signs and _outside_business_hours(cc):
         return True
     kv: dict[str, list[str]] = {}
@@ -352,8 +346,6 @@ def compared_slots() -> frozenset[str]:
 
 @functools.lru_cache(maxsize=2)
 def _compared_slots(lx) -> frozenset[str]:
-    from .values import SHAPE_SLOTS
-
     return frozenset({"DAY", "TIME", "DATE", "FLAG", "AIRPORT_CODE"} | SHAPE_SLOTS | set(lx.slot_of.values()))
 
 

@@ -8,7 +8,7 @@ import re
 
 from ..concepts import Analysis, analyze, lexicon
 from ..model import Tier
-from ..text import Line, prepare
+from ..line import Line, prepare
 from .compare import c_coverage, licensed, may_flip, polarity, relatedness, threshold, time_window
 from .index import RELATED_MIN, ConstraintIndex
 from .lifecycle import Retired, binding

@@ -7,7 +7,14 @@ key's value); ``tiers.concepts`` extracts (slot, value, sign) per clause.
 from __future__ import annotations
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
-from .compare import _shared
+
+
+def shared_signs(cc: Clause, kc: Clause) -> list[str]:
+    """The content signs (not generic words, not slot names) both clauses carry with a sign."""
+    lx = lexicon()
+    return [x for x in cc.signs if x in kc.signs and lx.kind.get(x) not in {"generic", "slot"}
+            and cc.signs[x] and kc.signs[x]]
+
 
 def values_by_slot(a: Analysis) -> dict[str, list[tuple[str, int, Clause]]]:
     out: dict[str, list[tuple[str, int, Clause]]] = {}
@@ -90,7 +97,7 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     continue
                 lonely = len([x for x in ccl.content if not lx.slot_of.get(x)]) <= 2 and (
                     slot in ccl.direct or any(x in k.concepts for x in ccl.content if lx.slot_of.get(x) != slot))
-                anchored = any(x for kcl in k_cls for x in _shared(ccl, kcl)
+                anchored = any(x for kcl in k_cls for x in shared_signs(ccl, kcl)
                                if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) != "qualifier"
                                and (x in ccl.direct or x in kcl.direct))
                 if lonely or anchored or slot == "NAME":
@@ -116,11 +123,11 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     if slot[4:] in ccl.signs:
                         return slot, val, pvs[0]
                     continue
-                anchors = [x for x in _shared(ccl, kcl) if not lx.slot_of.get(x) and x != slot
+                anchors = [x for x in shared_signs(ccl, kcl) if not lx.slot_of.get(x) and x != slot
                            and lx.kind.get(x) not in {"qualifier"} and (x in ccl.direct or x in kcl.direct)]
                 if not anchors and not [x for x in ccl.content if not lx.slot_of.get(x)]:
                     # "…, Word is fine too": a clause holding only the value takes its topic from the line
-                    anchors = [x for cl2 in c.clauses if cl2 is not ccl for x in _shared(cl2, kcl)
+                    anchors = [x for cl2 in c.clauses if cl2 is not ccl for x in shared_signs(cl2, kcl)
                                if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) not in {"qualifier"}]
                 lonely = len([x for x in ccl.content if not lx.slot_of.get(x)]) <= 2 and (
                     slot in ccl.direct or any(x in k.concepts for x in ccl.content if lx.slot_of.get(x) != slot))

@@ -6,7 +6,7 @@ import functools
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
-from ..text import Line, prepare
+from ..line import Line, prepare
 from .clauses import _split_lists
 from .flags import (
     _F_ANY, _F_CONT, _F_DATES, _F_MONTH_DAY, _F_MONTH_ID, _F_NEEDED, _F_OPEN, _F_WORKS, _having, _line_tokens,
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 
 def analyze(line: str | Line) -> Analysis:
-    """Analyse one memory line, given as text or prepared (``tiers.text.prepare``): its trailing stamp and its
+    """Analyse one memory line, given as text or prepared (``tiers.line.prepare``): its trailing stamp and its
     Markdown markup are not read."""
     return _analyze_cached(line.text if line.__class__ is Line else line)
 
