@@ -643,6 +643,9 @@ def _govern(req: Request, ws, paths: tuple[str, ...], *, log: bool = True) -> tu
                     paths=paths, host=req.host, cwd=req.cwd or str(ws.root), arguments=req.args)
     try:
         ev = gov.evaluate_call(call, ws)
+        from rules.plugins import overruled
+
+        ev = overruled(ev, call, ws, gov.mask)  # other plugins' cuticle_tool_call_verdict votes: deny wins
     except Exception as exc:  # noqa: BLE001 - the policy layer's failure mode is configurable
         if not fail_closed:
             raise

@@ -124,3 +124,64 @@ def load_registry(*, refresh: bool = False) -> Registry:
     with _lock:
         _registry = reg
     return reg
+
+
+# -- tool-call votes of other plugins ------------------------------------------------------------------------
+_verdict_manager: Any = None
+
+
+def _third_party_manager() -> Any:
+    """A plugin manager of the installed `cuticle` entry points that other distributions provide (cuticle's own
+    governance decides first, in rules.governance; its lint rules are not needed to vote), made once per process."""
+    global _verdict_manager
+    with _lock:
+        if _verdict_manager is None:
+            from tiers.plugins import installed_entry_points
+
+            own = {"cuticle"}
+            eps = [ep for ep in installed_entry_points() if getattr(getattr(ep, "dist", None), "name", None) not in own]
+            _verdict_manager, failures = _new_manager(entry_points=eps)
+            _verdict_manager.cuticle_failures = failures
+        return _verdict_manager
+
+
+def plugin_verdicts(call: Any, context: Any, pm: Any = None) -> list[tuple[str, Any]]:
+    """``(plugin, Verdict)`` for every vote other plugins cast on ``call`` (``pm``: their manager; default the
+    installed third-party plugins). Abstentions are left out. In the policy layer a plugin that crashes, or that
+    answers something other than a ``rules.model.Verdict``, votes deny; so does a plugin that failed to load."""
+    from .model import Decision, Verdict
+
+    pm = _third_party_manager() if pm is None else pm
+    votes: list[tuple[str, Any]] = [
+        (f.plugin, Verdict(Decision.DENY, "plugin-error", f"the cuticle plugin {f.plugin!r} failed to load "
+                           f"({f.reason}); fix or uninstall it", scope="invariant"))
+        for f in getattr(pm, "cuticle_failures", ())]
+    for impl in pm.hook.cuticle_tool_call_verdict.get_hookimpls():
+        name = pm.get_name(impl.plugin) or repr(impl.plugin)
+        try:
+            got = impl.function(call=call, context=context)
+        except Exception as exc:  # noqa: BLE001 - a crashing policy plugin is a deny, never a silent allow
+            got = Verdict(Decision.DENY, "plugin-error", f"the cuticle plugin {name!r} crashed on this call "
+                          f"({type(exc).__name__}); fix or uninstall it", scope="invariant")
+        if got is None:
+            continue
+        if not isinstance(got, Verdict):
+            got = Verdict(Decision.DENY, "plugin-error", f"the cuticle plugin {name!r} answered "
+                          f"{type(got).__name__}, not a rules.model.Verdict", scope="invariant")
+        votes.append((name, got))
+    return votes
+
+
+def overruled(ev: Any, call: Any, context: Any, mask: Any, pm: Any = None) -> Any:
+    """``ev`` (a governance Evaluation) with the other plugins' votes applied: deny wins, so an allowed call that
+    any plugin denies in ``enforce`` mode becomes a deny naming that plugin (``mask`` is applied to its reason).
+    A denied call stays denied. Returns ``ev`` itself when nothing changes."""
+    from dataclasses import replace
+
+    if ev.decision != "allow":
+        return ev
+    for name, v in plugin_verdicts(call, context, pm):
+        if v.decision.value == "deny" and v.mode == "enforce":
+            return replace(ev, decision="deny", rule=f"{name}:{v.rule}", scope=v.scope,
+                           reason=mask(f"{v.reason} (plugin {name})"))
+    return ev

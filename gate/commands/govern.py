@@ -67,6 +67,13 @@ def _evaluate(args: argparse.Namespace) -> int:
     call = ToolCall(tool=args.tool, kind="", command=command if kind == "shell" else None,
                     paths=tuple(args.path), host="cli", cwd=args.cwd, arguments=arguments)
     ev = evaluate_call(call, ws, policy_path=args.policy)
+    from dataclasses import replace
+
+    from rules.governance.masking import mask
+    from rules.plugins import overruled
+
+    # other plugins' cuticle_tool_call_verdict votes (deny wins) see the call with its kind, as the gate sends it
+    ev = overruled(ev, replace(call, kind=kind), ws, mask)
     if args.log:
         log_decision(ws, ev, host="cli")
     if args.json:
