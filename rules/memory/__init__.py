@@ -26,6 +26,7 @@ MODULES: tuple[str, ...] = (
     "cu401_host_capacity",
     "cu402_daily_note_name",
     "cu403_invalid_frontmatter",
+    "cu404_invalid_insights",
     "cu901_unused_suppression",
     "cu902_unknown_suppression",
 )

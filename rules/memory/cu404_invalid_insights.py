@@ -20,9 +20,6 @@ A broken entry makes every personality command refuse the file (nothing is writt
 
 ## Fix safety
 No automatic fix: the right value is the author's call. Edit the entry, or run `cuticle update ID --confidence 0.8`.
-
-The rule lives in `gate/` because it joins two packages (`rules` may not import `personality`); it registers
-through the `cuticle` entry-point group like any third-party plugin.
 """
 
 from __future__ import annotations
@@ -30,7 +27,6 @@ from __future__ import annotations
 import re
 
 from rules.model import Problem, Severity, rule
-from tiers.hookspecs import hookimpl
 
 _WHERE = re.compile(r"^[^:\n]*:(\d+): ")
 
@@ -47,7 +43,3 @@ def check(ctx):
         message = problem if problem.startswith(ctx.path) else f"{ctx.path}:{line}: {problem}"
         yield Problem(message, line)
 
-
-@hookimpl
-def cuticle_register_rules():
-    return [check.rule]
