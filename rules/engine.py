@@ -637,12 +637,10 @@ def apply_fixes(ws: Any, findings: Iterable[Finding], *, unsafe: bool = False) -
     from tiers.gc import rewrite_memory
 
     from .document import parse, render_lines
-    from .gc_bridge import archive_available
 
     applied: list[Finding] = []
     skipped: list[Finding] = []
     files: list[str] = []
-    can_archive = archive_available()
     per_file = select_fixes(findings, unsafe=unsafe)
     if per_file:
         from tiers.fsutil import clean_scratch, memory_state_paths
@@ -661,9 +659,6 @@ def apply_fixes(ws: Any, findings: Iterable[Finding], *, unsafe: bool = False) -
             archive: list[int] = []
             for f in items:
                 assert f.fix is not None
-                if not can_archive and any(e.archive for e in f.fix.edits):
-                    left.append(f)  # never delete a line that should be recoverable without archiving it
-                    continue
                 ok = not (f.fix.lines & claimed) and all(
                     1 <= e.line <= len(doc.lines) and doc.lines[e.line - 1].text == e.expect for e in f.fix.edits)
                 if not ok:
@@ -678,9 +673,7 @@ def apply_fixes(ws: Any, findings: Iterable[Finding], *, unsafe: bool = False) -
             if not texts:
                 return None
             if archive:
-                from .gc_bridge import archive_lines
-
-                archive_lines(ws, rel, doc, archive)
+                _archive(ws, rel, doc, archive)
             return render_lines(doc, texts)
 
         try:
@@ -693,6 +686,19 @@ def apply_fixes(ws: Any, findings: Iterable[Finding], *, unsafe: bool = False) -
         if written is not None:
             files.append(rel)
     return FixReport(applied=tuple(applied), skipped=tuple(skipped), files=tuple(files))
+
+
+def _archive(ws: Any, rel: str, doc: Any, numbers: list[int]) -> None:
+    """Send the lines a fix deletes to the GC archive first (tiers.gc's own records, so `cuticle gc --restore ID`
+    brings one back like a line GC removed); a crash before the rewrite leaves the line in place and a record
+    the next run does not repeat."""
+    from tiers.gc import archive_once, removal_reason, removal_records
+    from tiers.session import current_session
+
+    current = current_session(ws)
+    reasons = {n: (doc.lines[n - 1].stamp and removal_reason(doc.lines[n - 1].stamp, current))
+               or "removed by cuticle lint --fix" for n in numbers}
+    archive_once(ws, removal_records(ws, rel, doc, reasons, current, by="cuticle lint --fix (CU103)")[1])
 
 
 def lint_and_fix(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None, *, unsafe: bool = False,

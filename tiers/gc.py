@@ -32,8 +32,8 @@ TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotation
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["GcReport", "Removed", "archive_once", "collect", "hypothesis_ttl", "mark_state", "restore",
-           "rewrite_memory"]
+__all__ = ["GcReport", "Removed", "archive_once", "collect", "hypothesis_ttl", "mark_state", "removal_reason",
+           "removal_records", "restore", "rewrite_memory"]
 
 
 def _log():
@@ -95,7 +95,8 @@ def _key(ws) -> bytes | None:
     return ws.key
 
 
-def _why(stamp, current: int) -> str | None:
+def removal_reason(stamp, current: int) -> str | None:
+    """Why GC removes a line with ``stamp`` in session ``current`` (superseded, contradicted, expired), or None."""
     if stamp.state in ("superseded", "contradicted"):
         return stamp.state
     if stamp.tier is Tier.HYPOTHESIS and stamp.expires is not None and stamp.expires < current:
@@ -109,6 +110,32 @@ def rewrite_memory(ws, rel: str, change) -> bytes | None:
     path = ws.root / rel
     lock, scratch = memory_state_paths(ws.state_dir, rel)
     return rewrite_file(path, change, lock_path=lock, scratch=scratch)
+
+
+def removal_records(ws, rel: str, doc, reasons: dict[int, str], current: int, *, by: str | None = None,
+                    ) -> tuple[list[Removed], list[dict]]:
+    """The GC archive's view of removing lines ``reasons`` (line number -> why) of ``doc`` (file ``rel``): the
+    :class:`Removed` items and the archive records (text, stamp, end of line and the neighbour above, which
+    `cuticle gc --restore` puts the line back under). The one writer of the archive format: GC and
+    `cuticle lint --fix` both archive through it. Only stamped lines can be archived (ValueError otherwise)."""
+    from .stamps import render_stamp
+
+    found: list[Removed] = []
+    records: list[dict] = []
+    now = utc_now()
+    for n, why in reasons.items():
+        ln = doc.lines[n - 1]
+        stamp = ln.stamp
+        if stamp is None:
+            raise ValueError(f"{rel}:{n}: only stamped lines can be archived")
+        prev = next((doc.lines[i].text for i in range(n - 2, -1, -1) if doc.lines[i].text.strip()), None)
+        item = Removed(stamp.id, rel, n, ln.text, render_stamp(stamp), why, stamp.tier.name)
+        found.append(item)
+        record = {**item.to_json(), "eol": ln.eol, "prev": prev, "session": current, "removed_at": now}
+        if by:
+            record["by"] = by
+        records.append(record)
+    return found, records
 
 
 def archive_once(ws, records: list[dict]) -> int:
@@ -133,7 +160,7 @@ def collect(ws, *, dry_run: bool = False) -> GcReport:
     """Remove expired hypotheses and superseded/contradicted lines from every memory file of ``ws``."""
     from .markdown import parse_document
     from .session import current_session
-    from .stamps import render_stamp, verify_stamp
+    from .stamps import verify_stamp
 
     current = current_session(ws)
     report = GcReport(current, dry_run)
@@ -149,28 +176,22 @@ def collect(ws, *, dry_run: bool = False) -> GcReport:
         def change(seen, rel=rel, found=found):
             found.clear()
             doc = parse_document(seen.data)
-            drop: dict[int, None] = {}
-            records: list[dict] = []
+            reasons: dict[int, str] = {}
             for ln in doc.memory_lines():
                 stamp = ln.stamp
                 if stamp is None or not verify_stamp(stamp, ln.content, key):
                     continue
-                why = _why(stamp, current)
-                if why is None:
-                    continue
-                prev = next((doc.lines[i].text for i in range(ln.number - 2, -1, -1)
-                             if doc.lines[i].text.strip()), None)
-                item = Removed(stamp.id, rel, ln.number, ln.text, render_stamp(stamp), why, stamp.tier.name)
-                drop[ln.number] = None
-                found.append(item)
-                records.append({**item.to_json(), "eol": ln.eol, "prev": prev, "session": current,
-                                "removed_at": utc_now()})
+                why = removal_reason(stamp, current)
+                if why is not None:
+                    reasons[ln.number] = why
+            items, records = removal_records(ws, rel, doc, reasons, current)
+            found.extend(items)
             if not found or dry_run:
                 return None
             # The archive is written first: a crash before the rewrite leaves the line in place and a record
             # that restore() recognises as already present (and the next run does not archive twice).
             archive_once(ws, records)
-            return doc.with_texts(drop).render()
+            return doc.with_texts(dict.fromkeys(reasons)).render()
 
         try:
             if not _CANDIDATE.search(read_bytes_checked(path)):

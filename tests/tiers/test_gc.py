@@ -261,7 +261,7 @@ def test_the_file_prefilter_never_hides_a_candidate(tier, session, ttl, state, c
 
     stamp = make_stamp("- a line", tier, session, b"k" * 32, scope=scope or None,
                        ttl=ttl if tier is Tier.HYPOTHESIS else None, state=state)
-    if gc._why(stamp, current) is not None:
+    if gc.removal_reason(stamp, current) is not None:
         assert gc._CANDIDATE.search(("- a line " + render_stamp(stamp)).encode("utf-8"))
 
 
