@@ -510,7 +510,7 @@ def _pre_tool(req: Request, ws) -> tuple[Reply, dict]:
     if refused:
         return _deny(req, ws, _reason(refused), short="cuticle blocked a write to its own state"), {
             "tool": req.tool, "decision": "block", "files": [e["file"] for e in refused]}
-    from .writepath import Planner, save_snapshot
+    from .writepath import Planner
 
     planner = Planner(ws, req.session_id, cwd=req.cwd, host=req.host)
     plans_by_op = [(op, planner.plan(op)) for op in req.ops]
@@ -525,11 +525,11 @@ def _pre_tool(req: Request, ws) -> tuple[Reply, dict]:
 
 
 def _pre_tool_decide(req: Request, ws, plans, plans_by_op, planner, rec: dict) -> tuple[Reply, dict]:
-    from .writepath import save_snapshot
+    from .aftertool import save_snapshot
 
     blocked = [e for p in plans if p.action == "block" for e in p.errors]
     if blocked:
-        from .writepath import drop_snapshot
+        from .aftertool import drop_snapshot
 
         for p in plans:  # an older call's snapshot must not stand in for this blocked one after the tool
             if p.rel:
@@ -584,7 +584,8 @@ def _post_tool(req: Request, ws) -> tuple[Reply, dict]:
     rec: dict = {"tool": req.tool, "decision": "post"}
     if not req.ops:
         return answer.noop(req.host, req.host_event), {**rec, "_log": False}
-    from .writepath import Planner, after_tool
+    from .aftertool import after_tool
+    from .writepath import Planner
 
     planner = Planner(ws, req.session_id, cwd=req.cwd, host=req.host, stage="post")
     # the host adapter says which call this is, whether it failed or was blocked, and whether a pre-tool hook saw it

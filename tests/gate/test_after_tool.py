@@ -1,5 +1,5 @@
 """After-tool events act only on calls the gate allowed, and only on the lines that call added (compared with
-the pre-tool snapshot), for every host: ``gate.writepath.after_tool``."""
+the pre-tool snapshot), for every host: ``gate.aftertool.after_tool``."""
 
 from __future__ import annotations
 
@@ -115,6 +115,6 @@ def test_an_allowed_call_is_stamped_once_and_its_snapshot_is_used_up(ws: Path) -
 
 
 def test_after_tool_is_the_shared_entry_point() -> None:
-    from gate import writepath
+    from gate import aftertool
 
-    assert callable(writepath.after_tool) and "after_tool" in writepath.__all__
+    assert callable(aftertool.after_tool) and "after_tool" in aftertool.__all__

@@ -209,7 +209,7 @@ def test_plain_lines_split_exactly_like_the_markdown_model(text):
 
 
 def test_snapshot_names_are_distinct_and_safe(tmp_path):
-    from gate.writepath import snapshot_path
+    from gate.aftertool import snapshot_path
 
     ws = Workspace(tmp_path)
     rels = ["MEMORY.md", "memory/2026-11-30.md", "memory%2F2026-11-30.md", "memory/заметки.md", "a b.md",
