@@ -59,7 +59,7 @@ def forget_memos() -> None:
     classifications), so a run pays what the first `cuticle lint` of a fresh process pays for them. Imports,
     compiled patterns and the plugin registry stay warm: those are start-up costs, measured elsewhere."""
     import rules.document
-    import rules.poisoning
+    import rules.poisoning.detect
     import rules.unicode
     import tiers.arbitrate
     import tiers.classify
@@ -71,7 +71,7 @@ def forget_memos() -> None:
     import tiers.stamps
     import tiers.text
 
-    for module in (rules.document, rules.poisoning, rules.unicode, tiers.classify, tiers.lexicon, tiers.markdown,
+    for module in (rules.document, rules.poisoning.detect, rules.unicode, tiers.classify, tiers.lexicon, tiers.markdown,
                    tiers.stamps, tiers.text, tiers.concepts.patterns, tiers.concepts.analysis, tiers.arbitrate):
         for value in list(vars(module).values()):
             if callable(getattr(value, "cache_clear", None)) and getattr(value, "__module__", "") == module.__name__:

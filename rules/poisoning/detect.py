@@ -1,0 +1,562 @@
+"""The poisoning detector's machinery: normalization, the stem prefilter, the guards (negation, report, quote,
+the user's own words), frames, and :func:`detect` (the vocabulary is rules.poisoning.patterns)."""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+from tiers.record import dataclass
+
+from ..unicode import reveal
+
+KINDS = ("trust-source", "exfiltration", "run-command", "disable-safety", "instruction-override",
+         "override-user", "base64-payload", "html-comment", "link-payload", "persistence")
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    kind: str
+    start: int
+    end: int
+    evidence: str
+    strong: bool = True
+
+
+from .patterns import (
+    _EXFIL_STEMS,
+    _P,
+    _TRUST_STEMS,
+    _aux,
+    _compiled,
+)
+
+
+def normalize(text: str) -> str:
+    """Matching form: NFKC (folds fullwidth/compat letters), casefold, ё→е, typographic quotes kept."""
+    text = unicodedata.normalize("NFKC", text).casefold().replace("ё", "е")
+    return text.replace("\u00a0", " ").replace("\u202f", " ").replace("’", "'").replace("‘", "'")
+
+
+def _clause_before(text: str, start: int) -> str:
+    cut = max(text.rfind(c, 0, start) for c in ".;!?:—")
+    return text[cut + 1:start]
+
+
+def _clause_after(text: str, end: int) -> str:
+    cuts = [i for i in (text.find(c, end) for c in ".;!?") if i >= 0]
+    return text[end:min(cuts)] if cuts else text[end:]
+
+
+def _negated(text: str, start: int) -> bool:
+    return bool(_aux()["neg"].search(_clause_before(text, start)))
+
+
+def _mentioned(text: str, start: int, end: int) -> bool:
+    """A quoted attack phrase in a line that reports or discusses it."""
+    aux = _aux()
+    if not aux["report"].search(aux["url"].sub(" ", text)):  # "evil.example.sh" is a host, not an example
+        return False
+    if any(q.start() <= start and end <= q.end() + 3 for q in aux["quoted"].finditer(text)):
+        return True
+    spans = [q for q in aux["code_span"].finditer(text) if q.start() <= start and end <= q.end() + 3]
+    return bool(spans) and not aux["run_order"].search(aux["code_span"].sub(" ", text))
+
+
+def _b64_commands(text: str) -> list[Signal]:
+    # a base64 token is a run of 20+ non-space characters: a line without such a word has none
+    if len(text) < 20 or max(map(len, text.split()), default=0) < 20:
+        return []
+    import base64
+    import binascii
+
+    out = []
+    for m in _aux()["b64_token"].finditer(text):
+        tok = m.group(0)
+        try:
+            raw = base64.b64decode(tok + "=" * (-len(tok) % 4), validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        try:
+            decoded = raw.decode("ascii")
+        except UnicodeDecodeError:
+            continue
+        if sum(c.isprintable() for c in decoded) < 0.95 * len(decoded):
+            continue
+        if _aux()["shellish"].search(decoded):
+            out.append(Signal("base64-payload", m.start(), m.end(), f"base64 that decodes to {decoded[:60]!r}"))
+    return out
+
+
+#: Cheap substring prefilters: a detector's regexes run only when one of its stems occurs in the line.
+_STEMS: dict[str, tuple[str, ...]] = {
+    "instruction-override": ("ignor", "disregard", "forget", "overrid", "overrul", "discard", "drop", "instruction",
+                             "follow", "obey", "execute", "apply", "инструкц", "выполн", "следуй",
+                             "you are now", "newest", "latest", "last", "игнор", "забуд", "забыт", "внимани",
+                             "учитыв", "отбрось", "пренебре", "отмени", "соблюд", "выполн", "следуй", "инструкц"),
+    "override-user": ("ignor", "disregard", "overrid", "overrul", "follow", "listen", "attention", "even if",
+                      "regardless", "no matter", "whatever", "without", "tell", "inform", "notify", "alert",
+                      "no longer", "approved", "authori", "если пользовател", "слушай", "игнор", "не обращай",
+                      "учитывай", "не выполняй", "вопреки", "несмотря", "не говори", "не сообщай", "не рассказывай",
+                      "не показывай", "без ведома", "одобрил", "разрешил", "priority", "precedence", "pretend",
+                      "mention", "reveal", "disclose", "hide", "conceal", "secret", "скрыв", "скрой",
+                      "утаи", "вид", "притвор"),
+    "disable-safety": ("bypass", "circumvent", "skip", "disable", "turn off", "switch off", "around", "deactivat",
+                       "evade", "--no-verify", "--dangerously", "--yolo", "--no-sandbox", "--disable-hook", "safety",
+                       "security", "permission", "without", "confirm", "approval", "провер", "защит", "гейт", "хук",
+                       ">", "tee", "sed -i", ".md",
+                       "огранич", "обойд", "обход", "отключ", "выключ", "пропус", "игнор", "спрашив", "запрашив",
+                       "подтвержд"),
+    "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
+                       "распоряж", "систем", "администратор", "владел"),
+    "run-command": ("curl", "wget", "fetch", "iwr", "invoke", "irm", "<(", "-c", "rm ", "python", "mkfs", "dd ",
+                    "chmod", ":()", "http", "download"),
+    "persistence": ("memory", ".md", "notes", "session", "prompt", "памят", "строк", "правил", "инструкц", "запис",
+                    "навсегда", "сесси", "запуск"),
+}
+
+
+@functools.lru_cache(maxsize=1)
+def _stem_groups() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, str], ...]]:
+    """(word stem -> the groups it opens, (other stem, group) pairs): a stem made of word characters can occur
+    only inside one word of a line, so words are looked up one by one; the others ("turn off", ".md", ">") are
+    searched for in the whole line."""
+    groups = {**_STEMS, "exfiltration": _EXFIL_STEMS, "trust-source": _TRUST_STEMS,
+              "base64": ("base64", "atob", "frombase64", "b64decode"),
+              **{"frame:" + g: stems for g, stems in _FRAME_GATES.items()}}
+    words: dict[str, set[str]] = {}
+    other: list[tuple[str, str]] = []
+    for name, stems in groups.items():
+        for st in stems:
+            if re.fullmatch(r"\w+", st):
+                words.setdefault(st, set()).add(name)
+            else:
+                other.append((st, name))
+    return {k: frozenset(v) for k, v in words.items()}, tuple(other)
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_groups(word: str) -> frozenset[str]:
+    """The groups whose word stems occur in ``word`` (memory files repeat their words)."""
+    stems = _stem_groups()[0]
+    return frozenset().union(*(g for st, g in stems.items() if st in word))
+
+
+def _present(text: str) -> frozenset[str]:
+    """The detector kinds and frame groups one of whose stems occurs in ``text``: a kind's patterns and a group's
+    frames run only then. Stems are what every match of their patterns contains, so a line without any of them
+    cannot match, and most memory lines hold none."""
+    found = set().union(*map(_word_groups, set(_WORD_RUN.findall(text))))
+    found.update(name for st, name in _stem_groups()[1] if name not in found and st in text)
+    return frozenset(found)
+
+
+_WORD_RUN = re.compile(r"\w+")
+
+
+def _plan(present: frozenset[str]) -> tuple[str, ...]:
+    """The detector kinds of ``_P`` whose patterns run on a text with these kinds present, in ``_P`` order: a fake
+    notice counts only beside a disable-safety signal."""
+    return tuple(kind for kind in _P
+                 if _P[kind] and not (kind in _STEMS and kind not in present)
+                 and not (kind == "fake-authority" and "disable-safety" not in present))
+
+
+class _Facts:
+    """Line-wide facts computed at most once per text, and only when a candidate signal needs them."""
+
+    __slots__ = ("text", "_discussed", "_attributed", "_lenient", "_dest")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._discussed: bool | None = None
+        self._attributed: bool | None = None
+        self._lenient: bool | None = None
+        self._dest: bool | None = None
+
+    @property
+    def discussed(self) -> bool:
+        if self._discussed is None:
+            self._discussed = _discussed(self.text)
+        return self._discussed
+
+    @property
+    def attributed(self) -> bool:
+        if self._attributed is None:
+            self._attributed = _aux()["f_attributed"].search(self.text) is not None
+        return self._attributed
+
+    @property
+    def lenient(self) -> bool:
+        """Attributed to the user and no authority claimed: the user's own preference."""
+        if self._lenient is None:
+            self._lenient = self.attributed and _aux()["f_authority"].search(self.text) is None
+        return self._lenient
+
+    @property
+    def dest(self) -> bool:
+        if self._dest is None:
+            self._dest = _aux()["dest_hint"].search(self.text) is not None
+        return self._dest
+
+
+_DISCUSSED_KINDS = ("disable-safety", "override-user", "instruction-override", "fake-authority")
+
+
+def _scan_plain(text: str) -> list[Signal]:
+    """Signals in one stretch of normalized text (no HTML-comment handling)."""
+    present = _present(text)
+    facts = _Facts(text)
+    if not (present - {"exfiltration", "fake-authority"}) and not facts.dest:
+        return []  # (the common line) exfiltration needs a destination, a fake notice another sign
+    gates = frozenset(name[6:] for name in present if name.startswith("frame:"))
+    out: list[Signal] = []
+    compiled = _compiled()
+    aux = _aux()
+    # the kinds whose patterns can match: present (for those with stems), and a fake notice only together with a
+    # weak disable-safety signal
+    for kind in _plan(present):
+        found: list[Signal] = []
+        for pat, strong in compiled[kind]:
+            for m in pat.finditer(text):
+                if _negated(text, m.start()) and kind not in ("fake-authority",):
+                    continue
+                if _mentioned(text, m.start(), m.end()):
+                    continue
+                if kind == "instruction-override" and facts.attributed and aux["f_own"].search(m.group(0)):
+                    continue  # "User: forget my previous instructions about commit style"
+                found.append(Signal(kind, m.start(), m.end(), m.group(0), strong))
+        if not found:
+            continue
+        if kind in _DISCUSSED_KINDS and facts.discussed:
+            continue  # "the report describes comments that try to disable the confirmation step"
+        if kind == "disable-safety" and facts.lenient:
+            continue  # "User said: skip the confirmation for git fetch": the user's own preference
+        out.extend(found)
+    exfil = "exfiltration" in present and facts.dest
+    for key in ("ex_en", "ex_en2", "ex_ru") if exfil else ():
+        for m in aux[key].finditer(text):
+            if _negated(text, m.start()) or _mentioned(text, m.start(), m.end()):
+                continue
+            if aux["neg"].search(m.group(0)):
+                continue  # "never paste them", "не отправляй": the verb itself is negated
+            out.append(Signal("exfiltration", m.start(), m.end(), m.group(0)))
+    if "trust-source" in present:
+        out.extend(_trust(text))
+    out.extend(_frames(text, gates, facts))
+    if "general" in gates:
+        out.extend(_general_frames(text, facts))
+    if "base64" in present:
+        for m in aux["b64_pipe"].finditer(text):
+            if not _negated(text, m.start()):
+                out.append(Signal("base64-payload", m.start(), m.end(), m.group(0)))
+    return out
+
+
+def _sentences(text: str):
+    """(offset, sentence) pieces split at . ! ? ; followed by a space (dots inside names and URLs stay)."""
+    start = 0
+    for m in _aux()["f_split"].finditer(text):
+        yield start, text[start:m.start()]
+        start = m.end()
+    yield start, text[start:]
+
+
+#: Substrings without which a frame cannot match: a frame's regexes are compiled and run only when one occurs.
+_FRAME_GATES = {
+    "safety": ("ask", "confirm", "approv", "permission", "consent", "sign", "check", "gate", "hook", "guard", "sandbox",
+               "verif", "protect", "filter", "safe", "secur", "cuticle", "review", "спрашива", "запрашива", "подтвержд",
+               "разрешени", "соглас", "одобрени", "ревью", "вопрос", "гейт", "хук", "провер", "защит", "огранич",
+               "песочниц", "фильтр", "предохран"),
+    "override": ("instruct", "rule", "guid", "directive", "note", "entr", "order", "prompt", "polic", "only",
+                 "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только", "everyth", "anyth",
+                 ".md", "все"),
+    "user": ("user", "owner", "human", "пользовател", "владел"),
+    # the frames of _general_frames: an ignoring verb, a ranking verb or a copying verb
+    "general": ("ignor", "disregard", "forget", "drop", "discard", "aside", "throw", "overrid", "overrul", "игнор",
+                "забуд", "забыт", "отброс", "учитыв", "внимани", "пренебре", "precedence", "priority", "outrank",
+                "outweigh", "supersed", "trump", "win", "replac", "above", "важнее", "главнее", "приоритет", "заменя",
+                "отменя", "перекрыва", "выше", "copy", "copie", "paste", "carry", "propagat", "replicat", "repeat",
+                "duplicat", "keep", "add", "append", "includ", "insert", "mirror", "spread", "move", "transfer",
+                "скопир", "копир", "перенес", "перенос", "дублир", "повтор", "добав", "встав", "распростран"),
+    "trust": ("offici", "trust", "verif", "reliab", "authorit", "whitelist", "allowlist", "vett", "safe", "approved",
+              "endorse", "signed", "официальн",
+              "доверен", "проверен", "надежн", "довер", "безопасн"),
+}
+
+
+def _self_act(sent: str, start: int) -> bool:
+    """The sending verb is the user's own finite act ("the user sends", «пользователь отправляет»), not an order."""
+    if not _aux()["subject_user"].search(sent, 0, start):
+        return False
+    word = re.match(r"\w+", sent[start:])
+    return bool(word and _aux()["finite"].fullmatch(word.group(0)))
+
+
+def _has_target(sent: str) -> bool:
+    """An outside place to send to; a dotted name in backticks (`rules.secrets`) is code, not a host."""
+    for t in _aux()["f_target"].finditer(sent):
+        word = t.group(0)
+        if t.start() and sent[t.start() - 1] == "`" and "://" not in word and "@" not in word:
+            continue
+        return True
+    return False
+
+
+def _discussed(text: str) -> bool:
+    """The line talks about an attack (words outside URLs and addresses: "example.org" is not an example)."""
+    aux = _aux()
+    return aux["f_discuss"].search(aux["url"].sub(" ", text)) is not None
+
+
+def _frames(text: str, gates: frozenset[str] | None = None, facts: _Facts | None = None) -> list[Signal]:
+    """Frame signals (see _FRAME_SOURCES): each needs its act plus a target, none fires in a line discussing an attack.
+
+    ``gates`` and ``facts`` are the caller's (the frame groups of :func:`_present`, :class:`_Facts`) for the same text.
+    """
+    if gates is None:
+        gates = frozenset(name[6:] for name in _present(text) if name.startswith("frame:"))
+    if facts is None:
+        facts = _Facts(text)
+    if not gates and not facts.dest:
+        return []
+    out = _frame_signals(text, gates, facts)
+    if out and facts.discussed:
+        return []
+    return out
+
+
+def _general_frames(text: str, facts: _Facts) -> list[Signal]:
+    """Sentence frames stated by category, in any word order: instructions set aside (an order to ignore the
+    rules named as earlier or as memory's), an outside source ranked above memory or the user, and a line that
+    orders itself copied into other files or sessions. None fires after a negation, in a line that discusses an
+    attack, or (for the last) in the user's own words."""
+    aux = _aux()
+    out: list[Signal] = []
+
+    def live(start: int, end: int) -> bool:
+        return not _negated(text, start) and not _mentioned(text, start, end)
+
+    ignore = aux["f_ignore_verb"].search(text) is not None
+    rank = aux["f_precedence"].search(text) is not None
+    persist = not facts.attributed and aux["f_spread"].search(text) is not None
+    if not (ignore or rank or persist):
+        return out  # (the common line) none of the three acts is named
+    for off, sent in _sentences(text):
+        for v in aux["f_ignore_verb"].finditer(sent) if ignore else ():
+            obj = aux["f_rule_obj"].search(sent, v.end(), v.end() + 60)
+            if obj is None or aux["f_scoped"].match(sent, obj.end()):
+                continue  # "ignore the rules about commit style": one topic, not memory as a whole
+            prior = aux["f_prior"].search(sent, v.end()) or aux["f_mem_ref"].search(sent, obj.end(), obj.end() + 40)
+            if prior and not (facts.attributed and aux["f_own"].search(sent)) and live(off + v.start(), off + obj.end()):
+                out.append(Signal("instruction-override", off + v.start(), off + obj.end(), sent[v.start():obj.end()]))
+                break
+        for p in aux["f_precedence"].finditer(sent) if rank else ():
+            src = aux["f_outside_src"].search(sent, 0, p.start())
+            ref = aux["f_mem_ref"].search(sent, p.end())
+            if src and ref and live(off + p.start(), off + p.end()):
+                out.append(Signal("instruction-override", off + src.start(), off + ref.end(), sent[src.start():ref.end()]))
+                break
+        if persist:
+            verb = aux["f_copy_verb"].search(sent)
+            if verb and aux["f_self_ref"].search(sent) and aux["f_spread"].search(sent) \
+                    and live(off + verb.start(), off + verb.end()):
+                out.append(Signal("persistence", off + verb.start(), off + len(sent), sent[verb.start():verb.start() + 80]))
+    if out and facts.discussed:
+        return []
+    return out
+
+
+#: Markdown links and images: the URL between the parentheses.
+_LINK = re.compile(r"!?\[[^\]\n]{0,200}\]\(\s*<?([^)\s>]+)")
+#: Schemes that run code or carry a document instead of pointing somewhere.
+_ACTIVE_SCHEME = re.compile(r"(?:javascript|vbscript|data)\s*:", re.IGNORECASE)
+#: A template placeholder in a URL that names something private: the agent fills it in when it renders the link.
+_PLACEHOLDER = re.compile(r"(?:\{\{[^}]{0,60}\}\}|\$\{[^}]{0,60}\}|\$\([^)]{0,60}\)|%[a-z_]{2,30}%|<[a-z_ ]{2,30}>)")
+_PRIVATE = re.compile(r"env|key|token|secret|pass|cookie|session|ssh|credential|user|memory|history|conversation|"
+                      r"chat|prompt|email|contact|ключ|токен|парол|секрет|пользовател|памят")
+
+
+def _link_payloads(text: str) -> list[Signal]:
+    """Links whose target is a payload: an active scheme (``javascript:``, ``data:``), a placeholder the agent
+    would fill with private data (an exfiltrating image), or an encoded query that holds an instruction."""
+    if "](" not in text and "://" not in text:
+        return []
+    from urllib.parse import unquote_plus
+
+    out: list[Signal] = []
+    for m in _LINK.finditer(text):
+        url = m.group(1)
+        if _mentioned(text, m.start(), m.end()):
+            continue
+        if _ACTIVE_SCHEME.match(url):
+            out.append(Signal("link-payload", m.start(), m.end(), m.group(0)[:120]))
+            continue
+        holes = [h.group(0) for h in _PLACEHOLDER.finditer(url)]
+        if any(_PRIVATE.search(h) for h in holes):
+            out.append(Signal("link-payload", m.start(), m.end(), m.group(0)[:120]))
+    for u in _aux()["url"].finditer(text):
+        query = u.group(0).partition("?")[2] or u.group(0).partition("#")[2]
+        decoded = unquote_plus(query)
+        if decoded == query or len(decoded.split()) < 3 or _mentioned(text, u.start(), u.end()):
+            continue
+        inner = [s for s in _scan_plain(normalize(decoded)) if s.strong]
+        if inner:
+            out.append(Signal("link-payload", u.start(), u.end(), f"a link whose query reads {decoded[:60]!r}"))
+    return out
+
+
+_SENTENCE_FRAMES = (("f_void", "instruction-override", True), ("f_only_this", "instruction-override", False),
+                    ("f_user_void", "override-user", True), ("f_user_anyway", "override-user", True))
+
+
+def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Signal]:
+    aux = _aux()
+    exfil = facts.dest
+    out: list[Signal] = []
+
+    def live(start: int, end: int) -> bool:
+        return not _negated(text, start) and not _mentioned(text, start, end)
+
+    if "safety" in gates and not facts.lenient:  # "User said: don't ask me before tests": the user's own preference
+        for m in aux["f_no_ask"].finditer(text):
+            if m.group(0).startswith(("без", "without")) and aux["neg"].search(_clause_after(text, m.end())):
+                continue  # «без его ревью ничего не мержим»: a prohibition, not a waiver
+            if live(m.start(), m.end()) and not aux["f_only_user"].search(text):
+                out.append(Signal("disable-safety", m.start(), m.end(), m.group(0)))
+    # the per-sentence frames, each only when its patterns can match somewhere in the line
+    safety = ("safety" in gates and aux["f_safety_obj"].search(text)
+              and (aux["f_off_act"].search(text) or aux["f_off_state"].search(text)) and not facts.lenient)
+    keys = [(key, kind, strong) for key, kind, strong in _SENTENCE_FRAMES
+            if ("user" if kind == "override-user" else "override") in gates and aux[key].search(text)]
+    void = ("override" in gates and aux["f_void_pred"].search(text) and aux["f_mem_obj"].search(text)
+            and aux["f_prior"].search(text) and not facts.lenient)
+    send = (exfil and aux["f_send"].search(text) and aux["f_sensitive"].search(text)
+            and aux["f_target"].search(text))
+    for off, sent in _sentences(text) if safety or keys or void or send else ():
+        if safety and not aux["f_only_user"].search(sent):
+            for v in aux["f_off_act"].finditer(sent):
+                o = aux["f_safety_obj"].search(sent, v.start(), v.end() + 45)
+                if o and live(off + v.start(), off + o.end()):
+                    out.append(Signal("disable-safety", off + v.start(), off + o.end(), sent[v.start():o.end()]))
+            for o in aux["f_safety_obj"].finditer(sent):
+                st = aux["f_off_state"].search(sent, o.end(), o.end() + 70)
+                if st and not aux["not_off"].search(st.group(0)) and not aux["f_keep"].search(text) \
+                        and not aux["f_hedge"].search(sent) \
+                        and live(off + o.start(), off + st.end()):
+                    out.append(Signal("disable-safety", off + o.start(), off + st.end(), sent[o.start():st.end()]))
+                v = aux["f_off_order"].search(sent, o.end(), o.end() + 45)
+                if v and not aux["f_keep"].search(text) and not aux["f_hedge"].search(sent) \
+                        and live(off + v.start(), off + v.end()) and live(off + o.start(), off + v.end()):
+                    out.append(Signal("disable-safety", off + o.start(), off + v.end(), sent[o.start():v.end()]))
+        for key, kind, strong in keys:
+            for m in aux[key].finditer(sent):
+                if live(off + m.start(), off + m.end()):
+                    out.append(Signal(kind, off + m.start(), off + m.end(), m.group(0), strong))
+        if void:
+            for pred in aux["f_void_pred"].finditer(sent):
+                lo = max(0, pred.start() - 70)
+                obj = aux["f_mem_obj"].search(sent, lo, pred.start())
+                if obj and aux["f_prior"].search(sent, lo, pred.start()) and live(off + obj.start(), off + pred.end()):
+                    out.append(Signal("instruction-override", off + obj.start(), off + pred.end(),
+                                      sent[obj.start():pred.end()]))
+                    break
+        if send and _has_target(sent) and aux["f_sensitive"].search(sent):
+            urls = [u.span() for u in aux["url"].finditer(sent)]
+            for v in aux["f_send"].finditer(sent):
+                if any(a <= v.start() < b for a, b in urls):
+                    continue  # ".../dumps/test.sql.gz": a word of a path, not an order
+                if _self_act(sent, v.start()):
+                    continue  # "Пользователь отправляет паспорт сам": the user acts, nobody instructs the agent
+                if live(off + v.start(), off + v.end()):
+                    out.append(Signal("exfiltration", off + v.start(), off + len(sent), sent[v.start():v.start() + 80]))
+                    break
+    if "trust" not in gates:
+        return out
+    decl = [m for m in aux["f_trust_decl"].finditer(text) if live(m.start(), m.end())]
+    if decl and aux["url"].search(text):
+        unchecked = aux["f_unchecked"].search(text)
+        acts = [m for m in aux["f_trust_act"].finditer(text) if live(m.start(), m.end())]
+        internal = aux["internal_strict"].search(text)
+        if acts and (unchecked or not (internal or facts.attributed)):
+            first = min(decl[0].start(), acts[0].start())
+            out.append(Signal("trust-source", first, max(decl[0].end(), acts[0].end()), text[first:first + 80]))
+    return out
+
+
+def _trust(text: str) -> list[Signal]:
+    aux = _aux()
+    out: list[Signal] = []
+    for m in aux["trust_strong"].finditer(text):
+        if not _negated(text, m.start()):
+            out.append(Signal("trust-source", m.start(), m.end(), m.group(0)))
+    words = list(aux["trust_word"].finditer(text))
+    if not words:
+        return out
+    urls = [u for u in aux["url"].finditer(text)]
+    if not urls:
+        return out
+    for m in words:
+        if _negated(text, m.start()) or _mentioned(text, m.start(), m.end()):
+            continue
+        # "our internal registry is trusted" narrows trust to the user's own infrastructure
+        near = [u for u in urls if abs(u.start() - m.start()) < 120]
+        if not near:
+            continue
+        if aux["internal"].search(text[max(0, m.start() - 60):m.end() + 60]) and not aux["trust_strong"].search(text):
+            continue
+        if aux["f_attributed"].search(text) and not aux["trust_strong"].search(text):
+            continue  # "Пользователь считает X надёжным источником": the user's own judgement
+        word = aux["predicate"].sub("", m.group(0))  # evidence is the trust word itself ("trusted", not "as the trusted")
+        out.append(Signal("trust-source", m.end() - len(word), m.end(), word))
+    return out
+
+
+def detect(line: str) -> list[Signal]:
+    """Poisoning signals in one memory line (raw text, stamp already removed), strongest evidence first.
+
+    A line is poisoned when any strong signal fires, or two weak ones (e.g. "don't ask for confirmation" plus
+    a fake system notice). Offsets refer to the normalized, revealed text.
+    """
+    raw = reveal(line)
+    text = normalize(raw)
+    aux = _aux()
+    signals: list[Signal] = []
+    outside = text
+    for m in aux["html"].finditer(text) if "<!--" in text else ():  # (every match opens with "<!--")
+        inner = m.group(1).strip()
+        if not inner or inner.startswith(("cu:", "cuticle:")) or re.match(r"^cu[:\s]", inner):
+            continue
+        if m.start() and text[m.start() - 1] in "'\"`«“" and _discussed(text[:m.start()] + text[m.end():]):
+            outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]
+            continue  # "Added a fixture: '<!-- note to the AI: … -->' must be flagged": a quoted example
+        inner_signals = _scan_plain(inner)
+        addressed = (aux["agent_address"].search(inner) or aux["you_imperative"].search(inner)
+                     or aux["f_addressed"].search(inner))
+        if inner_signals or addressed:
+            signals.append(Signal("html-comment", m.start(), m.end(), m.group(0)[:120]))
+        outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]
+    signals.extend(_scan_plain(outside))
+    signals.extend(_link_payloads(outside))
+    if len(raw) == len(text):  # offsets agree (no length-changing case folding): decode the original casing
+        signals.extend(_b64_commands(raw))
+    else:
+        signals.extend(_b64_commands(unicodedata.normalize("NFKC", raw)))
+    strong = [s for s in signals if s.strong]
+    if strong:
+        return sorted(strong, key=lambda s: (KINDS.index(s.kind) if s.kind in KINDS else 99, s.start))
+    weak = [s for s in signals if not s.strong]
+    if len({s.kind for s in weak}) >= 2:
+        kind = next((s.kind for s in weak if s.kind != "fake-authority"), weak[0].kind)
+        first = min(weak, key=lambda s: s.start)
+        return [Signal(kind if kind in KINDS else "disable-safety", first.start, max(s.end for s in weak),
+                       "; ".join(s.evidence for s in weak))]
+    return []
+
+
+def is_poisoned(line: str) -> bool:
+    return bool(detect(line))
+
+
+__all__ = ["KINDS", "Signal", "detect", "is_poisoned", "normalize"]
