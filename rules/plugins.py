@@ -132,7 +132,8 @@ _verdict_manager: Any = None
 
 def _third_party_manager() -> Any:
     """A plugin manager of the installed `cuticle` entry points that other distributions provide (cuticle's own
-    governance decides first, in rules.governance; its lint rules are not needed to vote), made once per process."""
+    governance decides first, in rules.governance; its lint rules are not needed to vote), made once per process;
+    False when there are none."""
     global _verdict_manager
     with _lock:
         if _verdict_manager is None:
@@ -140,8 +141,11 @@ def _third_party_manager() -> Any:
 
             own = {"cuticle"}
             eps = [ep for ep in installed_entry_points() if getattr(getattr(ep, "dist", None), "name", None) not in own]
-            _verdict_manager, failures = _new_manager(entry_points=eps)
-            _verdict_manager.cuticle_failures = failures
+            if eps:
+                _verdict_manager, failures = _new_manager(entry_points=eps)
+                _verdict_manager.cuticle_failures = failures
+            else:
+                _verdict_manager = False  # no other plugin installed: no pluggy import on the hook path
         return _verdict_manager
 
 
@@ -152,6 +156,8 @@ def plugin_verdicts(call: Any, context: Any, pm: Any = None) -> list[tuple[str, 
     from .model import Decision, Verdict
 
     pm = _third_party_manager() if pm is None else pm
+    if pm is False:
+        return []
     votes: list[tuple[str, Any]] = [
         (f.plugin, Verdict(Decision.DENY, "plugin-error", f"the cuticle plugin {f.plugin!r} failed to load "
                            f"({f.reason}); fix or uninstall it", scope="invariant"))

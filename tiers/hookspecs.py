@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 PROJECT = "cuticle"
-#: the entry-point group every plugin is installed under
-GROUP = "cuticle"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 

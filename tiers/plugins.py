@@ -13,11 +13,14 @@ import logging
 from dataclasses import dataclass
 
 from .errors import PluginError
-from .hookspecs import GROUP, PROJECT
 
 log = logging.getLogger(__name__)
 
 __all__ = ["GROUP", "PluginFailure", "installed_entry_points", "new_plugin_manager"]
+
+#: the entry-point group every plugin is installed under (tiers.hookspecs.PROJECT is the pluggy project name;
+#: hookspecs is imported only when a manager is built, since it imports pluggy)
+GROUP = "cuticle"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +49,7 @@ def new_plugin_manager(plugins=(), *, entry_points=None) -> tuple:
 
     from . import hookspecs
 
-    pm = pluggy.PluginManager(PROJECT)
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     for plugin in plugins:
         pm.register(plugin)
