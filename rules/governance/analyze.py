@@ -304,6 +304,8 @@ class Walker:
         self.sub_secret = False
         self.functions: dict[str, list[Script]] = {}
         self.aliases: dict[str, str] = {}
+        #: the positional parameters inside a function call or after ``set --`` (None: unknown, the caller's)
+        self.positional: list[str] | None = None
         #: the working directory of the command being typed (targets only known as patterns resolve against it)
         self.cwd_hint: str | None = env.root
 
@@ -459,6 +461,8 @@ class Walker:
                 value = cwd
             if value is None:
                 value = _listing_value(sub)
+            if value is None:
+                value = _lookup_value(sub)
             if value is not None and "$(…)" in text:
                 text = text.replace("$(…)", value, 1)
         dynamic = "$(…)" in text or "(…)" in text
@@ -523,8 +527,21 @@ class Walker:
             if not t and self.tainted:
                 for name in _VAR.findall(w.text):
                     t = t or self.tainted.get(name[0] or name[1])
-            word_taint.append(t)
+            if self.positional is not None and (w.text in ("$@", "${@}") or not w.quoted and w.text in ("$*", "${*}")):
+                # "$@" is one word per positional parameter (a function forwarding its arguments to sed -i)
+                argv.extend(self.positional)
+                dyn_flags.extend([False] * len(self.positional))
+                word_taint.extend([t] * len(self.positional))
+                continue
             text, dyn = self.expand(w, cwd)
+            if not w.quoted and not dyn and argv and (" " in text or "\t" in text or "\n" in text):
+                # field splitting: an unquoted expansion is as many words as its value has fields
+                fields = text.split()
+                argv.extend(fields)
+                dyn_flags.extend([False] * len(fields))
+                word_taint.extend([t] * len(fields))
+                continue
+            word_taint.append(t)
             argv.append(text)
             dyn_flags.append(dyn)
         return self.simple_words(cmd, cwd, via, op, stdin, argv, dyn_flags, word_taint)
@@ -832,6 +849,7 @@ class Walker:
             self.vars[str(k)] = a
         self.vars["@"] = self.vars["*"] = " ".join(argv[1:])
         self.vars["#"] = str(len(argv) - 1)
+        saved_positional, self.positional = self.positional, list(argv[1:])
         body = self.functions.pop(name)  # popped while it runs: a recursive call is walked once
         try:
             flow = _NO_FLOW
@@ -839,6 +857,7 @@ class Walker:
                 cwd, flow = self.nested(script, cwd, f"function {name}", op)
         finally:
             self.functions[name] = body
+            self.positional = saved_positional
             for k in _POSITIONAL:
                 self.vars.pop(k, None)
             self.vars.update(saved)
@@ -865,6 +884,7 @@ class Walker:
                 for k, a in enumerate(args[:9], 1):
                     self.vars[str(k)] = a
                 self.vars["@"] = self.vars["*"] = " ".join(args)
+                self.positional = list(args)
             return None
         expansion = self.aliases.pop(head)  # popped while it runs: `alias ls='ls -F'` expands once
         try:
@@ -1783,6 +1803,30 @@ def _listing_value(script: Script) -> str | None:
         names = [expr[k + 1] for k, a in enumerate(expr) if a in ("-name", "-iname") and k + 1 < len(expr)]
         if len(starts) <= 1:
             return _find_pattern(starts[0] if starts else ".", names[:1])
+    return None
+
+
+def _lookup_value(script: Script) -> str | None:
+    """What ``$(which NAME)``, ``$(command -v NAME)`` or ``$(type -P NAME)`` prints: the path of program NAME (as
+    ``/usr/bin/NAME``: its directory does not matter, its name says what runs), so ``$(which python3) -c …`` is
+    looked through like ``python3 -c …``."""
+    if len(script.items) != 1:
+        return None
+    pipe = script.items[0][1]
+    if len(pipe.commands) != 1 or not isinstance(pipe.commands[0], Simple):
+        return None
+    cmd = pipe.commands[0]
+    if cmd.redirects and not all(r.target is not None and r.target.text in DEVICES for r in cmd.redirects):
+        return None
+    words = [w.text for w in cmd.words]
+    if not all(w.literal for w in cmd.words) or len(words) < 2:
+        return None
+    if words[0] == "which" and len(words) == 2 or words[:2] in (["command", "-v"], ["type", "-P"], ["type", "-p"]) \
+            and len(words) == 3:
+        name = words[-1]
+        if not name or name.startswith("-"):
+            return None
+        return name if "/" in name else "/usr/bin/" + name
     return None
 
 
@@ -3013,13 +3057,7 @@ def _is_pwd(script: Script) -> bool:
 
 def _echo_text(tool: str, args: list[str]) -> str:
     if tool == "printf":
-        if not args:
-            return ""
-        fmt = args[0]
-        text = fmt.replace("%s", " ".join(args[1:]) if len(args) > 1 else "").replace("%b", " ".join(args[1:]))
-        text = _HEX_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
-        text = _OCTAL_ESCAPE_1_3.sub(lambda m: chr(int(m.group(1), 8) % 256), text)
-        return text.replace("\\n", "\n").replace("\\t", "\t")
+        return _printf(args)
     words = [a for a in args]
     interpret = False
     while words and words[0] in ("-n", "-e", "-E", "-ne", "-en"):
@@ -3029,6 +3067,61 @@ def _echo_text(tool: str, args: list[str]) -> str:
     if interpret:
         text = _HEX_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text).replace("\\n", "\n")
     return text
+
+
+_PRINTF_SPEC = LazyRe(r"%([-+ #0]*)(\d*)(?:\.(\d*))?([sbqdiouxXcfeEgG%])")
+
+
+def _unescape(text: str) -> str:
+    """printf's backslash escapes (in the format, and in ``%b`` arguments)."""
+    if "\\" not in text:
+        return text
+    text = _HEX_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
+    text = _OCTAL_ESCAPE_1_3.sub(lambda m: chr(int(m.group(1), 8) % 256), text)
+    return text.replace("\\n", "\n").replace("\\t", "\t").replace("\\r", "\r").replace("\\\\", "\\")
+
+
+def _printf(args: list[str]) -> str:
+    """What ``printf [-v VAR] [--] FORMAT ARGS…`` prints, as bash does it: the format is reused while arguments
+    remain, ``%s``/``%b``/``%d``… take one argument each (a missing one is empty or 0), escapes are decoded. So
+    ``printf '%s' MEM ORY.md`` is ``MEMORY.md`` and ``printf -- '--- a/USER.md\\n…'`` is the patch text."""
+    if args[:1] == ["-v"]:
+        args = args[2:]
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if not args:
+        return ""
+    fmt, rest = _unescape(args[0]), list(args[1:])
+    out: list[str] = []
+    for _ in range(64):  # bound the reuse of the format (each pass takes at least one argument)
+        took = False
+
+        def conv(m: re.Match[str]) -> str:
+            nonlocal took
+            flags, width, prec, kind = m.groups()
+            if kind == "%":
+                return "%"
+            took = True
+            arg = rest.pop(0) if rest else ""
+            if kind in "sq":
+                value = arg if prec is None else arg[:int(prec or 0)]
+            elif kind == "b":
+                value = _unescape(arg)
+            elif kind == "c":
+                value = arg[:1]
+            else:
+                try:
+                    num = float(arg) if kind in "feEgG" else int(arg or "0", 0)
+                    value = ("%" + flags + width + ("." + prec if prec is not None else "") + kind) % num
+                except (ValueError, TypeError):
+                    value = arg
+                return value
+            return value.rjust(int(width)) if width and "-" not in flags else value.ljust(int(width or 0))
+
+        out.append(_PRINTF_SPEC.sub(conv, fmt))
+        if not took or not rest:
+            break
+    return "".join(out)
 
 
 def _b64(text: str) -> str | None:
