@@ -1453,23 +1453,7 @@ class Walker:
             a = args[i]
             nxt = args[i + 1] if i + 1 < len(args) else ""
             if tool in ("curl", "curlie"):
-                if a in ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json") and \
-                        nxt.startswith("@"):
-                    uploads.append(nxt[1:])
-                elif a.startswith("-d@") or a.startswith("--data-binary=@"):
-                    uploads.append(a.split("@", 1)[1])
-                elif a in ("-F", "--form") and "=@" in nxt:
-                    uploads.append(nxt.split("=@", 1)[1].split(";")[0])
-                elif a in ("-T", "--upload-file"):
-                    uploads.append(nxt)
-                elif a in ("-o", "--output"):
-                    outputs.append(nxt)
-                elif a.startswith("-o") and len(a) > 2 and not a.startswith("--"):
-                    outputs.append(a[2:])
-                elif a in ("-O", "--remote-name"):
-                    outputs.extend(_url_basename(x) for x in args if "://" in x)
-                elif a.startswith("-") and not a.startswith("--") and a.endswith("o") and nxt:
-                    outputs.append(nxt)  # -sSLo file
+                pass  # parsed as a whole below (short-option clusters take their value from the rest)
             elif tool in ("wget", "wget2"):
                 if a in ("-O", "--output-document"):
                     outputs.append(nxt)
@@ -1482,6 +1466,8 @@ class Walker:
                 elif a in ("--post-file", "--body-file"):
                     uploads.append(nxt)
             i += 1
+        if tool in ("curl", "curlie"):
+            _curl_files(args, uploads, outputs)
         if tool in ("wget", "wget2") and not outputs:
             outputs.extend(_url_basename(x) for x in args if "://" in x)
         if self.sub_secret:
@@ -3181,6 +3167,60 @@ def _host_allowed(host: str, allowed) -> bool:
     import fnmatch
     return any(fnmatch.fnmatchcase(host, pat.lower()) or host.endswith("." + pat.lower().lstrip("*.")) and
                pat.startswith("*.") for pat in allowed)
+
+
+#: curl options that take a value (short letters and long names); a short cluster's value starts after the letter
+_CURL_VALUED_SHORT = frozenset("AbcCdDeEFhHKmoPQrtTuUwxXyYz")
+_CURL_DATA = frozenset({"d", "data", "data-binary", "data-ascii", "data-urlencode", "json"})
+
+
+def _curl_files(args: list[str], uploads: list[str], outputs: list[str]) -> None:
+    """The files a curl command sends (``-d @f``, ``--data-binary @f``, ``--data-urlencode name@f``, form fields
+    ``-F name=@f`` / ``name=<f``, ``-T f``) and writes (``-o f``, ``-O``), in any option spelling: ``-sF f=@x``,
+    ``-Fname=@x``, ``--form=…``, ``-sSLo out``."""
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            break
+        pairs: list[tuple[str, str]] = []
+        if a.startswith("--"):
+            name, eq, value = a[2:].partition("=")
+            if not eq and name in ("data", "data-binary", "data-ascii", "data-urlencode", "data-raw", "json", "form",
+                                   "form-string", "upload-file", "output", "header", "user", "url", "request",
+                                   "config", "cookie", "cookie-jar", "referer", "user-agent", "proxy", "write-out",
+                                   "range", "max-time", "output-dir", "cacert", "cert", "key"):
+                value = args[i] if i < len(args) else ""
+                i += 1
+            pairs.append((name, value))
+        elif a.startswith("-") and len(a) > 1:
+            body = a[1:]
+            for k, ch in enumerate(body):
+                if ch in _CURL_VALUED_SHORT:
+                    value = body[k + 1:]
+                    if not value:
+                        value = args[i] if i < len(args) else ""
+                        i += 1
+                    pairs.append((ch, value))
+                    break
+                pairs.append((ch, ""))
+        for name, value in pairs:
+            if name in _CURL_DATA:
+                if value.startswith("@"):
+                    uploads.append(value[1:])
+                elif name == "data-urlencode" and "@" in value and "=" not in value.split("@", 1)[0]:
+                    uploads.append(value.split("@", 1)[1])  # name@file: the file's content, encoded
+            elif name in ("F", "form"):
+                field_value = value.split("=", 1)[1] if "=" in value else ""
+                if field_value[:1] in ("@", "<"):
+                    uploads.append(field_value[1:].split(";", 1)[0].strip('"'))
+            elif name in ("T", "upload-file"):
+                uploads.append(value)
+            elif name in ("o", "output"):
+                outputs.append(value)
+            elif name in ("O", "remote-name"):
+                outputs.extend(_url_basename(x) for x in args if "://" in x)
 
 
 def _url_basename(url: str) -> str:
