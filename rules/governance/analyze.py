@@ -1501,6 +1501,8 @@ class Walker:
                 effects.append(self.write_effect(ref, f"{tool} output"))
                 if ref.abs:
                     self.downloads.add(ref.abs)
+        if not hosts and tool in ("rsync", "scp"):
+            return "write", None  # both ends on this machine: a copy, not a transfer
         return "net", None
 
 
@@ -1732,8 +1734,9 @@ def _h_find(w: Walker, tool, argv, cwd, stdin, effects, taints):
     expr = argv[i:]
     names = [expr[k + 1] for k, a in enumerate(expr) if a in ("-name", "-iname", "-path", "-ipath", "-wholename")
              and k + 1 < len(expr)]
-    # a name or path filter narrows what is deleted (and is checked against the protected files below)
-    filtered = bool(names)
+    # a name or path filter narrows what is deleted (and is checked against the protected files below); a negated
+    # or alternative filter (`! -name '*.pyc'`, `-name a -o -mtime +1`) does not
+    filtered = bool(names) and not any(a in ("!", "-not", "-o", "-or", ",") for a in expr)
     typ = "read"
     j = 0
     while j < len(expr):
@@ -1757,7 +1760,7 @@ def _h_find(w: Walker, tool, argv, cwd, stdin, effects, taints):
             for start in starts:
                 ref = w.env.norm(start, cwd)
                 effects.append(w.find_delete(ref, filtered, names))
-            typ = "dangerous"
+            typ = max(typ, effects[-1].type, key=RANK.__getitem__)
         if a in ("-fprint", "-fprintf", "-fls", "-fprint0") and j + 1 < len(expr):
             effects.append(w.write_effect(w.env.norm(expr[j + 1], cwd), "find -fprint"))
             if RANK[typ] < RANK["write"]:
@@ -1835,17 +1838,22 @@ def _walker_find_exec(self: Walker, inner: list[str], cwd, filtered: bool, names
         self._find_ctx = None
 
 
-def _walker_find_delete(self: Walker, ref: PathRef, filtered: bool, names: list[str]) -> None:
-    for name in names:
-        name = name.lstrip("./") if name.startswith("./") else name
-        probe = self.env.norm(name if "/" in name and not name.startswith("*") else (ref.rel + "/" if ref.rel else "")
-                              + name, self.env.root) if ref.scope == "ws" else None
-        if probe is not None and self.env.protected(probe):
-            inv, what = self.env.protected(probe)
-            self.violate(inv, f"find -delete may delete {what}; " + _SELF_FIX[inv])
-            return _effect("dangerous", ref.display, "path")
-    ok_filtered = filtered and ref.scope == "ws"
-    return self.delete_effect(ref, "find -delete", recursive=True, filtered=ok_filtered)
+def _walker_find_delete(self: Walker, ref: PathRef, filtered: bool, names: list[str]) -> Effect:
+    """``find START … -delete`` deletes file by file. Inside the workspace, outside the allowed build and temp
+    dirs, it is a write of the files it reaches: with a name or path filter those the filter matches under START
+    (``find . -name '*.pyc' -delete`` reaches no protected file), without one every file under START (``find
+    memory -type f -delete`` deletes memory). Anywhere else (an allowed dir, the home directory, the system) it
+    sweeps the tree as ``rm -r START`` does: a recursive delete, allowed only in the allowed dirs."""
+    in_ws = ref.scope == "ws" and ref.rel not in (None, "")
+    allowed = in_ws and glob_in(ref.rel, self.opts.delete_allowed)
+    if filtered and ref.scope == "ws" and not allowed:
+        pattern = _find_pattern(ref.rel or ".", names)
+        self.reach_check(self.env.norm(pattern, self.env.root), "find -delete", "deletes",
+                         "narrow the -name/-path filter so that it names no memory file, cuticle's files or "
+                         "credentials")
+        return _effect("write", ref.display, "path")
+    eff = self.delete_effect(ref, "find -delete", recursive=True)
+    return eff if allowed or ref.scope != "ws" else _effect("write", ref.display, "path")
 
 
 Walker.find_exec = _walker_find_exec  # type: ignore[attr-defined]
