@@ -25,6 +25,22 @@ from .shell import Compound, Script, Simple, Word, parse
 
 RANK = {"read": 0, "exec": 1, "write": 2, "net": 3, "git": 4, "dangerous": 5}
 TYPES = tuple(RANK)
+#: "the most dangerous segment" of a command line, in the order the action types are defined (a test run whose
+#: output ``tee`` logs to a file is an exec; RANK orders the effects inside one segment: code that writes a file
+#: is a write)
+SEGMENT_ORDER = {"read": 0, "write": 1, "exec": 2, "git": 3, "net": 4, "dangerous": 5}
+
+
+def action_of(analysis: "Analysis") -> str:
+    """The action type of a command: its most dangerous segment (SEGMENT_ORDER), or effect of a file tool."""
+    best = "read"
+    for seg in analysis.segments:
+        if SEGMENT_ORDER[seg.type] > SEGMENT_ORDER[best]:
+            best = seg.type
+    for eff in analysis.effects:
+        if SEGMENT_ORDER[eff.type] > SEGMENT_ORDER[best]:
+            best = eff.type
+    return best
 
 #: the built-in invariants (id -> summary); each has its module and docs under rules/governance/invariants/
 INVARIANTS: dict[str, str] = {
@@ -63,7 +79,8 @@ READ_TOOLS = frozenset({"read", "grep", "find", "ls", "wc", "diff", "cmp", "file
                         "tokei", "cloc", "awk", "sed", "sort", "base64", "xxd", "iconv", "shasum", "((…))", "let",
                         "local", "declare", "typeset", "readonly", "shift", "return", "exit", "break", "continue",
                         "trap", "umask", "ulimit", "jobs", "fg", "bg", "disown", "times", "help", "man", "info",
-                        "tldr", "apropos", "whatis", "printf", "echo"})
+                        "tldr", "apropos", "whatis", "printf", "echo", "export", "unset", "shopt", "setopt",
+                        "unalias"})
 WRITE_TOOLS = frozenset({"vi", "nano", "emacs", "ex", "pico", "micro", "joe", "ssh-keygen", "tee", "cp", "mv", "ln", "install", "touch", "mkdir", "rmdir", "rm", "unlink", "truncate",
                          "chmod", "chown", "chgrp", "dd", "patch", "split", "csplit", "shred", "sponge", "ed",
                          "mktemp", "link", "chattr", "setfacl", "rename", "mkfifo", "mknod"})
@@ -208,11 +225,7 @@ class Analysis:
 
     @property
     def action(self) -> str:
-        best = "read"
-        for eff in self.all_effects():
-            if RANK[eff.type] > RANK[best]:
-                best = eff.type
-        return best
+        return action_of(self)
 
     def all_effects(self):
         for seg in self.segments:
@@ -818,7 +831,11 @@ class Walker:
         head = argv[0]
         self.cwd_hint = cwd
         if len(argv) > 2 and argv[1] == "-c":  # "$SHELL" -c '…': whatever shell it is, the script runs
+            start = len(self.out.segments)
             self.run_text(argv[2], cwd, f"{head} -c", op)
+            if len(self.out.segments) > start:  # unwrapped: the commands it runs are the segments that count
+                self.emit(argv, op, via, "read", effects, sudo, wrappers)
+                return cwd, _NO_FLOW
         else:
             for a in argv[1:]:
                 value = a.split("=", 1)[1] if a.startswith("-") and "=" in a else a
@@ -913,6 +930,7 @@ class Walker:
         cat = _CATEGORIES.get(tool)
         if cat is None:
             cat = _category_missing(tool)
+        nested_from = len(self.out.segments)
         if tool in _META_TOOLS:
             cat = _C_EXEC if cat == _C_EXEC else -1  # names and metadata only: no read of the content
             res = ("read", None)
@@ -963,6 +981,8 @@ class Walker:
             for ref in self.paths(_operands(argv[1:]), cwd):
                 effects.append(self.write_effect(ref, tool))
         typ, flow = res
+        if typ == "exec" and (cat == _C_SHELL or cat == _C_INTERP) and len(self.out.segments) > nested_from:
+            typ = "read"  # a shell or interpreter unwrapped: the commands it runs are the segments that count
         if sudo:
             typ = "dangerous"
         if tool not in _TAIL_TOOLS:  # no taint, download, working directory, variable or echo text to track

@@ -15,7 +15,7 @@ from pathlib import Path
 from tiers.record import dataclass, field
 
 from ._records import builder
-from .analyze import INVARIANTS, RANK, TYPES, Analysis, Effect, Violation, analyze_command
+from .analyze import INVARIANTS, RANK, TYPES, Analysis, Effect, Violation, action_of, analyze_command
 from .masking import mask, mask_obj, needs_mask
 from .paths import Env
 from .policy import _PLANS, _TARGET_KINDS, Policy, _plain, effective_policy
@@ -441,18 +441,15 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
         kind, analysis = analyze_call(call, env, policy, call_kind)
         volatile = analysis.volatile
         effects = _effects_of(analysis)
-        best = 0
         guard = False
         for eff in effects:
-            r = RANK[eff.type]
-            if r > best:
-                best = r
-            if not guard and eff.kind == "path" and "uticle/" in eff.target.lower():
+            if eff.kind == "path" and "uticle/" in eff.target.lower():
                 guard = True
+                break
         if guard:
             _guard_state_secrets(analysis, effects, call.tool)
         decision, rule, reason, mode, scope, findings = decide(analysis, policy, effects)
-        action = TYPES[best]
+        action = action_of(analysis)
         segments = tuple(analysis.segments)
     except RecursionError:
         decision, rule, reason, mode, scope, findings = ("deny", "internal-error", "the command is too deeply "
