@@ -1512,9 +1512,11 @@ class Walker:
                              "and may be a protected file; name the file literally")
         for host in hosts:
             effects.append(_effect("net", host, "host"))
-            if self.opts.allowed_hosts is not None and not _host_allowed(host, self.opts.allowed_hosts):
-                self.violate("no-network-egress", f"{tool} connects to {host}, which is not in the policy's "
-                             "allowedHosts; add it there or ask the user")
+            if self.opts.allowed_hosts is not None:
+                from .invariants.no_network_egress import host_violation  # it imports this module
+                v = host_violation(tool, host, self.opts.allowed_hosts)
+                if v is not None:
+                    self.violate(v.invariant, v.reason)
         for out in outputs:
             if out and out != "-" and out not in DEVICES:
                 ref = self.env.norm(out, cwd)
@@ -3189,12 +3191,6 @@ def _pathish(s: str) -> bool:
     if s.startswith(("http://", "https://")):
         return False
     return "/" in s or "." in s or s.lower() in ("memory.md", "user.md", "chitin.yaml")
-
-
-def _host_allowed(host: str, allowed) -> bool:
-    import fnmatch
-    return any(fnmatch.fnmatchcase(host, pat.lower()) or host.endswith("." + pat.lower().lstrip("*.")) and
-               pat.startswith("*.") for pat in allowed)
 
 
 #: curl options that take a value (short letters and long names); a short cluster's value starts after the letter
