@@ -1017,8 +1017,20 @@ class Walker:
                 taint = "decode"
                 if stdin and stdin.text and tool == "base64":
                     text = _b64(stdin.text)
+            elif tool == "printf" and len(args) > 1 and args[0] == "-v":
+                # printf -v NAME: the output goes to the variable, not to stdout
+                if any(dyn[3:]) if dyn else False:
+                    self.vars.pop(args[1], None)
+                else:
+                    self.vars[args[1]] = _printf(args[2:])
+                text = ""
             elif tool == "echo" or tool == "printf":
                 text = _echo_text(tool, args)
+                if any("\\" in a for a in args):
+                    joined = " ".join(args)
+                    if _ENCODED_CHAR.search(joined) and (tool == "printf" or any(
+                            a.startswith("-") and "e" in a for a in args[:2])):
+                        taint = "decode"  # hex or octal escapes spell out text: run as code, it is decoded code
             elif stdin is not None and tool in _FILTERS:
                 taint, secret = stdin.taint, stdin.secret
                 if tool in ("cat", "read", "tee"):
@@ -3345,6 +3357,8 @@ def _echo_text(tool: str, args: list[str]) -> str:
     return text
 
 
+#: a hex or octal escape (``\\x65``, ``\\145``, ``\\0145``) that printf or ``echo -e`` decodes
+_ENCODED_CHAR = LazyRe(r"\\x[0-9a-fA-F]|\\0?[0-7]{3}")
 _PRINTF_SPEC = LazyRe(r"%([-+ #0]*)(\d*)(?:\.(\d*))?([sbqdiouxXcfeEgG%])")
 
 
@@ -3377,6 +3391,8 @@ def _printf(args: list[str]) -> str:
             flags, width, prec, kind = m.groups()
             if kind == "%":
                 return "%"
+            width = str(min(int(width), 256)) if width else width  # bounded: the text is for matching, not display
+            prec = str(min(int(prec), 256)) if prec else prec
             took = True
             arg = rest.pop(0) if rest else ""
             if kind in "sq":

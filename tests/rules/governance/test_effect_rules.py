@@ -57,6 +57,8 @@ PRINTF_OUTPUT = [
     ("allow", "echo x >> \"$(printf '%s' no tes.txt)\""),
     ("allow", "printf '%s\\n' a b > notes.txt"),
     ("allow", "printf '%s\\n' notes.txt | xargs sed -i 1d"),
+    ("deny", "printf -v f '%s' MEMORY.md; echo x >> \"$f\""),
+    ("allow", "printf -v f '%s' notes.txt; echo x >> \"$f\""),
 ]
 
 # "$@" (and unquoted $*) is one word per positional parameter; an unquoted expansion splits into fields.
@@ -182,6 +184,12 @@ ACTION_TYPES = [
     ("deny", "write", "\"$SHELL\" -c 'echo x >> MEMORY.md'"),
     ("allow", "write", "awk '{print > (\"build/split-\" NR \".txt\")}' notes.txt"),
     ("allow", "exec", "awk 'BEGIN{system(\"make\")}'"),
+    # text spelled out with hex or octal escapes and run by a shell is decoded code
+    ("deny", "dangerous", "printf '\\x65\\x63\\x68\\x6f x >> MEMORY.md' | bash"),
+    ("deny", "dangerous", "echo -e '\\x65cho hi' | sh"),
+    ("deny", "dangerous", "printf '\\145cho hi' | sh"),
+    ("allow", "read", "printf 'echo hi\\n' | sh"),
+    ("allow", "read", "printf '\\x1b[31mred\\x1b[0m\\n'"),
 ]
 
 
