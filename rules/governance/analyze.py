@@ -3212,8 +3212,8 @@ _CURL_DATA = frozenset({"d", "data", "data-binary", "data-ascii", "data-urlencod
 
 def _curl_files(args: list[str], uploads: list[str], outputs: list[str]) -> None:
     """The files a curl command sends (``-d @f``, ``--data-binary @f``, ``--data-urlencode name@f``, form fields
-    ``-F name=@f`` / ``name=<f``, ``-T f``) and writes (``-o f``, ``-O``), in any option spelling: ``-sF f=@x``,
-    ``-Fname=@x``, ``--form=…``, ``-sSLo out``."""
+    ``-F name=@f`` / ``name=<f``, ``-T f``) and writes (``-o f``, ``-O``, the cookie jar ``-c``, headers ``-D``,
+    traces), in any option spelling: ``-sF f=@x``, ``-Fname=@x``, ``--form=…``, ``-sSLo out``."""
     i = 0
     while i < len(args):
         a = args[i]
@@ -3226,7 +3226,8 @@ def _curl_files(args: list[str], uploads: list[str], outputs: list[str]) -> None
             if not eq and name in ("data", "data-binary", "data-ascii", "data-urlencode", "data-raw", "json", "form",
                                    "form-string", "upload-file", "output", "header", "user", "url", "request",
                                    "config", "cookie", "cookie-jar", "referer", "user-agent", "proxy", "write-out",
-                                   "range", "max-time", "output-dir", "cacert", "cert", "key"):
+                                   "range", "max-time", "output-dir", "cacert", "cert", "key", "dump-header",
+                                   "trace", "trace-ascii", "stderr", "libcurl", "etag-save"):
                 value = args[i] if i < len(args) else ""
                 i += 1
             pairs.append((name, value))
@@ -3253,8 +3254,9 @@ def _curl_files(args: list[str], uploads: list[str], outputs: list[str]) -> None
                     uploads.append(field_value[1:].split(";", 1)[0].strip('"'))
             elif name in ("T", "upload-file"):
                 uploads.append(value)
-            elif name in ("o", "output"):
-                outputs.append(value)
+            elif name in ("o", "output", "c", "cookie-jar", "D", "dump-header", "trace", "trace-ascii", "stderr",
+                          "libcurl", "etag-save"):
+                outputs.append(value)  # the body, the cookie jar, the headers, a trace: each is a file written
             elif name in ("O", "remote-name"):
                 outputs.extend(_url_basename(x) for x in args if "://" in x)
 
