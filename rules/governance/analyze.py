@@ -2376,12 +2376,13 @@ def _awk_balanced(program: str, k: int) -> str:
     return program[k + 1:]
 
 
-_AWK_TOKEN = LazyRe(r'\s*(?:("(?:[^"\\]|\\.)*")|([A-Za-z_]\w*)|(\()|(\))|(\S))')
+_AWK_TOKEN = LazyRe(r'\s*(?:("(?:[^"\\]|\\.)*")|([A-Za-z_]\w*)(?!\s*[\[(])|(\()|(\))|(\$\w+)|(\d+(?:\.\d+)?)|(\S))')
 
 
 def _awk_eval(expr: str, values: dict[str, list[str | None]], files: list[str]) -> list[str]:
     """The texts an awk expression may have (string concatenation), an unknown part as ``$(…)``: literals,
-    known variables (each value they are given), ``FILENAME`` (each input file), parentheses."""
+    numbers, known variables (each value they are given), ``FILENAME`` (each input file), parentheses; a field
+    (``$1``) is an unknown part; any operator, array element or call makes the whole value unknown."""
     outs = [""]
     pos = 0
     depth = 0
@@ -2391,11 +2392,18 @@ def _awk_eval(expr: str, values: dict[str, list[str | None]], files: list[str]) 
         if m is None or m.end() == pos:
             break
         pos = m.end()
-        lit, name, opening, closing, other = m.groups()
+        lit, name, opening, closing, field, number, other = m.groups()
         if opening or closing:
             depth += 1 if opening else -1
             continue
-        if lit is not None:
+        if other is not None:
+            return ["$(…)"]  # an operator, an array element (ENVIRON["F"]), a call: a computed value
+        if number is not None:
+            piece = [number]
+        elif field is not None:
+            piece = ["$(…)"]  # a field of the input ($1, $NF)
+            unknown = True
+        elif lit is not None:
             piece = [_awk_string(lit)]
         elif name == "FILENAME" and files:
             piece = list(files)
