@@ -26,6 +26,7 @@ DELIBERATE_BASH = {
     ("write", "dangerous"): "only recursive deletes are `dangerous`; `rm file` is a write",
     ("read", "exec"): "commands with no side effects (cat, ls, grep, find) are `read`",
     ("write", "exec"): "commands that create or change files (mkdir, cp, mv, chmod +x) are `write`",
+    ("write", "net"): "a local copy (rsync or scp with no host) is a `write`; only a transfer to another host is `net`",
 }
 #: upstream 42-type vocabulary -> six types, where the mapping is meaningful
 UPSTREAM_TYPE = {"file.recursive_delete": "dangerous", "file.read": "read", "file.write": "write",

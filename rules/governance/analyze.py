@@ -25,6 +25,22 @@ from .shell import Compound, Script, Simple, Word, parse
 
 RANK = {"read": 0, "exec": 1, "write": 2, "net": 3, "git": 4, "dangerous": 5}
 TYPES = tuple(RANK)
+#: "the most dangerous segment" of a command line, in the order the action types are defined (a test run whose
+#: output ``tee`` logs to a file is an exec; RANK orders the effects inside one segment: code that writes a file
+#: is a write)
+SEGMENT_ORDER = {"read": 0, "write": 1, "exec": 2, "git": 3, "net": 4, "dangerous": 5}
+
+
+def action_of(analysis: "Analysis") -> str:
+    """The action type of a command: its most dangerous segment (SEGMENT_ORDER), or effect of a file tool."""
+    best = "read"
+    for seg in analysis.segments:
+        if SEGMENT_ORDER[seg.type] > SEGMENT_ORDER[best]:
+            best = seg.type
+    for eff in analysis.effects:
+        if SEGMENT_ORDER[eff.type] > SEGMENT_ORDER[best]:
+            best = eff.type
+    return best
 
 #: the built-in invariants (id -> summary); each has its module and docs under rules/governance/invariants/
 INVARIANTS: dict[str, str] = {
@@ -63,7 +79,8 @@ READ_TOOLS = frozenset({"read", "grep", "find", "ls", "wc", "diff", "cmp", "file
                         "tokei", "cloc", "awk", "sed", "sort", "base64", "xxd", "iconv", "shasum", "((…))", "let",
                         "local", "declare", "typeset", "readonly", "shift", "return", "exit", "break", "continue",
                         "trap", "umask", "ulimit", "jobs", "fg", "bg", "disown", "times", "help", "man", "info",
-                        "tldr", "apropos", "whatis", "printf", "echo"})
+                        "tldr", "apropos", "whatis", "printf", "echo", "export", "unset", "shopt", "setopt",
+                        "unalias"})
 WRITE_TOOLS = frozenset({"vi", "nano", "emacs", "ex", "pico", "micro", "joe", "ssh-keygen", "tee", "cp", "mv", "ln", "install", "touch", "mkdir", "rmdir", "rm", "unlink", "truncate",
                          "chmod", "chown", "chgrp", "dd", "patch", "split", "csplit", "shred", "sponge", "ed",
                          "mktemp", "link", "chattr", "setfacl", "rename", "mkfifo", "mknod"})
@@ -208,11 +225,7 @@ class Analysis:
 
     @property
     def action(self) -> str:
-        best = "read"
-        for eff in self.all_effects():
-            if RANK[eff.type] > RANK[best]:
-                best = eff.type
-        return best
+        return action_of(self)
 
     def all_effects(self):
         for seg in self.segments:
@@ -304,6 +317,8 @@ class Walker:
         self.sub_secret = False
         self.functions: dict[str, list[Script]] = {}
         self.aliases: dict[str, str] = {}
+        #: the positional parameters inside a function call or after ``set --`` (None: unknown, the caller's)
+        self.positional: list[str] | None = None
         #: the working directory of the command being typed (targets only known as patterns resolve against it)
         self.cwd_hint: str | None = env.root
 
@@ -459,6 +474,8 @@ class Walker:
                 value = cwd
             if value is None:
                 value = _listing_value(sub)
+            if value is None:
+                value = _lookup_value(sub)
             if value is not None and "$(…)" in text:
                 text = text.replace("$(…)", value, 1)
         dynamic = "$(…)" in text or "(…)" in text
@@ -523,8 +540,21 @@ class Walker:
             if not t and self.tainted:
                 for name in _VAR.findall(w.text):
                     t = t or self.tainted.get(name[0] or name[1])
-            word_taint.append(t)
+            if self.positional is not None and (w.text in ("$@", "${@}") or not w.quoted and w.text in ("$*", "${*}")):
+                # "$@" is one word per positional parameter (a function forwarding its arguments to sed -i)
+                argv.extend(self.positional)
+                dyn_flags.extend([False] * len(self.positional))
+                word_taint.extend([t] * len(self.positional))
+                continue
             text, dyn = self.expand(w, cwd)
+            if not w.quoted and not dyn and argv and (" " in text or "\t" in text or "\n" in text):
+                # field splitting: an unquoted expansion is as many words as its value has fields
+                fields = text.split()
+                argv.extend(fields)
+                dyn_flags.extend([False] * len(fields))
+                word_taint.extend([t] * len(fields))
+                continue
+            word_taint.append(t)
             argv.append(text)
             dyn_flags.append(dyn)
         return self.simple_words(cmd, cwd, via, op, stdin, argv, dyn_flags, word_taint)
@@ -801,7 +831,11 @@ class Walker:
         head = argv[0]
         self.cwd_hint = cwd
         if len(argv) > 2 and argv[1] == "-c":  # "$SHELL" -c '…': whatever shell it is, the script runs
+            start = len(self.out.segments)
             self.run_text(argv[2], cwd, f"{head} -c", op)
+            if len(self.out.segments) > start:  # unwrapped: the commands it runs are the segments that count
+                self.emit(argv, op, via, "read", effects, sudo, wrappers)
+                return cwd, _NO_FLOW
         else:
             for a in argv[1:]:
                 value = a.split("=", 1)[1] if a.startswith("-") and "=" in a else a
@@ -832,6 +866,7 @@ class Walker:
             self.vars[str(k)] = a
         self.vars["@"] = self.vars["*"] = " ".join(argv[1:])
         self.vars["#"] = str(len(argv) - 1)
+        saved_positional, self.positional = self.positional, list(argv[1:])
         body = self.functions.pop(name)  # popped while it runs: a recursive call is walked once
         try:
             flow = _NO_FLOW
@@ -839,6 +874,7 @@ class Walker:
                 cwd, flow = self.nested(script, cwd, f"function {name}", op)
         finally:
             self.functions[name] = body
+            self.positional = saved_positional
             for k in _POSITIONAL:
                 self.vars.pop(k, None)
             self.vars.update(saved)
@@ -865,6 +901,7 @@ class Walker:
                 for k, a in enumerate(args[:9], 1):
                     self.vars[str(k)] = a
                 self.vars["@"] = self.vars["*"] = " ".join(args)
+                self.positional = list(args)
             return None
         expansion = self.aliases.pop(head)  # popped while it runs: `alias ls='ls -F'` expands once
         try:
@@ -893,6 +930,7 @@ class Walker:
         cat = _CATEGORIES.get(tool)
         if cat is None:
             cat = _category_missing(tool)
+        nested_from = len(self.out.segments)
         if tool in _META_TOOLS:
             cat = _C_EXEC if cat == _C_EXEC else -1  # names and metadata only: no read of the content
             res = ("read", None)
@@ -943,6 +981,8 @@ class Walker:
             for ref in self.paths(_operands(argv[1:]), cwd):
                 effects.append(self.write_effect(ref, tool))
         typ, flow = res
+        if typ == "exec" and (cat == _C_SHELL or cat == _C_INTERP) and len(self.out.segments) > nested_from:
+            typ = "read"  # a shell or interpreter unwrapped: the commands it runs are the segments that count
         if sudo:
             typ = "dangerous"
         if tool not in _TAIL_TOOLS:  # no taint, download, working directory, variable or echo text to track
@@ -977,8 +1017,20 @@ class Walker:
                 taint = "decode"
                 if stdin and stdin.text and tool == "base64":
                     text = _b64(stdin.text)
+            elif tool == "printf" and len(args) > 1 and args[0] == "-v":
+                # printf -v NAME: the output goes to the variable, not to stdout
+                if any(dyn[3:]) if dyn else False:
+                    self.vars.pop(args[1], None)
+                else:
+                    self.vars[args[1]] = _printf(args[2:])
+                text = ""
             elif tool == "echo" or tool == "printf":
                 text = _echo_text(tool, args)
+                if any("\\" in a for a in args):
+                    joined = " ".join(args)
+                    if _ENCODED_CHAR.search(joined) and (tool == "printf" or any(
+                            a.startswith("-") and "e" in a for a in args[:2])):
+                        taint = "decode"  # hex or octal escapes spell out text: run as code, it is decoded code
             elif stdin is not None and tool in _FILTERS:
                 taint, secret = stdin.taint, stdin.secret
                 if tool in ("cat", "read", "tee"):
@@ -1433,23 +1485,7 @@ class Walker:
             a = args[i]
             nxt = args[i + 1] if i + 1 < len(args) else ""
             if tool in ("curl", "curlie"):
-                if a in ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json") and \
-                        nxt.startswith("@"):
-                    uploads.append(nxt[1:])
-                elif a.startswith("-d@") or a.startswith("--data-binary=@"):
-                    uploads.append(a.split("@", 1)[1])
-                elif a in ("-F", "--form") and "=@" in nxt:
-                    uploads.append(nxt.split("=@", 1)[1].split(";")[0])
-                elif a in ("-T", "--upload-file"):
-                    uploads.append(nxt)
-                elif a in ("-o", "--output"):
-                    outputs.append(nxt)
-                elif a.startswith("-o") and len(a) > 2 and not a.startswith("--"):
-                    outputs.append(a[2:])
-                elif a in ("-O", "--remote-name"):
-                    outputs.extend(_url_basename(x) for x in args if "://" in x)
-                elif a.startswith("-") and not a.startswith("--") and a.endswith("o") and nxt:
-                    outputs.append(nxt)  # -sSLo file
+                pass  # parsed as a whole below (short-option clusters take their value from the rest)
             elif tool in ("wget", "wget2"):
                 if a in ("-O", "--output-document"):
                     outputs.append(nxt)
@@ -1462,6 +1498,8 @@ class Walker:
                 elif a in ("--post-file", "--body-file"):
                     uploads.append(nxt)
             i += 1
+        if tool in ("curl", "curlie"):
+            _curl_files(args, uploads, outputs)
         if tool in ("wget", "wget2") and not outputs:
             outputs.extend(_url_basename(x) for x in args if "://" in x)
         if self.sub_secret:
@@ -1486,15 +1524,19 @@ class Walker:
                              "and may be a protected file; name the file literally")
         for host in hosts:
             effects.append(_effect("net", host, "host"))
-            if self.opts.allowed_hosts is not None and not _host_allowed(host, self.opts.allowed_hosts):
-                self.violate("no-network-egress", f"{tool} connects to {host}, which is not in the policy's "
-                             "allowedHosts; add it there or ask the user")
+            if self.opts.allowed_hosts is not None:
+                from .invariants.no_network_egress import host_violation  # it imports this module
+                v = host_violation(tool, host, self.opts.allowed_hosts)
+                if v is not None:
+                    self.violate(v.invariant, v.reason)
         for out in outputs:
             if out and out != "-" and out not in DEVICES:
                 ref = self.env.norm(out, cwd)
                 effects.append(self.write_effect(ref, f"{tool} output"))
                 if ref.abs:
                     self.downloads.add(ref.abs)
+        if not hosts and tool in ("rsync", "scp"):
+            return "write", None  # both ends on this machine: a copy, not a transfer
         return "net", None
 
 
@@ -1726,8 +1768,9 @@ def _h_find(w: Walker, tool, argv, cwd, stdin, effects, taints):
     expr = argv[i:]
     names = [expr[k + 1] for k, a in enumerate(expr) if a in ("-name", "-iname", "-path", "-ipath", "-wholename")
              and k + 1 < len(expr)]
-    # a name or path filter narrows what is deleted (and is checked against the protected files below)
-    filtered = bool(names)
+    # a name or path filter narrows what is deleted (and is checked against the protected files below); a negated
+    # or alternative filter (`! -name '*.pyc'`, `-name a -o -mtime +1`) does not
+    filtered = bool(names) and not any(a in ("!", "-not", "-o", "-or", ",") for a in expr)
     typ = "read"
     j = 0
     while j < len(expr):
@@ -1751,7 +1794,7 @@ def _h_find(w: Walker, tool, argv, cwd, stdin, effects, taints):
             for start in starts:
                 ref = w.env.norm(start, cwd)
                 effects.append(w.find_delete(ref, filtered, names))
-            typ = "dangerous"
+            typ = max(typ, effects[-1].type, key=RANK.__getitem__)
         if a in ("-fprint", "-fprintf", "-fls", "-fprint0") and j + 1 < len(expr):
             effects.append(w.write_effect(w.env.norm(expr[j + 1], cwd), "find -fprint"))
             if RANK[typ] < RANK["write"]:
@@ -1786,6 +1829,30 @@ def _listing_value(script: Script) -> str | None:
     return None
 
 
+def _lookup_value(script: Script) -> str | None:
+    """What ``$(which NAME)``, ``$(command -v NAME)`` or ``$(type -P NAME)`` prints: the path of program NAME (as
+    ``/usr/bin/NAME``: its directory does not matter, its name says what runs), so ``$(which python3) -c …`` is
+    looked through like ``python3 -c …``."""
+    if len(script.items) != 1:
+        return None
+    pipe = script.items[0][1]
+    if len(pipe.commands) != 1 or not isinstance(pipe.commands[0], Simple):
+        return None
+    cmd = pipe.commands[0]
+    if cmd.redirects and not all(r.target is not None and r.target.text in DEVICES for r in cmd.redirects):
+        return None
+    words = [w.text for w in cmd.words]
+    if not all(w.literal for w in cmd.words) or len(words) < 2:
+        return None
+    if words[0] == "which" and len(words) == 2 or words[:2] in (["command", "-v"], ["type", "-P"], ["type", "-p"]) \
+            and len(words) == 3:
+        name = words[-1]
+        if not name or name.startswith("-"):
+            return None
+        return name if "/" in name else "/usr/bin/" + name
+    return None
+
+
 def _find_pattern(start: str, names: list[str]) -> str:
     """The path pattern a find's ``{}`` stands for: any file under ``start`` whose last name matches the -name
     filter (``$(…)`` is "any directories"), so writes through -exec reach what the filter can reach."""
@@ -1805,17 +1872,22 @@ def _walker_find_exec(self: Walker, inner: list[str], cwd, filtered: bool, names
         self._find_ctx = None
 
 
-def _walker_find_delete(self: Walker, ref: PathRef, filtered: bool, names: list[str]) -> None:
-    for name in names:
-        name = name.lstrip("./") if name.startswith("./") else name
-        probe = self.env.norm(name if "/" in name and not name.startswith("*") else (ref.rel + "/" if ref.rel else "")
-                              + name, self.env.root) if ref.scope == "ws" else None
-        if probe is not None and self.env.protected(probe):
-            inv, what = self.env.protected(probe)
-            self.violate(inv, f"find -delete may delete {what}; " + _SELF_FIX[inv])
-            return _effect("dangerous", ref.display, "path")
-    ok_filtered = filtered and ref.scope == "ws"
-    return self.delete_effect(ref, "find -delete", recursive=True, filtered=ok_filtered)
+def _walker_find_delete(self: Walker, ref: PathRef, filtered: bool, names: list[str]) -> Effect:
+    """``find START … -delete`` deletes file by file. Inside the workspace, outside the allowed build and temp
+    dirs, it is a write of the files it reaches: with a name or path filter those the filter matches under START
+    (``find . -name '*.pyc' -delete`` reaches no protected file), without one every file under START (``find
+    memory -type f -delete`` deletes memory). Anywhere else (an allowed dir, the home directory, the system) it
+    sweeps the tree as ``rm -r START`` does: a recursive delete, allowed only in the allowed dirs."""
+    in_ws = ref.scope == "ws" and ref.rel not in (None, "")
+    allowed = in_ws and glob_in(ref.rel, self.opts.delete_allowed)
+    if filtered and ref.scope == "ws" and not allowed:
+        pattern = _find_pattern(ref.rel or ".", names)
+        self.reach_check(self.env.norm(pattern, self.env.root), "find -delete", "deletes",
+                         "narrow the -name/-path filter so that it names no memory file, cuticle's files or "
+                         "credentials")
+        return _effect("write", ref.display, "path")
+    eff = self.delete_effect(ref, "find -delete", recursive=True)
+    return eff if allowed or ref.scope != "ws" else _effect("write", ref.display, "path")
 
 
 Walker.find_exec = _walker_find_exec  # type: ignore[attr-defined]
@@ -2013,10 +2085,16 @@ def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
             if symbolic and ref.abs:
                 base_dir = ref.abs if is_dir else ref.abs.rsplit("/", 1)[0] or "/"
             for s in srcs:
-                sref = w.env.norm(s, base_dir)
-                hit = w.env.protected(sref)
-                if hit is None and w.env.is_state_secret(sref):
-                    hit = ("no-governance-self-modification", f"{sref.display} (cuticle's stamp key or token)")
+                # the target as the link resolves it and as the command's directory names it (ln -r, a copy of
+                # the link, or a later cd make them the same file): a protected target is denied wherever the
+                # link itself goes
+                hit = None
+                for sref in dict.fromkeys((w.env.norm(s, cwd), w.env.norm(s, base_dir))):
+                    hit = w.env.protected(sref)
+                    if hit is None and w.env.is_state_secret(sref):
+                        hit = ("no-governance-self-modification", f"{sref.display} (cuticle's stamp key or token)")
+                    if hit or w.env.is_secret(sref):
+                        break
                 if hit:
                     w.violate(hit[0], f"{tool} links to {hit[1]}: whatever is written through the link changes it, "
                               "and reads through it are reads of it; copy the content instead (cp without -l/-s), "
@@ -2073,9 +2151,6 @@ def _h_sed(w: Walker, tool, argv, cwd, stdin, effects, taints):
             script_given = True
         elif a.startswith("--in-place") or (tool == "sed" and _cluster_has_i(a)):
             inplace = True
-        elif tool == "awk" and a in ("-v", "-F", "--assign", "--field-separator"):
-            i += 2
-            continue
         elif a == "--":
             files.extend(args[i + 1:])
             break
@@ -2089,31 +2164,6 @@ def _h_sed(w: Walker, tool, argv, cwd, stdin, effects, taints):
             else:
                 files.append(a)
         i += 1
-    if tool == "awk":
-        inplace = any(a in ("-i", "--include") and j + 1 < len(args) and args[j + 1] == "inplace"
-                      for j, a in enumerate(args))
-        program = next((a for a in args if not a.startswith("-") and a != "inplace"), "")
-        if inplace:
-            files = [a for a in files if a != "inplace"]
-        for m in _AWK_OUT.finditer(program):
-            target = m.group(2) if m.group(2) is not None else None
-            if target is not None:
-                effects.append(w.write_effect(w.env.norm(target, cwd), "awk print >"))
-            elif m.group(3) == "FILENAME":
-                for ref in w.paths(files, cwd):
-                    effects.append(w.write_effect(ref, "awk print > FILENAME"))
-            else:
-                w.cwd_hint = cwd
-                w.reach_check(PathRef("unknown", "$(…)"), "awk print >", "writes")
-        if _AWK_OUT.search(program) and not inplace:
-            for ref in w.paths(files, cwd):
-                effects.append(_effect("read", ref.display, "path"))
-            return "write", None
-        if _AWK_SYSTEM.search(" ".join(args)):
-            m = _AWK_SYSTEM_ARG.search(" ".join(args))
-            if m:
-                w.run_text(m.group(1), cwd, "awk system()", ";")
-            return "exec", None
     if inplace:
         for ref in w.paths(files, cwd):
             effects.append(w.write_effect(ref, f"{tool} -i"))
@@ -2121,6 +2171,251 @@ def _h_sed(w: Walker, tool, argv, cwd, stdin, effects, taints):
     for ref in w.paths(files, cwd):
         effects.append(_effect("read", ref.display, "path"))
     return "read", _flow(stdin.taint if stdin else None)
+
+
+def _h_awk(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """awk: the program's output redirections (``print > EXPR``, ``>>``, ``| "cmd"``), ``system()`` and
+    ``"cmd" | getline`` are what it writes and runs. EXPR is evaluated as far as it is known: string literals,
+    variables set by ``-v``, by an operand ``name=value`` or by a literal assignment in the program, ``FILENAME``
+    (the input files), concatenations and parentheses; an unknown part (a field, ``NR``) stands for anything, so
+    ``print > ("build/split-" NR ".txt")`` reaches only ``build/split-*.txt``."""
+    from .content import read_text
+
+    args = argv[1:]
+    values: dict[str, list[str | None]] = {}
+    program: str | None = None
+    program_file = False
+    inplace = False
+    files: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        nxt = args[i + 1] if i + 1 < len(args) else ""
+        if a == "--":
+            i += 1
+            break
+        if not a.startswith("-") or a == "-":
+            break
+        if a in ("-v", "--assign") or a.startswith(("-v", "--assign=")):
+            assign = nxt if a in ("-v", "--assign") else a[2:] if a.startswith("-v") else a.split("=", 1)[1]
+            name, eq, value = assign.partition("=")
+            if eq:
+                values.setdefault(name, []).append(value)
+            i += 2 if a in ("-v", "--assign") else 1
+            continue
+        if a in ("-f", "--file", "-E", "--exec") or a.startswith(("--file=", "--exec=")):
+            path = nxt if "=" not in a else a.split("=", 1)[1]
+            ref = w.env.norm(path, cwd)
+            effects.append(_effect("read", ref.display, "path"))
+            text = read_text(ref.abs) if ref.abs and ref.scope != "unknown" else None
+            program = (program or "") + "\n" + (text if text is not None else "\x00unknown")
+            program_file = True
+            i += 1 if "=" in a else 2
+            continue
+        if a in ("-i", "--include"):
+            inplace = inplace or nxt == "inplace"
+            i += 2
+            continue
+        if a in ("-F", "--field-separator"):
+            i += 2
+            continue
+        i += 1
+    rest = args[i:]
+    if not program_file:
+        program, rest = (rest[0], rest[1:]) if rest else ("", [])
+    for a in rest:
+        name, eq, value = a.partition("=")
+        if eq and name.replace("_", "a").isalnum() and not name[0].isdigit():
+            values.setdefault(name, []).append(value)  # an operand `name=value` assigns, it is not a file
+        else:
+            files.append(a)
+    assert program is not None
+    if "\x00unknown" in program:  # a program file that cannot be read: what it writes is unknown
+        w.cwd_hint = cwd
+        w.reach_check(PathRef("unknown", "$(…)"), f"{tool} -f", "writes")
+        return "write", None
+    for m in _AWK_ASSIGN.finditer(program):
+        name, lit = m.group(1), m.group(2)
+        values.setdefault(name, []).append(_awk_string(lit) if lit is not None else None)
+    typ = "read"
+    for how, expr in _awk_outputs(program):
+        targets = _awk_eval(expr, values, files)
+        if how == "|" or how == "getline" or how == "system":
+            for t in targets:
+                head = t.split(None, 1)[0] if t.split() else ""
+                if "$(…)" in t or (how == "|" and tool_name(head) in SHELLS | INTERPRETERS):
+                    # a command only known when it runs, or a shell fed the printed text: it may write anything
+                    w.cwd_hint = cwd
+                    w.reach_check(PathRef("unknown", "$(…)"), f"{tool} {how}", "runs a command that writes")
+                else:
+                    start = len(w.out.segments)
+                    w.run_text(t, cwd, f"{tool} {how}", ";")
+                    for seg in w.out.segments[start:]:
+                        if RANK[seg.type] > RANK[typ]:
+                            typ = seg.type
+            if RANK[typ] < RANK["exec"]:
+                typ = "exec"
+            continue
+        for t in targets:
+            if t in DEVICES or t.startswith("/dev/fd/") or t in ("/dev/stdout", "/dev/stderr", "-"):
+                continue
+            w.cwd_hint = cwd
+            effects.append(w.write_effect(w.env.norm(t, cwd), f"{tool} print {how}"))
+            if RANK[typ] < RANK["write"]:
+                typ = "write"
+    if inplace:
+        for ref in w.paths(files, cwd):
+            effects.append(w.write_effect(ref, f"{tool} -i inplace"))
+        return "write", None
+    for ref in w.paths(files, cwd):
+        effects.append(_effect("read", ref.display, "path"))
+    if typ != "read":
+        return typ, None
+    return "read", _flow(stdin.taint if stdin else None)
+
+
+#: `name = "literal"` or `name = <something else>` in an awk program (not `==`, `<=`, `>=`, `!=`)
+_AWK_ASSIGN = LazyRe(r"(?<![=!<>\w$])([A-Za-z_]\w*)\s*=(?!=)\s*(\"(?:[^\"\\]|\\.)*\")?")
+_AWK_STMT_END = frozenset(";}\n")
+
+
+def _awk_string(lit: str) -> str:
+    return lit[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+
+
+def _awk_outputs(program: str) -> list[tuple[str, str]]:
+    """The output targets of an awk program: (``>``, ``>>`` or ``|``, target expression) of each ``print`` /
+    ``printf`` redirection, (``getline``, command) for ``cmd | getline``, (``system``, command) for
+    ``system(cmd)``. Strings and parenthesized arguments are skipped (``print (a > b)`` compares)."""
+    out: list[tuple[str, str]] = []
+    n = len(program)
+    i = 0
+    in_print = False
+    depth = 0
+    stmt_start = 0
+    while i < n:
+        c = program[i]
+        if c == '"':
+            j = i + 1
+            while j < n and program[j] != '"':
+                j += 2 if program[j] == "\\" else 1
+            i = j + 1
+            continue
+        if c == "/" and not in_print:  # a regex literal /…/ (division needs an operand before it)
+            prev = program[stmt_start:i].rstrip()[-1:]
+            if not prev or prev in "({;,!~&|":
+                j = program.find("/", i + 1)
+                if j > 0:
+                    i = j + 1
+                    continue
+        if c in _AWK_STMT_END and depth == 0:
+            in_print = False
+            stmt_start = i + 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth = max(0, depth - 1)
+        elif c.isalpha() and (i == 0 or not (program[i - 1].isalnum() or program[i - 1] in "_$")):
+            j = i
+            while j < n and (program[j].isalnum() or program[j] == "_"):
+                j += 1
+            word = program[i:j]
+            if word in ("print", "printf") and depth == 0:
+                in_print = True
+            elif word == "system":
+                k = j
+                while k < n and program[k] == " ":
+                    k += 1
+                if k < n and program[k] == "(":
+                    out.append(("system", _awk_balanced(program, k)))
+            elif word == "getline":
+                before = program[stmt_start:i].rstrip()
+                if before.endswith("|"):
+                    out.append(("getline", before[:-1]))
+            i = j
+            continue
+        elif in_print and depth == 0 and c in ">|":
+            how = ">>" if program.startswith(">>", i) else c
+            j = i + len(how)
+            k = j
+            d = 0
+            while k < n and not (program[k] in _AWK_STMT_END and d == 0):
+                if program[k] == '"':
+                    k += 1
+                    while k < n and program[k] != '"':
+                        k += 2 if program[k] == "\\" else 1
+                elif program[k] == "(":
+                    d += 1
+                elif program[k] == ")":
+                    d -= 1
+                k += 1
+            out.append((how, program[j:k].strip()))
+            in_print = False
+            i = k
+            continue
+        i += 1
+    return out
+
+
+def _awk_balanced(program: str, k: int) -> str:
+    """The text inside the parentheses opening at ``k``."""
+    d = 0
+    j = k
+    while j < len(program):
+        if program[j] == "(":
+            d += 1
+        elif program[j] == ")":
+            d -= 1
+            if d == 0:
+                return program[k + 1:j]
+        elif program[j] == '"':
+            j += 1
+            while j < len(program) and program[j] != '"':
+                j += 2 if program[j] == "\\" else 1
+        j += 1
+    return program[k + 1:]
+
+
+_AWK_TOKEN = LazyRe(r'\s*(?:("(?:[^"\\]|\\.)*")|([A-Za-z_]\w*)(?!\s*[\[(])|(\()|(\))|(\$\w+)|(\d+(?:\.\d+)?)|(\S))')
+
+
+def _awk_eval(expr: str, values: dict[str, list[str | None]], files: list[str]) -> list[str]:
+    """The texts an awk expression may have (string concatenation), an unknown part as ``$(…)``: literals,
+    numbers, known variables (each value they are given), ``FILENAME`` (each input file), parentheses; a field
+    (``$1``) is an unknown part; any operator, array element or call makes the whole value unknown."""
+    outs = [""]
+    pos = 0
+    depth = 0
+    unknown = False
+    while pos < len(expr):
+        m = _AWK_TOKEN.match(expr, pos)
+        if m is None or m.end() == pos:
+            break
+        pos = m.end()
+        lit, name, opening, closing, field, number, other = m.groups()
+        if opening or closing:
+            depth += 1 if opening else -1
+            continue
+        if other is not None:
+            return ["$(…)"]  # an operator, an array element (ENVIRON["F"]), a call: a computed value
+        if number is not None:
+            piece = [number]
+        elif field is not None:
+            piece = ["$(…)"]  # a field of the input ($1, $NF)
+            unknown = True
+        elif lit is not None:
+            piece = [_awk_string(lit)]
+        elif name == "FILENAME" and files:
+            piece = list(files)
+        elif name is not None and name in values and None not in values[name] and len(values[name]) <= 8:
+            piece = [v for v in values[name] if v is not None]
+        else:
+            piece = ["$(…)"]
+            unknown = True
+        outs = [o + p for o in outs for p in piece][:16]
+    if unknown:
+        outs = [re.sub(r"(?:\$\(…\))+", "$(…)", o) for o in outs]
+    return outs or ["$(…)"]
 
 
 def _h_chmod(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -2671,7 +2966,7 @@ _FINAL = {
     "rm": _h_rm, "unlink": _h_truncate_like, "shred": _h_truncate_like, "truncate": _h_truncate_like,
     "touch": _h_truncate_like, "mkdir": _h_truncate_like, "rmdir": _h_truncate_like,
     "cp": _h_copy, "mv": _h_copy, "ln": _h_copy, "install": _h_copy,
-    "tee": _h_tee, "sponge": _h_tee, "sed": _h_sed, "awk": _h_sed, "chmod": _h_chmod, "chown": _h_chmod,
+    "tee": _h_tee, "sponge": _h_tee, "sed": _h_sed, "awk": _h_awk, "chmod": _h_chmod, "chown": _h_chmod,
     "chgrp": _h_chmod, "dd": _h_dd, "git": _h_git, "source": _h_source, ".": _h_source, "tar": _h_tar,
     "sort": _h_sort, "uniq": _h_uniq, "patch": _h_patch, "unzip": _h_unzip, "bsdtar": _h_tar, "7z": _h_7z,
     "7za": _h_7z, "7zz": _h_7z, "unrar": _h_7z, "aws": _h_cloud_copy, "gsutil": _h_cloud_copy, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
@@ -2738,9 +3033,6 @@ _SELF_FIX = {
 _SED_W_OR_E = LazyRe(r"(^|;)\s*\d*\s*w\s+\S|\be\b")
 _SED_W = LazyRe(r"(?:^|;)\s*\d*\s*w\s+(\S+)")
 #: awk output redirection: ``print … > "file"`` / ``>> "file"`` (group 2) or a computed target (group 3)
-_AWK_OUT = LazyRe(r"\bprintf?\b[^;{}>|]*?(>>?)\s*(?:\"([^\"]*)\"|([A-Za-z_$][\w$]*|\())")
-_AWK_SYSTEM = LazyRe(r"\bsystem\s*\(")
-_AWK_SYSTEM_ARG = LazyRe(r"system\s*\(\s*\"([^\"]*)\"")
 _CHMOD_MODE = LazyRe(r"[0-7]{3,4}|[ugoa]*[+=-][rwxXst]*(,[ugoa]*[+=-][rwxXst]*)*")
 _OCTAL_MODE = LazyRe(r"[0-7]{3,4}")
 _MODE_CLAUSE = LazyRe(r"([ugoa]*)([+=-])([rwxXst]*)")
@@ -2921,10 +3213,60 @@ def _pathish(s: str) -> bool:
     return "/" in s or "." in s or s.lower() in ("memory.md", "user.md", "chitin.yaml")
 
 
-def _host_allowed(host: str, allowed) -> bool:
-    import fnmatch
-    return any(fnmatch.fnmatchcase(host, pat.lower()) or host.endswith("." + pat.lower().lstrip("*.")) and
-               pat.startswith("*.") for pat in allowed)
+#: curl options that take a value (short letters and long names); a short cluster's value starts after the letter
+_CURL_VALUED_SHORT = frozenset("AbcCdDeEFhHKmoPQrtTuUwxXyYz")
+_CURL_DATA = frozenset({"d", "data", "data-binary", "data-ascii", "data-urlencode", "json"})
+
+
+def _curl_files(args: list[str], uploads: list[str], outputs: list[str]) -> None:
+    """The files a curl command sends (``-d @f``, ``--data-binary @f``, ``--data-urlencode name@f``, form fields
+    ``-F name=@f`` / ``name=<f``, ``-T f``) and writes (``-o f``, ``-O``, the cookie jar ``-c``, headers ``-D``,
+    traces), in any option spelling: ``-sF f=@x``, ``-Fname=@x``, ``--form=…``, ``-sSLo out``."""
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            break
+        pairs: list[tuple[str, str]] = []
+        if a.startswith("--"):
+            name, eq, value = a[2:].partition("=")
+            if not eq and name in ("data", "data-binary", "data-ascii", "data-urlencode", "data-raw", "json", "form",
+                                   "form-string", "upload-file", "output", "header", "user", "url", "request",
+                                   "config", "cookie", "cookie-jar", "referer", "user-agent", "proxy", "write-out",
+                                   "range", "max-time", "output-dir", "cacert", "cert", "key", "dump-header",
+                                   "trace", "trace-ascii", "stderr", "libcurl", "etag-save"):
+                value = args[i] if i < len(args) else ""
+                i += 1
+            pairs.append((name, value))
+        elif a.startswith("-") and len(a) > 1:
+            body = a[1:]
+            for k, ch in enumerate(body):
+                if ch in _CURL_VALUED_SHORT:
+                    value = body[k + 1:]
+                    if not value:
+                        value = args[i] if i < len(args) else ""
+                        i += 1
+                    pairs.append((ch, value))
+                    break
+                pairs.append((ch, ""))
+        for name, value in pairs:
+            if name in _CURL_DATA:
+                if value.startswith("@"):
+                    uploads.append(value[1:])
+                elif name == "data-urlencode" and "@" in value and "=" not in value.split("@", 1)[0]:
+                    uploads.append(value.split("@", 1)[1])  # name@file: the file's content, encoded
+            elif name in ("F", "form"):
+                field_value = value.split("=", 1)[1] if "=" in value else ""
+                if field_value[:1] in ("@", "<"):
+                    uploads.append(field_value[1:].split(";", 1)[0].strip('"'))
+            elif name in ("T", "upload-file"):
+                uploads.append(value)
+            elif name in ("o", "output", "c", "cookie-jar", "D", "dump-header", "trace", "trace-ascii", "stderr",
+                          "libcurl", "etag-save"):
+                outputs.append(value)  # the body, the cookie jar, the headers, a trace: each is a file written
+            elif name in ("O", "remote-name"):
+                outputs.extend(_url_basename(x) for x in args if "://" in x)
 
 
 def _url_basename(url: str) -> str:
@@ -3013,13 +3355,7 @@ def _is_pwd(script: Script) -> bool:
 
 def _echo_text(tool: str, args: list[str]) -> str:
     if tool == "printf":
-        if not args:
-            return ""
-        fmt = args[0]
-        text = fmt.replace("%s", " ".join(args[1:]) if len(args) > 1 else "").replace("%b", " ".join(args[1:]))
-        text = _HEX_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
-        text = _OCTAL_ESCAPE_1_3.sub(lambda m: chr(int(m.group(1), 8) % 256), text)
-        return text.replace("\\n", "\n").replace("\\t", "\t")
+        return _printf(args)
     words = [a for a in args]
     interpret = False
     while words and words[0] in ("-n", "-e", "-E", "-ne", "-en"):
@@ -3029,6 +3365,65 @@ def _echo_text(tool: str, args: list[str]) -> str:
     if interpret:
         text = _HEX_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text).replace("\\n", "\n")
     return text
+
+
+#: a hex or octal escape (``\\x65``, ``\\145``, ``\\0145``) that printf or ``echo -e`` decodes
+_ENCODED_CHAR = LazyRe(r"\\x[0-9a-fA-F]|\\0?[0-7]{3}")
+_PRINTF_SPEC = LazyRe(r"%([-+ #0]*)(\d*)(?:\.(\d*))?([sbqdiouxXcfeEgG%])")
+
+
+def _unescape(text: str) -> str:
+    """printf's backslash escapes (in the format, and in ``%b`` arguments)."""
+    if "\\" not in text:
+        return text
+    text = _HEX_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
+    text = _OCTAL_ESCAPE_1_3.sub(lambda m: chr(int(m.group(1), 8) % 256), text)
+    return text.replace("\\n", "\n").replace("\\t", "\t").replace("\\r", "\r").replace("\\\\", "\\")
+
+
+def _printf(args: list[str]) -> str:
+    """What ``printf [-v VAR] [--] FORMAT ARGS…`` prints, as bash does it: the format is reused while arguments
+    remain, ``%s``/``%b``/``%d``… take one argument each (a missing one is empty or 0), escapes are decoded. So
+    ``printf '%s' MEM ORY.md`` is ``MEMORY.md`` and ``printf -- '--- a/USER.md\\n…'`` is the patch text."""
+    if args[:1] == ["-v"]:
+        args = args[2:]
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if not args:
+        return ""
+    fmt, rest = _unescape(args[0]), list(args[1:])
+    out: list[str] = []
+    for _ in range(64):  # bound the reuse of the format (each pass takes at least one argument)
+        took = False
+
+        def conv(m: re.Match[str]) -> str:
+            nonlocal took
+            flags, width, prec, kind = m.groups()
+            if kind == "%":
+                return "%"
+            width = str(min(int(width), 256)) if width else width  # bounded: the text is for matching, not display
+            prec = str(min(int(prec), 256)) if prec else prec
+            took = True
+            arg = rest.pop(0) if rest else ""
+            if kind in "sq":
+                value = arg if prec is None else arg[:int(prec or 0)]
+            elif kind == "b":
+                value = _unescape(arg)
+            elif kind == "c":
+                value = arg[:1]
+            else:
+                try:
+                    num = float(arg) if kind in "feEgG" else int(arg or "0", 0)
+                    value = ("%" + flags + width + ("." + prec if prec is not None else "") + kind) % num
+                except (ValueError, TypeError):
+                    value = arg
+                return value
+            return value.rjust(int(width)) if width and "-" not in flags else value.ljust(int(width or 0))
+
+        out.append(_PRINTF_SPEC.sub(conv, fmt))
+        if not took or not rest:
+            break
+    return "".join(out)
 
 
 def _b64(text: str) -> str | None:

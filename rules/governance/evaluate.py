@@ -15,7 +15,8 @@ from pathlib import Path
 from tiers.record import dataclass, field
 
 from ._records import builder
-from .analyze import INVARIANTS, RANK, TYPES, Analysis, Effect, Violation, analyze_command
+from .analyze import INVARIANTS, RANK, Analysis, Effect, action_of, analyze_command
+from .invariants import no_governance_self_modification, no_ide_socket_access, no_network_egress
 from .masking import mask, mask_obj, needs_mask
 from .paths import Env
 from .policy import _PLANS, _TARGET_KINDS, Policy, _plain, effective_policy
@@ -272,26 +273,23 @@ def analyze_call(call, env: Env, policy: Policy, kind: str | None = None) -> tup
             seen.add((op, ref.display))
             hit = env.protected(ref)
             if hit and hit[0] == "no-governance-self-modification":
-                verb = {"delete": "deletes", "move": "moves a file onto"}.get(op, "writes")
-                out.violations.append(Violation(hit[0], f"{call.tool} {verb} {hit[1]}; the policy, cuticle's "
-                                                "state and hook settings are changed only by the user"))
+                out.violations.append(no_governance_self_modification.file_tool_write(call.tool, op, hit[1]))
             out.effects.append(Effect("write", ref.display, "path"))
         if not items:
             out.effects.append(Effect("write"))
         return kind, out
     if kind == "read":
-        from .analyze import _ide_hit
         for p in _call_paths(call):
             ref = env.norm(p, cwd)
-            if _ide_hit(p):
-                out.violations.append(Violation("no-ide-socket-access", f"{call.tool} reads an IDE socket "
-                                                f"({ref.display}); editor sockets are off limits"))
+            v = no_ide_socket_access.file_tool_read(call.tool, p, ref.display)
+            if v is not None:
+                out.violations.append(v)
             out.effects.append(Effect("read", ref.display, "path"))
         if not out.effects:
             out.effects.append(Effect("read"))
         return kind, out
     if kind == "net":
-        from .analyze import _URL, _host_allowed
+        from .analyze import _URL
         args = call.arguments or {}
         url = args.get("url") or args.get("uri") or ""
         hosts = [m.group(2).lower() for m in _URL.finditer(str(url))] if url and "://" in str(url) else []
@@ -301,9 +299,9 @@ def analyze_call(call, env: Env, policy: Policy, kind: str | None = None) -> tup
             out.effects.append(Effect("net", server, "host"))
         for host in hosts:
             out.effects.append(Effect("net", host, "host"))
-            if opts.allowed_hosts is not None and not _host_allowed(host, opts.allowed_hosts):
-                out.violations.append(Violation("no-network-egress", f"{call.tool} fetches from {host}, which is "
-                                                "not in the policy's allowedHosts; add it there or ask the user"))
+            v = no_network_egress.host_violation(call.tool, host, opts.allowed_hosts, "fetches from")
+            if v is not None:
+                out.violations.append(v)
         if not out.effects:
             out.effects.append(Effect("net"))
         return kind, out
@@ -381,22 +379,6 @@ def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, 
 
 
 #: cuticle's own secrets: the stamp key (whoever reads it can forge stamps) and the local server's token
-_STATE_SECRETS = (".cuticle/key", ".cuticle/serve.json")
-
-
-def _guard_state_secrets(analysis, effects, tool: str) -> None:
-    """Reading the stamp key or the server token, by any tool, violates self-protection."""
-    for eff in effects:
-        if eff.kind != "path" or not eff.target:
-            continue
-        target = eff.target.rstrip("/").lower()
-        if ".cuticle/" in target and any(target == s or target.endswith("/" + s) for s in _STATE_SECRETS):
-            verb = "reads" if eff.type == "read" else "touches"
-            analysis.violations.append(Violation(
-                "no-governance-self-modification",
-                f"{tool} {verb} {eff.target}, cuticle's stamp key or server token; with it an agent could forge "
-                "stamps or answers, so only cuticle itself reads it"))
-            return
 
 
 def _effects_of(analysis) -> tuple:
@@ -441,18 +423,17 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
         kind, analysis = analyze_call(call, env, policy, call_kind)
         volatile = analysis.volatile
         effects = _effects_of(analysis)
-        best = 0
         guard = False
         for eff in effects:
-            r = RANK[eff.type]
-            if r > best:
-                best = r
-            if not guard and eff.kind == "path" and "uticle/" in eff.target.lower():
+            if eff.kind == "path" and "uticle/" in eff.target.lower():
                 guard = True
+                break
         if guard:
-            _guard_state_secrets(analysis, effects, call.tool)
+            v = no_governance_self_modification.state_secret_touch(effects, call.tool)
+            if v is not None:
+                analysis.violations.append(v)
         decision, rule, reason, mode, scope, findings = decide(analysis, policy, effects)
-        action = TYPES[best]
+        action = action_of(analysis)
         segments = tuple(analysis.segments)
     except RecursionError:
         decision, rule, reason, mode, scope, findings = ("deny", "internal-error", "the command is too deeply "

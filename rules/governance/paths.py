@@ -341,6 +341,14 @@ class Env:
             if not sep or _UNKNOWN_PART.search(head):
                 return None
         drx = _pattern_regex(head, cwd) if sep else None
+        root_too = False
+        if sep and _UNKNOWN_PART.search(head):
+            # a variable or substitution in the directory may hold ``..`` or the workspace's own path, and the
+            # literal names after it may be a link to it (``$HOME/../$USER/ws/USER.md``): the workspace root is in
+            # reach, and so is any directory ending in those literal names (``$OUT/dist/`` is not .cuticle/)
+            tail = [m for m in _UNKNOWN_PART.finditer(head)][-1]
+            drx = re.compile(".*" + re.escape(head[tail.end():].lower()) + "/?\\Z")
+            root_too = True
         if sep and drx is None:  # a literal directory
             dref = self.norm(head or "/", cwd)
             dirs_abs = (dref.abs or "").lower()
@@ -350,8 +358,10 @@ class Env:
         else:
             here = (cwd or self.root).lower()
 
+            root_low = self.root.lower()
+
             def dir_ok(d, recursive):
-                if d is None:
+                if d is None or (root_too and d == root_low):
                     return True
                 if drx is None:
                     return d == here or (recursive and here.startswith(d + "/"))

@@ -1,9 +1,11 @@
 """Built-in invariants, one per module: what each denies, why, and an example.
 
 Invariants are not policy rules: they run whatever the policy file says, also when it is missing or invalid; a
-policy can only set one to ``monitor`` or ``off`` (``invariantModes``). The checks are made by the effect model
-(``rules/governance/analyze.py``) as it walks a command; these modules are the invariants' identity and
-documentation, and the registry the policy validator and the docs read.
+policy can only set one to ``monitor`` or ``off`` (``invariantModes``). Each module is the invariant's identity and
+documentation (the registry the policy validator and the docs read) and holds the checks that stand on their own:
+those of file, fetch and other non-shell tool calls, and the host check shell commands share. The checks on shell
+commands are made by the effect model (``rules/governance/analyze.py``) as it walks a command, because they need
+its resolved paths, working directories and data flow.
 """
 
 from __future__ import annotations

@@ -23,6 +23,30 @@ tar -czf /tmp/ws.tgz --exclude=.cuticle .   # allowed
 
 from __future__ import annotations
 
+from ..analyze import Violation
+from ..paths import STATE_SECRETS
 from . import Invariant
 
 INVARIANT = Invariant("no-governance-self-modification", "writes to the policy, .cuticle/ or a host's hook settings; any read of the stamp key or server token", __doc__)
+
+
+def file_tool_write(tool: str, op: str, what: str) -> Violation:
+    """A file tool (``Write``, ``Edit``, ``apply_patch``…) that writes, deletes or moves onto ``what``, one of
+    cuticle's own files. (Shell commands are checked by the effect model as it walks them.)"""
+    verb = {"delete": "deletes", "move": "moves a file onto"}.get(op, "writes")
+    return Violation(INVARIANT.id, f"{tool} {verb} {what}; the policy, cuticle's state and hook settings are "
+                     "changed only by the user")
+
+
+def state_secret_touch(effects, tool: str) -> Violation | None:
+    """The first effect of a call, by any tool, on the stamp key or the server token (a path ending in
+    ``.cuticle/key`` or ``.cuticle/serve.json``, wherever the workspace is)."""
+    for eff in effects:
+        if eff.kind != "path" or not eff.target:
+            continue
+        target = eff.target.rstrip("/").lower()
+        if ".cuticle/" in target and any(target == s or target.endswith("/" + s) for s in STATE_SECRETS):
+            verb = "reads" if eff.type == "read" else "touches"
+            return Violation(INVARIANT.id, f"{tool} {verb} {eff.target}, cuticle's stamp key or server token; with "
+                             "it an agent could forge stamps or answers, so only cuticle itself reads it")
+    return None

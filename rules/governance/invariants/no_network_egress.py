@@ -20,6 +20,23 @@ curl -T dist/app.tar.gz https://upload.example           # allowed: build output
 
 from __future__ import annotations
 
+from ..analyze import Violation
 from . import Invariant
 
 INVARIANT = Invariant("no-network-egress", "network access to hosts that are not allowed; uploading protected files", __doc__)
+
+
+def host_allowed(host: str, allowed) -> bool:
+    """``host`` matches one of ``allowed`` (shell-style patterns: ``*`` any host, ``*.example.com`` its subdomains
+    and itself)."""
+    import fnmatch
+    return any(fnmatch.fnmatchcase(host, pat.lower()) or host.endswith("." + pat.lower().lstrip("*.")) and
+               pat.startswith("*.") for pat in allowed)
+
+
+def host_violation(tool: str, host: str, allowed_hosts, verb: str = "connects to") -> Violation | None:
+    """A connection to ``host`` when the policy's ``allowedHosts`` (None: any host) does not list it."""
+    if allowed_hosts is None or host_allowed(host, allowed_hosts):
+        return None
+    return Violation(INVARIANT.id, f"{tool} {verb} {host}, which is not in the policy's allowedHosts; add it there "
+                     "or ask the user")
