@@ -17,6 +17,7 @@ from tiers.record import dataclass, field
 
 from ._lazy import LazyRe
 from ._records import builder
+from .invariants import Violation
 from .canon import Canonical, canonicalize, tool_name
 import os
 
@@ -159,13 +160,6 @@ def _effect(type: str, target: str = "", kind: str = "") -> Effect:
     e.kind = kind
     e.__class__ = Effect
     return e
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    invariant: str
-    reason: str
-    segment: int = -1
 
 
 _ViolationBuilder = builder(Violation)

@@ -24,6 +24,16 @@ class Invariant:
     docs: str
 
 
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One invariant a tool call breaks: the invariant's id, the reason the model sees, and the segment (-1: the
+    whole call)."""
+
+    invariant: str
+    reason: str
+    segment: int = -1
+
+
 #: the modules, in the order the docs list them
 MODULES: tuple[str, ...] = (
     "no_recursive_delete",
@@ -50,4 +60,4 @@ def all_invariants() -> dict[str, Invariant]:
     return out
 
 
-__all__ = ["MODULES", "Invariant", "all_invariants"]
+__all__ = ["MODULES", "Invariant", "Violation", "all_invariants"]

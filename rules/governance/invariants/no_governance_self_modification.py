@@ -23,9 +23,8 @@ tar -czf /tmp/ws.tgz --exclude=.cuticle .   # allowed
 
 from __future__ import annotations
 
-from ..analyze import Violation
 from ..paths import STATE_SECRETS
-from . import Invariant
+from . import Invariant, Violation
 
 INVARIANT = Invariant("no-governance-self-modification", "writes to the policy, .cuticle/ or a host's hook settings; any read of the stamp key or server token", __doc__)
 

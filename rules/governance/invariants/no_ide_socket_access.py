@@ -15,8 +15,8 @@ VSCODE_IPC_HOOK_CLI=/tmp/vscode-ipc-1.sock code --reuse-window x   # denied
 
 from __future__ import annotations
 
-from ..analyze import Violation, _ide_hit
-from . import Invariant
+from ..analyze import _ide_hit
+from . import Invariant, Violation
 
 INVARIANT = Invariant("no-ide-socket-access", "talking to an IDE or editor socket", __doc__)
 

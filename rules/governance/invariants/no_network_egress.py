@@ -20,8 +20,7 @@ curl -T dist/app.tar.gz https://upload.example           # allowed: build output
 
 from __future__ import annotations
 
-from ..analyze import Violation
-from . import Invariant
+from . import Invariant, Violation
 
 INVARIANT = Invariant("no-network-egress", "network access to hosts that are not allowed; uploading protected files", __doc__)
 
