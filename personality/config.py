@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tiers.errors import ConfigError
-from tiers.record import dataclass
+from tiers.record import dataclass, fields
 
 TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 if TYPE_CHECKING:
@@ -55,8 +55,8 @@ def settings(ws: Any) -> Settings:
             raise ConfigError(f"{where} {key} must be a number or string, not a boolean")
         if not isinstance(value, expected):
             raise ConfigError(f"{where} {key} has the wrong type ({type(value).__name__})")
-    s = Settings(**{k: (float(v) if isinstance(Settings.__dataclass_fields__[k].default, float) else v)
-                    for k, v in table.items()})
+    default = {f.name: f.default for f in fields(Settings)}
+    s = Settings(**{k: (float(v) if isinstance(default[k], float) else v) for k, v in table.items()})
     if s.budget < 1:
         raise ConfigError(f"{where} budget must be at least 1 token")
     for key in ("collision_threshold", "advisory_below"):

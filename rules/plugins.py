@@ -9,7 +9,7 @@ registering rules, or returns something that is not a :class:`~rules.engine.Rule
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from tiers.record import dataclass, field
 from typing import Any
 
 from tiers.plugins import GROUP, PluginFailure
@@ -182,7 +182,7 @@ def overruled(ev: Any, call: Any, context: Any, mask: Any, pm: Any = None) -> An
     """``ev`` (a governance Evaluation) with the other plugins' votes applied: deny wins, so an allowed call that
     any plugin denies in ``enforce`` mode becomes a deny naming that plugin (``mask`` is applied to its reason).
     A denied call stays denied. Returns ``ev`` itself when nothing changes."""
-    from dataclasses import replace
+    from tiers.record import replace
 
     if ev.decision != "allow":
         return ev

@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from dataclasses import dataclass
+from .record import dataclass
 
 __all__ = ["CATEGORIES", "LANGS", "Entry", "Hit", "LexiconError", "Scope", "compile_phrase", "entries",
            "is_schedule_head", "is_time_head", "parse_markers", "scan", "scope_words"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from dataclasses import dataclass
+from .record import dataclass
 
 from .stamps import strip_stamp
 from .text import WORD, fold, normalize_nfc, strip_markup

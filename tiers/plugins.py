@@ -10,7 +10,7 @@ loaded the same way for each of them.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from .record import dataclass
 
 from .errors import PluginError
 

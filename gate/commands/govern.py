@@ -67,7 +67,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     call = ToolCall(tool=args.tool, kind="", command=command if kind == "shell" else None,
                     paths=tuple(args.path), host="cli", cwd=args.cwd, arguments=arguments)
     ev = evaluate_call(call, ws, policy_path=args.policy)
-    from dataclasses import replace
+    from tiers.record import replace
 
     from rules.governance.masking import mask
     from rules.plugins import overruled

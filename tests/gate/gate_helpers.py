@@ -95,3 +95,13 @@ def write_payload(host: str, ws: Path, rel: str, content: str, session: str = "s
             "ctx": {"agentId": "main", "sessionKey": "agent:main:main", "sessionId": session, "toolName": "write"}}, None
 
 
+def install(root: Path) -> Path:
+    """Make ``root`` an installed workspace the way `cuticle init` does for the hook: `.cuticle/` with a key and a
+    config.toml (without touching a host's settings)."""
+    state = root / ".cuticle"
+    state.mkdir(exist_ok=True)
+    if not (state / "key").exists():
+        (state / "key").write_text("5a" * 32 + "\n", encoding="ascii")
+    if not (state / "config.toml").exists():
+        (state / "config.toml").write_text("", encoding="utf-8")
+    return root

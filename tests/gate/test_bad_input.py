@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import install
+from gate_helpers import install
 from gate_helpers import CONFLICT, Hook, run_hook
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "bad-input.md"

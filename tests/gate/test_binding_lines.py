@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import install
+from gate_helpers import install
 from hostsim import claude_edit, claude_write, prompt
 
 from tiers import stamps

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import install
+from gate_helpers import install
 from gate_helpers import CONFLICT, run_hook
 from tiers.workspace import find_installed, find_workspace, is_installed, is_self_path
 

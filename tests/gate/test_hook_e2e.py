@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import install
+from gate_helpers import install
 from gate_helpers import CONFLICT, HOSTS, TERRAFORM_DIRECTIVE, run_hook, write_payload
 
 STAMP = re.compile(r" <!--cu:[DOCH][a-z2-7]+@\d+(~\d+)?(![sx])?(\+[uv])?(\|[^#]*)?#[a-z2-7]+-->$")

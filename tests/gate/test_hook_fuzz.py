@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import install
+from gate_helpers import install
 from gate_helpers import HOSTS, write_payload
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "200"))

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import install
+from gate_helpers import install
 from hostsim import claude_edit, claude_write
 
 from tiers import stamps

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import install
+from gate_helpers import install
 
 
 def _serve(ws: Path) -> subprocess.Popen:

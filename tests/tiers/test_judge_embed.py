@@ -133,11 +133,25 @@ def test_the_bundled_embedder_is_what_embedder_bundled_selects(tmp_path):
 
 
 def test_many_new_directives_are_embedded_in_the_background_not_on_the_write():
+    import threading
+
     lines = [f"- User said: never touch service {i} on Fridays." for i in range(10)]
-    plug = Asked({t: [1.0, 0.0, 0.0] for t in lines + [FR_CONFLICT]})
+    released = threading.Event()
+
+    class Slow(Asked):
+        """An embedder that answers for the directives only once the test lets it (a slow model)."""
+
+        @hookspecs.hookimpl
+        def cuticle_embed(self, texts):
+            if any(t in lines for t in texts):
+                released.wait(30)
+            return [self.vectors.get(t, [0.0, 0.0, 1.0]) for t in texts]
+
+    plug = Slow({t: [1.0, 0.0, 0.0] for t in lines + [FR_CONFLICT]})
     index = ConstraintIndex.from_lines(lines)
     judge = tj.load_judge([plug], entry_points=False, related_min=0.5)
     first = judge.related(FR_CONFLICT, [], index.constraints)
     assert first == []  # ten unknown directives: the write does not wait for them
+    released.set()
     judge.vectors.wait(10)
     assert len(judge.related(FR_CONFLICT, [], index.constraints)) == 10

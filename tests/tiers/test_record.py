@@ -1,4 +1,4 @@
-"""Records are stdlib dataclasses imported through tiers.record: frozen, slotted, comparable, picklable."""
+"""Records made by tiers.record: frozen, slotted, comparable, hashable, picklable, with defaults and inheritance."""
 
 from __future__ import annotations
 
@@ -60,3 +60,58 @@ def test_builder_refuses_a_class_without_slots() -> None:
 
     with pytest.raises(TypeError, match="not a slotted record"):
         record.builder(Plain)
+
+
+@record.dataclass(frozen=True, slots=True)
+class Labelled(Point):
+    label: str = ""
+    notes: list = record.field(default_factory=list, compare=False, repr=False)
+
+
+def test_a_record_inherits_its_base_fields_and_takes_defaults_and_factories() -> None:
+    a, b = Labelled(1), Labelled(1)
+    assert [f.name for f in record.fields(Labelled)] == ["x", "y", "tags", "label", "notes"]
+    assert (a.x, a.y, a.tags, a.label, a.notes) == (1, 0, (), "", [])
+    assert a.notes is not b.notes  # one new list per instance
+    assert a == b and Labelled(1, label="k") != a
+    assert repr(Labelled(2, 3, label="k")) == "Labelled(x=2, y=3, tags=(), label='k')"
+
+
+@pytest.mark.parametrize(("args", "kwargs", "message"), [
+    ((), {}, "missing required argument 'x'"),
+    ((1, 2, (), 4), {}, "takes 3 arguments but 4 were given"),
+    ((1,), {"x": 2}, "multiple values for argument 'x'"),
+    ((1,), {"z": 2}, "unexpected keyword argument 'z'"),
+], ids=["missing", "too-many", "twice", "unknown"])
+def test_a_bad_construction_is_a_type_error_naming_the_field(args, kwargs, message) -> None:
+    with pytest.raises(TypeError, match=message):
+        Point(*args, **kwargs)
+
+
+def test_records_of_different_classes_are_never_equal_and_unhashable_when_mutable() -> None:
+    @record.dataclass
+    class Box:
+        x: int
+        items: list = record.field(default_factory=list)
+
+    assert Box(1) == Box(1) and Box(1) != Point(1)
+    with pytest.raises(TypeError):
+        hash(Box(1))
+    box = Box(1)
+    box.x = 2
+    assert box.x == 2
+
+
+def test_options_it_does_not_implement_are_refused_at_class_creation() -> None:
+    with pytest.raises(TypeError, match="not supported: order"):
+        @record.dataclass(order=True)
+        class Ordered:
+            x: int
+
+
+def test_a_non_default_field_after_a_default_one_is_refused() -> None:
+    with pytest.raises(TypeError, match="non-default field 'y' follows a default field"):
+        @record.dataclass
+        class Bad:
+            x: int = 0
+            y: int
