@@ -144,28 +144,13 @@ def _methods(cls, flds: tuple[Field, ...], frozen: bool) -> None:
     qual = cls.__qualname__
 
     def __init__(self, *args, **kwargs):
-        if not kwargs and len(args) == count:  # every field given in order: the common case, no default needed
-            for name, value in zip(names, args):
-                set_(self, name, value)
-            if post_init is not None:
-                self.__post_init__()
-            return
-        if len(args) > count:
-            raise TypeError(f"{qual}() takes {count} arguments but {len(args)} were given")
-        values = list(args)
-        if kwargs:
-            values += [MISSING] * (count - len(values))
-            for key, value in kwargs.items():
-                i = index.get(key)
-                if i is None:
-                    raise TypeError(f"{qual}() got an unexpected keyword argument {key!r}")
-                if i < len(args):
-                    raise TypeError(f"{qual}() got multiple values for argument {key!r}")
-                values[i] = value
-        else:
-            values += [MISSING] * (count - len(values))
-        for i in range(count):
-            value = values[i]
+        given = len(args)
+        if given > count:
+            raise TypeError(f"{qual}() takes {count} arguments but {given} were given")
+        for i in range(given):
+            set_(self, names[i], args[i])
+        for i in range(given, count):
+            value = kwargs.pop(names[i], MISSING) if kwargs else MISSING
             if value is MISSING:
                 value = defaults[i]
                 if value is MISSING:
@@ -174,6 +159,11 @@ def _methods(cls, flds: tuple[Field, ...], frozen: bool) -> None:
                         raise TypeError(f"{qual}() missing required argument {names[i]!r}")
                     value = factory()
             set_(self, names[i], value)
+        if kwargs:
+            key = next(iter(kwargs))
+            if key in index:
+                raise TypeError(f"{qual}() got multiple values for argument {key!r}")
+            raise TypeError(f"{qual}() got an unexpected keyword argument {key!r}")
         if post_init is not None:
             self.__post_init__()
 
