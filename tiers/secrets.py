@@ -55,7 +55,7 @@ class _Pattern:
 _CRED = r"(?:password|passwd|passphrase|pass|pwd|token|secret|api-?key|apikey|(?:access|secret|auth|client|master|" \
         r"private|encryption|license)-key|credentials?|auth-token|access-token|client-secret)"
 #: a shell value: quoted, or a run up to a blank, a quote or a shell operator
-_VALUE = r"(?P<v>\"[^\"]*\"|'[^']*'|[^\s'\";|&`]+)"
+_VALUE = r"(?P<v>\"[^\"]*\"|'[^']*'|<[^<>\n]*>|[^\s'\";|&`]+)"
 _LABELS_LATIN = (r"password|passwd|passphrase|passwort|kennwort|mot de passe|contraseña|senha|hasło|heslo|salasana|"
                  r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|secret[ _-]?key|client[ _-]?secret|"
                  r"token|secret|пароль|парол[ьяеюи]|токен|секрет|ключ api|api-ключ|ключ")
@@ -104,7 +104,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _Pattern("labelled secret",
              r"(?i)(?:(?<!\w)(?:" + _LABELS_LATIN + r")|" + _LABELS_CJK + r")(?:\s+(?:for|to|от|для|к|für|de|pour|"
              r"para|do)\s+[^\s:=]{1,40})?\s*(?P<s>[:=：]|\s(?:is|это|ist|est|es|é)\s|\s[—–-]\s|\s+—)\s*['\"`]?"
-             r"(?P<v>[^\s'\"`,;]+)",
+             r"(?P<v><[^<>\n]*>|[^\s'\"`,;]+)",
              ("pass", "парол", "токен", "секрет", "ключ", "api", "token", "secret", "kennwort", "contrase", "senha",
               "hasło", "heslo", "salasana", "密码", "口令", "令牌", "密鑰", "密钥", "パスワード", "トークン", "비밀번호", "토큰"),
              "label"),

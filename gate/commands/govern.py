@@ -126,16 +126,17 @@ def _canon(args: argparse.Namespace) -> int:
     import tempfile
 
     from rules.governance.analyze import analyze_command
-    from rules.governance.masking import mask, mask_obj
     from rules.governance.paths import Env
+    from tiers.secrets import mask_json, mask_secrets, secret_values
 
     env = Env.build(tempfile.gettempdir())
     analysis = analyze_command(args.shell_command, env)
-    segments = [mask_obj(s.to_json()) for s in analysis.segments]
+    # a secret of the command is hidden in every form derived from it (a parser may split `-pSECRET`)
+    segments = mask_json([s.to_json() for s in analysis.segments], secret_values(args.shell_command))
     payload = "".join(f"{s['op']}:{s['sha256']}|" for s in segments)
     pipeline = hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
     if args.json:
-        print_json({"command": mask(args.shell_command), "action": analysis.action, "digest": pipeline[:16],
+        print_json({"command": mask_secrets(args.shell_command), "action": analysis.action, "digest": pipeline[:16],
                     "sha256": pipeline, "segments": segments})
         return 0
     out = sys.stdout
