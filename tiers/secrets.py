@@ -4,7 +4,7 @@
 tokens, JWTs, private key blocks), credentials in URLs, ``Authorization``/``Bearer`` values, credential-named
 assignments and options (``DB_PASSWORD=…``, ``--password …``, ``mysql -pSECRET``, ``curl -u user:pass``), labelled
 values in several languages (``password: …``, ``пароль: …``, ``токен=…``) and, as a guess, long random-looking
-tokens. ``mask_secrets`` replaces each with ``****`` (a provider's public prefix such as ``ghp_`` or ``AKIA`` stays,
+tokens. ``mask_secrets`` replaces each with ``[MASKED]`` (a provider's public prefix such as ``ghp_`` or ``AKIA`` stays,
 so the reader still sees what it was); ``mask_json`` does it for every string of a JSON-like value, and hides the
 secrets found anywhere in it (or in the raw input it was derived from) wherever a piece of one recurs.
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["MASK", "Secret", "find_secrets", "mask_json", "mask_secrets", "needs_mask", "redact", "secret_lines",
            "secret_values"]
 
-MASK = "****"
+MASK = "[MASKED]"  #: the mask of the upstream Chitin engine: decision logs read alike
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +54,9 @@ class _Pattern:
 
 _CRED = r"(?:password|passwd|passphrase|pass|pwd|token|secret|api-?key|apikey|(?:access|secret|auth|client|master|" \
         r"private|encryption|license)-key|credentials?|auth-token|access-token|client-secret)"
-#: a shell value: quoted, or a run up to a blank, a quote or a shell operator
-_VALUE = r"(?P<v>\"[^\"]*\"|'[^']*'|<[^<>\n]*>|[^\s'\";|&`]+)"
+#: a shell value: quoted, or a run up to a blank, a quote, ``;``, ``|`` or a backquote (``&`` is kept: a password
+#: may hold one, and ``x && y`` has a blank before it)
+_VALUE = r"(?P<v>\"[^\"]*\"|'[^']*'|<[^<>\n]*>|[^\s'\";|`]+)"
 _LABELS_LATIN = (r"password|passwd|passphrase|passwort|kennwort|mot de passe|contraseña|senha|hasło|heslo|salasana|"
                  r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|secret[ _-]?key|client[ _-]?secret|"
                  r"token|secret|пароль|парол[ьяеюи]|токен|секрет|ключ api|api-ключ|ключ")
@@ -209,7 +210,7 @@ def _is_secret(p: _Pattern, m: re.Match[str], value: str) -> bool:
     if p.check == "guess":
         return _looks_random(value)
     bare = value.strip("'\"`")
-    if not bare or MASK in bare or _PLACEHOLDER.fullmatch(bare):
+    if not bare or _already_masked(bare) or _PLACEHOLDER.fullmatch(bare):
         return False
     if p.check == "free":
         return True
@@ -227,7 +228,13 @@ def _is_secret(p: _Pattern, m: re.Match[str], value: str) -> bool:
     # after ``:``, "is" or a dash: a value that ends the line, or one that is not a plain word
     if m.group("s") in (":", "：") and _TAIL.match(m.string, m.end()):
         return True
-    return not _plain(bare) and len(bare) >= 4
+    word = bare.rstrip(".,:;!?)")  # "the old token is revoked." ends a sentence
+    return not _plain(word) and len(word) >= 4
+
+
+def _already_masked(value: str) -> bool:
+    """A value that holds a mask: this module's, a fix's ``[REDACTED]`` or the stars of older outputs."""
+    return MASK in value or "[REDACTED]" in value or "****" in value
 
 
 def _spans(text: str) -> list[Secret]:
@@ -240,7 +247,7 @@ def _spans(text: str) -> list[Secret]:
             value = m.group(group)
             if not value and p.kind != "private key":
                 continue
-            if p.kind == "private key" and MASK in value:
+            if p.kind == "private key" and _already_masked(value):
                 continue
             if not _is_secret(p, m, value):
                 continue
@@ -306,7 +313,7 @@ def _hide_pieces(text: str, known: tuple[str, ...]) -> str:
 
 
 def mask_secrets(text: str, known: tuple[str, ...] = ()) -> str:
-    """``text`` with every secret replaced by ``****`` and every piece of a ``known`` secret value hidden."""
+    """``text`` with every secret replaced by ``[MASKED]`` and every piece of a ``known`` secret value hidden."""
     if not text or not isinstance(text, str):
         return text
     out = text

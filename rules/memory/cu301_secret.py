@@ -33,7 +33,7 @@ from rules.engine import Applicability, Edit, Fix, Problem, Severity, rule
 @rule("CU301", "secret-in-memory", "Secret (key, token, password) in a memory file", Severity.ERROR,
       fix=Applicability.UNSAFE, security=True, inputs=file_only)
 def check(ctx):
-    from tiers.secrets import find_secrets, redact, secret_lines
+    from tiers.secrets import MASK, find_secrets, redact, secret_lines
 
     lines = ctx.lines
     for i in secret_lines([line.text for line in lines]):  # the other lines cannot hold a secret
@@ -43,8 +43,12 @@ def check(ctx):
             continue
         fix = Fix("replace the secret with [REDACTED] (rotate it too)", (Edit(line.number, redact(line.text),
                                                                               line.text),), Applicability.UNSAFE)
+        text = line.text
         for s in found:
-            yield Problem(f"{ctx.path}:{line.number}:{s.start + 1}: {s.kind} in memory; memory is loaded into every "
-                          f"session and often committed: rotate it and keep it in a secret manager",
+            # the word that holds the secret, as every output shows it (a provider's prefix stays)
+            start, end = text.rfind(" ", 0, s.start) + 1, text.find(" ", s.end)
+            shown = text[start:s.start] + MASK + text[s.end:len(text) if end < 0 else end]
+            yield Problem(f"{ctx.path}:{line.number}:{s.start + 1}: {s.kind} '{shown}' in memory; memory is loaded "
+                          f"into every session and often committed: rotate it and keep it in a secret manager",
                           line.number, s.start + 1, fix=fix)
             fix = None

@@ -13,77 +13,77 @@ from tiers.secrets import find_secrets, mask_json, mask_secrets, needs_mask, red
 #: text -> the text as every output of cuticle shows it
 MASKED = [
     # shell shapes: options, glued short options, user:password, assignments
-    ("mysql -pS3cretLeak1 db", "mysql -p**** db"),
-    ("mysqldump -uroot -p'x y 1' shop", "mysqldump -uroot -p'****' shop"),
-    ("sshpass -p Hunter22 ssh host", "sshpass -p **** ssh host"),
-    ("curl --password Xl3akPw9 https://example.com", "curl --password **** https://example.com"),
-    ("curl -u bob:Pa55leak https://example.com", "curl -u bob:**** https://example.com"),
-    ("wget --user=bob:Pa55leak https://example.com", "wget --user=bob:**** https://example.com"),
-    ("psql --password=Leak77pw db", "psql --password=**** db"),
-    ("gh auth login --with-token --token abcdefghijkl", "gh auth login --with-token --token ****"),
-    ("openssl enc -pass pass:Leak12 -in f", "openssl enc -pass **** -in f"),
-    ("sed -i 's/DB_PASSWORD=.*/DB_PASSWORD=Leak88pw/' .env", "sed -i 's/DB_PASSWORD=****' .env"),
-    ("export API_TOKEN=Leak99tok", "export API_TOKEN=****"),
-    ("GH_SECRET=Leak44sec make deploy", "GH_SECRET=**** make deploy"),
-    ("STRIPE_KEY=Leak33key node app.js", "STRIPE_KEY=**** node app.js"),
-    ("SECRET_KEY_BASE=abcd1234 rails s", "SECRET_KEY_BASE=**** rails s"),
-    ("OPENAI_API_KEY=sk-test", "OPENAI_API_KEY=****"),
-    ('{"api_key": "abc"}', '{"api_key": "****"}'),
-    ("apiKey=x1", "apiKey=****"),
-    ("Key=abc", "Key=****"),
+    ("mysql -pS3cretLeak1 db", "mysql -p[MASKED] db"),
+    ("mysqldump -uroot -p'x y 1' shop", "mysqldump -uroot -p'[MASKED]' shop"),
+    ("sshpass -p Hunter22 ssh host", "sshpass -p [MASKED] ssh host"),
+    ("curl --password Xl3akPw9 https://example.com", "curl --password [MASKED] https://example.com"),
+    ("curl -u bob:Pa55leak https://example.com", "curl -u bob:[MASKED] https://example.com"),
+    ("wget --user=bob:Pa55leak https://example.com", "wget --user=bob:[MASKED] https://example.com"),
+    ("psql --password=Leak77pw db", "psql --password=[MASKED] db"),
+    ("gh auth login --with-token --token abcdefghijkl", "gh auth login --with-token --token [MASKED]"),
+    ("openssl enc -pass pass:Leak12 -in f", "openssl enc -pass [MASKED] -in f"),
+    ("sed -i 's/DB_PASSWORD=.*/DB_PASSWORD=Leak88pw/' .env", "sed -i 's/DB_PASSWORD=[MASKED]' .env"),
+    ("export API_TOKEN=Leak99tok", "export API_TOKEN=[MASKED]"),
+    ("GH_SECRET=Leak44sec make deploy", "GH_SECRET=[MASKED] make deploy"),
+    ("STRIPE_KEY=Leak33key node app.js", "STRIPE_KEY=[MASKED] node app.js"),
+    ("SECRET_KEY_BASE=abcd1234 rails s", "SECRET_KEY_BASE=[MASKED] rails s"),
+    ("OPENAI_API_KEY=sk-test", "OPENAI_API_KEY=[MASKED]"),
+    ('{"api_key": "abc"}', '{"api_key": "[MASKED]"}'),
+    ("apiKey=x1", "apiKey=[MASKED]"),
+    ("Key=abc", "Key=[MASKED]"),
     # a second secret on the same line is masked too
-    ("echo password=Leak11aa token=Leak22bb", "echo password=**** token=****"),
-    ("AKIAIOSFODNN7EXAMPLE and AKIAIOSFODNN7EXAMPLF", "AKIA**** and AKIA****"),
+    ("echo password=Leak11aa token=Leak22bb", "echo password=[MASKED] token=[MASKED]"),
+    ("AKIAIOSFODNN7EXAMPLE and AKIAIOSFODNN7EXAMPLF", "AKIA[MASKED] and AKIA[MASKED]"),
     # labels, in several languages
-    ("password: Hunter2!x", "password: ****"),
-    ("password is hunter2", "password is ****"),
-    ("secret : abcdef", "secret : ****"),
-    ("token: x", "token: ****"),
-    ("пароль: x", "пароль: ****"),
-    ("echo 'пароль: Leak55pw'", "echo 'пароль: ****'"),
-    ("echo токен=Leak66tok", "echo токен=****"),
-    ("мой пароль — Qwerty123!", "мой пароль — ****"),
-    ("токен — abcdefghijklmnop1234", "токен — ****"),
-    ("Passwort: Geheim123", "Passwort: ****"),
-    ("mot de passe : Soleil42", "mot de passe : ****"),
-    ("我的密码：abc123", "我的密码：****"),
-    ("İstanbul PASSWORD: Abcdef1!", "İstanbul PASSWORD: ****"),
-    ("ſecret_key = abcdefghijklmnop", "ſecret_key = ****"),  # the long s folds to s, as in the patterns
+    ("password: Hunter2!x", "password: [MASKED]"),
+    ("password is hunter2", "password is [MASKED]"),
+    ("secret : abcdef", "secret : [MASKED]"),
+    ("token: x", "token: [MASKED]"),
+    ("пароль: x", "пароль: [MASKED]"),
+    ("echo 'пароль: Leak55pw'", "echo 'пароль: [MASKED]'"),
+    ("echo токен=Leak66tok", "echo токен=[MASKED]"),
+    ("мой пароль — Qwerty123!", "мой пароль — [MASKED]"),
+    ("токен — abcdefghijklmnop1234", "токен — [MASKED]"),
+    ("Passwort: Geheim123", "Passwort: [MASKED]"),
+    ("mot de passe : Soleil42", "mot de passe : [MASKED]"),
+    ("我的密码：abc123", "我的密码：[MASKED]"),
+    ("İstanbul PASSWORD: Abcdef1!", "İstanbul PASSWORD: [MASKED]"),
+    ("ſecret_key = abcdefghijklmnop", "ſecret_key = [MASKED]"),  # the long s folds to s, as in the patterns
     # provider formats keep their public prefix
-    ("aws s3 ls AKIAIOSFODNN7LEAKXYZ", "aws s3 ls AKIA****"),
-    ("- Deploy token: ghp_0123456789abcdefghijABCDEFGHIJ012345", "- Deploy token: ghp_****"),
-    ("github_pat_11ABCDEFG0123456789abcdefghij", "github_pat_****"),
-    ("glpat-abcdefghijklmnopqrstu", "glpat-****"),
-    ("xoxb-1234567890-abcdef", "xoxb-****"),
-    ("https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX", "https://hooks.slack.com/services/****"),
-    ("sk_live_0123456789abcdefABCD and sk-ant-abcdefghijklmnopqrstuvwx", "sk_live_**** and sk-ant-****"),
-    ('echo "OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwx" >> .env', 'echo "OPENAI_API_KEY=sk-proj-****" >> .env'),
-    ("AIzaeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee", "AIza****"),
-    ("SG.abcdefghijklmnop.abcdefghijklmnopqrstu", "SG.****"),
-    ("npm_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "npm_****"),
-    ("pypi-AgEdddddddddddddddddddddddddddddddddddddddd", "pypi-****"),
-    ("hf_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "hf_****"),
-    ("123456789:AAccccccccccccccccccccccccccccccccc", "123456789:****"),
-    ("eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.abcdefghijk", "****"),
-    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key = ****"),
+    ("aws s3 ls AKIAIOSFODNN7LEAKXYZ", "aws s3 ls AKIA[MASKED]"),
+    ("- Deploy token: ghp_0123456789abcdefghijABCDEFGHIJ012345", "- Deploy token: ghp_[MASKED]"),
+    ("github_pat_11ABCDEFG0123456789abcdefghij", "github_pat_[MASKED]"),
+    ("glpat-abcdefghijklmnopqrstu", "glpat-[MASKED]"),
+    ("xoxb-1234567890-abcdef", "xoxb-[MASKED]"),
+    ("https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX", "https://hooks.slack.com/services/[MASKED]"),
+    ("sk_live_0123456789abcdefABCD and sk-ant-abcdefghijklmnopqrstuvwx", "sk_live_[MASKED] and sk-ant-[MASKED]"),
+    ('echo "OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwx" >> .env', 'echo "OPENAI_API_KEY=sk-proj-[MASKED]" >> .env'),
+    ("AIzaeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee", "AIza[MASKED]"),
+    ("SG.abcdefghijklmnop.abcdefghijklmnopqrstu", "SG.[MASKED]"),
+    ("npm_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "npm_[MASKED]"),
+    ("pypi-AgEdddddddddddddddddddddddddddddddddddddddd", "pypi-[MASKED]"),
+    ("hf_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "hf_[MASKED]"),
+    ("123456789:AAccccccccccccccccccccccccccccccccc", "123456789:[MASKED]"),
+    ("eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.abcdefghijk", "[MASKED]"),
+    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key = [MASKED]"),
     # bearer tokens and Authorization headers
     ("curl -H 'Authorization: Bearer abcLEAKdefghijklmnopqrstuv' https://x",
-     "curl -H 'Authorization: Bearer ****' https://x"),
-    ("Authorization: Basic dXNlcjpwYXNzd29yZA==", "Authorization: Basic ****"),
-    ("Bearer abcdefghijklmnopqrstuvwxyz012345", "Bearer ****"),
+     "curl -H 'Authorization: Bearer [MASKED]' https://x"),
+    ("Authorization: Basic dXNlcjpwYXNzd29yZA==", "Authorization: Basic [MASKED]"),
+    ("Bearer abcdefghijklmnopqrstuvwxyz012345", "Bearer [MASKED]"),
     # private key blocks: the whole body, not only the header
     ("printf -- '-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAALEAK\\n-----END OPENSSH PRIVATE KEY-----'",
-     "printf -- '-----BEGIN OPENSSH PRIVATE KEY-----****-----END OPENSSH PRIVATE KEY-----'"),
+     "printf -- '-----BEGIN OPENSSH PRIVATE KEY-----[MASKED]-----END OPENSSH PRIVATE KEY-----'"),
     ("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\nxyz\n-----END RSA PRIVATE KEY-----",
-     "-----BEGIN RSA PRIVATE KEY-----****-----END RSA PRIVATE KEY-----"),
-    ("-----BEGIN RSA PRIVATE KEY-----", "-----BEGIN RSA PRIVATE KEY-----****"),
+     "-----BEGIN RSA PRIVATE KEY-----[MASKED]-----END RSA PRIVATE KEY-----"),
+    ("-----BEGIN RSA PRIVATE KEY-----", "-----BEGIN RSA PRIVATE KEY-----[MASKED]"),
     # URLs with user:password@
-    ("git clone https://bob:LeakPw12@github.com/x.git", "git clone https://bob:****@github.com/x.git"),
-    ("git clone https://bob:pw@github.com/x.git", "git clone https://bob:****@github.com/x.git"),
-    ("postgres://app:s3cr3tPW@db.internal/app", "postgres://app:****@db.internal/app"),
+    ("git clone https://bob:LeakPw12@github.com/x.git", "git clone https://bob:[MASKED]@github.com/x.git"),
+    ("git clone https://bob:pw@github.com/x.git", "git clone https://bob:[MASKED]@github.com/x.git"),
+    ("postgres://app:s3cr3tPW@db.internal/app", "postgres://app:[MASKED]@db.internal/app"),
     # a long random-looking token with no label (a guess)
-    ("AAAAC3NzaC1lZDI1NTE5AAAAIGq7", "****"),
-    ("sk-abcdefghijklmnopqrstuv1234", "sk-****"),
+    ("AAAAC3NzaC1lZDI1NTE5AAAAIGq7", "[MASKED]"),
+    ("sk-abcdefghijklmnopqrstuv1234", "sk-[MASKED]"),
     # already masked: nothing changes (masking is idempotent, also for the masks of earlier versions)
     ("KEY=****", "KEY=****"),
     ("mysql -p[MASKED] db", "mysql -p[MASKED] db"),
@@ -174,10 +174,10 @@ def test_a_piece_of_a_secret_split_off_by_a_parser_is_hidden_in_every_derived_st
     # `mysql -pS3cretLeak1` parsed as `-p -S 3cretLeak1` (socket): the piece is hidden too
     record = {"command": "mysql -pS3cretLeak1 db", "flags": {"p": "", "socket": "3cretLeak1"},
               "canonical": "mysql --p --socket=3cretLeak1 db", "n": 3}
-    assert mask_json(record) == {"command": "mysql -p**** db", "flags": {"p": "", "socket": "****"},
-                                 "canonical": "mysql --p --socket=**** db", "n": 3}
+    assert mask_json(record) == {"command": "mysql -p[MASKED] db", "flags": {"p": "", "socket": "[MASKED]"},
+                                 "canonical": "mysql --p --socket=[MASKED] db", "n": 3}
     assert secret_values("curl -u bob:pw https://x", "https://bob:pw@host", "plain") == ("pw",)
-    assert mask_json(["user=bob pw", "pwd"], ("pw",)) == ["user=bob ****", "pwd"]
+    assert mask_json(["user=bob pw", "pwd"], ("pw",)) == ["user=bob [MASKED]", "pwd"]
 
 
 def test_mask_json_keeps_keys_and_non_strings_and_copies_deep_structures():
@@ -189,7 +189,7 @@ def test_mask_json_keeps_keys_and_non_strings_and_copies_deep_structures():
     inner = out["deep"]
     for _ in range(2000):
         inner = inner[0]
-    assert inner == ["token=****"]
+    assert inner == ["token=[MASKED]"]
 
 
 def test_secret_lines_names_the_lines_that_may_hold_a_secret():
@@ -199,7 +199,7 @@ def test_secret_lines_names_the_lines_that_may_hold_a_secret():
     assert secret_lines([]) == []
 
 
-_PIECES = st.sampled_from([t for t, _ in MASKED] + KEPT + [" ", "=", ":", "'", '"', "/", "-p", "****", "@", "://",
+_PIECES = st.sampled_from([t for t, _ in MASKED] + KEPT + [" ", "=", ":", "'", '"', "/", "-p", "[MASKED]", "@", "://",
                                                             "token", "пароль", "\n", "Bearer ", "AKIA"])
 
 
