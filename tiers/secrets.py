@@ -31,8 +31,8 @@ MASK = "[MASKED]"  #: the mask of the upstream Chitin engine: decision logs read
 
 @dataclass(frozen=True, slots=True)
 class Secret:
-    """One secret in a text: ``text[start:end] == value``. ``guess``: found by its shape alone (a long
-    random-looking token), not by a format or a label."""
+    """One secret in a text: ``text[start:end] == value``. ``guess``: hidden, but maybe no secret: a long
+    random-looking token with no label, or a plain word after a credential name or label (``SORT_KEY=name``)."""
 
     kind: str
     start: int
@@ -253,7 +253,9 @@ def _spans(text: str) -> list[Secret]:
                 continue
             if len(value) >= 2 and value[0] in "'\"" and value[-1] == value[0]:
                 start, end, value = start + 1, end - 1, value[1:-1]  # the quotes stay: only the value is hidden
-            found.append(Secret(p.kind, start, end, value, p.check == "guess"))
+            # a plain word after a name or a label (``SORT_KEY=name``) is hidden, but only a guess
+            guess = p.check == "guess" or (p.check in ("name", "label") and _plain(value.rstrip(".,:;!?)")))
+            found.append(Secret(p.kind, start, end, value, guess))
     return found
 
 

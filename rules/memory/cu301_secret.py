@@ -6,7 +6,7 @@ PyPI, Hugging Face, Telegram), JSON web tokens, bearer tokens, PEM private keys,
 password (`postgres://user:pass@host`) and password/API-key assignments in prose (`password: …`,
 `пароль: …`), credential assignments (`DB_PASSWORD=…`) and options (`--password …`, `mysql -p…`); the table is in
 docs/secrets.md. Placeholders (`<token>`, `$API_KEY`, `***`) are ignored, and so is a random-looking token with no
-label (it may be an id). The secret is masked in every output.
+label (it may be an id) and a plain word after a credential name (`SORT_KEY=name`). The secret is masked in every output.
 
 ## Why is this bad
 Memory is loaded into every session (and sent to the model provider), often committed to git, and readable
@@ -38,7 +38,7 @@ def check(ctx):
     lines = ctx.lines
     for i in secret_lines([line.text for line in lines]):  # the other lines cannot hold a secret
         line = lines[i]
-        found = [s for s in find_secrets(line.text) if not s.guess]  # a random-looking id alone is not reported
+        found = [s for s in find_secrets(line.text) if not s.guess]  # an id, `SORT_KEY=name`: masked, not reported
         if not found:
             continue
         fix = Fix("replace the secret with [REDACTED] (rotate it too)", (Edit(line.number, redact(line.text),

@@ -150,6 +150,8 @@ FOUND = [
     ("postgres://app:s3cr3tPW@db.internal/app", [("credentials in URL", 15, 23, False)]),
     ("AAAAC3NzaC1lZDI1NTE5AAAAIGq7", [("random-looking token", 0, 28, True)]),
     ("-----BEGIN RSA PRIVATE KEY-----", [("private key", 31, 31, False)]),
+    ("SORT_KEY=name", [("credential assignment", 9, 13, True)]),
+    ("DB_PASSWORD=hunter2", [("credential assignment", 12, 19, False)]),
     ("plain text", []),
 ]
 
