@@ -188,8 +188,8 @@ def _looks_random(tok: str) -> bool:
     core = tok.strip("=")
     if len(core) < 24 or core.isalpha() or core.isdigit():
         return False
-    if _HEX.fullmatch(core) and len(core) in (40, 64):
-        return False  # git object ids and sha256 digests
+    if _HEX.fullmatch(core.replace("-", "").lower()):
+        return False  # git object ids, digests, fingerprints, UUIDs (a labelled hex key is still found by its label)
     if (core.upper() != core) + (core.lower() != core) + (not _DIGITS.isdisjoint(core)) < 2:
         return False
     for sep in "-_":

@@ -119,6 +119,8 @@ KEPT = [
     "git clone https://user@host/x",
     "go test -v -run TestTokenizerVsAST_BypassCoverage",
     "1234567890abcdef1234567890abcdef12345678",
+    "81c2bc2f-d728-4c00-b124-c9aeb44067e6",
+    "fingerprint a60130389b1f1a4d4ffe2a977d1f10d4",
     "cm0gLXJmIH4vcHJvamVjdHM=",
     "a ba ba ba ba ba ba ba ba ba ba ba b",
     "long-kebab-case-branch-name-for-the-feature",
