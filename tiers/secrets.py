@@ -50,6 +50,10 @@ class _Pattern:
     #: how a value is judged: "format" (any match), "free" (any value but a placeholder), "label" (a placeholder
     #: or a plain word is not a secret), "guess" (a random-looking token)
     check: str = "format"
+    #: on ASCII text, every match also holds one of these (lowercase): a URL has a password only with an ``@``
+    also: tuple[str, ...] = ()
+    #: every match holds a run of 15 characters of ``[A-Za-z0-9_\-+/=.]`` (the provider formats)
+    run: bool = False
 
 
 _CRED = r"(?:password|passwd|passphrase|pass|pwd|token|secret|api-?key|apikey|(?:access|secret|auth|client|master|" \
@@ -67,48 +71,48 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _Pattern("private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?P<v>(?:(?!-----END )[\s\S])*)",
              ("-----begin",)),
     _Pattern("AWS access key", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|APKA|ABIA|ACCA)(?P<v>[0-9A-Z]{16})\b",
-             ("akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa", "apka", "abia", "acca")),
+             ("akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa", "apka", "abia", "acca"), run=True),
     _Pattern("GitHub token", r"\b(?:gh[pousr]_(?P<v>[A-Za-z0-9]{30,})|github_pat_(?P<w>[A-Za-z0-9_]{22,}))",
-             ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
+             ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"), run=True),
     _Pattern("GitLab token", r"\bgl(?:pat|dt|ptt|rt|cbt)-(?P<v>[A-Za-z0-9_\-]{20,})",
-             ("glpat-", "gldt-", "glptt-", "glrt-", "glcbt-")),
-    _Pattern("Slack token", r"\bxox[abposr]-(?P<v>[A-Za-z0-9\-]{10,})", ("xox",)),
-    _Pattern("Slack webhook", r"https://hooks\.slack\.com/services/(?P<v>[A-Za-z0-9/_\-]{20,})", ("hooks.slack",)),
-    _Pattern("Anthropic API key", r"\bsk-ant-(?P<v>[A-Za-z0-9_\-]{20,})", ("sk-ant-",)),
-    _Pattern("OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?(?P<v>[A-Za-z0-9_\-]{20,})", ("sk-",)),
-    _Pattern("Google API key", r"\bAIza(?P<v>[0-9A-Za-z_\-]{35})(?![0-9A-Za-z_\-])", ("aiza",)),
-    _Pattern("Stripe key", r"\b(?:sk|rk|pk)_(?:live|test)_(?P<v>[0-9A-Za-z]{16,})", ("_live_", "_test_")),
-    _Pattern("SendGrid key", r"\bSG\.(?P<v>[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{20,})", ("sg.",)),
-    _Pattern("npm token", r"\bnpm_(?P<v>[A-Za-z0-9]{36})\b", ("npm_",)),
-    _Pattern("PyPI token", r"\bpypi-(?P<v>AgE[A-Za-z0-9_\-]{40,})", ("pypi-",)),
-    _Pattern("Hugging Face token", r"\bhf_(?P<v>[A-Za-z0-9]{30,})\b", ("hf_",)),
-    _Pattern("Telegram bot token", r"\b[0-9]{8,10}:(?P<v>AA[A-Za-z0-9_\-]{33})\b", (":aa",)),
-    _Pattern("JSON web token", r"\b(?P<v>eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})", ("eyj",)),
+             ("glpat-", "gldt-", "glptt-", "glrt-", "glcbt-"), run=True),
+    _Pattern("Slack token", r"\bxox[abposr]-(?P<v>[A-Za-z0-9\-]{10,})", ("xox",), run=True),
+    _Pattern("Slack webhook", r"https://hooks\.slack\.com/services/(?P<v>[A-Za-z0-9/_\-]{20,})", ("hooks.slack",), run=True),
+    _Pattern("Anthropic API key", r"\bsk-ant-(?P<v>[A-Za-z0-9_\-]{20,})", ("sk-ant-",), run=True),
+    _Pattern("OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?(?P<v>[A-Za-z0-9_\-]{20,})", ("sk-",), run=True),
+    _Pattern("Google API key", r"\bAIza(?P<v>[0-9A-Za-z_\-]{35})(?![0-9A-Za-z_\-])", ("aiza",), run=True),
+    _Pattern("Stripe key", r"\b(?:sk|rk|pk)_(?:live|test)_(?P<v>[0-9A-Za-z]{16,})", ("_live_", "_test_"), run=True),
+    _Pattern("SendGrid key", r"\bSG\.(?P<v>[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{20,})", ("sg.",), run=True),
+    _Pattern("npm token", r"\bnpm_(?P<v>[A-Za-z0-9]{36})\b", ("npm_",), run=True),
+    _Pattern("PyPI token", r"\bpypi-(?P<v>AgE[A-Za-z0-9_\-]{40,})", ("pypi-",), run=True),
+    _Pattern("Hugging Face token", r"\bhf_(?P<v>[A-Za-z0-9]{30,})\b", ("hf_",), run=True),
+    _Pattern("Telegram bot token", r"\b[0-9]{8,10}:(?P<v>AA[A-Za-z0-9_\-]{33})\b", (":aa",), run=True),
+    _Pattern("JSON web token", r"\b(?P<v>eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})", ("eyj",), run=True),
     _Pattern("credentials in URL",
              r"\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@'\"<>]{0,64}:(?P<v>[^\s@/'\"<>]{1,128})@(?=[^\s/'\"<>@])", ("://",),
-             "free"),
+             "free", ("@",)),
     _Pattern("authorization header",
              r"(?i)\b(?:proxy-)?authorization['\"]?\s*[:=]\s*['\"]?(?:(?:bearer|basic|token|digest|negotiate)\s+)?"
-             r"(?P<v>[A-Za-z0-9._~+/\-]{8,}=*)", ("authorization",), "label"),
+             r"(?P<v>[A-Za-z0-9._~+/\-]{8,}=*)", ("auth",), "label", (":", "=")),
     _Pattern("bearer token", r"(?i)\bbearer\s+(?P<v>[A-Za-z0-9._~+/\-]{8,}=*)", ("bearer",), "label"),
     _Pattern("database password", r"\b(?:mysql|mariadb|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|"
-             r"mysqlpump|mysqlsh)\b[^|;&\n]*?\s-p" + _VALUE, ("mysql", "mariadb"), "free"),
-    _Pattern("sshpass password", r"\bsshpass\b[^|;&\n]*?\s-p\s*" + _VALUE, ("sshpass",), "free"),
-    _Pattern("user:password option", r"\b(?:curl|wget|lftp|xh|http|https)\b[^|;&\n]*?\s(?:-u\s*|-U\s*|--user[=\s]\s*|"
-             r"--proxy-user[=\s]\s*)['\"]?[^\s:'\"]*:(?P<v>[^\s'\";|&]+)", ("curl", "wget", "lftp", "xh", "http"),
-             "free"),
+             r"mysqlpump|mysqlsh)\b[^|;&\n]*?\s-p" + _VALUE, ("mysql", "mariadb"), "free", ("-p",)),
+    _Pattern("sshpass password", r"\bsshpass\b[^|;&\n]*?\s-p\s*" + _VALUE, ("sshpass",), "free", ("-p",)),
+    _Pattern("user:password option", r"\b(?:curl|wget|http|https)\b[^|;&\n]*?\s(?:-u\s*|-U\s*|--user[=\s]\s*|"
+             r"--proxy-user[=\s]\s*)['\"]?[^\s:'\"]*:(?P<v>[^\s'\";|&]+)", ("curl", "wget", "http"),
+             "free", ("-u", "-U")),
     _Pattern("credential option", r"(?i)(?<![\w-])--?(?:[a-z0-9]+-)*" + _CRED + r"(?:=|\s+(?!-))" + _VALUE,
-             ("pass", "pwd", "token", "secret", "key", "credential"), "free"),
+             ("pass", "pwd", "token", "secret", "key", "credential"), "free", ("-",)),
     _Pattern("credential assignment",
              r"(?i)(?<![\w$-])(?P<n>[a-z_][a-z0-9_.]*)['\"]?\s*(?P<s>[:=])\s*" + _VALUE,
-             ("pass", "pwd", "token", "secret", "key", "credential", "auth"), "name"),
+             ("pass", "pwd", "token", "secret", "key", "credential", "auth"), "name", ("=", ":")),
     _Pattern("labelled secret",
              r"(?i)(?:(?<!\w)(?:" + _LABELS_LATIN + r")|" + _LABELS_CJK + r")(?:\s+(?:for|to|от|для|к|für|de|pour|"
              r"para|do)\s+[^\s:=]{1,40})?\s*(?P<s>[:=：]|\s(?:is|это|ist|est|es|é)\s|\s[—–-]\s|\s+—)\s*['\"`]?"
              r"(?P<v><[^<>\n]*>|[^\s'\"`,;]+)",
              ("pass", "парол", "токен", "секрет", "ключ", "api", "token", "secret", "kennwort", "contrase", "senha",
               "hasło", "heslo", "salasana", "密码", "口令", "令牌", "密鑰", "密钥", "パスワード", "トークン", "비밀번호", "토큰"),
-             "label"),
+             "label", (":", "=", "is", "es", "-")),
     _Pattern("random-looking token", r"(?<![A-Za-z0-9_\-+/=])[A-Za-z0-9_\-+/=]{24,}", (), "guess"),
 )
 
@@ -128,10 +132,63 @@ _PLACEHOLDER = re.compile(
     re.I)
 _TAIL = re.compile(r"[\s.,;:!?)\]}'\"`]*(?:\n|$)")
 _TOKEN_RUN = re.compile(r"[A-Za-z0-9_\-+/=]{24}")
+#: ``bytes.translate`` table: the token characters to ``a``, every other byte to a blank. On ASCII text a run of 24
+#: token characters is then a substring test for 24 ``a``s, a few instructions a character where the regex
+#: engine's search spends a few hundred (this runs for most segments of most commands)
+_TOKEN_BYTES = bytes(0x61 if i < 128 and (chr(i).isalnum() or chr(i) in "_-+/=") else 0x20 for i in range(256))
+_RUN = b"a" * 24
 _HEX = re.compile(r"[0-9a-f]+")
 _DIGITS = frozenset("0123456789")
 _ALL_ANCHORS: tuple[str, ...] = tuple(dict.fromkeys(a for p in _PATTERNS for a in p.anchors))
 _GUESS = len(_PATTERNS) - 1
+#: characters from the rarest to the most common in commands and notes (the rest count as common)
+_RARITY = "qzjxkvbywg@fpmhcu_dlrnsoitae:-/."  # "://" goes under ":", "-----begin" under "b"
+
+
+def _by_char(among) -> tuple[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]], ...]:
+    """The anchors grouped under their rarest character, each with the patterns that need it: on lowercased ASCII
+    text a test for one character is a memchr, and most texts lack most of these characters, so most anchors are
+    never searched (one alternation of all of them costs the regex engine a few hundred instructions a character)."""
+    groups: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
+    among = set(among)
+    for a in _ALL_ANCHORS:
+        if not a.isascii():
+            continue  # these tables are for ASCII text only
+        idx = tuple(i for i, p in enumerate(_PATTERNS) if a in p.anchors and i in among)
+        if idx:
+            c = min(a, key=lambda ch: _RARITY.find(ch) if ch in _RARITY else len(_RARITY))
+            groups.setdefault(c, []).append((a, idx))
+    return tuple((c, tuple(g)) for c, g in groups.items())
+
+
+_BY_CHAR = _by_char(range(len(_PATTERNS)))
+#: without a run of 15 token characters no provider format can match: their anchors are not searched
+_BY_CHAR_SHORT = _by_char([i for i, p in enumerate(_PATTERNS) if not p.run])
+_RUN_BYTES = bytes(0x61 if i < 128 and (chr(i).isalnum() or chr(i) in "_-+/=.") else 0x20 for i in range(256))
+
+
+def _ascii_hits(text: str) -> list[int]:
+    """Indexes (ascending) of the patterns whose anchors (and ``also``) ASCII ``text`` holds."""
+    low = text.lower()
+    found: set[int] = set()
+    table = _BY_CHAR if len(text) >= 15 and b"a" * 15 in text.encode().translate(_RUN_BYTES) else _BY_CHAR_SHORT
+    for c, anchors in table:
+        if c in low:
+            for a, idx in anchors:
+                if a in low:
+                    found.update(idx)
+    if not found:
+        return []
+    return [i for i in sorted(found) if not _PATTERNS[i].also or any(b in text for b in _PATTERNS[i].also)]
+
+
+def _token_run(text: str) -> bool:
+    """Some match of the random-looking-token pattern may start in ``text`` (a run of 24 token characters)."""
+    if len(text) < 24:
+        return False
+    if text.isascii():
+        return _RUN in text.encode().translate(_TOKEN_BYTES)
+    return _TOKEN_RUN.search(text) is not None
 
 
 @functools.lru_cache(maxsize=None)
@@ -149,12 +206,9 @@ def _anchor_regex() -> re.Pattern[str]:
 
 def _needed(text: str) -> list[int]:
     """Indexes (ascending) of the patterns that can match ``text``; every match holds one of its anchors."""
-    out = []
-    if len(text) >= 24 and _TOKEN_RUN.search(text) is not None:
-        out.append(_GUESS)
+    out = [_GUESS] if _token_run(text) else []
     if text.isascii():
-        low = text.lower()
-        hits = [i for i, p in enumerate(_PATTERNS) if any(a in low for a in p.anchors)]
+        hits = _ascii_hits(text)
     elif _anchor_regex().search(text) is not None:
         hits = list(range(_GUESS))
     else:
@@ -166,11 +220,10 @@ def needs_mask(text: str) -> bool:
     """Cheap check: could :func:`mask_secrets` change ``text``? (False means it certainly would not.)"""
     if not text or not isinstance(text, str):
         return False
-    if len(text) >= 24 and _TOKEN_RUN.search(text) is not None:
+    if _token_run(text):
         return True
     if text.isascii():
-        low = text.lower()
-        return any(a in low for a in _ALL_ANCHORS)
+        return bool(_ascii_hits(text))
     return _anchor_regex().search(text) is not None
 
 
@@ -287,17 +340,23 @@ def _replace(text: str, secrets: list[Secret], replacement: str) -> str:
 def _hide_pieces(text: str, known: tuple[str, ...]) -> str:
     """``text`` with every piece of a ``known`` secret hidden: the whole value, or any run of 6 of its characters
     (a parser may split ``-pSECRET`` into ``-p -S ECRET``); a value shorter than 6 only as a whole word."""
-    marks = bytearray(len(text))
+    marks: bytearray | None = None
     for value in known:
         if len(value) < 6:
+            if value not in text:
+                continue
             for m in re.finditer(r"(?<![A-Za-z0-9])" + re.escape(value) + r"(?![A-Za-z0-9])", text):
+                marks = marks or bytearray(len(text))
                 marks[m.start():m.end()] = b"\x01" * (m.end() - m.start())
             continue
-        grams = {value[i:i + 6] for i in range(len(value) - 5)}
-        for i in range(len(text) - 5):
-            if text[i:i + 6] in grams:
-                marks[i:i + 6] = b"\x01\x01\x01\x01\x01\x01"
-    if not any(marks):
+        find = text.find
+        for gram in {value[i:i + 6] for i in range(len(value) - 5)}:  # a few searches in C per value
+            j = find(gram)
+            while j >= 0:
+                marks = marks or bytearray(len(text))
+                marks[j:j + 6] = b"\x01\x01\x01\x01\x01\x01"
+                j = find(gram, j + 1)
+    if marks is None:
         return text
     out: list[str] = []
     i = 0
@@ -320,8 +379,6 @@ def mask_secrets(text: str, known: tuple[str, ...] = ()) -> str:
         return text
     out = text
     for _ in range(4):  # to a fixpoint: a masked text holds nothing to mask (mask_secrets is idempotent)
-        if not needs_mask(out):
-            break
         found = find_secrets(out)
         if not found:
             break
@@ -354,7 +411,7 @@ def secret_values(*texts: str) -> tuple[str, ...]:
     """The secret values (quotes stripped) in ``texts``: what :func:`mask_json` hides wherever a piece recurs."""
     values: dict[str, None] = {}
     for t in texts:
-        if isinstance(t, str) and needs_mask(t):
+        if isinstance(t, str):
             for s in find_secrets(t):
                 v = s.value.strip("'\"`").strip()
                 if v:
@@ -362,14 +419,16 @@ def secret_values(*texts: str) -> tuple[str, ...]:
     return tuple(values)
 
 
-def mask_json(obj: Any, known: tuple[str, ...] = ()) -> Any:
-    """A copy of ``obj`` (strings, dicts, lists, tuples, to any depth; keys kept) with every string masked. The
-    secrets found in any of its strings, and the ``known`` ones, are hidden in all of them."""
+def mask_json(obj: Any, known: tuple[str, ...] | None = None) -> Any:
+    """A copy of ``obj`` (strings, dicts, lists, tuples, to any depth; keys kept) with every string masked, and
+    every piece of a secret hidden in all of them: the ``known`` secrets of the raw input ``obj`` was derived from
+    (``secret_values(raw)``), or, by default, the secrets found in any string of ``obj``."""
     if isinstance(obj, str):
-        return mask_secrets(obj, known + secret_values(obj))
+        return mask_secrets(obj, known or ())
     if not isinstance(obj, (dict, list, tuple)):
         return obj
-    known = known + secret_values(*_strings(obj))
+    if known is None:
+        known = secret_values(*_strings(obj))
     root: list = [obj]
     stack: list[tuple[Any, Any, Any]] = [(root, 0, obj)]
     while stack:

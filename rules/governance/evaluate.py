@@ -16,7 +16,7 @@ from tiers.record import dataclass, field
 
 from ._records import builder
 from .analyze import INVARIANTS, RANK, TYPES, Analysis, Effect, Violation, analyze_command
-from tiers.secrets import mask_json, mask_secrets, needs_mask, secret_values
+from tiers.secrets import mask_json, mask_secrets, secret_values
 from .paths import Env
 from .policy import _PLANS, _TARGET_KINDS, Policy, _plain, effective_policy
 
@@ -474,7 +474,7 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
         command = None
         paths = tuple(_call_paths(call))
         raw = " ".join(["", *paths]) if paths else ""
-    secret = secret_values(raw) if needs_mask(raw) else ()
+    secret = secret_values(raw)
     if secret:
         done = {}  # each distinct text masked once (the decision's reason is also a finding's)
 
