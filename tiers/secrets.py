@@ -41,19 +41,25 @@ class Secret:
     guess: bool = False
 
 
-@dataclass(frozen=True, slots=True)
 class _Pattern:
-    kind: str
-    regex: str
-    #: lowercase substrings one of which every match holds (the cheap pre-check of needs_mask and find_secrets)
-    anchors: tuple[str, ...]
-    #: how a value is judged: "format" (any match), "free" (any value but a placeholder), "label" (a placeholder
-    #: or a plain word is not a secret), "guess" (a random-looking token)
-    check: str = "format"
-    #: on ASCII text, every match also holds one of these (lowercase): a URL has a password only with an ``@``
-    also: tuple[str, ...] = ()
-    #: every match holds a run of 15 characters of ``[A-Za-z0-9_\-+/=.]`` (the provider formats)
-    run: bool = False
+    """One secret shape (a module-private table row: a plain slotted class, since each stdlib dataclass costs the
+    hook's start-up about 0.7 ms to build and this one never leaves the module)."""
+
+    __slots__ = ("kind", "regex", "anchors", "check", "also", "run")
+
+    def __init__(self, kind: str, regex: str, anchors: tuple[str, ...], check: str = "format",
+                 also: tuple[str, ...] = (), *, run: bool = False) -> None:
+        self.kind = kind
+        self.regex = regex
+        #: lowercase substrings one of which every match holds (the cheap pre-check of needs_mask, find_secrets)
+        self.anchors = anchors
+        #: how a value is judged: "format" (any match), "free" (any value but a placeholder), "name" and "label"
+        #: (a placeholder, or a plain word of prose after ``:``, is not a secret), "guess" (a random-looking token)
+        self.check = check
+        #: on ASCII text every match also holds one of these (lowercase): a URL has a password only with an ``@``
+        self.also = also
+        #: every match holds a run of 15 characters of ``[A-Za-z0-9_\-+/=.]`` (the provider formats)
+        self.run = run
 
 
 _CRED = r"(?:password|passwd|passphrase|pass|pwd|token|secret|api-?key|apikey|(?:access|secret|auth|client|master|" \
@@ -121,23 +127,22 @@ _PATTERNS: tuple[_Pattern, ...] = (
 _CRED_WORDS = frozenset({"password", "passwd", "passphrase", "pass", "pwd", "token", "secret", "key", "apikey",
                          "credential", "credentials", "auth", "pat"})
 _NAME_TAILS = frozenset({"base", "value", "b64", "base64", "hex", "raw"})
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_CAMEL = r"(?<=[a-z0-9])(?=[A-Z])"
 
 #: values that are not secrets: placeholders, variables, masked forms, common words after a label
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = (
     r"(?:<[^>]*>|\$.*|%[A-Za-z_]+%|\*+|x{3,}|\.{3,}|…|\{\{.*\}\}|"
     r"\[(?:masked|redacted|secret|hidden|removed)\]|"
     r"(?:your|example|placeholder|redacted|changeme|dummy|secret|password|token|masked|hidden)(?:[_-][\w-]*)?|"
-    r"none|null|nil|empty|stored|in|see|from|unset|required|the|a|an|is|not|and|or|to|of|at|on|true|false|yes|no)",
-    re.I)
-_TAIL = re.compile(r"[\s.,;:!?)\]}'\"`]*(?:\n|$)")
-_TOKEN_RUN = re.compile(r"[A-Za-z0-9_\-+/=]{24}")
+    r"none|null|nil|empty|stored|in|see|from|unset|required|the|a|an|is|not|and|or|to|of|at|on|true|false|yes|no)")
+_TAIL = r"[\s.,;:!?)\]}'\"`]*(?:\n|$)"
+_TOKEN_RUN = r"[A-Za-z0-9_\-+/=]{24}"
 #: ``bytes.translate`` table: the token characters to ``a``, every other byte to a blank. On ASCII text a run of 24
 #: token characters is then a substring test for 24 ``a``s, a few instructions a character where the regex
 #: engine's search spends a few hundred (this runs for most segments of most commands)
 _TOKEN_BYTES = bytes(0x61 if i < 128 and (chr(i).isalnum() or chr(i) in "_-+/=") else 0x20 for i in range(256))
 _RUN = b"a" * 24
-_HEX = re.compile(r"[0-9a-f]+")
+_HEX = r"[0-9a-f]+"
 _DIGITS = frozenset("0123456789")
 _ALL_ANCHORS: tuple[str, ...] = tuple(dict.fromkeys(a for p in _PATTERNS for a in p.anchors))
 _GUESS = len(_PATTERNS) - 1
@@ -161,9 +166,11 @@ def _by_char(among) -> tuple[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]
     return tuple((c, tuple(g)) for c, g in groups.items())
 
 
-_BY_CHAR = _by_char(range(len(_PATTERNS)))
-#: without a run of 15 token characters no provider format can match: their anchors are not searched
-_BY_CHAR_SHORT = _by_char([i for i, p in enumerate(_PATTERNS) if not p.run])
+@functools.lru_cache(maxsize=2)
+def _tables(short: bool):
+    """The anchor table of every pattern, or (``short``) of the patterns that are no provider format: without a
+    run of 15 token characters none of those can match, and their anchors are not searched."""
+    return _by_char([i for i, p in enumerate(_PATTERNS) if not (short and p.run)])
 _RUN_BYTES = bytes(0x61 if i < 128 and (chr(i).isalnum() or chr(i) in "_-+/=.") else 0x20 for i in range(256))
 
 
@@ -171,8 +178,7 @@ def _ascii_hits(text: str) -> list[int]:
     """Indexes (ascending) of the patterns whose anchors (and ``also``) ASCII ``text`` holds."""
     low = text.lower()
     found: set[int] = set()
-    table = _BY_CHAR if len(text) >= 15 and b"a" * 15 in text.encode().translate(_RUN_BYTES) else _BY_CHAR_SHORT
-    for c, anchors in table:
+    for c, anchors in _tables(len(text) < 15 or b"a" * 15 not in text.encode().translate(_RUN_BYTES)):
         if c in low:
             for a, idx in anchors:
                 if a in low:
@@ -188,7 +194,14 @@ def _token_run(text: str) -> bool:
         return False
     if text.isascii():
         return _RUN in text.encode().translate(_TOKEN_BYTES)
-    return _TOKEN_RUN.search(text) is not None
+    return _rx(_TOKEN_RUN).search(text) is not None
+
+
+@functools.lru_cache(maxsize=None)
+def _rx(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``pattern`` compiled on first use: compiling every pattern of this module at import would cost the hook a
+    millisecond, and most calls need none of them."""
+    return re.compile(pattern, flags)
 
 
 @functools.lru_cache(maxsize=None)
@@ -228,7 +241,7 @@ def needs_mask(text: str) -> bool:
 
 
 def _is_credential_name(name: str) -> bool:
-    words = [w.lower() for w in re.split(r"[_.\-]+", _CAMEL.sub("_", name)) if w]
+    words = [w.lower() for w in re.split(r"[_.\-]+", _rx(_CAMEL).sub("_", name)) if w]
     if not words:
         return False
     return words[-1] in _CRED_WORDS or (len(words) > 1 and words[-1] in _NAME_TAILS and words[-2] in _CRED_WORDS)
@@ -241,7 +254,7 @@ def _looks_random(tok: str) -> bool:
     core = tok.strip("=")
     if len(core) < 24 or core.isalpha() or core.isdigit():
         return False
-    if _HEX.fullmatch(core.replace("-", "").lower()):
+    if _rx(_HEX).fullmatch(core.replace("-", "").lower()):
         return False  # git object ids, digests, fingerprints, UUIDs (a labelled hex key is still found by its label)
     if (core.upper() != core) + (core.lower() != core) + (not _DIGITS.isdisjoint(core)) < 2:
         return False
@@ -263,7 +276,7 @@ def _is_secret(p: _Pattern, m: re.Match[str], value: str) -> bool:
     if p.check == "guess":
         return _looks_random(value)
     bare = value.strip("'\"`")
-    if not bare or _already_masked(bare) or _PLACEHOLDER.fullmatch(bare):
+    if not bare or _already_masked(bare) or _rx(_PLACEHOLDER, re.I).fullmatch(bare):
         return False
     if p.check == "free":
         return True
@@ -279,7 +292,7 @@ def _is_secret(p: _Pattern, m: re.Match[str], value: str) -> bool:
         if sep == "=":
             return True
     # after ``:``, "is" or a dash: a value that ends the line, or one that is not a plain word
-    if m.group("s") in (":", "：") and _TAIL.match(m.string, m.end()):
+    if m.group("s") in (":", "：") and _rx(_TAIL).match(m.string, m.end()):
         return True
     word = bare.rstrip(".,:;!?)")  # "the old token is revoked." ends a sentence
     return not _plain(word) and len(word) >= 4
