@@ -132,8 +132,9 @@ def _canon(args: argparse.Namespace) -> int:
     env = Env.build(tempfile.gettempdir())
     analysis = analyze_command(args.shell_command, env)
     # a secret of the command is hidden in every form derived from it (a parser may split `-pSECRET`)
-    segments = mask_json([s.to_json() for s in analysis.segments], secret_values(args.shell_command))
-    payload = "".join(f"{s['op']}:{s['sha256']}|" for s in segments)
+    raw = [s.to_json() for s in analysis.segments]
+    payload = "".join(f"{s['op']}:{s['sha256']}|" for s in raw)  # the digests as computed, whatever masking does
+    segments = mask_json(raw, secret_values(args.shell_command))
     pipeline = hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
     if args.json:
         print_json({"command": mask_secrets(args.shell_command), "action": analysis.action, "digest": pipeline[:16],
