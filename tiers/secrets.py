@@ -210,11 +210,16 @@ def _compiled(i: int) -> re.Pattern[str]:
     return re.compile(_PATTERNS[i].regex)
 
 
-@functools.lru_cache(maxsize=1)
-def _anchor_regex() -> re.Pattern[str]:
-    # for non-ASCII text: ``(?i)`` matching folds a few letters that str.lower() keeps apart (the Kelvin sign),
-    # so the anchors are searched with the patterns' own case folding
-    return re.compile("(?i)" + "|".join(re.escape(a) for a in _ALL_ANCHORS))
+def _folded(text: str) -> str:
+    """``text`` lowercased as the patterns' ``(?i)`` matching folds it: besides str.lower(), the long s and the
+    dotless i match s and i (the Kelvin sign and the dotted capital I lowercase to a k and an i already)."""
+    return text.lower().replace("\u017f", "s").replace("\u0131", "i")
+
+
+def _unicode_hits(text: str) -> list[int]:
+    """Indexes (ascending) of the patterns one of whose anchors non-ASCII ``text`` holds (folded)."""
+    low = _folded(text)
+    return [i for i, p in enumerate(_PATTERNS) if any(a in low for a in p.anchors)]
 
 
 def _needed(text: str) -> list[int]:
@@ -222,10 +227,8 @@ def _needed(text: str) -> list[int]:
     out = [_GUESS] if _token_run(text) else []
     if text.isascii():
         hits = _ascii_hits(text)
-    elif _anchor_regex().search(text) is not None:
-        hits = list(range(_GUESS))
     else:
-        hits = []
+        hits = _unicode_hits(text)
     return hits + out
 
 
@@ -237,7 +240,7 @@ def needs_mask(text: str) -> bool:
         return True
     if text.isascii():
         return bool(_ascii_hits(text))
-    return _anchor_regex().search(text) is not None
+    return bool(_unicode_hits(text))
 
 
 def _is_credential_name(name: str) -> bool:
@@ -461,7 +464,42 @@ def mask_json(obj: Any, known: tuple[str, ...] | None = None) -> Any:
     return root[0]
 
 
+def _line_hits(joined: str, lengths: list[int], needles, find_all) -> set[int]:
+    """Indexes of the lines (of ``lengths``, joined by newlines into ``joined``) where ``find_all`` finds one of
+    ``needles``; once a line is a hit, the search goes on from the next line."""
+    import bisect
+
+    starts = [0]
+    for n in lengths[:-1]:
+        starts.append(starts[-1] + n + 1)
+    hits: set[int] = set()
+    for needle in needles:
+        j = find_all(joined, needle, 0)
+        while j >= 0:
+            k = bisect.bisect_right(starts, j) - 1
+            hits.add(k)
+            j = find_all(joined, needle, starts[k + 1]) if k + 1 < len(starts) else -1
+    return hits
+
+
+def _find_run(joined: str, _needle, start: int) -> int:
+    m = _rx(_TOKEN_RUN).search(joined, start)
+    return -1 if m is None else m.start()
+
+
 def secret_lines(texts: list[str]) -> list[int]:
     """Indexes (ascending) of the ``texts`` that may hold a secret (:func:`needs_mask`): :func:`find_secrets` is
-    empty for every other one."""
-    return [i for i, t in enumerate(texts) if needs_mask(t)]
+    empty for every other one. All lines are searched at once (each anchor, and each run of 24 token characters,
+    in one string: a few searches in C instead of a test per line); a line that holds one is then checked alone."""
+    if not texts:
+        return []
+    folded = [t.lower() if t.isascii() else _folded(t) for t in texts]
+    hits = _line_hits("\n".join(folded), [len(t) for t in folded], _ALL_ANCHORS, str.find)
+    joined = "\n".join(texts)
+    lengths = [len(t) for t in texts]
+    if joined.isascii():  # the token characters as "a", then a run is a substring
+        runs = joined.encode().translate(_TOKEN_BYTES)
+        hits |= _line_hits(runs, lengths, (_RUN,), bytes.find)
+    else:
+        hits |= _line_hits(joined, lengths, (None,), _find_run)
+    return sorted(k for k in hits if needs_mask(texts[k]))
