@@ -261,9 +261,8 @@ def _looks_random(tok: str) -> bool:
         return False  # git object ids, digests, fingerprints, UUIDs (a labelled hex key is still found by its label)
     if (core.upper() != core) + (core.lower() != core) + (not _DIGITS.isdisjoint(core)) < 2:
         return False
-    for sep in "-_":
-        if sep in core and core.replace(sep, "").isalpha():
-            return False  # long-kebab-case-names, snake_case_names
+    if ("-" in core or "_" in core) and all(w.isalpha() or w.isdigit() for w in re.split(r"[-_]+", core) if w):
+        return False  # long-kebab-case-names, snake_case_names, name-backup-20261202162000
     n = len(core)
     return -sum(c / n * math.log2(c / n) for c in map(core.count, dict.fromkeys(core))) >= 3.6
 

@@ -124,6 +124,7 @@ KEPT = [
     "cm0gLXJmIH4vcHJvamVjdHM=",
     "a ba ba ba ba ba ba ba ba ba ba ba b",
     "long-kebab-case-branch-name-for-the-feature",
+    ".claude/settings.json.cuticle-backup-20261202162000",
     "eyJabc.def.ghi",
 ]
 
