@@ -143,6 +143,7 @@ _TOKEN_RUN = r"[A-Za-z0-9_\-+/=]{24}"
 _TOKEN_BYTES = bytes(0x61 if i < 128 and (chr(i).isalnum() or chr(i) in "_-+/=") else 0x20 for i in range(256))
 _RUN = b"a" * 24
 _HEX = r"[0-9a-f]+"
+_WORD = r"[A-Za-z]+[0-9]*|[0-9]+[A-Za-z]{0,3}"
 _DIGITS = frozenset("0123456789")
 _ALL_ANCHORS: tuple[str, ...] = tuple(dict.fromkeys(a for p in _PATTERNS for a in p.anchors))
 _GUESS = len(_PATTERNS) - 1
@@ -250,10 +251,16 @@ def _is_credential_name(name: str) -> bool:
     return words[-1] in _CRED_WORDS or (len(words) > 1 and words[-1] in _NAME_TAILS and words[-2] in _CRED_WORDS)
 
 
+def _wordish(part: str) -> bool:
+    """Words, numbers and versions (``v2``, ``py311``, ``2nd``) joined by ``-``, ``_``, ``+`` or ``=``."""
+    return all(_rx(_WORD).fullmatch(w) for w in re.split(r"[-_+=]+", part) if w)
+
+
 def _looks_random(tok: str) -> bool:
     """A run of 24+ token characters that is neither a word, a path, a hash nor a kebab or snake name."""
-    if "/" in tok and not tok.endswith("=") and _DIGITS.isdisjoint(tok[:8]):
-        return False  # path-like
+    if "/" in tok and not tok.endswith("=") and (_DIGITS.isdisjoint(tok[:8]) or all(
+            _wordish(part) for part in tok.split("/"))):
+        return False  # a path, or one whose every part is words and numbers (2026-12-02/notes-v2/draft)
     core = tok.strip("=")
     if len(core) < 24 or core.isalpha() or core.isdigit():
         return False
@@ -261,7 +268,7 @@ def _looks_random(tok: str) -> bool:
         return False  # git object ids, digests, fingerprints, UUIDs (a labelled hex key is still found by its label)
     if (core.upper() != core) + (core.lower() != core) + (not _DIGITS.isdisjoint(core)) < 2:
         return False
-    if ("-" in core or "_" in core) and all(w.isalpha() or w.isdigit() for w in re.split(r"[-_]+", core) if w):
+    if ("-" in core or "_" in core) and _wordish(core):
         return False  # long-kebab-case-names, snake_case_names, name-backup-20261202162000
     n = len(core)
     return -sum(c / n * math.log2(c / n) for c in map(core.count, dict.fromkeys(core))) >= 3.6

@@ -125,6 +125,7 @@ KEPT = [
     "a ba ba ba ba ba ba ba ba ba ba ba b",
     "long-kebab-case-branch-name-for-the-feature",
     ".claude/settings.json.cuticle-backup-20261202162000",
+    "cp 2026-12-02/notes-v2/draft-final-review.md out/",
     "eyJabc.def.ghi",
 ]
 
