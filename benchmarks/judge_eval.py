@@ -40,7 +40,7 @@ def _ms(f, n: int = 20) -> float:
 
 def stub_figures() -> dict:
     from judge_stub import Stub
-    from rules.secrets import mask_secrets
+    from tiers.secrets import mask_secrets
     from tiers.arbitrate import ConstraintIndex, arbitrate
     from tiers.judge import JudgeConfig, load_judge
     from tiers.judge.chat import ChatJudge
@@ -100,7 +100,7 @@ def stub_figures() -> dict:
 def dev_figures(url: str, model: str, embedder: str, path: Path) -> dict:
     import tiers.judge as tj
     from conflicts_eval import TODAY
-    from rules.secrets import mask_secrets
+    from tiers.secrets import mask_secrets
     from tiers.arbitrate import ConstraintIndex, arbitrate
     from tiers.classify import classify
     from tiers.judge.chat import ChatJudge

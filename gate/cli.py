@@ -152,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the CLI is the one place that turns bugs into exit codes
         from tiers.errors import CuticleError  # imported when needed: a forwarded hook call never loads tiers
 
-        from rules.secrets import mask_secrets  # an error message never repeats a secret it quotes
+        from tiers.secrets import mask_secrets  # an error message never repeats a secret it quotes
 
         if isinstance(exc, CuticleError):
             print(f"cuticle: {mask_secrets(str(exc))}", file=sys.stderr)

@@ -174,9 +174,9 @@ def _ms(t0: float) -> float:
 
 
 def _fail_open(host: str, event: str | None, ws, message: str, t0: float) -> Reply:
-    from .events import mask
+    from tiers.secrets import mask_json
 
-    message = mask(message)
+    message = mask_json(message)
     line = f"cuticle: {message}; letting the call proceed (fail-open)"
     log_event(ws, {"host": host, "event": event, "decision": "fail-open", "error": message, "ms": _ms(t0)},
               create=False)
@@ -186,10 +186,10 @@ def _fail_open(host: str, event: str | None, ws, message: str, t0: float) -> Rep
 def _bad_input(host: str, event_arg: str | None, payload: Any, ws, message: str, t0: float) -> Reply:
     """A payload cuticle cannot read: a before-tool call is refused (nothing unchecked gets through), any other
     event is answered as a no-op; both say why on stderr and in the log (docs/bad-input.md)."""
-    from .events import mask
+    from tiers.secrets import mask_json
     from .payload import canonical_event
 
-    message = mask(message)
+    message = mask_json(message)
     hev = payload.get("hook_event_name") if isinstance(payload, dict) else None
     event = canonical_event(hev if isinstance(hev, str) and hev else event_arg)
     shown = event_arg or (hev if isinstance(hev, str) else None)
@@ -209,9 +209,9 @@ def _bad_input(host: str, event_arg: str | None, payload: Any, ws, message: str,
 
 def _deny(req: Request, ws, reason: dict, *, short: str) -> Reply:
     """The before-tool refusal: the reason (JSON) masked of secrets, with any configuration error attached."""
-    from .events import mask
+    from tiers.secrets import mask_json
 
-    reason = mask(reason)
+    reason = mask_json(reason)
     if ws is not None and ws.config_error:
         reason = {**reason, "config_error": ws.config_error}
     return answer.deny(req.host, PRE, json.dumps(reason, ensure_ascii=False), short=short)
@@ -219,9 +219,9 @@ def _deny(req: Request, ws, reason: dict, *, short: str) -> Reply:
 
 def _with_config_note(req: Request, reply: Reply, error: str) -> Reply:
     """Tell the user (stderr) and, where the host shows the model something, the model about a broken config."""
-    from .events import mask
+    from tiers.secrets import mask_json
 
-    note = (f"cuticle: configuration error: {mask(error)}; checking with the default configuration "
+    note = (f"cuticle: configuration error: {mask_json(error)}; checking with the default configuration "
             f"(every check on) until it is fixed")
     if req.event == POST and not reply.stdout.strip():
         r = answer.post_note(req.host, req.host_event, note)
@@ -386,9 +386,9 @@ def _session_start(req: Request, ws) -> tuple[Reply, dict]:
     rec["context_chars"] = len(text or "")
     diag = "".join(f"cuticle: session start: {n}\n" for n in notes)
     if ws.config_error:  # the model is told at the start of the session, not only when something is refused
-        from .events import mask
+        from tiers.secrets import mask_json
 
-        text = (f"cuticle: the workspace configuration is broken ({mask(ws.config_error)}); every memory check runs "
+        text = (f"cuticle: the workspace configuration is broken ({mask_json(ws.config_error)}); every memory check runs "
                 f"with the defaults until the user fixes .cuticle/config.toml.\n\n" + (text or ""))
     r = answer.context(req.host, req.host_event, text or "", path=str(ws.root / "PERSONALITY.md"))
     return Reply(r.stdout, r.stderr + diag, r.exit_code), rec
@@ -645,8 +645,9 @@ def _govern(req: Request, ws, paths: tuple[str, ...], *, log: bool = True) -> tu
     try:
         ev = gov.evaluate_call(call, ws)
         from rules.plugins import overruled
+        from tiers.secrets import mask_secrets
 
-        ev = overruled(ev, call, ws, gov.mask)  # other plugins' cuticle_tool_call_verdict votes: deny wins
+        ev = overruled(ev, call, ws, mask_secrets)  # other plugins' cuticle_tool_call_verdict votes: deny wins
     except Exception as exc:  # noqa: BLE001 - the policy layer's failure mode is configurable
         if not fail_closed:
             raise

@@ -188,8 +188,8 @@ def make_server(*, port: int | None = None, socket_path: str | None = None, toke
                 cwd: str | None = None):
     """A ready server (not yet serving). TCP binds 127.0.0.1 only."""
     token = token or secrets.token_urlsafe(24)
-    from rules.secrets import mask_secrets
     from tiers.judge import enable
+    from tiers.secrets import mask_secrets
 
     enable(mask_secrets)  # the optional judge runs only here, never on the cold path (docs/judge.md)
     if socket_path:

@@ -476,11 +476,11 @@ class Planner:
             self.diagnostics.append(f"security scan failed ({type(exc).__name__}: {exc}); lines not scanned")
             findings = ()
         for f in findings or ():
-            from .events import mask
+            from tiers.secrets import mask_json
 
             n = getattr(f, "line", None) or 1
             line, text = scanned[min(max(n, 1), len(scanned)) - 1]
-            plan.errors.append(mask(_err(
+            plan.errors.append(mask_json(_err(
                 "security", rel, f"{rel}:{line.number}: {getattr(f, 'code', '')} {getattr(f, 'message', f)}",
                 line=line.number, text=_clip(text),
                 resolve="do not store secrets, instructions to the agent or invisible characters in memory",

@@ -206,7 +206,7 @@ def _record(f: Finding, rel: str, lines: list[Any]) -> list | None:
     if f.fix is not None:
         if f.path != rel:
             return None
-        from .secrets import mask_secrets
+        from tiers.secrets import mask_secrets
 
         edits = []
         for e in f.fix.edits:

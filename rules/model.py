@@ -169,7 +169,7 @@ class Finding:
     fingerprint: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        from .secrets import mask_secrets
+        from tiers.secrets import mask_secrets
 
         out: dict[str, Any] = {
             "code": self.code,
@@ -372,7 +372,7 @@ def _bare(message: str, path: str) -> str:
 def _finding(rule: Rule, problem: Problem, path: str, severity: Severity, doc: Any,
              seen: dict[tuple[str, str, str], int], normalized: Callable[[str], str] | None = None) -> Finding:
     """``normalized`` is :func:`rules.document.normalized_content` or a memo of it (FileContext.normalized)."""
-    from .secrets import mask_secrets
+    from tiers.secrets import mask_secrets
 
     line_text = ""
     if doc is not None and 1 <= problem.line <= len(doc.lines):

@@ -31,7 +31,7 @@ def render(result: Any, fmt: str = "text", *, rules: Any = None, version: str = 
 
 
 def result_json(result: Any) -> dict[str, Any]:
-    from .secrets import mask_secrets
+    from tiers.secrets import mask_secrets
 
     out = result.to_json()
     for f in out["findings"]:
@@ -43,7 +43,7 @@ _SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}
 
 
 def render_text(result: Any, *, summary: bool = True, color: bool = False) -> str:
-    from .secrets import mask_secrets
+    from tiers.secrets import mask_secrets
 
     def sgr(text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if color else text
@@ -88,7 +88,7 @@ def _gh_escape_prop(s: str) -> str:
 
 def render_github(result: Any) -> str:
     """GitHub Actions workflow commands (``::error file=…,line=…::message``), one per finding."""
-    from .secrets import mask_secrets
+    from tiers.secrets import mask_secrets
 
     cmd = {"error": "error", "warning": "warning", "info": "notice"}
     out = []
@@ -100,7 +100,7 @@ def render_github(result: Any) -> str:
 
 
 def _rule_descriptor(rule: Any) -> dict[str, Any]:
-    from .secrets import mask_secrets
+    from tiers.secrets import mask_secrets
 
     docs = mask_secrets(rule.docs or rule.summary)
     return {
@@ -116,8 +116,9 @@ def _rule_descriptor(rule: Any) -> dict[str, Any]:
 
 def sarif(result: Any, *, rules: Any = None, version: str = "0.1.0") -> dict[str, Any]:
     """A SARIF 2.1.0 log with one run; partial fingerprints come from normalized line content."""
+    from tiers.secrets import mask_secrets
+
     from .model import INTERNAL_RULES
-    from .secrets import mask_secrets
 
     known = {r.code: r for r in (rules if rules is not None else result.rules)}
     for r in INTERNAL_RULES:

@@ -44,13 +44,12 @@ def open_workspace(args: argparse.Namespace, positional: str | None = None):
 
 
 def print_json(obj: Any, *, pretty: bool = False) -> None:
-    """Print ``obj`` as JSON, every string secret-masked (``rules.secrets``): no `--json` output of cuticle repeats
+    """Print ``obj`` as JSON, every string secret-masked (``tiers.secrets``): no `--json` output of cuticle repeats
     a secret it was shown (an AWS key id in a command, a token in a memory line)."""
-    from gate.events import mask_with
     from gate.intake import wire
-    from rules.secrets import mask_secrets
+    from tiers.secrets import mask_json
 
-    text = json.dumps(mask_with(obj, mask_secrets), ensure_ascii=False, indent=2 if pretty else None) + "\n"
+    text = json.dumps(mask_json(obj), ensure_ascii=False, indent=2 if pretty else None) + "\n"
     buffer = getattr(sys.stdout, "buffer", None)
     if buffer is not None:
         sys.stdout.flush()

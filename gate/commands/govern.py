@@ -69,11 +69,11 @@ def _evaluate(args: argparse.Namespace) -> int:
     ev = evaluate_call(call, ws, policy_path=args.policy)
     from tiers.record import replace
 
-    from rules.governance.masking import mask
     from rules.plugins import overruled
+    from tiers.secrets import mask_secrets
 
     # other plugins' cuticle_tool_call_verdict votes (deny wins) see the call with its kind, as the gate sends it
-    ev = overruled(ev, replace(call, kind=kind), ws, mask)
+    ev = overruled(ev, replace(call, kind=kind), ws, mask_secrets)
     if args.log:
         log_decision(ws, ev, host="cli")
     if args.json:
@@ -133,16 +133,18 @@ def _canon(args: argparse.Namespace) -> int:
     import tempfile
 
     from rules.governance.analyze import analyze_command
-    from rules.governance.masking import mask, mask_obj
     from rules.governance.paths import Env
+    from tiers.secrets import mask_json, mask_secrets, secret_values
 
     env = Env.build(tempfile.gettempdir())
     analysis = analyze_command(args.shell_command, env)
-    segments = [mask_obj(s.to_json()) for s in analysis.segments]
-    payload = "".join(f"{s['op']}:{s['sha256']}|" for s in segments)
+    # a secret of the command is hidden in every form derived from it (a parser may split `-pSECRET`)
+    raw = [s.to_json() for s in analysis.segments]
+    payload = "".join(f"{s['op']}:{s['sha256']}|" for s in raw)  # the digests as computed, whatever masking does
+    segments = mask_json(raw, secret_values(args.shell_command))
     pipeline = hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
     if args.json:
-        print_json({"command": mask(args.shell_command), "action": analysis.action, "digest": pipeline[:16],
+        print_json({"command": mask_secrets(args.shell_command), "action": analysis.action, "digest": pipeline[:16],
                     "sha256": pipeline, "segments": segments})
         return 0
     out = sys.stdout

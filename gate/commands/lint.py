@@ -146,7 +146,7 @@ def _rule(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(f"# {r.code} {r.name}\n\n{r.summary}. Default severity: {r.severity.value}. "
                      f"Fix: {r.fix.value if r.fix else 'none'}.\n\n")
-    from rules.secrets import mask_secrets
+    from tiers.secrets import mask_secrets
 
     docs = mask_secrets(r.docs)
     first, _, rest = docs.partition("\n")

@@ -28,7 +28,6 @@ _EXPORTS: dict[str, str] = {
     "load_policy": "policy",
     "load_policy_file": "policy",
     "log_decision": "evaluate",
-    "mask": "masking",
     "parse": "shell",
     "policy_status": "policy",
     "starter_policy": "policy",

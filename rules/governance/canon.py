@@ -12,7 +12,8 @@ import functools
 from tiers.record import dataclass, field
 
 from ._records import builder
-from .masking import MASK, mask, needs_mask
+from tiers.secrets import MASK, needs_mask
+from tiers.secrets import mask_secrets as mask
 
 #: argv[0] basename -> canonical tool
 TOOL_ALIASES: dict[str, str] = {
@@ -501,7 +502,7 @@ def _mask_value(name: str, value: str) -> str:
     if not value:
         return value
     m = mask(value)
-    return m if m == value else MASK if MASK in m or "****" in m else m
+    return m if m == value else MASK  # a flag value or argument that holds a secret is hidden whole
 
 
 def _post_process(tool: str, raw0: str, action: str, flags: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -17,7 +17,7 @@ from tiers.record import dataclass, field
 from ._records import builder
 from .analyze import INVARIANTS, RANK, Analysis, Effect, action_of, analyze_command
 from .invariants import no_governance_self_modification, no_ide_socket_access, no_network_egress
-from .masking import mask, mask_obj, needs_mask
+from tiers.secrets import mask_json, mask_secrets, secret_values
 from .paths import Env
 from .policy import _PLANS, _TARGET_KINDS, Policy, _plain, effective_policy
 
@@ -70,8 +70,8 @@ class Evaluation:
     policy: str = "<starter>"
     paths: tuple[str, ...] = ()
     effects: tuple = field(default=(), compare=False)
-    #: the command held a secret: every derived string is masked too
-    secret: bool = False
+    #: the secret values the call held (never shown): every derived string is masked against them too
+    secret: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def allowed(self) -> bool:
@@ -81,7 +81,7 @@ class Evaluation:
     def segments(self) -> list[dict]:
         """The unwrapped segments as JSON (canonical form, digest, action, effects), secret-masked."""
         out = [s.to_json() for s in self.segment_objs]
-        return [mask_obj(s) for s in out] if self.secret else out
+        return mask_json(out, self.secret) if self.secret else out
 
     def to_json(self) -> dict:
         out = {"decision": self.decision, "action": self.action, "rule": self.rule, "reason": self.reason,
@@ -455,15 +455,14 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
         command = None
         paths = tuple(_call_paths(call))
         raw = " ".join(["", *paths]) if paths else ""
-    masked = mask(raw) if needs_mask(raw) else raw
-    secret = masked != raw
+    secret = secret_values(raw)
     if secret:
-        done = {raw: masked}  # each distinct text masked once (the decision's reason is also a finding's)
+        done = {}  # each distinct text masked once (the decision's reason is also a finding's)
 
         def masked_text(text):
             out = done.get(text)
             if out is None:
-                out = done[text] = mask(text)
+                out = done[text] = mask_secrets(text, secret)
             return out
         # a shell call's raw text is its command; other calls have no command
         command = masked_text(command) if command is not None else None
@@ -535,7 +534,7 @@ def log_decision(ws, evaluation: Evaluation, host: str = "", *, session: str = "
         record["digests"] = [s.get("digest", "") for s in evaluation.segments]
     if evaluation.paths:
         record["paths"] = list(evaluation.paths)
-    record = mask_obj(record)
+    record = mask_json(record, evaluation.secret)
     append_jsonl(ws.state_path("events.jsonl"), record)
     return record
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rules.diff import added_lines
 from rules.engine import lint_and_fix
 from rules.poisoning import detect
-from rules.secrets import find_secrets, mask_secrets
+from tiers.secrets import find_secrets, mask_secrets
 from rules.suppress import parse_directives
 from rules.unicode import scan, strip_hidden
 from tiers.errors import ParseError

@@ -13,7 +13,7 @@ import pytest
 import tiers.judge as tj
 from tiers import hookspecs
 from judge_stub import Stub
-from rules.secrets import mask_secrets
+from tiers.secrets import mask_secrets
 from tiers.arbitrate import ConstraintIndex, arbitrate
 from tiers.errors import ConfigError
 from tiers.judge.chat import ChatJudge, parse_reply

@@ -9,7 +9,7 @@ import pytest
 import tiers.judge as tj
 from tiers import hookspecs
 from judge_stub import Stub
-from rules.secrets import mask_secrets
+from tiers.secrets import mask_secrets
 from tiers.arbitrate import ConstraintIndex, arbitrate
 from tiers.model import Tier
 from tiers.workspace import Workspace

@@ -61,7 +61,7 @@ _built: dict[tuple, Judge | None] = {}
 
 def enable(redact: Callable[[str], str]) -> None:
     """Let this process build judges (the warm server calls it once). ``redact`` masks secrets in every text
-    before it is sent to a backend (the gate passes ``rules.secrets.mask_secrets``)."""
+    before it is sent to a backend (the gate passes ``tiers.secrets.mask_secrets``)."""
     global _redact
     if not callable(redact):
         raise TypeError("enable() needs the secret masker")
