@@ -7,6 +7,7 @@ what the candidate does to the constraint, or None. docs/arbitration.md states t
 from __future__ import annotations
 
 import functools
+import math
 import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
@@ -35,14 +36,14 @@ def _coverage(k_cl: Clause, c: Analysis) -> float:
         return 0.0
     concepts = c.concepts
     wmap = k_cl.cov_w
-    return sum(wmap[x] for x in k_cl.content if x in concepts) / total
+    return math.fsum(wmap[x] for x in k_cl.content if x in concepts) / total
 
 
 def c_coverage(c: Analysis, k: Analysis) -> float:
     """Share of the candidate's own content that the constraint talks about."""
     ids = {x for cl in c.clauses for x in _content_ids(cl) if x in cl.direct}
-    total = sum(_w(x) for x in ids)
-    return sum(_w(x) for x in ids if x in k.concepts) / total if total else 0.0
+    total = math.fsum(_w(x) for x in ids)
+    return math.fsum(_w(x) for x in ids if x in k.concepts) / total if total else 0.0
 
 
 def relatedness(k: Analysis, c: Analysis) -> float:
@@ -68,7 +69,7 @@ def _pair_w(x: str, cc: Clause, kc: Clause) -> float:
 
 
 def _overlap(cc: Clause, kc: Clause) -> float:
-    return sum(_pair_w(x, cc, kc) for x in _shared(cc, kc))
+    return math.fsum(_pair_w(x, cc, kc) for x in _shared(cc, kc))
 
 
 def _best_clause(cc: Clause, k: Analysis) -> tuple[Clause | None, float]:
@@ -406,7 +407,7 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue
         sign = -1 if kc.force == "prohibit" else 1
         core = _core(kc, sign)
-        total = sum(core.values()) + CODE_WEIGHT * len(k_code)
+        total = math.fsum(core.values()) + CODE_WEIGHT * len(k_code)
         if total <= 0:
             continue
         kind = lexicon().kind
@@ -426,7 +427,7 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             if permissive and sign < 0:
                 for span in shared_code:
                     got["code:" + span] = CODE_WEIGHT
-        share = sum(got.values()) / total
+        share = math.fsum(got.values()) / total
         if share >= LICENSE_MIN or (guess and acts and share >= GUESS_MIN):
             what = "recommends" if guess else "permits"
             return what, "it makes an exception the user never gave" if not guess else \

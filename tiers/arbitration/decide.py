@@ -270,6 +270,7 @@ def arbitrate(index: ConstraintIndex, text: str | Line, tier: Tier | str, *, fil
             return Arbitration("allow", cand_tier, content, file, supersedes=sup, conflicts=tuple(conflicts),
                                retires=_retires(index, a, cand_tier, content, file))
         conflicts = [cf for cf in conflicts if cf.constraint not in sup]
-    conflicts.sort(key=lambda cf: (-cf.constraint.tier.rank, -cf.strength))
+    # ties by the constraint's place in the workspace: the verdict never depends on set order (hash seed)
+    conflicts.sort(key=lambda cf: (-cf.constraint.tier.rank, -cf.strength, cf.constraint.file, cf.constraint.line))
     error = conflict_error(cand_tier, content, conflicts[0])
     return Arbitration("block", cand_tier, content, file, error=error, conflicts=tuple(conflicts))

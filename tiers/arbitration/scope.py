@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 from ..concepts import Analysis, analyze, lexicon
@@ -43,7 +44,7 @@ def _scope_choices(k: Analysis, scope: str) -> tuple[Analysis, set[str], list[tu
                 ch["v:" + v] = KIND_VALUE  # not a value of the scope, nor a piece of "us-east-1" or "PAY-311"
         if not ch:
             continue
-        choices.append((ch, sum(ch.values())))
+        choices.append((ch, math.fsum(ch.values())))
     keys = frozenset(x for ch, _ in choices for x in ch)
     return scope_a, scope_ids, choices, keys, frozenset([x[2:] for x in keys if x.startswith("v:")])
 
@@ -93,7 +94,7 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     c_vals = {v for _, v, sg in c.values if sg > 0}
     ks, ss = shape(k.text), shape(scope)
     k_typed = (ks.code | ks.regions | set(ks.people) | ks.addresses) - (ss.code | ss.regions | set(ss.people))
-    best_concepts = max((sum(w for x, w in ch.items() if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals))
+    best_concepts = max((math.fsum(w for x, w in ch.items() if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals))
                          / total for ch, total in choices), default=0.0)
     if not k_typed and best_concepts < CHOICE_MIN:
         return None  # nothing typed to add: the concepts alone decide, and they do not restate the choice
@@ -102,7 +103,7 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     choice: dict[str, float] = {}
     best = 0.0
     for ch, total in choices:
-        got = sum(w for x, w in ch.items() if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals))
+        got = math.fsum(w for x, w in ch.items() if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals))
         typed = k_typed & c_typed
         cov = (got + KIND_VALUE * len(typed)) / (total + KIND_VALUE * len(typed))
         if cov > best:
@@ -144,8 +145,8 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
             numeric and shape(c.text).numbers):
         return "widened"  # the kind of the scope without its case: "on hotfix branches" for `hotfix/3.1.4`
     if scope_ids:
-        sw = sum(_w(x) for x in scope_ids)
-        kept = sum(_w(x) for x in scope_ids if x in c.concepts)
+        sw = math.fsum(_w(x) for x in scope_ids)
+        kept = math.fsum(_w(x) for x in scope_ids if x in c.concepts)
         if kept / sw > 0.5 or (scope_ids & c_ids & ENV_SCOPE):
             return None
     if words and len(kept_words) * 2 > len(words):
