@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
 from .compare import _shared
+from .structure import one_amount
 
 def values_by_slot(a: Analysis) -> dict[str, list[tuple[str, int, Clause]]]:
     out: dict[str, list[tuple[str, int, Clause]]] = {}
@@ -113,7 +114,7 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                 if kcl.force == "prohibit" and slot in {"DATE", "TIME", "DAY"}:
                     continue
                 if slot.startswith("NUM:"):
-                    if slot[4:] in ccl.signs:
+                    if slot[4:] in ccl.signs and not one_amount(c.text, k.text, val, pvs[0]):
                         return slot, val, pvs[0]
                     continue
                 anchors = [x for x in _shared(ccl, kcl) if not lx.slot_of.get(x) and x != slot
