@@ -128,15 +128,52 @@ def _limited(k: Analysis) -> bool:
                                                                     for s, _, _ in cl.values) for cl in k.clauses)
 
 
+#: the gate acts themselves; a pull request is where a review happens, not the review
+_GATE_ACTS = frozenset({"APPROVE", "ASK", "CONFIRM", "REVIEW", "PERMISSION_N", "DIFF", "SHOW_PLAN", "GATE"})
+
+
+def _gate_sign(cc: Clause) -> int:
+    """The sign a clause gives the approval gate: +1 kept, -1 bypassed, 0 not about it. "Never merge without an
+    approval" (a gate after "without" inside a prohibition) keeps it; "don't use merge commits for PRs" (a
+    prohibition that names a PR only as its context) says nothing about it."""
+    lx = lexicon()
+    if cc.force == "prohibit":
+        if any(x == "GATE" or "GATE" in lx.expand(x) for x in cc.local_neg):
+            return 1
+        if not any(x in _GATE_ACTS or ("GATE" in lx.expand(x) and x != "PR") for x in cc.direct):
+            return 0
+    return cc.signs["GATE"]
+
+
+_NOT_ENOUGH = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+)?enough\b|\binsufficient\b|\bнедостаточно\b|"
+                         r"\bне\s+хватает\b|\bне\s+хватит\b|\bмало\b", re.I)
+
+
+def insufficient(c: Analysis, k: Analysis) -> bool:
+    """"One approval is not enough" against "two approvals": the candidate calls an amount below the
+    constraint's own amount of the same thing insufficient, which restates the minimum."""
+    if not _NOT_ENOUGH.search(c.text):
+        return False
+    k_nums = {s: v for kc in k.clauses if kc.force in {"oblige", "assert"} for s, v, sg in kc.values
+              if s.startswith("NUM:") and sg > 0}
+    for s, v, _ in c.values:
+        if s in k_nums:
+            try:
+                return float(v.replace(",", ".")) < float(k_nums[s].replace(",", "."))
+            except ValueError:
+                return False
+    return False
+
+
 def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     """(what the candidate does, detail) when it flips the constraint's polarity, else None."""
+    if insufficient(c, k):
+        return None  # "one approval is not enough" restates "two approvals"
     # Required approval gates: "ask first", "without review", "directly".
     k_gate = [kc.signs["GATE"] for kc in k.clauses if not kc.exception and kc.signs.get("GATE")]
     required = k_gate and all(s > 0 for s in k_gate)
     if required:
-        # "never merge without an approval" keeps the gate: "without" inside a prohibition requires it
-        c_gate = [(cc, 1 if cc.force == "prohibit" and "GATE" in cc.local_neg else cc.signs["GATE"])
-                  for cc in c.clauses if cc.signs.get("GATE")]
+        c_gate = [(cc, s) for cc in c.clauses if cc.signs.get("GATE") for s in (_gate_sign(cc),) if s]
         if any(s < 0 and (cc.force in PERMISSIVE or not c.report) for cc, s in c_gate):
             return "bypasses", "it skips the approval the constraint requires"
         if c_gate and all(s > 0 for _, s in c_gate):
@@ -184,6 +221,14 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
         # "never X without Y" makes Y a requirement: a line that keeps Y ("X with Y") agrees with it.
         if required and any(cc.signs.get(x, 0) > 0 for x in required):
             continue
+        # "never push without a green run" is itself a requirement: it restates "always run the tests before
+        # pushing" (two requirements on one act), it does not deny it
+        if cc.force == "prohibit" and kc.force == "oblige" and any(cc.signs.get(x, 0) > 0 for x in cc.local_neg):
+            continue
+        # "don't use merge commits" against "always squash-merge": ruling out an alternative agrees
+        if cc.force == "prohibit" and kc.force in {"oblige", "assert"} and not c.markers & _LICENSING \
+                and prohibits_alternative(cc, kc):
+            continue
         # "X without Y" against "always Y (for X)": what the candidate drops on purpose is its point.
         dropped = [x for x in shared if x in cc.local_neg and cc.signs[x] < 0 < kc.signs[x]
                    and lexicon().kind.get(x) not in {"qualifier", "generic"}]
@@ -210,6 +255,33 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             what = {"permit": "permits", "relax": "relaxes", "indiff": "waves away"}.get(cc.force, "asserts")
             return what, "it says the opposite of the constraint"
     return None
+
+
+_LICENSING = frozenset({"PERMIT", "RELAX", "INDIFF"})
+_ALT_KINDS = frozenset({"object", "value", None})  # None: a word the lexicon does not know
+
+
+def prohibits_alternative(cc: Clause, kc: Clause) -> bool:
+    """A prohibition ``cc`` that rules out an alternative to what the positive rule ``kc`` chooses: the
+    prohibition names another value of a slot the rule fixes, or else both name something of their own (the rule
+    its choice, the prohibition the alternative: a thing or word the rule does not name); what both name is the
+    context. "Don't use merge commits" agrees with "always squash-merge", "no DEBUG logging in production" with
+    "log at INFO or higher in production"; "never squash-merge" and "never squash-merge into main" do not (the
+    rule names nothing the prohibition leaves out)."""
+    kind = lexicon().kind
+    k_pos = {(s, v) for s, v, sg in kc.values if sg > 0}
+    c_neg = {(s, v) for s, v, sg in cc.values if sg < 0}
+    k_slots = {s for s, _ in k_pos}
+    other_value = any(s in k_slots and (s, v) not in k_pos for s, v in c_neg)
+
+    def own(a: Clause, b: Clause) -> bool:
+        return any(x in a.direct and x not in b.signs and kind.get(x) in _ALT_KINDS and x not in _LIGHT_CORE
+                   and not lexicon().slot_of.get(x) for x, sg in a.signs.items() if sg)
+
+    alternative = other_value or any(cc.signs.get(x, 0) < 0 and x in cc.direct and x not in kc.signs
+                                     and kind.get(x) in _ALT_KINDS and x not in _LIGHT_CORE
+                                     and not lexicon().slot_of.get(x) for x in cc.signs)
+    return alternative and (other_value or own(kc, cc))
 
 
 _WHEN_SLOTS = frozenset({"DAY", "TIME", "DATE", "MONTH_V", "DOM"})

@@ -9,7 +9,7 @@ import re
 from ..concepts import Analysis, analyze, lexicon
 from ..model import Tier
 from ..text import Line, prepare
-from .compare import c_coverage, licensed, may_flip, polarity, relatedness, threshold, time_window
+from .compare import c_coverage, insufficient, licensed, may_flip, polarity, relatedness, threshold, time_window
 from .index import RELATED_MIN, ConstraintIndex
 from .lifecycle import Retired, binding
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
@@ -92,6 +92,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
     if sub and shape(c.text).report:
         sub = None  # "scaled from 6 to 9 nodes": a report substitutes nothing
     sub = sub or structural
+    if sub and insufficient(c, k):
+        sub = None  # "one approval is not enough" beside "two approvals" restates the minimum
     if sub and cons.scope and not in_scope(c, cons.scope):
         sub = None  # another value outside the scope's case is that case's own
     if sub:
