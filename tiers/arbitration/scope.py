@@ -51,7 +51,11 @@ def _scope_choices(k: Analysis, scope: str) -> tuple[Analysis, set[str], list[tu
 
 _WIDE = re.compile(r"\b(?:all|every|everywhere|any|always|permanent\w*|forever|from now on|for good|across|"
                    r"все|всех|всем|всё|везде|всегда|любо\w+|навсегда|постоянно|отныне|во всех|по всем)\b", re.I)
-_GENERAL = re.compile(r"\b(?:our|now|new|nowadays|в проекте|наш\w*|теперь|новы\w+)\b", re.I)
+_GENERAL = re.compile(r"\b(?:our|now|new|nowadays|в проекте|наш\w*|теперь|новы\w+)\b|"
+                      r"\b(?:this|the whole|the entire|across the)\s+(?:project|repo|repository|monorepo|codebase|"
+                      r"company|team|org|organi[sz]ation)\b|"
+                      r"(?:в|во|по)\s+(?:этом|всем|всём|нашем)\s+(?:проекте|репозитории|монорепо|коде|компании)",
+                      re.I)
 _TEMPORAL = re.compile(r"\b(?:until|till|while|during|before|after|by|до|пока|на время|во время|в течение|"
                        r"после|к)\b", re.I)
 _SPECIFIC = re.compile(r"`[^`]+`|«[^»]+»|(?<=\w\s)[A-ZА-ЯЁ]\b|\b[\w.-]*\d[\w./-]*\b|(?<![.!?]\s)(?<!^)\b[A-ZА-ЯЁ][a-zа-яё]+\b")
@@ -122,7 +126,10 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     if shared and sum(k_sign[x] == c_sign[x] for x in shared) * 2 < len(shared):
         return None
     when = {"MONTH_V", "DATE", "DAY", "DOM"}
-    scope_when = {(s, v) for s, v, _ in scope_a.values + k.values if s in when}
+    # a weekday of the choice ("on weekdays, order dinner in") is not a scope; a date of the decision is its bound
+    # even outside the scope phrase ("for the hackathon (until Dec 6)")
+    scope_when = {(s, v) for s, v, _ in scope_a.values if s in when} | {
+        (s, v) for s, v, _ in k.values if s in when and s != "DAY"}
     if scope_when and scope_when & {(s, v) for s, v, _ in c.values}:
         return None  # "until the end of January" kept as "in January"; "after Dec 6" is about the bound
     words, specific = _scope_parts(scope)
