@@ -72,9 +72,29 @@ def moved_to(text: str) -> str:
     return _MOVED_FROM.sub("", text) if ("from" in text or "с" in text) else text
 
 
+#: a line that ends by citing the user as the source of the rule it follows: "(user's rule)", "as the user
+#: asked", «как просил пользователь», «(по просьбе пользователя)»; at the end of the line, after what it says
+_CITES_USER = re.compile(
+    r"(?:\(\s*(?:the\s+|per\s+(?:the\s+)?)?user(?:'s)?(?:\s+(?:rule|request|instruction|order|wish))?\s*\)"
+    r"|,?\s+(?:as|like)\s+(?:the\s+)?user\s+(?:asked|said|requested|wanted|wished|instructed|told\s+us)"
+    r"|\(\s*(?:правило|просьба|по\s+просьбе|по\s+правилу)\s+пользовател\w*\s*\)"
+    r"|,?\s+как\s+(?:и\s+)?(?:просил\w*|сказал\w*|велел\w*|хотел\w*)\s+пользовател\w*"
+    r"|,?\s+как\s+пользовател\w*\s+(?:и\s+)?(?:просил\w*|сказал\w*|велел\w*|хотел\w*))\W*$", re.I)
+
+
+def cites_user(text: str) -> bool:
+    """The line follows a rule and names the user as its source at its end: a mention of the rule, not a new
+    instruction of the user's (the agent wrote it, the user did not say it this turn)."""
+    return ("user" in text or "пользовател" in text) and _CITES_USER.search(text.rstrip()) is not None
+
+
+def _mentions(c: Analysis) -> bool:
+    return (c.mention or cites_user(c.text)) and not (c.markers & _LICENSING)
+
+
 def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict | None:
     """The conflict between a candidate and one constraint, or None when they are compatible."""
-    if c.mention and not (c.markers & _LICENSING):
+    if _mentions(c):
         return None
     k = cons.analysis
     rel = relatedness(k, c)
@@ -227,7 +247,7 @@ def arbitrate(index: ConstraintIndex, text: str | Line, tier: Tier | str, *, fil
     if not line.body:
         return Arbitration("allow", cand_tier, content, file)
     a = analyze(moved_to(content))  # the stamp-free content: Analysis.text is what the comparisons read
-    if a.mention and index.judge is None and not (a.markers & _LICENSING):
+    if _mentions(a) and index.judge is None:
         return Arbitration("allow", cand_tier, content, file)  # check_conflict passes a mention against anything
     conflicts: list[Conflict] = []
     grey: list[tuple[float, Constraint]] = []
