@@ -120,6 +120,19 @@ _UNITS = {
     "px": ("px", "пикселей"),
     "req": ("requests", "request", "req", "rps", "запросов", "запроса"),
 }
+#: verbs that set or keep a value and the prepositions after them: a number's anchor is the word before them
+_SETTING_WORDS = frozenset("""
+stay stays stayed remain remains keep keeps pin pinned pins set sets bump bumps bumped raise raises raised move moves
+moved upgrade upgrades upgraded lower lowers lowered change changes changed increase increased decrease
+decreased to at on from до на с со остается останется оставляем держим поднимаем поднять подняли поднимем ставим
+поставить выставляем переводим перевести обновляем обновить понижаем снижаем меняем увеличиваем уменьшаем
+""".split())
+_ANCHOR = re.compile(r"([^\W\d_][\w'-]*)(?:\s+(?:" + "|".join(sorted(_SETTING_WORDS, key=len, reverse=True))
+                     + r")){0,2}(?:\s*(?:v|version)?|\s*(?:is|=|:|—|–|-))\s*$", re.I)
+_TARGET = re.compile(r"\b(?:" + "|".join(sorted(_SETTING_WORDS - {"to", "at", "on", "from", "до", "на", "с", "со"},
+                                                key=len, reverse=True)) + r")\s+(?:to|до)\s*$", re.I)
+#: words after a number that are not what it counts ("26 until the release", «29 уже»)
+_NOT_UNIT = frozenset("""until till before after since by in during when while уже пока после перед""".split())
 _UNIT_OF = {form: cls for cls, forms in _UNITS.items() for form in forms}
 #: Units of one dimension, each as a multiple of the dimension's base: "2 h" and "120 min" are one amount, "5000 ms"
 #: and "30 s" are two (sizes in binary multiples, as the tools that state them count: 1 GB = 1024 MB).
@@ -224,18 +237,19 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
         after = m.group(3)
         unit = _unit(after, m.group(1))
         prefix = masked[:m.start()]
-        words = _WORD.findall(prefix)
         anchors = set()
-        if words:
-            w = words[-1].casefold()
-            gap = prefix[prefix.casefold().rfind(w) + len(w):]
-            if w not in _STOP and re.fullmatch(r"\s*(?:v|version\s)?\s*|\s*(?:is|=|:|—|–|-)\s*", gap, re.I):
-                anchors.add(stem(w))  # "Java 21", "port 8080", "line length is 100"
+        # the word right before ("Java 21", "port 8080", "line length is 100"), or before a verb of setting and a
+        # preposition ("pin Node to 20", «SDK поднимаем до 29»)
+        am = _ANCHOR.search(prefix)
+        if am and am.group(1).casefold() not in _STOP and am.group(1).casefold() not in _SETTING_WORDS:
+            anchors.add(stem(am.group(1).casefold()))
         if key_end >= 0 and m.start() > key_end:
             anchors |= key_stems  # "Target Java version for services: 17"
-        if after and unit is None and after.casefold() not in _STOP and len(after) > 2:
+        if after and unit is None and after.casefold() not in _STOP and after.casefold() not in _NOT_UNIT \
+                and len(after) > 2:
             unit = "w:" + stem(after.rstrip("."))  # "9 nodes", "14 pods": a counted thing
-        limit = bool(_LIMIT.search(masked[max(0, m.start() - 24):m.start()])) or bool(
+        # "upgrade to 20", «обновляем до 20»: a preposition after a verb of setting names a target, not a limit
+        limit = (bool(_LIMIT.search(masked[max(0, m.start() - 24):m.start()])) and not _TARGET.search(prefix)) or bool(
             re.match(r"\s*(?:max|maximum|максимум)\b", masked[m.end():], re.I))
         out.append(Number(value, unit, frozenset(anchors), limit))
     return tuple(out)
