@@ -468,9 +468,9 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     guess: any clause) for at least LICENSE_MIN of its weight (GUESS_MIN for a guess, which must name one of its
     actions); an obliging clause's core must come back negated or relaxed. Clauses about other values of a
     compared slot (another weekday, another time) are other cases, not exceptions."""
-    if c.report or c.mention or _QUESTION.search(c.text):
-        return None  # "asked whether it may be moved" licenses nothing
     guess = c.hedged
+    if (c.report and not guess) or c.mention or _QUESTION.search(c.text):
+        return None  # "asked whether it may be moved" licenses nothing; a guess after a report is still a guess
     # a code span the rule names (`any`, `legacy/`) is part of its core; a permission naming it again names it
     k_code = _code_spans(k.text)
     shared_code = k_code & _code_spans(c.text) if k_code else frozenset()
@@ -489,7 +489,8 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             if cc.exception or _disjoint_values(cc, kc):
                 continue
             permissive = cc.force in PERMISSIVE
-            if not (permissive or (guess and cc.force == "oblige")):  # a guess that recommends, not one that states
+            # a guess that recommends or assumes the act ("probably the pragmatic way", «видимо, тут норма»)
+            if not (permissive or (guess and cc.force in {"oblige", "assert"})):
                 continue
             for x, w in core.items():
                 sg = cc.signs.get(x, 0)
