@@ -6,6 +6,7 @@ what the candidate does to the constraint, or None. docs/arbitration.md states t
 
 from __future__ import annotations
 
+import datetime as _dt
 import functools
 import math
 import re
@@ -353,6 +354,72 @@ def time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
                 if s == "TIME" and sg > 0 and lo < _minutes(v) < hi:
                     return "permits", f"{v} falls in the window the constraint rules out"
     return None
+
+
+_WEEKDAYS = ("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY")
+
+
+def _weekday(md: str, today: _dt.date) -> str | None:
+    """The weekday of a date "MM-DD" without a year: the nearest such date not more than half a year before
+    ``today`` (a plan names a coming day; "Dec 11" read on Nov 30, 2026 is Friday, Dec 11, 2026)."""
+    try:
+        month, day = (int(x) for x in md.split("-"))
+        got = _dt.date(today.year, month, day)
+        if (today - got).days > 183:
+            got = _dt.date(today.year + 1, month, day)
+    except ValueError:
+        return None
+    return _WEEKDAYS[got.weekday()]
+
+
+def date_on_ruled_day(c: Analysis, k: Analysis, today: _dt.date | None = None) -> tuple[str, str] | None:
+    """"Release 4.1 goes out Dec 11" against "don't deploy on Fridays": a date whose weekday the constraint rules
+    out, for the act it rules on (the clauses share an action or object, or the rule names nothing but days)."""
+    if c.report:
+        return None
+    today = today or _dt.date.today()
+    kind = lexicon().kind
+    for kc in k.clauses:
+        if kc.exception or kc.force != "prohibit":
+            continue
+        days = set()
+        for s_, v, _ in kc.values:
+            if s_ == "DAY":
+                days |= DAY_GROUPS.get(v, {v})
+        if not days:
+            continue
+        k_topic = {x for x in kc.signs if kind.get(x) in {"action", "object"} and x not in _LIGHT_CORE}
+        for cc in c.clauses:
+            if cc.exception or cc.force not in {"assert", "permit", "oblige"}:
+                continue
+            dates = [v for s_, v, sg in cc.values if s_ == "DATE" and sg > 0]
+            if not dates:
+                continue
+            if k_topic and not (k_topic & set(cc.signs)):
+                continue
+            if not k_topic and not any(kind.get(x) == "action" for x in cc.signs):
+                continue
+            for v in dates:
+                wd = _weekday(v, today)
+                if wd in days:
+                    return "permits", f"{v} is a {wd.capitalize()}, a day the constraint rules out"
+    return None
+
+
+def dated_elsewhere(c: Analysis, k: Analysis, today: _dt.date | None = None) -> bool:
+    """"Deploy on Dec 17" against "no deploys on Fridays": every date of the candidate falls on a day the rule
+    does not name (and the candidate names no weekday), so it speaks of another case."""
+    days = set()
+    for kc in k.clauses:
+        if not kc.exception and kc.force == "prohibit":
+            for s_, v, _ in kc.values:
+                if s_ == "DAY":
+                    days |= DAY_GROUPS.get(v, {v})
+    if not days or any(s_ == "DAY" for s_, _, _ in c.values):
+        return False
+    dates = [v for s_, v, sg in c.values if s_ == "DATE" and sg > 0]
+    today = today or _dt.date.today()
+    return bool(dates) and all(_weekday(v, today) not in days for v in dates)
 
 
 _WORK_START, _WORK_END = 8 * 60, 19 * 60

@@ -9,7 +9,7 @@ import re
 from ..concepts import Analysis, analyze, lexicon
 from ..model import Tier
 from ..text import Line, prepare
-from .compare import c_coverage, insufficient, licensed, may_flip, polarity, relatedness, threshold, time_window
+from .compare import c_coverage, date_on_ruled_day, dated_elsewhere, insufficient, licensed, may_flip, polarity, relatedness, threshold, time_window
 from .index import RELATED_MIN, ConstraintIndex
 from .lifecycle import Retired, binding
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
@@ -92,8 +92,10 @@ def _mentions(c: Analysis) -> bool:
     return (c.mention or cites_user(c.text)) and not (c.markers & _LICENSING)
 
 
-def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict | None:
-    """The conflict between a candidate and one constraint, or None when they are compatible."""
+def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
+                   today: _dt.date | None = None) -> Conflict | None:
+    """The conflict between a candidate and one constraint, or None when they are compatible (``today``: the day
+    a date without a year is read from)."""
     if _mentions(c):
         return None
     k = cons.analysis
@@ -142,7 +144,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
         rel = max(rel, RELATED_MIN)
     flips = may_flip(c, k)
     window = (time_window(c, k) or (("permits", "the amount is beyond the limit the constraint sets")
-                                    if threshold(c, k) == "conflict" else None)) if flips else None
+                                    if threshold(c, k) == "conflict" else None)
+              or date_on_ruled_day(c, k, today)) if flips else None
     if window is not None:
         lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and (c.hedged or cand_tier is Tier.OBSERVATION)
         kind = "lower-tier-over-directive" if lower else "polarity-flip"
@@ -150,6 +153,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
         return Conflict(cons, kind, reason, res, max(rel, RELATED_MIN))
     if rel < LICENSE_REL or (rel < RELATED_MIN and c.indiff) or not (flips or c.indiff):
         return None
+    if dated_elsewhere(c, k, today):
+        return None  # its dates fall on days the rule does not name: another case
     if c.indiff:
         detail = "it treats as indifferent something the user ruled on"
     else:
@@ -263,7 +268,7 @@ def arbitrate(index: ConstraintIndex, text: str | Line, tier: Tier | str, *, fil
         if same in passed:
             continue
         try:
-            cf = check_conflict(a, cand_tier, cons)
+            cf = check_conflict(a, cand_tier, cons, today)
         except Exception:  # noqa: BLE001 - a bug in one comparison must not block or crash the write path
             _log().exception("arbitration failed for constraint %s", cons.id)
             continue
