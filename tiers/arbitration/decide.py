@@ -15,7 +15,7 @@ from .lifecycle import Retired, binding
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
 from .scope import in_scope, scope_generalization
 from .structure import shape, stems, substituted
-from .values import LIGHT, substitution
+from .values import LIGHT, substitution, window_moved
 
 _MODAL = frozenset({"PERMIT", "RELAX", "INDIFF", "OBLIGE", "HEDGE", "FUTURE_PLAN"})
 _LICENSING = frozenset({"PERMIT", "RELAX", "INDIFF"})
@@ -113,7 +113,7 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
     sub = substitution(c, k)
     if sub and shape(c.text).report:
         sub = None  # "scaled from 6 to 9 nodes": a report substitutes nothing
-    sub = sub or structural
+    sub = sub or structural or window_moved(c, k)
     if sub and insufficient(c, k):
         sub = None  # "one approval is not enough" beside "two approvals" restates the minimum
     if sub and cons.scope and not in_scope(c, cons.scope):

@@ -148,3 +148,33 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
     return None
 
 
+
+
+def _window(times: list[str]) -> tuple[str, str] | None:
+    uniq = sorted(set(times))
+    return (uniq[0], uniq[1]) if len(uniq) == 2 else None
+
+
+def window_moved(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
+    """("window", candidate window, constraint window) when the constraint sets a window of time ("calls only
+    11:00–16:00", «с 11:00 до 16:00») and the candidate, about the same thing, sets another one ("call window:
+    9:00–14:00"). A window is a pair of clock times in one rule clause that does not prohibit; the candidate's pair
+    may sit in any of its clauses ("Window for team calls: 9:00–14:00")."""
+    if c.report:
+        return None
+    lx = lexicon()
+    c_times = [v for cl in c.clauses if not cl.exception for s, v, sg in cl.values if s == "TIME" and sg > 0]
+    cw = _window(c_times)
+    if cw is None:
+        return None
+    c_topic = {x for cl in c.clauses for x in cl.direct if lx.kind.get(x) in {"action", "object"}}
+    for kc in k.clauses:
+        if kc.exception or kc.force == "prohibit":
+            continue
+        kw = _window([v for s, v, sg in kc.values if s == "TIME" and sg > 0])
+        if kw is None or kw == cw:
+            continue
+        topic = {x for x in kc.direct if lx.kind.get(x) in {"action", "object"}} & c_topic
+        if topic - {"CONTACT"}:
+            return "window", "–".join(cw), "–".join(kw)
+    return None
