@@ -348,6 +348,14 @@ def time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             if cc.exception or cc.force not in {"permit", "assert", "oblige"} or (c.report and cc.force != "permit"):
                 continue
             topic = [x for x in cc.signs if x in kc.signs and lexicon().kind.get(x) not in {"generic", "qualifier"}]
+            k_topic = any(lexicon().kind.get(x) not in {"generic", "qualifier"} and x != "USER_G" for x in kc.direct)
+            # "calls before 10:00 are acceptable" against "nothing before 10:00": the very window, permitted (a rule
+            # naming nothing but the window rules on anything in it)
+            if (topic or not k_topic) and cc.force == "permit" and len(k_times) == 1 and before != after \
+                    and ("BEFORE_X" in cc.signs) == before and ("AFTER_X" in cc.signs) == after \
+                    and any(s == "TIME" and v == k_times[0] for s, v, _ in cc.values):
+                side = "before" if before else "after"
+                return "permits", f"it permits the window the constraint rules out ({side} {k_times[0]})"
             if not topic:
                 continue
             for s, v, sg in cc.values:
