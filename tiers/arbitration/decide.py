@@ -100,6 +100,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
         return None
     k = cons.analysis
     rel = relatedness(k, c)
+    if rel < RELATED_MIN and "`" in c.text and "`" in k.text and shape(c.text).code & shape(k.text).code:
+        rel = RELATED_MIN  # the same thing named exactly (a code span of both: `any`, `legacy/`) is related
     structural = _structural(c, k, rel)
     if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff and structural is None:
         c_slots = {s for s, _, _ in c.values}
