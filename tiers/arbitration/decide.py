@@ -55,8 +55,16 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
     cs = shape(c.text)
     if not (rel >= ANCHOR_MIN or cs.code & ks.code or stems(c.text) & stems(k.text)):
         return None
-    setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception)
+    setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception) or (
+        bool(cs.people) and _ROUTED.search(c.text) is not None)
     return substituted(cs, ks, setting)
+
+
+#: a person named as where things go or who does them ("questions go to Tomasz", "owned by Lena", «отправляем
+#: Сергею»): the line assigns a role, it does not report
+_ROUTED = re.compile(r"\b(?:go(?:es)?|goes|sent|send|route[sd]?|assign(?:ed)?|owned|handled|reviewed|signed)\s+"
+                     r"(?:\w+\s+){0,2}?(?:to|by)\s+[A-Z][a-z]+|"
+                     r"\b(?:отправляем|шлём|шлем|передаём|передаем|пересылаем|направляем|назначаем)\b", re.U)
 
 
 _WHEN_WORD = (r"(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|понедел|вторн|сред|"
