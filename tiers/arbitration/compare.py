@@ -166,10 +166,38 @@ def insufficient(c: Analysis, k: Analysis) -> bool:
     return False
 
 
+def elliptical_denial(c: Analysis, k: Analysis) -> tuple[str, str] | None:
+    """"production logs at WARN or above, never DEBUG" against «на проде включаем DEBUG-логи»: a prohibition that
+    names nothing but the denied value or word (no act or thing of its own) is about the clause before it; a
+    candidate that gives that value positively, about the same thing, does what the rule rules out."""
+    if c.report:
+        return None
+    kind = lexicon().kind
+    for i, kc in enumerate(k.clauses):
+        if i == 0 or kc.exception or kc.force != "prohibit":
+            continue
+        if any(kind.get(x) in {"action", "object"} for x in kc.direct if x != "USER_G"):
+            continue
+        denied = {x for x in kc.direct if kc.signs.get(x, 0) < 0 and kind.get(x) in {"value", None}}
+        if not denied:
+            continue
+        prev = k.clauses[i - 1]
+        topic = {x for x in prev.direct if kind.get(x) in {"action", "object"} and x != "USER_G"}
+        for cc in c.clauses:
+            if cc.exception or cc.force not in {"assert", "permit", "oblige"}:
+                continue
+            if any(cc.signs.get(x, 0) > 0 for x in denied) and topic & set(cc.signs):
+                return ("permits" if cc.force == "permit" else "asserts"), "it does what the constraint rules out"
+    return None
+
+
 def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     """(what the candidate does, detail) when it flips the constraint's polarity, else None."""
     if insufficient(c, k):
         return None  # "one approval is not enough" restates "two approvals"
+    hit = elliptical_denial(c, k)
+    if hit:
+        return hit
     # Required approval gates: "ask first", "without review", "directly".
     k_gate = [kc.signs["GATE"] for kc in k.clauses if not kc.exception and kc.signs.get("GATE")]
     required = k_gate and all(s > 0 for s in k_gate)
