@@ -231,6 +231,8 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue  # sharing only "Wednesday" or "prod" is not being about the same thing
         if _disjoint_values(cc, kc):
             continue  # "never deploy on Fridays" says nothing about Monday deploys
+        if _moved_off(cc, kc):
+            continue  # "Thursday instead of Friday": the line applies the rule
         if cc.force == "assert" and _when(kc) and not _when(cc) and not c.universal:
             continue  # "the deploy pipeline takes 11 minutes" says nothing about when deploys happen
         k_actions, k_denied, required = _clause_rules(kc)
@@ -429,8 +431,8 @@ def date_on_ruled_day(c: Analysis, k: Analysis, today: _dt.date | None = None) -
             if cc.exception or cc.force not in {"assert", "permit", "oblige"}:
                 continue
             dates = [v for s_, v, sg in cc.values if s_ == "DATE" and sg > 0]
-            if not dates:
-                continue
+            if not dates or _moved_off(cc, kc):
+                continue  # none, or "Thursday Dec 3 instead of Friday Dec 4": the rule applied
             if k_topic and not (k_topic & set(cc.signs)):
                 continue
             if not k_topic and not any(kind.get(x) == "action" for x in cc.signs):
@@ -490,6 +492,17 @@ def _disjoint_values(cc: Clause, kc: Clause) -> bool:
             if not any(same_value(slot, a, b) for a in vals for b in kv[slot]):
                 return True
     return False
+
+
+def _moved_off(cc: Clause, kc: Clause) -> bool:
+    """"Propose Thursday instead of Friday" against "no meetings on Fridays": the candidate's clause rules out the
+    value the prohibition names and gives another value of that slot: the act is moved off the ruled case."""
+    if kc.force != "prohibit":
+        return False
+    k_vals = {(s_, v) for s_, v, sg in kc.values if s_ in compared_slots()}
+    c_neg = {(s_, v) for s_, v, sg in cc.values if sg < 0}
+    c_pos = {(s_, v) for s_, v, sg in cc.values if sg > 0}
+    return any(sv in c_neg and any(s2 == sv[0] and v2 != sv[1] for s2, v2 in c_pos) for sv in k_vals)
 
 
 def threshold(c: Analysis, k: Analysis) -> str | None:
