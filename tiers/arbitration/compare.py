@@ -6,7 +6,9 @@ what the candidate does to the constraint, or None. docs/arbitration.md states t
 
 from __future__ import annotations
 
+import datetime as _dt
 import functools
+import math
 import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
@@ -36,14 +38,14 @@ def _coverage(k_cl: Clause, c: Analysis) -> float:
         return 0.0
     concepts = c.concepts
     wmap = k_cl.cov_w
-    return sum(wmap[x] for x in k_cl.content if x in concepts) / total
+    return math.fsum(wmap[x] for x in k_cl.content if x in concepts) / total
 
 
 def c_coverage(c: Analysis, k: Analysis) -> float:
     """Share of the candidate's own content that the constraint talks about."""
     ids = {x for cl in c.clauses for x in _content_ids(cl) if x in cl.direct}
-    total = sum(_w(x) for x in ids)
-    return sum(_w(x) for x in ids if x in k.concepts) / total if total else 0.0
+    total = math.fsum(_w(x) for x in ids)
+    return math.fsum(_w(x) for x in ids if x in k.concepts) / total if total else 0.0
 
 
 def relatedness(k: Analysis, c: Analysis) -> float:
@@ -63,7 +65,7 @@ def _pair_w(x: str, cc: Clause, kc: Clause) -> float:
 
 
 def _overlap(cc: Clause, kc: Clause) -> float:
-    return sum(_pair_w(x, cc, kc) for x in shared_signs(cc, kc))
+    return math.fsum(_pair_w(x, cc, kc) for x in shared_signs(cc, kc))
 
 
 def _best_clause(cc: Clause, k: Analysis) -> tuple[Clause | None, float]:
@@ -122,15 +124,80 @@ def _limited(k: Analysis) -> bool:
                                                                     for s, _, _ in cl.values) for cl in k.clauses)
 
 
+#: the gate acts themselves; a pull request is where a review happens, not the review
+_GATE_ACTS = frozenset({"APPROVE", "ASK", "CONFIRM", "REVIEW", "PERMISSION_N", "DIFF", "SHOW_PLAN", "GATE"})
+
+
+def _gate_sign(cc: Clause) -> int:
+    """The sign a clause gives the approval gate: +1 kept, -1 bypassed, 0 not about it. "Never merge without an
+    approval" (a gate after "without" inside a prohibition) keeps it; "don't use merge commits for PRs" (a
+    prohibition that names a PR only as its context) says nothing about it."""
+    lx = lexicon()
+    if cc.force == "prohibit":
+        if any(x == "GATE" or "GATE" in lx.expand(x) for x in cc.local_neg):
+            return 1
+        if not any(x in _GATE_ACTS or ("GATE" in lx.expand(x) and x != "PR") for x in cc.direct):
+            return 0
+    return cc.signs["GATE"]
+
+
+_NOT_ENOUGH = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+)?enough\b|\binsufficient\b|\bнедостаточно\b|"
+                         r"\bне\s+хватает\b|\bне\s+хватит\b|\bмало\b", re.I)
+
+
+def insufficient(c: Analysis, k: Analysis) -> bool:
+    """"One approval is not enough" against "two approvals": the candidate calls an amount below the
+    constraint's own amount of the same thing insufficient, which restates the minimum."""
+    if not _NOT_ENOUGH.search(c.text):
+        return False
+    k_nums = {s: v for kc in k.clauses if kc.force in {"oblige", "assert"} for s, v, sg in kc.values
+              if s.startswith("NUM:") and sg > 0}
+    for s, v, _ in c.values:
+        if s in k_nums:
+            try:
+                return float(v.replace(",", ".")) < float(k_nums[s].replace(",", "."))
+            except ValueError:
+                return False
+    return False
+
+
+def elliptical_denial(c: Analysis, k: Analysis) -> tuple[str, str] | None:
+    """"production logs at WARN or above, never DEBUG" against «на проде включаем DEBUG-логи»: a prohibition that
+    names nothing but the denied value or word (no act or thing of its own) is about the clause before it; a
+    candidate that gives that value positively, about the same thing, does what the rule rules out."""
+    if c.report:
+        return None
+    kind = lexicon().kind
+    for i, kc in enumerate(k.clauses):
+        if i == 0 or kc.exception or kc.force != "prohibit":
+            continue
+        if any(kind.get(x) in {"action", "object"} for x in kc.direct if x != "USER_G"):
+            continue
+        denied = {x for x in kc.direct if kc.signs.get(x, 0) < 0 and kind.get(x) in {"value", None}}
+        if not denied:
+            continue
+        prev = k.clauses[i - 1]
+        topic = {x for x in prev.direct if kind.get(x) in {"action", "object"} and x != "USER_G"}
+        for cc in c.clauses:
+            if cc.exception or cc.force not in {"assert", "permit", "oblige"}:
+                continue
+            if any(cc.signs.get(x, 0) > 0 for x in denied) and topic & set(cc.signs):
+                return ("permits" if cc.force == "permit" else "asserts"), "it does what the constraint rules out"
+    return None
+
+
 def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     """(what the candidate does, detail) when it flips the constraint's polarity, else None."""
+    if insufficient(c, k):
+        return None  # "one approval is not enough" restates "two approvals"
+    hit = elliptical_denial(c, k)
+    if hit:
+        return hit
     # Required approval gates: "ask first", "without review", "directly".
     k_gate = [kc.signs["GATE"] for kc in k.clauses if not kc.exception and kc.signs.get("GATE")]
     required = k_gate and all(s > 0 for s in k_gate)
     if required:
-        # "never merge without an approval" keeps the gate: "without" inside a prohibition requires it
-        c_gate = [(cc, 1 if cc.force == "prohibit" and "GATE" in cc.local_neg else cc.signs["GATE"])
-                  for cc in c.clauses if cc.signs.get("GATE")]
+        c_gate = [(cc, s) for cc in c.clauses if cc.signs.get("GATE") for s in (_gate_sign(cc),) if s]
         if any(s < 0 and (cc.force in PERMISSIVE or not c.report) for cc, s in c_gate):
             return "bypasses", "it skips the approval the constraint requires"
         if c_gate and all(s > 0 for _, s in c_gate):
@@ -159,6 +226,8 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue  # sharing only "Wednesday" or "prod" is not being about the same thing
         if _disjoint_values(cc, kc):
             continue  # "never deploy on Fridays" says nothing about Monday deploys
+        if _moved_off(cc, kc):
+            continue  # "Thursday instead of Friday": the line applies the rule
         if cc.force == "assert" and _when(kc) and not _when(cc) and not c.universal:
             continue  # "the deploy pipeline takes 11 minutes" says nothing about when deploys happen
         k_actions, k_denied, required = _clause_rules(kc)
@@ -177,6 +246,14 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue
         # "never X without Y" makes Y a requirement: a line that keeps Y ("X with Y") agrees with it.
         if required and any(cc.signs.get(x, 0) > 0 for x in required):
+            continue
+        # "never push without a green run" is itself a requirement: it restates "always run the tests before
+        # pushing" (two requirements on one act), it does not deny it
+        if cc.force == "prohibit" and kc.force == "oblige" and any(cc.signs.get(x, 0) > 0 for x in cc.local_neg):
+            continue
+        # "don't use merge commits" against "always squash-merge": ruling out an alternative agrees
+        if cc.force == "prohibit" and kc.force in {"oblige", "assert"} and not c.markers & _LICENSING \
+                and prohibits_alternative(cc, kc):
             continue
         # "X without Y" against "always Y (for X)": what the candidate drops on purpose is its point.
         dropped = [x for x in shared if x in cc.local_neg and cc.signs[x] < 0 < kc.signs[x]
@@ -204,6 +281,33 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             what = {"permit": "permits", "relax": "relaxes", "indiff": "waves away"}.get(cc.force, "asserts")
             return what, "it says the opposite of the constraint"
     return None
+
+
+_LICENSING = frozenset({"PERMIT", "RELAX", "INDIFF"})
+_ALT_KINDS = frozenset({"object", "value", None})  # None: a word the lexicon does not know
+
+
+def prohibits_alternative(cc: Clause, kc: Clause) -> bool:
+    """A prohibition ``cc`` that rules out an alternative to what the positive rule ``kc`` chooses: the
+    prohibition names another value of a slot the rule fixes, or else both name something of their own (the rule
+    its choice, the prohibition the alternative: a thing or word the rule does not name); what both name is the
+    context. "Don't use merge commits" agrees with "always squash-merge", "no DEBUG logging in production" with
+    "log at INFO or higher in production"; "never squash-merge" and "never squash-merge into main" do not (the
+    rule names nothing the prohibition leaves out)."""
+    kind = lexicon().kind
+    k_pos = {(s, v) for s, v, sg in kc.values if sg > 0}
+    c_neg = {(s, v) for s, v, sg in cc.values if sg < 0}
+    k_slots = {s for s, _ in k_pos}
+    other_value = any(s in k_slots and (s, v) not in k_pos for s, v in c_neg)
+
+    def own(a: Clause, b: Clause) -> bool:
+        return any(x in a.direct and x not in b.signs and kind.get(x) in _ALT_KINDS and x not in _LIGHT_CORE
+                   and not lexicon().slot_of.get(x) for x, sg in a.signs.items() if sg)
+
+    alternative = other_value or any(cc.signs.get(x, 0) < 0 and x in cc.direct and x not in kc.signs
+                                     and kind.get(x) in _ALT_KINDS and x not in _LIGHT_CORE
+                                     and not lexicon().slot_of.get(x) for x in cc.signs)
+    return alternative and (other_value or own(kc, cc))
 
 
 _WHEN_SLOTS = frozenset({"DAY", "TIME", "DATE", "MONTH_V", "DOM"})
@@ -269,12 +373,86 @@ def time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             if cc.exception or cc.force not in {"permit", "assert", "oblige"} or (c.report and cc.force != "permit"):
                 continue
             topic = [x for x in cc.signs if x in kc.signs and lexicon().kind.get(x) not in {"generic", "qualifier"}]
+            k_topic = any(lexicon().kind.get(x) not in {"generic", "qualifier"} and x != "USER_G" for x in kc.direct)
+            # "calls before 10:00 are acceptable" against "nothing before 10:00": the very window, permitted (a rule
+            # naming nothing but the window rules on anything in it)
+            if (topic or not k_topic) and cc.force == "permit" and len(k_times) == 1 and before != after \
+                    and ("BEFORE_X" in cc.signs) == before and ("AFTER_X" in cc.signs) == after \
+                    and any(s == "TIME" and v == k_times[0] for s, v, _ in cc.values):
+                side = "before" if before else "after"
+                return "permits", f"it permits the window the constraint rules out ({side} {k_times[0]})"
             if not topic:
                 continue
             for s, v, sg in cc.values:
                 if s == "TIME" and sg > 0 and lo < _minutes(v) < hi:
                     return "permits", f"{v} falls in the window the constraint rules out"
     return None
+
+
+_WEEKDAYS = ("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY")
+
+
+def _weekday(md: str, today: _dt.date) -> str | None:
+    """The weekday of a date "MM-DD" without a year: the nearest such date not more than half a year before
+    ``today`` (a plan names a coming day; "Dec 11" read on Nov 30, 2026 is Friday, Dec 11, 2026)."""
+    try:
+        month, day = (int(x) for x in md.split("-"))
+        got = _dt.date(today.year, month, day)
+        if (today - got).days > 183:
+            got = _dt.date(today.year + 1, month, day)
+    except ValueError:
+        return None
+    return _WEEKDAYS[got.weekday()]
+
+
+def date_on_ruled_day(c: Analysis, k: Analysis, today: _dt.date | None = None) -> tuple[str, str] | None:
+    """"Release 4.1 goes out Dec 11" against "don't deploy on Fridays": a date whose weekday the constraint rules
+    out, for the act it rules on (the clauses share an action or object, or the rule names nothing but days)."""
+    if c.report:
+        return None
+    today = today or _dt.date.today()
+    kind = lexicon().kind
+    for kc in k.clauses:
+        if kc.exception or kc.force != "prohibit":
+            continue
+        days = set()
+        for s_, v, _ in kc.values:
+            if s_ == "DAY":
+                days |= DAY_GROUPS.get(v, {v})
+        if not days:
+            continue
+        k_topic = {x for x in kc.signs if kind.get(x) in {"action", "object"} and x not in _LIGHT_CORE}
+        for cc in c.clauses:
+            if cc.exception or cc.force not in {"assert", "permit", "oblige"}:
+                continue
+            dates = [v for s_, v, sg in cc.values if s_ == "DATE" and sg > 0]
+            if not dates or _moved_off(cc, kc):
+                continue  # none, or "Thursday Dec 3 instead of Friday Dec 4": the rule applied
+            if k_topic and not (k_topic & set(cc.signs)):
+                continue
+            if not k_topic and not any(kind.get(x) == "action" for x in cc.signs):
+                continue
+            for v in dates:
+                wd = _weekday(v, today)
+                if wd in days:
+                    return "permits", f"{v} is a {wd.capitalize()}, a day the constraint rules out"
+    return None
+
+
+def dated_elsewhere(c: Analysis, k: Analysis, today: _dt.date | None = None) -> bool:
+    """"Deploy on Dec 17" against "no deploys on Fridays": every date of the candidate falls on a day the rule
+    does not name (and the candidate names no weekday), so it speaks of another case."""
+    days = set()
+    for kc in k.clauses:
+        if not kc.exception and kc.force == "prohibit":
+            for s_, v, _ in kc.values:
+                if s_ == "DAY":
+                    days |= DAY_GROUPS.get(v, {v})
+    if not days or any(s_ == "DAY" for s_, _, _ in c.values):
+        return False
+    dates = [v for s_, v, sg in c.values if s_ == "DATE" and sg > 0]
+    today = today or _dt.date.today()
+    return bool(dates) and all(_weekday(v, today) not in days for v in dates)
 
 
 _WORK_START, _WORK_END = 8 * 60, 19 * 60
@@ -308,6 +486,17 @@ def _disjoint_values(cc: Clause, kc: Clause) -> bool:
             if not any(same_value(slot, a, b) for a in vals for b in kv[slot]):
                 return True
     return False
+
+
+def _moved_off(cc: Clause, kc: Clause) -> bool:
+    """"Propose Thursday instead of Friday" against "no meetings on Fridays": the candidate's clause rules out the
+    value the prohibition names and gives another value of that slot: the act is moved off the ruled case."""
+    if kc.force != "prohibit":
+        return False
+    k_vals = {(s_, v) for s_, v, sg in kc.values if s_ in compared_slots()}
+    c_neg = {(s_, v) for s_, v, sg in cc.values if sg < 0}
+    c_pos = {(s_, v) for s_, v, sg in cc.values if sg > 0}
+    return any(sv in c_neg and any(s2 == sv[0] and v2 != sv[1] for s2, v2 in c_pos) for sv in k_vals)
 
 
 def threshold(c: Analysis, k: Analysis) -> str | None:
@@ -387,9 +576,9 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     guess: any clause) for at least LICENSE_MIN of its weight (GUESS_MIN for a guess, which must name one of its
     actions); an obliging clause's core must come back negated or relaxed. Clauses about other values of a
     compared slot (another weekday, another time) are other cases, not exceptions."""
-    if c.report or c.mention or _QUESTION.search(c.text):
-        return None  # "asked whether it may be moved" licenses nothing
     guess = c.hedged
+    if (c.report and not guess) or c.mention or _QUESTION.search(c.text):
+        return None  # "asked whether it may be moved" licenses nothing; a guess after a report is still a guess
     # a code span the rule names (`any`, `legacy/`) is part of its core; a permission naming it again names it
     k_code = _code_spans(k.text)
     shared_code = k_code & _code_spans(c.text) if k_code else frozenset()
@@ -398,7 +587,7 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue
         sign = -1 if kc.force == "prohibit" else 1
         core = _core(kc, sign)
-        total = sum(core.values()) + CODE_WEIGHT * len(k_code)
+        total = math.fsum(core.values()) + CODE_WEIGHT * len(k_code)
         if total <= 0:
             continue
         kind = lexicon().kind
@@ -408,7 +597,8 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             if cc.exception or _disjoint_values(cc, kc):
                 continue
             permissive = cc.force in PERMISSIVE
-            if not (permissive or (guess and cc.force == "oblige")):  # a guess that recommends, not one that states
+            # a guess that recommends or assumes the act ("probably the pragmatic way", «видимо, тут норма»)
+            if not (permissive or (guess and cc.force in {"oblige", "assert"})):
                 continue
             for x, w in core.items():
                 sg = cc.signs.get(x, 0)
@@ -418,7 +608,7 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             if permissive and sign < 0:
                 for span in shared_code:
                     got["code:" + span] = CODE_WEIGHT
-        share = sum(got.values()) / total
+        share = math.fsum(got.values()) / total
         if share >= LICENSE_MIN or (guess and acts and share >= GUESS_MIN):
             what = "recommends" if guess else "permits"
             return what, "it makes an exception the user never gave" if not guess else \

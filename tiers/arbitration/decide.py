@@ -9,13 +9,14 @@ import re
 from ..concepts import Analysis, analyze, lexicon
 from ..model import Tier
 from ..line import Line, prepare
-from .compare import c_coverage, licensed, may_flip, polarity, relatedness, threshold, time_window
+from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, insufficient, licensed, may_flip, polarity,
+                      relatedness, threshold, time_window)
 from .index import RELATED_MIN, ConstraintIndex
 from .lifecycle import Retired, binding
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
 from .scope import in_scope, scope_generalization
 from .structure import shape, stems, substituted
-from .values import LIGHT, substitution
+from .values import LIGHT, substitution, window_moved
 
 _MODAL = frozenset({"PERMIT", "RELAX", "INDIFF", "OBLIGE", "HEDGE", "FUTURE_PLAN"})
 _LICENSING = frozenset({"PERMIT", "RELAX", "INDIFF"})
@@ -55,8 +56,16 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
     cs = shape(c.text)
     if not (rel >= ANCHOR_MIN or cs.code & ks.code or stems(c.text) & stems(k.text)):
         return None
-    setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception)
+    setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception) or (
+        bool(cs.people) and _ROUTED.search(c.text) is not None)
     return substituted(cs, ks, setting)
+
+
+#: a person named as where things go or who does them ("questions go to Tomasz", "owned by Lena", «отправляем
+#: Сергею»): the line assigns a role, it does not report
+_ROUTED = re.compile(r"\b(?:go(?:es)?|goes|sent|send|route[sd]?|assign(?:ed)?|owned|handled|reviewed|signed)\s+"
+                     r"(?:\w+\s+){0,2}?(?:to|by)\s+[A-Z][a-z]+|"
+                     r"\b(?:отправляем|шлём|шлем|передаём|передаем|пересылаем|направляем|назначаем)\b", re.U)
 
 
 _WHEN_WORD = (r"(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|понедел|вторн|сред|"
@@ -72,12 +81,36 @@ def moved_to(text: str) -> str:
     return _MOVED_FROM.sub("", text) if ("from" in text or "с" in text) else text
 
 
-def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict | None:
-    """The conflict between a candidate and one constraint, or None when they are compatible."""
-    if c.mention and not (c.markers & _LICENSING):
+#: a line that ends by citing the user as the source of the rule it follows: "(user's rule)", "as the user
+#: asked", «как просил пользователь», «(по просьбе пользователя)»; at the end of the line, after what it says
+_CITES_USER = re.compile(
+    r"(?:\(\s*(?:the\s+|per\s+(?:the\s+)?)?user(?:'s)?(?:\s+(?:rule|request|instruction|order|wish))?\s*\)"
+    r"|,?\s+(?:as|like)\s+(?:the\s+)?user\s+(?:asked|said|requested|wanted|wished|instructed|told\s+us)"
+    r"|\(\s*(?:правило|просьба|по\s+просьбе|по\s+правилу)\s+пользовател\w*\s*\)"
+    r"|,?\s+как\s+(?:и\s+)?(?:просил\w*|сказал\w*|велел\w*|хотел\w*)\s+пользовател\w*"
+    r"|,?\s+как\s+пользовател\w*\s+(?:и\s+)?(?:просил\w*|сказал\w*|велел\w*|хотел\w*))\W*$", re.I)
+
+
+def cites_user(text: str) -> bool:
+    """The line follows a rule and names the user as its source at its end: a mention of the rule, not a new
+    instruction of the user's (the agent wrote it, the user did not say it this turn)."""
+    return ("user" in text or "пользовател" in text) and _CITES_USER.search(text.rstrip()) is not None
+
+
+def _mentions(c: Analysis) -> bool:
+    return (c.mention or cites_user(c.text)) and not (c.markers & _LICENSING)
+
+
+def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
+                   today: _dt.date | None = None) -> Conflict | None:
+    """The conflict between a candidate and one constraint, or None when they are compatible (``today``: the day
+    a date without a year is read from)."""
+    if _mentions(c):
         return None
     k = cons.analysis
     rel = relatedness(k, c)
+    if rel < RELATED_MIN and "`" in c.text and "`" in k.text and shape(c.text).code & shape(k.text).code:
+        rel = RELATED_MIN  # the same thing named exactly (a code span of both: `any`, `legacy/`) is related
     structural = _structural(c, k, rel)
     if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff and structural is None:
         c_slots = {s for s, _, _ in c.values}
@@ -91,7 +124,9 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
     sub = substitution(c, k)
     if sub and shape(c.text).report:
         sub = None  # "scaled from 6 to 9 nodes": a report substitutes nothing
-    sub = sub or structural
+    sub = sub or structural or window_moved(c, k)
+    if sub and insufficient(c, k):
+        sub = None  # "one approval is not enough" beside "two approvals" restates the minimum
     if sub and cons.scope and not in_scope(c, cons.scope):
         sub = None  # another value outside the scope's case is that case's own
     if sub:
@@ -120,7 +155,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
         rel = max(rel, RELATED_MIN)
     flips = may_flip(c, k)
     window = (time_window(c, k) or (("permits", "the amount is beyond the limit the constraint sets")
-                                    if threshold(c, k) == "conflict" else None)) if flips else None
+                                    if threshold(c, k) == "conflict" else None)
+              or date_on_ruled_day(c, k, today)) if flips else None
     if window is not None:
         lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and (c.hedged or cand_tier is Tier.OBSERVATION)
         kind = "lower-tier-over-directive" if lower else "polarity-flip"
@@ -128,6 +164,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint) -> Conflict |
         return Conflict(cons, kind, reason, res, max(rel, RELATED_MIN))
     if rel < LICENSE_REL or (rel < RELATED_MIN and c.indiff) or not (flips or c.indiff):
         return None
+    if dated_elsewhere(c, k, today):
+        return None  # its dates fall on days the rule does not name: another case
     if c.indiff:
         detail = "it treats as indifferent something the user ruled on"
     else:
@@ -225,7 +263,7 @@ def arbitrate(index: ConstraintIndex, text: str | Line, tier: Tier | str, *, fil
     if not line.body:
         return Arbitration("allow", cand_tier, content, file)
     a = analyze(moved_to(content))  # the stamp-free content: Analysis.text is what the comparisons read
-    if a.mention and index.judge is None and not (a.markers & _LICENSING):
+    if _mentions(a) and index.judge is None:
         return Arbitration("allow", cand_tier, content, file)  # check_conflict passes a mention against anything
     conflicts: list[Conflict] = []
     grey: list[tuple[float, Constraint]] = []
@@ -241,7 +279,7 @@ def arbitrate(index: ConstraintIndex, text: str | Line, tier: Tier | str, *, fil
         if same in passed:
             continue
         try:
-            cf = check_conflict(a, cand_tier, cons)
+            cf = check_conflict(a, cand_tier, cons, today)
         except Exception:  # noqa: BLE001 - a bug in one comparison must not block or crash the write path
             _log().exception("arbitration failed for constraint %s", cons.id)
             continue
@@ -270,6 +308,7 @@ def arbitrate(index: ConstraintIndex, text: str | Line, tier: Tier | str, *, fil
             return Arbitration("allow", cand_tier, content, file, supersedes=sup, conflicts=tuple(conflicts),
                                retires=_retires(index, a, cand_tier, content, file))
         conflicts = [cf for cf in conflicts if cf.constraint not in sup]
-    conflicts.sort(key=lambda cf: (-cf.constraint.tier.rank, -cf.strength))
+    # ties by the constraint's place in the workspace: the verdict never depends on set order (hash seed)
+    conflicts.sort(key=lambda cf: (-cf.constraint.tier.rank, -cf.strength, cf.constraint.file, cf.constraint.line))
     error = conflict_error(cand_tier, content, conflicts[0])
     return Arbitration("block", cand_tier, content, file, error=error, conflicts=tuple(conflicts))

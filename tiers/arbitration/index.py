@@ -7,6 +7,7 @@ in ``.cuticle/cache`` across processes, see ``cache``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -121,7 +122,7 @@ class FileIndex:
         total = max(len(self.constraints), 1)
         score: dict[int, float] = {}
         common: list[tuple[str, list[int]]] = []
-        for key in keys:
+        for key in sorted(keys):  # a fixed order: float sums, and so ties, never depend on the hash seed
             post = self.postings.get(key)
             if not post:
                 continue
@@ -152,9 +153,9 @@ class FileIndex:
                     score[i] = kw[common[0][0]] * 0.5
         if len(score) > n_top:
             import heapq
-            from operator import itemgetter
 
-            top = heapq.nlargest(n_top, score.items(), key=itemgetter(1))  # ties: first scored first
+            # ties by position in the file, not by the order keys were scored in (a set's, hash-seeded)
+            top = heapq.nlargest(n_top, score.items(), key=lambda kv: (kv[1], -kv[0]))
         else:
             top = score.items()
         return [(-sc, fnum, i) for i, sc in top]
@@ -426,7 +427,7 @@ class ConstraintIndex:
             cons = f.constraints[i]
             fk = f.keys[i]
             if not indiff and cons.tier is not Tier.DECISION and not (fk & value_slots):
-                if sum(kw[x] for x in fk & keys) / f.minw[i] < bound:
+                if math.fsum(kw[x] for x in fk & keys) / f.minw[i] < bound:
                     continue  # an upper bound of the relatedness this candidate could reach
             if floor is None:
                 floor = sc * RELATIVE_FLOOR

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 from ..concepts import Analysis, analyze, lexicon
@@ -43,14 +44,18 @@ def _scope_choices(k: Analysis, scope: str) -> tuple[Analysis, set[str], list[tu
                 ch["v:" + v] = KIND_VALUE  # not a value of the scope, nor a piece of "us-east-1" or "PAY-311"
         if not ch:
             continue
-        choices.append((ch, sum(ch.values())))
+        choices.append((ch, math.fsum(ch.values())))
     keys = frozenset(x for ch, _ in choices for x in ch)
     return scope_a, scope_ids, choices, keys, frozenset([x[2:] for x in keys if x.startswith("v:")])
 
 
 _WIDE = re.compile(r"\b(?:all|every|everywhere|any|always|permanent\w*|forever|from now on|for good|across|"
                    r"все|всех|всем|всё|везде|всегда|любо\w+|навсегда|постоянно|отныне|во всех|по всем)\b", re.I)
-_GENERAL = re.compile(r"\b(?:our|now|new|nowadays|в проекте|наш\w*|теперь|новы\w+)\b", re.I)
+_GENERAL = re.compile(r"\b(?:our|now|new|nowadays|в проекте|наш\w*|теперь|новы\w+)\b|"
+                      r"\b(?:this|the whole|the entire|across the)\s+(?:project|repo|repository|monorepo|codebase|"
+                      r"company|team|org|organi[sz]ation)\b|"
+                      r"(?:в|во|по)\s+(?:этом|всем|всём|нашем)\s+(?:проекте|репозитории|монорепо|коде|компании)",
+                      re.I)
 _TEMPORAL = re.compile(r"\b(?:until|till|while|during|before|after|by|до|пока|на время|во время|в течение|"
                        r"после|к)\b", re.I)
 _SPECIFIC = re.compile(r"`[^`]+`|«[^»]+»|(?<=\w\s)[A-ZА-ЯЁ]\b|\b[\w.-]*\d[\w./-]*\b|(?<![.!?]\s)(?<!^)\b[A-ZА-ЯЁ][a-zа-яё]+\b")
@@ -93,7 +98,7 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     c_vals = {v for _, v, sg in c.values if sg > 0}
     ks, ss = shape(k.text), shape(scope)
     k_typed = (ks.code | ks.regions | set(ks.people) | ks.addresses) - (ss.code | ss.regions | set(ss.people))
-    best_concepts = max((sum(w for x, w in ch.items() if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals))
+    best_concepts = max((math.fsum(w for x, w in ch.items() if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals))
                          / total for ch, total in choices), default=0.0)
     if not k_typed and best_concepts < CHOICE_MIN:
         return None  # nothing typed to add: the concepts alone decide, and they do not restate the choice
@@ -102,7 +107,7 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     choice: dict[str, float] = {}
     best = 0.0
     for ch, total in choices:
-        got = sum(w for x, w in ch.items() if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals))
+        got = math.fsum(w for x, w in ch.items() if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals))
         typed = k_typed & c_typed
         cov = (got + KIND_VALUE * len(typed)) / (total + KIND_VALUE * len(typed))
         if cov > best:
@@ -121,7 +126,10 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     if shared and sum(k_sign[x] == c_sign[x] for x in shared) * 2 < len(shared):
         return None
     when = {"MONTH_V", "DATE", "DAY", "DOM"}
-    scope_when = {(s, v) for s, v, _ in scope_a.values + k.values if s in when}
+    # a weekday of the choice ("on weekdays, order dinner in") is not a scope; a date of the decision is its bound
+    # even outside the scope phrase ("for the hackathon (until Dec 6)")
+    scope_when = {(s, v) for s, v, _ in scope_a.values if s in when} | {
+        (s, v) for s, v, _ in k.values if s in when and s != "DAY"}
     if scope_when and scope_when & {(s, v) for s, v, _ in c.values}:
         return None  # "until the end of January" kept as "in January"; "after Dec 6" is about the bound
     words, specific = _scope_parts(scope)
@@ -144,8 +152,8 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
             numeric and shape(c.text).numbers):
         return "widened"  # the kind of the scope without its case: "on hotfix branches" for `hotfix/3.1.4`
     if scope_ids:
-        sw = sum(_w(x) for x in scope_ids)
-        kept = sum(_w(x) for x in scope_ids if x in c.concepts)
+        sw = math.fsum(_w(x) for x in scope_ids)
+        kept = math.fsum(_w(x) for x in scope_ids if x in c.concepts)
         if kept / sw > 0.5 or (scope_ids & c_ids & ENV_SCOPE):
             return None
     if words and len(kept_words) * 2 > len(words):

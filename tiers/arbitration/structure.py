@@ -120,7 +120,31 @@ _UNITS = {
     "px": ("px", "пикселей"),
     "req": ("requests", "request", "req", "rps", "запросов", "запроса"),
 }
+#: verbs that set or keep a value and the prepositions after them: a number's anchor is the word before them
+_SETTING_WORDS = frozenset("""
+stay stays stayed remain remains keep keeps pin pinned pins set sets bump bumps bumped raise raises raised move moves
+moved upgrade upgrades upgraded lower lowers lowered change changes changed increase increased decrease
+decreased to at on from до на с со остается останется оставляем держим поднимаем поднять подняли поднимем ставим
+поставить выставляем переводим перевести обновляем обновить понижаем снижаем меняем увеличиваем уменьшаем
+""".split())
+_ANCHOR = re.compile(r"([^\W\d_][\w'-]*)(?:\s+(?:" + "|".join(sorted(_SETTING_WORDS, key=len, reverse=True))
+                     + r")){0,2}(?:\s*(?:v|version)?|\s*(?:is|=|:|—|–|-))\s*$", re.I)
+_TARGET = re.compile(r"\b(?:" + "|".join(sorted(_SETTING_WORDS - {"to", "at", "on", "from", "до", "на", "с", "со"},
+                                                key=len, reverse=True)) + r")\s+(?:to|до)\s*$", re.I)
+#: words after a number that are not what it counts ("26 until the release", «29 уже»)
+_NOT_UNIT = frozenset("""until till before after since by in during when while уже пока после перед""".split())
 _UNIT_OF = {form: cls for cls, forms in _UNITS.items() for form in forms}
+#: Units of one dimension, each as a multiple of the dimension's base: "2 h" and "120 min" are one amount, "5000 ms"
+#: and "30 s" are two (sizes in binary multiples, as the tools that state them count: 1 GB = 1024 MB).
+_DIMENSION = {"ms": ("time", 0.001), "s": ("time", 1.0), "min": ("time", 60.0), "h": ("time", 3600.0),
+              "day": ("time", 86400.0), "KB": ("size", 1024.0), "MB": ("size", 1024.0 ** 2),
+              "GB": ("size", 1024.0 ** 3)}
+
+
+def measure(n: Number) -> tuple[str | None, float]:
+    """(dimension or unit, amount in the dimension's base): what two numbers with units are compared by."""
+    dim = _DIMENSION.get(n.unit or "")
+    return (dim[0], n.value * dim[1]) if dim else (n.unit, n.value)
 _PLACE_PREP = frozenset({"in", "at", "to", "from", "near", "via", "в", "во", "из", "до", "через"})
 _STOP = frozenset("""
 a an the and or but if so of to in on at by for from with without into onto over under via per as is are was were be
@@ -213,18 +237,19 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
         after = m.group(3)
         unit = _unit(after, m.group(1))
         prefix = masked[:m.start()]
-        words = _WORD.findall(prefix)
         anchors = set()
-        if words:
-            w = words[-1].casefold()
-            gap = prefix[prefix.casefold().rfind(w) + len(w):]
-            if w not in _STOP and re.fullmatch(r"\s*(?:v|version\s)?\s*|\s*(?:is|=|:|—|–|-)\s*", gap, re.I):
-                anchors.add(stem(w))  # "Java 21", "port 8080", "line length is 100"
+        # the word right before ("Java 21", "port 8080", "line length is 100"), or before a verb of setting and a
+        # preposition ("pin Node to 20", «SDK поднимаем до 29»)
+        am = _ANCHOR.search(prefix)
+        if am and am.group(1).casefold() not in _STOP and am.group(1).casefold() not in _SETTING_WORDS:
+            anchors.add(stem(am.group(1).casefold()))
         if key_end >= 0 and m.start() > key_end:
             anchors |= key_stems  # "Target Java version for services: 17"
-        if after and unit is None and after.casefold() not in _STOP and len(after) > 2:
+        if after and unit is None and after.casefold() not in _STOP and after.casefold() not in _NOT_UNIT \
+                and len(after) > 2:
             unit = "w:" + stem(after.rstrip("."))  # "9 nodes", "14 pods": a counted thing
-        limit = bool(_LIMIT.search(masked[max(0, m.start() - 24):m.start()])) or bool(
+        # "upgrade to 20", «обновляем до 20»: a preposition after a verb of setting names a target, not a limit
+        limit = (bool(_LIMIT.search(masked[max(0, m.start() - 24):m.start()])) and not _TARGET.search(prefix)) or bool(
             re.match(r"\s*(?:max|maximum|максимум)\b", masked[m.end():], re.I))
         out.append(Number(value, unit, frozenset(anchors), limit))
     return tuple(out)
@@ -347,19 +372,41 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
             c.templates and k.forms and not c.templates & k.forms):
         return "format", sorted(c.templates or c.forms)[0], sorted(k.templates or k.forms)[0]
     # a number of the same measure
-    k_values = {(n.unit, n.value) for n in k.numbers}
+    k_values = {measure(n) for n in k.numbers}
+    c_stems = stems(c.text) if c.numbers else frozenset()
     for cn in c.numbers:
         if c.report:
             continue
+        c_dim, c_amount = measure(cn)
         for kn in k.numbers:
-            if not (cn.limit or setting or cn.anchors & kn.anchors) or (kn.limit and not cn.limit):
+            # the word the constraint's number is anchored to, named again beside an amount in a unit
+            keyed_again = cn.unit is not None and cn.unit[:2] != "w:" and bool(kn.anchors & c_stems)
+            if not (cn.limit or setting or keyed_again or cn.anchors & kn.anchors) or (kn.limit and not cn.limit):
                 continue  # an amount beside a limit is a case of it (the threshold rule's), not another limit
-            same_measure = (cn.unit is not None and cn.unit == kn.unit and (cn.unit[:2] != "w:" or kn.anchors
-                                                                             & cn.anchors)) \
-                or (bool(cn.anchors & kn.anchors) and (cn.unit is None or kn.unit is None or cn.unit == kn.unit))
-            if same_measure and cn.value != kn.value and (cn.unit, cn.value) not in k_values:
+            k_dim, k_amount = measure(kn)
+            # one dimension (seconds and milliseconds, MB and GB) is one measure, compared after conversion
+            same_measure = (c_dim is not None and c_dim == k_dim and (c_dim[:2] != "w:" or kn.anchors
+                                                                       & cn.anchors)) \
+                or (bool(cn.anchors & kn.anchors) and (cn.unit is None or kn.unit is None or c_dim == k_dim))
+            if same_measure and not _same_amount(c_amount, k_amount) and (c_dim, c_amount) not in k_values:
                 return "number", _shown(cn), _shown(kn)
     return None
+
+
+def one_amount(c_text: str, k_text: str, c_value: str, k_value: str) -> bool:
+    """Whether the numbers ``c_value`` of ``c_text`` and ``k_value`` of ``k_text`` are one amount in two units
+    of a dimension ("1024 MB" and "1 GB", "120 min" and "2 h")."""
+    try:
+        cv, kv = float(c_value.replace(",", ".")), float(k_value.replace(",", "."))
+    except ValueError:
+        return False
+    c_m = {measure(n) for n in shape(c_text).numbers if n.value == cv and n.unit in _DIMENSION}
+    k_m = {measure(n) for n in shape(k_text).numbers if n.value == kv and n.unit in _DIMENSION}
+    return any(cd == kd and _same_amount(ca, ka) for cd, ca in c_m for kd, ka in k_m)
+
+
+def _same_amount(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1.0)
 
 
 def _shown(n: Number) -> str:

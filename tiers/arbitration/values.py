@@ -7,6 +7,7 @@ key's value); ``tiers.concepts`` extracts (slot, value, sign) per clause.
 from __future__ import annotations
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
+from .structure import one_amount
 
 
 def shared_signs(cc: Clause, kc: Clause) -> list[str]:
@@ -55,6 +56,19 @@ def mentions_value(c: Analysis, slot: str, val: str) -> bool:
 
 
 LIGHT = {"USE_TOOL", "CHANGE", "ADD", "WRITE", "SWITCH"}
+#: Slots that say when something happens: a value of them belongs to the act of its clause.
+WHEN_SLOTS = frozenset({"DATE", "TIME", "DAYPART", "DOM"})
+#: Acts that set when another act happens (moving the standup sets the standup's time, not a time of its own).
+_TIMING_ACTS = frozenset({"SCHEDULE", "MOVE", "BOOK_V", "SWITCH", "CHANGE", "DO", "GET", "GO", "USE_TOOL", "ADD"})
+
+
+def own_act(ccl: Clause, kcl: Clause) -> bool:
+    """The candidate's clause is about an act of its own, one the constraint's clause does not name and that does
+    not set a time for another ("bib pickup on Dec 4" beside "the marathon on Dec 6", "send the agenda the evening
+    before" beside "planning calls at 14:00"): a date or time in it is that act's, not another value of the
+    constraint's."""
+    kind = lexicon().kind
+    return any(kind.get(x) == "action" and x not in kcl.signs and x not in _TIMING_ACTS for x in ccl.direct)
 #: Slots that describe the user's own settings: one value at a time, whatever the sentence around it.
 PERSONAL_SLOTS = {"NAME", "TZ", "SEAT", "UNITS", "CURRENCY", "DATE_FORMAT", "TRAVEL_CLASS"}
 #: Value slots found by the shape of the text rather than the lexicon (compared like lexicon slots).
@@ -102,8 +116,9 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                                and (x in ccl.direct or x in kcl.direct))
                 if lonely or anchored or slot == "NAME":
                     return slot, val, "!" + next(v for v in k_neg if same_value(slot, val, v))
-            if slot == "DATE" and len({pv for pv, _ in k_pos}) > 1:
-                continue  # a date range in the constraint: "off Dec 22 - Jan 2"
+            if slot == "DATE" and (len({pv for pv, _ in k_pos}) > 1
+                                   or len({v for v, sg2, cl2 in cvals if sg2 > 0 and cl2 is ccl}) > 1):
+                continue  # a date range, in the constraint ("off Dec 22 - Jan 2") or the line: not one value
             # Compare clause by clause: "GraphQL only for mobile, web stays on REST" fixes REST for the web.
             by_clause: dict[int, tuple[Clause, list[str]]] = {}
             for pv, kcl in k_pos:
@@ -119,8 +134,10 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     continue
                 if kcl.force == "prohibit" and slot in {"DATE", "TIME", "DAY"}:
                     continue
+                if slot in WHEN_SLOTS and own_act(ccl, kcl):
+                    continue  # "tables are released at 18:00" beside "book for 19:30": another act's time
                 if slot.startswith("NUM:"):
-                    if slot[4:] in ccl.signs:
+                    if slot[4:] in ccl.signs and not one_amount(c.text, k.text, val, pvs[0]):
                         return slot, val, pvs[0]
                     continue
                 anchors = [x for x in shared_signs(ccl, kcl) if not lx.slot_of.get(x) and x != slot
@@ -138,3 +155,33 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
     return None
 
 
+
+
+def _window(times: list[str]) -> tuple[str, str] | None:
+    uniq = sorted(set(times))
+    return (uniq[0], uniq[1]) if len(uniq) == 2 else None
+
+
+def window_moved(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
+    """("window", candidate window, constraint window) when the constraint sets a window of time ("calls only
+    11:00–16:00", «с 11:00 до 16:00») and the candidate, about the same thing, sets another one ("call window:
+    9:00–14:00"). A window is a pair of clock times in one rule clause that does not prohibit; the candidate's pair
+    may sit in any of its clauses ("Window for team calls: 9:00–14:00")."""
+    if c.report:
+        return None
+    lx = lexicon()
+    c_times = [v for cl in c.clauses if not cl.exception for s, v, sg in cl.values if s == "TIME" and sg > 0]
+    cw = _window(c_times)
+    if cw is None:
+        return None
+    c_topic = {x for cl in c.clauses for x in cl.direct if lx.kind.get(x) in {"action", "object"}}
+    for kc in k.clauses:
+        if kc.exception or kc.force == "prohibit":
+            continue
+        kw = _window([v for s, v, sg in kc.values if s == "TIME" and sg > 0])
+        if kw is None or kw == cw:
+            continue
+        topic = {x for x in kc.direct if lx.kind.get(x) in {"action", "object"}} & c_topic
+        if topic - {"CONTACT"}:
+            return "window", "–".join(cw), "–".join(kw)
+    return None

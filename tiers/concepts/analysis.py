@@ -125,6 +125,15 @@ def _analyze(prepared: Line) -> Analysis:
             if entry is not None and entry[0]:
                 concept_at.append((i, entry[1]))
                 ext_month = ext_month or "MONTH" in entry[1]
+    if "`" in norm:
+        # a word in a code span names a thing exactly, even a stop word (`any`, `all`): it is a lexical id too
+        lexical_set = set(lexical_toks)
+        for i in range(n_tok):
+            if codes[i] and kinds[i] == "word" and i not in lexical_set and i not in covered_by_content:
+                ids = wmemo.get(texts[i])
+                if ids is None:
+                    ids = wmemo[texts[i]] = {"w:" + _stem(texts[i])}
+                concept_at.append((i, ids))
     concept_at.sort(key=_first)
 
     # Clauses; merge clauses with no content into the previous one, qualifier-only ones into the next.

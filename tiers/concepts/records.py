@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from ..record import dataclass, field
@@ -67,7 +68,7 @@ class Clause:
                 cov_w[c] = w * 1.5 if antonymic and c in antonymic else w
         self.content = tuple(cov_w)
         self.cov_w = cov_w
-        self.content_total = sum(cov_w.values())
+        self.content_total = math.fsum(cov_w.values())  # exact: the same whatever the set order
 
 
 @dataclass(slots=True)

@@ -35,6 +35,12 @@ _DATE_MD = _lazy(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\
 _DATE_DM = _lazy(
     r"\b(\d{1,2})\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|янв|фев|мар|апр|мая|июн|июл|авг|сен|окт|ноя|дек)[a-zа-я]*\b"
 )
+#: day ranges within a month, read from the clause's tokens (a dash between digits is no token): "Dec 4–5",
+#: "Dec 21 to 31" give the end, "21–31 декабря", «с 21 по 31 декабря» the start
+_RANGE_MD = _lazy(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})\s+(?:(?:to|through|till|"
+                  r"until|-)\s+)?(\d{1,2})\b(?![:.\d])")
+_RANGE_DM = _lazy(r"\b(\d{1,2})\s+(?:(?:по|до|to|through|-)\s+)?(\d{1,2})\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
+                  r"nov|dec|янв|фев|мар|апр|мая|июн|июл|авг|сен|окт|ноя|дек)[a-zа-я]*\b")
 _DATE_DOT = _lazy(r"(?<![\d.])(\d{1,2})\.(\d{1,2})(?:\.(\d{2,4}))?(?![\d.])")
 _ISO_OFFSET = _lazy(r"t\d{2}:\d{2}(?::\d{2})?(z|[+-]\d{2}:?\d{2})$")
 _AIRPORT = _lazy(r"\(([A-Z]{3})\)")
@@ -232,9 +238,15 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
     if seg_flags & _F_MON_EN:
         for m in _DATE_MD.finditer(seg):
             append(("DATE", f"{_MONTHS[m.group(1)[:3]]:02d}-{int(m.group(2)):02d}", cl.signs and 1 or 1))
+        for m in _RANGE_MD.finditer(seg):  # both ends of a range are its dates ("Dec 21–31": 12-21 and 12-31)
+            if int(m.group(2)) < int(m.group(3)) <= 31:
+                append(("DATE", f"{_MONTHS[m.group(1)[:3]]:02d}-{int(m.group(3)):02d}", 1))
     if seg_flags & _F_MON_ANY:
         for m in _DATE_DM.finditer(seg):
             append(("DATE", f"{_MONTHS[m.group(2)[:3]]:02d}-{int(m.group(1)):02d}", 1))
+        for m in _RANGE_DM.finditer(seg):
+            if int(m.group(1)) < int(m.group(2)) <= 31:
+                append(("DATE", f"{_MONTHS[m.group(3)[:3]]:02d}-{int(m.group(1)):02d}", 1))
     if seg_flags & _F_UTC:  # only the "utc"/"gmt" alternative of _OFFSET sets group 1
         for m in _OFFSET.finditer(seg):
             if m.group(1):
