@@ -539,6 +539,11 @@ def _compared_slots(lx) -> frozenset[str]:
 
 
 #: Share of a prohibition's denied core a permission must name to license it ("X is fine when …").
+def _names_the_case(cc: Clause, kc: Clause) -> bool:
+    """The candidate's clause gives one of the values that make the rule's case (a weekday, a time, a version…)."""
+    return any(s1 == s2 and same_value(s1, v1, v2) for s1, v1, _ in kc.values for s2, v2, _ in cc.values)
+
+
 LICENSE_MIN = 0.5
 #: The same for a hedged guess, which need not restate all of the rule to recommend the act ("probably fine to
 #: apply it"): it names its act.
@@ -600,6 +605,8 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             # a guess that recommends or assumes the act ("probably the pragmatic way", «видимо, тут норма»)
             if not (permissive or (guess and cc.force in {"oblige", "assert"})):
                 continue
+            if not permissive and kc.values and not _names_the_case(cc, kc):
+                continue  # a guess about the act in general, not about the case the rule rules out ("on Sunday")
             for x, w in core.items():
                 sg = cc.signs.get(x, 0)
                 if (sign < 0 and sg > 0) or (sign > 0 and (sg < 0 or (sg > 0 and cc.force == "relax"))):
