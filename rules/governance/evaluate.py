@@ -289,7 +289,7 @@ def analyze_call(call, env: Env, policy: Policy, kind: str | None = None) -> tup
             out.effects.append(Effect("read"))
         return kind, out
     if kind == "net":
-        from .analyze import _URL
+        from .analyze.net import _URL
         args = call.arguments or {}
         url = args.get("url") or args.get("uri") or ""
         hosts = [m.group(2).lower() for m in _URL.finditer(str(url))] if url and "://" in str(url) else []

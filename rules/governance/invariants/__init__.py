@@ -4,7 +4,7 @@ Invariants are not policy rules: they run whatever the policy file says, also wh
 policy can only set one to ``monitor`` or ``off`` (``invariantModes``). Each module is the invariant's identity and
 documentation (the registry the policy validator and the docs read) and holds the checks that stand on their own:
 those of file, fetch and other non-shell tool calls, and the host check shell commands share. The checks on shell
-commands are made by the effect model (``rules/governance/analyze.py``) as it walks a command, because they need
+commands are made by the effect model (the ``rules/governance/analyze`` package) as it walks a command, because they need
 its resolved paths, working directories and data flow.
 """
 
