@@ -52,11 +52,3 @@ def test_records_pickle_and_copy_to_equal_values(value) -> None:
 def test_is_record_knows_records_and_rejects_other_objects() -> None:
     assert record.is_record(Point) and record.is_record(Point(1)) and record.is_record(Line)
     assert not record.is_record(object())
-
-
-def test_builder_refuses_a_class_without_slots() -> None:
-    class Plain:
-        pass
-
-    with pytest.raises(TypeError, match="not a slotted record"):
-        record.builder(Plain)

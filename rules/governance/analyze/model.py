@@ -5,7 +5,6 @@ policy Options the invariants read.
 from __future__ import annotations
 
 from tiers.record import dataclass, field
-from .._records import builder
 from ..canon import canonicalize
 from ..invariants import Violation
 
@@ -66,31 +65,12 @@ class Effect:
 _PLAIN_EFFECTS = {t: Effect(t) for t in TYPES}
 _PLAIN_TUPLES = {t: (e,) for t, e in _PLAIN_EFFECTS.items()}
 _new = object.__new__
-_EffectBuilder = builder(Effect)
-
-
 def _effect(type: str, target: str = "", kind: str = "") -> Effect:
-    """An ``Effect`` built slot by slot, then frozen (see _records): the hot path makes a few per segment, and a
-    frozen record's generated ``__init__`` sets each field through ``object.__setattr__``."""
-    e = _EffectBuilder()
-    e.type = type
-    e.target = target
-    e.kind = kind
-    e.__class__ = Effect
-    return e
-
-
-_ViolationBuilder = builder(Violation)
+    return Effect(type, target, kind)
 
 
 def _violation(invariant: str, reason: str, segment: int = -1) -> Violation:
-    """A ``Violation`` built slot by slot, then frozen (see :func:`_effect`)."""
-    v = _ViolationBuilder()
-    v.invariant = invariant
-    v.reason = reason
-    v.segment = segment
-    v.__class__ = Violation
-    return v
+    return Violation(invariant, reason, segment)
 
 
 @dataclass(slots=True)
