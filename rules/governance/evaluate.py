@@ -94,10 +94,6 @@ class Evaluation:
         return out
 
 
-def _finding(rule: str, scope: str, mode: str, reason: str, target: str = "") -> Finding:
-    return Finding(rule, scope, mode, reason, target)
-
-
 def tool_kind(call) -> str:
     """shell, write, patch, read, net or exec for a ToolCall (the gate's ``kind`` first, then the tool name)."""
     kind = _KIND_MAP.get((call.kind or "").lower())
@@ -310,7 +306,7 @@ def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, 
             if mode == "off" or key in seen:
                 continue
             seen.add(key)
-            findings.append(_finding(v.invariant, "invariant", mode, v.reason))
+            findings.append(Finding(v.invariant, "invariant", mode, v.reason))
     if effects is None:
         segs = analysis.segments  # _effects_of, its common case inline
         effects = segs[0].effects if len(segs) == 1 and not analysis.effects else _effects_of(analysis)
@@ -347,7 +343,7 @@ def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, 
                 seen = set()
             if (rid, reason) not in seen:
                 seen.add((rid, reason))
-                findings.append(_finding(rid, "policy", policy.mode_for(rid), reason, eff.target))
+                findings.append(Finding(rid, "policy", policy.mode_for(rid), reason, eff.target))
         elif rule is not None:
             rank = RANK[eff.type]
             if rank > best:

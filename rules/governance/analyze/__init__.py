@@ -15,7 +15,7 @@ readers and the stamp key), ``text`` (echo/printf values) and ``words`` (argumen
 
 from __future__ import annotations
 
-from .model import INVARIANTS, RANK, SEGMENT_ORDER, TYPES, Analysis, Effect, Flow, Options, Segment, action_of
+from .model import Analysis, Effect, Flow, INVARIANTS, Options, RANK, SEGMENT_ORDER, Segment, TYPES, action_of
 from .walker import Walker, analyze_command
 
 __all__ = ["INVARIANTS", "RANK", "SEGMENT_ORDER", "TYPES", "Analysis", "Effect", "Flow", "Options", "Segment",

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from .._lazy import LazyRe
-from .model import _effect
+from .model import Effect
 from .tools import _SELF_FIX
 from .words import _operands, _opts_and_operands
 
@@ -43,7 +43,7 @@ def _apply_patches(w: Walker, how: str, args, cwd, stdin, effects) -> None:
             if not w.reach_check(w.env.norm(prefix + "$(…)", cwd), how, "applies a patch to",
                                  "save the patch to a file in the workspace (it is then judged by the files it "
                                  "names) or check it first with --stat"):
-                effects.append(_effect("write", w.env.norm(prefix + ".", cwd).display, "path"))
+                effects.append(Effect("write", w.env.norm(prefix + ".", cwd).display, "path"))
             continue
         for path in diff_paths(text):
             effects.append(w.write_effect(w.env.norm(prefix + path, cwd), how))
@@ -70,7 +70,7 @@ def _extract(w: Walker, how: str, archive: str | None, members: list[str], dest:
         w.reach_check(w.env.norm(prefix + "$(…)", cwd), how, "extracts an archive whose content is not known into",
                       "list it first (tar -tf / unzip -l) and extract the members by name, or extract into a "
                       "directory that holds no protected files (build/, tmp/)")
-        effects.append(_effect("write", w.env.norm(dest or ".", cwd).display, "path"))
+        effects.append(Effect("write", w.env.norm(dest or ".", cwd).display, "path"))
         return
     for m in members[:2000]:
         effects.append(w.write_effect(w.env.norm(prefix + m.lstrip("/"), cwd), how))
@@ -106,7 +106,7 @@ def _h_cloud_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
             if w.carries_protected(src, cwd) or w.env.protected(ref):
                 w.violate("no-network-egress", f"{tool} uploads {ref.display}, a protected file (memory, cuticle's "
                           "state, the policy or a credential); it never leaves the machine")
-            effects.append(_effect("read", ref.display, "path"))
+            effects.append(Effect("read", ref.display, "path"))
     elif len(rest) >= 2:
         effects.append(w.write_effect(w.env.norm(rest[-1], cwd), tool))
     return "net", None
@@ -146,7 +146,7 @@ def _h_tar(w: Walker, tool, argv, cwd, stdin, effects, taints):
             effects.append(w.write_effect(w.env.norm(out, cwd), "tar"))
         members = ops[1:] if out is None and argv[1:] and not argv[1].startswith("-") and "f" in argv[1] else ops
         for m in members:  # what goes into the archive is read (`tar -c memory | ssh …` carries memory)
-            effects.append(_effect("read", w.env.norm(m, cwd).display, "path"))
+            effects.append(Effect("read", w.env.norm(m, cwd).display, "path"))
         return "write", None
     return "read", None
 _TAR_LETTERS = LazyRe(r"[a-zA-Z]+")

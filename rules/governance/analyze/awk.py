@@ -10,7 +10,7 @@ from tiers.record import field
 from .._lazy import LazyRe
 from ..canon import tool_name
 from ..paths import DEVICES, PathRef
-from .model import RANK, _effect, _flow
+from .model import Effect, RANK, _flow
 from .tools import INTERPRETERS, SHELLS
 
 def _h_awk(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -46,7 +46,7 @@ def _h_awk(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if a in ("-f", "--file", "-E", "--exec") or a.startswith(("--file=", "--exec=")):
             path = nxt if "=" not in a else a.split("=", 1)[1]
             ref = w.env.norm(path, cwd)
-            effects.append(_effect("read", ref.display, "path"))
+            effects.append(Effect("read", ref.display, "path"))
             text = read_text(ref.abs) if ref.abs and ref.scope != "unknown" else None
             program = (program or "") + "\n" + (text if text is not None else "\x00unknown")
             program_file = True
@@ -108,7 +108,7 @@ def _h_awk(w: Walker, tool, argv, cwd, stdin, effects, taints):
             effects.append(w.write_effect(ref, f"{tool} -i inplace"))
         return "write", None
     for ref in w.paths(files, cwd):
-        effects.append(_effect("read", ref.display, "path"))
+        effects.append(Effect("read", ref.display, "path"))
     if typ != "read":
         return typ, None
     return "read", _flow(stdin.taint if stdin else None)

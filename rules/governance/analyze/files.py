@@ -8,7 +8,7 @@ import os
 
 from .._lazy import LazyRe
 from ..paths import DEVICES, PathRef
-from .model import _effect, _flow
+from .model import Effect, _flow
 from .tools import _SELF_FIX
 from .words import _long, _operands, _opts_and_operands
 
@@ -104,10 +104,10 @@ def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
             hit = w.env.protected(ref)
             if hit:
                 w.violate(hit[0], f"mv moves away {hit[1]}; " + _SELF_FIX[hit[0]])
-            effects.append(_effect("write", ref.display, "path"))
+            effects.append(Effect("write", ref.display, "path"))
     if tool in ("cp", "install"):
         for s in srcs:
-            effects.append(_effect("read", w.env.norm(s, cwd).display, "path"))
+            effects.append(Effect("read", w.env.norm(s, cwd).display, "path"))
     return "write", None
 
 
@@ -116,7 +116,7 @@ def _h_uniq(w: Walker, tool, argv, cwd, stdin, effects, taints):
     flags, ops, values = _opts_and_operands(argv[1:], {"-f", "-s", "-w", "--skip-fields", "--skip-chars",
                                                         "--check-chars"})
     if ops:
-        effects.append(_effect("read", w.env.norm(ops[0], cwd).display, "path"))
+        effects.append(Effect("read", w.env.norm(ops[0], cwd).display, "path"))
     if len(ops) > 1:
         effects.append(w.write_effect(w.env.norm(ops[1], cwd), "uniq"))
         return "write", None
@@ -165,7 +165,7 @@ def _h_sed(w: Walker, tool, argv, cwd, stdin, effects, taints):
             effects.append(w.write_effect(ref, f"{tool} -i"))
         return "write", None
     for ref in w.paths(files, cwd):
-        effects.append(_effect("read", ref.display, "path"))
+        effects.append(Effect("read", ref.display, "path"))
     return "read", _flow(stdin.taint if stdin else None)
 
 

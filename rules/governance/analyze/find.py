@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..paths import glob_in
-from .model import RANK, _effect, _names_flow
+from .model import Effect, RANK, _names_flow
 
 def _h_find(w: Walker, tool, argv, cwd, stdin, effects, taints):
     """find: its -exec commands run (with {} under the start paths); -delete deletes under the start paths."""
@@ -87,6 +87,6 @@ def _walker_find_delete(self: Walker, ref: PathRef, filtered: bool, names: list[
         self.reach_check(self.env.norm(pattern, self.env.root), "find -delete", "deletes",
                          "narrow the -name/-path filter so that it names no memory file, cuticle's files or "
                          "credentials")
-        return _effect("write", ref.display, "path")
+        return Effect("write", ref.display, "path")
     eff = self.delete_effect(ref, "find -delete", recursive=True)
-    return eff if allowed or ref.scope != "ws" else _effect("write", ref.display, "path")
+    return eff if allowed or ref.scope != "ws" else Effect("write", ref.display, "path")

@@ -8,7 +8,7 @@ import os
 
 from ..paths import _combined
 from .archives import _apply_patches
-from .model import _effect, _names_flow
+from .model import Effect, _names_flow
 from .words import _operands, _opts_and_operands
 
 #: the git subcommands an invariant or a write effect looks at
@@ -65,7 +65,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if branch and _branch_in(branch, protected):
             w.violate("no-protected-branch", f"git commit on the protected branch {branch}; commit on a feature "
                       "branch (git switch -c feat/…) and open a pull request")
-        effects.append(_effect("git", branch or "", "branch" if branch else ""))
+        effects.append(Effect("git", branch or "", "branch" if branch else ""))
     elif sub in ("checkout", "switch"):
         flags, ops, values = _opts_and_operands(rest, {"-b", "-B", "-c", "-C", "--orphan", "--conflict"})
         if "--" in rest or (sub == "checkout" and len(ops) >= 2 and not (values.get("b") or values.get("B"))):
@@ -246,7 +246,7 @@ def _git_push(w: Walker, rest, repo, effects, protected) -> None:
             what = "deletes the remote protected branch" if is_delete else "pushes to the protected branch"
             w.violate("no-protected-branch", f"git push {' '.join(rest)} {what} {dst}; push a feature branch and "
                       "open a pull request")
-        effects.append(_effect("git", dst, "branch") if dst else _effect("git"))
+        effects.append(Effect("git", dst, "branch") if dst else Effect("git"))
 
 
 def _walker_current_branch(self: Walker, repo: str | None) -> str | None:

@@ -65,14 +65,6 @@ class Effect:
 _PLAIN_EFFECTS = {t: Effect(t) for t in TYPES}
 _PLAIN_TUPLES = {t: (e,) for t, e in _PLAIN_EFFECTS.items()}
 _new = object.__new__
-def _effect(type: str, target: str = "", kind: str = "") -> Effect:
-    return Effect(type, target, kind)
-
-
-def _violation(invariant: str, reason: str, segment: int = -1) -> Violation:
-    return Violation(invariant, reason, segment)
-
-
 @dataclass(slots=True)
 class Segment:
     """One unwrapped simple command (its canonical form is computed on first use)."""

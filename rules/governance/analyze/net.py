@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .._lazy import LazyRe
 from ..paths import DEVICES, is_pattern
-from .model import _effect
+from .model import Effect
 from .tools import NET_TOOLS
 from .words import _operands
 
@@ -107,7 +107,7 @@ def run_net(self, tool, argv, cwd, stdin, effects):
             self.violate("no-network-egress", f"{tool} uploads {ref.display}, which is only known when it runs "
                          "and may be a protected file; name the file literally")
     for host in hosts:
-        effects.append(_effect("net", host, "host"))
+        effects.append(Effect("net", host, "host"))
         if self.opts.allowed_hosts is not None:
             from ..invariants.no_network_egress import host_violation  # it imports this module
             v = host_violation(tool, host, self.opts.allowed_hosts)

@@ -14,6 +14,7 @@ from ..canon import tool_name
 from ..paths import DEVICES, STATE_SECRETS, _pattern_regex, glob_in, is_pattern
 from ..shell import Compound, Simple, parse
 from ..invariants.no_ide_socket_access import _ide_hit, _may_mention_ide
+from ..invariants import Violation
 from .find import _walker_find_delete, _walker_find_exec
 from .git import _walker_current_branch
 from .handlers import (
@@ -21,10 +22,7 @@ from .handlers import (
     _FINAL, _category_missing,
 )
 from .interp import check_exec_of_download, run_interpreter, run_shell, scan_code
-from .model import (
-    Analysis, Options, RANK, Segment, _NO_FLOW, _PLAIN_EFFECTS, _PLAIN_TUPLES, _effect, _flow, _names_flow,
-    _new, _violation,
-)
+from .model import Analysis, Effect, Options, RANK, Segment, _NO_FLOW, _PLAIN_EFFECTS, _PLAIN_TUPLES, _flow, _names_flow, _new
 from .net import run_net
 from .reads import carries_protected, scan_state_secrets, tree_reader
 from .sql import run_sql
@@ -88,7 +86,7 @@ class Walker:
 
     # -- reporting -----------------------------------------------------------------------------------
     def violate(self, invariant: str, reason: str) -> None:
-        self.out.violations.append(_violation(invariant, reason, len(self.out.segments)))
+        self.out.violations.append(Violation(invariant, reason, len(self.out.segments)))
 
     def emit(self, argv: list[str], op: str, via: str, typ: str, effects: list[Effect], sudo=False,
              wrappers=()) -> Segment:
@@ -181,7 +179,7 @@ class Walker:
         for red in cmd.redirects:
             if red.op == "<" and red.target is not None:
                 ref = self.env.norm(self.expand(red.target, cwd)[0], cwd)
-                stdin_effects.append(_effect("read", ref.display, "path"))
+                stdin_effects.append(Effect("read", ref.display, "path"))
                 self.check_state_secret(ref, ref.display, "<")
             self.redirect_effects(red, cwd, [], via, op, standalone=True)
         if stdin_effects:
@@ -395,7 +393,7 @@ class Walker:
                 self.check_state_secret(ref, ref.display, "<")
         self.redirect_effects_list(redirects, cwd, effects)
         # `cmd < file` reads the file as surely as `cat file` does (policy read rules, state secrets)
-        effects.extend(_effect("read", target, "path") for target in stdin_reads)
+        effects.extend(Effect("read", target, "path") for target in stdin_reads)
         return stdin
 
     def redirect_effects_list(self, redirects, cwd, effects: list[Effect]) -> None:
@@ -434,7 +432,7 @@ class Walker:
         if ref.abs and (ref.abs.startswith("/etc/sudoers") or ref.abs in ("/etc/passwd", "/etc/shadow", "/etc/group")):
             self.violate("no-permission-escalation", f"{how} writes {ref.display}; editing account or sudo files "
                          "escalates privileges")
-        return _effect("write", ref.display, "path")
+        return Effect("write", ref.display, "path")
 
     def reach_check(self, ref: PathRef, how: str, verb: str, instead: str = "") -> bool:
         """A target known only as a pattern (a variable from the environment, a substitution, a glob, interpreter
@@ -503,8 +501,8 @@ class Walker:
         elif is_pattern(ref.display) or ref.scope == "unknown":
             self.reach_check(ref, how, "deletes")
         if recursive:
-            return _effect("dangerous", ref.display, "path")
-        return _effect("write", ref.display, "path")
+            return Effect("dangerous", ref.display, "path")
+        return Effect("write", ref.display, "path")
 
     def paths(self, items, cwd) -> list[PathRef]:
         return [self.env.norm(p, cwd) for p in items]
@@ -716,7 +714,7 @@ class Walker:
                     if a.startswith("-") and a != "-":
                         continue
                 if "/" in a or "." in a:
-                    effects.append(_effect("read", self.env.norm(a, cwd).display, "path"))
+                    effects.append(Effect("read", self.env.norm(a, cwd).display, "path"))
             if tool == "grep" and any(x in ("-l", "-L", "--files-with-matches") for x in argv[1:]):
                 ops = _operands(argv[1:])
                 if not any(x in ("-e", "-f", "--regexp", "--file") for x in argv[1:]):
