@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from .._lazy import LazyRe
+from ..invariants.no_infra_destroy import infra_violation
 from ..paths import DEVICES, PathRef
 from .model import Effect, _flow
 from .tools import _SELF_FIX
@@ -294,25 +295,9 @@ def _h_base64(w: Walker, tool, argv, cwd, stdin, effects, taints):
 
 
 def _h_infra(w: Walker, tool, argv, cwd, stdin, effects, taints):
-    """terraform/tofu/pulumi destroy, kubectl delete of namespaces or everything, helm uninstall."""
-    args = argv[1:]
-    ops = [a for a in args if not a.startswith("-")]
-    what = None
-    if tool in ("terraform", "tofu", "pulumi", "cdk", "cdktf"):
-        if "destroy" in ops[:2] or ("apply" in ops[:2] and any(a in ("-destroy", "--destroy") for a in args)):
-            what = f"{tool} destroy"
-    elif tool == "kubectl":
-        if "delete" in ops:
-            rest = ops[ops.index("delete") + 1:]
-            joined = " ".join(rest)
-            if rest and (rest[0] in ("ns", "namespace", "namespaces", "all", "node", "nodes", "pv", "crd")
-                         or joined.startswith(("ns/", "namespace/")) or "--all" in args
-                         or "--all-namespaces" in args or "-A" in args):
-                what = "kubectl delete " + " ".join(rest[:2])
-    elif tool == "helm" and ops[:1] and ops[0] in ("uninstall", "delete"):
-        what = "helm uninstall"
-    if what:
-        w.violate("no-infra-destroy", f"{what} destroys infrastructure; ask the user to run it")
+    v = infra_violation(tool, argv)
+    if v is not None:
+        w.violate(v.invariant, v.reason)
         return "dangerous", None
     return "exec", None
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from ..paths import _combined
+from ..invariants.no_protected_branch import branch_in
 from .archives import _apply_patches
 from .model import Effect, _names_flow
 from .words import _operands, _opts_and_operands
@@ -62,7 +62,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         _git_push(w, rest, repo, effects, protected)
     elif sub == "commit":
         branch = w.current_branch(repo)
-        if branch and _branch_in(branch, protected):
+        if branch and branch_in(branch, protected):
             w.violate("no-protected-branch", f"git commit on the protected branch {branch}; commit on a feature "
                       "branch (git switch -c feat/…) and open a pull request")
         effects.append(Effect("git", branch or "", "branch" if branch else ""))
@@ -94,7 +94,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         flags, ops, values = _opts_and_operands(rest, {"-u", "--set-upstream-to"})
         if {"d", "D", "delete", "f", "force", "m", "M", "move"} & set(flags):
             for b in ops:
-                if _branch_in(b, protected):
+                if branch_in(b, protected):
                     w.violate("no-protected-branch", f"git branch {' '.join(rest)} deletes or moves the protected "
                               f"branch {b}; ask the user")
     elif sub == "clone":
@@ -161,12 +161,6 @@ def _stash_names(repo: str | None, which: list[str]) -> list[str] | None:
     if out.returncode != 0:
         return None
     return [line for line in out.stdout.splitlines() if line.strip()]
-
-
-def _branch_in(branch: str, protected) -> bool:
-    """``tiers.workspace.glob_match(b, protected)`` (any glob matches) as one combined regex."""
-    b = branch[len("refs/heads/"):] if branch.startswith("refs/heads/") else branch
-    return _combined(tuple(protected)).match(b) is not None
 
 
 _PUSH_FORCE = frozenset({"force", "f", "force-with-lease", "force-if-includes", "mirror"})
@@ -242,7 +236,7 @@ def _git_push(w: Walker, rest, repo, effects, protected) -> None:
     for dst, is_delete in dests:
         if dst.startswith("refs/heads/"):
             dst = dst[len("refs/heads/"):]
-        if dst and _branch_in(dst, protected):
+        if dst and branch_in(dst, protected):
             what = "deletes the remote protected branch" if is_delete else "pushes to the protected branch"
             w.violate("no-protected-branch", f"git push {' '.join(rest)} {what} {dst}; push a feature branch and "
                       "open a pull request")

@@ -10,7 +10,7 @@ from .._lazy import LazyRe
 from ..paths import PathRef, is_pattern
 from .archives import _extract
 from .model import RANK
-from .sql import sql_kind
+from ..invariants.no_destructive_sql import sql_kind
 from .tools import SHELLS, _SELF_FIX
 from .words import _short
 
