@@ -8,6 +8,7 @@ import os
 
 from .._lazy import LazyRe
 from ..invariants.no_infra_destroy import infra_violation
+from ..invariants.no_permission_escalation import mode_danger, owner_danger
 from ..paths import DEVICES, PathRef
 from .model import Effect, _flow
 from .tools import _SELF_FIX
@@ -180,16 +181,10 @@ def _h_chmod(w: Walker, tool, argv, cwd, stdin, effects, taints):
         mode = cand[0] if cand else (ops[0] if ops else "")
         if ops and ops[0] == mode:
             ops = ops[1:]
-    danger = _mode_danger(mode) if tool == "chmod" else None
+    danger = mode_danger(mode) if tool == "chmod" else None
     if tool in ("chown", "chgrp"):
-        owner = ops[0] if ops else ""
+        danger = owner_danger(tool, ops[0] if ops else "")
         ops = ops[1:]
-        who = owner.replace(".", ":")
-        user, _, group = who.partition(":")
-        if tool == "chgrp":
-            user, group = "", owner
-        if user in ("root", "0") or group in ("root", "0", "wheel", "sudo", "admin"):
-            danger = f"gives {owner or 'root'} ownership"
     if danger:
         w.violate("no-permission-escalation", f"{tool} {mode if tool == 'chmod' else ''} {danger}; use "
                   "chmod +x or 755/644 instead".replace("  ", " "))
@@ -207,31 +202,6 @@ def _cluster_has_i(a: str) -> bool:
         if ch not in "nrEsuzl":
             return False
     return False
-
-
-def _mode_danger(mode: str) -> str | None:
-    if not mode:
-        return None
-    if _OCTAL_MODE.fullmatch(mode):
-        digits = mode.zfill(4)
-        special, other = int(digits[0]), int(digits[3])
-        if special & 6:
-            return "sets setuid/setgid"
-        if other & 2:
-            return "makes files world-writable"
-        return None
-    for clause in mode.split(","):
-        m = _MODE_CLAUSE.fullmatch(clause)
-        if not m:
-            continue
-        who, op, perms = m.groups()
-        if op == "-":
-            continue
-        if "s" in perms and (not who or "u" in who or "g" in who or "a" in who):
-            return "sets setuid/setgid"
-        if "w" in perms and ("o" in who or "a" in who):
-            return "makes files world-writable"
-    return None
 
 
 def _h_dd(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -306,5 +276,3 @@ _SED_W_OR_E = LazyRe(r"(^|;)\s*\d*\s*w\s+\S|\be\b")
 _SED_W = LazyRe(r"(?:^|;)\s*\d*\s*w\s+(\S+)")
 #: awk output redirection: ``print … > "file"`` / ``>> "file"`` (group 2) or a computed target (group 3)
 _CHMOD_MODE = LazyRe(r"[0-7]{3,4}|[ugoa]*[+=-][rwxXst]*(,[ugoa]*[+=-][rwxXst]*)*")
-_OCTAL_MODE = LazyRe(r"[0-7]{3,4}")
-_MODE_CLAUSE = LazyRe(r"([ugoa]*)([+=-])([rwxXst]*)")
