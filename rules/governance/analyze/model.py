@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tiers.record import dataclass, field
 from ..canon import canonicalize
-from ..invariants import Violation
+from ..invariants import Violation, all_invariants
 
 RANK = {"read": 0, "exec": 1, "write": 2, "net": 3, "git": 4, "dangerous": 5}
 TYPES = tuple(RANK)
@@ -27,22 +27,8 @@ def action_of(analysis: "Analysis") -> str:
             best = eff.type
     return best
 
-#: the built-in invariants (id -> summary); each has its module and docs under rules/governance/invariants/
-INVARIANTS: dict[str, str] = {
-    "no-recursive-delete": "recursive delete outside the allowed build and temp dirs",
-    "no-permission-escalation": "sudo and friends, chmod 777 / setuid, chown root",
-    "no-network-egress": "network access to hosts that are not allowed; uploading protected files",
-    "no-ide-socket-access": "talking to an IDE or editor socket",
-    "no-destructive-sql": "DROP, TRUNCATE, DELETE or UPDATE without WHERE",
-    "script-execution-tracking": "downloaded, decoded or computed code executed",
-    "no-force-push": "force pushes of any kind",
-    "no-protected-branch": "pushes, commits and deletions on protected branches",
-    "no-governance-self-modification": "writes to the policy, .cuticle/ or a host's hook settings; any read of the "
-                                       "stamp key or server token",
-    "no-memory-write-via-shell": "writes to memory files by any means but the memory gate",
-    "no-secret-write": "writes to credential files (.env, keys, secrets and credentials files)",
-    "no-infra-destroy": "destroying infrastructure: terraform destroy, kubectl delete namespace",
-}
+#: the built-in invariants (id -> summary), read from their modules under rules/governance/invariants/
+INVARIANTS: dict[str, str] = {inv.id: inv.summary for inv in all_invariants().values()}
 
 
 @dataclass(frozen=True, slots=True)
