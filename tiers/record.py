@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import FrozenInstanceError
 from operator import attrgetter
 
-__all__ = ["FrozenInstanceError", "MISSING", "Field", "builder", "dataclass", "field", "fields", "is_record", "replace"]
+__all__ = ["FrozenInstanceError", "MISSING", "Field", "dataclass", "field", "fields", "is_record", "replace"]
 
 
 class _Missing:
@@ -223,12 +223,3 @@ def _tuple_getter(names: tuple[str, ...]):
         one = attrgetter(names[0])
         return lambda obj: (one(obj),)
     return attrgetter(*names) if names else lambda obj: ()
-
-
-def builder(cls: type) -> type:
-    """A class with ``cls``'s slots (in order) and nothing else; assign ``cls`` to an instance's ``__class__``
-    once every slot is set (see rules/governance/_records.py)."""
-    slots = cls.__dict__.get("__slots__")
-    if not isinstance(slots, tuple) or "__dict__" in slots or "__weakref__" in slots:
-        raise TypeError(f"{cls.__name__} is not a slotted record")
-    return type(f"_{cls.__name__}Builder", (), {"__slots__": slots, "__module__": cls.__module__})

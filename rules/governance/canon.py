@@ -11,7 +11,6 @@ import functools
 
 from tiers.record import dataclass, field
 
-from ._records import builder
 from tiers.secrets import MASK, needs_mask
 from tiers.secrets import mask_secrets as mask
 
@@ -262,8 +261,6 @@ class Canonical:
                 "args": list(self.args), "canonical": self.text, "digest": self.short, "sha256": self.digest}
 
 
-_CanonicalBuilder = builder(Canonical)
-_new = object.__new__
 _set_digest = Canonical._digest.__set__  # the slot's own setter (a frozen record's __setattr__ refuses)
 from hashlib import sha256 as _sha256  # noqa: E402
 NUL = "\x00"
@@ -487,15 +484,7 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
     else:
         flags_t = () if not flags else (flags[0],) if len(flags) == 1 else tuple(sorted(flags))
         args_t = tuple(args)
-    c = _CanonicalBuilder()  # slot by slot, then frozen (see _records)
-    c.tool = tool
-    c.action = action
-    c.flags = flags_t
-    c.args = args_t
-    c.sudo = sudo
-    c._digest = ""
-    c.__class__ = Canonical
-    return c
+    return Canonical(tool, action, flags_t, args_t, sudo)
 
 
 def _mask_value(name: str, value: str) -> str:

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from tiers.record import dataclass, field
 
-from ._records import builder
 from .analyze import INVARIANTS, RANK, Analysis, Effect, action_of, analyze_command
 from .invariants import no_governance_self_modification, no_ide_socket_access, no_network_egress
 from tiers.secrets import mask_json, mask_secrets, secret_values
@@ -93,22 +92,6 @@ class Evaluation:
         out["segments"] = self.segments
         out["findings"] = [f.to_json() for f in self.findings]
         return out
-
-
-_EvaluationBuilder = builder(Evaluation)
-_FindingBuilder = builder(Finding)
-
-
-def _finding(rule: str, scope: str, mode: str, reason: str, target: str = "") -> Finding:
-    """A ``Finding`` built slot by slot, then frozen (see _records)."""
-    f = _FindingBuilder()
-    f.rule = rule
-    f.scope = scope
-    f.mode = mode
-    f.reason = reason
-    f.target = target
-    f.__class__ = Finding
-    return f
 
 
 def tool_kind(call) -> str:
@@ -289,7 +272,7 @@ def analyze_call(call, env: Env, policy: Policy, kind: str | None = None) -> tup
             out.effects.append(Effect("read"))
         return kind, out
     if kind == "net":
-        from .analyze import _URL
+        from .analyze.net import _URL
         args = call.arguments or {}
         url = args.get("url") or args.get("uri") or ""
         hosts = [m.group(2).lower() for m in _URL.finditer(str(url))] if url and "://" in str(url) else []
@@ -323,7 +306,7 @@ def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, 
             if mode == "off" or key in seen:
                 continue
             seen.add(key)
-            findings.append(_finding(v.invariant, "invariant", mode, v.reason))
+            findings.append(Finding(v.invariant, "invariant", mode, v.reason))
     if effects is None:
         segs = analysis.segments  # _effects_of, its common case inline
         effects = segs[0].effects if len(segs) == 1 and not analysis.effects else _effects_of(analysis)
@@ -360,7 +343,7 @@ def decide(analysis: Analysis, policy: Policy, effects=None) -> tuple[str, str, 
                 seen = set()
             if (rid, reason) not in seen:
                 seen.add((rid, reason))
-                findings.append(_finding(rid, "policy", policy.mode_for(rid), reason, eff.target))
+                findings.append(Finding(rid, "policy", policy.mode_for(rid), reason, eff.target))
         elif rule is not None:
             rank = RANK[eff.type]
             if rank > best:
@@ -469,22 +452,9 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
         paths = tuple(masked_text(p) for p in paths)
         reason = masked_text(reason)
         findings = [Finding(f.rule, f.scope, f.mode, masked_text(f.reason), masked_text(f.target)) for f in findings]
-    ev = _EvaluationBuilder()  # slot by slot, then frozen (see _records): a 14-field record costs ~7x less
-    ev.decision = decision
-    ev.action = action
-    ev.rule = rule
-    ev.reason = reason
-    ev.mode = mode
-    ev.scope = scope
-    ev.tool = call.tool
-    ev.command = command
-    ev.segment_objs = segments
-    ev.findings = tuple(findings)
-    ev.policy = "<starter>" if policy.status == "starter" else _policy_display(policy, root)
-    ev.paths = paths
-    ev.effects = effects
-    ev.secret = secret
-    ev.__class__ = Evaluation
+    ev = Evaluation(decision, action, rule, reason, mode, scope, call.tool, command, segments, tuple(findings),
+                    "<starter>" if policy.status == "starter" else _policy_display(policy, root), paths, effects,
+                    secret)
     if memo_key is not None and not volatile:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.pop(next(iter(_MEMO)))

@@ -16,7 +16,6 @@ import re
 from tiers.record import dataclass, field
 from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, glob_match, glob_to_regex  # noqa: F401
 
-from ._records import builder
 
 #: host hook settings and cuticle's own files, relative to the workspace
 WS_SELF_GLOBS: tuple[str, ...] = (
@@ -83,8 +82,6 @@ class PathRef:
     rel: str | None = None
     abs: str | None = None
 
-
-_PathRefBuilder = builder(PathRef)
 
 
 @dataclass(slots=True)
@@ -165,16 +162,12 @@ class Env:
         if a.startswith("//"):
             a = "/" + a.lstrip("/")
         root = self.root
-        ref = _PathRefBuilder()
         if a.startswith(root) and (len(a) == len(root) or a[len(root)] == "/"):
             rel = a[len(root) + 1:]
-            ref.scope, ref.display, ref.rel, ref.abs = "ws", rel or ".", rel, a
-        elif self.home and (a == self.home or a.startswith(self.home + "/")):
-            ref.scope, ref.display, ref.rel, ref.abs = "home", "~" + a[len(self.home):], None, a
-        else:
-            ref.scope, ref.display, ref.rel, ref.abs = "abs", a, None, a
-        ref.__class__ = PathRef
-        return ref
+            return PathRef("ws", rel or ".", rel, a)
+        if self.home and (a == self.home or a.startswith(self.home + "/")):
+            return PathRef("home", "~" + a[len(self.home):], None, a)
+        return PathRef("abs", a, None, a)
 
     def abs_of(self, display: str) -> str:
         """The absolute path behind a display path (workspace-relative, ``~/…`` or absolute)."""

@@ -54,14 +54,6 @@ def test_is_record_knows_records_and_rejects_other_objects() -> None:
     assert not record.is_record(object())
 
 
-def test_builder_refuses_a_class_without_slots() -> None:
-    class Plain:
-        pass
-
-    with pytest.raises(TypeError, match="not a slotted record"):
-        record.builder(Plain)
-
-
 @record.dataclass(frozen=True, slots=True)
 class Labelled(Point):
     label: str = ""

@@ -3,9 +3,11 @@
 Invariants are not policy rules: they run whatever the policy file says, also when it is missing or invalid; a
 policy can only set one to ``monitor`` or ``off`` (``invariantModes``). Each module is the invariant's identity and
 documentation (the registry the policy validator and the docs read) and holds the checks that stand on their own:
-those of file, fetch and other non-shell tool calls, and the host check shell commands share. The checks on shell
-commands are made by the effect model (``rules/governance/analyze.py``) as it walks a command, because they need
-its resolved paths, working directories and data flow.
+those of file, fetch and other non-shell tool calls, the host check shell commands share, and the shell-command
+checks that decide from a segment's words alone (SQL kinds, protected branches, infrastructure destroys, chmod
+modes and owners). The other shell checks are made by the effect model (the ``rules/governance/analyze`` package)
+as it walks a command, because they need its resolved paths, working directories and data flow; each invariant's
+"How it is checked" section says where its parts are.
 """
 
 from __future__ import annotations

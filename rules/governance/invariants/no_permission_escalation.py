@@ -13,10 +13,56 @@ session.
 env DEBUG=1 sudo systemctl restart nginx   # denied
 chmod +x scripts/release.sh                # allowed
 ```
+
+## How it is checked
+`mode_danger` and `owner_danger` below decide a chmod mode and a chown/chgrp owner on their own. Escalation tools
+(`sudo`, `doas`, `su`…) are found by the walker as it looks through wrappers, and it reads the mode or owner
+out of the unwrapped command's words (`rules/governance/analyze/files.py`).
 """
 
 from __future__ import annotations
 
+from .._lazy import LazyRe
 from . import Invariant
 
 INVARIANT = Invariant("no-permission-escalation", "sudo and friends, chmod 777 / setuid, chown root", __doc__)
+
+
+_OCTAL_MODE = LazyRe(r"[0-7]{3,4}")
+_MODE_CLAUSE = LazyRe(r"([ugoa]*)([+=-])([rwxXst]*)")
+
+
+def mode_danger(mode: str) -> str | None:
+    """What a chmod ``mode`` (octal or symbolic) escalates (setuid/setgid, world-writable), or None."""
+    if not mode:
+        return None
+    if _OCTAL_MODE.fullmatch(mode):
+        digits = mode.zfill(4)
+        special, other = int(digits[0]), int(digits[3])
+        if special & 6:
+            return "sets setuid/setgid"
+        if other & 2:
+            return "makes files world-writable"
+        return None
+    for clause in mode.split(","):
+        m = _MODE_CLAUSE.fullmatch(clause)
+        if not m:
+            continue
+        who, op, perms = m.groups()
+        if op == "-":
+            continue
+        if "s" in perms and (not who or "u" in who or "g" in who or "a" in who):
+            return "sets setuid/setgid"
+        if "w" in perms and ("o" in who or "a" in who):
+            return "makes files world-writable"
+    return None
+
+
+def owner_danger(tool: str, owner: str) -> str | None:
+    """What a ``chown``/``chgrp`` to ``owner`` escalates (root or an admin group gets ownership), or None."""
+    user, _, group = owner.replace(".", ":").partition(":")
+    if tool == "chgrp":
+        user, group = "", owner
+    if user in ("root", "0") or group in ("root", "0", "wheel", "sudo", "admin"):
+        return f"gives {owner or 'root'} ownership"
+    return None

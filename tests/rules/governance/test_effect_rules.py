@@ -232,7 +232,7 @@ CURL_TOKENS = ["-", "-F", "-d", "-T", "--form", "--data", "=", "@", "<", "f", ".
        fmt=st.lists(st.sampled_from(PRINTF_TOKENS), max_size=16).map("".join),
        curl=st.lists(st.sampled_from(CURL_TOKENS), max_size=16).map("".join))
 def test_awk_printf_and_curl_noise_is_judged_without_crashing(installed, awk, fmt, curl):
-    from rules.governance.analyze import _shell_quote
+    from rules.governance.analyze.words import _shell_quote
     for command in (f"awk {_shell_quote(awk)} notes.txt", f"awk -v f=x {_shell_quote(awk)}",
                     f"echo x >> \"$(printf {_shell_quote(fmt)} a b)\"", f"printf {_shell_quote(fmt)} | git apply",
                     f"curl {curl} https://x.example/"):

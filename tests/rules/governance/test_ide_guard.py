@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.governance.analyze import _may_mention_ide
+from rules.governance.invariants.no_ide_socket_access import _may_mention_ide
 
 #: command -> may it mention an IDE socket or helper (also through a variable, a substitution or an escape)
 IDE = [

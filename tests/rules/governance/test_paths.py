@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.governance.analyze import _branch_in
+from rules.governance.invariants.no_protected_branch import branch_in as _branch_in
 from rules.governance.paths import Env, glob_in
 
 #: (text, cwd) -> (scope, display, rel, abs) in a workspace /ws with home /home/me

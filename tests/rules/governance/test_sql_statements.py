@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.governance.analyze import _split_sql
+from rules.governance.invariants.no_destructive_sql import _split_sql
 
 SQL = [
     ('', []),

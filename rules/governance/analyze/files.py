@@ -1,0 +1,278 @@
+"""File tools: the write, delete and mode targets of rm, cp/mv/ln/install, tee, sed, chmod/chown, dd, sort, uniq,
+truncate and friends, yq, base64, source and infrastructure CLIs.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .._lazy import LazyRe
+from ..invariants.no_infra_destroy import infra_violation
+from ..invariants.no_permission_escalation import mode_danger, owner_danger
+from ..paths import DEVICES, PathRef
+from .model import Effect, _flow
+from .tools import _SELF_FIX
+from .words import _long, _operands, _opts_and_operands
+
+def _h_rm(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    flags, ops, _ = _opts_and_operands(argv[1:], set())
+    names = {_long("rm", f) if len(f) > 1 else f for f in flags}
+    find_ctx = getattr(w, "_find_ctx", None)
+    recursive = bool(names & {"r", "R", "recursive"}) or find_ctx is not None
+    if not ops:
+        ops = ["?"] if recursive else []
+    filtered = bool(find_ctx and find_ctx[0])
+    typ = "dangerous" if recursive else "write"
+    for a in ops:
+        ref = w.env.norm(a, cwd) if a != "?" else PathRef("unknown", "(arguments from stdin)")
+        if find_ctx and find_ctx[1] and ref.scope == "ws":
+            base = ref.rel or ""
+            base = base[:-2].rstrip("/") if base.endswith("{}") else base
+            for name in find_ctx[1]:
+                name = name[2:] if name.startswith("./") else name
+                probe = w.env.norm(name, w.env.root + ("/" + base if base and "/" not in name else ""))
+                hit = w.env.protected(probe)
+                if hit:
+                    w.violate(hit[0], f"find -exec rm may delete {hit[1]}; " + _SELF_FIX[hit[0]])
+        effects.append(w.delete_effect(ref, "rm", recursive=recursive, filtered=filtered and ref.scope == "ws"))
+    return typ, None
+
+
+def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """cp, mv, ln, install: what lands where (``-t DIR`` and a directory destination put each source's basename
+    there), what is read, what is moved away, and what a link points at (a link to a protected file makes a
+    second, unguarded name for it)."""
+    valued = {"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"}
+    flags, ops, values = _opts_and_operands(argv[1:], valued)
+    target = values.get("t") or values.get("target-directory")
+    into_dir = target is not None
+    if target is not None:
+        dests, srcs = [target], ops
+    elif tool == "ln" and len(ops) == 1:
+        dests, srcs, into_dir = ["."], ops, True  # ln -s X: ./basename(X)
+    elif ops:
+        dests, srcs = [ops[-1]], ops[:-1]
+    else:
+        dests, srcs = [], []
+    if tool == "install" and "d" in flags:
+        dests, srcs = ops, []
+    symbolic = "s" in flags or "symbolic" in flags or "symbolic-link" in flags
+    link = tool == "ln" or (tool == "cp" and ("l" in flags or "link" in flags or symbolic))
+    for d in dests:
+        ref = w.env.norm(d, cwd)
+        is_dir = into_dir or d.endswith("/") or len(srcs) > 1 or (
+            ref.abs is not None and ref.scope != "unknown" and os.path.isdir(ref.abs))
+        if not (is_dir and ref.scope == "ws" and ref.rel in ("", ".")):
+            effects.append(w.write_effect(ref, tool))
+        if is_dir and ref.scope != "unknown":
+            for s in srcs:
+                base = s.rstrip("/").rsplit("/", 1)[-1]
+                if base and ("*" in base or "?" in base or "[" in base) and "$" not in s and cwd:
+                    # a source glob: the names it matches now are the names that land (none: cp fails)
+                    import glob as _glob
+                    sref = w.env.norm(s, cwd)
+                    found = _glob.glob(sref.abs) if sref.abs else []
+                    for name in sorted({x.rstrip("/").rsplit("/", 1)[-1] for x in found})[:200]:
+                        effects.append(w.write_effect(w.env.norm(d.rstrip("/") + "/" + name, cwd), tool))
+                    continue
+                if base and base not in (".", ".."):
+                    effects.append(w.write_effect(w.env.norm(d.rstrip("/") + "/" + base, cwd), tool))
+        if link:
+            # a symbolic link's text is resolved from the link's own directory; a hard link's from cwd
+            base_dir = cwd
+            if symbolic and ref.abs:
+                base_dir = ref.abs if is_dir else ref.abs.rsplit("/", 1)[0] or "/"
+            for s in srcs:
+                # the target as the link resolves it and as the command's directory names it (ln -r, a copy of
+                # the link, or a later cd make them the same file): a protected target is denied wherever the
+                # link itself goes
+                hit = None
+                for sref in dict.fromkeys((w.env.norm(s, cwd), w.env.norm(s, base_dir))):
+                    hit = w.env.protected(sref)
+                    if hit is None and w.env.is_state_secret(sref):
+                        hit = ("no-governance-self-modification", f"{sref.display} (cuticle's stamp key or token)")
+                    if hit or w.env.is_secret(sref):
+                        break
+                if hit:
+                    w.violate(hit[0], f"{tool} links to {hit[1]}: whatever is written through the link changes it, "
+                              "and reads through it are reads of it; copy the content instead (cp without -l/-s), "
+                              "or link an ordinary file")
+                elif w.env.is_secret(sref):
+                    w.violate("no-secret-write", f"{tool} links to the credential file {sref.display}; "
+                              + _SELF_FIX["no-secret-write"])
+    if tool == "mv":
+        for s in srcs:
+            ref = w.env.norm(s, cwd)
+            hit = w.env.protected(ref)
+            if hit:
+                w.violate(hit[0], f"mv moves away {hit[1]}; " + _SELF_FIX[hit[0]])
+            effects.append(Effect("write", ref.display, "path"))
+    if tool in ("cp", "install"):
+        for s in srcs:
+            effects.append(Effect("read", w.env.norm(s, cwd).display, "path"))
+    return "write", None
+
+
+def _h_uniq(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """uniq [INPUT [OUTPUT]]: the second operand is written."""
+    flags, ops, values = _opts_and_operands(argv[1:], {"-f", "-s", "-w", "--skip-fields", "--skip-chars",
+                                                        "--check-chars"})
+    if ops:
+        effects.append(Effect("read", w.env.norm(ops[0], cwd).display, "path"))
+    if len(ops) > 1:
+        effects.append(w.write_effect(w.env.norm(ops[1], cwd), "uniq"))
+        return "write", None
+    return "read", _flow(stdin.taint if stdin else None)
+
+
+def _h_tee(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    for ref in w.paths(_operands(argv[1:]), cwd):
+        if ref.display in DEVICES:
+            continue
+        effects.append(w.write_effect(ref, "tee"))
+    return "write", _flow(stdin.taint if stdin else None, stdin.text if stdin else None)
+
+
+def _h_sed(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    args = argv[1:]
+    inplace = False
+    script_given = False
+    files: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-e", "--expression", "-f", "--file"):
+            script_given = True
+            i += 2
+            continue
+        if a.startswith("--expression=") or a.startswith("--file="):
+            script_given = True
+        elif a.startswith("--in-place") or (tool == "sed" and _cluster_has_i(a)):
+            inplace = True
+        elif a == "--":
+            files.extend(args[i + 1:])
+            break
+        elif not a.startswith("-"):
+            if not script_given:
+                script_given = True
+                if _SED_W_OR_E.search(a) and tool == "sed":
+                    m = _SED_W.search(a)
+                    if m:
+                        effects.append(w.write_effect(w.env.norm(m.group(1), cwd), "sed w"))
+            else:
+                files.append(a)
+        i += 1
+    if inplace:
+        for ref in w.paths(files, cwd):
+            effects.append(w.write_effect(ref, f"{tool} -i"))
+        return "write", None
+    for ref in w.paths(files, cwd):
+        effects.append(Effect("read", ref.display, "path"))
+    return "read", _flow(stdin.taint if stdin else None)
+
+
+def _h_chmod(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    flags, ops, values = _opts_and_operands(argv[1:], {"--reference"})
+    mode = values.get("mode")
+    if mode is None and tool == "chmod":
+        # a mode may look like an option: chmod -w file, chmod -R 777 dir
+        raw = [a for a in argv[1:] if not a.startswith("--")]
+        cand = [a for a in raw if _CHMOD_MODE.fullmatch(a)]
+        mode = cand[0] if cand else (ops[0] if ops else "")
+        if ops and ops[0] == mode:
+            ops = ops[1:]
+    danger = mode_danger(mode) if tool == "chmod" else None
+    if tool in ("chown", "chgrp"):
+        danger = owner_danger(tool, ops[0] if ops else "")
+        ops = ops[1:]
+    if danger:
+        w.violate("no-permission-escalation", f"{tool} {mode if tool == 'chmod' else ''} {danger}; use "
+                  "chmod +x or 755/644 instead".replace("  ", " "))
+    for ref in w.paths(ops, cwd):
+        effects.append(w.write_effect(ref, tool))
+    return ("dangerous" if danger else "write"), None
+
+
+def _cluster_has_i(a: str) -> bool:
+    if not a.startswith("-") or a.startswith("--"):
+        return False
+    for ch in a[1:]:
+        if ch == "i":
+            return True
+        if ch not in "nrEsuzl":
+            return False
+    return False
+
+
+def _h_dd(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    for a in argv[1:]:
+        if a.startswith("of="):
+            target = a[3:]
+            if target.startswith("/dev/") and target not in DEVICES:
+                w.violate("no-recursive-delete", f"dd writes the device {target}; that wipes a disk")
+                return "dangerous", None
+            effects.append(w.write_effect(w.env.norm(target, cwd), "dd"))
+    return "write", None
+
+
+def _h_source(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    if len(argv) < 2:
+        return "exec", None
+    target = argv[1]
+    taint = taints[1] if len(taints) > 1 else None
+    if target.startswith("<(…)") and taint:
+        w.violate("script-execution-tracking", f"{argv[0]} runs a script straight from {taint}ed content; download"
+                  " it, review it, then run it")
+        return "dangerous", None
+    if target in ("/dev/stdin", "-") and stdin is not None and stdin.taint:
+        w.violate("script-execution-tracking", f"{argv[0]} runs {stdin.taint}ed stdin")
+        return "dangerous", None
+    w.check_exec_of_download(target, cwd)
+    return "exec", None
+
+
+def _h_sort(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    flags, ops, values = _opts_and_operands(argv[1:], {"-o", "--output", "-k", "-t", "-S", "-T"})
+    out = values.get("o") or values.get("output")
+    if out:
+        effects.append(w.write_effect(w.env.norm(out, cwd), "sort -o"))
+        return "write", None
+    return "read", _flow(stdin.taint if stdin else None)
+
+
+_TRUNC_VALUED = {"truncate": {"-s", "--size", "-r", "--reference"}, "shred": {"-n", "--iterations", "-s", "--size"},
+                 "touch": {"-d", "--date", "-r", "--reference", "-t"}, "mkdir": {"-m", "--mode"}}
+
+
+def _h_truncate_like(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    flags, ops, values = _opts_and_operands(argv[1:], _TRUNC_VALUED.get(tool, set()))
+    for ref in w.paths(ops, cwd):
+        effects.append(w.write_effect(ref, tool))
+    return "write", None
+
+
+def _h_yq(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    if any(a in ("-i", "--inplace", "--in-place") for a in argv[1:]):
+        ops = _operands(argv[1:])
+        for ref in w.paths(ops[1:] if len(ops) > 1 else ops, cwd):
+            effects.append(w.write_effect(ref, f"{tool} -i"))
+        return "write", None
+    return "read", None
+
+
+def _h_base64(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    return "read", None
+
+
+def _h_infra(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    v = infra_violation(tool, argv)
+    if v is not None:
+        w.violate(v.invariant, v.reason)
+        return "dangerous", None
+    return "exec", None
+
+#: patterns the handlers use, compiled on first use (not looked up in re's cache on every call)
+_SED_W_OR_E = LazyRe(r"(^|;)\s*\d*\s*w\s+\S|\be\b")
+_SED_W = LazyRe(r"(?:^|;)\s*\d*\s*w\s+(\S+)")
+#: awk output redirection: ``print … > "file"`` / ``>> "file"`` (group 2) or a computed target (group 3)
+_CHMOD_MODE = LazyRe(r"[0-7]{3,4}|[ugoa]*[+=-][rwxXst]*(,[ugoa]*[+=-][rwxXst]*)*")

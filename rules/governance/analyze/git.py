@@ -1,0 +1,255 @@
+"""git: the branch a command acts on, force pushes, protected branches, stashes and the files a checkout or
+restore writes (decides no-force-push and no-protected-branch).
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..invariants.no_protected_branch import branch_in
+from .archives import _apply_patches
+from .model import Effect, _names_flow
+from .words import _operands, _opts_and_operands
+
+#: the git subcommands an invariant or a write effect looks at
+_GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config", "apply",
+                          "am", "stash", "clone"})
+
+
+def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    if len(argv) > 1 and argv[1] == "ls-files":  # the paths it prints, for xargs: its pathspecs, or any file
+        specs = [a for a in _operands(argv[2:])]
+        return "git", _names_flow([*specs, *(x.rstrip("/") + "/$(find)" for x in specs)] or ["$(find)"])
+    if len(argv) > 1 and argv[1][:1] != "-" and argv[1] not in _GIT_WATCHED:
+        return "git", None  # git status, log, diff…: no global options, nothing an invariant looks at
+    args = argv[1:]
+    repo = cwd
+    aliases: dict[str, str] = {}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "-C" and i + 1 < len(args):
+            repo = w.env.cd(repo, args[i + 1])
+            i += 2
+            continue
+        if a == "-c" and i + 1 < len(args):
+            k, _, v = args[i + 1].partition("=")
+            if k.lower().startswith("alias."):
+                aliases[k[6:]] = v
+            i += 2
+            continue
+        if a in ("--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env") and i + 1 < len(args):
+            if a == "--work-tree":
+                repo = w.env.cd(repo, args[i + 1])
+            i += 2
+            continue
+        if a.startswith("--work-tree="):
+            repo = w.env.cd(repo, a.split("=", 1)[1])
+        if a.startswith("-"):
+            i += 1
+            continue
+        break
+    sub = args[i] if i < len(args) else ""
+    rest = args[i + 1:]
+    if sub in aliases:
+        val = aliases[sub]
+        if val.startswith("!"):
+            w.run_text(val[1:] + " " + " ".join(rest), cwd, "git alias", ";")
+            return "git", None
+        sub, rest = (val.split() + [""])[0], val.split()[1:] + rest
+    protected = w.opts.protected_branches
+    if sub == "push":
+        _git_push(w, rest, repo, effects, protected)
+    elif sub == "commit":
+        branch = w.current_branch(repo)
+        if branch and branch_in(branch, protected):
+            w.violate("no-protected-branch", f"git commit on the protected branch {branch}; commit on a feature "
+                      "branch (git switch -c feat/…) and open a pull request")
+        effects.append(Effect("git", branch or "", "branch" if branch else ""))
+    elif sub in ("checkout", "switch"):
+        flags, ops, values = _opts_and_operands(rest, {"-b", "-B", "-c", "-C", "--orphan", "--conflict"})
+        if "--" in rest or (sub == "checkout" and len(ops) >= 2 and not (values.get("b") or values.get("B"))):
+            paths = rest[rest.index("--") + 1:] if "--" in rest else ops[1:]
+            for ref in w.paths(paths, repo):
+                effects.append(w.write_effect(ref, f"git {sub} --"))
+        else:
+            new = values.get("b") or values.get("B") or values.get("c") or values.get("C") or values.get("orphan") \
+                or values.get("create")
+            target = new or (ops[0] if ops else None)
+            if target and target not in (".", "-") and not target.startswith("HEAD"):
+                w.branch = target
+            elif target == ".":
+                effects.append(w.write_effect(w.env.norm(".", repo), "git checkout ."))
+    elif sub in ("mv", "rm"):
+        flags, ops, values = _opts_and_operands(rest, set())
+        if not (sub == "rm" and "cached" in flags):
+            for ref in w.paths(ops, repo):
+                effects.append(w.write_effect(ref, f"git {sub}"))
+    elif sub == "restore":
+        flags, ops, values = _opts_and_operands(rest, {"-s", "--source"})
+        if not ({"staged", "S"} & set(flags)) or {"worktree", "W"} & set(flags):
+            for ref in w.paths(ops, repo):
+                effects.append(w.write_effect(ref, "git restore"))
+    elif sub == "branch":
+        flags, ops, values = _opts_and_operands(rest, {"-u", "--set-upstream-to"})
+        if {"d", "D", "delete", "f", "force", "m", "M", "move"} & set(flags):
+            for b in ops:
+                if branch_in(b, protected):
+                    w.violate("no-protected-branch", f"git branch {' '.join(rest)} deletes or moves the protected "
+                              f"branch {b}; ask the user")
+    elif sub == "clone":
+        flags, ops, values = _opts_and_operands(rest, {"-b", "--branch", "-o", "--origin", "--depth", "-c",
+                                                       "--config", "--reference", "--template", "-j", "--jobs"})
+        if len(ops) >= 2:
+            w.cwd_hint = cwd
+            dest = ops[1].rstrip("/")
+            ref = w.env.norm(dest, cwd)
+            effects.append(w.write_effect(ref, "git clone"))
+            if not w.env.protected(ref):
+                w.reach_check(w.env.norm(dest + "/$(…)", cwd), "git clone", "fills",
+                              "clone into a directory outside memory and cuticle's files")
+    elif sub in ("apply", "am"):
+        _apply_patches(w, f"git {sub}", rest, repo, stdin, effects)
+    elif sub == "stash" and (not rest or rest[0] in ("push", "save", "-u", "--include-untracked", "-m")):
+        w.stashed = True  # `git stash && … && git stash pop`: the pop puts back what this command stashed
+    elif sub == "stash" and rest[:1] and rest[0] in ("pop", "apply") and not w.stashed:
+        names = _stash_names(repo, rest[1:2])
+        w.out.volatile = True
+        if names is not None:
+            for name in names:
+                effects.append(w.write_effect(w.env.norm(name, _git_top(repo) or repo), f"git stash {rest[0]}"))
+            return "git", None
+        # the stash's files are in the object store and could not be listed: they may be any tracked file
+        w.cwd_hint = repo
+        w.reach_check(w.env.norm("$(…)", repo), f"git stash {rest[0]}", "writes")
+        if w.out.violations and w.out.violations[-1].reason.startswith(f"git stash {rest[0]} writes"):
+            v = w.out.violations.pop()
+            w.violate(v.invariant, f"git stash {rest[0]} writes whatever the stash holds, which cuticle cannot see "
+                      "and may include memory or cuticle's files; list it with `git stash show --name-only` and "
+                      "restore the other files with `git checkout stash@{0} -- FILE`")
+    elif sub == "config":
+        if any(a.startswith("core.hookspath") or a.startswith("core.hooksPath") for a in rest):
+            w.violate("no-governance-self-modification", "git config core.hooksPath redirects git hooks; hooks are "
+                      "cuticle's, leave them alone")
+    return "git", None
+
+
+def _git_top(repo: str | None) -> str | None:
+    """The directory holding ``.git`` at or above ``repo``."""
+    d = repo
+    while d and d != "/":
+        if os.path.exists(d + "/.git"):
+            return d
+        d = d.rsplit("/", 1)[0] or "/"
+    return None
+
+
+def _stash_names(repo: str | None, which: list[str]) -> list[str] | None:
+    """The files a stash would write (``git stash show --name-only``, untracked files included), or None when
+    they cannot be listed (no repository, no git, an error or a slow answer). Local and read-only."""
+    top = _git_top(repo)
+    if top is None:
+        return None
+    import subprocess
+
+    ref = which[0] if which and not which[0].startswith("-") else "stash@{0}"
+    try:
+        out = subprocess.run(["git", "-C", top, "stash", "show", "--name-only", "--include-untracked", ref],
+                             capture_output=True, text=True, timeout=3, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return [line for line in out.stdout.splitlines() if line.strip()]
+
+
+_PUSH_FORCE = frozenset({"force", "f", "force-with-lease", "force-if-includes", "mirror"})
+#: the long options of git push that _git_push tells apart, in the order an abbreviation picks its first match
+_PUSH_LONG = ("force", "force-with-lease", "force-if-includes", "mirror", "delete", "all", "branches", "prune",
+              "set-upstream", "tags", "dry-run", "repo", "push-option")
+_PUSH_DELETE = frozenset({"d", "delete"})
+_PUSH_MANY = frozenset({"all", "branches", "mirror"})
+_PUSH_NOT_CURRENT = frozenset({"all", "branches", "mirror", "tags"})
+
+
+def _git_push(w: Walker, rest, repo, effects, protected) -> None:
+    force_flags = _PUSH_FORCE
+    flags: list[str] = []
+    ops: list[str] = []
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        i += 1
+        if a == "--":
+            ops.extend(rest[i:])
+            break
+        if a.startswith("--"):
+            name = a[2:].split("=", 1)[0]
+            if name not in _PUSH_LONG:  # a full option name stays as it is: only an abbreviation is looked up
+                hits = [o for o in _PUSH_LONG if len(name) >= 3 and o.startswith(name)]
+                name = name if not hits else hits[0]
+            flags.append(name)
+            if name in ("repo", "push-option", "receive-pack", "exec") and "=" not in a:
+                i += 1
+            continue
+        if a.startswith("-") and a != "-":
+            for ch in a[1:]:
+                flags.append(ch)
+                if ch == "o":
+                    i += 1
+                    break
+            continue
+        ops.append(a)
+    fset = set(flags)
+    refspecs = ops[1:]  # ops[0] is the remote
+    if fset & force_flags or any(r.startswith("+") for r in refspecs):
+        if any(r.startswith("+") for r in refspecs):
+            how = "a '+' refspec"
+        else:
+            first = next(f for f in flags if f in force_flags)
+            how = "--force" if first == "f" else "--" + first
+        w.violate("no-force-push", f"git push {' '.join(rest)} is a force push ({how}); push without force, or "
+                  "ask the user")
+    deleting = bool(fset & _PUSH_DELETE)
+    if fset & _PUSH_MANY:
+        for b in protected:
+            w.violate("no-protected-branch", f"git push --{'all' if 'all' in fset else 'mirror'} also pushes the "
+                      f"protected branch {b}; push your feature branch by name")
+            break
+    if fset & {"prune"}:
+        w.violate("no-protected-branch", "git push --prune deletes remote branches; push your branch by name")
+    dests: list[tuple[str, bool]] = []
+    for r in refspecs:
+        spec = r[1:] if r.startswith("+") else r
+        if ":" in spec:
+            src, dst = spec.split(":", 1)
+            if not dst:
+                dst = src
+            dests.append((dst, src == "" or deleting))
+        else:
+            if spec in ("HEAD", "@"):
+                dests.append((w.current_branch(repo) or "", deleting))
+            else:
+                dests.append((spec, deleting))
+    if not refspecs and not fset & _PUSH_NOT_CURRENT:
+        dests.append((w.current_branch(repo) or "", deleting))
+    for dst, is_delete in dests:
+        if dst.startswith("refs/heads/"):
+            dst = dst[len("refs/heads/"):]
+        if dst and branch_in(dst, protected):
+            what = "deletes the remote protected branch" if is_delete else "pushes to the protected branch"
+            w.violate("no-protected-branch", f"git push {' '.join(rest)} {what} {dst}; push a feature branch and "
+                      "open a pull request")
+        effects.append(Effect("git", dst, "branch") if dst else Effect("git"))
+
+
+def _walker_current_branch(self: Walker, repo: str | None) -> str | None:
+    if self.branch:
+        return self.branch
+    if self.git_branch is not None and repo:
+        self.out.volatile = True
+        try:
+            return self.git_branch(repo)
+        except Exception:  # noqa: BLE001 - a broken repo never crashes the evaluation
+            return None
+    return None
