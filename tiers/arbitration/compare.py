@@ -11,7 +11,7 @@ import functools
 import math
 import re
 
-from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
+from ..concepts import DAY_GROUPS, Analysis, Clause, analyze, lexicon
 from .values import SHAPE_SLOTS, same_value, shared_signs
 
 #: Minimum shared weight between a candidate clause and a constraint clause for a polarity comparison.
@@ -226,7 +226,7 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue  # sharing only "Wednesday" or "prod" is not being about the same thing
         if _disjoint_values(cc, kc):
             continue  # "never deploy on Fridays" says nothing about Monday deploys
-        if _moved_off(cc, kc):
+        if _moved_off(cc, kc, c.text):
             continue  # "Thursday instead of Friday": the line applies the rule
         if cc.force == "assert" and _when(kc) and not _when(cc) and not c.universal:
             continue  # "the deploy pipeline takes 11 minutes" says nothing about when deploys happen
@@ -425,8 +425,9 @@ def date_on_ruled_day(c: Analysis, k: Analysis, today: _dt.date | None = None) -
         for cc in c.clauses:
             if cc.exception or cc.force not in {"assert", "permit", "oblige"}:
                 continue
-            dates = [v for s_, v, sg in cc.values if s_ == "DATE" and sg > 0]
-            if not dates or _moved_off(cc, kc):
+            target = _move_target(cc, c.text)
+            dates = [v for s_, v, sg in cc.values if s_ == "DATE" and sg > 0 and (target is None or (s_, v) in target)]
+            if not dates or _moved_off(cc, kc, c.text):
                 continue  # none, or "Thursday Dec 3 instead of Friday Dec 4": the rule applied
             if k_topic and not (k_topic & set(cc.signs)):
                 continue
@@ -488,15 +489,38 @@ def _disjoint_values(cc: Clause, kc: Clause) -> bool:
     return False
 
 
-def _moved_off(cc: Clause, kc: Clause) -> bool:
+def _moved_off(cc: Clause, kc: Clause, text: str = "") -> bool:
     """"Propose Thursday instead of Friday" against "no meetings on Fridays": the candidate's clause rules out the
-    value the prohibition names and gives another value of that slot: the act is moved off the ruled case."""
+    value the prohibition names and gives another value of that slot: the act is moved off the ruled case. A move
+    ("Dec 4 is a Friday, so the deploy moves to Thursday", «переносим с пятницы на четверг») rules out every value
+    of the clause outside its target."""
     if kc.force != "prohibit":
         return False
     k_vals = {(s_, v) for s_, v, sg in kc.values if s_ in compared_slots()}
-    c_neg = {(s_, v) for s_, v, sg in cc.values if sg < 0}
-    c_pos = {(s_, v) for s_, v, sg in cc.values if sg > 0}
+    target = _move_target(cc, text) if text else None
+    if target is not None:
+        c_pos = target
+        c_neg = {(s_, v) for s_, v, sg in cc.values if (s_, v) not in target}
+    else:
+        c_neg = {(s_, v) for s_, v, sg in cc.values if sg < 0}
+        c_pos = {(s_, v) for s_, v, sg in cc.values if sg > 0}
     return any(sv in c_neg and any(s2 == sv[0] and v2 != sv[1] for s2, v2 in c_pos) for sv in k_vals)
+
+
+#: The preposition that names where a move goes ("moves to Thursday", «переносим на четверг»).
+_TARGET = re.compile(r"(?<!\w)(?:to|onto|until|till|на)\s+", re.I)
+
+
+def _move_target(cc: Clause, text: str) -> frozenset[tuple[str, str]] | None:
+    """The values a clause moves its act to: those after the first target preposition of the line that follows a
+    move word (``MOVE`` in the concept lexicon); None when the clause moves nothing."""
+    if "MOVE" not in cc.signs or not text:
+        return None
+    seg = text  # clause bounds are token indices: the line's first move is the clause's
+    for m in _TARGET.finditer(seg):
+        if "MOVE" in analyze(seg[:m.start()]).concepts:
+            return frozenset((s_, v) for s_, v, sg in analyze(seg[m.end():]).values if sg > 0)
+    return None
 
 
 def threshold(c: Analysis, k: Analysis) -> str | None:
