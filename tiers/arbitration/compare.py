@@ -241,6 +241,9 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
                 cl2 is not cc and x not in cc.signs and cl2.signs.get(x, 0) < 0
                 for cl2 in c.clauses for x in k_denied):
             continue
+        if _contrapositive(c, cc, k, kc):
+            return None  # "never merge while CI is red" restates "merge only after CI is green"; "CI is red"
+            # is its condition, not a claim of its own
         # "only X" is denied by "not Y" for any Y other than X: a prohibition that spares X agrees.
         if kc.has_only and cc.force == "prohibit" and not (cc.negated_direct & kc.only_targets):
             continue
@@ -281,6 +284,29 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             what = {"permit": "permits", "relax": "relaxes", "indiff": "waves away"}.get(cc.force, "asserts")
             return what, "it says the opposite of the constraint"
     return None
+
+
+def _contrapositive(c: Analysis, cc: Clause, k: Analysis, kc: Clause) -> bool:
+    """A prohibition under the opposite of an "only" rule's condition restates the rule: "never merge a PR while
+    CI is red" against "merge only after CI is green" (the condition clauses share a concept with opposite signs;
+    one with the same sign everywhere, "never merge while CI is green", is a flip)."""
+    if not (kc.has_only and cc.force == "prohibit"):
+        return False
+    flipped = False
+    for a in k.clauses:  # the rule's condition may sit in its own clause ("мержим только после зелёного CI")
+        if a.exception:
+            continue
+        for b in c.clauses:
+            if b is cc or b.exception:
+                continue
+            for x, sa in a.signs.items():
+                sb = b.signs.get(x, 0)
+                if sa and sb and lexicon().kind.get(x) != "generic" and x in (a.antonymic | b.antonymic
+                                                                               | a.direct | b.direct):
+                    if sa * sb > 0 and (x in a.antonymic or x in b.antonymic):
+                        return False
+                    flipped |= sa * sb < 0
+    return flipped
 
 
 _LICENSING = frozenset({"PERMIT", "RELAX", "INDIFF"})
