@@ -461,6 +461,9 @@ def _ru_phrase_end(nfc: str, toks: list[_Tok], j: int) -> int:
     k, closed = _ru_names(nfc, toks, k)
     if closed or lx.is_time_head(toks[k - 1][2]):
         return k  # "для клиента «Альфа»", "на этой неделе"
+    if k + 1 < n and toks[k][3] and _russian(toks[k]) and toks[k + 1][2] in _QUOTES \
+            and not toks[k][2].endswith(_RU_VERB):
+        return _ru_names(nfc, toks, k + 1)[0]  # a noun with its name in any case: "для демо клиенту «Ромашка»"
     if k < n and toks[k][3] and _russian(toks[k]) and _ru_genitive(toks, k):
         k, closed = _ru_names(nfc, toks, _ru_noun(toks, k))
         if closed:
