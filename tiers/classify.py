@@ -218,6 +218,8 @@ _SENTENCE_END = re.compile(r"[.;!?]\s")
 _CLOCK = re.compile(r"\d+:\d")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _LATIN_NAME = re.compile(r"^[a-z][\w\-.]*$")
+#: Capitals with a plural "s" ("PRs", "VMs", "MRы" aside) name common things, not a brand: "on PRs" is a place.
+_ACRONYM_PLURAL = re.compile(r"^[A-Z]{2,}s$")
 
 
 #: A token is a plain tuple ``(start, end, text, is_word)`` (scope finding makes thousands of them in a lint run).
@@ -302,7 +304,8 @@ def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
                 valid = False
             else:
                 orig = nfc[head[0]:head[1]]
-                if orig[:1].isupper() or lx.is_schedule_head(head[2]) or _CLOCK.match(head[2]):
+                if (orig[:1].isupper() and not _ACRONYM_PLURAL.match(orig)) or lx.is_schedule_head(head[2]) \
+                        or _CLOCK.match(head[2]):
                     valid = False
         if i + length >= j:
             valid = False  # an opening with nothing after it
