@@ -218,6 +218,8 @@ _SENTENCE_END = re.compile(r"[.;!?]\s")
 _CLOCK = re.compile(r"\d+:\d")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _LATIN_NAME = re.compile(r"^[a-z][\w\-.]*$")
+#: Capitals with a plural "s" ("PRs", "VMs", "MRы" aside) name common things, not a brand: "on PRs" is a place.
+_ACRONYM_PLURAL = re.compile(r"^[A-Z]{2,}s$")
 
 
 #: A token is a plain tuple ``(start, end, text, is_word)`` (scope finding makes thousands of them in a lint run).
@@ -279,16 +281,20 @@ def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
             continue
         kind, length = op
         j = i + length
-        while j < n:
-            t = toks[j][2]
-            if t in _BREAKS or t == ",":
-                break
-            if kind != "temporal" and toks[j][3] and _opening(toks, j):
-                break
-            if kind != "temporal" and t in lx.scope_words().only and j + 1 < n and toks[j + 1][3] \
-                    and _opening(toks, j + 1):
-                break
-            j += 1
+        if _russian(toks[i]) and not _clause(toks, i, length):
+            j = _ru_phrase_end(nfc, toks, j)
+        else:
+            while j < n:
+                t = toks[j][2]
+                if t in _BREAKS or t == ",":
+                    break
+                if kind != "temporal" and toks[j][3] and _opening(toks, j):
+                    break
+                if kind != "temporal" and t in lx.scope_words().only and j + 1 < n and toks[j + 1][3] \
+                        and _opening(toks, j + 1):
+                    break
+                j += 1
+        j = _parenthetical_end(toks, j)
         lead_only = i > 0 and toks[i - 1][2] in lx.scope_words().only
         trail_only = j - 1 > i and toks[j - 1][2] in lx.scope_words().only
         valid = True
@@ -298,7 +304,8 @@ def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
                 valid = False
             else:
                 orig = nfc[head[0]:head[1]]
-                if orig[:1].isupper() or lx.is_schedule_head(head[2]) or _CLOCK.match(head[2]):
+                if (orig[:1].isupper() and not _ACRONYM_PLURAL.match(orig)) or lx.is_schedule_head(head[2]) \
+                        or _CLOCK.match(head[2]):
                     valid = False
         if i + length >= j:
             valid = False  # an opening with nothing after it
@@ -382,59 +389,135 @@ def _leading_scope(nfc: str, f: str, toks: list[_Tok]) -> str | None:
         head = toks[j]
         if nfc[head[0]:head[1]][:1].isupper() and not lx.is_time_head(head[2]):
             return None
-    # Up to a comma when one closes the phrase within a few words.
-    for k in range(j, min(len(toks), j + 8)):
-        if toks[k][2] in _BREAKS:
-            break
-        if toks[k][2] == ",":
-            return _trim(nfc, f, toks[0][0], toks[k - 1][1])
-    if toks[i][2] in lx.scope_words().conjunctions:
-        return None
-    cyrillic = bool(_CYRILLIC.search(f, toks[0][0]))
-    end = _ru_phrase_end(toks, j) if cyrillic else _en_phrase_end(toks, j)
+    russian = _russian(toks[i])
+    clause = _clause(toks, i, length)
+    end = None
+    if clause or not russian:
+        # Up to a comma when one closes the phrase within a few words (a Russian noun phrase ends by its grammar).
+        for k in range(j, min(len(toks), j + 8)):
+            if toks[k][2] in _BREAKS:
+                break
+            if toks[k][2] == ",":
+                end = k
+                break
+        if end is None and clause:
+            return None
+    if end is None:
+        end = _ru_phrase_end(nfc, toks, j) if russian else _en_phrase_end(toks, j)
     if end <= j:
         return None
+    end = _chain_after(nfc, toks, _parenthetical_end(toks, end))
     return _trim(nfc, f, toks[0][0], toks[end - 1][1])
 
 
-def _ru_phrase_end(toks: list[_Tok], j: int) -> int:
-    # read through adjectives and determiners ("на этой неделе", "для внутренних сервисов") to the head noun
+def _chain_after(nfc: str, toks: list[_Tok], end: int) -> int:
+    """The end of the scope phrases that follow a leading scope directly ("для тестовых стендов до конца января")."""
+    while end < len(toks):
+        k = end + 1 if toks[end][2] == "," else end
+        if k >= len(toks) or not toks[k][3] or not _opening(toks, k):
+            return end
+        nxt = _phrases(nfc, toks[k:])
+        if not nxt or nxt[0].open_at != 0 or not (nxt[0].valid or nxt[0].kind == "temporal"):
+            return end
+        if toks[k][2] in lx.scope_words().conjunctions and k != end:
+            return end  # a clause after a comma starts the decision's own clause
+        end = k + nxt[0].end
+    return end
+
+
+def _russian(tok: _Tok) -> bool:
+    return bool(_CYRILLIC.match(tok[2]))
+
+
+def _clause(toks: list[_Tok], i: int, length: int) -> bool:
+    """The opening starts a clause (``until``/``while``/``пока``…): it runs to the comma, not to a noun's end.
+    Every English time opening reads as a clause ("until the sync server exists")."""
+    return toks[i + length - 1][2] in lx.scope_words().conjunctions or (
+        not _russian(toks[i]) and _opening(toks, i)[0] == "temporal")
+
+
+def _parenthetical_end(toks: list[_Tok], end: int) -> int:
+    """A short parenthetical right after a scope phrase qualifies it ("the code freeze (Dec 14 – Jan 4)")."""
+    if end < len(toks) and toks[end][2] == "(":
+        for k in range(end + 1, min(len(toks), end + 12)):
+            if toks[k][2] == ")":
+                return k + 1
+            if toks[k][2] in "(;":
+                break
+    return end
+
+
+def _ru_phrase_end(nfc: str, toks: list[_Tok], j: int) -> int:
+    """The end of the Russian noun phrase opened before token ``j``: determiners and adjectives, the head noun (or a
+    date: a number and a month), then at most one genitive noun (``до конца декабря``), names (a number, a Latin
+    word, a capitalized word, a quoted name or a code span: ``в пакете ingest``, ``для клиента «Альфа»``) and one
+    attached phrase (``до переезда в новый офис``). What follows -- the decision's subject, verb or option -- is not
+    part of it."""
+    n = len(toks)
+    if j < n and toks[j][2] in _QUOTES:
+        return _ru_names(nfc, toks, j)[0]  # a name alone: "только в `scripts/`", "для «Ромашки»"
+    k = _ru_noun(toks, j)
+    if k <= j:
+        return j
+    if _NUMERIC.match(toks[j][2]) and k < n and lx.is_time_head(toks[k][2]):
+        k += 1  # "до 15 января"
+    k, closed = _ru_names(nfc, toks, k)
+    if closed or lx.is_time_head(toks[k - 1][2]):
+        return k  # "для клиента «Альфа»", "на этой неделе"
+    if k + 1 < n and toks[k][3] and _russian(toks[k]) and toks[k + 1][2] in _QUOTES \
+            and not toks[k][2].endswith(_RU_VERB):
+        return _ru_names(nfc, toks, k + 1)[0]  # a noun with its name in any case: "для демо клиенту «Ромашка»"
+    if k < n and toks[k][3] and _russian(toks[k]) and _ru_genitive(toks, k):
+        k, closed = _ru_names(nfc, toks, _ru_noun(toks, k))
+        if closed:
+            return k
+    if k + 1 < n and toks[k][2] in lx.scope_words().attached and (toks[k + 1][3] or toks[k + 1][2] in _QUOTES):
+        inner = _ru_noun(toks, k + 1) if toks[k + 1][3] else k + 1
+        k = _ru_names(nfc, toks, inner)[0]
+    return k
+
+
+_QUOTES = frozenset({'"', "'", "`"})
+_RU_GEN_ADJ = ("ого", "его", "ой", "ей", "их", "ых")
+
+
+def _ru_adjective(t: str) -> bool:
+    return t.endswith(lx.scope_words().adjective_endings) or t in lx.scope_words().determiners or t == "свой"
+
+
+def _ru_noun(toks: list[_Tok], j: int) -> int:
+    """The end of a noun with the adjectives and determiners before it (``новый кластер``, ``этой неделе``)."""
+    if j >= len(toks):
+        return j
     h = j
-    while h + 1 < len(toks) and toks[h][3] and toks[h + 1][3] and (toks[h][2].endswith(lx.scope_words().adjective_endings) or toks[h][2] in lx.scope_words().determiners) \
+    while h + 1 < len(toks) and toks[h][3] and toks[h + 1][3] and _ru_adjective(toks[h][2]) \
             and not toks[h + 1][2].endswith(_RU_VERB):
         h += 1
-    head = toks[h][2]
-    k = h + 1
-    if lx.is_time_head(head):
-        while k < len(toks) and _NUMERIC.match(toks[k][2]):
-            k += 1
-        return k
+    return h + 1 if toks[h][3] else h
+
+
+def _ru_genitive(toks: list[_Tok], k: int) -> bool:
+    """Token ``k`` starts a genitive noun phrase that qualifies the noun before it (``конца декабря``, ``выхода
+    версии 4.0``): genitive adjectives, then a noun with a genitive ending that is not a verb."""
+    while k + 1 < len(toks) and toks[k][3] and toks[k][2].endswith(_RU_GEN_ADJ) and toks[k + 1][3]:
+        k += 1
+    t = toks[k][2]
+    return toks[k][3] and len(t) > 2 and t.endswith(_RU_CONT) and not t.endswith(_RU_VERB)
+
+
+def _ru_names(nfc: str, toks: list[_Tok], k: int) -> tuple[int, bool]:
+    """Names right after a noun: numbers, Latin words, capitalized words, or one quoted name or code span, which
+    closes the noun phrase. (end, closed)."""
     while k < len(toks):
         t = toks[k][2]
-        if t in _BREAKS or t == ",":
-            break
-        if _NUMERIC.match(t) or _LATIN_NAME.match(t):
+        if t in _QUOTES:
+            close = next((m for m in range(k + 1, min(len(toks), k + 8)) if toks[m][2] == t), None)
+            return (k, False) if close is None else (close + 1, True)
+        if _NUMERIC.match(t) or _LATIN_NAME.match(t) or (toks[k][3] and nfc[toks[k][0]:toks[k][0] + 1].isupper()):
             k += 1
             continue
-        if t in ('"', "'"):  # a quoted name qualifying the noun: для клиента «Альфа»
-            close = next((m for m in range(k + 1, len(toks)) if toks[m][2] == t), None)
-            if close is not None:
-                k = close + 1  # a name closes the noun phrase
-            break
-        if t in ("с", "со") and k + 1 < len(toks):
-            nxt = toks[k + 1][2]
-            if nxt in ('"', "'"):
-                close = next((m for m in range(k + 2, len(toks)) if toks[m][2] == nxt), None)
-                if close is None:
-                    break
-                k = close + 1
-                continue
-            k += 2
-            continue
-        if t.endswith(_RU_VERB) or not t.endswith(_RU_CONT):
-            break
-        k += 1
-    return k
+        break
+    return k, False
 
 
 def _en_phrase_end(toks: list[_Tok], j: int) -> int:

@@ -71,6 +71,7 @@ class Scope:
     clause_subjects: frozenset[str]
     adjective_endings: tuple[str, ...]
     determiners: frozenset[str]
+    attached: frozenset[str]
 
 
 class LexiconError(ValueError):
@@ -80,7 +81,8 @@ class LexiconError(ValueError):
 # -- data ----------------------------------------------------------------------------------------------------------
 #: The sections a marker file may hold: the categories, and the scope vocabulary (``[scope.<name>]``).
 SCOPE_SECTIONS: tuple[str, ...] = ("temporal", "strong", "weak", "conjunctions", "only", "schedule_heads",
-                                   "time_heads", "clause_subjects", "adjective_endings", "determiners")
+                                   "time_heads", "clause_subjects", "adjective_endings", "determiners",
+                                   "attached")
 _SECTIONS = frozenset(CATEGORIES) | {f"scope.{name}" for name in SCOPE_SECTIONS}
 
 
@@ -156,6 +158,7 @@ def scope_words() -> Scope:
         clause_subjects=frozenset(merged.get("clause_subjects", ())),
         adjective_endings=tuple(merged.get("adjective_endings", ())),
         determiners=frozenset(merged.get("determiners", ())),
+        attached=frozenset(merged.get("attached", ())),
     )
 
 

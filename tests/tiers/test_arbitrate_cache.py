@@ -257,3 +257,24 @@ def test_cache_digests_are_hashlib_blake2b() -> None:
 
     for data in (b"", b"- User said: never deploy on Fridays.\n", "пятница".encode()):
         assert concepts.blake2b(data, digest_size=16).hexdigest() == hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def test_classifier_change_invalidates_cached_line_classifications(workspace: Path) -> None:
+    # the line cache holds each line's tier and DECISION scope: a cache written by another classifier
+    # (another digest) must not hand its scopes to this one
+    line = "- Решили с пользователем: до конца декабря созвоны по средам."
+    ws = _ws(workspace, [line])
+    _fresh_process()
+    arb.ConstraintIndex.from_workspace(ws)
+    for name in ("arbitrate.json", "arbitrate-lines.json"):
+        f = ws.state_path("cache", name)
+        data = json.loads(f.read_text(encoding="utf-8"))
+        data["lx"] = "stale"
+        for key in data.get("lines", {}):
+            data["lines"][key] = ["C", "до конца декабря созвоны"]
+        f.write_text(json.dumps(data), encoding="utf-8")
+    (workspace / "MEMORY.md").write_text("# Memory\n\n" + line + "\n\n- Notes.\n", encoding="utf-8")
+    _fresh_process()
+    index = arb.ConstraintIndex.from_workspace(ws)
+    assert [c.scope for c in index.constraints if "созвоны" in c.content] == ["до конца декабря"]
+

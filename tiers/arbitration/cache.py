@@ -25,8 +25,10 @@ def _analysis_digest() -> str:
     h = blake2b(digest_size=12)
     here = Path(__file__).parent
     tiers = here.parent
+    # the classifier too: the cache holds each line's tier and DECISION scope
     for p in (tiers / "data" / "concepts.toml", *sorted((tiers / "concepts").glob("*.py")), tiers / "text.py",
-              tiers / "stamps.py", *sorted(here.glob("*.py"))):
+              tiers / "stamps.py", *sorted(here.glob("*.py")), tiers / "classify.py", tiers / "lexicon.py",
+              tiers / "line.py", *sorted((tiers / "data" / "markers").glob("*.txt"))):
         try:
             h.update(p.read_bytes())
         except OSError:
@@ -94,7 +96,7 @@ def save_disk_cache(ws, data: dict) -> None:
         data["_dirty"] = False
         if lines is not None:
             atomic_write(ws.state_path("cache", "arbitrate-lines.json"),
-                         json.dumps({"v": _CACHE_VERSION, "lines": lines}, ensure_ascii=False,
+                         json.dumps({"v": _CACHE_VERSION, "lx": data["lx"], "lines": lines}, ensure_ascii=False,
                                     separators=(",", ":")).encode("utf-8"))
         if akeys is not None and data.get("_akeys_dirty"):
             atomic_write(ws.state_path("cache", "arbitrate-keys.json"),
@@ -118,7 +120,7 @@ def lines_table(ws, disk: dict | None) -> dict | None:
 
             loaded = json.loads(ws.state_path("cache", "arbitrate-lines.json").read_text(encoding="utf-8"))
             if (isinstance(loaded, dict) and loaded.get("v") == _CACHE_VERSION
-                    and isinstance(loaded.get("lines"), dict)):
+                    and loaded.get("lx") == disk.get("lx") and isinstance(loaded.get("lines"), dict)):
                 table = loaded["lines"]
         except (OSError, ValueError, UnicodeDecodeError):
             pass

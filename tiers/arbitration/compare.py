@@ -11,7 +11,7 @@ import functools
 import math
 import re
 
-from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
+from ..concepts import DAY_GROUPS, Analysis, Clause, analyze, lexicon
 from .values import SHAPE_SLOTS, same_value, shared_signs
 
 #: Minimum shared weight between a candidate clause and a constraint clause for a polarity comparison.
@@ -226,7 +226,7 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue  # sharing only "Wednesday" or "prod" is not being about the same thing
         if _disjoint_values(cc, kc):
             continue  # "never deploy on Fridays" says nothing about Monday deploys
-        if _moved_off(cc, kc):
+        if _moved_off(cc, kc, c.text):
             continue  # "Thursday instead of Friday": the line applies the rule
         if cc.force == "assert" and _when(kc) and not _when(cc) and not c.universal:
             continue  # "the deploy pipeline takes 11 minutes" says nothing about when deploys happen
@@ -241,6 +241,9 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
                 cl2 is not cc and x not in cc.signs and cl2.signs.get(x, 0) < 0
                 for cl2 in c.clauses for x in k_denied):
             continue
+        if _contrapositive(c, cc, k, kc):
+            return None  # "never merge while CI is red" restates "merge only after CI is green"; "CI is red"
+            # is its condition, not a claim of its own
         # "only X" is denied by "not Y" for any Y other than X: a prohibition that spares X agrees.
         if kc.has_only and cc.force == "prohibit" and not (cc.negated_direct & kc.only_targets):
             continue
@@ -281,6 +284,29 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             what = {"permit": "permits", "relax": "relaxes", "indiff": "waves away"}.get(cc.force, "asserts")
             return what, "it says the opposite of the constraint"
     return None
+
+
+def _contrapositive(c: Analysis, cc: Clause, k: Analysis, kc: Clause) -> bool:
+    """A prohibition under the opposite of an "only" rule's condition restates the rule: "never merge a PR while
+    CI is red" against "merge only after CI is green" (the condition clauses share a concept with opposite signs;
+    one with the same sign everywhere, "never merge while CI is green", is a flip)."""
+    if not (kc.has_only and cc.force == "prohibit"):
+        return False
+    flipped = False
+    for a in k.clauses:  # the rule's condition may sit in its own clause ("мержим только после зелёного CI")
+        if a.exception:
+            continue
+        for b in c.clauses:
+            if b is cc or b.exception:
+                continue
+            for x, sa in a.signs.items():
+                sb = b.signs.get(x, 0)
+                if sa and sb and lexicon().kind.get(x) != "generic" and x in (a.antonymic | b.antonymic
+                                                                               | a.direct | b.direct):
+                    if sa * sb > 0 and (x in a.antonymic or x in b.antonymic):
+                        return False
+                    flipped |= sa * sb < 0
+    return flipped
 
 
 _LICENSING = frozenset({"PERMIT", "RELAX", "INDIFF"})
@@ -425,8 +451,9 @@ def date_on_ruled_day(c: Analysis, k: Analysis, today: _dt.date | None = None) -
         for cc in c.clauses:
             if cc.exception or cc.force not in {"assert", "permit", "oblige"}:
                 continue
-            dates = [v for s_, v, sg in cc.values if s_ == "DATE" and sg > 0]
-            if not dates or _moved_off(cc, kc):
+            target = _move_target(cc, c.text)
+            dates = [v for s_, v, sg in cc.values if s_ == "DATE" and sg > 0 and (target is None or (s_, v) in target)]
+            if not dates or _moved_off(cc, kc, c.text):
                 continue  # none, or "Thursday Dec 3 instead of Friday Dec 4": the rule applied
             if k_topic and not (k_topic & set(cc.signs)):
                 continue
@@ -488,15 +515,38 @@ def _disjoint_values(cc: Clause, kc: Clause) -> bool:
     return False
 
 
-def _moved_off(cc: Clause, kc: Clause) -> bool:
+def _moved_off(cc: Clause, kc: Clause, text: str = "") -> bool:
     """"Propose Thursday instead of Friday" against "no meetings on Fridays": the candidate's clause rules out the
-    value the prohibition names and gives another value of that slot: the act is moved off the ruled case."""
+    value the prohibition names and gives another value of that slot: the act is moved off the ruled case. A move
+    ("Dec 4 is a Friday, so the deploy moves to Thursday", «переносим с пятницы на четверг») rules out every value
+    of the clause outside its target."""
     if kc.force != "prohibit":
         return False
     k_vals = {(s_, v) for s_, v, sg in kc.values if s_ in compared_slots()}
-    c_neg = {(s_, v) for s_, v, sg in cc.values if sg < 0}
-    c_pos = {(s_, v) for s_, v, sg in cc.values if sg > 0}
+    target = _move_target(cc, text) if text else None
+    if target is not None:
+        c_pos = target
+        c_neg = {(s_, v) for s_, v, sg in cc.values if (s_, v) not in target}
+    else:
+        c_neg = {(s_, v) for s_, v, sg in cc.values if sg < 0}
+        c_pos = {(s_, v) for s_, v, sg in cc.values if sg > 0}
     return any(sv in c_neg and any(s2 == sv[0] and v2 != sv[1] for s2, v2 in c_pos) for sv in k_vals)
+
+
+#: The preposition that names where a move goes ("moves to Thursday", «переносим на четверг»).
+_TARGET = re.compile(r"(?<!\w)(?:to|onto|until|till|на)\s+", re.I)
+
+
+def _move_target(cc: Clause, text: str) -> frozenset[tuple[str, str]] | None:
+    """The values a clause moves its act to: those after the first target preposition of the line that follows a
+    move word (``MOVE`` in the concept lexicon); None when the clause moves nothing."""
+    if "MOVE" not in cc.signs or not text:
+        return None
+    seg = text  # clause bounds are token indices: the line's first move is the clause's
+    for m in _TARGET.finditer(seg):
+        if "MOVE" in analyze(seg[:m.start()]).concepts:
+            return frozenset((s_, v) for s_, v, sg in analyze(seg[m.end():]).values if sg > 0)
+    return None
 
 
 def threshold(c: Analysis, k: Analysis) -> str | None:

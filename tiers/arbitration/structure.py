@@ -263,6 +263,12 @@ def _unknown(word: str) -> bool:
     return word.casefold() not in _STOP and all(x.startswith("w:") for x in analyze(word).concepts)
 
 
+#: "to" after a verb that hands work over ("questions go to", "route requests to", "escalate to"): who gets it.
+_ROUTED_TO = re.compile(r"\b(?:go(?:es)?|sent|send[s]?|rout(?:e[sd]?|ing)|assign(?:s|ed)?|forward(?:s|ed)?|"
+                        r"escalat(?:e[sd]?|ing)|hand(?:s|ed)?(?:\s+(?:it|them))?\s+over)\s+(?:\w+\s+){0,2}?to$",
+                        re.I)
+
+
 def _people(body: str) -> list[tuple[int, str]]:
     out = []
     masked = _CODE.sub(lambda m: " " * len(m.group(0)), body)
@@ -272,8 +278,9 @@ def _people(body: str) -> list[tuple[int, str]]:
         if not before or before.endswith((".", "!", "?", "(")):
             continue  # a sentence starts with a capital anyway; "(Ireland)" is an aside
         prev = _WORD.findall(before[-12:])
-        if prev and prev[-1].casefold() in _PLACE_PREP and before.endswith(prev[-1]):
-            continue  # "in Madrid", "to Frankfurt", «в Казани»: a place
+        if prev and prev[-1].casefold() in _PLACE_PREP and before.endswith(prev[-1]) \
+                and not _ROUTED_TO.search(before[-40:]):
+            continue  # "in Madrid", "to Frankfurt", «в Казани»: a place; "questions go to Tomasz": a person
         if not _unknown(word):
             continue  # a known word (a tool, a city, a weekday), not a person
         out.append((m.start(), name_key(word)))

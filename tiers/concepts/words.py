@@ -115,7 +115,8 @@ _RU_ENDING = _lazy(
 
 def _stem(word: str) -> str:
     if "a" <= word[:1] <= "z":
-        for suf in ("ing", "ed", "es", "s"):
+        # a noun made from a verb is the verb (departures/depart, payment/pay), else the inflection goes
+        for suf in ("ures", "ure", "ments", "ment", "ing", "ed", "es", "s"):
             if len(word) > len(suf) + 3 and word.endswith(suf):
                 word = word[: -len(suf)]
                 break
