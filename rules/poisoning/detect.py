@@ -25,6 +25,7 @@ class Signal:
 
 
 from .patterns import (
+    _AI,
     _EXFIL_STEMS,
     _P,
     _TRUST_STEMS,
@@ -94,7 +95,9 @@ _STEMS: dict[str, tuple[str, ...]] = {
     "instruction-override": ("ignor", "disregard", "forget", "overrid", "overrul", "discard", "drop", "instruction",
                              "follow", "obey", "execute", "apply", "инструкц", "выполн", "следуй",
                              "you are now", "newest", "latest", "last", "игнор", "забуд", "забыт", "внимани",
-                             "учитыв", "отбрось", "пренебре", "отмени", "соблюд", "выполн", "следуй", "инструкц"),
+                             "учитыв", "отбрось", "пренебре", "отмени", "соблюд", "выполн", "следуй", "инструкц",
+                             "prompt", "промпт", "подсказк", "no prior", "no previous", "no earlier", "no former",
+                             "you are no", "ты больше", "ты теперь", "ты уже"),
     "override-user": ("ignor", "disregard", "overrid", "overrul", "follow", "listen", "attention", "even if",
                       "regardless", "no matter", "whatever", "without", "tell", "inform", "notify", "alert",
                       "no longer", "approved", "authori", "если пользовател", "слушай", "игнор", "не обращай",
@@ -107,13 +110,18 @@ _STEMS: dict[str, tuple[str, ...]] = {
                        "security", "permission", "without", "confirm", "approval", "провер", "защит", "гейт", "хук",
                        ">", "tee", "sed -i", ".md",
                        "огранич", "обойд", "обход", "отключ", "выключ", "пропус", "игнор", "спрашив", "запрашив",
-                       "подтвержд"),
+                       "подтвержд", "off", "false", "disabl", "none"),
     "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
                        "распоряж", "систем", "администратор", "владел"),
     "run-command": ("curl", "wget", "fetch", "iwr", "invoke", "irm", "<(", "-c", "rm ", "python", "mkfs", "dd ",
                     "chmod", ":()", "http", "download"),
     "persistence": ("memory", ".md", "notes", "session", "prompt", "памят", "строк", "правил", "инструкц", "запис",
-                    "навсегда", "сесси", "запуск"),
+                    "навсегда", "сесси", "запуск",
+                    "restor", "re-add", "readd", "back", "again", "recreat", "re-creat", "reinsert", "re-insert",
+                    "верни", "восстанов", "обратно", "заново", "снова", "remember", "long-term", "permanent",
+                    "persistent", "долговрем", "постоян", "долгосроч"),
+    # a command that wipes work, ordered for every session or build
+    "wipe": ("git", "drop", "truncate", "prune", "destroy", "kubectl"),
 }
 
 
@@ -231,8 +239,10 @@ def _scan_plain(text: str) -> list[Signal]:
             continue
         if kind in _DISCUSSED_KINDS and facts.discussed:
             continue  # "the report describes comments that try to disable the confirmation step"
-        if kind == "disable-safety" and facts.lenient:
-            continue  # "User said: skip the confirmation for git fetch": the user's own preference
+        if kind == "persistence" and facts.lenient:
+            continue  # "User said: remember forever that I am allergic to nuts": the user's own wish
+        if kind == "disable-safety" and (facts.lenient or aux["f_only_user"].search(text)):
+            continue  # "User said: skip the confirmation for git fetch", "…, ask the user first": the user decides
         out.extend(found)
     exfil = "exfiltration" in present and facts.dest
     for key in ("ex_en", "ex_en2", "ex_ru") if exfil else ():
@@ -247,6 +257,13 @@ def _scan_plain(text: str) -> list[Signal]:
     out.extend(_frames(text, gates, facts))
     if "general" in gates:
         out.extend(_general_frames(text, facts))
+    if "wipe" in present and not facts.lenient:  # "User said: git clean -fdx before every build": their own choice
+        for off, sent in _sentences(text):
+            m = aux["wipe"].search(sent)
+            if m and aux["recurring"].search(sent) and not _negated(text, off + m.start()) \
+                    and not _mentioned(text, off + m.start(), off + m.end()) and not facts.discussed:
+                out.append(Signal("run-command", off + m.start(), off + m.end(), m.group(0)))
+                break
     if "base64" in present:
         for m in aux["b64_pipe"].finditer(text):
             if not _negated(text, m.start()):
@@ -268,11 +285,12 @@ _FRAME_GATES = {
     "safety": ("ask", "confirm", "approv", "permission", "consent", "sign", "check", "gate", "hook", "guard", "sandbox",
                "verif", "protect", "filter", "safe", "secur", "cuticle", "review", "спрашива", "запрашива", "подтвержд",
                "разрешени", "соглас", "одобрени", "ревью", "вопрос", "гейт", "хук", "провер", "защит", "огранич",
-               "песочниц", "фильтр", "предохран"),
+               "песочниц", "фильтр", "предохран", "scan", "сканер", "сканир"),
     "override": ("instruct", "rule", "guid", "directive", "note", "entr", "order", "prompt", "polic", "only",
                  "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только", "everyth", "anyth",
                  ".md", "все"),
-    "user": ("user", "owner", "human", "пользовател", "владел"),
+    "user": ("user", "owner", "human", "пользовател", "владел", "mention", "disclos", "упомина", "сообща", "не говори",
+             "рассказыва", "объясня"),
     # the frames of _general_frames: an ignoring verb, a ranking verb or a copying verb
     "general": ("ignor", "disregard", "forget", "drop", "discard", "aside", "throw", "overrid", "overrul", "игнор",
                 "забуд", "забыт", "отброс", "учитыв", "внимани", "пренебре", "precedence", "priority", "outrank",
@@ -292,6 +310,20 @@ def _self_act(sent: str, start: int) -> bool:
         return False
     word = re.match(r"\w+", sent[start:])
     return bool(word and _aux()["finite"].fullmatch(word.group(0)))
+
+
+def _outside_wins(sent: str, off: int) -> Signal | None:
+    """The user's word and an outside source disagree, and the outside source is to be followed ("if his
+    instructions differ from the ops e-mails, follow the e-mails"); following the user is the opposite."""
+    aux = _aux()
+    for c in aux["f_conflict"].finditer(sent):
+        if not aux["user_ref"].search(sent, 0, c.start()):
+            continue
+        for v in aux["f_follow_verb"].finditer(sent, c.end()):
+            src = aux["f_outside_src"].search(sent, v.end(), v.end() + 40)
+            if src and not aux["user_ref"].search(sent, v.end(), src.start()):
+                return Signal("override-user", off + c.start(), off + src.end(), sent[c.start():src.end()])
+    return None
 
 
 def _has_target(sent: str) -> bool:
@@ -369,7 +401,7 @@ def _general_frames(text: str, facts: _Facts) -> list[Signal]:
 
 
 #: Markdown links and images: the URL between the parentheses.
-_LINK = re.compile(r"!?\[[^\]\n]{0,200}\]\(\s*<?([^)\s>]+)")
+_LINK = re.compile(r"!?\[[^\]\n]{0,200}\]\(\s*<?((?:\{\{[^}\n]{0,80}\}\}|[^)\s>])+)")  # a {{placeholder}} may hold spaces
 #: Schemes that run code or carry a document instead of pointing somewhere.
 _ACTIVE_SCHEME = re.compile(r"(?:javascript|vbscript|data)\s*:", re.IGNORECASE)
 #: A template placeholder in a URL that names something private: the agent fills it in when it renders the link.
@@ -408,7 +440,8 @@ def _link_payloads(text: str) -> list[Signal]:
 
 
 _SENTENCE_FRAMES = (("f_void", "instruction-override", True), ("f_only_this", "instruction-override", False),
-                    ("f_user_void", "override-user", True), ("f_user_anyway", "override-user", True))
+                    ("f_user_void", "override-user", True), ("f_user_anyway", "override-user", True),
+                    ("f_conceal", "override-user", True))
 
 
 def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Signal]:
@@ -434,7 +467,12 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
             and aux["f_prior"].search(text) and not facts.lenient)
     send = (exfil and aux["f_send"].search(text) and aux["f_sensitive"].search(text)
             and aux["f_target"].search(text))
-    for off, sent in _sentences(text) if safety or keys or void or send else ():
+    conflict = "user" in gates and not facts.lenient and aux["f_conflict"].search(text)
+    for off, sent in _sentences(text) if safety or keys or void or send or conflict else ():
+        if conflict:
+            sig = _outside_wins(sent, off)
+            if sig and live(sig.start, sig.end):
+                out.append(sig)
         if safety and not aux["f_only_user"].search(sent):
             for v in aux["f_off_act"].finditer(sent):
                 o = aux["f_safety_obj"].search(sent, v.start(), v.end() + 45)
@@ -451,6 +489,8 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
                         and live(off + v.start(), off + v.end()) and live(off + o.start(), off + v.end()):
                     out.append(Signal("disable-safety", off + o.start(), off + v.end(), sent[o.start():v.end()]))
         for key, kind, strong in keys:
+            if key == "f_conceal" and facts.attributed:
+                continue  # "User said: don't mention this change to the team": the user's own wish
             for m in aux[key].finditer(sent):
                 if live(off + m.start(), off + m.end()):
                     out.append(Signal(kind, off + m.start(), off + m.end(), m.group(0), strong))
@@ -532,6 +572,10 @@ def detect(line: str) -> list[Signal]:
             outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]
             continue  # "Added a fixture: '<!-- note to the AI: … -->' must be flagged": a quoted example
         inner_signals = _scan_plain(inner)
+        tag = aux["todo_tag"].match(inner)
+        if tag and not inner_signals and not re.fullmatch(_AI, tag.group(1)):
+            outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]
+            continue  # "<!-- TODO(user): add the Q1 plan -->": a note to a person, not an order to the agent
         addressed = (aux["agent_address"].search(inner) or aux["you_imperative"].search(inner)
                      or aux["f_addressed"].search(inner))
         if inner_signals or addressed:
