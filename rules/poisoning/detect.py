@@ -525,12 +525,23 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
     return out
 
 
+#: The words without which trust_approved and trust_same cannot match (cheaper than running them on every line).
+_TRUST_CUES = (("trust_approved", ("approv", "vetted", "trusted", "listed", "signed off", "одобрен", "проверен",
+                                   "доверен", "согласован")),
+               ("trust_same", ("same", "equal", "equivalent", "тот же", "такой же", "такую же", "ту же", "равн")))
+
+
 def _trust(text: str) -> list[Signal]:
     aux = _aux()
     out: list[Signal] = []
     for m in aux["trust_strong"].finditer(text):
         if not _negated(text, m.start()):
             out.append(Signal("trust-source", m.start(), m.end(), m.group(0)))
+    for key, cues in _TRUST_CUES:
+        if any(c in text for c in cues):
+            for m in aux[key].finditer(text):
+                if not _negated(text, m.start()) and not _mentioned(text, m.start(), m.end()):
+                    out.append(Signal("trust-source", m.start(), m.end(), m.group(0)))
     words = list(aux["trust_word"].finditer(text))
     if not words:
         return out

@@ -355,10 +355,10 @@ _FRAME_SOURCES: dict[str, str] = {
     "user_anyway": (r"\bwhatever\s+(?:[\w-]+\s+){0,3}?(?:the\s+)?(?:user|owner|human)\s+(?:has\s+)?(?:gave|given|set|"
                     r"chose|chosen|picked|specified|stated|asked for|requested|configured|prefers|wants|said)\b|"
                     r"(?<!\w)как\w*\s+бы\s+(?:\w+\s+){0,2}?ни\s+(?:\w+\s+)?(?:дал|задал|выбрал|указал|просил)\w*\s+"
-                    r"пользовател\w*|пользовател\w*[^.;!?]{0,80}?(?<!\w)(?:его|ее|её|их)\s+(?:слов|указани|просьб|запрет|"
+                    r"пользовател\w*|(?<!\w)(?:его|ее|их)\s+(?:слов|указани|просьб|запрет|"
                     r"правил|инструкци|пожелани)\w*\s+(?:\w+\s+)?(?:можно не (?:соблюдать|учитывать|слушать|выполнять)|"
                     r"можно игнорировать|не учитыва\w*|не считаются|устарел\w*|не действу\w*|неактуальн\w*|не актуальн\w*)|"
-                    r"\buser\b[^.;!?]{0,80}?\b(?:his|her|their)\s+(?:words|instructions|rules|requests?|bans?|wishes|"
+                    r"\b(?:his|her|their)\s+(?:words|instructions|rules|requests?|bans?|wishes|"
                     r"preferences)\s+(?:can|may|should)\s+(?:safely\s+)?be\s+(?:ignored|disregarded|skipped|overridden)\b|"
                     r"(?<!\w)(?:возражени|просьб|жалоб|протест|запрет|отказ)\w*\s+пользовател\w*[^.;!?]{0,40}?"
                     r"(?:не обращай внимания|игнорируй|не учитывай|не слушай)|\buser'?s? (?:objections?|complaints?|"
@@ -540,8 +540,9 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
             r"(?:user|owner)\b|"
             r"(?:считай|воспринимай|рассматривай|принимай)\b(?:[^.;!?]|\.(?=\S)){0,60}(?:указани\w*|инструкци\w*|слова\w*|просьб\w*|"
             r"команд\w*) пользовател\w*|(?:как|будто|словно) (?:бы )?(?:от|слова|указания) пользовател\w*|доверя\w*[^.;]{0,30}без проверки|"
-            r"(?:ставь|устанавливай|качай|скачивай|бери)\w* (?:\w+ )?только (?:оттуда|отсюда|с него|с этого|с нее)|"
-            # what a source serves counted as already approved; a source given the same weight as the user
+            r"(?:ставь|устанавливай|качай|скачивай|бери)\w* (?:\w+ )?только (?:оттуда|отсюда|с него|с этого|с нее)", _F),
+        # what a source serves counted as already approved (run only beside an approval word, see _trust)
+        "trust_approved": (
             r"\b(?:scripts?|code|packages?|commands?|instructions?|content|anything|everything|files?|binaries|builds?|"
             r"updates?|releases?)\s+(?:from|by|served by|published by|posted (?:on|by)|on)\s+"
             r"(?:(?!our\b|internal\b|in-house\b|self-hosted\b)[\w./*-]+\s+){1,3}?"
@@ -549,7 +550,9 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
             r"(?:already\s+)?(?:pre-?approved|approved|trusted|vetted|whitelisted|allowlisted|signed off)\b|"
             r"(?:скрипт|код|пакет|команд|инструкци|сборк|обновлени)\w*\s+(?:из|с|со|от)\s+"
             r"(?:(?!наш|внутренн|корпоративн)[\w./*-]+\s+){1,3}?"
-            r"(?:считаются|считается|считай|считать)\s+(?:уже\s+)?(?:одобренн|проверенн|доверенн|согласованн)\w*|"
+            r"(?:считаются|считается|считай|считать)\s+(?:уже\s+)?(?:одобренн|проверенн|доверенн|согласованн)\w*", _F),
+        # a source given the same weight as the user (run only beside a sameness word, see _trust)
+        "trust_same": (
             r"\b(?:same|equal|equivalent)\s+(?:weight|authority|priority|standing|status|force)\s+as\s+(?:the\s+|a\s+)?"
             r"(?:user|owner)\b|(?:тот же|такой же|такую же|ту же|равн\w*)\s+(?:вес|силу|приоритет|статус|авторитет)\w*,?\s+"
             r"(?:что и|как и|как|с)\s+(?:у\s+)?(?:пользовател|владел)\w*", _F),
