@@ -289,8 +289,12 @@ _FRAME_GATES = {
     "override": ("instruct", "rule", "guid", "directive", "note", "entr", "order", "prompt", "polic", "only",
                  "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только", "everyth", "anyth",
                  ".md", "все"),
-    "user": ("user", "owner", "human", "пользовател", "владел", "mention", "disclos", "упомина", "сообща", "не говори",
-             "рассказыва", "объясня"),
+    "user": ("user", "owner", "human", "пользовател", "владел", ),
+    # override-user: a change kept from the user; the user's word and an outside source disagreeing
+    "conceal": ("mention", "tell", "reveal", "disclos", "announc", "flag", "report", "explain", "упомина", "сообща",
+                "не говори", "рассказыва", "объясня"),
+    "conflict": ("conflict", "contradict", "disagree", "differ", "clash", "diverge", "odds", "расход", "противореч",
+                 "совпада", "конфликт"),
     # the frames of _general_frames: an ignoring verb, a ranking verb or a copying verb
     "general": ("ignor", "disregard", "forget", "drop", "discard", "aside", "throw", "overrid", "overrul", "игнор",
                 "забуд", "забыт", "отброс", "учитыв", "внимани", "пренебре", "precedence", "priority", "outrank",
@@ -439,9 +443,11 @@ def _link_payloads(text: str) -> list[Signal]:
     return out
 
 
-_SENTENCE_FRAMES = (("f_void", "instruction-override", True), ("f_only_this", "instruction-override", False),
-                    ("f_user_void", "override-user", True), ("f_user_anyway", "override-user", True),
-                    ("f_conceal", "override-user", True))
+#: (frame, kind, strong, the frame group of _FRAME_GATES that must be present)
+_SENTENCE_FRAMES = (("f_void", "instruction-override", True, "override"),
+                    ("f_only_this", "instruction-override", False, "override"),
+                    ("f_user_void", "override-user", True, "user"), ("f_user_anyway", "override-user", True, "user"),
+                    ("f_conceal", "override-user", True, "conceal"))
 
 
 def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Signal]:
@@ -461,13 +467,13 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
     # the per-sentence frames, each only when its patterns can match somewhere in the line
     safety = ("safety" in gates and aux["f_safety_obj"].search(text)
               and (aux["f_off_act"].search(text) or aux["f_off_state"].search(text)) and not facts.lenient)
-    keys = [(key, kind, strong) for key, kind, strong in _SENTENCE_FRAMES
-            if ("user" if kind == "override-user" else "override") in gates and aux[key].search(text)]
+    keys = [(key, kind, strong) for key, kind, strong, gate in _SENTENCE_FRAMES
+            if gate in gates and aux[key].search(text)]
     void = ("override" in gates and aux["f_void_pred"].search(text) and aux["f_mem_obj"].search(text)
             and aux["f_prior"].search(text) and not facts.lenient)
     send = (exfil and aux["f_send"].search(text) and aux["f_sensitive"].search(text)
             and aux["f_target"].search(text))
-    conflict = "user" in gates and not facts.lenient and aux["f_conflict"].search(text)
+    conflict = "conflict" in gates and "user" in gates and not facts.lenient and aux["f_conflict"].search(text)
     for off, sent in _sentences(text) if safety or keys or void or send or conflict else ():
         if conflict:
             sig = _outside_wins(sent, off)
