@@ -486,6 +486,8 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
                     out.append(Signal("disable-safety", off + v.start(), off + o.end(), sent[v.start():o.end()]))
             for o in aux["f_safety_obj"].finditer(sent):
                 st = aux["f_off_state"].search(sent, o.end(), o.end() + 70)
+                if st and st.group(0).endswith(("deprecated", "retired")) and aux["replaced"].search(text):
+                    st = None  # "the scanner is deprecated; we migrated to trivy": replaced, not switched off
                 if st and not aux["not_off"].search(st.group(0)) and not aux["f_keep"].search(text) \
                         and not aux["f_hedge"].search(sent) \
                         and live(off + o.start(), off + st.end()):

@@ -152,8 +152,11 @@ _P: dict[str, list[tuple[str, bool]]] = {
          r"(?:гейт\w*|хук\w*|провер\w*|защит\w*|подтвержден\w*|ограничени\w*|песочниц\w*|политик\w*)", True),
         (r"(?:не спрашивай|не запрашивай|без)\s+(?:[\w-]+\s+){0,3}?(?:подтвержд\w*|разрешени\w*|согласи\w*)", False),
         # a safety setting switched off through its config: "set `policy: off` in chitin.yaml"
-        (r"\b(?:set|put|change|switch|flip|make|use|add|write|configure|toggle)\b[^.;!?]{0,20}?" + SAFETY_KEY_OFF, True),
-        (r"(?<!\w)(?:постав|выстав|установ|пропиш|задай|смени|поменя|впиши|добавь)\w*[^.;!?]{0,20}?" + SAFETY_KEY_OFF, True),
+        # (the verb opens a clause, so it is an order: "the team set `sandbox: off` last week" is a report)
+        (r"(?:^[\W\d]*|[,;:—–(]\s*|\b(?:then|and|please|first|just|also|now|always)\s+)(?:set|put|change|switch|flip|"
+         r"make|use|add|write|configure|toggle)\b[^.;!?]{0,20}?" + SAFETY_KEY_OFF, True),
+        (r"(?<!\w)(?:(?:постав|выстав|пропиш|впиш|добав)ь|установи|задай|смени|поменяй)(?:те)?(?!\w)[^.;!?]{0,20}?"
+         + SAFETY_KEY_OFF, True),
         # a memory file written through the shell, around the tool the gate watches
         (r"(?:>>?|\btee(?:\s+-a)?|\bsed\s+-i)\s*[\"'`]?[\w./~-]*(?:memory|user|agents|claude)\.md\b", True),
         (r"\b(?:memory|user|agents|claude)\.md\b[^.;!?]{0,40}?\b(?:with|via|using|through|from)\s+`?(?:>>|>|tee\b|"
@@ -352,10 +355,12 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"пользовател\w*[^.;!?:]{0,40}?(?:устарел\w*|недействительн\w*|отменен\w*|не действу\w*|"
                   r"неактуальн\w*|больше не (?:действу|актуальн)\w*|можно (?:не соблюдать|не учитывать|игнорировать|пропускать)|"
                   r"не учитыва\w*|не соблюда\w*|не применя\w*)"),
+    # (whatever the user set, then a fixed choice: "…, reply in English only")
     "user_anyway": (r"\bwhatever\s+(?:[\w-]+\s+){0,3}?(?:the\s+)?(?:user|owner|human)\s+(?:has\s+)?(?:gave|given|set|"
-                    r"chose|chosen|picked|specified|stated|asked for|requested|configured|prefers|wants|said)\b|"
+                    r"chose|chosen|picked|specified|stated|asked for|requested|configured|prefers|wants|said)\b"
+                    r"[^.;!?]{0,80}?\b(?:only|always|anyway|regardless|everything|all the same)\b|"
                     r"(?<!\w)как\w*\s+бы\s+(?:\w+\s+){0,2}?ни\s+(?:\w+\s+)?(?:дал|задал|выбрал|указал|просил)\w*\s+"
-                    r"пользовател\w*|(?<!\w)(?:его|ее|их)\s+(?:слов|указани|просьб|запрет|"
+                    r"пользовател\w*[^.;!?]{0,80}?(?:только|всегда|вс[её] равно)|(?<!\w)(?:его|ее|их)\s+(?:слов|указани|просьб|запрет|"
                     r"правил|инструкци|пожелани)\w*\s+(?:\w+\s+)?(?:можно не (?:соблюдать|учитывать|слушать|выполнять)|"
                     r"можно игнорировать|не учитыва\w*|не считаются|устарел\w*|не действу\w*|неактуальн\w*|не актуальн\w*)|"
                     r"\b(?:his|her|their)\s+(?:words|instructions|rules|requests?|bans?|wishes|"
@@ -546,8 +551,10 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
             r"\b(?:scripts?|code|packages?|commands?|instructions?|content|anything|everything|files?|binaries|builds?|"
             r"updates?|releases?)\s+(?:from|by|served by|published by|posted (?:on|by)|on)\s+"
             r"(?:(?!our\b|internal\b|in-house\b|self-hosted\b)[\w./*-]+\s+){1,3}?"
-            r"(?:counts?|are|is|should be|can be|may be|get|gets)\s+(?:treated\s+|considered\s+|regarded\s+)?(?:as\s+)?"
-            r"(?:already\s+)?(?:pre-?approved|approved|trusted|vetted|whitelisted|allowlisted|signed off)\b|"
+            r"(?:(?:counts?|counted|are|is|should be|can be|may be|get|gets)\s+(?:treated\s+|considered\s+|regarded\s+|"
+            r"deemed\s+)?as\s+(?:already\s+)?(?:pre-?approved|auto-?approved|approved|vetted|whitelisted|allowlisted|"
+            r"signed off)|(?:are|is|get|gets|count|counts)\s+(?:already\s+)?(?:pre-?approved|auto-?approved|"
+            r"whitelisted|allowlisted)|(?:are|is|get|gets)\s+already\s+(?:approved|vetted|signed off))\b|"
             r"(?:скрипт|код|пакет|команд|инструкци|сборк|обновлени)\w*\s+(?:из|с|со|от)\s+"
             r"(?:(?!наш|внутренн|корпоративн)[\w./*-]+\s+){1,3}?"
             r"(?:считаются|считается|считай|считать)\s+(?:уже\s+)?(?:одобренн|проверенн|доверенн|согласованн)\w*", _F),
@@ -595,6 +602,9 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
         "wipe": (DESTRUCTIVE, _F),
         "recurring": (RECURRING, _F),
         "user_ref": (r"\b(?:user|owner)'?s?\b|(?<!\w)(?:пользовател|владел)\w*", _F),
+        # a safeguard replaced by another one is still in place ("deprecated; we migrated to trivy")
+        "replaced": (r"\b(?:migrated to|moved to|replaced (?:by|with)|in favou?r of|superseded by|switched to|instead)\b|"
+                     r"(?<!\w)(?:заменен\w*|заменил\w*|вместо|перешли на|переехал\w* на)(?!\w)", _F),
         "todo_tag": (r"^\W{0,3}(?:todo|fixme|xxx|hack|note|nb)\s*\(\s*@?([\w.-]+)\s*\)", _F),
         "internal_strict": (r"\b(?:internal|corporate|in-house|self-hosted)\b|внутренн\w*|корпоративн\w*", _F),
     }
