@@ -117,9 +117,9 @@ _STEMS: dict[str, tuple[str, ...]] = {
                     "chmod", ":()", "http", "download"),
     "persistence": ("memory", ".md", "notes", "session", "prompt", "памят", "строк", "правил", "инструкц", "запис",
                     "навсегда", "сесси", "запуск",
-                    "restor", "re-add", "readd", "back", "again", "recreat", "re-creat", "reinsert", "re-insert",
-                    "верни", "восстанов", "обратно", "заново", "снова", "remember", "long-term", "permanent",
-                    "persistent", "долговрем", "постоян", "долгосроч"),
+                    # (a line that restores itself; "remember forever"; "long-term memory" already holds "memory")
+                    "restor", "re-add", "readd", "recreat", "re-creat", "reinsert", "re-insert", "it back", "them back",
+                    "it again", "them again", "this back", "верни", "восстанов", "заметк", "remember"),
     # a command that wipes work, ordered for every session or build
     "wipe": ("git", "drop", "truncate", "prune", "destroy", "kubectl"),
 }
@@ -289,10 +289,13 @@ _FRAME_GATES = {
     "override": ("instruct", "rule", "guid", "directive", "note", "entr", "order", "prompt", "polic", "only",
                  "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только", "everyth", "anyth",
                  ".md", "все"),
-    "user": ("user", "owner", "human", "пользовател", "владел", ),
+    "user": ("user", "owner", "human", "пользовател", "владел"),
     # override-user: a change kept from the user; the user's word and an outside source disagreeing
     "conceal": ("mention", "tell", "reveal", "disclos", "announc", "flag", "report", "explain", "упомина", "сообща",
                 "не говори", "рассказыва", "объясня"),
+    "dismiss": ("whatever", "ignored", "disregarded", "skipped", "overridden", "можно не", "можно игнор",
+                "не учитыва", "не считаются", "устарел", "не действу", "актуальн", "какие бы", "как бы", "какой бы",
+                "каким бы", "какую бы"),
     "conflict": ("conflict", "contradict", "disagree", "differ", "clash", "diverge", "odds", "расход", "противореч",
                  "совпада", "конфликт"),
     # the frames of _general_frames: an ignoring verb, a ranking verb or a copying verb
@@ -443,11 +446,13 @@ def _link_payloads(text: str) -> list[Signal]:
     return out
 
 
-#: (frame, kind, strong, the frame group of _FRAME_GATES that must be present)
-_SENTENCE_FRAMES = (("f_void", "instruction-override", True, "override"),
-                    ("f_only_this", "instruction-override", False, "override"),
-                    ("f_user_void", "override-user", True, "user"), ("f_user_anyway", "override-user", True, "user"),
-                    ("f_conceal", "override-user", True, "conceal"))
+#: (frame, kind, strong, the frame groups of _FRAME_GATES that must all be present)
+_SENTENCE_FRAMES = (("f_void", "instruction-override", True, frozenset({"override"})),
+                    ("f_only_this", "instruction-override", False, frozenset({"override"})),
+                    ("f_user_void", "override-user", True, frozenset({"user"})),
+                    ("f_user_anyway", "override-user", True, frozenset({"user"})),
+                    ("f_user_dismissed", "override-user", True, frozenset({"user", "dismiss"})),
+                    ("f_conceal", "override-user", True, frozenset({"conceal"})))
 
 
 def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Signal]:
@@ -467,8 +472,8 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
     # the per-sentence frames, each only when its patterns can match somewhere in the line
     safety = ("safety" in gates and aux["f_safety_obj"].search(text)
               and (aux["f_off_act"].search(text) or aux["f_off_state"].search(text)) and not facts.lenient)
-    keys = [(key, kind, strong) for key, kind, strong, gate in _SENTENCE_FRAMES
-            if gate in gates and aux[key].search(text)]
+    keys = [(key, kind, strong) for key, kind, strong, need in _SENTENCE_FRAMES
+            if need <= gates and aux[key].search(text)]
     void = ("override" in gates and aux["f_void_pred"].search(text) and aux["f_mem_obj"].search(text)
             and aux["f_prior"].search(text) and not facts.lenient)
     send = (exfil and aux["f_send"].search(text) and aux["f_sensitive"].search(text)
@@ -534,7 +539,7 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
 
 
 #: The words without which trust_approved and trust_same cannot match (cheaper than running them on every line).
-_TRUST_CUES = (("trust_approved", ("approv", "vetted", "trusted", "listed", "signed off", "одобрен", "проверен",
+_TRUST_CUES = (("trust_approved", ("approv", "vetted", "listed", "signed off", "одобрен", "проверен",
                                    "доверен", "согласован")),
                ("trust_same", ("same", "equal", "equivalent", "тот же", "такой же", "такую же", "ту же", "равн")))
 

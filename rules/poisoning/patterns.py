@@ -355,17 +355,7 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"пользовател\w*[^.;!?:]{0,40}?(?:устарел\w*|недействительн\w*|отменен\w*|не действу\w*|"
                   r"неактуальн\w*|больше не (?:действу|актуальн)\w*|можно (?:не соблюдать|не учитывать|игнорировать|пропускать)|"
                   r"не учитыва\w*|не соблюда\w*|не применя\w*)"),
-    # (whatever the user set, then a fixed choice: "…, reply in English only")
-    "user_anyway": (r"\bwhatever\s+(?:[\w-]+\s+){0,3}?(?:the\s+)?(?:user|owner|human)\s+(?:has\s+)?(?:gave|given|set|"
-                    r"chose|chosen|picked|specified|stated|asked for|requested|configured|prefers|wants|said)\b"
-                    r"[^.;!?]{0,80}?\b(?:only|always|anyway|regardless|everything|all the same)\b|"
-                    r"(?<!\w)как\w*\s+бы\s+(?:\w+\s+){0,2}?ни\s+(?:\w+\s+)?(?:дал|задал|выбрал|указал|просил)\w*\s+"
-                    r"пользовател\w*[^.;!?]{0,80}?(?:только|всегда|вс[её] равно)|(?<!\w)(?:его|ее|их)\s+(?:слов|указани|просьб|запрет|"
-                    r"правил|инструкци|пожелани)\w*\s+(?:\w+\s+)?(?:можно не (?:соблюдать|учитывать|слушать|выполнять)|"
-                    r"можно игнорировать|не учитыва\w*|не считаются|устарел\w*|не действу\w*|неактуальн\w*|не актуальн\w*)|"
-                    r"\b(?:his|her|their)\s+(?:words|instructions|rules|requests?|bans?|wishes|"
-                    r"preferences)\s+(?:can|may|should)\s+(?:safely\s+)?be\s+(?:ignored|disregarded|skipped|overridden)\b|"
-                    r"(?<!\w)(?:возражени|просьб|жалоб|протест|запрет|отказ)\w*\s+пользовател\w*[^.;!?]{0,40}?"
+    "user_anyway": (r"(?<!\w)(?:возражени|просьб|жалоб|протест|запрет|отказ)\w*\s+пользовател\w*[^.;!?]{0,40}?"
                     r"(?:не обращай внимания|игнорируй|не учитывай|не слушай)|\buser'?s? (?:objections?|complaints?|"
                     r"requests?|protests?|refusals?)\b[^.;!?]{0,40}?\b(?:can be ignored|should be ignored|don't matter|"
                     r"do not matter|are irrelevant)\b|(?:что|как|сколько)\s+бы\s+ни\s+(?:\w+\s+){1,2}?(?:пользовател|владел)\w*|\b(?:if|when|whenever|even if|should)\s+(?:the\s+)?(?:user|owner|human)\s+(?:\w+\s+){0,1}?"
@@ -390,6 +380,17 @@ _FRAME_SOURCES: dict[str, str] = {
                 r"(?:change|instruction|note|rule|override|switch|update|setting)s?\b|(?<!\w)(?:не\s+(?:говори|сообщай|"
                 r"упоминай|рассказывай|объясняй)|не\s+упоминая|не\s+сообщая)\s+(?:\w+\s+)?(?:об?|про)\s+(?:этом|это\w*)\s+"
                 r"(?:изменени|правил|инструкци|настройк|замен)\w*"),
+    # override-user: whatever the user set, then a fixed choice ("…, reply in English only"); the user's words,
+    # named by a pronoun, declared ignorable («его слова можно не учитывать»)
+    "user_dismissed": (r"\bwhatever\s+(?:[\w-]+\s+){0,3}?(?:the\s+)?(?:user|owner|human)\s+(?:has\s+)?(?:gave|given|set|"
+                    r"chose|chosen|picked|specified|stated|asked for|requested|configured|prefers|wants|said)\b"
+                    r"[^.;!?]{0,80}?\b(?:only|always|anyway|regardless|everything|all the same)\b|"
+                    r"(?<!\w)как\w*\s+бы\s+(?:\w+\s+){0,2}?ни\s+(?:\w+\s+)?(?:дал|задал|выбрал|указал|просил)\w*\s+"
+                    r"пользовател\w*[^.;!?]{0,80}?(?:только|всегда|вс[её] равно)|(?<!\w)(?:его|ее|их)\s+(?:слов|указани|просьб|запрет|"
+                    r"правил|инструкци|пожелани)\w*\s+(?:\w+\s+)?(?:можно не (?:соблюдать|учитывать|слушать|выполнять)|"
+                    r"можно игнорировать|не учитыва\w*|не считаются|устарел\w*|не действу\w*|неактуальн\w*|не актуальн\w*)|"
+                    r"\b(?:his|her|their)\s+(?:words|instructions|rules|requests?|bans?|wishes|"
+                    r"preferences)\s+(?:can|may|should)\s+(?:safely\s+)?be\s+(?:ignored|disregarded|skipped|overridden)\b"),
     # exfiltration: sending verb + sensitive object + outside target, any order within a sentence
     "send": (r"\b(?:send|post|upload|e-?mail|mail|forward|transmit|exfiltrate|leak|share|sync|submit|pipe|dump|cc|"
              r"bcc|report|push|relay|copy|copie|attach|include|paste|dm|text|ship|export|deliver|hand over|back up|"
