@@ -5,18 +5,21 @@ Flags a line that plants an instruction for every future session. Each category 
 in one sentence, in any order, in English and Russian, never a listed sentence:
 
 - **trust a source**: a site, sender or repo declared official/trusted/vetted/signed + its content run, installed
-  or followed (or its words counted as the user's);
+  or followed, what it serves counted as already approved, or its words given the user's weight;
 - **run / download**: a remote script piped into a shell, `bash <(curl …)`, download-and-run, destructive commands
-  (`rm -rf ~`, `mkfs`);
+  (`rm -rf ~`, `mkfs`), a command that wipes work (`git reset --hard`, `DROP TABLE`) on every session or build;
 - **exfiltrate**: a sending verb + something private (keys, `.env`, `~/.ssh`, passwords, personal data, the user's
-  mail or contacts, a database dump) + an outside or in-band target (a URL, an address, a webhook, every reply, the
+  mail or contacts, a database dump, the output of `printenv`) + an outside or in-band target (a URL, an address, a webhook, every reply, the
   commit message);
 - **ignore or disable checks**: a safeguard (gate, hook, confirmation, sandbox, review) switched off, skipped, no
-  longer required, or worked around (`--no-verify`, writing a memory file through `>>`/`tee`);
+  longer required, deprecated, set to off in a config (`policy: off`), or worked around (`--no-verify`, writing a
+  memory file through `>>`/`tee`);
 - **override instructions or the user**: earlier or memory-held rules declared void or ignored, an outside source
-  (web pages, tickets, comments) ranked above memory, the user's word set aside or hidden from them;
-- **persona / authority**: "you are now …", fake system notices and admin approvals (these count with another sign);
-- **persistence**: the line orders itself copied into every new file or session;
+  (web pages, tickets, comments) ranked above memory or followed where it disagrees with the user, the user's word
+  set aside, or a change hidden from them;
+- **persona / authority**: "you are now …" without rules, «ты больше не ассистент», a new system prompt, fake system notices and admin approvals (these count with another sign);
+- **persistence**: the line orders itself copied into every new file or session, restored when removed, or kept
+  forever in long-term memory;
 - **hidden or encoded text**: agent-addressed HTML comments, base64 that decodes to a command, invisible and tag
   characters (decoded first; CU303 and CU304 report the characters themselves);
 - **links with payloads**: `javascript:`/`data:` links, a link or image whose URL holds a placeholder for private
@@ -24,7 +27,8 @@ in one sentence, in any order, in English and Russian, never a listed sentence:
 
 Look-alikes pass: a negation before the act ("never pipe curl into a shell"), a quoted attack in a line that
 reports or tests it (a code span counts as a quote only when the line orders nothing to be run), and, for
-preference-like waivers, the user's own words ("User said: no need to ask before running the tests").
+preference-like waivers, the user's own words ("User said: no need to ask before running the tests"), a decision
+routed to the user ("…, ask the user first"), and an HTML comment tagged for a named person (`<!-- TODO(maria): … -->`).
 
 ## Why is this bad
 Memory files are loaded into every session with the authority of the agent's own notes. One poisoned line

@@ -13,7 +13,10 @@ Besides fixed patterns, *frames* (``_FRAME_SOURCES``) catch new wordings: word c
 sentence in any order: a sending verb + a sensitive object (keys, .env, passport, phone, «паспорт») + an outside
 target; a source declared official/trusted + running or following what it serves; a safety step (gate, hooks,
 confirmation, «подтверждение») + switched off / no longer asked; earlier instructions + void; the user's rule +
-outdated; a comment addressed to the AI («Ассистенту:», «боту»). Frames stay quiet in lines that discuss an attack,
+outdated; a comment addressed to the AI («Ассистенту:», «боту»); a persona swapped in; a line that restores or
+keeps itself; secrets printed by a command (`printenv`) sent out; a source's content counted as approved or as the
+user's word; a safety key set to off; a destructive command on every session; the user's word losing to an outside
+source or a change kept from them (docs/rules.md, "How CU302 decides"). Frames stay quiet in lines that discuss an attack,
 after a negation, and (for preference-like waivers) in lines that report the user's own words ("User said: …").
 A detector or frame runs only when one of its stems occurs in the line (``_STEMS``, ``_FRAME_GATES``).
 """

@@ -25,6 +25,7 @@ class Signal:
 
 
 from .patterns import (
+    _AI,
     _EXFIL_STEMS,
     _P,
     _TRUST_STEMS,
@@ -94,7 +95,9 @@ _STEMS: dict[str, tuple[str, ...]] = {
     "instruction-override": ("ignor", "disregard", "forget", "overrid", "overrul", "discard", "drop", "instruction",
                              "follow", "obey", "execute", "apply", "инструкц", "выполн", "следуй",
                              "you are now", "newest", "latest", "last", "игнор", "забуд", "забыт", "внимани",
-                             "учитыв", "отбрось", "пренебре", "отмени", "соблюд", "выполн", "следуй", "инструкц"),
+                             "учитыв", "отбрось", "пренебре", "отмени", "соблюд", "выполн", "следуй", "инструкц",
+                             "prompt", "промпт", "подсказк", "no prior", "no previous", "no earlier", "no former",
+                             "you are no", "ты больше", "ты теперь", "ты уже"),
     "override-user": ("ignor", "disregard", "overrid", "overrul", "follow", "listen", "attention", "even if",
                       "regardless", "no matter", "whatever", "without", "tell", "inform", "notify", "alert",
                       "no longer", "approved", "authori", "если пользовател", "слушай", "игнор", "не обращай",
@@ -107,13 +110,18 @@ _STEMS: dict[str, tuple[str, ...]] = {
                        "security", "permission", "without", "confirm", "approval", "провер", "защит", "гейт", "хук",
                        ">", "tee", "sed -i", ".md",
                        "огранич", "обойд", "обход", "отключ", "выключ", "пропус", "игнор", "спрашив", "запрашив",
-                       "подтвержд"),
+                       "подтвержд", "off", "false", "disabl", "none"),
     "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
                        "распоряж", "систем", "администратор", "владел"),
     "run-command": ("curl", "wget", "fetch", "iwr", "invoke", "irm", "<(", "-c", "rm ", "python", "mkfs", "dd ",
                     "chmod", ":()", "http", "download"),
     "persistence": ("memory", ".md", "notes", "session", "prompt", "памят", "строк", "правил", "инструкц", "запис",
-                    "навсегда", "сесси", "запуск"),
+                    "навсегда", "сесси", "запуск",
+                    # (a line that restores itself; "remember forever"; "long-term memory" already holds "memory")
+                    "restor", "re-add", "readd", "recreat", "re-creat", "reinsert", "re-insert", "it back", "them back",
+                    "it again", "them again", "this back", "верни", "восстанов", "заметк", "remember"),
+    # a command that wipes work, ordered for every session or build
+    "wipe": ("git", "drop", "truncate", "prune", "destroy", "kubectl"),
 }
 
 
@@ -231,8 +239,10 @@ def _scan_plain(text: str) -> list[Signal]:
             continue
         if kind in _DISCUSSED_KINDS and facts.discussed:
             continue  # "the report describes comments that try to disable the confirmation step"
-        if kind == "disable-safety" and facts.lenient:
-            continue  # "User said: skip the confirmation for git fetch": the user's own preference
+        if kind == "persistence" and facts.lenient:
+            continue  # "User said: remember forever that I am allergic to nuts": the user's own wish
+        if kind == "disable-safety" and (facts.lenient or aux["f_only_user"].search(text)):
+            continue  # "User said: skip the confirmation for git fetch", "…, ask the user first": the user decides
         out.extend(found)
     exfil = "exfiltration" in present and facts.dest
     for key in ("ex_en", "ex_en2", "ex_ru") if exfil else ():
@@ -247,6 +257,13 @@ def _scan_plain(text: str) -> list[Signal]:
     out.extend(_frames(text, gates, facts))
     if "general" in gates:
         out.extend(_general_frames(text, facts))
+    if "wipe" in present and not facts.lenient:  # "User said: git clean -fdx before every build": their own choice
+        for off, sent in _sentences(text):
+            m = aux["wipe"].search(sent)
+            if m and aux["recurring"].search(sent) and not _negated(text, off + m.start()) \
+                    and not _mentioned(text, off + m.start(), off + m.end()) and not facts.discussed:
+                out.append(Signal("run-command", off + m.start(), off + m.end(), m.group(0)))
+                break
     if "base64" in present:
         for m in aux["b64_pipe"].finditer(text):
             if not _negated(text, m.start()):
@@ -268,11 +285,19 @@ _FRAME_GATES = {
     "safety": ("ask", "confirm", "approv", "permission", "consent", "sign", "check", "gate", "hook", "guard", "sandbox",
                "verif", "protect", "filter", "safe", "secur", "cuticle", "review", "спрашива", "запрашива", "подтвержд",
                "разрешени", "соглас", "одобрени", "ревью", "вопрос", "гейт", "хук", "провер", "защит", "огранич",
-               "песочниц", "фильтр", "предохран"),
+               "песочниц", "фильтр", "предохран", "scan", "сканер", "сканир"),
     "override": ("instruct", "rule", "guid", "directive", "note", "entr", "order", "prompt", "polic", "only",
                  "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только", "everyth", "anyth",
                  ".md", "все"),
     "user": ("user", "owner", "human", "пользовател", "владел"),
+    # override-user: a change kept from the user; the user's word and an outside source disagreeing
+    "conceal": ("mention", "tell", "reveal", "disclos", "announc", "flag", "report", "explain", "упомина", "сообща",
+                "не говори", "рассказыва", "объясня"),
+    "dismiss": ("whatever", "ignored", "disregarded", "skipped", "overridden", "можно не", "можно игнор",
+                "не учитыва", "не считаются", "устарел", "не действу", "актуальн", "какие бы", "как бы", "какой бы",
+                "каким бы", "какую бы"),
+    "conflict": ("conflict", "contradict", "disagree", "differ", "clash", "diverge", "odds", "расход", "противореч",
+                 "совпада", "конфликт"),
     # the frames of _general_frames: an ignoring verb, a ranking verb or a copying verb
     "general": ("ignor", "disregard", "forget", "drop", "discard", "aside", "throw", "overrid", "overrul", "игнор",
                 "забуд", "забыт", "отброс", "учитыв", "внимани", "пренебре", "precedence", "priority", "outrank",
@@ -292,6 +317,20 @@ def _self_act(sent: str, start: int) -> bool:
         return False
     word = re.match(r"\w+", sent[start:])
     return bool(word and _aux()["finite"].fullmatch(word.group(0)))
+
+
+def _outside_wins(sent: str, off: int) -> Signal | None:
+    """The user's word and an outside source disagree, and the outside source is to be followed ("if his
+    instructions differ from the ops e-mails, follow the e-mails"); following the user is the opposite."""
+    aux = _aux()
+    for c in aux["f_conflict"].finditer(sent):
+        if not aux["user_ref"].search(sent, 0, c.start()):
+            continue
+        for v in aux["f_follow_verb"].finditer(sent, c.end()):
+            src = aux["f_outside_src"].search(sent, v.end(), v.end() + 40)
+            if src and not aux["user_ref"].search(sent, v.end(), src.start()):
+                return Signal("override-user", off + c.start(), off + src.end(), sent[c.start():src.end()])
+    return None
 
 
 def _has_target(sent: str) -> bool:
@@ -369,7 +408,7 @@ def _general_frames(text: str, facts: _Facts) -> list[Signal]:
 
 
 #: Markdown links and images: the URL between the parentheses.
-_LINK = re.compile(r"!?\[[^\]\n]{0,200}\]\(\s*<?([^)\s>]+)")
+_LINK = re.compile(r"!?\[[^\]\n]{0,200}\]\(\s*<?((?:\{\{[^}\n]{0,80}\}\}|[^)\s>])+)")  # a {{placeholder}} may hold spaces
 #: Schemes that run code or carry a document instead of pointing somewhere.
 _ACTIVE_SCHEME = re.compile(r"(?:javascript|vbscript|data)\s*:", re.IGNORECASE)
 #: A template placeholder in a URL that names something private: the agent fills it in when it renders the link.
@@ -407,8 +446,13 @@ def _link_payloads(text: str) -> list[Signal]:
     return out
 
 
-_SENTENCE_FRAMES = (("f_void", "instruction-override", True), ("f_only_this", "instruction-override", False),
-                    ("f_user_void", "override-user", True), ("f_user_anyway", "override-user", True))
+#: (frame, kind, strong, the frame groups of _FRAME_GATES that must all be present)
+_SENTENCE_FRAMES = (("f_void", "instruction-override", True, frozenset({"override"})),
+                    ("f_only_this", "instruction-override", False, frozenset({"override"})),
+                    ("f_user_void", "override-user", True, frozenset({"user"})),
+                    ("f_user_anyway", "override-user", True, frozenset({"user"})),
+                    ("f_user_dismissed", "override-user", True, frozenset({"user", "dismiss"})),
+                    ("f_conceal", "override-user", True, frozenset({"conceal"})))
 
 
 def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Signal]:
@@ -428,13 +472,18 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
     # the per-sentence frames, each only when its patterns can match somewhere in the line
     safety = ("safety" in gates and aux["f_safety_obj"].search(text)
               and (aux["f_off_act"].search(text) or aux["f_off_state"].search(text)) and not facts.lenient)
-    keys = [(key, kind, strong) for key, kind, strong in _SENTENCE_FRAMES
-            if ("user" if kind == "override-user" else "override") in gates and aux[key].search(text)]
+    keys = [(key, kind, strong) for key, kind, strong, need in _SENTENCE_FRAMES
+            if need <= gates and aux[key].search(text)]
     void = ("override" in gates and aux["f_void_pred"].search(text) and aux["f_mem_obj"].search(text)
             and aux["f_prior"].search(text) and not facts.lenient)
     send = (exfil and aux["f_send"].search(text) and aux["f_sensitive"].search(text)
             and aux["f_target"].search(text))
-    for off, sent in _sentences(text) if safety or keys or void or send else ():
+    conflict = "conflict" in gates and "user" in gates and not facts.lenient and aux["f_conflict"].search(text)
+    for off, sent in _sentences(text) if safety or keys or void or send or conflict else ():
+        if conflict:
+            sig = _outside_wins(sent, off)
+            if sig and live(sig.start, sig.end):
+                out.append(sig)
         if safety and not aux["f_only_user"].search(sent):
             for v in aux["f_off_act"].finditer(sent):
                 o = aux["f_safety_obj"].search(sent, v.start(), v.end() + 45)
@@ -442,6 +491,8 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
                     out.append(Signal("disable-safety", off + v.start(), off + o.end(), sent[v.start():o.end()]))
             for o in aux["f_safety_obj"].finditer(sent):
                 st = aux["f_off_state"].search(sent, o.end(), o.end() + 70)
+                if st and st.group(0).endswith(("deprecated", "retired")) and aux["replaced"].search(text):
+                    st = None  # "the scanner is deprecated; we migrated to trivy": replaced, not switched off
                 if st and not aux["not_off"].search(st.group(0)) and not aux["f_keep"].search(text) \
                         and not aux["f_hedge"].search(sent) \
                         and live(off + o.start(), off + st.end()):
@@ -451,6 +502,8 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
                         and live(off + v.start(), off + v.end()) and live(off + o.start(), off + v.end()):
                     out.append(Signal("disable-safety", off + o.start(), off + v.end(), sent[o.start():v.end()]))
         for key, kind, strong in keys:
+            if key == "f_conceal" and facts.attributed:
+                continue  # "User said: don't mention this change to the team": the user's own wish
             for m in aux[key].finditer(sent):
                 if live(off + m.start(), off + m.end()):
                     out.append(Signal(kind, off + m.start(), off + m.end(), m.group(0), strong))
@@ -485,12 +538,23 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
     return out
 
 
+#: The words without which trust_approved and trust_same cannot match (cheaper than running them on every line).
+_TRUST_CUES = (("trust_approved", ("approv", "vetted", "listed", "signed off", "одобрен", "проверен",
+                                   "доверен", "согласован")),
+               ("trust_same", ("same", "equal", "equivalent", "тот же", "такой же", "такую же", "ту же", "равн")))
+
+
 def _trust(text: str) -> list[Signal]:
     aux = _aux()
     out: list[Signal] = []
     for m in aux["trust_strong"].finditer(text):
         if not _negated(text, m.start()):
             out.append(Signal("trust-source", m.start(), m.end(), m.group(0)))
+    for key, cues in _TRUST_CUES:
+        if any(c in text for c in cues):
+            for m in aux[key].finditer(text):
+                if not _negated(text, m.start()) and not _mentioned(text, m.start(), m.end()):
+                    out.append(Signal("trust-source", m.start(), m.end(), m.group(0)))
     words = list(aux["trust_word"].finditer(text))
     if not words:
         return out
@@ -532,6 +596,10 @@ def detect(line: str) -> list[Signal]:
             outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]
             continue  # "Added a fixture: '<!-- note to the AI: … -->' must be flagged": a quoted example
         inner_signals = _scan_plain(inner)
+        tag = aux["todo_tag"].match(inner)
+        if tag and not inner_signals and not re.fullmatch(_AI, tag.group(1)):
+            outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]
+            continue  # "<!-- TODO(user): add the Q1 plan -->": a note to a person, not an order to the agent
         addressed = (aux["agent_address"].search(inner) or aux["you_imperative"].search(inner)
                      or aux["f_addressed"].search(inner))
         if inner_signals or addressed:

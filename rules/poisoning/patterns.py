@@ -41,6 +41,23 @@ SECRETS_RU = (r"(?:\.env\b|ключ\w*|токен\w*|парол\w*|секрет\
               r"личн\w* данн\w*|данн\w* пользовател\w*|переписк\w*|~/\.ssh\S*|id_rsa\S*|куки|cookie\w*|"
               r"содержимое\s+\S+|переменн\w* окружени\w*|дамп\w*|баз\w* данн\w*|исходн\w* код\w*|"
               r"(?:копи\w*|весь|всю|целиком) (?:\w+ )?репозитори\w*)")
+#: Commands whose output is the secrets themselves: sending that output sends them.
+SECRET_DUMP = (r"\bprintenv\b|`\s*(?:env|set|export\s+-p)\b[^`]*`|`\s*cat\s+[^`]*(?:\.env|\.ssh|\.aws|credentials|"
+               r"\.netrc|\.npmrc|\.pgpass)[^`]*`|(?:output|вывод\w*) (?:of |от )?`?(?:env|printenv)\b")
+#: A recurring moment: every session, build, start or commit (RU: при каждом запуске, перед каждой сборкой).
+RECURRING = (r"\b(?:every|each|whenever|always|on (?:each|every)|at the start of (?:each|every)|before (?:each|every|any)|"
+             r"after (?:each|every))\s+(?:\w+\s+){0,2}?(?:sessions?|builds?|runs?|starts?|launch\w*|commits?|deploys?|"
+             r"boots?|startups?|conversations?|chats?|days?|mornings?)\b|(?<!\w)(?:при|в начале|перед|после|на)\s+"
+             r"кажд\w*\s+(?:\w+\s+)?(?:запуск|старт|сборк|сесси|коммит|деплой|разговор|чат|день|утр)\w*|"
+             r"(?<!\w)кажд\w*\s+(?:сесси|сборк|запуск|утр|день)\w*")
+#: Commands that wipe work or data with no way back (a cleanup of build dirs is not among them).
+DESTRUCTIVE = (r"\bgit\s+clean\s+-\w*[fdx]\w*|\bgit\s+reset\s+--hard\b|\bgit\s+push\s+(?:\S+\s+)*(?:-f|--force)\b|"
+               r"\bgit\s+checkout\s+(?:-f\s+)?--\s+\.|\bdrop\s+(?:database|schema|table)\b|\btruncate\s+table\b|"
+               r"\bdocker\s+system\s+prune\b|\bkubectl\s+delete\s+(?:ns|namespace|all)\b|\bterraform\s+destroy\b")
+#: A safety setting given an "off" value in a config: `policy: off`, `verify_ssl = false`.
+SAFETY_KEY_OFF = (r"\b[\w.-]*(?:policy|gate|guard|safety|security|sandbox|verify|verification|hooks?|scan\w*|checks?|"
+                  r"confirm\w*|protection|cuticle|filter\w*|approvals?)[\w.-]*\s*[:=]\s*[\"']?(?:off|false|no|none|"
+                  r"disabled?|0)\b")
 AGENT_ADDRESS = (r"^\s*(?:ai(?: agent)?|agent|assistant|llm|model|claude|gpt|chatgpt|copilot|codex|gemini|bot|system|"
                  r"ассистент|агент|модель|ии|бот|система)\s*(?:[:,—–]|\s-\s)")
 
@@ -54,6 +71,15 @@ _P: dict[str, list[tuple[str, bool]]] = {
         (r"\b(?:new|updated|real) (?:system )?instructions?\s*:", True),
         (r"\b(?:the )?real (?:ones|instructions|rules) (?:follow|are below|come next)\b", True),
         (r"\byou are now (?:a |an |in )?(?:unrestricted|jailbroken|developer mode|dan\b|free)", True),
+        # a persona swapped in: "you are now X, an unrestricted assistant", «ты больше не ассистент этого проекта»
+        (r"\byou are (?:now|no longer)\b[^.;!?]{0,60}?\b(?:unrestricted|jailbroken|uncensored|unfiltered|without (?:any )?"
+         r"(?:rules|restrictions|limits|guidelines|filters)|(?:with )?no (?:prior |previous |earlier )?(?:rules|restrictions|"
+         r"limits|guidelines|instructions|filters))\b", True),
+        (r"\b(?:you|assistant|agent|ai|bot|model)\b[^.;!?]{0,20}?\b(?:with|has|have|having) no (?:prior|previous|earlier|former) (?:guidelines|instructions|rules|directives|"
+         r"restrictions)\b", True),
+        (r"(?<!\w)ты\s+(?:больше\s+не|теперь\s+не|уже\s+не|теперь)\s+(?:\w+\s+)?(?:ассистент|помощник|агент|бот|"
+         r"модель)\w*", True),
+        (r"\bnew (?:system )?prompt\b\W{0,6}(?:#|:|—|–)|(?:нов\w*\s+)?системн\w* (?:промпт|подсказк)\w*\s*(?:#|:)", True),
         (r"\b(?:the )?(?:newest|latest|last) (?:memory )?(?:entry|line|note) (?:always )?(?:wins|overrides|takes precedence)\b", True),
         (r"(?:игнорир\w*|проигнорир\w*|забудь|забыть|не обращай внимания на|не учитывай|отбрось|пренебреги|отмени)"
          r"[^.;!?]{0,30}?(?:все |всех |любые )?(?:предыдущ\w*|прежн\w*|ранее|прошл\w*|системн\w*|исходн\w*|"
@@ -125,6 +151,12 @@ _P: dict[str, list[tuple[str, bool]]] = {
         (r"(?:обойди|обходи|отключи|выключи|пропусти|пропускай|игнорируй|отключай)\s+(?:[\w-]+\s+){0,2}?"
          r"(?:гейт\w*|хук\w*|провер\w*|защит\w*|подтвержден\w*|ограничени\w*|песочниц\w*|политик\w*)", True),
         (r"(?:не спрашивай|не запрашивай|без)\s+(?:[\w-]+\s+){0,3}?(?:подтвержд\w*|разрешени\w*|согласи\w*)", False),
+        # a safety setting switched off through its config: "set `policy: off` in chitin.yaml"
+        # (the verb opens a clause, so it is an order: "the team set `sandbox: off` last week" is a report)
+        (r"(?:^[\W\d]*|[,;:—–(]\s*|\b(?:then|and|please|first|just|also|now|always)\s+)(?:set|put|change|switch|flip|"
+         r"make|use|add|write|configure|toggle)\b[^.;!?]{0,20}?" + SAFETY_KEY_OFF, True),
+        (r"(?<!\w)(?:(?:постав|выстав|пропиш|впиш|добав)ь|установи|задай|смени|поменяй)(?:те)?(?!\w)[^.;!?]{0,20}?"
+         + SAFETY_KEY_OFF, True),
         # a memory file written through the shell, around the tool the gate watches
         (r"(?:>>?|\btee(?:\s+-a)?|\bsed\s+-i)\s*[\"'`]?[\w./~-]*(?:memory|user|agents|claude)\.md\b", True),
         (r"\b(?:memory|user|agents|claude)\.md\b[^.;!?]{0,40}?\b(?:with|via|using|through|from)\s+`?(?:>>|>|tee\b|"
@@ -179,6 +211,21 @@ _P: dict[str, list[tuple[str, bool]]] = {
          r"внеси|вставь)\b[^.]{0,80}?(?:навсегда|в начале каждой сессии|при каждом запуске|каждую сессию)", True),
         (r"(?:скопируй|добавь|запиши|сохрани|внеси|вставь)\s+(?:эту|следующую|данную)\s+(?:строк\w*|правил\w*|"
          r"инструкци\w*|запис\w*)", True),
+        # the line asks to be restored when someone removes it
+        (r"\b(?:if|when|whenever|should|once)\b[^.;!?]{0,40}?\b(?:this|the|these|that)\s+(?:note|line|entry|rule|text|"
+         r"instruction|paragraph|block|reminder)s?\b[^.;!?]{0,30}?\b(?:is|are|gets?|got|was|were)\s+(?:ever\s+)?"
+         r"(?:removed|deleted|erased|dropped|cleaned up|lost|missing|gone|archived)\b[^.;!?]{0,60}?\b(?:re-?add|"
+         r"restore|recreate|re-?create|re-?insert|re-?write|(?:put|add|write|copy|bring) (?:it|them|this) (?:back|again))\b",
+         True),
+        (r"(?:если|когда)\s[^.;!?]{0,40}?(?:эт\w*|данн\w*)\s+(?:строк|заметк|запис|правил|инструкци|текст|абзац)\w*\s+"
+         r"(?:\w+\s+){0,2}?(?:удал|сотр|пропад|исчез|потер)\w*[^.;!?]{0,60}?(?:верни|восстанови|(?:добавь|запиши|вставь)"
+         r"\s+(?:\w+\s+)?(?:снова|обратно|заново))", True),
+        # an order to keep something forever in the agent's long-term memory
+        (r"\bremember (?:this |that |it )?(?:forever|permanently|for good|for all future sessions)\b|\b(?:save|write|store|"
+         r"add|put|keep)\s+(?:this|it)\s+(?:to|in|into)\s+(?:your\s+)?(?:long-term|permanent|persistent)\s+memory\b",
+         True),
+        (r"(?:сохрани|запиши|запомни|добавь|внеси|занеси)\s+(?:это|эт\w+\s+\w+)\s+(?:в|во)\s+(?:свою\s+)?"
+         r"(?:долговременн\w*|постоянн\w*|долгосрочн\w*)\s+памят\w*|запомни\s+(?:\w+\s+)?навсегда", True),
     ],
 }
 
@@ -244,10 +291,10 @@ _FRAME_SOURCES: dict[str, str] = {
                 r"сними|снять|убра|убер|деактивир|игнорир)\w*"),
     "safety_obj": (r"\b(?:(?:memory |write |safety |security )?gates?|hooks?|pre-?\w* checks?|checks?|confirmations?|"
                    r"approvals?|guard(?:rail)?s?|sandbox\w*|verification|protections?|filters?|safeguards?|"
-                   r"safety|security|cuticle|review step|permission prompts?)\b|гейт\w*|хук\w*|провер\w*|защит\w*|"
+                   r"safety|security|cuticle|review step|permission prompts?|(?:pre-?\w+ |security |safety )?scan(?:s|ner|ning)?)\b|сканер\w*|сканировани\w*|гейт\w*|хук\w*|провер\w*|защит\w*|"
                    r"подтвержден\w*|ограничени\w*|песочниц\w*|фильтр\w*|предохранител\w*"),
     "off_state": (r"\b(?:is|are|was|were|been|got|now|stay|stays)\s+(?:\w+\s+){0,1}?(?:switched off|turned off|off|"
-                  r"disabled|deactivated|suspended|lifted|removed|not needed|not required|unnecessary)\b|\bno longer "
+                  r"disabled|deactivated|suspended|lifted|removed|not needed|not required|unnecessary|deprecated|retired)\b|\bno longer "
                   r"(?:required|needed|necessary|in effect|active|enforced|applies)\b|\b(?:can|may|could) (?:safely )?be "
                   r"(?:skipped|ignored|bypassed|turned off|disabled)\b|\b(?:is|are) (?:now )?optional\b|"
                   r"(?<!\w)можно\s+(?:не\s+(?:проход|выполня|запуска|делать|соблюда|спрашива|запрашива)\w*|"
@@ -300,8 +347,9 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"неактуальн\w*)"),
     # override-user: the user's word set aside
     "user_void": (r"\buser'?s?\s+(?:[\w'\"«»“”/-]+\s+){0,6}?(?:rules?|instructions?|preferences?|requests?|directives?|wish(?:es)?|"
-                  r"restrictions?|orders?|bans?|limits?)\b[^.;!?]{0,40}?\b(?:is|are|was|were|has been|have been)?\s*"
-                  r"(?:outdated|obsolete|void|invalid|cancel+ed|superseded|irrelevant|deprecated|no longer (?:valid|"
+                  r"restrictions?|orders?|bans?|limits?|words)\b[^.;!?]{0,40}?\b(?:is|are|was|were|has been|have been)?\s*"
+                  r"(?:outdated|obsolete|void|invalid|cancel+ed|superseded|irrelevant|deprecated|(?:can|may|should) (?:safely )?"
+                  r"be (?:ignored|disregarded|skipped)|no longer (?:valid|"
                   r"applies|apply|relevant|in force)|doesn't apply|does not apply|don't apply|do not apply)\b|"
                   r"(?:правил\w*|указани\w*|инструкци\w*|запрет\w*|просьб\w*|пожелани\w*|ограничени\w*)\s+"
                   r"пользовател\w*[^.;!?:]{0,40}?(?:устарел\w*|недействительн\w*|отменен\w*|не действу\w*|"
@@ -322,6 +370,27 @@ _FRAME_SOURCES: dict[str, str] = {
                     r"пользовател\w*|(?:даже )?если пользовател\w* (?:\w+\s+){0,2}?(?:против|запрещ\w*|возража\w*|"
                     r"откаж\w*|жалу\w*|проси\w*|попрос\w*|скаж\w*)[^.]{0,80}?(?:вс[её] равно|несмотря ни на что|"
                     r"продолжай|не слушай|игнорир\w*)"),
+    # override-user: when the user's word and an outside source disagree, the outside source is to be followed
+    "conflict": (r"\b(?:conflicts?|contradicts?|disagrees?|differs?|clash(?:es)?|diverges?|(?:is|are) at odds)\s+with\b|"
+                 r"(?<!\w)(?:расход|противореч|не совпада|конфликту|расходя)\w*"),
+    "follow_verb": (r"\b(?:follow|obey|go with|side with|prefer|trust|use|apply|do what)\b|(?<!\w)(?:выполняй|следуй|"
+                    r"слушай|слушайся|делай (?:как|по)|верь|доверяй|руководствуйся|исполняй)(?!\w)"),
+    "conceal": (r"\b(?:don't|do not|never|without)\s+(?:mention|mentioning|tell|telling|reveal|revealing|disclose|disclosing|"
+                r"announce|announcing|flag|flagging|report|reporting|explain|explaining)\s+(?:this|the|these|that)\s+"
+                r"(?:change|instruction|note|rule|override|switch|update|setting)s?\b|(?<!\w)(?:не\s+(?:говори|сообщай|"
+                r"упоминай|рассказывай|объясняй)|не\s+упоминая|не\s+сообщая)\s+(?:\w+\s+)?(?:об?|про)\s+(?:этом|это\w*)\s+"
+                r"(?:изменени|правил|инструкци|настройк|замен)\w*"),
+    # override-user: whatever the user set, then a fixed choice ("…, reply in English only"); the user's words,
+    # named by a pronoun, declared ignorable («его слова можно не учитывать»)
+    "user_dismissed": (r"\bwhatever\s+(?:[\w-]+\s+){0,3}?(?:the\s+)?(?:user|owner|human)\s+(?:has\s+)?(?:gave|given|set|"
+                    r"chose|chosen|picked|specified|stated|asked for|requested|configured|prefers|wants|said)\b"
+                    r"[^.;!?]{0,80}?\b(?:only|always|anyway|regardless|everything|all the same)\b|"
+                    r"(?<!\w)как\w*\s+бы\s+(?:\w+\s+){0,2}?ни\s+(?:\w+\s+)?(?:дал|задал|выбрал|указал|просил)\w*\s+"
+                    r"пользовател\w*[^.;!?]{0,80}?(?:только|всегда|вс[её] равно)|(?<!\w)(?:его|ее|их)\s+(?:слов|указани|просьб|запрет|"
+                    r"правил|инструкци|пожелани)\w*\s+(?:\w+\s+)?(?:можно не (?:соблюдать|учитывать|слушать|выполнять)|"
+                    r"можно игнорировать|не учитыва\w*|не считаются|устарел\w*|не действу\w*|неактуальн\w*|не актуальн\w*)|"
+                    r"\b(?:his|her|their)\s+(?:words|instructions|rules|requests?|bans?|wishes|"
+                    r"preferences)\s+(?:can|may|should)\s+(?:safely\s+)?be\s+(?:ignored|disregarded|skipped|overridden)\b"),
     # exfiltration: sending verb + sensitive object + outside target, any order within a sentence
     "send": (r"\b(?:send|post|upload|e-?mail|mail|forward|transmit|exfiltrate|leak|share|sync|submit|pipe|dump|cc|"
              r"bcc|report|push|relay|copy|copie|attach|include|paste|dm|text|ship|export|deliver|hand over|back up|"
@@ -329,14 +398,16 @@ _FRAME_SOURCES: dict[str, str] = {
              r"\w+)\s+(?:to|into|at)\b|"
              r"(?:отправ|пересыл|перешл|перенаправ|загруж|загрузи|выгруж|выгрузи|сли|слей|сливай|переда|прикладыва|"
              r"приложи|копир|скопир|синхронизир|публику|опубликуй|присыла|пришли|дублир|скрыт\w* копи|скидыва|скинь|"
-             r"кида|кинь|шли|отсыла|отошли|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи)\w*"),
+             r"кида|кинь|шли|отсыла|отошли|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|добавля|добавь|"
+             r"вставля|вставь|прикрепля|прикрепи|коммит)\w*"),
     "sensitive": (r"(?:\.env\b|api[ _-]?keys?|access keys?|tokens?|credentials?|secrets?|passwords?|passphrases?|"
                   r"private keys?|ssh\b|id_rsa|id_ed25519|\.aws|cookies?|env vars|environment variables|seed phrase|"
                   r"wallet|passports?|phone(?: numbers?)?|(?:home|postal|mailing|street) address(?:es)?|"
                   r"(?:user'?s?|their|his|her) (?:\w+ )?address(?:es)?|addresses|date of birth|birth ?date|ssn|"
                   r"social security|card numbers?|credit cards?|cvv|bank (?:details|accounts?)|iban|contacts|"
                   r"(?:all|every|each|the user'?s?) (?:\w+ )?(?:e-?mails?|messages|letters|chats?|conversations?)|"
-                  r"chat (?:logs|history)|personal (?:data|details|info\w*)|medical|(?:user|memory|agents|claude)\.md)"
+                  r"chat (?:logs|history)|personal (?:data|details|info\w*)|medical|(?:user|memory|agents|claude)\.md|"
+                  + SECRET_DUMP + r")"
                   r"|паспорт\w*|телефон\w*|номер\w* (?:карт\w*|телефон\w*|паспорт\w*)|домашн\w* адрес\w*|"
                   r"адрес\w* (?:пользовател\w*|проживани\w*|доставки)|данн\w* карт\w*|снилс|инн\b|дат\w* рождени\w*|"
                   r"контакт\w*|парол\w*|токен\w*|ключ\w*|секрет\w*|учетн\w* данн\w*|личн\w* данн\w*|"
@@ -348,7 +419,8 @@ _FRAME_SOURCES: dict[str, str] = {
     "target": (URLISH + r"|\+\d[\d ()-]{8,}\d|\b(?:webhook|pastebin|gist|telegram|телеграм\w*)\b|"
                r"\b(?:commit messages?|pr descriptions?|issue comments?|public (?:gist|bucket|repo\w*|channel|page)s?|"
                r"(?:every|each|all|any|the next) (?:reply|replies|response|responses|answer|answers|commit|message)s?)\b|"
-               r"(?:в|во) (?:каждо\w*|любо\w*|вс\w*|следующ\w*) (?:ответ\w*|коммит\w*|сообщени\w*)|"
+               r"(?:в|во) (?:кажд\w*|любо\w*|вс\w*|следующ\w*) (?:ответ\w*|коммит\w*|сообщени\w*)|"
+               r"\b(?:the |a |an )?(?:web )?form (?:at|on)\b|"
                r"(?:в|во) (?:описани\w* (?:pr|пулл?-?реквест\w*)|сообщени\w* коммит\w*)"),
     # trust-source: a source declared trustworthy + its content may be run/followed
     "trust_decl": (r"\b(?:official|officially|endorsed|signed by|trusted|trustworthy|verified|reliable|authoritative|whitelisted|allowlisted|vetted|"
@@ -391,7 +463,7 @@ _FRAME_SOURCES: dict[str, str] = {
                  r"instruction|rule|paragraph|block|message|sentence|reminder)s?\b|\bverbatim\b|"
                  r"(?<!\w)(?:эт\w*|данн\w*|настоящ\w*) (?:\w+ )?(?:запис\w*|строк\w*|заметк\w*|правил\w*|"
                  r"инструкци\w*|текст\w*|абзац\w*|напоминани\w*)|дословно"),
-    "spread": (r"\b(?:every|each|all|any) (?:of the )?(?:new |future |other |subsequent |later |following )*"
+    "spread": (r"\b(?:every|each|all|any)\s+(?:new\s+|future\s+)*[\w./*-]*\.md\b|\b(?:every|each|all|any) (?:of the )?(?:new |future |other |subsequent |later |following )*"
                r"(?:daily )?(?:files?|notes?|sessions?|memory files?|documents?|entries|conversations?|chats?|"
                r"projects?|repos?|repositories)\b|(?<!\w)(?:во? вс\w*|в кажд\w*|в любо\w*) (?:\w+ ){0,2}?"
                r"(?:заметк\w*|файл\w*|сесси\w*|запис\w*|документ\w*|проект\w*|чат\w*)"),
@@ -457,7 +529,7 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
                                 + r"[^.;!?]{0,60}?" + _EXFIL_VERB_EN, _F),
         "ex_ru": (_EXFIL_VERB_RU + r"[^.;!?]{0,80}?" + SECRETS_RU + r"[^.;!?]{0,100}?" + _EXFIL_DEST_RU, _F),
         "trust_word": (
-            r"\b(?:(?:trusted|trustworthy|authoritative|whitelisted|allowlisted|verified|official|safe)\s+(?:source|"
+            r"\b(?:(?:trusted|trustworthy|authoritative|whitelisted|allowlisted|verified|official|safe|first-party)\s+(?:source|"
             r"origin|mirror|site|domain|sender|repo\w*|registry|host|server|channel|url|link|cdn|feed|provider|"
             r"partner|address|authority)s?\b|(?:is|are|as|be|considered|deemed|marked|listed as)\s+(?:a |an |the |"
             r"fully )?(?:trusted|trustworthy|authoritative|whitelisted|allowlisted|safe|verified|official)\b|"
@@ -475,6 +547,23 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
             r"(?:считай|воспринимай|рассматривай|принимай)\b(?:[^.;!?]|\.(?=\S)){0,60}(?:указани\w*|инструкци\w*|слова\w*|просьб\w*|"
             r"команд\w*) пользовател\w*|(?:как|будто|словно) (?:бы )?(?:от|слова|указания) пользовател\w*|доверя\w*[^.;]{0,30}без проверки|"
             r"(?:ставь|устанавливай|качай|скачивай|бери)\w* (?:\w+ )?только (?:оттуда|отсюда|с него|с этого|с нее)", _F),
+        # what a source serves counted as already approved (run only beside an approval word, see _trust)
+        "trust_approved": (
+            r"\b(?:scripts?|code|packages?|commands?|instructions?|content|anything|everything|files?|binaries|builds?|"
+            r"updates?|releases?)\s+(?:from|by|served by|published by|posted (?:on|by)|on)\s+"
+            r"(?:(?!our\b|internal\b|in-house\b|self-hosted\b)[\w./*-]+\s+){1,3}?"
+            r"(?:(?:counts?|counted|are|is|should be|can be|may be|get|gets)\s+(?:treated\s+|considered\s+|regarded\s+|"
+            r"deemed\s+)?as\s+(?:already\s+)?(?:pre-?approved|auto-?approved|approved|vetted|whitelisted|allowlisted|"
+            r"signed off)|(?:are|is|get|gets|count|counts)\s+(?:already\s+)?(?:pre-?approved|auto-?approved|"
+            r"whitelisted|allowlisted)|(?:are|is|get|gets)\s+already\s+(?:approved|vetted|signed off))\b|"
+            r"(?:скрипт|код|пакет|команд|инструкци|сборк|обновлени)\w*\s+(?:из|с|со|от)\s+"
+            r"(?:(?!наш|внутренн|корпоративн)[\w./*-]+\s+){1,3}?"
+            r"(?:считаются|считается|считай|считать)\s+(?:уже\s+)?(?:одобренн|проверенн|доверенн|согласованн)\w*", _F),
+        # a source given the same weight as the user (run only beside a sameness word, see _trust)
+        "trust_same": (
+            r"\b(?:same|equal|equivalent)\s+(?:weight|authority|priority|standing|status|force)\s+as\s+(?:the\s+|a\s+)?"
+            r"(?:user|owner)\b|(?:тот же|такой же|такую же|ту же|равн\w*)\s+(?:вес|силу|приоритет|статус|авторитет)\w*,?\s+"
+            r"(?:что и|как и|как|с)\s+(?:у\s+)?(?:пользовател|владел)\w*", _F),
         "internal": (r"\b(?:our|internal|own|company|corporate|наш\w*|внутренн\w*|корпоративн\w*)\b", _F),
         "b64_pipe": (
             r"\bbase64\s+(?:-d|--decode|-D|-di|-id)\b[^\n]{0,60}?\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|"
@@ -497,7 +586,10 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
         "f_hedge": (r"\b(?:probably|likely|maybe|perhaps|seems?|apparently|i think|might)\b|скорее всего|вероятно|"
                     r"кажется|возможно|похоже|видимо|наверное", _F),
         "f_own": (r"\bmy\b|(?<!\w)мо(?:и|их|ими|ей|ю|я|е)(?!\w)", _F),
-        "f_only_user": (r"\bonly (?:the )?(?:user|owner|human)\b|\b(?:user|owner) (?:must|has to|should) (?:approve|"
+        "f_only_user": (r"\b(?:ask|check with|confirm with|consult)\s+(?:the\s+)?(?:user|owner|human)\s+first\b|"
+                        r"\bfirst\s+(?:ask|check with|confirm with)\s+(?:the\s+)?(?:user|owner|human)\b|"
+                        r"(?<!\w)(?:сначала|сперва|прежде)\s+(?:\w+\s+)?(?:спросить|спроси|уточнить|уточни|согласовать|"
+                        r"согласуй)\s+(?:у\s+|с\s+)?(?:пользовател|владел)\w*|\bonly (?:the )?(?:user|owner|human)\b|\b(?:user|owner) (?:must|has to|should) (?:approve|"
                         r"confirm|decide)|только (?:сам )?пользовател\w*|только с (?:разрешени|согласи)\w* пользовател", _F),
         "f_keep": (r"\b(?:re-?enabled|enabled again|turned (?:back )?on|back on|keep (?:it|them|\w+) (?:on|enabled)|must "
                    r"(?:stay|remain|be) (?:on|enabled|active)|stays? enabled)\b|включ\w* обратно|снова включ\w*|"
@@ -508,6 +600,13 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
         "subject_user": (r"\b(?:the )?(?:user|owner)\s+(?:\w+\s+)?$|(?<!\w)(?:пользовател|владел)\w*\s+(?:\w+\s+)?$", 0),
         "finite": (r"\w+(?:s|ed|ет|ит|ют|ят|ал|ил|ла|ли)$", 0),
         "predicate": (r"^(?:is|are|as|be|considered|deemed|marked|listed as)\s+(?:a |an |the |fully )?", 0),
+        "wipe": (DESTRUCTIVE, _F),
+        "recurring": (RECURRING, _F),
+        "user_ref": (r"\b(?:user|owner)'?s?\b|(?<!\w)(?:пользовател|владел)\w*", _F),
+        # a safeguard replaced by another one is still in place ("deprecated; we migrated to trivy")
+        "replaced": (r"\b(?:migrated to|moved to|replaced (?:by|with)|in favou?r of|superseded by|switched to|instead)\b|"
+                     r"(?<!\w)(?:заменен\w*|заменил\w*|вместо|перешли на|переехал\w* на)(?!\w)", _F),
+        "todo_tag": (r"^\W{0,3}(?:todo|fixme|xxx|hack|note|nb)\s*\(\s*@?([\w.-]+)\s*\)", _F),
         "internal_strict": (r"\b(?:internal|corporate|in-house|self-hosted)\b|внутренн\w*|корпоративн\w*", _F),
     }
 
@@ -520,11 +619,11 @@ _EXFIL_STEMS = ("inbox", "mailbox", "contacts", "repo", "codebase", "database", 
                 "содерж", "переменн")
 
 
-_TRUST_STEMS = ("trust", "authorit", "whitelist", "allowlist", "verified", "official", "safe source", "as if",
+_TRUST_STEMS = ("approv", "weight", "first-party", "одобрен", "согласован", "тот же", "такой же", "равн", "trust", "authorit", "whitelist", "allowlist", "verified", "official", "safe source", "as if",
                 "prefer", "treat", "довер", "проверенн", "надежн", "официальн", "пользовател", "только")
 
 
 _WORD = r"\w+"
 #: Exfiltration needs somewhere to send to: a URL, an address, a domain or "every reply"-like words.
 _DEST_HINT = (r"://|@|\w\.[a-z]{2,}|\b\d{1,3}\.\d{1,3}\.|repl|respon|messag|answer|summar|webhook|"
-              r"pastebin|gist|telemetr|commit|ответ|сообщени|письм|сводк")
+              r"pastebin|gist|telemetr|commit|\bform\b|ответ|сообщени|письм|сводк|коммит")
