@@ -115,16 +115,23 @@ def _listing_value(script: Script) -> str | None:
     return None
 
 
-def _lookup_value(script: Script) -> str | None:
-    """What ``$(which NAME)``, ``$(command -v NAME)`` or ``$(type -P NAME)`` prints: the path of program NAME (as
-    ``/usr/bin/NAME``: its directory does not matter, its name says what runs), so ``$(which python3) -c …`` is
-    looked through like ``python3 -c …``."""
+def _lone_simple(script: Script) -> Simple | None:
+    """The one simple command a substitution's script is, or None (a list, a pipeline, a compound)."""
     if len(script.items) != 1:
         return None
     pipe = script.items[0][1]
     if len(pipe.commands) != 1 or not isinstance(pipe.commands[0], Simple):
         return None
-    cmd = pipe.commands[0]
+    return pipe.commands[0]
+
+
+def _lookup_value(script: Script) -> str | None:
+    """What ``$(which NAME)``, ``$(command -v NAME)`` or ``$(type -P NAME)`` prints: the path of program NAME (as
+    ``/usr/bin/NAME``: its directory does not matter, its name says what runs), so ``$(which python3) -c …`` is
+    looked through like ``python3 -c …``."""
+    cmd = _lone_simple(script)
+    if cmd is None:
+        return None
     if cmd.redirects and not all(r.target is not None and r.target.text in DEVICES for r in cmd.redirects):
         return None
     words = [w.text for w in cmd.words]
@@ -224,12 +231,9 @@ def _is_decoder(tool: str, argv) -> bool:
 
 def _echo_value(script: Script) -> str | None:
     """The output of ``$(echo literal)`` (so ``$(echo rm) -rf /`` is seen as ``rm -rf /``)."""
-    if len(script.items) != 1:
+    cmd = _lone_simple(script)
+    if cmd is None:
         return None
-    pipe = script.items[0][1]
-    if len(pipe.commands) != 1 or not isinstance(pipe.commands[0], Simple):
-        return None
-    cmd = pipe.commands[0]
     if not cmd.words or cmd.words[0].text not in ("echo", "printf") or not all(w.literal for w in cmd.words):
         return None
     return _echo_text(cmd.words[0].text, [w.text for w in cmd.words[1:]]).rstrip("\n")
