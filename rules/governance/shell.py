@@ -5,6 +5,9 @@ a command line: quotes and escapes, ``&&`` ``||`` ``;`` ``|`` ``|&`` ``&`` and n
 ``$(…)`` and backticks, process substitution, redirections (``>file``, ``2>&1``, ``&>``), heredocs and
 here-strings, ``if``/``for``/``while``/``until``/``case`` bodies and function definitions. Anything it cannot
 make sense of is kept as literal text: :func:`parse` never raises, whatever the input.
+
+Over 800 lines on purpose: it is one recursive-descent reader whose functions share the cursor and the word
+rules (quoting, expansions, heredocs); split, each part would import the others back.
 """
 
 from __future__ import annotations
