@@ -10,7 +10,7 @@ from .._lazy import LazyRe
 from ..paths import PathRef, is_pattern
 from .archives import _extract
 from .model import RANK
-from ..invariants.no_destructive_sql import sql_kind
+from ..invariants.no_destructive_sql import destructive_reason, sql_kind
 from .tools import SHELLS, _SELF_FIX
 from .words import _short
 
@@ -265,8 +265,7 @@ def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -
     for s in strings:
         kind = sql_kind(s)
         if kind == "destructive":
-            self.violate("no-destructive-sql", f"{lang} code runs destructive SQL ({_short(s)}); add a WHERE "
-                         "clause or ask the user")
+            self.violate("no-destructive-sql", destructive_reason(f"{lang} code", _short(s)))
             typ = "dangerous"
     return typ
 _FETCH_API = LazyRe(r"urlopen|urllib|requests\.(get|post)|http\.client|httpx|\bfetch\s*\(|https?\.get|"

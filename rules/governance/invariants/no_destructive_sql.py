@@ -79,6 +79,12 @@ def sql_kind(text: str) -> str | None:
 _SQL_RUN = LazyRe(r"[^'\";]+")
 
 
+def destructive_reason(who: str, statement: str) -> str:
+    """The deny reason for ``who`` (``psql``, ``python code``…) running a destructive ``statement`` (shortened)."""
+    return (f"{who} runs destructive SQL ({statement}); DROP, TRUNCATE and DELETE/UPDATE without WHERE lose data. "
+            "Add a WHERE clause or ask the user")
+
+
 def _split_sql(text: str) -> list[str]:
     """Statements split at ``;`` outside quotes (runs of other characters taken whole, not one by one)."""
     out: list[str] = []
