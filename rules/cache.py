@@ -25,11 +25,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from .model import Applicability, Edit, Finding, Fix, Rule, Severity
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 VERSION = 1
 NAME = "lint.json"

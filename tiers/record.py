@@ -14,10 +14,25 @@ record, ``__post_init__``, :func:`replace`, :func:`fields`, :func:`is_record`, p
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError
 from operator import attrgetter
 
 __all__ = ["FrozenInstanceError", "MISSING", "Field", "dataclass", "field", "fields", "is_record", "replace"]
+
+
+def __getattr__(name: str):
+    # FrozenInstanceError is the stdlib's class, imported when first needed: `dataclasses` pulls in inspect, ast,
+    # dis and tokenize, a quarter of the bare interpreter's start-up, on every hook call that never assigns to one
+    if name == "FrozenInstanceError":
+        from dataclasses import FrozenInstanceError
+
+        return FrozenInstanceError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _frozen(message: str) -> Exception:
+    from dataclasses import FrozenInstanceError
+
+    return FrozenInstanceError(message)
 
 
 class _Slotted:
@@ -204,12 +219,12 @@ def _methods(cls, flds: tuple[Field, ...], frozen: bool) -> None:
 
         def __setattr__(self, name, value):
             if type(self) is cls or name in names:
-                raise FrozenInstanceError(f"cannot assign to field {name!r}")
+                raise _frozen(f"cannot assign to field {name!r}")
             set_(self, name, value)
 
         def __delattr__(self, name):
             if type(self) is cls or name in names:
-                raise FrozenInstanceError(f"cannot delete field {name!r}")
+                raise _frozen(f"cannot delete field {name!r}")
             object.__delattr__(self, name)
 
         cls.__hash__ = __hash__

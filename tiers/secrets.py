@@ -17,7 +17,8 @@ from __future__ import annotations
 import functools
 import math
 import re
-from dataclasses import dataclass
+
+from .record import dataclass
 
 TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 if TYPE_CHECKING:

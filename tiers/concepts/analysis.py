@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from operator import itemgetter
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 
 from ..line import Line, prepare
 from .clauses import _split_lists

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 
 
 if TYPE_CHECKING:

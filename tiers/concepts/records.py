@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 
 from ..record import dataclass, field
 from .memos import _line_memos

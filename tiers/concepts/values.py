@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import reduce
 from operator import or_
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 
 from .flags import _F_CITY, _F_DIGIT, _F_MON_ANY, _F_MON_EN, _F_UTC, _F_VIA, _MONTH_OR_UTC
 from .names import _proper_words
