@@ -56,7 +56,8 @@ def test_hook_usage_errors_still_come_from_argparse():
 def test_a_memory_write_stays_light(tmp_path):
     """A stamped write to a plain memory file (headings, list items: the Markdown model's fast path) runs classify,
     provenance, arbitration and the security scan without importing any third-party package (run with ``-S``: none
-    is importable) nor the slow-to-load standard modules."""
+    is importable) nor the slow-to-load standard modules; a new line that meets no constraint it could be about
+    loads none of the comparison modules either."""
     (tmp_path / ".cuticle").mkdir()
     (tmp_path / ".cuticle" / "config.toml").write_text("[tiers]\nhypothesis_ttl = 3\n", encoding="utf-8")
     (tmp_path / ".cuticle" / "key").write_text("5a" * 32 + "\n", encoding="ascii")  # installed, as by `cuticle init`
@@ -75,7 +76,7 @@ def test_a_memory_write_stays_light(tmp_path):
         "code = main(['hook', 'claude', '--no-server'])\n"
         "sys.stdout = real\n"
         "heavy = sorted(m for m in ('argparse', 'numpy', 'regex', 'pluggy', 'markdown_it', 'yaml', 'frontmatter',"
-        " 'logging') if m in sys.modules)\n"
+        " 'logging', 'dataclasses', 'inspect', 'typing', 'tiers.arbitration.compare') if m in sys.modules)\n"
         "print(json.dumps([code, '<!--cu:H' in out.getvalue(), heavy]))\n"
     )
     for run in ("first", "steady"):  # the first call creates the key and the config cache, as `cuticle init` does

@@ -9,14 +9,13 @@ import re
 from ..concepts import Analysis, analyze, lexicon
 from ..model import Tier
 from ..line import Line, prepare
-from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, insufficient, licensed, may_flip, polarity,
-                      relatedness, threshold, time_window)
 from .index import RELATED_MIN, ConstraintIndex
 from .lifecycle import Retired, binding
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
-from .scope import in_scope, scope_generalization
-from .structure import shape, stems, substituted
-from .values import LIGHT, substitution, window_moved
+
+# compare, scope, structure and values (the comparisons of two lines) compile some hundred patterns at import, a
+# fifth of an in-process hook call: ``check_conflict`` imports them when a line first meets a constraint it could
+# be about, so a write that meets none (most writes to a large memory file) never loads them
 
 _MODAL = frozenset({"PERMIT", "RELAX", "INDIFF", "OBLIGE", "HEDGE", "FUTURE_PLAN"})
 _LICENSING = frozenset({"PERMIT", "RELAX", "INDIFF"})
@@ -48,6 +47,8 @@ ANCHOR_MIN = 0.25
 
 def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | None:
     """A typed value (number, version, region, address, format, person, order) the candidate replaces."""
+    from .structure import shape, stems, substituted
+
     if c.report:
         return None
     ks = shape(k.text)
@@ -105,6 +106,12 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
                    today: _dt.date | None = None) -> Conflict | None:
     """The conflict between a candidate and one constraint, or None when they are compatible (``today``: the day
     a date without a year is read from)."""
+    from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, insufficient, licensed, may_flip,
+                          polarity, relatedness, threshold, time_window)
+    from .scope import in_scope, scope_generalization
+    from .structure import shape
+    from .values import LIGHT, substitution, window_moved
+
     if _mentions(c):
         return None
     k = cons.analysis
@@ -288,6 +295,8 @@ def arbitrate(index: ConstraintIndex, text: str | Line, tier: Tier | str, *, fil
             continue
         passed.add(same)
         if index.judge is not None:
+            from .compare import relatedness
+
             rel = relatedness(cons.analysis, a)
             if rel >= RELATED_MIN:
                 grey.append((rel, cons))
