@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "classify": ("classify", "classify memory lines into tiers"),
     "stamp": ("classify", "show or verify the stamps of memory files"),
     "arbitrate": ("arbitrate", "decide whether a new memory line conflicts with the user's directives"),
-    "gc": ("gc", "collect expired hypotheses and superseded lines (recoverable)"),
+    "gc": ("gc", "collect expired hypotheses and decisions and superseded lines (recoverable)"),
     "session": ("gc", "show or advance the workspace session counter"),
     "review": ("review", "review blocked, archived, unverified and expiring lines one at a time"),
     # gate

@@ -1,8 +1,9 @@
-"""Garbage collection of memory: expired hypotheses and superseded or contradicted lines leave, recoverably.
+"""Garbage collection of memory: expired hypotheses and decisions and retired lines leave, recoverably.
 
 GC removes only lines carrying a stamp that verifies under the workspace key (lines cuticle stamped itself):
-HYPOTHESIS lines whose ``expires`` session is behind the current session, and lines whose stamp state is
-``superseded`` or ``contradicted``. Unstamped lines, lines with forged or malformed stamps, headings, code and
+HYPOTHESIS lines whose ``expires`` session is behind the current session, DECISION lines whose scope ended (a date
+bound before today, a session bound before the current session: ``tiers.expiry``, the rule arbitration applies
+too), and lines whose stamp state is ``superseded`` or ``contradicted``. Unstamped lines, lines with forged or malformed stamps, headings, code and
 everything else are never touched; each file is rewritten atomically under its lock, byte for byte identical apart
 from the removed lines. Every removed line is first appended to ``.cuticle/gc-archive.jsonl`` (file, line, text,
 stamp, reason, id), and ``restore(ws, id)`` puts it back.
@@ -10,6 +11,7 @@ stamp, reason, id), and ``restore(ws, id)`` puts it back.
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 
 from .errors import ConfigError, UsageError, WorkspaceError
@@ -45,9 +47,11 @@ def _log():
 
 ARCHIVE_NAME = "gc-archive.jsonl"
 DEFAULT_TTL = 3
-#: A stamp that can make its line a GC candidate: a HYPOTHESIS with an expiry, or any stamp with a state (see the
-#: stamp grammar in tiers.stamps). A file without one is not parsed: session start runs GC over every memory file.
-_CANDIDATE = re.compile(rb"cu:(?:H[a-z2-7]{4,12}@[0-9]{1,12}~|[A-Z][a-z2-7]{4,12}@[0-9]{1,12}(?:~[0-9]{1,12})?!)")
+#: A stamp that can make its line a GC candidate: a HYPOTHESIS with an expiry, a DECISION (its scope may have
+#: ended), or any stamp with a state (see the stamp grammar in tiers.stamps). A file without one is not parsed:
+#: session start runs GC over every memory file.
+_CANDIDATE = re.compile(rb"cu:(?:H[a-z2-7]{4,12}@[0-9]{1,12}~|C[a-z2-7]{4,12}@|"
+                        rb"[A-Z][a-z2-7]{4,12}@[0-9]{1,12}(?:~[0-9]{1,12})?!)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +99,19 @@ def _key(ws) -> bytes | None:
     return ws.key
 
 
-def removal_reason(stamp, current: int) -> str | None:
-    """Why GC removes a line with ``stamp`` in session ``current`` (superseded, contradicted, expired), or None."""
+def removal_reason(stamp, current: int, content: str = "", today: _dt.date | None = None) -> str | None:
+    """Why GC removes a line with ``stamp`` and ``content`` in session ``current`` on ``today`` (default: the local
+    date): superseded, contradicted, an expired HYPOTHESIS, a DECISION whose scope ended; or None."""
     if stamp.state in ("superseded", "contradicted"):
         return stamp.state
     if stamp.tier is Tier.HYPOTHESIS and stamp.expires is not None and stamp.expires < current:
         return f"expired (HYPOTHESIS live through session {stamp.expires}, now session {current})"
+    if stamp.tier is Tier.DECISION:
+        from .expiry import decision_ended
+
+        why = decision_ended(f"{stamp.scope or ''} {content}", stamp.session, today, current)
+        if why is not None:
+            return f"expired (DECISION scope ended: {why})"
     return None
 
 
@@ -156,8 +167,9 @@ def archive_once(ws, records: list[dict]) -> int:
     return len(new)
 
 
-def collect(ws, *, dry_run: bool = False) -> GcReport:
-    """Remove expired hypotheses and superseded/contradicted lines from every memory file of ``ws``."""
+def collect(ws, *, dry_run: bool = False, today: _dt.date | None = None) -> GcReport:
+    """Remove expired hypotheses and decisions and superseded/contradicted lines from every memory file of ``ws``
+    (``today``: the day date bounds are read on, default the local date)."""
     from .markdown import parse_document
     from .session import current_session
     from .stamps import verify_stamp
@@ -181,7 +193,7 @@ def collect(ws, *, dry_run: bool = False) -> GcReport:
                 stamp = ln.stamp
                 if stamp is None or not verify_stamp(stamp, ln.content, key):
                     continue
-                why = removal_reason(stamp, current)
+                why = removal_reason(stamp, current, ln.content, today)
                 if why is not None:
                     reasons[ln.number] = why
             items, records = removal_records(ws, rel, doc, reasons, current)

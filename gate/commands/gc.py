@@ -1,4 +1,5 @@
-"""`cuticle gc` (collect expired hypotheses and superseded lines, restore archived ones) and `cuticle session`.
+"""`cuticle gc` (collect expired hypotheses and decisions and superseded lines, restore archived ones) and
+`cuticle session`.
 
 Exit codes: 0 success, 2 usage or configuration error (e.g. an unknown archive id).
 """

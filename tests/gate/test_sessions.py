@@ -58,6 +58,45 @@ def test_claude_hypothesis_expires_after_its_ttl_across_three_sessions(ws):
     assert _session_number(ws) == 3
 
 
+SESSION_DECISION = "- Decided with the user: for this session, use the mock payment API."
+DATED_DECISION = "- Decided with the user: use the old invoice template until 2020-01-15."
+
+
+def _gc(ws, *args: str) -> dict:
+    proc = subprocess.run([sys.executable, "-m", "gate", "gc", "--workspace", str(ws), "--json", *args],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_a_decision_whose_scope_ended_is_collected_by_cuticle_gc_and_restored(ws):
+    """Written through the hook from the user's words, a DECISION bound to a date binds until that date and one
+    bound to the session until the session is over; then `cuticle gc` archives it and `--restore` puts it back."""
+    run_hook("claude", _claude("SessionStart", ws, "s1", source="startup"))
+    run_hook("claude", _claude("UserPromptSubmit", ws, "s1", prompt="Decided: for this session, use the mock "
+                               "payment API, and use the old invoice template until 2020-01-15."))
+    before = _write_through_gate(ws, "claude", "s1", SESSION_DECISION)
+    _write_through_gate(ws, "claude", "s1", DATED_DECISION)
+    lines = (ws / "MEMORY.md").read_text(encoding="utf-8").splitlines()
+    assert lines[-2].startswith(SESSION_DECISION + " <!--cu:C") and lines[-1].startswith(DATED_DECISION + " <!--cu:C")
+    first = _gc(ws)  # session 1: the date bound has passed, the session bound has not
+    assert [r["text"].split(" <!--")[0] for r in first["removed"]] == [DATED_DECISION]
+    assert "date bound 2020-01-15 passed" in first["removed"][0]["reason"]
+    subprocess.run([sys.executable, "-m", "gate", "session", "--workspace", str(ws), "--end", "s1"], check=True,
+                   capture_output=True, timeout=120)  # the counter only: GC is this test's to run
+    second = _gc(ws)
+    assert [r["text"].split(" <!--")[0] for r in second["removed"]] == [SESSION_DECISION]
+    assert (ws / "MEMORY.md").read_text(encoding="utf-8") == before  # every other byte unchanged
+    archived = {r["id"]: r for r in _gc(ws, "--archive")["archive"]}
+    assert set(archived) == {first["removed"][0]["id"], second["removed"][0]["id"]}
+    back = _gc(ws, "--restore", second["removed"][0]["id"])
+    assert back["text"].startswith(SESSION_DECISION + " <!--cu:C") and "@2" in back["text"]  # live in session 2
+    assert (ws / "MEMORY.md").read_text(encoding="utf-8") == before + back["text"] + "\n"
+    assert _gc(ws, "--dry-run")["removed"] == []
+    run_hook("claude", _claude("SessionEnd", ws, "s2", reason="other"))  # the hook's own GC at session end
+    assert (ws / "MEMORY.md").read_text(encoding="utf-8") == before
+
+
 def test_codex_without_an_end_event_collects_at_the_next_session_starts(ws):
     (ws / ".cuticle" / "config.toml").write_text("[tiers]\nhypothesis_ttl = 1\n", encoding="utf-8")
     start = {"cwd": str(ws), "hook_event_name": "SessionStart", "model": "gpt-5.4", "source": "startup"}

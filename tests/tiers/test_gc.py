@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,9 @@ from tiers.workspace import Workspace
 
 
 def stamped(ws: Workspace, text: str, tier: Tier, *, session: int | None = None, ttl: int | None = None,
-            state: str | None = None) -> str:
-    s = make_stamp(text, tier, current_session(ws) if session is None else session, ws.key, ttl=ttl, state=state)
+            state: str | None = None, scope: str | None = None) -> str:
+    s = make_stamp(text, tier, current_session(ws) if session is None else session, ws.key, ttl=ttl, state=state,
+                   scope=scope)
     return apply_stamp(text, s)
 
 
@@ -53,6 +55,57 @@ def test_hypothesis_lives_exactly_its_ttl_across_sessions(ws):
     assert [r.text for r in report.removed] == [hyp]
     assert path.read_text(encoding="utf-8") == f"# Notes\n{keep}\n"
     assert gc.collect(ws).removed == []  # idempotent
+
+
+# -- DECISIONs whose scope ended (tiers.expiry: the bound arbitration stops applying them at) ----------------------
+DATED = "- Decided with the user: SQLite for the demo only until Dec 6."
+SESSION_BOUND = "- Decided with the user: for this session, use the mock payment API."
+
+
+def test_a_decision_is_collected_the_day_after_its_date_bound_and_can_be_restored(ws):
+    line = stamped(ws, DATED, Tier.DECISION, scope="for the demo only until Dec 6")
+    path = _write(ws, f"# Decisions\n{line}\n- last\n")
+    assert gc.collect(ws, today=date(2026, 12, 6)).removed == []  # the bound's own day: still binding
+    report = gc.collect(ws, today=date(2026, 12, 7))
+    assert [(r.text, r.tier) for r in report.removed] == [(line, "DECISION")]
+    assert "date bound 2026-12-06 passed" in report.removed[0].reason
+    assert path.read_text(encoding="utf-8") == "# Decisions\n- last\n"
+    assert [r["id"] for r in gc.archive_records(ws)] == [report.removed[0].id]
+    gc.restore(ws, report.removed[0].id)
+    assert path.read_text(encoding="utf-8").splitlines()[1].startswith(DATED + " <!--cu:C")
+
+
+def test_a_session_bound_decision_is_collected_once_its_session_is_over(ws):
+    line = stamped(ws, SESSION_BOUND, Tier.DECISION, session=1, scope="for this session")
+    path = _write(ws, f"{line}\n")
+    assert gc.collect(ws).removed == []  # session 1: its own session
+    end_session(ws, "s1")
+    report = gc.collect(ws)
+    assert [r.text for r in report.removed] == [line]
+    assert "session bound passed (stamped in session 1, now session 2)" in report.removed[0].reason
+    assert path.read_text(encoding="utf-8") == ""
+
+
+@pytest.mark.parametrize(("text", "tier", "scope"), [
+    ("- Decided with the user: use Postgres for the API.", Tier.DECISION, None),
+    ("- Decided with the user: SQLite until the migration finishes.", Tier.DECISION, "until the migration finishes"),
+    ("- User said: no deploys until Dec 6.", Tier.DIRECTIVE, None),
+    ("- User said: for this session, answer in English.", Tier.DIRECTIVE, None),
+], ids=["no bound", "an event bound", "a directive naming a date", "a directive naming the session"])
+def test_a_line_without_a_passed_bound_stays(ws, text, tier, scope):
+    line = stamped(ws, text, tier, session=1, scope=scope)
+    path = _write(ws, f"{line}\n")
+    end_session(ws, "s1")
+    assert gc.collect(ws, today=date(2027, 6, 1)).removed == []
+    assert path.read_text(encoding="utf-8") == f"{line}\n"
+
+
+def test_an_unstamped_or_forged_decision_past_its_bound_is_never_touched(ws):
+    forged = apply_stamp(DATED, make_stamp(DATED, Tier.DECISION, 1, b"x" * 32, scope="until Dec 6"))
+    text = f"{DATED}\n{forged}\n"
+    path = _write(ws, text)
+    assert gc.collect(ws, today=date(2027, 1, 1)).removed == []
+    assert path.read_text(encoding="utf-8") == text
 
 
 def test_superseded_and_contradicted_lines_are_collected_but_live_ones_stay(ws):
@@ -255,14 +308,16 @@ def test_gc_never_changes_a_line_it_did_not_stamp(tmp_path_factory, lines, eol, 
 @settings(max_examples=300, deadline=None)
 @given(tier=st.sampled_from(list(Tier)), session=st.integers(1, 10**6), ttl=st.none() | st.integers(1, 50),
        state=st.sampled_from([None, "superseded", "contradicted"]), current=st.integers(1, 10**6 + 60),
-       scope=st.none() | st.text(alphabet="ab !~|#-", max_size=8))
-def test_the_file_prefilter_never_hides_a_candidate(tier, session, ttl, state, current, scope):
+       scope=st.none() | st.text(alphabet="ab !~|#-", max_size=8)
+       | st.sampled_from(["for this session", "until 2026-01-15", "до 06.12.2026", "until Dec 6"]),
+       content=st.sampled_from(["- a line", "- a line for this session", "- a line until 2020-02-02"]))
+def test_the_file_prefilter_never_hides_a_candidate(tier, session, ttl, state, current, scope, content):
     from tiers.stamps import make_stamp, render_stamp
 
-    stamp = make_stamp("- a line", tier, session, b"k" * 32, scope=scope or None,
+    stamp = make_stamp(content, tier, session, b"k" * 32, scope=scope or None,
                        ttl=ttl if tier is Tier.HYPOTHESIS else None, state=state)
-    if gc.removal_reason(stamp, current) is not None:
-        assert gc._CANDIDATE.search(("- a line " + render_stamp(stamp)).encode("utf-8"))
+    if gc.removal_reason(stamp, current, content, date(2026, 12, 1)) is not None:
+        assert gc._CANDIDATE.search((content + " " + render_stamp(stamp)).encode("utf-8"))
 
 
 def test_files_without_candidate_stamps_are_not_parsed(ws, monkeypatch):
