@@ -49,7 +49,13 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
 
 def glob_match(rel_path: str, patterns: tuple[str, ...] | list[str]) -> bool:
     """True when the workspace-relative POSIX path matches any of the globs."""
-    return any(glob_to_regex(p).match(rel_path) for p in patterns)
+    for p in patterns:
+        if "*" not in p and "?" not in p:  # a glob without a wildcard is a path (most memory globs): no regex
+            if rel_path == p:
+                return True
+        elif glob_to_regex(p).match(rel_path):
+            return True
+    return False
 
 
 #: Paths inside a workspace that only the user changes: cuticle's state (a `.cuticle/` at any depth: a nested one

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tiers.errors import ConfigError
-from tiers.workspace import Workspace
+from tiers.workspace import Workspace, glob_match
 
 
 def make(tmp_path, text: str) -> Workspace:
@@ -89,3 +89,26 @@ def test_a_read_only_state_dir_still_gives_the_config(tmp_path):
     ws = make(tmp_path, "[tiers]\nhypothesis_ttl = 4\n")
     (tmp_path / ".cuticle" / "cache").write_text("not a directory", encoding="utf-8")  # cache cannot be written
     assert ws.section("tiers") == {"hypothesis_ttl": 4}
+
+
+@pytest.mark.parametrize(("path", "globs", "expected"), [
+    ("MEMORY.md", ("MEMORY.md",), True),
+    ("sub/MEMORY.md", ("MEMORY.md",), False),
+    ("MEMORY.md.bak", ("MEMORY.md",), False),
+    ("memory.md", ("MEMORY.md",), False),
+    ("memory/2026-12-01.md", ("memory/**/*.md",), True),
+    ("memory/a/b/c.md", ("memory/**/*.md",), True),
+    ("memory.md", ("memory/**/*.md",), False),
+    ("notes/a.md", ("notes/*.md",), True),
+    ("notes/x/a.md", ("notes/*.md",), False),
+    ("day1.md", ("day?.md",), True),
+    ("day10.md", ("day?.md",), False),
+    ("a+b.md", ("a+b.md",), True),
+    ("aab.md", ("a+b.md",), False),
+    ("x/USER.md", ("MEMORY.md", "**/USER.md"), True),
+    ("MEMORY.md", (), False),
+], ids=["literal", "literal elsewhere", "literal prefix", "literal case", "double star", "double star deep",
+        "double star not a file", "star", "star one level", "question mark", "question mark one char",
+        "regex characters are literal", "regex characters do not match", "any of several", "no globs"])
+def test_glob_match_reads_globs_as_paths(path, globs, expected):
+    assert glob_match(path, globs) is expected

@@ -58,44 +58,52 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
     if not (rel >= ANCHOR_MIN or cs.code & ks.code or stems(c.text) & stems(k.text)):
         return None
     setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception) or (
-        bool(cs.people) and _ROUTED.search(c.text) is not None)
+        bool(cs.people) and _routed().search(c.text) is not None)
     return substituted(cs, ks, setting)
 
 
+# The patterns below are compiled on first use: every write imports this module, few of its lines need them.
+
 #: a person named as where things go or who does them ("questions go to Tomasz", "owned by Lena", «отправляем
 #: Сергею»): the line assigns a role, it does not report
-_ROUTED = re.compile(r"\b(?:go(?:es)?|goes|sent|send|route[sd]?|assign(?:ed)?|owned|handled|reviewed|signed)\s+"
-                     r"(?:\w+\s+){0,2}?(?:to|by)\s+[A-Z][a-z]+|"
-                     r"\b(?:отправляем|шлём|шлем|передаём|передаем|пересылаем|направляем|назначаем)\b", re.U)
+@functools.cache
+def _routed() -> re.Pattern[str]:
+    return re.compile(r"\b(?:go(?:es)?|goes|sent|send|route[sd]?|assign(?:ed)?|owned|handled|reviewed|signed)\s+"
+                      r"(?:\w+\s+){0,2}?(?:to|by)\s+[A-Z][a-z]+|"
+                      r"\b(?:отправляем|шлём|шлем|передаём|передаем|пересылаем|направляем|назначаем)\b", re.U)
 
 
 _WHEN_WORD = (r"(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|понедел|вторн|сред|"
               r"четверг|пятниц|суббот|воскрес|янв|фев|март|апрел|мая|июн|июл|август|сентяб|октяб|ноябр|декаб|утр|вечер)")
 #: "from <when> to", «с <when> на»: the time or day a thing is moved away from
-_MOVED_FROM = re.compile(rf"\b(?:from|с|со)\s+(?=[^\s,;]*{_WHEN_WORD})((?:[^\s,;]+\s+){{0,3}}?[^\s,;]+)\s+"
-                         r"(?=(?:to|на)\b)", re.I)
+@functools.cache
+def _moved_from() -> re.Pattern[str]:
+    return re.compile(rf"\b(?:from|с|со)\s+(?=[^\s,;]*{_WHEN_WORD})((?:[^\s,;]+\s+){{0,3}}?[^\s,;]+)\s+"
+                      r"(?=(?:to|на)\b)", re.I)
 
 
 def moved_to(text: str) -> str:
     """A move states where a thing goes: "moved from 9:00 to 11:00", «перенесён с пятницы на четверг» say 11:00
     and Thursday; the value left behind is dropped before the line is analysed."""
-    return _MOVED_FROM.sub("", text) if ("from" in text or "с" in text) else text
+    return _moved_from().sub("", text) if ("from" in text or "с" in text) else text
 
 
 #: a line that ends by citing the user as the source of the rule it follows: "(user's rule)", "as the user
 #: asked", «как просил пользователь», «(по просьбе пользователя)»; at the end of the line, after what it says
-_CITES_USER = re.compile(
-    r"(?:\(\s*(?:the\s+|per\s+(?:the\s+)?)?user(?:'s)?(?:\s+(?:rule|request|instruction|order|wish))?\s*\)"
-    r"|,?\s+(?:as|like)\s+(?:the\s+)?user\s+(?:asked|said|requested|wanted|wished|instructed|told\s+us)"
-    r"|\(\s*(?:правило|просьба|по\s+просьбе|по\s+правилу)\s+пользовател\w*\s*\)"
-    r"|,?\s+как\s+(?:и\s+)?(?:просил\w*|сказал\w*|велел\w*|хотел\w*)\s+пользовател\w*"
-    r"|,?\s+как\s+пользовател\w*\s+(?:и\s+)?(?:просил\w*|сказал\w*|велел\w*|хотел\w*))\W*$", re.I)
+@functools.cache
+def _cites_user() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:\(\s*(?:the\s+|per\s+(?:the\s+)?)?user(?:'s)?(?:\s+(?:rule|request|instruction|order|wish))?\s*\)"
+        r"|,?\s+(?:as|like)\s+(?:the\s+)?user\s+(?:asked|said|requested|wanted|wished|instructed|told\s+us)"
+        r"|\(\s*(?:правило|просьба|по\s+просьбе|по\s+правилу)\s+пользовател\w*\s*\)"
+        r"|,?\s+как\s+(?:и\s+)?(?:просил\w*|сказал\w*|велел\w*|хотел\w*)\s+пользовател\w*"
+        r"|,?\s+как\s+пользовател\w*\s+(?:и\s+)?(?:просил\w*|сказал\w*|велел\w*|хотел\w*))\W*$", re.I)
 
 
 def cites_user(text: str) -> bool:
     """The line follows a rule and names the user as its source at its end: a mention of the rule, not a new
     instruction of the user's (the agent wrote it, the user did not say it this turn)."""
-    return ("user" in text or "пользовател" in text) and _CITES_USER.search(text.rstrip()) is not None
+    return ("user" in text or "пользовател" in text) and _cites_user().search(text.rstrip()) is not None
 
 
 def _mentions(c: Analysis) -> bool:
