@@ -261,8 +261,8 @@ _LEAF_KIND = {
 }
 
 
-# The fast path: a file made only of ATX headings, flat list items, plain paragraph lines and blank lines (the
-# shape of most memory files) gets exactly the kinds markdown-it would give, without markdown-it. Anything that
+# The fast path: a file made only of ATX headings, flat list items, plain paragraph lines (a bold label at the start
+# included) and blank lines (the shape of most memory files) gets exactly the kinds markdown-it would give, without markdown-it. Anything that
 # could start another block (indentation, fences, quotes, HTML, tables, thematic breaks, setext underlines, link
 # definitions, empty items) sends the whole file to markdown-it. tests/tiers/test_markdown.py checks the two agree.
 _FAST_PATH = True
@@ -271,6 +271,9 @@ _SIMPLE_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)]) {1,4}(?=\S)")
 _RISKY_START = frozenset("#><|=_*-+:[\\ \t\u00a0")
 _DIGIT_MARKER = re.compile(r"\d{1,9}[.)]")
 _BOX = re.compile(r"\[[ xX]\] ")
+#: strong emphasis opening a line ("**Name:** Alex", "__init__ runs twice"): paragraph text, never a list item or a
+#: thematic break (those need a space or a third "*"/"_" after the first), and common in USER.md-style files
+_STRONG = re.compile(r"(?:\*\*|__)[^\s*_]")
 
 
 def _fast_kinds(texts: list[str]) -> list[str] | None:
@@ -287,7 +290,8 @@ def _fast_kinds(texts: list[str]) -> list[str] | None:
             continue
         m = _SIMPLE_ITEM.match(t)
         body = t[m.end():] if m else t
-        if (body[0] in _RISKY_START and not _BOX.match(body)) or _DIGIT_MARKER.match(body) or not body.strip():
+        if (body[0] in _RISKY_START and not _BOX.match(body) and not _STRONG.match(body)) or _DIGIT_MARKER.match(body) \
+                or not body.strip():
             return None
         if body[0] in "`~" and (body.startswith("```") or body.startswith("~~~")):
             return None  # a fence; a single `code` span or ~ at the start is plain paragraph text

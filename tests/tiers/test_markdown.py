@@ -159,7 +159,8 @@ _FRAGMENTS = ["- ", "* ", "+ ", "1. ", "2) ", "# ", "## ", "####### ", "#", "", 
               "- [x] ", "[x]: /u", "---", "***", "- - -", "===", "```", "~~~", "<div>", "<!-- c -->", "| a | b |",
               "|---|---|", ":--|", "\\", "_ _ _", "- 1.", "-", "1.", "10. ", "\u00a0", "[ ] "]
 _WORDS = ["text", "User said: x", "Пользователь", "a|b", "`code`", "<!--cu:Dabcde@1#abcdef-->", "", "  tail", "#tag",
-          "*em*", "2026 plans", "- x"]
+          "*em*", "2026 plans", "- x", "**Name:** Alex", "__init__ runs", "**bold**", "** x", "***", "__", "**_x_**",
+          "**", "__ __ __"]
 
 
 def _kinds(text: str, fast: bool) -> list[str]:
@@ -192,6 +193,9 @@ def test_fast_path_is_taken_for_a_plain_memory_file() -> None:
     text = "# Memory\n\n- User said: a\n- [ ] maybe b\n1. c\nplain paragraph\n"
     assert md._fast_kinds(text.splitlines()) == ["heading", "blank", "memory", "memory", "memory", "memory"]
     assert md._fast_kinds(["- a", "```", "x", "```"]) is None
+    assert md._fast_kinds(["- **Name:** Alex", "**Decision (with user):** SQLite", "__init__ runs twice"]) == \
+        ["memory", "memory", "memory"]
+    assert md._fast_kinds(["***"]) is None and md._fast_kinds(["- ** x"]) is None
 
 
 @settings(max_examples=300, deadline=None)
