@@ -3,10 +3,11 @@ the pre-tool snapshot), for every host: ``gate.aftertool.after_tool``."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
-from gate_helpers import install
+from gate_helpers import HOSTS, install
 from hostsim import send
 
 from tiers.workspace import Workspace
@@ -114,7 +115,61 @@ def test_an_allowed_call_is_stamped_once_and_its_snapshot_is_used_up(ws: Path) -
     assert _memory(ws) == once + "- A line the user typed by hand.\n"
 
 
-def test_after_tool_is_the_shared_entry_point() -> None:
-    from gate import aftertool
+# -- every host: the same after-tool step behind each host's own post event -------------------------------------
+def _host_calls(ws: Path, host: str, content: str, call: str) -> tuple[dict, str | None, dict, str | None]:
+    """(pre payload, event arg, post payload, event arg) of one whole-file write of MEMORY.md in ``host``'s shape."""
+    from gate_helpers import write_payload
 
-    assert callable(aftertool.after_tool) and "after_tool" in aftertool.__all__
+    pre, event = write_payload(host, ws, "MEMORY.md", content)
+    post = json.loads(json.dumps(pre))
+    if host == "openclaw":
+        post["hook"] = "after_tool_call"
+        post["event"]["toolCallId"] = pre["event"]["toolCallId"] = call
+        post["event"]["result"] = {"ok": True}
+        return pre, event, post, event
+    if host == "copilot":
+        post["toolResult"] = {"resultType": "success", "textResultForLlm": "written"}
+        return pre, "preToolUse", post, "postToolUse"
+    for p in (pre, post):
+        if "tool_use_id" in p:
+            p["tool_use_id"] = call
+    post["hook_event_name"] = {"claude": "PostToolUse", "codex": "PostToolUse", "gemini": "AfterTool",
+                               "cursor": "postToolUse"}[host]
+    post["tool_response"] = {"success": True}
+    return pre, event, post, event
+
+
+def _written_content(host: str, reply, content: str) -> str:
+    """What the host's tool writes: the rewritten arguments when the gate replaced them, else the call's own."""
+    body = json.loads(reply.stdout) if reply.stdout.strip() else {}
+    args = {"claude": (body.get("hookSpecificOutput") or {}).get("updatedInput"),
+            "gemini": (body.get("hookSpecificOutput") or {}).get("tool_input"),
+            "cursor": body.get("updated_input"), "openclaw": body.get("params")}.get(host)
+    if not args:
+        return content
+    return args.get("content", args.get("contents", content))
+
+
+@pytest.mark.parametrize("host", HOSTS)
+def test_after_tool_of_a_blocked_write_changes_nothing_in_every_host(ws: Path, host: str) -> None:
+    before = _memory(ws)
+    pre, pre_event, post, post_event = _host_calls(ws, host, before + "- Deploying on Fridays is fine.\n", "c-bad")
+    assert send(host, pre, pre_event).blocked
+    send(host, post, post_event)  # the host's after-tool event arrives anyway (its tool did not run)
+    assert _memory(ws) == before and "<!--cu:" not in before
+
+
+@pytest.mark.parametrize("host", HOSTS)
+def test_after_tool_stamps_only_the_line_the_call_added_in_every_host(ws: Path, host: str) -> None:
+    before = _memory(ws)
+    content = before + NEW + "\n"
+    pre, pre_event, post, post_event = _host_calls(ws, host, content, "c-ok")
+    first = send(host, pre, pre_event)
+    assert not first.blocked, first.reason
+    other = "- Another writer's line, written while the tool ran."
+    (ws / "MEMORY.md").write_text(_written_content(host, first.reply, content) + other + "\n", encoding="utf-8")
+    send(host, post, post_event)
+    lines = _memory(ws).splitlines()
+    assert lines[:-2] == before.splitlines()  # every old line byte-identical, none re-labelled as the agent's
+    assert lines[-2].startswith(NEW + " <!--cu:H") and lines[-2].count("<!--cu:") == 1
+    assert lines[-1] == other
