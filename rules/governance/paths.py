@@ -17,9 +17,10 @@ from tiers.record import dataclass, field
 from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, glob_match, glob_to_regex  # noqa: F401
 
 
-#: host hook settings and cuticle's own files, relative to the workspace
+#: host hook settings and cuticle's own files, relative to the workspace (a `.cuticle/` at any depth: a nested one
+#: would be a decoy workspace; the gate's file tools refuse the same, tiers.workspace.SELF_GLOBS)
 WS_SELF_GLOBS: tuple[str, ...] = (
-    ".cuticle", ".cuticle/**", "chitin.yaml", ".claude/settings*.json", ".codex/**", ".gemini/settings.json",
+    ".cuticle", ".cuticle/**", "**/.cuticle", "**/.cuticle/**", "chitin.yaml", ".claude/settings*.json", ".codex/**", ".gemini/settings.json",
     ".cursor/hooks.json", ".github/hooks/**", ".git/hooks/**", ".openclaw/openclaw.json", ".openclaw/extensions/**",
 )
 #: the same for the user's home directory (``~/``-prefixed display paths) and system-wide managed settings
