@@ -136,6 +136,29 @@ def case_nul_content(ws):
     return h
 
 
+def case_huge_line(ws):
+    """One 1 MiB line that contradicts a directive: checked within the budget or refused at it, never let through
+    and never killed by the host's timeout (which line it is depends on the machine's speed, not the answer)."""
+    from gate.commands.hook import BUDGET
+
+    before = _memory(ws)
+    line = CONFLICT[:-1] + ", " + "and the cache is stale again " * (1024 * 1024 // 29) + "\n"
+    t0 = time.monotonic()
+    h = _pre(ws, _raw(_write(ws, "MEMORY.md", before + line)))
+    assert time.monotonic() - t0 < BUDGET + 2.5  # the answer deadline plus an interpreter's start and exit
+    assert h.blocked and _reason(h)["reason"] in ("too-slow", "polarity-flip", "lower-tier-over-directive"), h.reason
+    assert _memory(ws) == before
+    return h
+
+
+def case_huge_content(ws):
+    from tiers.fsutil import MAX_FILE_BYTES
+
+    h = _pre(ws, _raw(_write(ws, "MEMORY.md", _memory(ws) + "- Maybe the cache is stale.\n" * (MAX_FILE_BYTES // 27))))
+    assert h.blocked and _reason(h)["reason"] == "not-a-memory-text"
+    return h
+
+
 def case_lone_surrogate_write(ws):
     before = _memory(ws)
     h = _pre(ws, _raw(_write(ws, "MEMORY.md", before + CONFLICT + " \ud800\n")))
