@@ -397,19 +397,27 @@ class Planner:
 
     def _binding_tier(self, line) -> str | None:
         """DIRECTIVE/DECISION when ``line`` is an active binding line: a verified cuticle stamp of that tier with no
-        GC state and not recorded as unverified, or an unstamped line that reads as one."""
+        GC state and not recorded as unverified, or an unstamped line that reads as one; a DECISION only while its
+        scope lasts (a date or session bound that passed binds nothing: GC collects it, anyone may remove it)."""
         from tiers.stamps import verify_stamp
 
         stamp = line.stamp
         if stamp is not None and verify_stamp(stamp, line.content.rstrip(), self.ws.key):
             if stamp.state is not None or stamp.verified is False:
                 return None  # retired already, or an agent's own unverified "User said: …"
-            tier = stamp.tier.name
+            tier, scope, session = stamp.tier.name, stamp.scope, stamp.session
         else:
             from tiers.classify import classify
 
             cls = classify(line.content)
             tier = cls.tier.name if cls is not None and cls.tier is not None else None
+            scope, session = (cls.scope if cls is not None else None), None
+        if tier == "DECISION":
+            from tiers.expiry import decision_ended
+            from tiers.session import current_session
+
+            if decision_ended(f"{scope or ''} {line.content}", session, None, current_session(self.ws)):
+                return None
         return tier if tier in ("DIRECTIVE", "DECISION") else None
 
     def _prompt(self) -> str | None:

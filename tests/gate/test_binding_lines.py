@@ -138,6 +138,28 @@ def test_a_scoped_decision_is_binding(ws: Path) -> None:
     assert claude_edit(ws, "MEMORY.md", decision + "\n", "").blocked
 
 
+@pytest.mark.parametrize("stamped", [True, False], ids=["stamped", "unstamped"])
+def test_a_decision_whose_scope_ended_may_be_removed(ws: Path, stamped: bool) -> None:
+    decision = "- Decided with the user: Redis for staging until 2020-01-15."
+    line = stamps.apply_stamp(decision, stamps.make_stamp(decision, "C", 1, Workspace(ws).key,
+                                                          scope="for staging until 2020-01-15")) \
+        if stamped else decision
+    (ws / "MEMORY.md").write_text(f"# Memory\n\n{line}\n", encoding="utf-8")
+    assert not claude_edit(ws, "MEMORY.md", line + "\n", "").blocked
+
+
+def test_a_session_bound_decision_binds_in_its_session_only(ws: Path) -> None:
+    from tiers.session import end_session
+
+    decision = "- Decided with the user: for this session, use the mock payment API."
+    line = stamps.apply_stamp(decision, stamps.make_stamp(decision, "C", 1, Workspace(ws).key,
+                                                          scope="for this session"))
+    (ws / "MEMORY.md").write_text(f"# Memory\n\n{line}\n", encoding="utf-8")
+    assert claude_edit(ws, "MEMORY.md", line + "\n", "").blocked  # session 1: its own
+    end_session(Workspace(ws), "s0")
+    assert not claude_edit(ws, "MEMORY.md", line + "\n", "").blocked
+
+
 def test_lint_shows_unverified_directives(ws: Path) -> None:
     from rules.engine import lint_paths
 
