@@ -19,20 +19,18 @@ from operator import attrgetter
 __all__ = ["FrozenInstanceError", "MISSING", "Field", "dataclass", "field", "fields", "is_record", "replace"]
 
 
-def __getattr__(name: str):
-    # FrozenInstanceError is the stdlib's class, imported when first needed: `dataclasses` pulls in inspect, ast,
-    # dis and tokenize, a quarter of the bare interpreter's start-up, on every hook call that never assigns to one
-    if name == "FrozenInstanceError":
-        from dataclasses import FrozenInstanceError
-
-        return FrozenInstanceError
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _frozen(message: str) -> Exception:
+def _frozen_error() -> type[AttributeError]:
+    # the stdlib's class, imported when first needed: `dataclasses` pulls in inspect, ast, dis and tokenize (a
+    # quarter of the bare interpreter's start-up) into every hook call, none of which assigns to a record
     from dataclasses import FrozenInstanceError
 
-    return FrozenInstanceError(message)
+    return FrozenInstanceError
+
+
+def __getattr__(name: str):
+    if name == "FrozenInstanceError":
+        return _frozen_error()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class _Slotted:
@@ -219,12 +217,12 @@ def _methods(cls, flds: tuple[Field, ...], frozen: bool) -> None:
 
         def __setattr__(self, name, value):
             if type(self) is cls or name in names:
-                raise _frozen(f"cannot assign to field {name!r}")
+                raise _frozen_error()(f"cannot assign to field {name!r}")
             set_(self, name, value)
 
         def __delattr__(self, name):
             if type(self) is cls or name in names:
-                raise _frozen(f"cannot delete field {name!r}")
+                raise _frozen_error()(f"cannot delete field {name!r}")
             object.__delattr__(self, name)
 
         cls.__hash__ = __hash__

@@ -20,9 +20,14 @@ class Point:
 
 
 def test_a_frozen_record_refuses_assignment() -> None:
+    import dataclasses
+
     p = Point(1, 2)
     with pytest.raises(record.FrozenInstanceError):
         p.x = 3  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):  # the stdlib's own class, as the stdlib decorator raises
+        del p.y
+    assert record.FrozenInstanceError is dataclasses.FrozenInstanceError
 
 
 def test_a_slotted_record_has_no_instance_dict() -> None:
