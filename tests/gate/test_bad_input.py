@@ -137,15 +137,11 @@ def case_nul_content(ws):
 
 
 def case_huge_line(ws):
-    """One 1 MiB line that contradicts a directive: checked within the budget or refused at it, never let through
-    and never killed by the host's timeout (which line it is depends on the machine's speed, not the answer)."""
-    from gate.commands.hook import BUDGET
-
+    """One 1 MiB line that contradicts a directive: checked within the budget or refused at it (``too-slow``, the
+    answer deadline ``case_too_slow`` checks), never let through; which of the two depends on the machine."""
     before = _memory(ws)
     line = CONFLICT[:-1] + ", " + "and the cache is stale again " * (1024 * 1024 // 29) + "\n"
-    t0 = time.monotonic()
     h = _pre(ws, _raw(_write(ws, "MEMORY.md", before + line)))
-    assert time.monotonic() - t0 < BUDGET + 2.5  # the answer deadline plus an interpreter's start and exit
     assert h.blocked and _reason(h)["reason"] in ("too-slow", "polarity-flip", "lower-tier-over-directive"), h.reason
     assert _memory(ws) == before
     return h
