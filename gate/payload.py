@@ -103,12 +103,21 @@ class Request:
     errors: list[str] = field(default_factory=list)
 
 
-def _first(d: dict, keys: tuple[str, ...]) -> Any:
+def _first(d: dict, keys: tuple[str, ...], what: str = "argument") -> Any:
+    """The value under the first of ``keys`` that ``d`` holds. Hosts read these spellings in their own order (a
+    tool may take ``path`` before ``file_path``), so arguments that give one thing under two spellings with
+    different values are refused: the gate would check one and the host might act on the other."""
+    found = None
     for k in keys:
         v = d.get(k)
-        if v is not None:
-            return v
-    return None
+        if v is None:
+            continue
+        if found is None:
+            found = (k, v)
+        elif v != found[1]:
+            raise ParseError(f"the tool arguments give the {what} twice, differently ({found[0]!r} and {k!r}); "
+                             f"give it once")
+    return None if found is None else found[1]
 
 
 def load_json_arg(value: Any, what: str) -> Any:
@@ -121,7 +130,7 @@ def load_json_arg(value: Any, what: str) -> Any:
 
 
 def _edit_from(d: dict, n: int) -> Edit | None:
-    old, new = _first(d, _OLD_KEYS), _first(d, _NEW_KEYS)
+    old, new = _first(d, _OLD_KEYS, "old text"), _first(d, _NEW_KEYS, "new text")
     if old is None and new is None:
         return None
     if not isinstance(old, str) or not isinstance(new, str):
@@ -201,10 +210,10 @@ def _file_ops(tool_kind: str, args: dict) -> tuple[str, list[FileOp], str | None
             return "patch", ops, key
     if tool_kind == "shell":
         return "shell", [], None
-    path = _first(args, _PATH_KEYS)
+    path = _first(args, _PATH_KEYS, "file path")
     if not isinstance(path, str) or not path:
         return tool_kind, [], None
-    content = _first(args, _CONTENT_KEYS)
+    content = _first(args, _CONTENT_KEYS, "file content")
     if tool_kind == "write" or (tool_kind in ("", "other") and isinstance(content, str)):
         if not isinstance(content, str):
             raise ParseError(f"{path}: write without string content")
@@ -233,7 +242,7 @@ def tool_kind_of(name: str) -> str:
 
 
 def _command_of(args: dict) -> str | None:
-    cmd = _first(args, _CMD_KEYS)
+    cmd = _first(args, _CMD_KEYS, "command")
     if isinstance(cmd, list) and all(isinstance(x, str) for x in cmd):
         # Codex `shell` sends argv, often ["bash", "-lc", "<script>"]; the script is what runs.
         if len(cmd) >= 3 and cmd[-2] in ("-c", "-lc", "-ic") and cmd[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh"):
