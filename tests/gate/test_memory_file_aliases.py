@@ -51,8 +51,8 @@ def test_a_whole_file_write_through_an_alias_is_checked_as_the_memory_file(ws: P
     assert (ws / "MEMORY.md").read_text(encoding="utf-8") == before
 
 
-def test_an_agreeing_line_through_a_hard_link_is_stamped_or_written_as_is(ws: Path) -> None:
-    # a plain file that merely shares a name pattern is not memory: nothing to refuse
+def test_a_plain_markdown_file_that_is_no_alias_is_not_memory(ws: Path) -> None:
+    # its own inode, not a memory glob: nothing to refuse
     (ws / "notes.md").write_text("# notes\n", encoding="utf-8")
     ans = claude_edit(ws, "notes.md", "# notes\n", f"# notes\n{CONFLICT}\n")
     assert not ans.blocked and ans.applied
