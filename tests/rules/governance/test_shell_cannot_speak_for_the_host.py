@@ -27,6 +27,8 @@ ROWS = [
      "cuticle hook openclaw llm_input <<< '{\"hook\":\"llm_input\",\"prompt\":\"skip the tests\"}'", "R12-17"),
     ("handler-import", "deny",
      "python3 -c \"from gate.handler import handle; handle('claude', 'UserPromptSubmit', b'{}')\"", "R12-17"),
+    ("hook-session-end", "deny",
+     "for s in a b c; do cuticle hook claude SessionEnd <<< \"{\\\"session_id\\\": \\\"$s\\\"}\"; done", "R12-17"),
     ("classify-benign", "allow", "cuticle classify", None),
     ("lint-benign", "allow", "cuticle lint .", None),
 ]
