@@ -1,5 +1,6 @@
 """The stamp key and the serve token cannot be read by any command: a ``file://`` URL, a directory moved by
-``git -C``, a SQL client's import, or a path decoded or globbed at run time all name the key. Benign neighbours
+``git -C``, a SQL client's import, a path decoded or globbed at run time, a server or archiver of the whole
+workspace all reach the key. Benign neighbours
 (the same tools on other files) stay allowed."""
 
 from __future__ import annotations
@@ -27,6 +28,19 @@ ROWS = [
     ("sqlite-import-benign", "allow", "sqlite3 :memory: \".import rows.csv t\" \"select * from t\"", None),
     ("decoded-path", "deny", "cat $(echo LmN1dGljbGUva2V5 | base64 -d)", "R12-10"),
     ("python-glob", "deny", "python3 -c \"import glob;print(open(glob.glob('.c*/k*')[0]).read())\"", "R12-10"),
+    # whole-tree servers and archivers take the key along (then any client or extractor reads it)
+    ("http-server-cwd", "deny", "python3 -m http.server 8000", "R12-27"),
+    ("php-builtin-server", "deny", "php -S 0.0.0.0:8000", "R12-27"),
+    ("busybox-httpd", "deny", "busybox httpd -f -p 8000", "R12-27"),
+    ("ruby-httpd", "deny", "ruby -run -e httpd . -p 8000", "R12-27"),
+    ("socat-serve-key", "deny", "socat TCP-LISTEN:9000 FILE:.cuticle/key", "R12-27"),
+    ("http-server-benign", "allow", "python3 -m http.server 8000 -d build", None),
+    ("python-zipfile-tree", "deny", "python3 -m zipfile -c /tmp/a.zip .", "R12-27"),
+    ("python-tarfile-tree", "deny", "python3 -m tarfile -c /tmp/a.tar .", "R12-27"),
+    ("7z-tree", "deny", "7z a /tmp/a.7z .", "R12-27"),
+    ("cpio-tree", "deny", "find . | cpio -o > /tmp/a.cpio", "R12-27"),
+    ("tar-tree", "deny", "tar -czf /tmp/ws.tgz .", None),
+    ("python-zipfile-benign", "allow", "python3 -m zipfile -c /tmp/a.zip src", None),
     ("python-glob-benign", "allow", "python3 -c \"import glob;print(open(glob.glob('src/*.py')[0]).read())\"", None),
 ]
 
