@@ -1,7 +1,7 @@
 """Code the shell does not run itself is still judged by what it does: a script read from ``/dev/stdin`` or a
 process substitution, a command handed to another runner (``at``, ``crontab``, ``tmux send-keys``, ``ssh``,
 a container with the workspace mounted), in-place editors spelled with a backup suffix, programs whose output
-file is an argument (``script``, ``socat FILE:``), and bash namerefs. Rows marked with a finding were allowed
+file is an argument (``script``, ``socat FILE:``), git settings git later runs as commands, and bash namerefs. Rows marked with a finding were allowed
 when found (each verified to change the file when run, where the tool exists here); neighbours stay allowed."""
 
 from __future__ import annotations
@@ -47,6 +47,15 @@ ROWS = [
     ("socat-file-append", "deny", "echo x | socat - FILE:MEMORY.md,append", "R12-21"),
     ("xmlstarlet-inplace", "deny", "xmlstarlet ed -L MEMORY.md", "R12-21"),
     ("script-benign", "allow", "script -q -c 'make test' build/session.log", None),
+    # git settings whose value git runs later as a shell command (each ordinary git command then runs it)
+    ("git-hookspath", "deny", "git config core.hooksPath /tmp/h", None),
+    ("git-fsmonitor", "deny", "git config core.fsmonitor 'echo x >> MEMORY.md'", "R12-30"),
+    ("git-pager", "deny", "git config core.pager 'sh -c \"echo x >> MEMORY.md\"'", "R12-30"),
+    ("git-alias-bang", "deny", "git config alias.st '!echo x >> MEMORY.md'", "R12-30"),
+    ("git-filter-clean", "deny", "git config filter.x.clean 'tee -a MEMORY.md'", "R12-30"),
+    ("git-include-path", "deny", "git config --local include.path /tmp/evil.gitconfig", "R12-30"),
+    ("git-config-file-append", "deny", "printf '[core]\\n\\tfsmonitor = sh /tmp/x\\n' >> .git/config", "R12-30"),
+    ("git-config-benign", "allow", "git config user.name 'Alex'", None),
     # bash namerefs
     ("nameref", "deny", "declare -n r=f; f=MEMORY.md; echo x >> $r", "R12-23"),
     ("nameref-benign", "allow", "declare -n r=f; f=notes.txt; echo x >> $r", None),
