@@ -1,8 +1,9 @@
 """Code the shell does not run itself is still judged by what it does: a script read from ``/dev/stdin`` or a
 process substitution, a command handed to another runner (``at``, ``crontab``, ``tmux send-keys``, ``ssh``,
 a container with the workspace mounted), in-place editors spelled with a backup suffix, programs whose output
-file is an argument (``script``, ``socat FILE:``), git settings git later runs as commands, and bash namerefs. Rows marked with a finding were allowed
-when found (each verified to change the file when run, where the tool exists here); neighbours stay allowed."""
+file is an argument (``script``, ``socat FILE:``), git settings that git later runs as commands, and bash
+namerefs. Rows marked with a finding were allowed when found (each verified to change the file when run, where
+the tool exists here); neighbours stay allowed."""
 
 from __future__ import annotations
 
