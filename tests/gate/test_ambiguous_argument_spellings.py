@@ -42,17 +42,17 @@ def _bad(ws: Path) -> str:
 CASES = {
     # (host, payload builder, finding or None)
     "openclaw-path-names-memory": ("openclaw", lambda ws: _openclaw(ws, {
-        "file_path": "notes.txt", "path": "MEMORY.md", "content": _bad(ws)}), "R12-14"),
+        "file_path": "notes.txt", "path": "MEMORY.md", "content": _bad(ws)}), None),
     "openclaw-file_path-names-memory": ("openclaw", lambda ws: _openclaw(ws, {
         "path": "notes.txt", "file_path": "MEMORY.md", "content": _bad(ws)}), None),
     "cursor-path-names-memory": ("cursor", lambda ws: _cursor(ws, "Write", {
-        "file_path": str(ws / "notes.txt"), "path": str(ws / "MEMORY.md"), "contents": _bad(ws)}), "R12-14"),
+        "file_path": str(ws / "notes.txt"), "path": str(ws / "MEMORY.md"), "contents": _bad(ws)}), None),
     "cursor-contents-beside-content": ("cursor", lambda ws: _cursor(ws, "Write", {
         "file_path": str(ws / "MEMORY.md"), "content": (ws / "MEMORY.md").read_text(encoding="utf-8"),
-        "contents": _bad(ws)}), "R12-14"),
+        "contents": _bad(ws)}), None),
     "cursor-old_str-beside-old_string": ("cursor", lambda ws: _cursor(ws, "StrReplace", {
         "file_path": str(ws / "MEMORY.md"), "old_string": "# Memory\n", "new_string": "# Memory\n",
-        "old_str": "# Memory\n", "new_str": f"# Memory\n{CONFLICT}\n"}), "R12-14"),
+        "old_str": "# Memory\n", "new_str": f"# Memory\n{CONFLICT}\n"}), None),
 }
 
 

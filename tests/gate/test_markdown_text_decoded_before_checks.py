@@ -30,7 +30,6 @@ ENTITY_SPELLINGS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="finding R12-01")
 @pytest.mark.parametrize("line", ENTITY_SPELLINGS.values(), ids=ENTITY_SPELLINGS.keys())
 def test_a_contradiction_spelled_with_character_references_is_refused(ws: Path, line: str) -> None:
     before = (ws / "MEMORY.md").read_bytes()
@@ -60,7 +59,7 @@ POISON_SPELLINGS = {
 
 
 @pytest.mark.parametrize("line", [
-    pytest.param(v, id=k, marks=[] if k == "plain" else [pytest.mark.xfail(strict=True, reason="finding R12-02")])
+    pytest.param(v, id=k)
     for k, v in POISON_SPELLINGS.items()])
 def test_a_planted_instruction_spelled_with_character_references_is_refused(ws: Path, line: str) -> None:
     ans = claude_edit(ws, "MEMORY.md", "## Notes\n", f"## Notes\n{line}\n")
@@ -79,7 +78,7 @@ SECRET_SPELLINGS = {
 
 
 @pytest.mark.parametrize("line", [
-    pytest.param(v, id=k, marks=[] if k == "plain" else [pytest.mark.xfail(strict=True, reason="finding R12-03")])
+    pytest.param(v, id=k)
     for k, v in SECRET_SPELLINGS.items()])
 def test_a_secret_split_by_inline_markup_is_refused(ws: Path, line: str) -> None:
     ans = claude_edit(ws, "MEMORY.md", "## Notes\n", f"## Notes\n{line}\n")

@@ -33,7 +33,7 @@ def _alias(ws: Path, kind: str) -> str:
 
 
 @pytest.mark.parametrize("kind", [
-    "symlink", pytest.param("hardlink", marks=pytest.mark.xfail(strict=True, reason="finding R12-07"))])
+    "symlink", "hardlink"])
 def test_an_edit_through_an_alias_is_checked_as_the_memory_file(ws: Path, kind: str) -> None:
     before = (ws / "MEMORY.md").read_bytes()
     ans = claude_edit(ws, _alias(ws, kind), "## Notes\n", f"## Notes\n{CONFLICT}\n")
@@ -42,7 +42,7 @@ def test_an_edit_through_an_alias_is_checked_as_the_memory_file(ws: Path, kind: 
 
 
 @pytest.mark.parametrize("kind", [
-    "symlink", pytest.param("hardlink", marks=pytest.mark.xfail(strict=True, reason="finding R12-07"))])
+    "symlink", "hardlink"])
 def test_a_whole_file_write_through_an_alias_is_checked_as_the_memory_file(ws: Path, kind: str) -> None:
     rel = _alias(ws, kind)
     before = (ws / "MEMORY.md").read_text(encoding="utf-8")

@@ -30,7 +30,6 @@ def _lint(ws: Path, *args: str) -> subprocess.CompletedProcess:
                           cwd=ws, timeout=120)
 
 
-@pytest.mark.xfail(strict=True, reason="finding R12-15")
 @pytest.mark.parametrize("args", [(), ("--format", "json"), ("--format", "sarif"), ("--fix",)],
                          ids=["text", "json", "sarif", "fix"])
 def test_a_latin1_memory_file_is_reported_not_a_crash(ws: Path, args: tuple[str, ...]) -> None:
