@@ -636,7 +636,8 @@ def _fact(req: Request, ws) -> tuple[Reply, dict]:
     return answer.noop(req.host, req.host_event), rec
 
 
-_KIND_OF_CALL = {"shell": "shell", "write": "write", "edit": "edit", "patch": "patch", "other": "other", "": "other"}
+_KIND_OF_CALL = {"shell": "shell", "write": "write", "edit": "edit", "patch": "patch", "delete": "other", "other": "other",
+                 "": "other"}
 
 
 def _govern(req: Request, ws, paths: tuple[str, ...], *, log: bool = True) -> tuple[Reply, dict]:

@@ -45,6 +45,8 @@ _OLD_KEYS = ("old_string", "oldText", "old_str", "old_text", "oldString")
 _NEW_KEYS = ("new_string", "newText", "new_str", "new_text", "newString")
 _PATCH_KEYS = ("input", "command", "patch")
 _CMD_KEYS = ("command", "cmd", "script")
+#: a shell tool's own working directory (OpenClaw ``exec`` and Codex ``shell``: workdir; Gemini: dir_path, directory)
+_WORKDIR_KEYS = ("workdir", "dir_path", "directory", "working_directory", "cwd")
 
 _WRITE_TOOLS = {"write", "write_file", "create", "create_file", "writefile", "tabwrite"}
 _EDIT_TOOLS = {"edit", "multiedit", "replace", "str_replace", "strreplace", "edit_file", "str_replace_editor",
@@ -53,6 +55,8 @@ _SHELL_TOOLS = {"bash", "shell", "exec", "run_shell_command", "terminal", "run_t
 _PATCH_TOOLS = {"apply_patch", "applypatch"}
 _PATCH_BEGIN = "*** Begin Patch"  # = gate.patch.BEGIN, repeated so calls without a patch skip that import
 _FACT_TOOLS = {"save_memory"}
+#: tools that delete the file they name (Cursor's Delete / delete_file; names unverified, so the usual spellings)
+_DELETE_TOOLS = {"delete", "delete_file", "deletefile", "remove_file", "removefile"}
 
 
 def canonical_event(name: str | None) -> str | None:
@@ -83,7 +87,7 @@ class Request:
     session_id: str = ""
     cwd: str | None = None
     tool: str = ""
-    tool_kind: str = ""  # write | edit | patch | shell | fact | other | "" (no tool)
+    tool_kind: str = ""  # write | edit | patch | delete | shell | fact | other | "" (no tool)
     ops: list[FileOp] = field(default_factory=list)
     command: str | None = None
     args: dict[str, Any] = field(default_factory=dict)
@@ -213,6 +217,8 @@ def _file_ops(tool_kind: str, args: dict) -> tuple[str, list[FileOp], str | None
     path = _first(args, _PATH_KEYS, "file path")
     if not isinstance(path, str) or not path:
         return tool_kind, [], None
+    if tool_kind == "delete":
+        return "delete", [FileOp(path, "delete")], None
     content = _first(args, _CONTENT_KEYS, "file content")
     if tool_kind == "write" or (tool_kind in ("", "other") and isinstance(content, str)):
         if not isinstance(content, str):
@@ -236,6 +242,8 @@ def tool_kind_of(name: str) -> str:
         return "edit"
     if n in _SHELL_TOOLS:
         return "shell"
+    if n in _DELETE_TOOLS:
+        return "delete"
     if n in _FACT_TOOLS:
         return "fact"
     return "other" if n else ""
@@ -273,3 +281,10 @@ def fill_tool(req: Request) -> None:
     req.tool_kind, req.ops, req.patch_key = kind, ops, patch_key
     if kind == "shell":
         req.command = _command_of(req.args)
+        workdir = _first(req.args, _WORKDIR_KEYS, "working directory")
+        if isinstance(workdir, str) and workdir.strip():  # the tool runs the command there, not in the host's cwd
+            import os
+
+            base = req.cwd or req.workspace_hint
+            wd = os.path.expanduser(workdir)
+            req.cwd = os.path.normpath(os.path.join(base, wd) if base else wd)

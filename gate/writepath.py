@@ -399,7 +399,9 @@ class Planner:
             gone = set(range(len(old_texts))) - set(keep.values())
             # a kept line that is no longer a memory line (fenced, commented out, made a heading) is hidden
             gone |= {i for j, i in keep.items() if new_lines[j].kind != "memory" and new_lines[j].text.strip()}
-            self._guard_binding(plan, sorted(gone), [new_lines[j].text for j in fresh])
+            # a rewording that keeps the rule counts only as a memory line: the same words as code, a heading or HTML
+            # (an indented code block included) are the rule hidden, not kept
+            self._guard_binding(plan, sorted(gone), [new_lines[j].text for j in fresh if new_lines[j].is_memory])
         if plan.errors:
             plan.action = "block"
             return

@@ -25,9 +25,9 @@ def ws(tmp_path: Path) -> Path:
 
 
 HIDINGS = {
-    "indented-code-no-marker": ("    " + DIRECTIVE[2:], "R12-16"),
-    "indented-code-with-marker": ("    " + DIRECTIVE, "R12-16"),
-    "tab-indented-code": ("\t" + DIRECTIVE[2:], "R12-16"),
+    "indented-code-no-marker": ("    " + DIRECTIVE[2:], None),
+    "indented-code-with-marker": ("    " + DIRECTIVE, None),
+    "tab-indented-code": ("\t" + DIRECTIVE[2:], None),
     "fenced": ("```\n" + DIRECTIVE + "\n```", None),
     "html-comment": ("<!--\n" + DIRECTIVE + "\n-->", None),
 }

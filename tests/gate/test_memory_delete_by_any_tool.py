@@ -34,7 +34,6 @@ def test_a_patch_deleting_user_md_is_refused(ws: Path) -> None:
     assert ans.blocked
 
 
-@pytest.mark.xfail(strict=True, reason="finding R12-26")
 @pytest.mark.parametrize(("tool", "key"), [("Delete", "file_path"), ("delete_file", "target_file")])
 def test_a_delete_tool_on_user_md_is_refused(ws: Path, tool: str, key: str) -> None:
     assert send("cursor", _cursor(ws, tool, {key: str(ws / "USER.md")})).blocked

@@ -49,7 +49,6 @@ CALLS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="finding R12-24")
 @pytest.mark.parametrize("build", CALLS.values(), ids=CALLS.keys())
 def test_a_write_in_the_tools_working_directory_is_judged_there(ws: Path, build) -> None:
     host, payload, event = build(ws)
