@@ -27,7 +27,6 @@ def ws(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.mark.xfail(strict=True, reason="finding R12-25")
 def test_a_contradiction_written_to_an_imported_file_is_refused(ws: Path) -> None:
     ans = claude_write(ws, "notes/extra.md", f"{CONFLICT}\n")
     assert ans.blocked
