@@ -190,11 +190,18 @@ def _bad_input(host: str, event_arg: str | None, payload: Any, ws, message: str,
     from .payload import canonical_event
 
     message = mask_json(message)
-    hev = payload.get("hook_event_name") if isinstance(payload, dict) else None
-    event = canonical_event(hev if isinstance(hev, str) and hev else event_arg)
-    shown = event_arg or (hev if isinstance(hev, str) else None)
     if host not in HOSTS:
-        return _fail_open(host, shown, ws, message, t0)
+        return _fail_open(host, event_arg, ws, message, t0)
+    hev = None
+    if isinstance(payload, dict):
+        from .hosts import get
+
+        try:
+            hev = get(host).event_name(event_arg, payload) or None
+        except Exception:  # noqa: BLE001 - a payload too odd to name its event: the hook's argument decides
+            hev = None
+    event = canonical_event(hev or event_arg)
+    shown = event_arg or hev
     if event == PRE:
         reason = json.dumps({"kind": KIND_INPUT, "reason": "bad-input", "message": message,
                              "resolve": "cuticle could not read this tool call, so it cannot check it; retry it"},
@@ -629,7 +636,8 @@ def _fact(req: Request, ws) -> tuple[Reply, dict]:
     return answer.noop(req.host, req.host_event), rec
 
 
-_KIND_OF_CALL = {"shell": "shell", "write": "write", "edit": "edit", "patch": "patch", "other": "other", "": "other"}
+_KIND_OF_CALL = {"shell": "shell", "write": "write", "edit": "edit", "patch": "patch", "delete": "other", "other": "other",
+                 "": "other"}
 
 
 def _govern(req: Request, ws, paths: tuple[str, ...], *, log: bool = True) -> tuple[Reply, dict]:

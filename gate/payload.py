@@ -45,6 +45,8 @@ _OLD_KEYS = ("old_string", "oldText", "old_str", "old_text", "oldString")
 _NEW_KEYS = ("new_string", "newText", "new_str", "new_text", "newString")
 _PATCH_KEYS = ("input", "command", "patch")
 _CMD_KEYS = ("command", "cmd", "script")
+#: a shell tool's own working directory (OpenClaw ``exec`` and Codex ``shell``: workdir; Gemini: dir_path, directory)
+_WORKDIR_KEYS = ("workdir", "dir_path", "directory", "working_directory", "cwd")
 
 _WRITE_TOOLS = {"write", "write_file", "create", "create_file", "writefile", "tabwrite"}
 _EDIT_TOOLS = {"edit", "multiedit", "replace", "str_replace", "strreplace", "edit_file", "str_replace_editor",
@@ -53,6 +55,8 @@ _SHELL_TOOLS = {"bash", "shell", "exec", "run_shell_command", "terminal", "run_t
 _PATCH_TOOLS = {"apply_patch", "applypatch"}
 _PATCH_BEGIN = "*** Begin Patch"  # = gate.patch.BEGIN, repeated so calls without a patch skip that import
 _FACT_TOOLS = {"save_memory"}
+#: tools that delete the file they name (Cursor's Delete / delete_file; names unverified, so the usual spellings)
+_DELETE_TOOLS = {"delete", "delete_file", "deletefile", "remove_file", "removefile"}
 
 
 def canonical_event(name: str | None) -> str | None:
@@ -83,7 +87,7 @@ class Request:
     session_id: str = ""
     cwd: str | None = None
     tool: str = ""
-    tool_kind: str = ""  # write | edit | patch | shell | fact | other | "" (no tool)
+    tool_kind: str = ""  # write | edit | patch | delete | shell | fact | other | "" (no tool)
     ops: list[FileOp] = field(default_factory=list)
     command: str | None = None
     args: dict[str, Any] = field(default_factory=dict)
@@ -103,12 +107,21 @@ class Request:
     errors: list[str] = field(default_factory=list)
 
 
-def _first(d: dict, keys: tuple[str, ...]) -> Any:
+def _first(d: dict, keys: tuple[str, ...], what: str = "argument") -> Any:
+    """The value under the first of ``keys`` that ``d`` holds. Hosts read these spellings in their own order (a
+    tool may take ``path`` before ``file_path``), so arguments that give one thing under two spellings with
+    different values are refused: the gate would check one and the host might act on the other."""
+    found = None
     for k in keys:
         v = d.get(k)
-        if v is not None:
-            return v
-    return None
+        if v is None:
+            continue
+        if found is None:
+            found = (k, v)
+        elif v != found[1]:
+            raise ParseError(f"the tool arguments give the {what} twice, differently ({found[0]!r} and {k!r}); "
+                             f"give it once")
+    return None if found is None else found[1]
 
 
 def load_json_arg(value: Any, what: str) -> Any:
@@ -121,7 +134,7 @@ def load_json_arg(value: Any, what: str) -> Any:
 
 
 def _edit_from(d: dict, n: int) -> Edit | None:
-    old, new = _first(d, _OLD_KEYS), _first(d, _NEW_KEYS)
+    old, new = _first(d, _OLD_KEYS, "old text"), _first(d, _NEW_KEYS, "new text")
     if old is None and new is None:
         return None
     if not isinstance(old, str) or not isinstance(new, str):
@@ -201,10 +214,12 @@ def _file_ops(tool_kind: str, args: dict) -> tuple[str, list[FileOp], str | None
             return "patch", ops, key
     if tool_kind == "shell":
         return "shell", [], None
-    path = _first(args, _PATH_KEYS)
+    path = _first(args, _PATH_KEYS, "file path")
     if not isinstance(path, str) or not path:
         return tool_kind, [], None
-    content = _first(args, _CONTENT_KEYS)
+    if tool_kind == "delete":
+        return "delete", [FileOp(path, "delete")], None
+    content = _first(args, _CONTENT_KEYS, "file content")
     if tool_kind == "write" or (tool_kind in ("", "other") and isinstance(content, str)):
         if not isinstance(content, str):
             raise ParseError(f"{path}: write without string content")
@@ -227,13 +242,15 @@ def tool_kind_of(name: str) -> str:
         return "edit"
     if n in _SHELL_TOOLS:
         return "shell"
+    if n in _DELETE_TOOLS:
+        return "delete"
     if n in _FACT_TOOLS:
         return "fact"
     return "other" if n else ""
 
 
 def _command_of(args: dict) -> str | None:
-    cmd = _first(args, _CMD_KEYS)
+    cmd = _first(args, _CMD_KEYS, "command")
     if isinstance(cmd, list) and all(isinstance(x, str) for x in cmd):
         # Codex `shell` sends argv, often ["bash", "-lc", "<script>"]; the script is what runs.
         if len(cmd) >= 3 and cmd[-2] in ("-c", "-lc", "-ic") and cmd[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh"):
@@ -264,3 +281,10 @@ def fill_tool(req: Request) -> None:
     req.tool_kind, req.ops, req.patch_key = kind, ops, patch_key
     if kind == "shell":
         req.command = _command_of(req.args)
+        workdir = _first(req.args, _WORKDIR_KEYS, "working directory")
+        if isinstance(workdir, str) and workdir.strip():  # the tool runs the command there, not in the host's cwd
+            import os
+
+            base = req.cwd or req.workspace_hint
+            wd = os.path.expanduser(workdir)
+            req.cwd = os.path.normpath(os.path.join(base, wd) if base else wd)

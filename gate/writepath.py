@@ -77,7 +77,8 @@ def resolve(ws, path: str, base: str | None) -> tuple[str | None, str | None]:
     - lexically outside the workspace (an absolute path elsewhere, ``../x``): (None, None) -> not ours, pass;
     - lexically inside but resolving outside (a symlink out, ``memory/../../x`` through a link): (None, problem)
       when the lexical path names a memory or guarded file, so the write is refused rather than followed;
-    - otherwise the real relative path (symlinks inside the workspace followed to their target).
+    - otherwise the real relative path (symlinks inside the workspace followed to their target);
+    - a hard link to a memory or guarded file, wherever it is, is that file (``_hard_link_of``).
     """
     p = Path(os.path.expanduser(path))
     if not p.is_absolute():
@@ -89,13 +90,51 @@ def resolve(ws, path: str, base: str | None) -> tuple[str | None, str | None]:
         try:  # the cwd may be spelled through a symlink to the workspace
             lex_rel = Path(os.path.realpath(lexical.parent)).joinpath(lexical.name).relative_to(ws.root).as_posix()
         except ValueError:
-            return None, None
+            return _hard_link_of(ws, lexical), None
     try:
-        return ws.relpath(lexical), None
+        rel = ws.relpath(lexical)
     except WorkspaceError:
+        alias = _hard_link_of(ws, lexical)
+        if alias is not None:
+            return alias, None
         if ws.is_memory_file(lex_rel) or ws.is_guarded_file(lex_rel):
             return None, f"{lex_rel} resolves outside the workspace (symlink or '..'); cuticle will not follow it"
         return None, None
+    if ws.is_memory_file(rel) or ws.is_guarded_file(rel):
+        return rel, None
+    return _hard_link_of(ws, lexical) or rel, None
+
+
+def _hard_link_of(ws, path: Path) -> str | None:
+    """The memory or guarded file that ``path`` is another name of (a hard link: the same device and inode), as
+    a workspace-relative path, else None. A write through the second name changes the memory file itself, so it
+    is judged as a write of that file. Only a file with more than one link can be one (one ``stat`` otherwise)."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if st.st_nlink < 2:
+        return None
+    import stat as _stat
+
+    if not _stat.S_ISREG(st.st_mode):
+        return None
+    for target in ws.memory_files():
+        try:
+            other = os.stat(target)
+        except OSError:
+            continue
+        if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
+            return target.relative_to(ws.root).as_posix()
+    for glob in ws.guarded_globs:
+        for target in sorted(ws.root.glob(glob)):
+            try:
+                other = os.stat(target)
+            except OSError:
+                continue
+            if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
+                return target.relative_to(ws.root).as_posix()
+    return None
 
 
 def is_memory(ws, rel: str) -> bool:
@@ -294,6 +333,7 @@ class Planner:
     # -- tiering --------------------------------------------------------------------------------------
     def _tier(self, plan: FilePlan) -> None:
         from tiers import markdown, stamps
+        from tiers.text import strip_markup
 
         rel = plan.rel
         # as bytes, so that a BOM the edit kept is the document's BOM, not a character of its first line
@@ -344,6 +384,10 @@ class Planner:
                 continue
             candidates.append((line, content.rstrip(), forged, False))
             scanned.append((line, content.rstrip()))
+            body = strip_markup(content)
+            shown = markdown.rendered_text(body)
+            if shown != body and shown:  # spelled with markup (references, escapes, split by code or emphasis)
+                prosed.append((line, "- " + shown))
         scanned.sort(key=lambda pair: pair[0].number)
         self._scan(plan, scanned)
         if prosed:
@@ -355,7 +399,9 @@ class Planner:
             gone = set(range(len(old_texts))) - set(keep.values())
             # a kept line that is no longer a memory line (fenced, commented out, made a heading) is hidden
             gone |= {i for j, i in keep.items() if new_lines[j].kind != "memory" and new_lines[j].text.strip()}
-            self._guard_binding(plan, sorted(gone), [new_lines[j].text for j in fresh])
+            # a rewording that keeps the rule counts only as a memory line: the same words as code, a heading or HTML
+            # (an indented code block included) are the rule hidden, not kept
+            self._guard_binding(plan, sorted(gone), [new_lines[j].text for j in fresh if new_lines[j].is_memory])
         if plan.errors:
             plan.action = "block"
             return
@@ -499,6 +545,7 @@ class Planner:
         rel = plan.rel
         guard = _glob(rel, self.user_guard_globs())
         from tiers import arbitrate as arb
+        from tiers import markdown
 
         index = self.index() if self.stage == "pre" else None
         ttl = self._ttl()
@@ -519,6 +566,11 @@ class Planner:
                 continue
             if index is not None and tier is not None:
                 result = arb.arbitrate(index, content, tier, file=rel, scope=cls.scope, verified=nl.verified)
+                shown = markdown.rendered_text(content)
+                if result.decision != "block" and shown != content:  # as the reader sees it, too
+                    seen = arb.arbitrate(index, shown, tier, file=rel, scope=cls.scope, verified=nl.verified)
+                    if seen.decision == "block":
+                        result = seen
                 if result.tier.rank < tier.rank:  # the optional judge demoted the line (it never promotes)
                     tier = result.tier
                 if result.decision == "block":

@@ -509,6 +509,11 @@ def _lint_files(plan: list[tuple[str, list[Rule]]], run: RunContext, rules: Mapp
                                     _bare(str(exc), str(run.ws.root / rel))))
             continue
         doc = parse(data)
+        if doc.encoding != "utf-8":  # e.g. a Latin-1 file of an old editor: its text is not what hosts will read
+            findings.append(Finding(unreadable.code, unreadable.name, Severity.ERROR, rel, *_bad_byte(data),
+                                    "not valid UTF-8 text, so no rule checked it; save it as UTF-8 "
+                                    "(e.g. `iconv -f latin1 -t utf-8`)"))
+            continue
         run.remember(rel, doc)
         ctx = FileContext(path=rel, data=data, doc=doc, options={}, run=run)
         found = run_rules(ctx, own, cfg) if run.results is None else _run_cached(ctx, own, cfg, run.results)
@@ -518,6 +523,16 @@ def _lint_files(plan: list[tuple[str, list[Rule]]], run: RunContext, rules: Mapp
             found = [f for f in found if f.line in keep]
         findings.extend(found)
     return findings, run.results.recorded() if run.results is not None else {}
+
+
+def _bad_byte(data: bytes) -> tuple[int, int]:
+    """(line, column) of the first byte of ``data`` that is not UTF-8 (after a BOM)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        head = data[: exc.start]
+        return head.count(b"\n") + 1, exc.start - (head.rfind(b"\n") + 1) + 1
+    return 1, 1
 
 
 def _run_cached(ctx: FileContext, rules: Iterable[Rule], config: LintConfig, results: Any) -> list[Finding]:

@@ -28,7 +28,7 @@ TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotation
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["KINDS", "Document", "Line", "memory_lines", "parse_document", "prose_text"]
+__all__ = ["KINDS", "Document", "Line", "memory_lines", "parse_document", "prose_text", "rendered_text"]
 
 #: Every line kind, in the order a reader meets them.
 KINDS = ("memory", "heading", "fence", "html", "frontmatter", "table", "blank", "other")
@@ -195,6 +195,34 @@ def prose_text(line: Line) -> str:
             text = f"{key}: {text[m.end():].strip().strip(chr(34) + chr(39))}"
     text = " ".join(text.split())
     return text if any(ch.isalnum() for ch in text) else ""
+
+
+#: one pass over the inline markup a reader does not see: a backslash escape (kept: its character), a character
+#: reference (decoded), an HTML comment or tag, the marks of code spans, emphasis and strikethrough (dropped)
+_INLINE = re.compile(r"\\(?P<esc>[!-/:-@\[-`{-~])|(?P<ref>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
+                     r"|<!--.*?-->|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|`+|\*+|~~", re.DOTALL)
+
+
+def _inline(m: re.Match) -> str:
+    if m.group("esc") is not None:
+        return m.group("esc")
+    if m.group("ref") is not None:
+        import html
+
+        return html.unescape(m.group("ref"))
+    return ""
+
+
+def rendered_text(text: str) -> str:
+    """``text`` as a reader of the rendered Markdown sees it: character references decoded (``&#97;`` is ``a``,
+    ``&nbsp;`` a space), backslash escapes resolved (``ghp\\_`` is ``ghp_``), inline HTML comments and tags
+    removed, and the marks of code spans, emphasis and strikethrough (backticks, ``*``, ``~~``) taken out so the
+    pieces they split join up again. Underscores stay (inside a word they are no emphasis, and names hold them).
+    The checks every new memory text gets also run on this form when it differs, so spelling a word, a secret or
+    an instruction with markup cannot hide it. A pure function of ``text``; ``text`` itself when it has no markup."""
+    if not any(ch in text for ch in "&\\<`*~"):
+        return text
+    return " ".join(_INLINE.sub(_inline, text).split())
 
 
 def memory_lines(data: bytes | str) -> list[Line]:

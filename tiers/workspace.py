@@ -232,7 +232,18 @@ class Workspace:
             raise WorkspaceError(f"{path}: resolves outside the workspace {self.root.name}/") from None
 
     def is_memory_file(self, rel_path: str) -> bool:
-        return glob_match(rel_path, self.memory_globs)
+        """A memory file: matched by ``[memory] globs``, or imported by one (``memory_imports``)."""
+        return glob_match(rel_path, self.memory_globs) or rel_path in self.memory_imports()
+
+    def memory_imports(self) -> frozenset[str]:
+        """Workspace files that the hosts' instruction files import into the model's memory: ``@path`` lines of
+        ``CLAUDE.md``/``GEMINI.md``/``AGENTS.md`` that are memory files (Claude Code and Gemini CLI load an
+        imported file as part of the file that imports it, up to five hops), relative to the importing file, and
+        what those import in turn. A file imported this way is memory: writes to it get every memory check.
+        Re-read when an importing file changes (its size and mtime), so a long-lived server sees new imports."""
+        from .imports import memory_imports
+
+        return memory_imports(self)
 
     def is_guarded_file(self, rel_path: str) -> bool:
         return glob_match(rel_path, self.guarded_globs)
@@ -240,7 +251,7 @@ class Workspace:
     def memory_files(self) -> Iterator[Path]:
         """Existing memory files, sorted, never following a symlink out of the workspace."""
         seen: set[Path] = set()
-        for glob in self.memory_globs:
+        for glob in (*self.memory_globs, *sorted(self.memory_imports())):
             for p in sorted(self.root.glob(glob)):
                 if not p.is_file() or STATE_DIR in p.relative_to(self.root).parts:
                     continue

@@ -67,8 +67,13 @@ class Host:
         """This payload looks like one of this host's (``cuticle hook auto``)."""
         return False
 
+    def event_name(self, event_arg: str | None, payload: dict) -> str:
+        """The host's name of this event: from the payload where the host sends one, else the hook's argument."""
+        name = payload.get("hook_event_name")
+        return name if isinstance(name, str) and name else (event_arg or "")
+
     def normalize(self, event_arg: str | None, payload: dict) -> Request:
-        host_event = payload.get("hook_event_name") or event_arg or ""
+        host_event = self.event_name(event_arg, payload)
         req = Request(host=self.name, event=canonical_event(host_event), host_event=str(host_event), raw=payload)
         req.session_id = str(payload.get("session_id") or payload.get("sessionId") or payload.get("conversation_id") or "")
         req.cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None

@@ -24,6 +24,7 @@ class Cursor(Host):
         HookSpec("preToolUse", "Write"),
         HookSpec("preToolUse", "StrReplace"),
         HookSpec("preToolUse", "Edit"),
+        HookSpec("preToolUse", "Delete"),  # a tool that deletes a memory file is refused (name unverified)
         HookSpec("beforeShellExecution"),
         HookSpec("afterFileEdit"),
         HookSpec("beforeSubmitPrompt"),

@@ -54,12 +54,17 @@ class OpenClaw(Host):
     def detects(self, payload: dict) -> bool:
         return ("event" in payload and "ctx" in payload) or payload.get("type") == "agent"
 
-    def normalize(self, event_arg: str | None, payload: dict) -> Request:
+    def event_name(self, event_arg: str | None, payload: dict) -> str:
         if payload.get("type") and payload.get("action") and "context" in payload:  # internal hook event
-            hook = f"{payload['type']}:{payload['action']}"
+            return f"{payload['type']}:{payload['action']}"
+        hook = payload.get("hook")
+        return str(hook) if hook else (event_arg or "")
+
+    def normalize(self, event_arg: str | None, payload: dict) -> Request:
+        hook = self.event_name(event_arg, payload)
+        if payload.get("type") and payload.get("action") and "context" in payload:  # internal hook event
             event, ctx = payload.get("context") or {}, payload.get("context") or {}
         else:
-            hook = payload.get("hook") or event_arg or ""
             event, ctx = payload.get("event") or {}, payload.get("ctx") or {}
         if not isinstance(event, dict) or not isinstance(ctx, dict):
             raise parse_error("openclaw payload: 'event' and 'ctx' must be objects")

@@ -124,6 +124,23 @@ def case_bad_shape(ws):
     return h
 
 
+def case_two_spellings(ws):
+    # the host may act on the spelling the gate did not check: refused, whichever is first
+    h = _pre(ws, _raw({"session_id": "s1", "cwd": str(ws), "hook_event_name": "PreToolUse", "tool_name": "Write",
+                       "tool_input": {"file_path": str(ws / "notes.txt"), "path": str(ws / "MEMORY.md"),
+                                      "content": _memory(ws) + CALL_ALEXANDER + "\n"}}))
+    assert h.blocked and "file path twice" in _reason(h)["message"]
+    first = h
+    # OpenClaw names its event in the payload (no event argument): still a before-tool call, still refused
+    h = run_hook("openclaw", {"hook": "before_tool_call", "workspaceDir": str(ws),
+                              "event": {"toolName": "edit", "toolCallId": "c1", "params": {
+                                  "path": str(ws / "MEMORY.md"), "oldText": "# Memory", "newText": "# Memory",
+                                  "old_string": "# Memory", "new_string": "# Memory\n" + CALL_ALEXANDER}},
+                              "ctx": {"sessionId": "s1", "toolName": "edit"}}, cwd=ws)
+    assert h.blocked and "new text twice" in h.stdout
+    return first
+
+
 def case_nul_path(ws):
     h = _pre(ws, _raw(_write(ws, "MEM\x00ORY.md", "- x\n")))
     assert h.blocked and "NUL" in _reason(h)["message"]
