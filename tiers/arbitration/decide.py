@@ -15,7 +15,7 @@ from .index import RELATED_MIN, ConstraintIndex
 from .lifecycle import Retired, binding
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
 from .scope import in_scope, scope_generalization
-from .structure import shape, stems, substituted
+from .structure import _shown, bounded, shape, stems, substituted
 from .values import LIGHT, substitution, window_moved
 
 _MODAL = frozenset({"PERMIT", "RELAX", "INDIFF", "OBLIGE", "HEDGE", "FUTURE_PLAN"})
@@ -59,6 +59,24 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
     setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception) or (
         bool(cs.people) and _ROUTED.search(c.text) is not None)
     return substituted(cs, ks, setting)
+
+
+def _bound(c: Analysis, k: Analysis, rel: float) -> tuple[str, str] | None:
+    """("inside" | "beyond", detail) when the constraint sets a bound on an amount ("at most 3 meetings a day",
+    «не меньше 40 минут», "twice a week, not more") and the candidate, about the same thing, names an amount of
+    that measure."""
+    ks = shape(k.text)
+    if not ks.numbers or not ks.may_meet(c.text):
+        return None
+    cs = shape(c.text)
+    if not (rel >= ANCHOR_MIN or cs.code & ks.code or stems(c.text) & stems(k.text)):
+        return None
+    got = bounded(cs, ks)
+    if got is None:
+        return None
+    side, cn, kn = got
+    word = "at most" if kn.bound == "max" else "at least"
+    return side, f"{_shown(cn)} is beyond the bound the constraint sets ({word} {_shown(kn)})"
 
 
 #: a person named as where things go or who does them ("questions go to Tomasz", "owned by Lena", «отправляем
@@ -112,7 +130,9 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
     if rel < RELATED_MIN and "`" in c.text and "`" in k.text and shape(c.text).code & shape(k.text).code:
         rel = RELATED_MIN  # the same thing named exactly (a code span of both: `any`, `legacy/`) is related
     structural = _structural(c, k, rel)
-    if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff and structural is None:
+    bound = _bound(c, k, rel)
+    if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff and structural is None \
+            and bound is None:
         c_slots = {s for s, _, _ in c.values}
         if not any(s in c_slots for s, _, _ in k.values):
             return None  # unrelated and no common slot: nothing below could fire
@@ -144,6 +164,14 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
             detail = f"it guesses the {detail}"
         reason, res = explain(kind, cand_tier, cons, detail)
         return Conflict(cons, kind, reason, res, 1.0 + rel)
+    if bound is not None:
+        if bound[0] == "inside" and sum(not cl.exception for cl in k.clauses) == 1:
+            return None  # "two meetings" beside "at most three meetings a day": a case of the bound
+        if bound[0] == "beyond" and not (c.report or shape(c.text).report):
+            lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and (c.hedged or cand_tier is Tier.OBSERVATION)
+            kind = "lower-tier-over-directive" if lower else "polarity-flip"
+            reason, res = explain(kind, cand_tier, cons, bound[1])
+            return Conflict(cons, kind, reason, res, max(rel, RELATED_MIN))
     if cand_tier is Tier.OBSERVATION and not (c.markers & _MODAL) and not inferred(c.text):
         # An environment report states a fact ("`npm audit` reports …", "Calendar API: 4 meetings"): naming the
         # tool or the thing is not doing what the rule is about. It conflicts only when it reports the ruled act.

@@ -29,6 +29,9 @@ class Number:
     unit: str | None
     anchors: frozenset[str]
     limit: bool  # stated as a limit: "up to", "max", "не больше", "до"
+    #: the side a bound allows: "max" ("at most N", "no more than N", "не больше N", "N or less"), "min" ("at
+    #: least N", "не меньше N", "N or more"), or "" (not a bound, or a bare "over"/"до" whose side the clause sets)
+    bound: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +55,7 @@ class Shape:
     def may_meet(self, text: str) -> bool:
         """Whether a line could hold a value of a type this shape holds (cheap tests on its text): a line that
         cannot need not be shaped."""
-        if (self.numbers or self.regions) and _DIGIT.search(text):
+        if (self.numbers or self.regions) and (_DIGIT.search(text) or _TIMES_WORDS.search(text)):
             return True
         if self.addresses and ("@" in text or "." in text):
             return True
@@ -94,6 +97,38 @@ _TEMPLATE_CONTEXT = re.compile(
 _LIMIT = re.compile(r"\b(?:up to|max(?:imum)?|at most|no more than|not more than|limit\w*|cap|under|below|over|above|"
                     r"more than|less than|at least|min(?:imum)?|свыше|больше|меньше|минимум|не меньше|"
                     r"до|не больше|не более|максимум|максимальн\w*|лимит\w*|предел\w*|потолок)\b", re.I)
+#: bound phrases whose side does not depend on the clause: the negation in "no more than", "не больше", "not
+#: more" is part of the bound, not a prohibition of the amount
+_MAX_BEFORE = re.compile(r"(?:\b(?:up to|at most|at the most|no more than|not more than|never more than|no longer than|"
+                         r"not longer than|max(?:imum)?|не больше|не более|не дольше|не выше|не дороже|не длиннее|"
+                         r"не чаще|максимум|не свыше)\s*(?:of\s+)?[€$£₽]?\s*)$", re.I)
+_MIN_BEFORE = re.compile(r"(?:\b(?:at least|no less than|not less than|never less than|no fewer than|"
+                         r"min(?:imum)?|не меньше|не менее|не ниже|не короче|не реже|минимум|как минимум)\s*"
+                         r"(?:of\s+)?[€$£₽]?\s*)$", re.I)
+_MAX_AFTER = re.compile(r"^\s*(?:[^\W\d_][\w'-]*[\s,]+){0,3}?(?:or (?:less|fewer|under|below)|at most|max(?:imum)?\b|"
+                        r"tops\b|,?\s*not more\b|,?\s*no more\b|или меньше|или менее|максимум|,?\s*не больше\b|"
+                        r",?\s*не более\b)", re.I)
+_MIN_AFTER = re.compile(r"^\s*(?:[^\W\d_][\w'-]*[\s,]+){0,3}?(?:or (?:more|longer|above|over)|at least|minimum\b|"
+                        r"или больше|или более|минимум|,?\s*не меньше\b|,?\s*не менее\b)", re.I)
+#: a count written as a word ("twice a week", «дважды в день», "two meetings", «три созвона»): read as digits
+_TIMES_WORDS = re.compile(r"(?<![\w-])(?:(once|однажды)|(twice|дважды)|(thrice|трижды)|"
+                          r"(one|two|three|four|five|six|seven|eight|nine|ten|twelve|два|две|три|четыре|пять|шесть|"
+                          r"семь|восемь|девять|десять)(?=\s+[^\W\d_]))(?![\w-])", re.I)
+_WORD_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+               "ten": 10, "twelve": 12, "два": 2, "две": 2, "три": 3, "четыре": 4, "пять": 5, "шесть": 6, "семь": 7,
+               "восемь": 8, "девять": 9, "десять": 10}
+
+
+def _times_digits(m: re.Match) -> str:
+    """"twice" -> "2 times", «дважды» -> «2 раза», "two" -> "2": the count in digits (the words keep their
+    length, so the positions of the line stay)."""
+    if m.group(4):
+        return str(_WORD_COUNT[m.group(4).casefold()]).rjust(len(m.group(0)))
+    n = 1 if m.group(1) else 2 if m.group(2) else 3
+    word = m.group(0)
+    return (f"{n} times" if word.isascii() else f"{n} раза").ljust(len(word))
+
+
 _ORDER_WORDS = re.compile(r"\b(?:first|then|after|order|next|followed|escalat\w*|rotation|сначала|потом|затем|"
                           r"после|порядок|порядку|очеред\w*|первы\w*|перв\w+|за ней|за ним|следом|rota|roster|график\w*)\b|→|->|>", re.I)
 _FIRST = re.compile(r"\b(?:first|primary|первы\w*|перв\w+|сначала)\b", re.I)
@@ -118,6 +153,7 @@ _UNITS = {
               "columns", "cols"),
     "people": ("people", "persons", "guests", "человек", "гостей", "участников"),
     "px": ("px", "пикселей"),
+    "times": ("times", "time", "раз", "раза"),
     "req": ("requests", "request", "req", "rps", "запросов", "запроса"),
 }
 #: verbs that set or keep a value and the prepositions after them: a number's anchor is the word before them
@@ -229,6 +265,8 @@ _NOT_AMOUNT = re.compile("|".join(f"(?:{rx.pattern})" for rx in (
 def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number, ...]:
     # code, addresses, regions, clock times and dates are not amounts (dates are the concept layer's)
     masked = _NOT_AMOUNT.sub(_blank, body)
+    if _TIMES_WORDS.search(masked):
+        masked = _TIMES_WORDS.sub(_times_digits, masked)
     out = []
     for m in _NUMBER.finditer(masked):
         value = _parse_number(m.group(2))
@@ -251,7 +289,10 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
         # "upgrade to 20", «обновляем до 20»: a preposition after a verb of setting names a target, not a limit
         limit = (bool(_LIMIT.search(masked[max(0, m.start() - 24):m.start()])) and not _TARGET.search(prefix)) or bool(
             re.match(r"\s*(?:max|maximum|максимум)\b", masked[m.end():], re.I))
-        out.append(Number(value, unit, frozenset(anchors), limit))
+        near, rest = masked[max(0, m.start() - 24):m.start()], masked[m.end():m.end() + 40]
+        bound = "max" if _MAX_BEFORE.search(near) or _MAX_AFTER.match(rest) else \
+            "min" if _MIN_BEFORE.search(near) or _MIN_AFTER.match(rest) else ""
+        out.append(Number(value, unit, frozenset(anchors), limit or bool(bound), bound))
     return tuple(out)
 
 
@@ -291,7 +332,7 @@ def _people(body: str) -> list[tuple[int, str]]:
 def shape(text: str) -> Shape:
     """The structural values of ``text`` (one memory line)."""
     body = _strip(text)
-    digits = _DIGIT.search(body) is not None
+    digits = _DIGIT.search(body) is not None or _TIMES_WORDS.search(body) is not None
     code = frozenset(c.strip().casefold() for c in _CODE.findall(body)) if "`" in body else frozenset()
     keyed = bool(_KEYED.match(body))
     key_stems: frozenset[str] = frozenset()
@@ -397,6 +438,38 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
                 or (bool(cn.anchors & kn.anchors) and (cn.unit is None or kn.unit is None or c_dim == k_dim))
             if same_measure and not _same_amount(c_amount, k_amount) and (c_dim, c_amount) not in k_values:
                 return "number", _shown(cn), _shown(kn)
+    return None
+
+
+def _comparable(cn: Number, kn: Number, c_stems: frozenset[str]) -> bool:
+    """Two numbers are amounts of one measure: one dimension or unit class (counted words must share an anchor
+    or the counted word), or the same anchor word with no conflicting unit."""
+    c_dim, _ = measure(cn)
+    k_dim, _ = measure(kn)
+    if c_dim is not None and c_dim == k_dim:
+        return c_dim[:2] != "w:" or bool(kn.anchors & (cn.anchors | c_stems)) or cn.unit == kn.unit
+    return bool(cn.anchors & kn.anchors) and (cn.unit is None or kn.unit is None or c_dim == k_dim)
+
+
+def bounded(c: Shape, k: Shape) -> tuple[str, Number, Number] | None:
+    """("inside" | "beyond", the candidate's amount, the constraint's bound) for the first amount of the
+    candidate of the measure a bound of the constraint sets ("at most 3 meetings", «не меньше 40 минут», "twice a
+    week, not more"); None when the constraint sets no bound or the candidate names no such amount. A candidate's
+    own bound is another limit (``substituted``), not a case of this one."""
+    bounds = [kn for kn in k.numbers if kn.bound]
+    if not bounds or not c.numbers:
+        return None
+    c_stems = stems(c.text)
+    for cn in c.numbers:
+        if cn.limit:
+            continue
+        for kn in bounds:
+            if not _comparable(cn, kn, c_stems):
+                continue
+            _, ca = measure(cn)
+            _, ka = measure(kn)
+            inside = ca <= ka + 1e-9 * max(abs(ka), 1.0) if kn.bound == "max" else ca >= ka - 1e-9 * max(abs(ka), 1.0)
+            return ("inside" if inside else "beyond"), cn, kn
     return None
 
 
