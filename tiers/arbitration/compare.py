@@ -233,7 +233,10 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
         k_actions, k_denied, required = _clause_rules(kc)
         # A rule about doing something ("don't *use* Docker") is flipped by a claim about doing it, or by an
         # explicit permission/relaxation; a plain fact that merely names the thing ("Docker seat renewal") is not.
-        if k_actions and k_actions.isdisjoint(cc.signs) and cc.force not in PERMISSIVE:
+        # ... so is a claim that removes what the rule keeps ("drop the Oxford comma" against "use the Oxford
+        # comma": the act of removal is the rule's act denied)
+        removes = any(x in cc.local_neg and cc.signs[x] < 0 < kc.signs[x] for x in shared)
+        if k_actions and k_actions.isdisjoint(cc.signs) and cc.force not in PERMISSIVE and not removes:
             continue
         # "text messages, not voice notes" against "no voice messages": the line denies the very thing the
         # constraint denies elsewhere in it; its other clause is about a sibling, not a flip.

@@ -101,6 +101,7 @@ def _analyze(prepared: Line) -> Analysis:
     # Lexical fallback: unknown content words still carry meaning (names, projects, folders).
     ext_memo = content_memo
     ext_month = False  # an extension's concepts name MONTH
+    negated_words: set[int] = set()  # words with a negative prefix ("unsigned", «незашифрованный»)
     for i in lexical_toks:  # not punctuation, numbers, times, stop words
         if i in covered_by_content:
             continue
@@ -111,6 +112,18 @@ def _analyze(prepared: Line) -> Analysis:
         key = t.strip("/*").rstrip("/") if kind == "path" else t
         if not key:
             continue
+        neg_word = _NEG_PREFIXED.match(key) if kind == "word" and key.startswith(("un", "не")) else None
+        if neg_word:
+            # "unsalted", "unsigned", «неподписанный»: the word it negates, denied like "without" would deny it
+            key = neg_word.group(1) or neg_word.group(2)
+            entry = ext_memo.get(key, 0)
+            if entry == 0:
+                entry = ext_memo[key] = _scan_entry(key, lx.content, lx.content_prefix)
+            if entry is not None and entry[0]:
+                concept_at.append((i, entry[1]))
+                negated_words.add(i)
+                continue
+            negated_words.add(i)
         ids = wmemo.get(key)
         if ids is None:
             ids = wmemo[key] = {"w:" + _stem(key)}  # shared by the lines holding the word: never changed
@@ -278,7 +291,7 @@ def _analyze(prepared: Line) -> Analysis:
                 continue
             if k >= e:
                 break  # concept_at is sorted
-            in_local = k in local
+            in_local = k in local or (negated_words and k in negated_words)
             sg = -base if in_local else base
             if some_pre:
                 into = pre if ((first_neg is not None and k < first_neg) or (even_at is not None and k > even_at)
@@ -386,3 +399,6 @@ _first = itemgetter(0)
 
 
 _EXT = _lazy(r"(\.[a-z]{1,4})$")
+#: A participle or adjective with a negative prefix: English "un" + a word ending in -ed/-able/-ible (not "under…",
+#: "uni…"), Russian «не» + a participle in -нн- («неподписанный», «незашифрованные»). Group 1: the word negated.
+_NEG_PREFIXED = _lazy(r"^un(?!der|i|til|less)([a-z]{3,}(?:ed|able|ible))$|^не(?!до)([а-я]{3,}нн[а-я]{1,4})$")
