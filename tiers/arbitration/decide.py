@@ -58,7 +58,13 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
         return None
     setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception) or (
         bool(cs.people) and _ROUTED.search(c.text) is not None)
-    return substituted(cs, ks, setting)
+    got = substituted(cs, ks, setting)
+    if got is not None and got[0] in _FORMAT_TYPES and "NEG" in c.markers and "NEG" not in k.markers:
+        return None  # "no locale date formats like DD/MM/YYYY": a format ruled out is not one given
+    return got
+
+
+_FORMAT_TYPES = frozenset({"file format", "encoding", "date format"})
 
 
 def _bound(c: Analysis, k: Analysis, rel: float) -> tuple[str, str] | None:

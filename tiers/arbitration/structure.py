@@ -51,6 +51,9 @@ class Shape:
     first: str | None  # the name said to come first ("Lena is first on call"), else None
     keyed: bool  # a "key: value" line
     report: bool  # tells what happened (past tense, a log line)
+    #: data formats named by the line, as (class, value): ("file", "csv"), ("encoding", "utf-8"), ("date",
+    #: "yyyy-mm-dd")
+    formats: frozenset[tuple[str, str]] = frozenset()
 
     def may_meet(self, text: str) -> bool:
         """Whether a line could hold a value of a type this shape holds (cheap tests on its text): a line that
@@ -61,13 +64,15 @@ class Shape:
             return True
         if (self.templates or self.forms) and "`" in text:
             return True
+        if self.formats and _formats(text):
+            return True
         return bool(self.people or self.lead) and not text[2:].islower()
 
     @property
     def typed(self) -> bool:
         """The line holds a value of some type (a constraint without one has nothing to substitute)."""
         return bool(self.numbers or self.regions or self.addresses or self.templates or self.forms or self.people
-                    or self.lead)
+                    or self.lead or self.formats)
 
 
 # ------------------------------------------------------------------------------------------------ patterns
@@ -216,9 +221,21 @@ def name_key(word: str) -> str:
 
 def stem(word: str) -> str:
     """A word as compared across inflections and scripts: transliterated, its first five letters («порт» and
-    "port" are one word; "загружаемый" and "загрузки" share "zagru")."""
-    w = translit(word.replace("ё", "е"))
+    "port" are one word; "загружаемый" and "загрузки" share "zagru"); a Russian word loses its inflection ending
+    first («файлов» and «файлы» are "fail", «даты» and «датой» "dat"), an English one its plural "s"."""
+    w = word.replace("ё", "е")
+    if len(w) > 3 and w[-1] == "s" and w[-2] not in "su'" and w.isascii():
+        w = w[:-1]  # "lines" is "line"
+    elif len(w) > 4 and "а" <= w[-1] <= "я":
+        m = _RU_END.search(w)
+        if m and m.start() >= 3:
+            w = w[:m.start()]
+    w = translit(w)
     return w[:5] if len(w) > 5 else w
+
+
+_RU_END = re.compile(r"(?:ами|ями|ого|его|ому|ему|ыми|ими|ем|ет|ут|ют|ат|ят|им|ит|ам|ям|ах|ях|ов|ев|ей|ой|ый|ий|"
+                     r"ая|яя|ое|ее|ые|ие|ую|юю|ом|а|я|о|е|ы|и|у|ю|ь)$")
 
 
 # ------------------------------------------------------------------------------------------------ shape
@@ -262,6 +279,11 @@ _NOT_AMOUNT = re.compile("|".join(f"(?:{rx.pattern})" for rx in (
     _MONTH_DATE)), re.I)
 
 
+#: the anchors of a length ("length", «длина», "width") and the words of a line of text: such a length is in characters
+_LENGTH_STEMS = frozenset({"lengt", "dlin", "dlina", "width", "shiri"})
+_LINE_WORD = re.compile(r"\b(?:lines?|строк\w*)\b", re.I)
+
+
 def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number, ...]:
     # code, addresses, regions, clock times and dates are not amounts (dates are the concept layer's)
     masked = _NOT_AMOUNT.sub(_blank, body)
@@ -289,6 +311,8 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
         # "upgrade to 20", «обновляем до 20»: a preposition after a verb of setting names a target, not a limit
         limit = (bool(_LIMIT.search(masked[max(0, m.start() - 24):m.start()])) and not _TARGET.search(prefix)) or bool(
             re.match(r"\s*(?:max|maximum|максимум)\b", masked[m.end():], re.I))
+        if unit is None and anchors & _LENGTH_STEMS and _LINE_WORD.search(body):
+            unit = "chars"  # "max line length is 100", «длина строки 120»: a line's length counts characters
         near, rest = masked[max(0, m.start() - 24):m.start()], masked[m.end():m.end() + 40]
         bound = "max" if _MAX_BEFORE.search(near) or _MAX_AFTER.match(rest) else \
             "min" if _MIN_BEFORE.search(near) or _MIN_AFTER.match(rest) else ""
@@ -364,7 +388,56 @@ def shape(text: str) -> Shape:
     numbers = _numbers(body, key_end, key_stems) if digits else ()
     return Shape(text, code, numbers, regions, addresses, templates, forms, people,
                  lead, sequence,
-                 first, keyed, bool(_REPORT.search(body)))
+                 first, keyed, bool(_REPORT.search(body)), _formats(body))
+
+
+#: data formats known by name: file and data formats, each spelling to one value
+_FILE_FORMATS = {
+    **{f: f for f in ("csv", "tsv", "json", "jsonl", "xml", "yaml", "toml", "ini", "parquet", "avro", "orc",
+                      "xlsx", "xls", "ods", "ofx", "qif", "qfx", "mt940", "html", "pdf", "docx", "odt", "rtf", "epub",
+                      "png", "jpg", "webp", "svg", "gif", "heic", "avif", "tiff", "mp4", "mov", "webm", "mkv", "wav",
+                      "mp3", "flac", "ogg", "zip", "7z", "rar", "protobuf", "msgpack", "markdown", "sqlite")},
+    "yml": "yaml", "jpeg": "jpg", "ndjson": "jsonl", "md": "markdown", "excel": "xlsx", "tif": "tiff",
+    "doc": "docx", "proto": "protobuf",
+}
+_ENCODING = re.compile(r"(?<![\w-])(utf-?(?:8|16|32)(?:-bom)?|windows-?125\d|cp-?125\d|cp866|koi8-?[ru]|latin-?1|"
+                       r"iso-?8859-?\d{1,2}|ascii|us-ascii)(?![\w-])", re.I)
+#: a date shape written with letters for its parts, Latin or Cyrillic ("YYYY-MM-DD", «ДД.ММ.ГГГГ»), or ISO 8601
+_DATE_SHAPE = re.compile(r"(?<![\w-])([ydmгдм]{1,4})([./-])([ydmгдм]{1,4})\2([ydmгдм]{1,4})(?![\w-])|"
+                         r"\biso[ -]?8601\b", re.I)
+_FORMAT_WORD = re.compile(r"(?<![\w/-])\.?([a-z][a-z0-9]{1,7})(?![\w/-])", re.I)
+_DATE_LETTER = str.maketrans({"г": "y", "д": "d", "м": "m"})
+
+
+@functools.lru_cache(maxsize=65536)
+def _formats(body: str) -> frozenset[tuple[str, str]]:
+    """The data formats a line names (outside code spans): file formats by name or extension ("CSV", ".xlsx",
+    "Parquet"), text encodings ("UTF-8", «windows-1251»), date shapes ("YYYY-MM-DD", «ДД.ММ.ГГГГ», "ISO 8601" is
+    "yyyy-mm-dd")."""
+    text = _CODE.sub(" ", body) if "`" in body else body
+    out = set()
+    low = text.casefold()
+    for m in _ENCODING.finditer(low):
+        v = m.group(1).replace("-", "").replace("cp", "windows")
+        out.add(("encoding", v.replace("windows", "windows-") if v.startswith("windows") else v))
+    for m in _DATE_SHAPE.finditer(low):
+        if m.group(1) is None:
+            out.add(("date", "yyyy-mm-dd"))
+            continue
+        parts = [g.translate(_DATE_LETTER) for g in (m.group(1), m.group(3), m.group(4))]
+        if {p[0] for p in parts} == {"y", "m", "d"} and all(len(set(p)) == 1 for p in parts):
+            out.add(("date", m.group(2).join(parts)))
+    for m in _FORMAT_WORD.finditer(_ENCODING.sub(" ", low)):
+        v = _FILE_FORMATS.get(m.group(1))
+        if v is not None and not (m.group(1) in {"doc", "md", "excel", "ini", "orc"} and m.group(0)[0] != "."
+                                  and not _FORMAT_CONTEXT.search(low)):
+            out.add(("file", v))
+    return frozenset(out)
+
+
+#: words that make a short or common word a format ("doc", "md", "Excel" are formats only in a line about one)
+_FORMAT_CONTEXT = re.compile(r"\b(?:format\w*|files?|export\w*|save[sd]?|saving|stored?|written|write|as|"
+                             r"формат\w*|файл\w*|выгруз\w*|сохран\w*)\b", re.I)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -419,6 +492,13 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
     if (k.templates and c.forms and not c.forms & k.templates) or (
             c.templates and k.forms and not c.templates & k.forms):
         return "format", sorted(c.templates or c.forms)[0], sorted(k.templates or k.forms)[0]
+    # a data format of one class (file format, encoding, date shape): none of the constraint's, another one
+    for cls in {c_cls for c_cls, _ in c.formats}:
+        k_vals = {v for f, v in k.formats if f == cls}
+        c_vals = {v for f, v in c.formats if f == cls}
+        if k_vals and not c_vals & k_vals:
+            label = {"file": "file format", "encoding": "encoding", "date": "date format"}[cls]
+            return label, sorted(c_vals)[0], sorted(k_vals)[0]
     # a number of the same measure
     k_values = {measure(n) for n in k.numbers}
     c_stems = stems(c.text) if c.numbers else frozenset()

@@ -134,7 +134,8 @@ _VALUE_KINDS = frozenset({"time", "flag", "url", "path", "iso", "num"})
 _HAS_VALUE_KINDS = frozenset({"time", "iso", "num", "url"})
 
 
-_DATE_FORMAT = _lazy(r"^(d{1,2}|m{1,2}|y{2,4})[./-](d{1,2}|m{1,2}|y{2,4})[./-](d{1,2}|m{1,2}|y{2,4})$")
+_DATE_FORMAT = _lazy(r"^(d{1,2}|m{1,2}|y{2,4}|д{1,2}|м{1,2}|г{2,4})[./-](d{1,2}|m{1,2}|y{2,4}|д{1,2}|м{1,2}|г{2,4})"
+                     r"[./-](d{1,2}|m{1,2}|y{2,4}|д{1,2}|м{1,2}|г{2,4})$")
 _VIA = frozenset({"via", "through", "через"})
 _DOM = _lazy(r"^(\d{1,2})(?:st|nd|rd|th|-?го|-?е)$")
 _MONTH_WORD = _lazy(
