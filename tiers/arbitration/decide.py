@@ -87,9 +87,12 @@ def _bound(c: Analysis, k: Analysis, rel: float) -> tuple[str, str] | None:
 
 #: a person named as where things go or who does them ("questions go to Tomasz", "owned by Lena", «отправляем
 #: Сергею»): the line assigns a role, it does not report
-_ROUTED = re.compile(r"\b(?:go(?:es)?|goes|sent|send|route[sd]?|assign(?:ed)?|owned|handled|reviewed|signed)\s+"
+_ROUTED = re.compile(r"\b(?:go(?:es)?|goes|sent|send|route[sd]?|assign(?:ed)?|owned|handled|reviewed|signed|"
+                     r"approved|led|run|managed|checked|done)\s+"
                      r"(?:\w+\s+){0,2}?(?:to|by)\s+[A-Z][a-z]+|"
-                     r"\b(?:отправляем|шлём|шлем|передаём|передаем|пересылаем|направляем|назначаем)\b", re.U)
+                     r"\b(?:отправляем|шлём|шлем|передаём|передаем|пересылаем|направляем|назначаем|подписывает|"
+                     r"согласует|утверждает|одобряет|проверяет|ревьюит|делает|ведёт|ведет|отвечает\s+за|"
+                     r"принимает)\b", re.U)
 
 
 _WHEN_WORD = (r"(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|понедел|вторн|сред|"

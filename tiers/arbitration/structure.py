@@ -54,6 +54,9 @@ class Shape:
     #: data formats named by the line, as (class, value): ("file", "csv"), ("encoding", "utf-8"), ("date",
     #: "yyyy-mm-dd")
     formats: frozenset[tuple[str, str]] = frozenset()
+    #: the items of an ordered list of things ("db, then backend, then frontend", "staging → canary → prod",
+    #: «сначала база, потом фронт»), each as the stems of its words; () when the line states no order
+    order: tuple[frozenset[str], ...] = ()
 
     def may_meet(self, text: str) -> bool:
         """Whether a line could hold a value of a type this shape holds (cheap tests on its text): a line that
@@ -64,6 +67,8 @@ class Shape:
             return True
         if (self.templates or self.forms) and "`" in text:
             return True
+        if self.order and _ORDER_WORDS.search(text):
+            return True
         if self.formats and _formats(text):
             return True
         return bool(self.people or self.lead) and not text[2:].islower()
@@ -72,7 +77,7 @@ class Shape:
     def typed(self) -> bool:
         """The line holds a value of some type (a constraint without one has nothing to substitute)."""
         return bool(self.numbers or self.regions or self.addresses or self.templates or self.forms or self.people
-                    or self.lead or self.formats)
+                    or self.lead or self.formats or self.order)
 
 
 # ------------------------------------------------------------------------------------------------ patterns
@@ -226,7 +231,7 @@ def stem(word: str) -> str:
     w = word.replace("ё", "е")
     if len(w) > 3 and w[-1] == "s" and w[-2] not in "su'" and w.isascii():
         w = w[:-1]  # "lines" is "line"
-    elif len(w) > 4 and "а" <= w[-1] <= "я":
+    elif len(w) > 3 and "а" <= w[-1] <= "я":
         m = _RU_END.search(w)
         if m and m.start() >= 3:
             w = w[:m.start()]
@@ -388,7 +393,42 @@ def shape(text: str) -> Shape:
     numbers = _numbers(body, key_end, key_stems) if digits else ()
     return Shape(text, code, numbers, regions, addresses, templates, forms, people,
                  lead, sequence,
-                 first, keyed, bool(_REPORT.search(body)), _formats(body))
+                 first, keyed, bool(_REPORT.search(body)), _formats(body), _ordered(body))
+
+
+#: what separates the items of an ordered list: arrows, "then", «потом», «затем», "followed by", commas, semicolons
+_ORDER_SPLIT = re.compile(r"\s*(?:→|->|=>|>|,?\s*\b(?:and\s+)?then\b|,?\s*\b(?:а\s+)?(?:потом|затем|после\s+этого|"
+                          r"следом)\b|,?\s*\bfollowed\s+by\b|[,;])\s*", re.I)
+#: words of an ordered list that are not its items
+_ORDER_STOP = frozenset(stem(w) for w in """first second third last then next order sequence goes go always
+сначала первым первой первый потом затем порядок порядке очередь""".split())
+
+
+@functools.lru_cache(maxsize=65536)
+def _ordered(body: str) -> tuple[frozenset[str], ...]:
+    """The items of an ordered list a line states (it has an order word and at least two items), as stems."""
+    if not _ORDER_WORDS.search(body):
+        return ()
+    text = _CODE.sub(lambda m: " " + m.group(1).replace(" ", "_") + " ", body) if "`" in body else body
+    parts = [frozenset(stem(w) for w in _WORD.findall(part.casefold())
+                       if w not in _STOP and stem(w) not in _ORDER_STOP)
+             for part in _ORDER_SPLIT.split(text)]
+    parts = [p for p in parts if p]
+    return tuple(parts) if len(parts) >= 2 else ()
+
+
+def _reordered(c: tuple[frozenset[str], ...], k: tuple[frozenset[str], ...]) -> bool:
+    """Two ordered lists share items (stems each names in one item only) and put two of them the other way
+    round."""
+    def places(seq):
+        at: dict[str, int] = {}
+        for i, part in enumerate(seq):
+            for w in part:
+                at[w] = -1 if w in at else i
+        return {w: i for w, i in at.items() if i >= 0}
+    pc, pk = places(c), places(k)
+    common = [w for w in pk if w in pc]
+    return any(pk[a] < pk[b] and pc[a] > pc[b] for a in common for b in common)
 
 
 #: data formats known by name: file and data formats, each spelling to one value
@@ -477,11 +517,19 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
         first = c.first or (c.lead if c.lead in k.sequence and _FIRST.search(c.text) else None)
         if first and first in k.sequence and first != k.sequence[0]:
             return "order", f"{first} first", f"{k.sequence[0]} first"
+    # the order of a list of things: the same items, two of them the other way round
+    if k.order and c.order and _reordered(c.order, k.order):
+        return "order", " → ".join("/".join(sorted(p)) for p in c.order), \
+            " → ".join("/".join(sorted(p)) for p in k.order)
     # a person (a claim may start with the name: "Marek signs off the budget")
-    k_people = k.people or ((k.lead,) if k.lead and c.people else ())
+    k_people = tuple(dict.fromkeys(((k.lead,) if k.lead and c.people else ()) + k.people))
     c_people = c.people  # a candidate's first word stays a word: «Передача дежурства …» names no one
-    if setting and k_people and c_people and not set(c_people) & set(k_people) and not c.report:
-        return "person", c_people[0], k_people[0]
+    # people both name are context ("while Anna is away"); the role goes to someone else when each line has a
+    # person the other lacks
+    c_rest = [p for p in c_people if p not in k_people]
+    k_rest = [p for p in k_people if p not in c_people]
+    if setting and c_rest and k_rest and not c.report:
+        return "person", c_rest[0], k_rest[0]
     # a region or zone
     if k.regions and c.regions and not c.regions <= k.regions and not k.regions <= c.regions:
         return "region", sorted(c.regions - k.regions)[0], sorted(k.regions)[0]

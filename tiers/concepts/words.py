@@ -69,7 +69,7 @@ _PRESENT_AUX = frozenset({"is", "are", "be", "get", "gets", "getting", "stays", 
 _NOT_SUBJECT = frozenset({"a", "an", "the", "all", "any", "no", "never", "only", "always", "for", "on", "in", "with",
                           "without", "by", "of", "from", "at", "not", "don't", "do", "does", "please"})
 _AUX_OR_NOT_SUBJECT = _PRESENT_AUX | _NOT_SUBJECT
-_RU_PAST_NOT = frozenset({"правила", "файла", "сигнала", "начала", "стола", "масла", "числа", "дела", "тела", "села"})
+_RU_PAST_NOT = frozenset({"правила", "файла", "сигнала", "начала", "сначала", "поначалу", "сала", "зала", "канала", "стола", "масла", "числа", "дела", "тела", "села"})
 _NUM_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
               "eight": "8", "nine": "9", "ten": "10", "один": "1", "одна": "1", "одно": "1", "одного": "1",
               "одном": "1", "одной": "1", "одну": "1", "два": "2", "две": "2", "двух": "2", "двум": "2", "три": "3", "трех": "3", "четыре": "4", "пять": "5",
