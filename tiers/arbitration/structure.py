@@ -583,19 +583,22 @@ def bounded(c: Shape, k: Shape) -> tuple[str, Number, Number] | None:
     """("inside" | "beyond", the candidate's amount, the constraint's bound) for the first amount of the
     candidate of the measure a bound of the constraint sets ("at most 3 meetings", «не меньше 40 минут», "twice a
     week, not more"); None when the constraint sets no bound or the candidate names no such amount. A candidate's
-    own bound is another limit (``substituted``), not a case of this one."""
+    own bound is another limit (``substituted``), not a case of this one, unless it is the same amount (the bound
+    restated)."""
     bounds = [kn for kn in k.numbers if kn.bound]
     if not bounds or not c.numbers:
         return None
     c_stems = stems(c.text)
     for cn in c.numbers:
-        if cn.limit:
-            continue
         for kn in bounds:
             if not _comparable(cn, kn, c_stems):
                 continue
             _, ca = measure(cn)
             _, ka = measure(kn)
+            if cn.limit:
+                if _same_amount(ca, ka):
+                    return "inside", cn, kn  # "watering cap: two times per week": the bound restated
+                continue
             inside = ca <= ka + 1e-9 * max(abs(ka), 1.0) if kn.bound == "max" else ca >= ka - 1e-9 * max(abs(ka), 1.0)
             return ("inside" if inside else "beyond"), cn, kn
     return None
