@@ -289,6 +289,28 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     return None
 
 
+def gate_bypassed(c: Analysis, k: Analysis) -> bool:
+    """A rule that requires an approval gate for an act ("never publish without my confirmation", "show me the plan
+    before applying") and a candidate clause that permits, or guesses it fine, to do that act past the gate
+    ("can be published right away", "probably fine to apply it without waiting for the user"): the clause bypasses
+    the gate and names a thing or act of the gated clause (not only the gate, the user or a qualifier)."""
+    kind = lexicon().kind
+    gated = [kc for kc in k.clauses if not kc.exception and kc.signs.get("GATE", 0) > 0]
+    if not gated or any(kc.signs.get("GATE", 0) < 0 for kc in k.clauses if not kc.exception):
+        return False
+    for cc in c.clauses:
+        if cc.exception or not (cc.force in PERMISSIVE or (c.hedged and cc.force in {"assert", "oblige"})):
+            continue
+        if not cc.signs.get("GATE") or _gate_sign(cc) >= 0:
+            continue
+        named = {x for x in cc.signs if x in cc.direct and x != "GATE" and x not in _LIGHT_CORE
+                 and kind.get(x) not in {"generic", "qualifier", "slot"} and "GATE" not in lexicon().expand(x)}
+        own = set(c.concepts) - {"GATE"}
+        if any(named & kc.signs.keys() or (own & {x for x in kc.direct if kind.get(x) == "action"}) for kc in gated):
+            return True
+    return False
+
+
 def _contrapositive(c: Analysis, cc: Clause, k: Analysis, kc: Clause) -> bool:
     """A prohibition under the opposite of an "only" rule's condition restates the rule: "never merge a PR while
     CI is red" against "merge only after CI is green" (the condition clauses share a concept with opposite signs;

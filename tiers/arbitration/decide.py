@@ -9,8 +9,8 @@ import re
 from ..concepts import Analysis, analyze, lexicon
 from ..model import Tier
 from ..line import Line, prepare
-from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, insufficient, licensed, may_flip, polarity,
-                      relatedness, threshold, time_window)
+from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed, may_flip,
+                      polarity, relatedness, threshold, time_window)
 from .index import RELATED_MIN, ConstraintIndex
 from .lifecycle import Retired, binding
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
@@ -20,6 +20,8 @@ from .values import LIGHT, substitution, window_moved
 
 _MODAL = frozenset({"PERMIT", "RELAX", "INDIFF", "OBLIGE", "HEDGE", "FUTURE_PLAN"})
 _LICENSING = frozenset({"PERMIT", "RELAX", "INDIFF"})
+#: markers of a line that may make an exception or guess one: checked from LICENSE_REL, below RELATED_MIN
+_EXCEPTING = frozenset({"PERMIT", "RELAX", "HEDGE"})
 #: clause forces of a line that sets something (not a plain statement)
 _SETTING = frozenset({"oblige", "permit", "relax", "indiff"})
 _INFER_WORDS = frozenset({"so", "therefore", "hence", "thus", "means", "значит", "поэтому", "следовательно",
@@ -141,10 +143,11 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
     structural = _structural(c, k, rel)
     bound = _bound(c, k, rel)
     if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff and structural is None \
-            and bound is None:
+            and bound is None and (rel < LICENSE_REL or not c.markers & _EXCEPTING):
         c_slots = {s for s, _, _ in c.values}
         if not any(s in c_slots for s, _, _ in k.values):
-            return None  # unrelated and no common slot: nothing below could fire
+            return None  # unrelated and no common slot: nothing below could fire (but an exception or a guess,
+            # which licensed and gate_bypassed look for from LICENSE_REL)
     how = scope_generalization(c, k, cons.scope) if cons.scope else None
     if how:
         reason, res = explain("scope-generalization", cand_tier, cons,
@@ -210,6 +213,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
         if pol is not None:
             what, detail = pol
             detail = f"the line {what} what the constraint rules out" if what != "bypasses" else detail
+        elif gate_bypassed(c, k):
+            detail = "it skips the approval the constraint requires"
         else:
             pol = licensed(c, k)
             if pol is None:

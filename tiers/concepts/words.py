@@ -34,8 +34,13 @@ _RU_PARTICIPLE = _lazy(r"^(?:за|на|до|пере|от|об|вы|у|под|п
 
 
 def _en_past(w: str) -> bool:
-    """``^[a-z]{3,}ed$``."""
-    return len(w) >= 5 and w.endswith("ed") and w.isascii() and w.isalpha() and w.islower()
+    """``^[a-z]{3,}ed$``, not a participle that works as a preposition ("based on", "compared to")."""
+    return len(w) >= 5 and w.endswith("ed") and w.isascii() and w.isalpha() and w.islower() \
+        and w not in _PREPOSITION_PARTICIPLES
+
+
+#: participles used as prepositions: "Based on the invoices, …" reports nothing
+_PREPOSITION_PARTICIPLES = frozenset({"based", "compared", "provided", "supposed", "assumed", "estimated", "judged"})
 
 
 def _ru_past(w: str) -> bool:
