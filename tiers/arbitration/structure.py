@@ -120,6 +120,17 @@ _MAX_AFTER = re.compile(r"^\s*(?:[^\W\d_][\w'-]*[\s,]+){0,3}?(?:or (?:less|fewer
                         r",?\s*не более\b)", re.I)
 _MIN_AFTER = re.compile(r"^\s*(?:[^\W\d_][\w'-]*[\s,]+){0,3}?(?:or (?:more|longer|above|over)|at least|minimum\b|"
                         r"или больше|или более|минимум|,?\s*не меньше\b|,?\s*не менее\b)", re.I)
+#: a bare comparative before a number: its side is the bound only under a negation ("never book a layover shorter
+#: than 90 minutes" keeps layovers at 90 or more; "flights over 10 hours need approval" sets no bound)
+_LESS_BEFORE = re.compile(r"\b(?:shorter|less|fewer|cheaper|earlier|smaller|lower)\s+than\s*[€$£₽]?\s*$|"
+                          r"\b(?:under|below)\s*[€$£₽]?\s*$|(?:короче|меньше|дешевле|раньше|ниже)\s*[€$£₽]?\s*$", re.I)
+_MORE_BEFORE = re.compile(r"\b(?:longer|more|pricier|later|bigger|larger|higher)\s+than\s*[€$£₽]?\s*$|"
+                          r"\bmore expensive than\s*[€$£₽]?\s*$|\b(?:over|above)\s*[€$£₽]?\s*$|"
+                          r"(?:длиннее|дольше|больше|дороже|позже|выше|свыше)\s*[€$£₽]?\s*$", re.I)
+_NEGATION = re.compile(r"\b(?:never|not|no|don't|do not|doesn't|mustn't|can't|cannot|avoid)\b|"
+                       r"(?<![\w-])(?:не|никогда|нельзя|никаких)(?![\w-])", re.I)
+
+
 #: a count written as a word ("twice a week", «дважды в день», "two meetings", «три созвона»): read as digits
 _TIMES_WORDS = re.compile(r"(?<![\w-])(?:(once|однажды)|(twice|дважды)|(thrice|трижды)|"
                           r"(one|two|three|four|five|six|seven|eight|nine|ten|twelve|два|две|три|четыре|пять|шесть|"
@@ -321,6 +332,8 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
         near, rest = masked[max(0, m.start() - 24):m.start()], masked[m.end():m.end() + 40]
         bound = "max" if _MAX_BEFORE.search(near) or _MAX_AFTER.match(rest) else \
             "min" if _MIN_BEFORE.search(near) or _MIN_AFTER.match(rest) else ""
+        if not bound and _NEGATION.search(prefix):  # "never … shorter than 90 min": the range left is the bound
+            bound = "min" if _LESS_BEFORE.search(near) else "max" if _MORE_BEFORE.search(near) else ""
         out.append(Number(value, unit, frozenset(anchors), limit or bool(bound), bound))
     return tuple(out)
 
