@@ -140,6 +140,11 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     kept_specific = {p for p in specific if _text_has(c.text, p)}
     if kept_specific:
         return None  # the scope's own case is named: a narrower or the same claim
+    bound = scope[len(_TEMPORAL.split(scope, maxsplit=1)[0]):]
+    if bound and _TEMPORAL.search(c.text) and any(
+            _text_has(c.text, x.strip("`«»").casefold()) for x in _SPECIFIC.findall(bound)
+            if re.search(r"\d|`|«", x)):
+        return None  # "until 3.0 ships" for «до релиза 3.0»: the line speaks of the bound itself
     # a month or date that names the scope's case ("the report for November"), not its time bound: kept kind
     # without it is the kind in general («в отчётах» for «для отчёта за ноябрь»)
     case = _TEMPORAL.split(scope, maxsplit=1)[0]
