@@ -220,6 +220,9 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue
         if cc.force not in CONFLICT_FORCES:
             continue
+        if cc.local_neg and cc.force == "assert" and all(
+                x in cc.local_neg or lexicon().kind.get(x) in {"generic", "slot"} for x in cc.direct):
+            continue  # "Outside staging, …", «кроме прода, …»: a frame naming the case left out, not a claim
         shared = shared_signs(cc, kc)
         kind = lexicon().kind
         if all(kind.get(x) == "qualifier" for x in shared):
