@@ -68,11 +68,11 @@ def _overlap(cc: Clause, kc: Clause) -> float:
     return math.fsum(_pair_w(x, cc, kc) for x in shared_signs(cc, kc))
 
 
-def _best_clause(cc: Clause, k: Analysis) -> tuple[Clause | None, float]:
+def _best_clause(cc: Clause, k: Analysis, frame: frozenset[str] = frozenset()) -> tuple[Clause | None, float]:
     best, best_ov = None, 0.0
     for kc in k.clauses:
-        if kc.exception:
-            continue
+        if kc.exception or (frame and kc.content and all(x in frame or x == "USER_G" for x in kc.content)):
+            continue  # a clause that is only the decision's scope ("for the spring concert") claims nothing
         ov = _overlap(cc, kc)
         if ov > best_ov + 1e-9:
             best, best_ov = kc, ov
@@ -186,8 +186,9 @@ def elliptical_denial(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     return None
 
 
-def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
-    """(what the candidate does, detail) when it flips the constraint's polarity, else None."""
+def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """(what the candidate does, detail) when it flips the constraint's polarity, else None. ``frame``: the
+    concepts of a DECISION's scope; a clause of the constraint holding nothing else is not compared."""
     if insufficient(c, k):
         return None  # "one approval is not enough" restates "two approvals"
     hit = elliptical_denial(c, k)
@@ -213,7 +214,7 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     for cc in c.clauses:
         if cc.exception:
             continue
-        kc, ov = _best_clause(cc, k)
+        kc, ov = _best_clause(cc, k, frame)
         if kc is None or (ov < OVERLAP_MIN and not _nominal_permission(cc, kc)):
             continue
         if c.report and cc.force not in PERMISSIVE:

@@ -14,7 +14,7 @@ from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypas
 from .index import RELATED_MIN, ConstraintIndex
 from .lifecycle import Retired, binding
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
-from .scope import in_scope, scope_generalization
+from .scope import in_scope, scope_frame, scope_generalization
 from .structure import _shown, bounded, shape, stems, substituted
 from .values import LIGHT, substitution, window_moved
 
@@ -209,7 +209,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
     if c.indiff:
         detail = "it treats as indifferent something the user ruled on"
     else:
-        pol = polarity(c, k) if rel >= RELATED_MIN else None
+        pol = polarity(c, k, scope_frame(k, cons.scope) if cons.scope else frozenset()) \
+            if rel >= RELATED_MIN else None
         if pol is not None:
             what, detail = pol
             detail = f"the line {what} what the constraint rules out" if what != "bypasses" else detail

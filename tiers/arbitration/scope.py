@@ -49,6 +49,13 @@ def _scope_choices(k: Analysis, scope: str) -> tuple[Analysis, set[str], list[tu
     return scope_a, scope_ids, choices, keys, frozenset([x[2:] for x in keys if x.startswith("v:")])
 
 
+def scope_frame(k: Analysis, scope: str) -> frozenset[str]:
+    """The concepts of a decision's scope (and their lexical words): a clause of the decision holding nothing else
+    frames the choice and claims nothing."""
+    return frozenset(_scope_choices(k, scope)[1]) | frozenset(
+        x for cl in analyze(scope).clauses for x in cl.signs)
+
+
 _WIDE = re.compile(r"\b(?:all|every|everywhere|any|always|permanent\w*|forever|from now on|for good|across|"
                    r"все|всех|всем|всё|везде|всегда|любо\w+|навсегда|постоянно|отныне|во всех|по всем)\b", re.I)
 _GENERAL = re.compile(r"\b(?:our|now|new|nowadays|в проекте|наш\w*|теперь|новы\w+)\b|"
