@@ -65,6 +65,8 @@ def _analyze(prepared: Line) -> Analysis:
     _, tmemo, cmemo, wmemo, _, content_memo, _, _, _ = memos
     nfc = prepared.nfc
     norm = prepared.normalized
+    if " on" in norm or " off" in norm:
+        norm = _particles(norm)
     texts, kinds, codes, infos, flags, line_flags = _line_tokens(norm, memos, lx)
     n_tok = len(texts)
     marker_starts, content_starts, lexical_toks, split_cands, value_toks = _token_roles(flags)
@@ -399,6 +401,20 @@ _first = itemgetter(0)
 
 
 _EXT = _lazy(r"(\.[a-z]{1,4})$")
+#: a verb and its particle around the object ("turning protection off", "keep the VPN on"): the particle moved
+#: next to the verb, or for a verb of keeping turned into the state it keeps, so the lexicon's phrases meet it
+_PARTICLE = _lazy(r"\b(turn|turns|turning|turned|switch|switches|switching|switched|shut|shuts|shutting)\s+"
+                  r"((?:[\w'-]+\s+){1,3}?)(off|on)\b")
+_KEPT_STATE = _lazy(r"\b(keep|keeps|keeping|kept|leave|leaves|leaving|left|stay|stays|staying|stayed)\s+"
+                    r"((?:[\w'-]+\s+){0,3}?)(on|off)(?=\s*(?:[,.;:!?)]|$)|\s+(?:at all times|all the time|while|during|"
+                    r"when|for|until|overnight|permanently|by default|24/7)\b)")
+
+
+def _particles(norm: str) -> str:
+    """"turning protection off" -> "turning off protection"; "keep the VPN on" -> "keep the VPN enabled"."""
+    norm = _PARTICLE.sub(lambda m: f"{m.group(1)} {m.group(3)} {m.group(2)}".rstrip() + " ", norm)
+    return _KEPT_STATE.sub(lambda m: f"{m.group(1)} {m.group(2)}{'enabled' if m.group(3) == 'on' else 'disabled'}",
+                           norm)
 #: A participle or adjective with a negative prefix: English "un" + a word ending in -ed/-able/-ible (not "under…",
 #: "uni…"), Russian «не» + a participle in -нн- («неподписанный», «незашифрованные»). Group 1: the word negated.
 _NEG_PREFIXED = _lazy(r"^un(?!der|i|til|less)([a-z]{3,}(?:ed|able|ible))$|^не(?!до)([а-я]{3,}нн[а-я]{1,4})$")
