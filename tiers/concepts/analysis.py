@@ -404,7 +404,9 @@ _EXT = _lazy(r"(\.[a-z]{1,4})$")
 #: a verb and its particle around the object ("turning protection off", "keep the VPN on"): the particle moved
 #: next to the verb, or for a verb of keeping turned into the state it keeps, so the lexicon's phrases meet it
 _PARTICLE = _lazy(r"\b(turn|turns|turning|turned|switch|switches|switching|switched|shut|shuts|shutting)\s+"
-                  r"((?:[\w'-]+\s+){1,3}?)(off|on)\b")
+                  r"((?:(?!(?:down|up|off|on|in|at|for)\b)[\w'-]+\s+){1,3}?)(off|on)"
+                  r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:at|while|during|when|for|until|overnight|permanently|by default|"
+                  r"to|so|because|if|in|on|after|before)\b)")
 _KEPT_STATE = _lazy(r"\b(keep|keeps|keeping|kept|leave|leaves|leaving|left|stay|stays|staying|stayed)\s+"
                     r"((?:[\w'-]+\s+){0,3}?)(on|off)(?=\s*(?:[,.;:!?)]|$)|\s+(?:at all times|all the time|while|during|"
                     r"when|for|until|overnight|permanently|by default|24/7)\b)")
