@@ -74,8 +74,8 @@ def _bound(c: Analysis, k: Analysis, rel: float) -> tuple[str, str] | None:
     «не меньше 40 минут», "twice a week, not more") and the candidate, about the same thing, names an amount of
     that measure."""
     ks = shape(k.text)
-    if not ks.numbers or not ks.may_meet(c.text):
-        return None
+    if not any(n.bound for n in ks.numbers) or not ks.may_meet(c.text):
+        return None  # most rules set no bound: the candidate need not be shaped
     cs = shape(c.text)
     if not (rel >= ANCHOR_MIN or cs.code & ks.code or stems(c.text) & stems(k.text)):
         return None
@@ -143,11 +143,12 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
     structural = _structural(c, k, rel)
     bound = _bound(c, k, rel)
     if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff and structural is None \
-            and bound is None and (rel < LICENSE_REL or not c.markers & _EXCEPTING):
+            and bound is None:
         c_slots = {s for s, _, _ in c.values}
-        if not any(s in c_slots for s, _, _ in k.values):
+        if not any(s in c_slots for s, _, _ in k.values) and (
+                rel < LICENSE_REL or not c.markers & _EXCEPTING or not may_flip(c, k)):
             return None  # unrelated and no common slot: nothing below could fire (but an exception or a guess,
-            # which licensed and gate_bypassed look for from LICENSE_REL)
+            # which licensed and gate_bypassed look for from LICENSE_REL, and which need a flipped sign)
     how = scope_generalization(c, k, cons.scope) if cons.scope else None
     if how:
         reason, res = explain("scope-generalization", cand_tier, cons,

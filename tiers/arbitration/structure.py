@@ -458,7 +458,9 @@ _ENCODING = re.compile(r"(?<![\w-])(utf-?(?:8|16|32)(?:-bom)?|windows-?125\d|cp-
 #: a date shape written with letters for its parts, Latin or Cyrillic ("YYYY-MM-DD", «ДД.ММ.ГГГГ»), or ISO 8601
 _DATE_SHAPE = re.compile(r"(?<![\w-])([ydmгдм]{1,4})([./-])([ydmгдм]{1,4})\2([ydmгдм]{1,4})(?![\w-])|"
                          r"\biso[ -]?8601\b", re.I)
-_FORMAT_WORD = re.compile(r"(?<![\w/-])\.?([a-z][a-z0-9]{1,7})(?![\w/-])", re.I)
+#: a known format's name or extension as a word (one alternation: a line is searched once, not word by word)
+_FORMAT_NAME = re.compile(r"(?<![\w/-])\.?(" + "|".join(sorted(map(re.escape, _FILE_FORMATS), key=len, reverse=True))
+                          + r")(?![\w/-])")
 _DATE_LETTER = str.maketrans({"г": "y", "д": "d", "м": "m"})
 
 
@@ -470,7 +472,9 @@ def _formats(body: str) -> frozenset[tuple[str, str]]:
     text = _CODE.sub(" ", body) if "`" in body else body
     out = set()
     low = text.casefold()
+    enc = False
     for m in _ENCODING.finditer(low):
+        enc = True
         v = m.group(1).replace("-", "").replace("cp", "windows")
         out.add(("encoding", v.replace("windows", "windows-") if v.startswith("windows") else v))
     for m in _DATE_SHAPE.finditer(low):
@@ -480,7 +484,7 @@ def _formats(body: str) -> frozenset[tuple[str, str]]:
         parts = [g.translate(_DATE_LETTER) for g in (m.group(1), m.group(3), m.group(4))]
         if {p[0] for p in parts} == {"y", "m", "d"} and all(len(set(p)) == 1 for p in parts):
             out.add(("date", m.group(2).join(parts)))
-    for m in _FORMAT_WORD.finditer(_ENCODING.sub(" ", low)):
+    for m in _FORMAT_NAME.finditer(_ENCODING.sub(" ", low) if enc else low):
         v = _FILE_FORMATS.get(m.group(1))
         if v is not None and not (m.group(1) in {"doc", "md", "excel", "ini", "orc"} and m.group(0)[0] != "."
                                   and not _FORMAT_CONTEXT.search(low)):
