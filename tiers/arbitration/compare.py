@@ -68,11 +68,11 @@ def _overlap(cc: Clause, kc: Clause) -> float:
     return math.fsum(_pair_w(x, cc, kc) for x in shared_signs(cc, kc))
 
 
-def _best_clause(cc: Clause, k: Analysis) -> tuple[Clause | None, float]:
+def _best_clause(cc: Clause, k: Analysis, frame: frozenset[str] = frozenset()) -> tuple[Clause | None, float]:
     best, best_ov = None, 0.0
     for kc in k.clauses:
-        if kc.exception:
-            continue
+        if kc.exception or (frame and kc.content and all(x in frame or x == "USER_G" for x in kc.content)):
+            continue  # a clause that is only the decision's scope ("for the spring concert") claims nothing
         ov = _overlap(cc, kc)
         if ov > best_ov + 1e-9:
             best, best_ov = kc, ov
@@ -186,8 +186,9 @@ def elliptical_denial(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     return None
 
 
-def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
-    """(what the candidate does, detail) when it flips the constraint's polarity, else None."""
+def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """(what the candidate does, detail) when it flips the constraint's polarity, else None. ``frame``: the
+    concepts of a DECISION's scope; a clause of the constraint holding nothing else is not compared."""
     if insufficient(c, k):
         return None  # "one approval is not enough" restates "two approvals"
     hit = elliptical_denial(c, k)
@@ -213,13 +214,16 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     for cc in c.clauses:
         if cc.exception:
             continue
-        kc, ov = _best_clause(cc, k)
+        kc, ov = _best_clause(cc, k, frame)
         if kc is None or (ov < OVERLAP_MIN and not _nominal_permission(cc, kc)):
             continue
         if c.report and cc.force not in PERMISSIVE:
             continue
         if cc.force not in CONFLICT_FORCES:
             continue
+        if cc.local_neg and cc.force == "assert" and all(
+                x in cc.local_neg or lexicon().kind.get(x) in {"generic", "slot"} for x in cc.direct):
+            continue  # "Outside staging, …", «кроме прода, …»: a frame naming the case left out, not a claim
         shared = shared_signs(cc, kc)
         kind = lexicon().kind
         if all(kind.get(x) == "qualifier" for x in shared):
@@ -233,7 +237,10 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
         k_actions, k_denied, required = _clause_rules(kc)
         # A rule about doing something ("don't *use* Docker") is flipped by a claim about doing it, or by an
         # explicit permission/relaxation; a plain fact that merely names the thing ("Docker seat renewal") is not.
-        if k_actions and k_actions.isdisjoint(cc.signs) and cc.force not in PERMISSIVE:
+        # ... so is a claim that removes what the rule keeps ("drop the Oxford comma" against "use the Oxford
+        # comma": the act of removal is the rule's act denied)
+        removes = any(x in cc.local_neg and cc.signs[x] < 0 < kc.signs[x] for x in shared)
+        if k_actions and k_actions.isdisjoint(cc.signs) and cc.force not in PERMISSIVE and not removes:
             continue
         # "text messages, not voice notes" against "no voice messages": the line denies the very thing the
         # constraint denies elsewhere in it; its other clause is about a sibling, not a flip.
@@ -284,6 +291,28 @@ def polarity(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             what = {"permit": "permits", "relax": "relaxes", "indiff": "waves away"}.get(cc.force, "asserts")
             return what, "it says the opposite of the constraint"
     return None
+
+
+def gate_bypassed(c: Analysis, k: Analysis) -> bool:
+    """A rule that requires an approval gate for an act ("never publish without my confirmation", "show me the plan
+    before applying") and a candidate clause that permits, or guesses it fine, to do that act past the gate
+    ("can be published right away", "probably fine to apply it without waiting for the user"): the clause bypasses
+    the gate and names a thing or act of the gated clause (not only the gate, the user or a qualifier)."""
+    kind = lexicon().kind
+    gated = [kc for kc in k.clauses if not kc.exception and kc.signs.get("GATE", 0) > 0]
+    if not gated or any(kc.signs.get("GATE", 0) < 0 for kc in k.clauses if not kc.exception):
+        return False
+    for cc in c.clauses:
+        if cc.exception or not (cc.force in PERMISSIVE or (c.hedged and cc.force in {"assert", "oblige"})):
+            continue
+        if not cc.signs.get("GATE") or _gate_sign(cc) >= 0:
+            continue
+        named = {x for x in cc.signs if x in cc.direct and x != "GATE" and x not in _LIGHT_CORE
+                 and kind.get(x) not in {"generic", "qualifier", "slot"} and "GATE" not in lexicon().expand(x)}
+        own = set(c.concepts) - {"GATE"}
+        if any(named & kc.signs.keys() or (own & {x for x in kc.direct if kind.get(x) == "action"}) for kc in gated):
+            return True
+    return False
 
 
 def _contrapositive(c: Analysis, cc: Clause, k: Analysis, kc: Clause) -> bool:

@@ -19,6 +19,8 @@ from .records import Arbitration, Conflict, Constraint, conflict_error, explain
 
 _MODAL = frozenset({"PERMIT", "RELAX", "INDIFF", "OBLIGE", "HEDGE", "FUTURE_PLAN"})
 _LICENSING = frozenset({"PERMIT", "RELAX", "INDIFF"})
+#: markers of a line that may make an exception or guess one: checked from LICENSE_REL, below RELATED_MIN
+_EXCEPTING = frozenset({"PERMIT", "RELAX", "HEDGE"})
 #: clause forces of a line that sets something (not a plain statement)
 _SETTING = frozenset({"oblige", "permit", "relax", "indiff"})
 _INFER_WORDS = frozenset({"so", "therefore", "hence", "thus", "means", "значит", "поэтому", "следовательно",
@@ -59,7 +61,33 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
         return None
     setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception) or (
         bool(cs.people) and _routed().search(c.text) is not None)
-    return substituted(cs, ks, setting)
+    got = substituted(cs, ks, setting)
+    if got is not None and got[0] in _FORMAT_TYPES and "NEG" in c.markers and "NEG" not in k.markers:
+        return None  # "no locale date formats like DD/MM/YYYY": a format ruled out is not one given
+    return got
+
+
+_FORMAT_TYPES = frozenset({"file format", "encoding", "date format"})
+
+
+def _bound(c: Analysis, k: Analysis, rel: float) -> tuple[str, str] | None:
+    """("inside" | "beyond", detail) when the constraint sets a bound on an amount ("at most 3 meetings a day",
+    «не меньше 40 минут», "twice a week, not more") and the candidate, about the same thing, names an amount of
+    that measure."""
+    from .structure import _shown, bounded, shape, stems
+
+    ks = shape(k.text)
+    if not any(n.bound for n in ks.numbers) or not ks.may_meet(c.text):
+        return None  # most rules set no bound: the candidate need not be shaped
+    cs = shape(c.text)
+    if not (rel >= ANCHOR_MIN or cs.code & ks.code or stems(c.text) & stems(k.text)):
+        return None
+    got = bounded(cs, ks)
+    if got is None:
+        return None
+    side, cn, kn = got
+    word = "at most" if kn.bound == "max" else "at least"
+    return side, f"{_shown(cn)} is beyond the bound the constraint sets ({word} {_shown(kn)})"
 
 
 # The patterns below are compiled on first use: every write imports this module, few of its lines need them.
@@ -68,9 +96,12 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
 #: Сергею»): the line assigns a role, it does not report
 @functools.cache
 def _routed() -> re.Pattern[str]:
-    return re.compile(r"\b(?:go(?:es)?|goes|sent|send|route[sd]?|assign(?:ed)?|owned|handled|reviewed|signed)\s+"
+    return re.compile(r"\b(?:go(?:es)?|goes|sent|send|route[sd]?|assign(?:ed)?|owned|handled|reviewed|signed|"
+                      r"approved|led|run|managed|checked|done)\s+"
                       r"(?:\w+\s+){0,2}?(?:to|by)\s+[A-Z][a-z]+|"
-                      r"\b(?:отправляем|шлём|шлем|передаём|передаем|пересылаем|направляем|назначаем)\b", re.U)
+                      r"\b(?:отправляем|шлём|шлем|передаём|передаем|пересылаем|направляем|назначаем|подписывает|"
+                      r"согласует|утверждает|одобряет|проверяет|ревьюит|делает|ведёт|ведет|отвечает\s+за|"
+                      r"принимает)\b", re.U)
 
 
 _WHEN_WORD = (r"(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|понедел|вторн|сред|"
@@ -114,9 +145,9 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
                    today: _dt.date | None = None) -> Conflict | None:
     """The conflict between a candidate and one constraint, or None when they are compatible (``today``: the day
     a date without a year is read from)."""
-    from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, insufficient, licensed, may_flip,
-                          polarity, relatedness, threshold, time_window)
-    from .scope import in_scope, scope_generalization
+    from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed,
+                          may_flip, polarity, relatedness, threshold, time_window)
+    from .scope import in_scope, scope_frame, scope_generalization
     from .structure import shape
     from .values import LIGHT, substitution, window_moved
 
@@ -127,10 +158,14 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
     if rel < RELATED_MIN and "`" in c.text and "`" in k.text and shape(c.text).code & shape(k.text).code:
         rel = RELATED_MIN  # the same thing named exactly (a code span of both: `any`, `legacy/`) is related
     structural = _structural(c, k, rel)
-    if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff and structural is None:
+    bound = _bound(c, k, rel)
+    if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff and structural is None \
+            and bound is None:
         c_slots = {s for s, _, _ in c.values}
-        if not any(s in c_slots for s, _, _ in k.values):
-            return None  # unrelated and no common slot: nothing below could fire
+        if not any(s in c_slots for s, _, _ in k.values) and (
+                rel < LICENSE_REL or not c.markers & _EXCEPTING or not may_flip(c, k)):
+            return None  # unrelated and no common slot: nothing below could fire (but an exception or a guess,
+            # which licensed and gate_bypassed look for from LICENSE_REL, and which need a flipped sign)
     how = scope_generalization(c, k, cons.scope) if cons.scope else None
     if how:
         reason, res = explain("scope-generalization", cand_tier, cons,
@@ -159,6 +194,14 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
             detail = f"it guesses the {detail}"
         reason, res = explain(kind, cand_tier, cons, detail)
         return Conflict(cons, kind, reason, res, 1.0 + rel)
+    if bound is not None:
+        if bound[0] == "inside" and sum(not cl.exception for cl in k.clauses) == 1:
+            return None  # "two meetings" beside "at most three meetings a day": a case of the bound
+        if bound[0] == "beyond" and not (c.report or shape(c.text).report):
+            lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and (c.hedged or cand_tier is Tier.OBSERVATION)
+            kind = "lower-tier-over-directive" if lower else "polarity-flip"
+            reason, res = explain(kind, cand_tier, cons, bound[1])
+            return Conflict(cons, kind, reason, res, max(rel, RELATED_MIN))
     if cand_tier is Tier.OBSERVATION and not (c.markers & _MODAL) and not inferred(c.text):
         # An environment report states a fact ("`npm audit` reports …", "Calendar API: 4 meetings"): naming the
         # tool or the thing is not doing what the rule is about. It conflicts only when it reports the ruled act.
@@ -184,10 +227,13 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
     if c.indiff:
         detail = "it treats as indifferent something the user ruled on"
     else:
-        pol = polarity(c, k) if rel >= RELATED_MIN else None
+        pol = polarity(c, k, scope_frame(k, cons.scope) if cons.scope else frozenset()) \
+            if rel >= RELATED_MIN else None
         if pol is not None:
             what, detail = pol
             detail = f"the line {what} what the constraint rules out" if what != "bypasses" else detail
+        elif gate_bypassed(c, k):
+            detail = "it skips the approval the constraint requires"
         else:
             pol = licensed(c, k)
             if pol is None:

@@ -49,12 +49,21 @@ def _scope_choices(k: Analysis, scope: str) -> tuple[Analysis, set[str], list[tu
     return scope_a, scope_ids, choices, keys, frozenset([x[2:] for x in keys if x.startswith("v:")])
 
 
+def scope_frame(k: Analysis, scope: str) -> frozenset[str]:
+    """The concepts of a decision's scope (and their lexical words): a clause of the decision holding nothing else
+    frames the choice and claims nothing."""
+    return frozenset(_scope_choices(k, scope)[1]) | frozenset(
+        x for cl in analyze(scope).clauses for x in cl.signs)
+
+
 _WIDE = re.compile(r"\b(?:all|every|everywhere|any|always|permanent\w*|forever|from now on|for good|across|"
                    r"все|всех|всем|всё|везде|всегда|любо\w+|навсегда|постоянно|отныне|во всех|по всем)\b", re.I)
 _GENERAL = re.compile(r"\b(?:our|now|new|nowadays|в проекте|наш\w*|теперь|новы\w+)\b|"
                       r"\b(?:this|the whole|the entire|across the)\s+(?:project|repo|repository|monorepo|codebase|"
                       r"company|team|org|organi[sz]ation)\b|"
-                      r"(?:в|во|по)\s+(?:этом|всем|всём|нашем)\s+(?:проекте|репозитории|монорепо|коде|компании)",
+                      r"(?:в|во|по)\s+(?:этом|всем|всём|нашем)\s+(?:проекте|репозитории|монорепо|коде|компании)|"
+                      r"\b(?:in|across)\s+the\s+(?:codebase|code base|repo|repository|monorepo)\b|"
+                      r"(?:в|во|по)\s+(?:всей\s+|всему\s+)?(?:кодовой\s+базе|кодовой\s+базы|коду|репозиторию|монорепе)",
                       re.I)
 _TEMPORAL = re.compile(r"\b(?:until|till|while|during|before|after|by|до|пока|на время|во время|в течение|"
                        r"после|к)\b", re.I)
@@ -115,9 +124,10 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     if best < CHOICE_MIN:
         return None
     # The choice itself must be named: a tool, a value, a name, not only generic actions.
+    # (or restated whole: "push without review" names nothing but acts, and all of them)
     if not (k_typed & c_typed) and not any(
             (x in c.concepts and (lx.kind.get(x) in {"value", "object"} or x.startswith("w:")))
-            or (x.startswith("v:") and x[2:] in c_vals) for x in choice):
+            or (x.startswith("v:") and x[2:] in c_vals) for x in choice) and not (best >= 1.0 and len(choice) >= 2):
         return None
     # A restatement keeps the choice's polarity: "No SQLite in production" does not restate "SQLite for the demo".
     k_sign = {x: sg for cl in k.clauses if not cl.exception for x, sg in cl.signs.items() if sg}
@@ -137,6 +147,19 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     kept_specific = {p for p in specific if _text_has(c.text, p)}
     if kept_specific:
         return None  # the scope's own case is named: a narrower or the same claim
+    bound = scope[len(_TEMPORAL.split(scope, maxsplit=1)[0]):]
+    if bound and _TEMPORAL.search(c.text) and any(
+            _text_has(c.text, x.strip("`«»").casefold()) for x in _SPECIFIC.findall(bound)
+            if re.search(r"\d|`|«", x)):
+        return None  # "until 3.0 ships" for «до релиза 3.0»: the line speaks of the bound itself
+    # a month or date that names the scope's case ("the report for November"), not its time bound: kept kind
+    # without it is the kind in general («в отчётах» for «для отчёта за ноябрь»)
+    case = _TEMPORAL.split(scope, maxsplit=1)[0]
+    case_when = {(s_, v) for s_, v, _ in analyze(case).values if s_ in when} if case.strip() else set()
+    kind_ids = scope_ids - {"MONTH", "BEFORE_X", "AFTER_X", "QUARTER", "TEMPORARY"}
+    if case_when and not any(s_ in when for s_, _, _ in c.values) and (kept_words or kind_ids & c.concepts) \
+            and not c.report:
+        return "widened"
     matched = {x.removeprefix("v:") for x in choice if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals)}
     if (c.universal or _WIDE.search(c.text)) and (best >= 0.75 or len(matched | (k_typed & c_typed)) >= 2):
         return "widened"  # restating more than the bare value: "all X", "permanently", «во всех»

@@ -29,6 +29,9 @@ class Number:
     unit: str | None
     anchors: frozenset[str]
     limit: bool  # stated as a limit: "up to", "max", "не больше", "до"
+    #: the side a bound allows: "max" ("at most N", "no more than N", "не больше N", "N or less"), "min" ("at
+    #: least N", "не меньше N", "N or more"), or "" (not a bound, or a bare "over"/"до" whose side the clause sets)
+    bound: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,15 +51,25 @@ class Shape:
     first: str | None  # the name said to come first ("Lena is first on call"), else None
     keyed: bool  # a "key: value" line
     report: bool  # tells what happened (past tense, a log line)
+    #: data formats named by the line, as (class, value): ("file", "csv"), ("encoding", "utf-8"), ("date",
+    #: "yyyy-mm-dd")
+    formats: frozenset[tuple[str, str]] = frozenset()
+    #: the items of an ordered list of things ("db, then backend, then frontend", "staging → canary → prod",
+    #: «сначала база, потом фронт»), each as the stems of its words; () when the line states no order
+    order: tuple[frozenset[str], ...] = ()
 
     def may_meet(self, text: str) -> bool:
         """Whether a line could hold a value of a type this shape holds (cheap tests on its text): a line that
         cannot need not be shaped."""
-        if (self.numbers or self.regions) and _DIGIT.search(text):
+        if (self.numbers or self.regions) and (_DIGIT.search(text) or _TIMES_WORDS.search(text)):
             return True
         if self.addresses and ("@" in text or "." in text):
             return True
         if (self.templates or self.forms) and "`" in text:
+            return True
+        if self.order and _ORDER_WORDS.search(text):
+            return True
+        if self.formats and _formats(text):
             return True
         return bool(self.people or self.lead) and not text[2:].islower()
 
@@ -64,7 +77,7 @@ class Shape:
     def typed(self) -> bool:
         """The line holds a value of some type (a constraint without one has nothing to substitute)."""
         return bool(self.numbers or self.regions or self.addresses or self.templates or self.forms or self.people
-                    or self.lead)
+                    or self.lead or self.formats or self.order)
 
 
 # ------------------------------------------------------------------------------------------------ patterns
@@ -94,6 +107,49 @@ _TEMPLATE_CONTEXT = re.compile(
 _LIMIT = re.compile(r"\b(?:up to|max(?:imum)?|at most|no more than|not more than|limit\w*|cap|under|below|over|above|"
                     r"more than|less than|at least|min(?:imum)?|свыше|больше|меньше|минимум|не меньше|"
                     r"до|не больше|не более|максимум|максимальн\w*|лимит\w*|предел\w*|потолок)\b", re.I)
+#: bound phrases whose side does not depend on the clause: the negation in "no more than", "не больше", "not
+#: more" is part of the bound, not a prohibition of the amount
+_MAX_BEFORE = re.compile(r"(?:\b(?:up to|at most|at the most|no more than|not more than|never more than|no longer than|"
+                         r"not longer than|max(?:imum)?|не больше|не более|не дольше|не выше|не дороже|не длиннее|"
+                         r"не чаще|максимум|не свыше)\s*(?:of\s+)?[€$£₽]?\s*)$", re.I)
+_MIN_BEFORE = re.compile(r"(?:\b(?:at least|no less than|not less than|never less than|no fewer than|"
+                         r"min(?:imum)?|не меньше|не менее|не ниже|не короче|не реже|минимум|как минимум)\s*"
+                         r"(?:of\s+)?[€$£₽]?\s*)$", re.I)
+_MAX_AFTER = re.compile(r"^\s*(?:[^\W\d_][\w'-]*[\s,]+){0,3}?(?:or (?:less|fewer|under|below)|at most|max(?:imum)?\b|"
+                        r"tops\b|,?\s*not more\b|,?\s*no more\b|или меньше|или менее|максимум|,?\s*не больше\b|"
+                        r",?\s*не более\b)", re.I)
+_MIN_AFTER = re.compile(r"^\s*(?:[^\W\d_][\w'-]*[\s,]+){0,3}?(?:or (?:more|longer|above|over)|at least|minimum\b|"
+                        r"или больше|или более|минимум|,?\s*не меньше\b|,?\s*не менее\b)", re.I)
+#: a bare comparative before a number: its side is the bound only under a negation ("never book a layover shorter
+#: than 90 minutes" keeps layovers at 90 or more; "flights over 10 hours need approval" sets no bound)
+_LESS_BEFORE = re.compile(r"\b(?:shorter|less|fewer|cheaper|earlier|smaller|lower)\s+than\s*[€$£₽]?\s*$|"
+                          r"\b(?:under|below)\s*[€$£₽]?\s*$|(?:короче|меньше|дешевле|раньше|ниже)\s*[€$£₽]?\s*$", re.I)
+_MORE_BEFORE = re.compile(r"\b(?:longer|more|pricier|later|bigger|larger|higher)\s+than\s*[€$£₽]?\s*$|"
+                          r"\bmore expensive than\s*[€$£₽]?\s*$|\b(?:over|above)\s*[€$£₽]?\s*$|"
+                          r"(?:длиннее|дольше|больше|дороже|позже|выше|свыше)\s*[€$£₽]?\s*$", re.I)
+_NEGATION = re.compile(r"\b(?:never|not|no|don't|do not|doesn't|mustn't|can't|cannot|avoid)\b|"
+                       r"(?<![\w-])(?:не|никогда|нельзя|никаких)(?![\w-])", re.I)
+
+
+#: a count written as a word ("twice a week", «дважды в день», "two meetings", «три созвона»): read as digits
+_TIMES_WORDS = re.compile(r"(?<![\w-])(?:(once|однажды)|(twice|дважды)|(thrice|трижды)|"
+                          r"(one|two|three|four|five|six|seven|eight|nine|ten|twelve|два|две|три|четыре|пять|шесть|"
+                          r"семь|восемь|девять|десять)(?=\s+[^\W\d_]))(?![\w-])", re.I)
+_WORD_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+               "ten": 10, "twelve": 12, "два": 2, "две": 2, "три": 3, "четыре": 4, "пять": 5, "шесть": 6, "семь": 7,
+               "восемь": 8, "девять": 9, "десять": 10}
+
+
+def _times_digits(m: re.Match) -> str:
+    """"twice" -> "2 times", «дважды» -> «2 раза», "two" -> "2": the count in digits (the words keep their
+    length, so the positions of the line stay)."""
+    if m.group(4):
+        return str(_WORD_COUNT[m.group(4).casefold()]).rjust(len(m.group(0)))
+    n = 1 if m.group(1) else 2 if m.group(2) else 3
+    word = m.group(0)
+    return (f"{n} times" if word.isascii() else f"{n} раза").ljust(len(word))
+
+
 _ORDER_WORDS = re.compile(r"\b(?:first|then|after|order|next|followed|escalat\w*|rotation|сначала|потом|затем|"
                           r"после|порядок|порядку|очеред\w*|первы\w*|перв\w+|за ней|за ним|следом|rota|roster|график\w*)\b|→|->|>", re.I)
 _FIRST = re.compile(r"\b(?:first|primary|первы\w*|перв\w+|сначала)\b", re.I)
@@ -118,6 +174,7 @@ _UNITS = {
               "columns", "cols"),
     "people": ("people", "persons", "guests", "человек", "гостей", "участников"),
     "px": ("px", "пикселей"),
+    "times": ("times", "time", "раз", "раза"),
     "req": ("requests", "request", "req", "rps", "запросов", "запроса"),
 }
 #: verbs that set or keep a value and the prepositions after them: a number's anchor is the word before them
@@ -180,9 +237,21 @@ def name_key(word: str) -> str:
 
 def stem(word: str) -> str:
     """A word as compared across inflections and scripts: transliterated, its first five letters («порт» and
-    "port" are one word; "загружаемый" and "загрузки" share "zagru")."""
-    w = translit(word.replace("ё", "е"))
+    "port" are one word; "загружаемый" and "загрузки" share "zagru"); a Russian word loses its inflection ending
+    first («файлов» and «файлы» are "fail", «даты» and «датой» "dat"), an English one its plural "s"."""
+    w = word.replace("ё", "е")
+    if len(w) > 3 and w[-1] == "s" and w[-2] not in "su'" and w.isascii():
+        w = w[:-1]  # "lines" is "line"
+    elif len(w) > 3 and "а" <= w[-1] <= "я":
+        m = _RU_END.search(w)
+        if m and m.start() >= 3:
+            w = w[:m.start()]
+    w = translit(w)
     return w[:5] if len(w) > 5 else w
+
+
+_RU_END = re.compile(r"(?:ами|ями|ого|его|ому|ему|ыми|ими|ем|ет|ут|ют|ат|ят|им|ит|ам|ям|ах|ях|ов|ев|ей|ой|ый|ий|"
+                     r"ая|яя|ое|ее|ые|ие|ую|юю|ом|а|я|о|е|ы|и|у|ю|ь)$")
 
 
 # ------------------------------------------------------------------------------------------------ shape
@@ -226,9 +295,16 @@ _NOT_AMOUNT = re.compile("|".join(f"(?:{rx.pattern})" for rx in (
     _MONTH_DATE)), re.I)
 
 
+#: the anchors of a length ("length", «длина», "width") and the words of a line of text: such a length is in characters
+_LENGTH_STEMS = frozenset({"lengt", "dlin", "dlina", "width", "shiri"})
+_LINE_WORD = re.compile(r"\b(?:lines?|строк\w*)\b", re.I)
+
+
 def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number, ...]:
     # code, addresses, regions, clock times and dates are not amounts (dates are the concept layer's)
     masked = _NOT_AMOUNT.sub(_blank, body)
+    if _TIMES_WORDS.search(masked):
+        masked = _TIMES_WORDS.sub(_times_digits, masked)
     out = []
     for m in _NUMBER.finditer(masked):
         value = _parse_number(m.group(2))
@@ -251,7 +327,14 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
         # "upgrade to 20", «обновляем до 20»: a preposition after a verb of setting names a target, not a limit
         limit = (bool(_LIMIT.search(masked[max(0, m.start() - 24):m.start()])) and not _TARGET.search(prefix)) or bool(
             re.match(r"\s*(?:max|maximum|максимум)\b", masked[m.end():], re.I))
-        out.append(Number(value, unit, frozenset(anchors), limit))
+        if unit is None and anchors & _LENGTH_STEMS and _LINE_WORD.search(body):
+            unit = "chars"  # "max line length is 100", «длина строки 120»: a line's length counts characters
+        near, rest = masked[max(0, m.start() - 24):m.start()], masked[m.end():m.end() + 40]
+        bound = "max" if _MAX_BEFORE.search(near) or _MAX_AFTER.match(rest) else \
+            "min" if _MIN_BEFORE.search(near) or _MIN_AFTER.match(rest) else ""
+        if not bound and _NEGATION.search(prefix):  # "never … shorter than 90 min": the range left is the bound
+            bound = "min" if _LESS_BEFORE.search(near) else "max" if _MORE_BEFORE.search(near) else ""
+        out.append(Number(value, unit, frozenset(anchors), limit or bool(bound), bound))
     return tuple(out)
 
 
@@ -291,7 +374,7 @@ def _people(body: str) -> list[tuple[int, str]]:
 def shape(text: str) -> Shape:
     """The structural values of ``text`` (one memory line)."""
     body = _strip(text)
-    digits = _DIGIT.search(body) is not None
+    digits = _DIGIT.search(body) is not None or _TIMES_WORDS.search(body) is not None
     code = frozenset(c.strip().casefold() for c in _CODE.findall(body)) if "`" in body else frozenset()
     keyed = bool(_KEYED.match(body))
     key_stems: frozenset[str] = frozenset()
@@ -323,7 +406,95 @@ def shape(text: str) -> Shape:
     numbers = _numbers(body, key_end, key_stems) if digits else ()
     return Shape(text, code, numbers, regions, addresses, templates, forms, people,
                  lead, sequence,
-                 first, keyed, bool(_REPORT.search(body)))
+                 first, keyed, bool(_REPORT.search(body)), _formats(body), _ordered(body))
+
+
+#: what separates the items of an ordered list: arrows, "then", «потом», «затем», "followed by", commas, semicolons
+_ORDER_SPLIT = re.compile(r"\s*(?:→|->|=>|>|,?\s*\b(?:and\s+)?then\b|,?\s*\b(?:а\s+)?(?:потом|затем|после\s+этого|"
+                          r"следом)\b|,?\s*\bfollowed\s+by\b|[,;])\s*", re.I)
+#: words of an ordered list that are not its items
+_ORDER_STOP = frozenset(stem(w) for w in """first second third last then next order sequence goes go always
+сначала первым первой первый потом затем порядок порядке очередь""".split())
+
+
+@functools.lru_cache(maxsize=65536)
+def _ordered(body: str) -> tuple[frozenset[str], ...]:
+    """The items of an ordered list a line states (it has an order word and at least two items), as stems."""
+    if not _ORDER_WORDS.search(body):
+        return ()
+    text = _CODE.sub(lambda m: " " + m.group(1).replace(" ", "_") + " ", body) if "`" in body else body
+    parts = [frozenset(stem(w) for w in _WORD.findall(part.casefold())
+                       if w not in _STOP and stem(w) not in _ORDER_STOP)
+             for part in _ORDER_SPLIT.split(text)]
+    parts = [p for p in parts if p]
+    return tuple(parts) if len(parts) >= 2 else ()
+
+
+def _reordered(c: tuple[frozenset[str], ...], k: tuple[frozenset[str], ...]) -> bool:
+    """Two ordered lists share items (stems each names in one item only) and put two of them the other way
+    round."""
+    def places(seq):
+        at: dict[str, int] = {}
+        for i, part in enumerate(seq):
+            for w in part:
+                at[w] = -1 if w in at else i
+        return {w: i for w, i in at.items() if i >= 0}
+    pc, pk = places(c), places(k)
+    common = [w for w in pk if w in pc]
+    return any(pk[a] < pk[b] and pc[a] > pc[b] for a in common for b in common)
+
+
+#: data formats known by name: file and data formats, each spelling to one value
+_FILE_FORMATS = {
+    **{f: f for f in ("csv", "tsv", "json", "jsonl", "xml", "yaml", "toml", "ini", "parquet", "avro", "orc",
+                      "xlsx", "xls", "ods", "ofx", "qif", "qfx", "mt940", "html", "pdf", "docx", "odt", "rtf", "epub",
+                      "png", "jpg", "webp", "svg", "gif", "heic", "avif", "tiff", "mp4", "mov", "webm", "mkv", "wav",
+                      "mp3", "flac", "ogg", "zip", "7z", "rar", "protobuf", "msgpack", "markdown", "sqlite")},
+    "yml": "yaml", "jpeg": "jpg", "ndjson": "jsonl", "md": "markdown", "excel": "xlsx", "tif": "tiff",
+    "doc": "docx", "proto": "protobuf",
+}
+_ENCODING = re.compile(r"(?<![\w-])(utf-?(?:8|16|32)(?:-bom)?|windows-?125\d|cp-?125\d|cp866|koi8-?[ru]|latin-?1|"
+                       r"iso-?8859-?\d{1,2}|ascii|us-ascii)(?![\w-])", re.I)
+#: a date shape written with letters for its parts, Latin or Cyrillic ("YYYY-MM-DD", «ДД.ММ.ГГГГ»), or ISO 8601
+_DATE_SHAPE = re.compile(r"(?<![\w-])([ydmгдм]{1,4})([./-])([ydmгдм]{1,4})\2([ydmгдм]{1,4})(?![\w-])|"
+                         r"\biso[ -]?8601\b", re.I)
+#: a known format's name or extension as a word (one alternation: a line is searched once, not word by word)
+_FORMAT_NAME = re.compile(r"(?<![\w/-])\.?(" + "|".join(sorted(map(re.escape, _FILE_FORMATS), key=len, reverse=True))
+                          + r")(?![\w/-])")
+_DATE_LETTER = str.maketrans({"г": "y", "д": "d", "м": "m"})
+
+
+@functools.lru_cache(maxsize=65536)
+def _formats(body: str) -> frozenset[tuple[str, str]]:
+    """The data formats a line names (outside code spans): file formats by name or extension ("CSV", ".xlsx",
+    "Parquet"), text encodings ("UTF-8", «windows-1251»), date shapes ("YYYY-MM-DD", «ДД.ММ.ГГГГ», "ISO 8601" is
+    "yyyy-mm-dd")."""
+    text = _CODE.sub(" ", body) if "`" in body else body
+    out = set()
+    low = text.casefold()
+    enc = False
+    for m in _ENCODING.finditer(low):
+        enc = True
+        v = m.group(1).replace("-", "").replace("cp", "windows")
+        out.add(("encoding", v.replace("windows", "windows-") if v.startswith("windows") else v))
+    for m in _DATE_SHAPE.finditer(low):
+        if m.group(1) is None:
+            out.add(("date", "yyyy-mm-dd"))
+            continue
+        parts = [g.translate(_DATE_LETTER) for g in (m.group(1), m.group(3), m.group(4))]
+        if {p[0] for p in parts} == {"y", "m", "d"} and all(len(set(p)) == 1 for p in parts):
+            out.add(("date", m.group(2).join(parts)))
+    for m in _FORMAT_NAME.finditer(_ENCODING.sub(" ", low) if enc else low):
+        v = _FILE_FORMATS.get(m.group(1))
+        if v is not None and not (m.group(1) in {"doc", "md", "excel", "ini", "orc"} and m.group(0)[0] != "."
+                                  and not _FORMAT_CONTEXT.search(low)):
+            out.add(("file", v))
+    return frozenset(out)
+
+
+#: words that make a short or common word a format ("doc", "md", "Excel" are formats only in a line about one)
+_FORMAT_CONTEXT = re.compile(r"\b(?:format\w*|files?|export\w*|save[sd]?|saving|stored?|written|write|as|"
+                             r"формат\w*|файл\w*|выгруз\w*|сохран\w*)\b", re.I)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -363,11 +534,19 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
         first = c.first or (c.lead if c.lead in k.sequence and _FIRST.search(c.text) else None)
         if first and first in k.sequence and first != k.sequence[0]:
             return "order", f"{first} first", f"{k.sequence[0]} first"
+    # the order of a list of things: the same items, two of them the other way round
+    if k.order and c.order and _reordered(c.order, k.order):
+        return "order", " → ".join("/".join(sorted(p)) for p in c.order), \
+            " → ".join("/".join(sorted(p)) for p in k.order)
     # a person (a claim may start with the name: "Marek signs off the budget")
-    k_people = k.people or ((k.lead,) if k.lead and c.people else ())
+    k_people = tuple(dict.fromkeys(((k.lead,) if k.lead and c.people else ()) + k.people))
     c_people = c.people  # a candidate's first word stays a word: «Передача дежурства …» names no one
-    if setting and k_people and c_people and not set(c_people) & set(k_people) and not c.report:
-        return "person", c_people[0], k_people[0]
+    # people both name are context ("while Anna is away"); the role goes to someone else when each line has a
+    # person the other lacks
+    c_rest = [p for p in c_people if p not in k_people]
+    k_rest = [p for p in k_people if p not in c_people]
+    if setting and c_rest and k_rest and not c.report:
+        return "person", c_rest[0], k_rest[0]
     # a region or zone
     if k.regions and c.regions and not c.regions <= k.regions and not k.regions <= c.regions:
         return "region", sorted(c.regions - k.regions)[0], sorted(k.regions)[0]
@@ -378,6 +557,13 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
     if (k.templates and c.forms and not c.forms & k.templates) or (
             c.templates and k.forms and not c.templates & k.forms):
         return "format", sorted(c.templates or c.forms)[0], sorted(k.templates or k.forms)[0]
+    # a data format of one class (file format, encoding, date shape): none of the constraint's, another one
+    for cls in {c_cls for c_cls, _ in c.formats}:
+        k_vals = {v for f, v in k.formats if f == cls}
+        c_vals = {v for f, v in c.formats if f == cls}
+        if k_vals and not c_vals & k_vals:
+            label = {"file": "file format", "encoding": "encoding", "date": "date format"}[cls]
+            return label, sorted(c_vals)[0], sorted(k_vals)[0]
     # a number of the same measure
     k_values = {measure(n) for n in k.numbers}
     c_stems = stems(c.text) if c.numbers else frozenset()
@@ -397,6 +583,41 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
                 or (bool(cn.anchors & kn.anchors) and (cn.unit is None or kn.unit is None or c_dim == k_dim))
             if same_measure and not _same_amount(c_amount, k_amount) and (c_dim, c_amount) not in k_values:
                 return "number", _shown(cn), _shown(kn)
+    return None
+
+
+def _comparable(cn: Number, kn: Number, c_stems: frozenset[str]) -> bool:
+    """Two numbers are amounts of one measure: one dimension or unit class (counted words must share an anchor
+    or the counted word), or the same anchor word with no conflicting unit."""
+    c_dim, _ = measure(cn)
+    k_dim, _ = measure(kn)
+    if c_dim is not None and c_dim == k_dim:
+        return c_dim[:2] != "w:" or bool(kn.anchors & (cn.anchors | c_stems)) or cn.unit == kn.unit
+    return bool(cn.anchors & kn.anchors) and (cn.unit is None or kn.unit is None or c_dim == k_dim)
+
+
+def bounded(c: Shape, k: Shape) -> tuple[str, Number, Number] | None:
+    """("inside" | "beyond", the candidate's amount, the constraint's bound) for the first amount of the
+    candidate of the measure a bound of the constraint sets ("at most 3 meetings", «не меньше 40 минут», "twice a
+    week, not more"); None when the constraint sets no bound or the candidate names no such amount. A candidate's
+    own bound is another limit (``substituted``), not a case of this one, unless it is the same amount (the bound
+    restated)."""
+    bounds = [kn for kn in k.numbers if kn.bound]
+    if not bounds or not c.numbers:
+        return None
+    c_stems = stems(c.text)
+    for cn in c.numbers:
+        for kn in bounds:
+            if not _comparable(cn, kn, c_stems):
+                continue
+            _, ca = measure(cn)
+            _, ka = measure(kn)
+            if cn.limit:
+                if _same_amount(ca, ka):
+                    return "inside", cn, kn  # "watering cap: two times per week": the bound restated
+                continue
+            inside = ca <= ka + 1e-9 * max(abs(ka), 1.0) if kn.bound == "max" else ca >= ka - 1e-9 * max(abs(ka), 1.0)
+            return ("inside" if inside else "beyond"), cn, kn
     return None
 
 

@@ -136,6 +136,8 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     continue
                 if slot in WHEN_SLOTS and own_act(ccl, kcl):
                     continue  # "tables are released at 18:00" beside "book for 19:30": another act's time
+                if any(cl2.signs.get(x, 0) < 0 < kcl.signs.get(x, 0) for cl2 in c.clauses for x in cl2.local_neg):
+                    continue  # "outside staging, the cache is Memcached": the line places itself outside this case
                 if slot.startswith("NUM:"):
                     if slot[4:] in ccl.signs and not one_amount(c.text, k.text, val, pvs[0]):
                         return slot, val, pvs[0]

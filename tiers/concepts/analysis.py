@@ -65,6 +65,8 @@ def _analyze(prepared: Line) -> Analysis:
     _, tmemo, cmemo, wmemo, _, content_memo, _, _, _ = memos
     nfc = prepared.nfc
     norm = prepared.normalized
+    if " on" in norm or " off" in norm:
+        norm = _particles(norm)
     texts, kinds, codes, infos, flags, line_flags = _line_tokens(norm, memos, lx)
     n_tok = len(texts)
     marker_starts, content_starts, lexical_toks, split_cands, value_toks = _token_roles(flags)
@@ -101,6 +103,7 @@ def _analyze(prepared: Line) -> Analysis:
     # Lexical fallback: unknown content words still carry meaning (names, projects, folders).
     ext_memo = content_memo
     ext_month = False  # an extension's concepts name MONTH
+    negated_words: set[int] = set()  # words with a negative prefix ("unsigned", «незашифрованный»)
     for i in lexical_toks:  # not punctuation, numbers, times, stop words
         if i in covered_by_content:
             continue
@@ -111,6 +114,18 @@ def _analyze(prepared: Line) -> Analysis:
         key = t.strip("/*").rstrip("/") if kind == "path" else t
         if not key:
             continue
+        neg_word = _NEG_PREFIXED.match(key) if kind == "word" and key.startswith(("un", "не")) else None
+        if neg_word:
+            # "unsalted", "unsigned", «неподписанный»: the word it negates, denied like "without" would deny it
+            key = neg_word.group(1) or neg_word.group(2)
+            entry = ext_memo.get(key, 0)
+            if entry == 0:
+                entry = ext_memo[key] = _scan_entry(key, lx.content, lx.content_prefix)
+            if entry is not None and entry[0]:
+                concept_at.append((i, entry[1]))
+                negated_words.add(i)
+                continue
+            negated_words.add(i)
         ids = wmemo.get(key)
         if ids is None:
             ids = wmemo[key] = {"w:" + _stem(key)}  # shared by the lines holding the word: never changed
@@ -278,7 +293,7 @@ def _analyze(prepared: Line) -> Analysis:
                 continue
             if k >= e:
                 break  # concept_at is sorted
-            in_local = k in local
+            in_local = k in local or (negated_words and k in negated_words)
             sg = -base if in_local else base
             if some_pre:
                 into = pre if ((first_neg is not None and k < first_neg) or (even_at is not None and k > even_at)
@@ -386,3 +401,22 @@ _first = itemgetter(0)
 
 
 _EXT = _lazy(r"(\.[a-z]{1,4})$")
+#: a verb and its particle around the object ("turning protection off", "keep the VPN on"): the particle moved
+#: next to the verb, or for a verb of keeping turned into the state it keeps, so the lexicon's phrases meet it
+_PARTICLE = _lazy(r"\b(turn|turns|turning|turned|switch|switches|switching|switched|shut|shuts|shutting)\s+"
+                  r"((?:(?!(?:down|up|off|on|in|at|for)\b)[\w'-]+\s+){1,3}?)(off|on)"
+                  r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:at|while|during|when|for|until|overnight|permanently|by default|"
+                  r"to|so|because|if|in|on|after|before)\b)")
+_KEPT_STATE = _lazy(r"\b(keep|keeps|keeping|kept|leave|leaves|leaving|left|stay|stays|staying|stayed)\s+"
+                    r"((?:[\w'-]+\s+){0,3}?)(on|off)(?=\s*(?:[,.;:!?)]|$)|\s+(?:at all times|all the time|while|during|"
+                    r"when|for|until|overnight|permanently|by default|24/7)\b)")
+
+
+def _particles(norm: str) -> str:
+    """"turning protection off" -> "turning off protection"; "keep the VPN on" -> "keep the VPN enabled"."""
+    norm = _PARTICLE.sub(lambda m: f"{m.group(1)} {m.group(3)} {m.group(2)}".rstrip() + " ", norm)
+    return _KEPT_STATE.sub(lambda m: f"{m.group(1)} {m.group(2)}{'enabled' if m.group(3) == 'on' else 'disabled'}",
+                           norm)
+#: A participle or adjective with a negative prefix: English "un" + a word ending in -ed/-able/-ible (not "under…",
+#: "uni…"), Russian «не» + a participle in -нн- («неподписанный», «незашифрованные»). Group 1: the word negated.
+_NEG_PREFIXED = _lazy(r"^un(?!der|i|til|less)([a-z]{3,}(?:ed|able|ible))$|^не(?!до)([а-я]{3,}нн[а-я]{1,4})$")

@@ -164,6 +164,9 @@ _HAS_MON_EN = _LazyStd("|".join(k for k in _MONTHS if k.isascii()))
 _HAS_MON_ANY = _LazyStd("|".join(_MONTHS))
 
 
+_DATE_LETTERS = str.maketrans({"д": "d", "м": "m", "г": "y"})
+
+
 def _text_info(t: str) -> tuple[int, str | None, str | None, str | None]:
     """(flags, DATE_FORMAT value, MONTH_V value, DOM value) of a token text (values only where the pattern can
     match: the kind of the token is checked where they are used)."""
@@ -196,8 +199,10 @@ def _text_info(t: str) -> tuple[int, str | None, str | None, str | None]:
         f |= _F_OPEN
     if t in _BOUNDARY_FIRST:
         f |= _F_BOUND
-    fm = _DATE_FORMAT.match(t) if t[:1] in ("d", "m", "y") else None
-    date_format = "".join(g[0] for g in fm.groups()) if fm else None
+    fm = _DATE_FORMAT.match(t) if t[:1] in ("d", "m", "y", "д", "м", "г") else None
+    # «ДД.ММ.ГГГГ» is "DD.MM.YYYY": the parts' letters in Latin
+    date_format = "".join(g[0] for g in fm.groups()).translate(_DATE_LETTERS) if fm else "ymd" if t == "8601" \
+        else None  # ISO 8601 is year-month-day
     mo = _MONTH_WORD.match(t) if t[:3] in _MONTH_HEADS else None
     month = str(_MONTH_NUM[next(g for g in mo.groups() if g)]) if mo else None
     dm = _DOM.match(t) if t[-1:] in "tdhое" else None

@@ -24,6 +24,16 @@ KIND_WEIGHT = {
 BROADER_FACTOR = 0.7
 
 
+def _ing_form(pat: tuple[tuple[str, bool], ...]) -> tuple[tuple[str, bool], ...] | None:
+    """An English stem pattern ending in a silent e ("enable*", "wipe*") as its -ing form ("enabling", "wiping"),
+    which the stem itself does not start: one more pattern for the same concept. None for any other pattern."""
+    last, star = pat[-1]
+    if not star or len(last) < 4 or not last.endswith("e") or last.endswith("ee") or not last.isascii() \
+            or not last.isalpha():
+        return None
+    return pat[:-1] + ((last[:-1] + "ing", True),)
+
+
 class Lexicon:
     """The compiled concept lexicon: pattern tables for content concepts and for function-word markers."""
 
@@ -79,9 +89,12 @@ class Lexicon:
             pat = self._pattern(text)
             if not pat:
                 continue
-            first, is_prefix = pat[0]
-            table = prefix if is_prefix else exact
-            table.setdefault(first, []).append((pat, ids))
+            for form in (pat, _ing_form(pat)):
+                if form is None:
+                    continue
+                first, is_prefix = form[0]
+                table = prefix if is_prefix else exact
+                table.setdefault(first, []).append((form, ids))
 
     def weight(self, cid: str) -> float:
         w = self._wcache.get(cid)
@@ -118,7 +131,7 @@ class Lexicon:
 #: the pattern tokenizer cost a fresh process ~80 ms). Regenerate with ``python -m tiers.concepts --build`` after
 #: editing the TOML; a test checks the file against a fresh build, and a stale file is ignored at run time.
 BUILT = DATA.with_name("concepts.built.json")
-_BUILD_VERSION = 1
+_BUILD_VERSION = 2  # 2: stems ending in a silent e also match their -ing form
 _LEXICON_FIELDS = ("kind", "weights", "broader", "slot_of", "antonym", "content", "content_prefix", "marker",
                    "marker_prefix")
 

@@ -180,7 +180,7 @@ def _values_for(cl: Clause, line: _Line, s: int, e: int, local: set[int], base: 
             break
         info = infos[k]
         kind = kinds[k]
-        if kind in {"word", "path"} and info[1] is not None:
+        if info[1] is not None and (kind in {"word", "path"} or texts[k] == "8601"):
             # "DD.MM.YYYY", "MM/DD/YYYY", "yyyy-mm-dd": the order of day, month and year is the value
             append(("DATE_FORMAT", info[1], -base if k in local else base))
         if kind == "word" and info[0] & _F_VIA and k + 1 < e:

@@ -34,8 +34,13 @@ _RU_PARTICIPLE = _lazy(r"^(?:за|на|до|пере|от|об|вы|у|под|п
 
 
 def _en_past(w: str) -> bool:
-    """``^[a-z]{3,}ed$``."""
-    return len(w) >= 5 and w.endswith("ed") and w.isascii() and w.isalpha() and w.islower()
+    """``^[a-z]{3,}ed$``, not a participle that works as a preposition ("based on", "compared to")."""
+    return len(w) >= 5 and w.endswith("ed") and w.isascii() and w.isalpha() and w.islower() \
+        and w not in _PREPOSITION_PARTICIPLES
+
+
+#: participles used as prepositions: "Based on the invoices, …" reports nothing
+_PREPOSITION_PARTICIPLES = frozenset({"based", "compared", "provided", "supposed", "assumed", "estimated", "judged"})
 
 
 def _ru_past(w: str) -> bool:
@@ -69,7 +74,7 @@ _PRESENT_AUX = frozenset({"is", "are", "be", "get", "gets", "getting", "stays", 
 _NOT_SUBJECT = frozenset({"a", "an", "the", "all", "any", "no", "never", "only", "always", "for", "on", "in", "with",
                           "without", "by", "of", "from", "at", "not", "don't", "do", "does", "please"})
 _AUX_OR_NOT_SUBJECT = _PRESENT_AUX | _NOT_SUBJECT
-_RU_PAST_NOT = frozenset({"правила", "файла", "сигнала", "начала", "стола", "масла", "числа", "дела", "тела", "села"})
+_RU_PAST_NOT = frozenset({"правила", "файла", "сигнала", "начала", "сначала", "поначалу", "сала", "зала", "канала", "стола", "масла", "числа", "дела", "тела", "села"})
 _NUM_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
               "eight": "8", "nine": "9", "ten": "10", "один": "1", "одна": "1", "одно": "1", "одного": "1",
               "одном": "1", "одной": "1", "одну": "1", "два": "2", "две": "2", "двух": "2", "двум": "2", "три": "3", "трех": "3", "четыре": "4", "пять": "5",
@@ -134,7 +139,8 @@ _VALUE_KINDS = frozenset({"time", "flag", "url", "path", "iso", "num"})
 _HAS_VALUE_KINDS = frozenset({"time", "iso", "num", "url"})
 
 
-_DATE_FORMAT = _lazy(r"^(d{1,2}|m{1,2}|y{2,4})[./-](d{1,2}|m{1,2}|y{2,4})[./-](d{1,2}|m{1,2}|y{2,4})$")
+_DATE_FORMAT = _lazy(r"^(d{1,2}|m{1,2}|y{2,4}|д{1,2}|м{1,2}|г{2,4})[./-](d{1,2}|m{1,2}|y{2,4}|д{1,2}|м{1,2}|г{2,4})"
+                     r"[./-](d{1,2}|m{1,2}|y{2,4}|д{1,2}|м{1,2}|г{2,4})$")
 _VIA = frozenset({"via", "through", "через"})
 _DOM = _lazy(r"^(\d{1,2})(?:st|nd|rd|th|-?го|-?е)$")
 _MONTH_WORD = _lazy(
