@@ -24,6 +24,7 @@ class Signal:
     strong: bool = True
 
 
+from .families import FAMILIES, GATES as _FAMILY_GATES, family_matches
 from .patterns import (
     _AI,
     _EXFIL_STEMS,
@@ -255,6 +256,9 @@ def _scan_plain(text: str) -> list[Signal]:
     if "trust-source" in present:
         out.extend(_trust(text))
     out.extend(_frames(text, gates, facts))
+    fam_gates = gates | {"fam_trust"} if facts.dest else gates  # a named outside place may be declared trusted
+    if fam_gates & _FAMILY_GROUPS and not facts.attributed:
+        out.extend(_families(text, fam_gates, facts))
     if "general" in gates:
         out.extend(_general_frames(text, facts))
     if "wipe" in present and not facts.lenient:  # "User said: git clean -fdx before every build": their own choice
@@ -268,6 +272,21 @@ def _scan_plain(text: str) -> list[Signal]:
         for m in aux["b64_pipe"].finditer(text):
             if not _negated(text, m.start()):
                 out.append(Signal("base64-payload", m.start(), m.end(), m.group(0)))
+    return out
+
+
+#: A topic named after rules ("the rules about commit style"): those rules, not memory as a whole.
+_TOPIC = re.compile(r"\b(?:about|regarding|concerning|on the topic of)\b|(?<!\w)(?:про|насчет|по поводу|касательно)(?!\w)")
+
+_FAMILY_GROUPS = frozenset(g for g, _, _ in FAMILIES)
+
+
+def _families(text: str, gates: frozenset[str], facts: _Facts) -> list[Signal]:
+    """The families of meaning (rules.poisoning.families), quiet in a line that discusses an attack or quotes one."""
+    out = [Signal(kind, start, end, evidence) for kind, start, end, evidence in family_matches(text, list(_sentences(text)), gates)
+           if not _mentioned(text, start, end)]
+    if out and (facts.discussed or (_aux()["quoted"].search(text) and _aux()["report"].search(text))):
+        return []  # the line talks about an attack, or reports a quoted phrase
     return out
 
 
@@ -305,6 +324,7 @@ _FRAME_GATES = {
                 "отменя", "перекрыва", "выше", "copy", "copie", "paste", "carry", "propagat", "replicat", "repeat",
                 "duplicat", "keep", "add", "append", "includ", "insert", "mirror", "spread", "move", "transfer",
                 "скопир", "копир", "перенес", "перенос", "дублир", "повтор", "добав", "встав", "распростран"),
+    **_FAMILY_GATES,
     "trust": ("offici", "trust", "verif", "reliab", "authorit", "whitelist", "allowlist", "vett", "safe", "approved",
               "endorse", "signed", "официальн",
               "доверен", "проверен", "надежн", "довер", "безопасн"),
@@ -505,12 +525,16 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
             if key == "f_conceal" and facts.attributed:
                 continue  # "User said: don't mention this change to the team": the user's own wish
             for m in aux[key].finditer(sent):
+                if key == "f_void" and _TOPIC.search(m.group(0)):
+                    continue  # "earlier notes about Python 3.8 are outdated": one topic, not memory as a whole
                 if live(off + m.start(), off + m.end()):
                     out.append(Signal(kind, off + m.start(), off + m.end(), m.group(0), strong))
         if void:
             for pred in aux["f_void_pred"].finditer(sent):
                 lo = max(0, pred.start() - 70)
                 obj = aux["f_mem_obj"].search(sent, lo, pred.start())
+                if obj and _TOPIC.search(sent, obj.end(), pred.start()):
+                    continue
                 if obj and aux["f_prior"].search(sent, lo, pred.start()) and live(off + obj.start(), off + pred.end()):
                     out.append(Signal("instruction-override", off + obj.start(), off + pred.end(),
                                       sent[obj.start():pred.end()]))

@@ -1,0 +1,299 @@
+"""Families of meaning: poisoning found as an act on an object toward a target, in one sentence, in any order and
+in any grammatical form (imperative, infinitive, «нужно/следует», passive, future, "whenever you …").
+
+- **trust-source**: a class of outside content (web pages, fetched files, tool output, search results, mail,
+  issue or PR comments, "any README") + acting on it as orders (obey, carry out, do what it says, «выполняй их
+  требования», "as binding instructions") or counting it as authoritative, always right, or the user's word; or a
+  named outside place (a URL, a host, an address) *declared* authoritative/official/trusted/the source of truth
+  + acting on it or skipping the check. A demand to verify the content first keeps the line quiet.
+- **override-user**: the user's word (instructions, preferences, requests, objections, corrections, «мнение
+  пользователя», "their instructions" once the user is named) + set aside (ignored, overruled, not to be followed,
+  optional, a mere suggestion, of lower priority); the user's request to stop or objection + go on anyway;
+  something ranked above the user's word (the user is the object of "outranks", «важнее»); the user's word and
+  another source in conflict with the other one winning.
+- **persistence**: the line naming itself + kept forever, never to be removed, archived or compacted, restored or
+  re-added when removed; the line (or a command it carries, then with "every start/session/project") installed
+  into a place that loads on every start: shell profiles, schedulers, autostart, git hooks, agent config files.
+- **instruction-override**: the line ranked above the rest of memory; rules declared revoked in favour of what
+  follows; an order to stop following the earlier or memory-held rules; everything above/earlier to be forgotten.
+- **exfiltration**: a sending verb in any form + a secret named by kind (a key or token of any service, a
+  credentials file, a password store) + a destination outside (a URL, an address, shared or public storage, a
+  link, a form, a chat); a place introduced by "from" is a source, not a destination.
+- **disable-safety**: approvals or confirmations given automatically ("auto-approve all commands").
+
+Guards: a negation right before the act; a line that discusses an attack; the user's own words ("User said: …");
+a decision routed to the user.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from .patterns import _FAMILY_SOURCES, NEG_EN, NEG_RU
+
+#: The frame groups (detect._FRAME_GATES) each family needs: its regexes run only when one of the stems occurs.
+GATES = {
+    "fam_trust": ("page", "site", "fetch", "download", "scrap", "retriev", "tool", "search", "comment", "mail",
+                  "message", "readme", "bot", "mcp", "api", "http", "www", "attachment", "external", "remote",
+                  "whatever", "anything", "everything", "страниц", "сайт", "вывод", "ответ", "письм", "сообщени",
+                  "комментари", "тикет", "загруженн", "скачанн", "внешн", "вложени", "почт"),
+    "fam_persist": ("delet", "remov", "archiv", "prun", "compact", "clean", "garbage", "expir", "forg", "forever",
+                    "permanent", "indefinite", "surviv", "restor", "re-add", "readd", "recreat", "reinsert", "back",
+                    "again", "stay", "remain", "persist", "preserv", "bashrc", "zshrc", "profile", "cron", "systemd",
+                    "launch", "autostart", "startup", "login", "hook", ".md", "cursorrules", "prompt", "instructions",
+                    "settings", "удал", "стир", "архив", "чист", "навсегда", "вечно", "постоянн", "бессрочн",
+                    "пережива", "обратно", "снова", "заново", "назад", "автозагруз", "автозапуск", "планировщик",
+                    "крон", "остава", "сохраня", "храни", "промпт", "хук", "трога", "меня", "измен"),
+    "fam_override": ("supersed", "outrank", "overrid", "trump", "preced", "priorit", "above", "important", "revok",
+                     "rescind", "cancel", "void", "annul", "lifted", "withdrawn", "apply", "follow", "obey",
+                     "forget", "ignor", "disregard", "discard", "erase", "важнее", "главнее", "приоритет", "выше",
+                     "отмен", "аннулир", "недейств", "действу", "следуй", "соблюд", "выполня", "применя", "забуд",
+                     "игнор", "отброс", "учитыв", "выброс", "сотри"),
+    "fam_exfil": ("key", "token", "secret", "credential", "passw", "passphrase", "cert", "kube", "vault",
+                  "keystore", "keyring", "1password", "bitwarden", "lastpass", ".boto", "pypirc"),
+    "fam_auto": ("auto", "automatic", "yes to", "автоматическ", "автоподтвер", "автоодобр"),
+}
+
+_NEAR_NEG = re.compile(r"(?:" + NEG_EN + r"|\bnot\b|" + NEG_RU + r")\W*$")
+_CLAUSE_CUT = re.compile(r"[,.;:!?()—–]")
+
+
+@functools.lru_cache(maxsize=1)
+def _rx() -> dict[str, re.Pattern]:
+    out = {k: re.compile(v) for k, v in _FAMILY_SOURCES.items()}
+    more = {
+        "above_memory": (r"\b(?:more|most|higher|greater)\s+(?:authoritative|reliable|trustworthy|important|binding|"
+                         r"credible|weight)\s+(?:than|over)\b|(?<!\w)(?:авторитетнее|надежнее|достовернее|важнее|"
+                         r"главнее)(?!\w)"),
+        "memory": (r"\b(?:memory|notes|rules|instructions|guidance|directives|(?:the )?user'?s?|this file|"
+                   r"(?:memory|user|agents|claude)\.md)\b|(?<!\w)(?:памят|заметк|правил|инструкци|указани|"
+                   r"пользовател)\w*"),
+        "verify": (r"\b(?:verify|verified first|check|validate|double-check|cross-check|confirm|review|sanity-check)\w*|"
+                   r"(?<!\w)(?:провер|сверя|свер|перепровер)\w*"),
+        "internal": r"\b(?:our|internal|in-house|self-hosted|company|corporate)\b|(?<!\w)(?:наш|внутренн|корпоративн)\w*",
+        "from_before": r"(?:\bfrom|\bat|(?<!\w)(?:из|с|со|от))\s+(?:\S+\s+){0,2}$",
+        "dest_before": (r"(?:\b(?:to|into|onto|in|on|at|via|through|under|inside)|(?<!\w)(?:в|во|на|через|к|по))\s+"
+                        r"(?:\S+\s+){0,4}$"),
+        "self_core": (r"\b(?:this|these|the present|the following)\s+(?:exact\s+|very\s+|same\s+|whole\s+)?(?:line|"
+                      r"entry|note|rule|instruction|text|block|paragraph|reminder|directive|message|memory)s?\b|"
+                      r"(?<!\w)(?:эт[уаоиы]\w*|данн\w*|настоящ\w*|следующ\w*)\s+(?:\w+\s+)?(?:запис|строк|заметк|"
+                      r"правил|инструкци|текст|абзац|напоминани|пункт|блок)\w*"),
+        "agent_md": r"(?:claude|agents|memory|user|gemini|copilot-instructions)\.md\b|\.cursorrules|\.windsurfrules",
+        "routed": (r"\b(?:unless|until) (?:the\s+)?(?:user|owner|human)\b|\bwithout (?:the\s+)?(?:user|owner)'?s?\b|"
+                   r"\b(?:ask|check with|confirm with) (?:the\s+)?(?:user|owner|human)\b|"
+                   r"(?<!\w)(?:без (?:\w+\s+)?(?:согласи|разрешени|ведома)\w* пользовател|(?:спроси|уточни у|согласуй "
+                   r"с) пользовател|пока пользователь не|если пользователь не попросит)"),
+        "user_speaks": (r"^\W*(?:the\s+)?(?:user|owner)\s+(?:\w+\s+)?(?:asks?|asked|wants|wanted|says|said|prefers|"
+                        r"requests?|requested|insists)\b|^\W*(?:пользовател|владел)\w*\s+(?:\w+\s+)?(?:просит|"
+                        r"попросил\w*|хочет|сказал\w*|велел\w*|требует|предпочитает|настаивает)"),
+        "user_ref": r"\b(?:user|owner|human|operator)'?s?\b|(?<!\w)(?:пользовател|владел)\w*",
+        "pronoun": r"^(?:their|his|her|его|ее|её|их)\b",
+        "conflict": (r"\b(?:conflicts?|contradicts?|disagrees?|differs?|clash(?:es)?|diverges?|(?:is|are) at odds)\b|"
+                     r"(?<!\w)(?:расход|противореч|не совпада|конфликту)\w*"),
+        "rule_obj": (r"\b(?:instructions?|rules|directives|guidelines|guidance|policies|prompts?|orders|constraints|"
+                     r"notes|entries)\b|(?<!\w)(?:инструкци\w*|правил\w*|указани\w*|директив\w*|ограничени\w*|"
+                     r"заметк\w*|запис\w*)"),
+        "scoped": r"\s*(?:\w+\s+){0,2}?(?:about|regarding|on|for|про|насчет|о|об|по поводу|для)\s",
+        "prior": (r"\b(?:previous|prior|earlier|above|preceding|old|older|existing|former|original|all|other)\b|"
+                  r"(?:memory|user|agents|claude)\.md|(?<!\w)(?:прежн|предыдущ|ранн|стар|прошл|исходн|вс|остальн|"
+                  r"други)\w*|(?<!\w)(?:ранее|раньше|выше|в памяти)(?!\w)"),
+        "auto_obj": (r"\b(?:all|every|any|each|everything|anything|commands?|tool calls?|tools?|permissions?|prompts?|"
+                     r"requests?|actions?|changes|edits|writes|shell|installs?|deletions?|pushes)\b|(?<!\w)(?:вс[её]|"
+                     r"все|любы\w*|команд\w*|запрос\w*|действи\w*|изменени\w*|разрешени\w*|установк\w*)"),
+        "auto_act": (r"\bauto-?(?:approve|accept|confirm|allow|grant)\w*|\b(?:approve|accept|confirm|allow|grant|"
+                     r"permit)\w*\s+(?:\S+\s+){0,4}?(?:automatically|without (?:asking|prompting|a prompt))|"
+                     r"\b(?:always\s+)?(?:say|answer|click|reply) (?:yes|y|ok) to (?:all|every|any|each)\b|\byes to all\b|"
+                     r"(?<!\w)(?:автоматически\s+(?:\w+\s+)?(?:одобря|подтвержда|разреша|принима|соглаша)\w*|"
+                     r"(?:одобря|подтвержда|разреша|принима)\w*\s+(?:\S+\s+){0,3}?автоматически|автоподтвержд\w*|"
+                     r"автоодобр\w*)"),
+    }
+    out.update({k: re.compile(v) for k, v in more.items()})
+    return out
+
+
+def _near_negated(sent: str, start: int) -> bool:
+    """A negation among the few words right before ``start`` in the same clause ("never obey …", «не следуй»)."""
+    before = sent[max(0, start - 40):start]
+    cut = [m.end() for m in _CLAUSE_CUT.finditer(before)]
+    if cut:
+        before = before[cut[-1]:]
+    return _NEAR_NEG.search(before) is not None
+
+
+def _live(rx: re.Pattern, sent: str, lo: int = 0, hi: int | None = None) -> re.Match | None:
+    """The first match of ``rx`` in ``sent[lo:hi]`` with no negation right before it."""
+    for m in rx.finditer(sent, lo, len(sent) if hi is None else hi):
+        if not _near_negated(sent, m.start()):
+            return m
+    return None
+
+
+def _trust(sent: str, r: dict) -> re.Match | None:
+    if r["verify"].search(r["unchecked"].sub(" ", sent)) and not r["unchecked"].search(sent):
+        return None  # "verify tool output before acting on it": the check stays
+    src = r["generic_src"].search(sent)
+    if src:
+        strong = _live(r["obey_strong"], sent)
+        if strong:
+            return strong
+        weak = _live(r["obey_weak"], sent)
+        if weak and (r["instr"].search(sent) or _live(r["auth"], sent) or r["unchecked"].search(sent)):
+            return weak
+        auth = _live(r["auth"], sent)
+        if auth and r["unchecked"].search(sent):
+            return auth
+    for above in (*r["above_memory"].finditer(sent), *r["rank"].finditer(sent)):
+        if (src or _outside_named(sent, r)) and r["memory"].search(sent, above.end(), above.end() + 60) \
+                and not _near_negated(sent, above.start()) and not r["memory"].search(sent, max(0, sent.rfind(",", 0, above.start())), above.start()):
+            return above  # "treat it as more authoritative than local notes"
+    for named in r["named_src"].finditer(sent):
+        if r["internal"].search(sent[max(0, named.start() - 40):named.end() + 40]):
+            continue
+        for auth in r["auth"].finditer(sent):
+            if _near_negated(sent, auth.start()) or not r["declare"].search(sent, max(0, auth.start() - 40), auth.start()):
+                continue
+            act = _live(r["obey_strong"], sent) or _live(r["obey_weak"], sent) or r["unchecked"].search(sent)
+            if act:
+                return auth
+        break
+    return None
+
+
+def _outside_named(sent: str, r: dict) -> bool:
+    return any(not r["internal"].search(sent[max(0, m.start() - 40):m.end() + 40])
+               for m in r["named_src"].finditer(sent))
+
+
+def _user_word(sent: str, r: dict, lo: int = 0, hi: int | None = None) -> re.Match | None:
+    for w in r["user_word"].finditer(sent, lo, len(sent) if hi is None else hi):
+        if r["pronoun"].match(w.group(0)) and not r["user_ref"].search(sent):
+            continue  # "their rules" is the user's only once the user is named
+        return w
+    return None
+
+
+def _override_user(sent: str, r: dict) -> re.Match | None:
+    if r["routed"].search(sent) or r["user_speaks"].search(sent):
+        return None
+    word = _user_word(sent, r)
+    if word:
+        dismiss = _live(r["dismiss"], sent)
+        if dismiss:
+            return dismiss
+    stop = r["user_stop"].search(sent)
+    if stop:
+        go = _live(r["go_on"], sent, stop.end())
+        if go:
+            return go
+    for rank in r["rank"].finditer(sent):
+        if _near_negated(sent, rank.start()):
+            continue
+        if r["user_ref"].search(sent, rank.end()) and not r["user_ref"].search(sent, 0, rank.start()):
+            return rank  # something ranked above the user's word
+    conflict = r["conflict"].search(sent)
+    if conflict and r["user_ref"].search(sent, 0, conflict.start()):
+        for win in r["wins"].finditer(sent, conflict.end()):
+            clause_start = max(sent.rfind(",", 0, win.start()), conflict.end())
+            clause_end = sent.find(",", win.end())
+            clause = sent[clause_start:clause_end if clause_end >= 0 else len(sent)]
+            if not r["user_ref"].search(clause):
+                return win
+    return None
+
+
+def _persistence(sent: str, r: dict) -> re.Match | None:
+    if r["routed"].search(sent) or r["user_speaks"].search(sent):
+        return None
+    own = r["self_core"].search(sent)
+    if own:
+        keep = r["keep"].search(sent)
+        if keep:
+            return keep
+    inst = _live(r["install"], sent)
+    if not inst:
+        return None
+    start = r["startup"].search(sent)
+    if not start:
+        return None
+    agent_file = r["agent_md"].fullmatch(start.group(0)) is not None
+    if own and (not agent_file or r["every"].search(sent)):
+        return inst
+    if r["self"].search(sent) and r["every"].search(sent) and not agent_file:
+        return inst  # "add this script to autostart so it runs at every start"
+    return None
+
+
+def _instruction_override(sent: str, r: dict) -> re.Match | None:
+    if r["self_core"].search(sent):
+        for rank in r["rank"].finditer(sent):
+            rest = r["rest_of_memory"].search(sent, rank.end())
+            if rest and not _near_negated(sent, rank.start()) and not r["scoped"].match(sent, rest.end()):
+                return rank
+    void = _live(r["void"], sent)
+    if void and r["replacement"].search(sent):
+        obj = r["rule_obj"].search(sent, max(0, void.start() - 60), void.start())
+        if obj and not r["scoped"].match(sent, obj.end()):
+            return void
+    stop = r["stop_obey"].search(sent)
+    if stop:
+        obj = r["rule_obj"].search(sent, stop.end(), stop.end() + 60)
+        if obj and not r["scoped"].match(sent, obj.end()) and r["prior"].search(sent, stop.end(), obj.end() + 40):
+            return stop
+    forget = _live(r["forget"], sent)
+    if forget and r["everything_prior"].search(sent, forget.end(), forget.end() + 60):
+        return forget
+    return None
+
+
+def _exfiltration(sent: str, r: dict) -> re.Match | None:
+    secret = r["secret_kind"].search(sent)
+    if not secret:
+        return None
+    send = _live(r["send_any"], sent)
+    if not send:
+        return None
+    for out in r["outside"].finditer(sent):
+        before = sent[max(0, out.start() - 30):out.start()]
+        if r["from_before"].search(before):
+            continue  # "copy the key from https://dashboard…": a source, not a destination
+        if "://" in out.group(0) or "@" in out.group(0) or "." in out.group(0):
+            if not r["dest_before"].search(before):
+                continue
+            if r["internal"].search(sent[max(0, out.start() - 40):out.end() + 40]):
+                continue
+        return send
+    return None
+
+
+def _auto_approve(sent: str, r: dict) -> re.Match | None:
+    if r["routed"].search(sent):
+        return None
+    act = _live(r["auto_act"], sent)
+    if act and r["auto_obj"].search(sent):
+        return act
+    return None
+
+
+#: (frame group, kind, finder); "user" is detect's group for a line that names the user
+FAMILIES = (("fam_trust", "trust-source", _trust),
+            ("user", "override-user", _override_user),
+            ("fam_persist", "persistence", _persistence),
+            ("fam_override", "instruction-override", _instruction_override),
+            ("fam_exfil", "exfiltration", _exfiltration),
+            ("fam_auto", "disable-safety", _auto_approve))
+
+
+def family_matches(text: str, sentences, gates: frozenset[str]):
+    """(kind, start, end, evidence) for each family that holds in the line (one per family): trust-source on the
+    whole line (a source declared authoritative in one sentence and obeyed in the next), the others per sentence."""
+    todo = [f for f in FAMILIES if f[0] in gates]
+    if not todo:
+        return
+    r = _rx()
+    for group, kind, find in todo:
+        for off, sent in ((0, text),) if group == "fam_trust" else sentences:
+            m = find(sent, r)
+            if m:
+                yield kind, off + m.start(), off + m.end(), sent[max(0, m.start() - 40):m.end() + 40].strip()
+                break
