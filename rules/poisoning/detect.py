@@ -353,12 +353,17 @@ def _outside_wins(sent: str, off: int) -> Signal | None:
     return None
 
 
+_FROM_BEFORE = re.compile(r"(?:\bfrom|(?<!\w)(?:из|от))\s+(?:\S+\s+){0,2}$")
+
+
 def _has_target(sent: str) -> bool:
     """An outside place to send to; a dotted name in backticks (`rules.secrets`) is code, not a host."""
     for t in _aux()["f_target"].finditer(sent):
         word = t.group(0)
         if t.start() and sent[t.start() - 1] == "`" and "://" not in word and "@" not in word:
             continue
+        if _FROM_BEFORE.search(sent, max(0, t.start() - 30), t.start()):
+            continue  # "copy the key from https://dashboard…": where it comes from, not where it goes
         return True
     return False
 

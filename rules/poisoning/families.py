@@ -36,7 +36,7 @@ from .patterns import _FAMILY_SOURCES, NEG_EN, NEG_RU
 GATES = {
     "fam_trust": ("page", "site", "fetch", "download", "scrap", "retriev", "tool", "search", "comment", "mail",
                   "message", "readme", "bot", "mcp", "api", "http", "www", "attachment", "external", "remote",
-                  "whatever", "anything", "everything", "страниц", "сайт", "вывод", "ответ", "письм", "сообщени",
+                  "whatever", "anything", "everything", "consider", "поиск", "результат", "страниц", "сайт", "вывод", "ответ", "письм", "сообщени",
                   "комментари", "тикет", "загруженн", "скачанн", "внешн", "вложени", "почт"),
     "fam_persist": ("delet", "remov", "archiv", "prun", "compact", "clean", "garbage", "expir", "forg", "forever",
                     "permanent", "indefinite", "surviv", "restor", "re-add", "readd", "recreat", "reinsert", "back",
@@ -51,7 +51,8 @@ GATES = {
                      "отмен", "аннулир", "недейств", "действу", "следуй", "соблюд", "выполня", "применя", "забуд",
                      "игнор", "отброс", "учитыв", "выброс", "сотри"),
     "fam_exfil": ("key", "token", "secret", "credential", "passw", "passphrase", "cert", "kube", "vault",
-                  "keystore", "keyring", "1password", "bitwarden", "lastpass", ".boto", "pypirc"),
+                  "keystore", "keyring", "1password", "bitwarden", "lastpass", ".boto", "pypirc", "netrc", "npmrc", "pgpass",
+                  "токен", "ключ", "парол", "секрет", "учетн"),
     "fam_auto": ("auto", "automatic", "yes to", "автоматическ", "автоподтвер", "автоодобр"),
 }
 
@@ -151,7 +152,7 @@ def _trust(sent: str, r: dict) -> re.Match | None:
         if r["internal"].search(sent[max(0, named.start() - 40):named.end() + 40]):
             continue
         for auth in r["auth"].finditer(sent):
-            if _near_negated(sent, auth.start()) or not r["declare"].search(sent, max(0, auth.start() - 40), auth.start()):
+            if _near_negated(sent, auth.start()) or not r["declare"].search(sent, max(0, auth.start() - 60), auth.start()):
                 continue
             act = _live(r["obey_strong"], sent) or _live(r["obey_weak"], sent) or r["unchecked"].search(sent)
             if act:

@@ -653,7 +653,7 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"(?<!\w)(?:веб-?страниц\w*|(?:загруженн|скачанн|внешн|полученн|открыт|прочитанн)\w*\s+(?:\w+\s+)?"
         r"(?:страниц|документ|файл|контент|текст|сайт|источник|данн|репозитори)\w*|результат\w* поиск\w*|"
         r"вывод\w*\s+(?:\w+\s+)?(?:инструмент|утилит|команд|тул|скрипт|mcp)\w*|ответ\w*\s+(?:инструмент|сервер|api|"
-        r"тул)\w*|(?:письм|сообщени|вложени)\w*\s+(?:от|из|с)\s|входящ\w* (?:письм|сообщени|почт)\w*|"
+        r"тул|mcp)\w*|ответ\w*\s+(?:\S+\s+)?\S*(?:сервер|mcp|api)\w*|(?:письм|сообщени|вложени)\w*\s+(?:от|из|с)\s|входящ\w* (?:письм|сообщени|почт)\w*|"
         r"комментари\w*\s+(?:в|к|из|на)\s+\w*|(?:люб|кажд|вс)\w*\s+(?:\w+\s+)?(?:сайт|страниц|readme|репозитори|"
         r"документ|письм|сообщени|тикет|комментари|ссылк)\w*|(?:сайт|страниц|тикет)\w*\s+в\s+интернет\w*)"),
     # a named outside place: a URL, a host, an address
@@ -704,7 +704,7 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"(?:проверять|перепроверять) (?:\w+\s+)?не (?:нужно|надо|требуется|стоит)|не (?:нужно|надо) "
         r"(?:\w+\s+)?(?:проверять|перепроверять)|не глядя|как есть|автоматически)"),
     # a declaration: X is/are ..., X — ..., treat X as ...
-    "declare": (r"\b(?:is|are|be|been|as|considered|deemed|counts? as|regarded as|treated as|treat\w*)\b|\s[—–-]\s|"
+    "declare": (r"\b(?:is|are|be|been|as|consider\w*|deem\w*|counts? as|regard\w*|treat\w*|view\w* as|call\w*)\b|\s[—–-]\s|"
                 r"(?<!\w)(?:является|являются|счита\w*|признан\w*|это)(?!\w)"),
 
     # override-user: the user's word (their instructions, preferences, requests, objections, corrections)
@@ -717,7 +717,9 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"asked|wants|wanted|prefers|thinks|writes|requests|decides|decided|objects)\b|"
         r"\banything (?:the\s+)?(?:user|owner|human)\s+(?:says|said|asks|wants|writes)\b|"
         r"\b(?:instructions?|preferences?|requests?|objections?|corrections?|complaints?|orders?|commands?|"
-        r"input|feedback|wishes) (?:from|by|of) (?:the\s+)?(?:user|owner|human)\b|"
+        r"input|feedback|wishes|rules|decisions|limits|bans) (?:(?:that\s+)?(?:the\s+)?(?:user|owner|human)\s+(?:gives|"
+        r"gave|sets|set|writes|wrote|makes|made|has given|provides|provided|states|stated|adds|added)|(?:from|by|of) "
+        r"(?:the\s+)?(?:user|owner|human))\b|"
         r"(?<!\w)(?:(?:указани|инструкци|просьб|пожелани|возражени|правил|запрет|мнени|слов|решени|команд|"
         r"ответ|требовани|ограничени|замечани|поправк|жалоб|отказ|выбор)\w*\s+(?:\w+\s+)?(?:пользовател|владел|"
         r"человек|оператор)\w*|пользовательск\w*\s+(?:\w+\s+)?(?:инструкци|указани|правил|пожелани|настройк|"
@@ -729,7 +731,10 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"\b(?:ignor\w*|disregard\w*|overrul\w*|overrid\w*|set (?:it |them )?aside|brush\w* (?:it |them )?(?:off|"
         r"aside)|dismiss\w*|(?:don't|do not|never|needn't|need not|no need to|stop)\s+(?:\w+\s+)?(?:follow|obey|"
         r"listen to|heed|respect|honou?r|apply|comply with)|(?:are|is)\s+(?:\w+\s+)?(?:optional|not binding|"
-        r"non-binding|advisory|suggestions?|just suggestions?|only suggestions?|irrelevant|secondary)|(?:as|like)\s+(?:mere |just |only )?(?:suggestions?|hints?|advice|optional|"
+        r"non-binding|advisory|suggestions?|just suggestions?|only suggestions?|irrelevant|secondary)|"
+        r"(?:should|must|need|needs|is|are) not (?:be )?(?:followed|obeyed|honou?red|respected|applied|heeded|"
+        r"enforced)|(?:shouldn't|mustn't|needn't) be (?:followed|obeyed|honou?red|respected|applied|heeded)|"
+        r"(?:up to you|at your (?:own )?discretion|your call)|(?:as|like)\s+(?:mere |just |only )?(?:suggestions?|hints?|advice|optional|"
         r"noise)|(?:don't|do not|doesn't|does not|no longer) (?:matter|count|apply|bind)|(?:can|may|should|must) "
         r"(?:safely )?be (?:ignored|disregarded|skipped|overridden|overruled|set aside|dismissed)|"
         r"(?:has|have|take|takes|get|gets) (?:lower|less|no|second) (?:priority|precedence|weight)|"
@@ -739,8 +744,8 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"(?:учитывать|соблюдать|выполнять|слушать|принимать во внимание|исполнять)|не (?:учитывай|соблюдай|"
         r"выполняй|слушай|исполняй|следуй)|не (?:имеют|имеет) (?:\w+\s+)?(?:приоритет|значени|силы)\w*|"
         r"(?:меньш|низш|второстепенн|последн)\w* (?:приоритет|значени|очеред)\w*|(?:необязательн|не обязательн|"
-        r"второстепенн|неважн|не важн)\w*|(?:как|за) (?:просто )?(?:рекомендаци|совет|пожелани)\w*|"
-        r"ты (?:сам )?(?:решаешь|знаешь лучше))"),
+        r"второстепенн|неважн|не важн)\w*|(?:как|за|лишь|только|просто) (?:просто |лишь )?(?:рекомендаци|совет|"
+        r"пожелани|предложени)\w*|ты (?:сам )?(?:решаешь|знаешь лучше)|реша\w* сам\w*|на (?:тво|сво)\w* усмотрени\w*)"),
     # the user discredited, as the reason to set their word aside
     "discredit": (r"\b(?:(?:the\s+)?(?:user|owner|human)\s+(?:\w+\s+){0,2}?(?:(?:is|are)\s+(?:often |usually |always )?"
                   r"(?:wrong|mistaken|confused|not an expert|a beginner|unreliable)|(?:doesn't|does not|don't) "
@@ -841,20 +846,21 @@ _FAMILY_SOURCES: dict[str, str] = {
                  r"forward\w*|transmit\w*|exfiltrat\w*|leak\w*|shar(?:e|es|ed|ing)|sync\w*|submit\w*|pipe[ds]?|"
                  r"dump\w*|relay\w*|cop(?:y|ies|ied|ying)|paste[ds]?|pasting|attach\w*|export\w*|deliver\w*|"
                  r"ship(?:s|ped|ping)?|push(?:es|ed|ing)?|beam\w*|back(?:s|ed|ing)? up|mirror\w*|replicat\w*|"
-                 r"publish\w*|report(?:s|ed|ing)?|log(?:s|ged|ging)? (?:\w+ )?(?:to|into|at)|cc|bcc|dm|"
+                 r"publish\w*|report(?:s|ed|ing)?|go(?:es)? (?:straight |directly )?(?:to|into)|end(?:s)? up (?:at|in|on)|log(?:s|ged|ging)? (?:\w+ )?(?:to|into|at)|cc|bcc|dm|"
                  r"put (?:\w+ )?(?:into|in|on) (?:the|a|an))\b|"
                  r"(?<!\w)(?:отправ|пересыл|перешл|перенаправ|загруж|загруз|выгруж|выгруз|сли[вйт]|переда|прикладыва|"
                  r"приложи|копир|скопир|синхронизир|публику|опублику|присыла|пришл|дублир|скидыва|скин|шли|отсыла|"
                  r"отошл|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|вставля|встав|прикрепля|прикреп|"
-                 r"бэкап|заливай|залей|залить|залива)\w*"),
+                 r"бэкап|заливай|залей|залить|залива|уход\w* на|попада\w* (?:на|в))\w*"),
     # a secret or private datum by kind: keys and tokens of any service, credential files, personal data
     "secret_kind": (
         r"\b(?:(?:aws|gcp|azure|github|gitlab|openai|anthropic|stripe|slack|npm|pypi|docker|deploy|ssh|gpg|pgp|"
         r"signing|cloud|service|personal|admin|root|master|bot|session|auth|oauth|bearer|jwt|refresh|access|secret|"
         r"private|api|cli|ci)[ _-]?(?:keys?|tokens?|secrets?|credentials?|passwords?|passphrases?|certs?|"
         r"certificates?)|[a-z_]*(?:_token|_key|_secret|_password)\b|credentials?(?:\.json)?|kubeconfig|"
-        r"\.kube/config|\.docker/config\.json|\.git-credentials|\.pypirc|\.boto|service[- ]account\.json|"
-        r"vault|keystore|keyring|password (?:manager|store|vault|file)|1password|bitwarden|lastpass)\b"),
+        r"service[- ]account\.json|vault|keystore|keyring|password (?:manager|store|vault|file)|1password|bitwarden|"
+        r"lastpass)\b|(?<![\w.])\.(?:kube/config|docker/config\.json|git-credentials|pypirc|boto|netrc|npmrc|pgpass)\b|"
+        r"(?<!\w)(?:токен\w*|ключ\w* (?:api|доступа|ssh|gpg|от)|api-ключ\w*|парол\w*|секрет\w*|учетн\w* данн\w*)"),
     # somewhere outside: shared or public storage, a link, a form, a chat
     "outside": (URLISH + r"|\b(?:shared[- ]drive|google drive|dropbox|onedrive|box\.com|public (?:\w+ )?(?:folders?|"
                 r"buckets?|links?|repos?|gists?|channels?|pages?|drives?)|external (?:servers?|hosts?|endpoints?|"
