@@ -88,6 +88,9 @@ def _rx() -> dict[str, re.Pattern]:
         "user_speaks": (r"^\W*(?:the\s+)?(?:user|owner)\s+(?:\w+\s+)?(?:asks?|asked|wants|wanted|says|said|prefers|"
                         r"requests?|requested|insists)\b|^\W*(?:пользовател|владел)\w*\s+(?:\w+\s+)?(?:просит|"
                         r"попросил\w*|хочет|сказал\w*|велел\w*|требует|предпочитает|настаивает)"),
+        "neg_any": NEG_EN + "|" + NEG_RU,
+        "hypothetical": r"\b(?:would|could|might)\s+$|(?<!\w)бы\s+(?:\w+\s+)?$",
+        "word": r"\w+",
         "user_ref": r"\b(?:user|owner|human|operator)'?s?\b|(?<!\w)(?:пользовател|владел)\w*",
         "pronoun": r"^(?:their|his|her|его|ее|её|их)\b",
         "conflict": (r"\b(?:conflicts?|contradicts?|disagrees?|differs?|clash(?:es)?|diverges?|(?:is|are) at odds)\b|"
@@ -188,8 +191,10 @@ def _override_user(sent: str, r: dict) -> re.Match | None:
         if go:
             return go
     for rank in r["rank"].finditer(sent):
-        if _near_negated(sent, rank.start()):
-            continue
+        subject = sent[max(sent.rfind(",", 0, rank.start()), 0):rank.start()]
+        if r["neg_any"].search(sent, 0, rank.start()) or r["hypothetical"].search(subject) \
+                or len(r["word"].findall(subject)) < 2:
+            continue  # "must never override the user's order", "answering `ask` would override …", a bare heading
         if r["user_ref"].search(sent, rank.end()) and not r["user_ref"].search(sent, 0, rank.start()):
             return rank  # something ranked above the user's word
     conflict = r["conflict"].search(sent)

@@ -767,7 +767,7 @@ _FAMILY_SOURCES: dict[str, str] = {
     # ranking: "X outranks / wins over / is more important than Y"
     "rank": (r"\b(?:outranks?|outweighs?|overrides?|overrules?|supersedes?|trumps?|beats|wins? (?:over|against)|"
              r"(?:takes?|has|have|gets?|given) (?:precedence|priority|the final say) over|(?:is|are) (?:more important|"
-             r"above|higher|stronger) than|(?:is|are|ranks?|stands?) above|prevails? over|comes? (?:first|before))\b|"
+             r"above|higher|stronger) than|(?:is|are|ranks?|stands?) above|prevails? over)\b|"
              r"(?<!\w)(?:важнее|главнее|приоритетнее|выше по приоритету|(?:имеют|имеет|получают|получает|в) приоритет\w* "
              r"(?:над|перед)|(?:стоят|стоит|ставь|ставится)\s+(?:\w+\s+)?выше|перевешива\w*|отменя\w*|перекрыва\w*)"),
     "wins": (r"\b(?:wins?|prevails?|takes? precedence|comes? first|has the final say|decides)\b|"
