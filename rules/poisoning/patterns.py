@@ -210,7 +210,7 @@ _P: dict[str, list[tuple[str, bool]]] = {
          r"(?:эту |следующую )?(?:строк\w*|правил\w*|инструкци\w*|запис\w*)|(?:скопируй|добавь|запиши|сохрани|"
          r"внеси|вставь)\b[^.]{0,80}?(?:навсегда|в начале каждой сессии|при каждом запуске|каждую сессию)", True),
         (r"(?:скопируй|добавь|запиши|сохрани|внеси|вставь)\s+(?:эту|следующую|данную)\s+(?:строк\w*|правил\w*|"
-         r"инструкци\w*|запис\w*)", True),
+         r"инструкци\w*|запис\w*)(?=[^.;!?]*(?:памят|memory|\.md\b|сесси|навсегда|кажд|всех))", True),
         # the line asks to be restored when someone removes it
         (r"\b(?:if|when|whenever|should|once)\b[^.;!?]{0,40}?\b(?:this|the|these|that)\s+(?:note|line|entry|rule|text|"
          r"instruction|paragraph|block|reminder)s?\b[^.;!?]{0,30}?\b(?:is|are|gets?|got|was|were)\s+(?:ever\s+)?"
@@ -637,8 +637,9 @@ _FAMILY_SOURCES: dict[str, str] = {
     # a class of outside content the agent reads (never one named file of the project)
     "generic_src": (
         r"\b(?:web ?pages?|websites?|web sites?|(?:fetched|downloaded|scraped|retrieved|external|third[- ]party|"
-        r"remote|linked|browsed|crawled)\s+(?:\w+\s+)?(?:pages?|content|text|documents?|docs|files?|results?|"
-        r"sources?|data|sites?|repos?|repositories|documentation|readmes?)|search results?|tool (?:output|results?|"
+        r"remote|linked|browsed|crawled|cloned|received|uploaded)\s+(?:\w+\s+)?(?:pages?|content|text|documents?|docs|"
+        r"files?|results?|pdfs?|attachments?|e-?mails?|messages?|sources?|data|sites?|repos?|repository|repositories|"
+        r"documentation|readmes?)|search results?|tool (?:output|results?|"
         r"responses?|calls? results?)|outputs? (?:of|from) (?:\w+\s+)?(?:tools?|commands?|mcp servers?|plugins?)|"
         r"mcp (?:server )?(?:output|responses?|results?)|api responses?|(?:issue|pr|pull request|ticket|review|code "
         r"review|github|jira)\s+(?:comments?|descriptions?|threads?)|comments? (?:in|on|from) (?:\w+\s+)?(?:issues?|"
@@ -717,10 +718,12 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"asked|wants|wanted|prefers|thinks|writes|requests|decides|decided|objects)\b|"
         r"\banything (?:the\s+)?(?:user|owner|human)\s+(?:says|said|asks|wants|writes)\b|"
         r"\b(?:instructions?|preferences?|requests?|objections?|corrections?|complaints?|orders?|commands?|"
-        r"input|feedback|wishes|rules|decisions|limits|bans) (?:(?:that\s+)?(?:the\s+)?(?:user|owner|human)\s+(?:gives|"
+        r"input|feedback|wishes|rules|decisions|limits|bans|settings|choices|configuration) (?:(?:that\s+)?(?:the\s+)?(?:user|owner|human)\s+(?:gives|"
         r"gave|sets|set|writes|wrote|makes|made|has given|provides|provided|states|stated|adds|added)|(?:from|by|of) "
         r"(?:the\s+)?(?:user|owner|human))\b|"
-        r"(?<!\w)(?:(?:указани|инструкци|просьб|пожелани|возражени|правил|запрет|мнени|слов|решени|команд|"
+        r"(?<!\w)(?:(?:настройк|правил|указани|ограничени|запрет|инструкци|решени|выбор|лимит)\w*,?\s+(?:заданн|"
+        r"установленн|данн|выбранн|указанн|написанн|оставленн|сформулированн|введенн)\w*\s+(?:\w+\s+)?(?:пользовател|"
+        r"владел|человек)\w*|(?:указани|инструкци|просьб|пожелани|возражени|правил|запрет|мнени|слов|решени|команд|"
         r"ответ|требовани|ограничени|замечани|поправк|жалоб|отказ|выбор)\w*\s+(?:\w+\s+)?(?:пользовател|владел|"
         r"человек|оператор)\w*|пользовательск\w*\s+(?:\w+\s+)?(?:инструкци|указани|правил|пожелани|настройк|"
         r"запрет|просьб)\w*|(?:его|ее|её|их)\s+(?:\w+\s+)?(?:указани|инструкци|просьб|пожелани|возражени|правил|"
@@ -743,7 +746,7 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"принимать)|игнорировать|пропускать|обходить)|не (?:нужно|надо|обязательно|стоит|следует)\s+(?:\w+\s+)?"
         r"(?:учитывать|соблюдать|выполнять|слушать|принимать во внимание|исполнять)|не (?:учитывай|соблюдай|"
         r"выполняй|слушай|исполняй|следуй)|не (?:имеют|имеет) (?:\w+\s+)?(?:приоритет|значени|силы)\w*|"
-        r"(?:меньш|низш|второстепенн|последн)\w* (?:приоритет|значени|очеред)\w*|(?:необязательн|не обязательн|"
+        r"(?:меньш|низш|второстепенн|последн)\w* (?:приоритет|значени|очеред)\w*|рекомендательн\w*|(?:необязательн|не обязательн|"
         r"второстепенн|неважн|не важн)\w*|(?:как|за|лишь|только|просто) (?:просто |лишь )?(?:рекомендаци|совет|"
         r"пожелани|предложени)\w*|ты (?:сам )?(?:решаешь|знаешь лучше)|реша\w* сам\w*|на (?:тво|сво)\w* усмотрени\w*)"),
     # the user discredited, as the reason to set their word aside
@@ -757,7 +760,7 @@ _FAMILY_SOURCES: dict[str, str] = {
                   r"(?:(?:objects?|refuses?|protests?|complains?|pushes back|says no|disagrees?|forbids?|vetoe?s?)\b|"
                   r"(?:says?|asks?|tells?|wants?|begs?|insists?|requests?|types?|writes?|replies?|tries)\b[^.;!?]{0,30}?"
                   r"\b(?:stop|halt|pause|cancel|abort|wait|quit|not to|no)\b)|(?<!\w)(?:если|когда|даже если)\s+"
-                  r"пользовател\w*\s+(?:\w+\s+){0,2}?(?:(?:возража|против|откаж|отказыва|запрет|жалу|не соглас)\w*|"
+                  r"(?:пользовател|человек|владел|хозя|оператор)\w*\s+(?:\w+\s+){0,2}?(?:(?:возража|против|откаж|отказыва|запрет|жалу|не соглас)\w*|"
                   r"(?:попрос|проси|скаж|говор|напиш|пиш|требу|хочет|захочет|настаива)\w*[^.;!?]{0,30}?"
                   r"(?:останов|прекрат|стоп|отмен|подожд|перестат|не дела)\w*)"),
     "go_on": (r"\b(?:keep (?:going|working|on)|carry on|continue(?! to ask)|proceed|go ahead|push (?:on|through)|finish "
@@ -784,7 +787,8 @@ _FAMILY_SOURCES: dict[str, str] = {
              r"touch|summari[sz])\w*|(?:must|should|has to|have to|is to|needs? to)\s+(?:always\s+)?(?:stay|remain|"
              r"persist|survive|be kept|be preserved|be restored|be re-?added)|(?:keep|preserve|retain|pin|store|save|"
              r"remember)\s+(?:\w+\s+){0,3}?(?:permanently|forever|for good|indefinitely|always|in every session|"
-             r"across (?:all )?sessions)|surviv\w*\s+(?:\w+\s+)?(?:cleanups?|compaction|gc|garbage collection|"
+             r"across (?:all )?sessions)|(?:is|are) to (?:be )?(?:kept|preserved|left)|(?:kept|left) (?:untouched|intact|"
+             r"as is|alone|in place)|surviv\w*\s+(?:\w+\s+)?(?:cleanups?|compaction|gc|garbage collection|"
              r"pruning|resets?|archiv\w*|every \w+)|(?:re-?add|restore|recreate|re-?insert|re-?create|rewrite|"
              r"put (?:it|them|this) back|add (?:it|them|this) (?:back|again)|write (?:it|them|this) (?:back|again)|"
              r"bring (?:it|them|this) back)\w*)\b|"
@@ -792,7 +796,9 @@ _FAMILY_SOURCES: dict[str, str] = {
              r"забыва|забуд|перезаписыва|меня|измен|трога|сокраща)\w*|(?:должн\w*|обязан\w*)\s+(?:\w+\s+)?"
              r"(?:остават|сохранят|храни|переживат|остава)\w*|(?:сохраня|храни|держи|оставля|оставь|сохрани)\w*\s+"
              r"(?:\w+\s+){0,3}?(?:навсегда|вечно|постоянно|всегда|бессрочно|в каждой сессии)|пережива\w*\s+(?:\w+\s+)?"
-             r"(?:очистк|сжати|чистк|сброс|архивац)\w*|(?:верни|восстанови|добавь|впиши|запиши|вставь)\w*\s+"
+             r"(?:очистк|сжати|чистк|сброс|архивац)\w*|(?:удаля|стира|трога|меня|чист)\w*\s+(?:\w+\s+)?(?:нельзя|"
+             r"запрещено|не (?:нужно|надо|стоит|следует|разрешается))|(?:сохраня|храни|держи)\w*\s+(?:\w+\s+)?во? "
+             r"(?:вс|кажд|любо)\w* (?:\w+\s+)?сесси\w*|(?:верни|восстанови|добавь|впиши|запиши|вставь)\w*\s+"
              r"(?:\w+\s+){0,2}?(?:обратно|снова|заново|назад))"),
     # a place that loads on every start: shell profiles, schedulers, autostart, git hooks, agent config files
     "startup": (r"(?:~/)?\.(?:bashrc|bash_profile|zshrc|zprofile|profile|config/fish\S*|config/autostart\S*)\b|"
@@ -810,7 +816,9 @@ _FAMILY_SOURCES: dict[str, str] = {
     # ...so that it runs or loads every time, or in every project
     "every": (RECURRING + r"|\b(?:every|each|all|any)\s+(?:new\s+|future\s+|other\s+)*(?:shells?|terminals?|logins?|"
               r"projects?|repos?|repositories|workspaces?|sessions?|conversations?|chats?|agents?|machines?|"
-              r"boots?|starts?|times?)\b|\b(?:on|at) (?:login|boot|startup|start-?up|every start)\b|"
+              r"boots?|starts?|times?)\b|\b(?:on|at) (?:login|boot|startup|start-?up|every start)\b|\b(?:future|later|"
+              r"subsequent|next|new) (?:sessions|conversations|chats|runs|agents|projects)\b|(?<!\w)(?:будущ|следующ|"
+              r"нов)\w* (?:сесси|разговор|чат|проект)\w*|"
               r"(?<!\w)(?:во? (?:вс\w*|кажд\w*|любо\w*)|при кажд\w*|для вс\w*|вс\w*)\s+(?:\w+\s+)?(?:проект|сесси|"
               r"терминал|оболочк|запуск|старт|вход|репозитори|чат|машин)\w*|при (?:входе|загрузке|старте|запуске)"),
 
@@ -838,6 +846,9 @@ _FAMILY_SOURCES: dict[str, str] = {
     "everything_prior": (r"\b(?:everything|anything|all|whatever)\s+(?:\w+\s+){0,4}?(?:above|before (?:this|now)|"
                          r"earlier|previously|so far|until now)\b|(?<!\w)(?:вс[её]|то),?\s+(?:что\s+)?(?:\w+\s+){0,3}?"
                          r"(?:выше|ранее|раньше|до этого|прежде|до сих пор)(?!\w)"),
+    "prior_void": (r"\b(?:can|may|should|must|is to|are to) (?:safely )?be (?:disregarded|ignored|forgotten|dropped|"
+                   r"discarded|set aside)|(?:is|are) (?:now )?(?:void|cancel+ed|obsolete|null)\b|(?<!\w)(?:можно "
+                   r"(?:забыть|игнорировать|не учитывать|отбросить)|не действу\w*|отменя\w*|утратил\w* силу)"),
     "forget": (r"\b(?:ignore|disregard|forget|drop|discard|set aside|throw out|erase|wipe)\b|(?<!\w)(?:забудь|"
                r"игнорируй|проигнорируй|отбрось|не учитывай|выброси|сотри из памяти)(?!\w)"),
 
@@ -851,14 +862,15 @@ _FAMILY_SOURCES: dict[str, str] = {
                  r"(?<!\w)(?:отправ|пересыл|перешл|перенаправ|загруж|загруз|выгруж|выгруз|сли[вйт]|переда|прикладыва|"
                  r"приложи|копир|скопир|синхронизир|публику|опублику|присыла|пришл|дублир|скидыва|скин|шли|отсыла|"
                  r"отошл|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|вставля|встав|прикрепля|прикреп|"
-                 r"бэкап|заливай|залей|залить|залива|уход\w* на|попада\w* (?:на|в))\w*"),
+                 r"бэкап|заливай|залей|залить|залива|уход\w* на|попада\w* (?:на|в)|(?:сохраня|храни|клад|положи)\w* "
+                 r"(?:\w+\s+)?копи)\w*|\b(?:save|store|keep|drop|place) (?:a |an )?(?:cop(?:y|ies)|backup|mirror)\b"),
     # a secret or private datum by kind: keys and tokens of any service, credential files, personal data
     "secret_kind": (
         r"\b(?:(?:aws|gcp|azure|github|gitlab|openai|anthropic|stripe|slack|npm|pypi|docker|deploy|ssh|gpg|pgp|"
         r"signing|cloud|service|personal|admin|root|master|bot|session|auth|oauth|bearer|jwt|refresh|access|secret|"
         r"private|api|cli|ci)[ _-]?(?:keys?|tokens?|secrets?|credentials?|passwords?|passphrases?|certs?|"
         r"certificates?)|[a-z_]*(?:_token|_key|_secret|_password)\b|credentials?(?:\.json)?|kubeconfig|"
-        r"service[- ]account\.json|vault|keystore|keyring|password (?:manager|store|vault|file)|1password|bitwarden|"
+        r"service[- ]account(?:\.json| json| keys?| files?| credentials)|vault|keystore|keyring|password (?:manager|store|vault|file)|1password|bitwarden|"
         r"lastpass)\b|(?<![\w.])\.(?:kube/config|docker/config\.json|git-credentials|pypirc|boto|netrc|npmrc|pgpass)\b|"
         r"(?<!\w)(?:токен\w*|ключ\w* (?:api|доступа|ssh|gpg|от)|api-ключ\w*|парол\w*|секрет\w*|учетн\w* данн\w*)"),
     # somewhere outside: shared or public storage, a link, a form, a chat
@@ -867,8 +879,13 @@ _FAMILY_SOURCES: dict[str, str] = {
                 r"storage|services?|addresses?|drives?)|remote (?:servers?|hosts?|endpoints?)|(?:the|this|that) "
                 r"(?:\w+ )?link(?: in| from| below| above| provided| given)?|paste ?bin|pastebin|hastebin|gist|"
                 r"webhooks?|discord|telegram|whatsapp|signal chat|(?:the|a|an|this) (?:web )?form|personal e-?mail|"
-                r"(?:my|his|her|their) (?:personal )?(?:e-?mail|inbox|server|drive))\b|(?<!\w)(?:телеграм\w*|"
+                r"(?:my|his|her|their) (?:personal )?(?:e-?mail|inbox|server|drive)|commit messages?|pr (?:descriptions?|titles?)|"
+                r"pull request (?:descriptions?|bodies)|issue (?:comments?|bodies|descriptions?)|release notes|"
+                r"(?:every|each|all|any|the next) (?:reply|replies|response|responses|answer|answers|message|"
+                r"messages|summary|summaries|issue|issues|comment|comments)|public (?:logs?|issues?))\b|"
+                r"\b(?:gs|gcs|az|abfs|wasbs?|rsync|scp|smb|webdav|ipfs)://\S+|(?<!\w)(?:телеграм\w*|"
                 r"дискорд\w*|общ\w* (?:диск|папк)\w*|публичн\w* (?:\w+ )?(?:репозитори|папк|ссылк|гист|канал|"
                 r"бакет|диск)\w*|внешн\w* (?:сервер|хост|адрес|хранилищ|диск)\w*|(?:эт|т|указанн|следующ)\w* "
-                r"ссылк\w*|веб-?форм\w*|форм\w* на|личн\w* (?:почт|ящик)\w*)"),
+                r"ссылк\w*|веб-?форм\w*|форм\w* на|личн\w* (?:почт|ящик)\w*|(?:по|через) ссылк\w*|(?:сообщени|описани)\w* "
+                r"(?:коммит|pr|пулл?-?реквест)\w*|(?:в|во) (?:кажд|любо|вс)\w* (?:ответ|сообщени|коммит|тикет|issue)\w*)"),
 }
