@@ -577,7 +577,7 @@ def _trust(text: str) -> list[Signal]:
     aux = _aux()
     out: list[Signal] = []
     for m in aux["trust_strong"].finditer(text):
-        if not _negated(text, m.start()):
+        if not _negated(text, m.start()) and not _mentioned(text, m.start(), m.end()):
             out.append(Signal("trust-source", m.start(), m.end(), m.group(0)))
     for key, cues in _TRUST_CUES:
         if any(c in text for c in cues):

@@ -57,7 +57,8 @@ GATES = {
     "fam_auto": ("auto", "automatic", "yes to", "автоматическ", "автоподтвер", "автоодобр"),
 }
 
-_NEAR_NEG = re.compile(r"(?:" + NEG_EN + r"|\bnot\b|" + NEG_RU + r")\W*$")
+#: a negation of the act ("stop" is left out: "the user's requests to stop" negate nothing)
+_NEG = re.compile(NEG_EN.replace("|stop)", ")") + r"|\bnot\b|" + NEG_RU)
 _CLAUSE_CUT = re.compile(r"[,.;:!?()—–]")
 
 
@@ -121,12 +122,13 @@ def _rx() -> dict[str, re.Pattern]:
 
 
 def _near_negated(sent: str, start: int) -> bool:
-    """A negation among the few words right before ``start`` in the same clause ("never obey …", «не следуй»)."""
-    before = sent[max(0, start - 40):start]
+    """A negation before ``start`` in the same clause ("never obey …", «не следуй», "do not treat X as optional");
+    a comma ends the clause ("…doesn't know the codebase, so don't follow …")."""
+    before = sent[max(0, start - 60):start]
     cut = [m.end() for m in _CLAUSE_CUT.finditer(before)]
     if cut:
         before = before[cut[-1]:]
-    return _NEAR_NEG.search(before) is not None
+    return _NEG.search(before) is not None
 
 
 def _live(rx: re.Pattern, sent: str, lo: int = 0, hi: int | None = None) -> re.Match | None:
@@ -265,7 +267,10 @@ def _exfiltration(sent: str, r: dict) -> re.Match | None:
     secret = r["secret_kind"].search(sent)
     if not secret:
         return None
-    send = _live(r["send_any"], sent)
+    urls = [u.span() for u in r["named_src"].finditer(sent)]
+    send = next((v for v in r["send_any"].finditer(sent) if not any(a <= v.start() < b for a, b in urls)), None)
+    if send and _near_negated(sent, send.start()):
+        return None  # "never forward API keys to …": a prohibition
     place = None
     for out in r["outside"].finditer(sent):
         word = out.group(0)
