@@ -362,6 +362,8 @@ def _has_target(sent: str) -> bool:
         word = t.group(0)
         if t.start() and sent[t.start() - 1] == "`" and "://" not in word and "@" not in word:
             continue
+        if t.start() and sent[t.start() - 1] in "./~":
+            continue  # ".env.example", "~/notes.md": a file name, not a host
         if _FROM_BEFORE.search(sent, max(0, t.start() - 30), t.start()):
             continue  # "copy the key from https://dashboard…": where it comes from, not where it goes
         return True

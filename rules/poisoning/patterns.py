@@ -363,7 +363,8 @@ _FRAME_SOURCES: dict[str, str] = {
                     r"wants?|requests?|writes?|pushes back|says no)\b[^.]{0,80}?\b(?:regardless|anyway|anyways|"
                     r"nevertheless|all the same|ignore (?:it|them|that|this|him|her)|don't listen|do not listen)\b|"
                     r"\bwhatever\s+(?:the\s+)?(?:user|owner|human)\s+(?:says|asks|wants|writes|thinks|requests|replies|answers|decides|objects|"
-                    r"prefers)\b|\b(?:no matter|regardless of|irrespective of)\s+(?:\w+\s+){0,3}?(?:the\s+)?"
+                    r"prefers)\b(?=[^.;!?]*\b(?:anyway|regardless|ignore|disregard|override|overrule|yourself|instead|"
+                    r"still|nevertheless|don't|do not)\b|[^.;!?]*?,\s+(?!(?:ask|check|confirm)\b)\w+)|\b(?:no matter|regardless of|irrespective of)\s+(?:\w+\s+){0,3}?(?:the\s+)?"
                     r"(?:user|owner|human)'?s?\b|"
                     r"(?:что|как|сколько)\s+бы\s+(?:ни\s+)?(?:\w+\s+)?(?:пользовател\w*|владел\w*)\s+(?:\w+\s+)?ни\s+"
                     r"\w+|независимо от того,?\s+что\s+(?:\w+\s+)?(?:говорит|скажет|просит|попросит|хочет)\s+"
@@ -636,7 +637,9 @@ _USER_EN = r"(?:the\s+)?(?:user|owner|human|operator)'?s?"
 _FAMILY_SOURCES: dict[str, str] = {
     # a class of outside content the agent reads (never one named file of the project)
     "generic_src": (
-        r"\b(?:web ?pages?|websites?|web sites?|(?:fetched|downloaded|scraped|retrieved|external|third[- ]party|"
+        r"\b(?:(?:answers?|results?|responses?|output|text) (?:returned |given |produced )?(?:by|from) (?:the |a |any )?(?:\w+ )?"
+        r"(?:tools?|mcp \w+|plugins?|browser|crawler|scraper|search)|(?:search|browser|web|fetch|scraper|http|mcp) tools? "
+        r"(?:output|results?|answers?|responses?)|web ?pages?|websites?|web sites?|(?:fetched|downloaded|scraped|retrieved|external|third[- ]party|"
         r"remote|linked|browsed|crawled|cloned|received|uploaded)\s+(?:\w+\s+)?(?:pages?|content|text|documents?|docs|"
         r"files?|results?|pdfs?|attachments?|e-?mails?|messages?|sources?|data|sites?|repos?|repository|repositories|"
         r"documentation|readmes?)|search results?|tool (?:output|results?|"
@@ -686,7 +689,8 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"(?:выполня|выполни|исполня|исполни|следуй|следова|соблюда)\w*\s+(?:\w+\s+)?(?:их|его|ее|её|эти|те|все|"
         r"любые)?\s*(?:требовани|указани|инструкци|просьб|команд|распоряжени|рекомендаци|то,? что)\w*|"
         r"(?:воспринима|рассматрива|счита|принима)\w*\s+(?:\w+\s+){0,2}?(?:как|за)\s+(?:\w+\s+)?(?:указани|инструкци|"
-        r"команд|приказ|распоряжени|требовани)\w*|как (?:прямые |прямое |обязательные )?(?:указани|команд|приказ|"
+        r"команд|приказ|распоряжени|требовани)\w*|(?:счита|воспринима)\w*\s+(?:\w+\s+){0,2}?(?:указани|инструкци|команд|"
+        r"приказ|распоряжени|требовани)\w*(?:ми|ем|ей)\b|как (?:прямые |прямое |обязательные )?(?:указани|команд|приказ|"
         r"распоряжени)\w*|руководствуйся)"),
     "obey_weak": (
         r"\b(?:follow\w*|execute[ds]?|executing|run(?:s|ning)?|apply|applied|implement\w*|use (?:it|them)|"
@@ -697,6 +701,12 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"\b(?:instructions?|directions?|orders?|commands?|directives?|requests?|demands?|steps|tasks?|"
         r"prompts?|what (?:it|they) (?:says?|asks?|tells?))\b|(?<!\w)(?:указани\w*|инструкци\w*|"
         r"требовани\w*|просьб\w*|команд\w*|распоряжени\w*|то,? что)(?!\w)"),
+    # what the source says, as a whole
+    "whatever_there": (r"\b(?:everything|whatever|anything|all)\s+(?:\w+\s+){0,2}?(?:it|they|the (?:page|site|doc|"
+                       r"file|e-?mail|message)s?)\s+(?:says?|tells?|asks?|lists?|suggests?|recommends?|contains?)|"
+                       r"\b(?:everything|whatever|anything) (?:that )?(?:is )?(?:written|posted|said|published|stated|"
+                       r"listed)\b|(?<!\w)(?:вс[её]|все|что бы ни),? (?:что |то,? что )?(?:там |тут )?(?:написано|сказано|"
+                       r"указано|пишут|говорят|опубликовано|предлагают|советуют)"),
     # verification waived: act on it without checking
     "unchecked": (
         r"\b(?:without (?:double-?)?(?:checking|verif\w*|review\w*|question\w*|confirm\w*|asking)|no need to "
@@ -737,7 +747,8 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"non-binding|advisory|suggestions?|just suggestions?|only suggestions?|irrelevant|secondary)|"
         r"(?:should|must|need|needs|is|are) not (?:be )?(?:followed|obeyed|honou?red|respected|applied|heeded|"
         r"enforced)|(?:shouldn't|mustn't|needn't) be (?:followed|obeyed|honou?red|respected|applied|heeded)|"
-        r"(?:up to you|at your (?:own )?discretion|your call)|(?:as|like)\s+(?:mere |just |only )?(?:suggestions?|hints?|advice|optional|"
+        r"(?:up to you|at your (?:own )?discretion|your call)|(?:is|are) not (?:considered |treated as |really )?(?:binding|"
+        r"mandatory|required|obligatory)|(?:as|like)\s+(?:mere |just |only )?(?:suggestions?|hints?|advice|optional|"
         r"noise)|(?:don't|do not|doesn't|does not|no longer) (?:matter|count|apply|bind)|(?:can|may|should|must) "
         r"(?:safely )?be (?:ignored|disregarded|skipped|overridden|overruled|set aside|dismissed)|"
         r"(?:has|have|take|takes|get|gets) (?:lower|less|no|second) (?:priority|precedence|weight)|"
@@ -746,7 +757,8 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"принимать)|игнорировать|пропускать|обходить)|не (?:нужно|надо|обязательно|стоит|следует)\s+(?:\w+\s+)?"
         r"(?:учитывать|соблюдать|выполнять|слушать|принимать во внимание|исполнять)|не (?:учитывай|соблюдай|"
         r"выполняй|слушай|исполняй|следуй)|не (?:имеют|имеет) (?:\w+\s+)?(?:приоритет|значени|силы)\w*|"
-        r"(?:меньш|низш|второстепенн|последн)\w* (?:приоритет|значени|очеред)\w*|рекомендательн\w*|(?:необязательн|не обязательн|"
+        r"(?:меньш|низш|второстепенн|последн)\w* (?:приоритет|значени|очеред)\w*|рекомендательн\w*|не (?:считаются|считается|являются|является|будут)\s+(?:\w+\s+)?(?:обязательн|"
+        r"приоритетн|важн)\w*|(?:необязательн|не обязательн|"
         r"второстепенн|неважн|не важн)\w*|(?:как|за|лишь|только|просто) (?:просто |лишь )?(?:рекомендаци|совет|"
         r"пожелани|предложени)\w*|ты (?:сам )?(?:решаешь|знаешь лучше)|реша\w* сам\w*|на (?:тво|сво)\w* усмотрени\w*)"),
     # the user discredited, as the reason to set their word aside
@@ -756,11 +768,11 @@ _FAMILY_SOURCES: dict[str, str] = {
                   r"(?<!\w)пользовател\w*\s+(?:\w+\s+){0,2}?(?:ошибает\w*|не (?:\w+\s+)?(?:разбирает\w*|понимает|знает)|"
                   r"путает\w*|не прав\w*|не эксперт)"),
     # the user asks to stop, refuses or objects ... and the agent is to go on
-    "user_stop": (r"\b(?:if|when|whenever|even if|should|once)\s+(?:the\s+)?(?:user|owner|human)\s+(?:\w+\s+){0,2}?"
+    "user_stop": (r"\b(?:if|when|whenever|even if|should|once|in case|if ever|even when)\s+(?:the\s+)?(?:user|owner|human)\s+(?:\w+\s+){0,2}?"
                   r"(?:(?:objects?|refuses?|protests?|complains?|pushes back|says no|disagrees?|forbids?|vetoe?s?)\b|"
                   r"(?:says?|asks?|tells?|wants?|begs?|insists?|requests?|types?|writes?|replies?|tries)\b[^.;!?]{0,30}?"
-                  r"\b(?:stop|halt|pause|cancel|abort|wait|quit|not to|no)\b)|(?<!\w)(?:если|когда|даже если)\s+"
-                  r"(?:пользовател|человек|владел|хозя|оператор)\w*\s+(?:\w+\s+){0,2}?(?:(?:возража|против|откаж|отказыва|запрет|жалу|не соглас)\w*|"
+                  r"\b(?:stop|halt|pause|cancel|abort|wait|quit|not to|no)\b)|(?<!\w)(?:если|когда|даже если|в случае,? если|даже когда)\s+"
+                  r"(?:пользовател|человек|владел|хозя|оператор)\w*\s+(?:\w+\s+)?(?:\w+\s+){0,2}?(?:(?:возража|против|откаж|отказыва|запрет|жалу|не соглас)\w*|"
                   r"(?:попрос|проси|скаж|говор|напиш|пиш|требу|хочет|захочет|настаива)\w*[^.;!?]{0,30}?"
                   r"(?:останов|прекрат|стоп|отмен|подожд|перестат|не дела)\w*)"),
     "go_on": (r"\b(?:keep (?:going|working|on)|carry on|continue(?! to ask)|proceed|go ahead|push (?:on|through)|finish "
