@@ -145,11 +145,20 @@ def _stem_groups() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, str], ..
     return {k: frozenset(v) for k, v in words.items()}, tuple(other)
 
 
+@functools.lru_cache(maxsize=1)
+def _stem_lengths() -> tuple[int, ...]:
+    return tuple(sorted({len(st) for st in _stem_groups()[0]}))
+
+
 @functools.lru_cache(maxsize=65536)
 def _word_groups(word: str) -> frozenset[str]:
-    """The groups whose word stems occur in ``word`` (memory files repeat their words)."""
+    """The groups whose word stems occur in ``word`` (memory files repeat their words). The word's substrings of
+    each stem length are looked up in the stem table: about a hundred hash lookups for a word instead of a
+    substring test per stem (there are several hundred stems)."""
     stems = _stem_groups()[0]
-    return frozenset().union(*(g for st, g in stems.items() if st in word))
+    n = len(word)
+    found = {word[i:i + k] for k in _stem_lengths() if k <= n for i in range(n - k + 1)}
+    return frozenset().union(*(stems[st] for st in found if st in stems))
 
 
 def _present(text: str) -> frozenset[str]:

@@ -62,9 +62,20 @@ _NEG = re.compile(NEG_EN.replace("|stop)", ")") + r"|\bnot\b|" + NEG_RU)
 _CLAUSE_CUT = re.compile(r"[,.;:!?()—–]")
 
 
+class _Lazy(dict):
+    """The families' patterns by name, each compiled on first need (a cold lint compiles only those it runs)."""
+
+    def __init__(self, sources: dict[str, str]) -> None:
+        super().__init__()
+        self.sources = sources
+
+    def __missing__(self, key: str) -> re.Pattern:
+        value = self[key] = re.compile(self.sources[key])
+        return value
+
+
 @functools.lru_cache(maxsize=1)
-def _rx() -> dict[str, re.Pattern]:
-    out = {k: re.compile(v) for k, v in _FAMILY_SOURCES.items()}
+def _rx() -> _Lazy:
     more = {
         "above_memory": (r"\b(?:more|most|higher|greater)\s+(?:authoritative|reliable|trustworthy|important|binding|"
                          r"credible|weight)\s+(?:than|over)\b|(?<!\w)(?:авторитетнее|надежнее|достовернее|важнее|"
@@ -117,8 +128,7 @@ def _rx() -> dict[str, re.Pattern]:
                      r"(?:одобря|подтвержда|разреша|принима)\w*\s+(?:\S+\s+){0,3}?автоматически|автоподтвержд\w*|"
                      r"автоодобр\w*)"),
     }
-    out.update({k: re.compile(v) for k, v in more.items()})
-    return out
+    return _Lazy({**_FAMILY_SOURCES, **more})
 
 
 def _near_negated(sent: str, start: int) -> bool:
