@@ -638,7 +638,9 @@ _FAMILY_SOURCES: dict[str, str] = {
     # a class of outside content the agent reads (never one named file of the project)
     "generic_src": (
         r"\b(?:(?:answers?|results?|responses?|output|text) (?:returned |given |produced )?(?:by|from) (?:the |a |any )?(?:\w+ )?"
-        r"(?:tools?|mcp \w+|plugins?|browser|crawler|scraper|search)|(?:search|browser|web|fetch|scraper|http|mcp) tools? "
+        r"(?:tools?|mcp \w+|plugins?|browser|crawler|scraper|search)|(?:data|content|responses?|output|results?|payloads?) "
+        r"(?:from|of|returned by) (?:the |a |any )?(?:\w+ ){0,2}?(?:apis?|endpoints?|services?|servers?|vendors?|feeds?|"
+        r"webhooks?)|(?:search|browser|web|fetch|scraper|http|mcp) tools? "
         r"(?:output|results?|answers?|responses?)|web ?pages?|websites?|web sites?|(?:fetched|downloaded|scraped|retrieved|external|third[- ]party|"
         r"remote|linked|browsed|crawled|cloned|received|uploaded)\s+(?:\w+\s+)?(?:pages?|content|text|documents?|docs|"
         r"files?|results?|pdfs?|attachments?|e-?mails?|messages?|sources?|data|sites?|repos?|repository|repositories|"
@@ -670,7 +672,8 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"(?:verified|approved|vetted|endorsed|checked|cleared|signed off) by " + _USER_EN + r"|"
         r"(?:(?:same|equal|full) (?:weight|authority|standing|force) as|like|as if (?:it|they) (?:came|come|were) "
         r"from|on behalf of|in the name of) " + _USER_EN + r"(?:\s+own)?)\b|"
-        r"(?<!\w)(?:авторитетн\w*|официальн\w*|доверенн\w*|надежн\w*|проверенн\w*|обязательн\w* (?:к|для) "
+        r"\b(?:believe|trust) (?:everything|anything|all)\b|"
+        r"(?<!\w)(?:(?:верь|доверяй|верить|доверять) (?:всему|всем|вс[её])|авторитетн\w*|официальн\w*|доверенн\w*|надежн\w*|проверенн\w*|обязательн\w* (?:к|для) "
         r"(?:исполнени|выполнени)\w*|источник\w* истин\w*|последн\w* слов\w*|всегда\s+(?:\w+\s+)?(?:прав|вер[её]?н|точ[её]?н|"
         r"коррект|надеж[её]?н|безошибоч)\w*|(?:так же|также|наравне|как|словно|будто)(?:,)?\s+(?:как\s+)?(?:и\s+)?(?:от\s+|к\s+|слова\w*\s+)?"
         r"пользовател\w*|от имени пользовател\w*)"),
@@ -705,7 +708,7 @@ _FAMILY_SOURCES: dict[str, str] = {
     "whatever_there": (r"\b(?:everything|whatever|anything|all)\s+(?:\w+\s+){0,2}?(?:it|they|the (?:page|site|doc|"
                        r"file|e-?mail|message)s?)\s+(?:says?|tells?|asks?|lists?|suggests?|recommends?|contains?)|"
                        r"\b(?:everything|whatever|anything) (?:that )?(?:is )?(?:written|posted|said|published|stated|"
-                       r"listed)\b|(?<!\w)(?:вс[её]|все|что бы ни),? (?:что |то,? что )?(?:там |тут )?(?:написано|сказано|"
+                       r"listed)\b|(?<!\w)(?:вс[её]|все|всему|всем|что бы ни),? (?:что |то,? что )?(?:там |тут )?(?:написано|сказано|"
                        r"указано|пишут|говорят|опубликовано|предлагают|советуют)"),
     # verification waived: act on it without checking
     "unchecked": (
@@ -720,13 +723,16 @@ _FAMILY_SOURCES: dict[str, str] = {
 
     # override-user: the user's word (their instructions, preferences, requests, objections, corrections)
     "user_word": (
-        r"\b(?:(?:the\s+)?(?:user|owner|human|operator)'?s?|their|his|her)\s+(?:\w+\s+){0,2}?(?:instructions?|"
+        r"\b(?:(?:the\s+)?(?:user|owner|human|operator)'?s?|their|his|her)\s+(?:\w+\s+){0,2}?(?:instructions?|guidance|"
+        r"advice|suggestions?|comments?|say|"
         r"preferences?|requests?|wishes|wants|objections?|corrections?|complaints?|rules?|directives?|orders?|"
         r"words?|opinions?|decisions?|choices?|feedback|answers?|replies|input|commands?|bans?|restrictions?|"
         r"limits?|protests?|refusals?|pushback|concerns?|vetoe?s?|no)\b|\b(?:user|owner)[- ](?:given|set|"
         r"provided|defined|stated)\s+\w+|\bwhat(?:ever)?\s+(?:the\s+)?(?:user|owner|human)\s+(?:says|said|asks|"
         r"asked|wants|wanted|prefers|thinks|writes|requests|decides|decided|objects)\b|"
         r"\banything (?:the\s+)?(?:user|owner|human)\s+(?:says|said|asks|wants|writes)\b|"
+        r"\b(?:the\s+)?(?:user|owner|human)\s+(?:can|may|might) (?:say|ask for|want|write) (?:whatever|anything)\b|"
+        r"(?<!\w)(?:пользовател|владел)\w*\s+(?:может\s+)?(?:говорить|просить|хотеть|писать)\s+(?:вс[её]\s+)?что угодно|"
         r"\b(?:instructions?|preferences?|requests?|objections?|corrections?|complaints?|orders?|commands?|"
         r"input|feedback|wishes|rules|decisions|limits|bans|settings|choices|configuration) (?:(?:that\s+)?(?:the\s+)?(?:user|owner|human)\s+(?:gives|"
         r"gave|sets|set|writes|wrote|makes|made|has given|provides|provided|states|stated|adds|added)|(?:from|by|of) "
@@ -747,7 +753,9 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"non-binding|advisory|suggestions?|just suggestions?|only suggestions?|irrelevant|secondary)|"
         r"(?:should|must|need|needs|is|are) not (?:be )?(?:followed|obeyed|honou?red|respected|applied|heeded|"
         r"enforced)|(?:shouldn't|mustn't|needn't) be (?:followed|obeyed|honou?red|respected|applied|heeded)|"
-        r"(?:up to you|at your (?:own )?discretion|your call)|(?:is|are) not (?:considered |treated as |really )?(?:binding|"
+        r"(?:up to you|at your (?:own )?discretion|your call)|(?:is|are) (?:just |only |merely )?(?:background|"
+        r"context|informational|for reference|fyi|a hint|hints|noise)(?: only)?\b|(?:change|changes|mean|means) nothing|"
+        r"(?:don't|do not|doesn't|does not) (?:change|mean) anything|you make (?:the|all) (?:decisions|calls)|(?:is|are) not (?:considered |treated as |really )?(?:binding|"
         r"mandatory|required|obligatory)|(?:as|like)\s+(?:mere |just |only )?(?:suggestions?|hints?|advice|optional|"
         r"noise)|(?:don't|do not|doesn't|does not|no longer) (?:matter|count|apply|bind)|(?:can|may|should|must) "
         r"(?:safely )?be (?:ignored|disregarded|skipped|overridden|overruled|set aside|dismissed)|"
@@ -760,7 +768,8 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"(?:меньш|низш|второстепенн|последн)\w* (?:приоритет|значени|очеред)\w*|рекомендательн\w*|не (?:считаются|считается|являются|является|будут)\s+(?:\w+\s+)?(?:обязательн|"
         r"приоритетн|важн)\w*|(?:необязательн|не обязательн|"
         r"второстепенн|неважн|не важн)\w*|(?:как|за|лишь|только|просто) (?:просто |лишь )?(?:рекомендаци|совет|"
-        r"пожелани|предложени)\w*|ты (?:сам )?(?:решаешь|знаешь лучше)|реша\w* сам\w*|на (?:тво|сво)\w* усмотрени\w*)"),
+        r"пожелани|предложени)\w*|ничего не (?:меня|знач|реша)\w*|не имеют значени\w*|(?:решени\w* )?принимаешь "
+        r"ты|решаешь ты|ты (?:сам )?(?:решаешь|знаешь лучше)|реша\w* сам\w*|на (?:тво|сво)\w* усмотрени\w*)"),
     # the user discredited, as the reason to set their word aside
     "discredit": (r"\b(?:(?:the\s+)?(?:user|owner|human)\s+(?:\w+\s+){0,2}?(?:(?:is|are)\s+(?:often |usually |always )?"
                   r"(?:wrong|mistaken|confused|not an expert|a beginner|unreliable)|(?:doesn't|does not|don't) "
@@ -823,7 +832,7 @@ _FAMILY_SOURCES: dict[str, str] = {
                 r"(?<!\w)(?:автозагрузк\w*|автозапуск\w*|планировщик\w*|крон\w*|хук\w* git|git-хук\w*|"
                 r"системн\w* промпт\w*|глобальн\w* (?:настройк|конфиг|памят)\w*)"),
     "install": (r"\b(?:add|append|install|write|put|insert|inject|place|copy|paste|register|drop|save|store|embed|"
-                r"include|plant|set up|configure|wire)\w*\b|(?<!\w)(?:добав|пропиш|прописа|пропис|встав|запиш|запис|"
+                r"include|plant|set up|configure|wire)\w*\b|(?<!\w)(?:добав|пропиш|прописа|пропис|встав|запиш|запис|включ|"
                 r"установ|скопир|внес|внеси|помест|размест|зарегистрир|встро|впиш)\w*"),
     # ...so that it runs or loads every time, or in every project
     "every": (RECURRING + r"|\b(?:every|each|all|any)\s+(?:new\s+|future\s+|other\s+)*(?:shells?|terminals?|logins?|"
@@ -883,7 +892,8 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"private|api|cli|ci)[ _-]?(?:keys?|tokens?|secrets?|credentials?|passwords?|passphrases?|certs?|"
         r"certificates?)|[a-z_]*(?:_token|_key|_secret|_password)\b|credentials?(?:\.json)?|kubeconfig|"
         r"service[- ]account(?:\.json| json| keys?| files?| credentials)|vault|keystore|keyring|password (?:manager|store|vault|file)|1password|bitwarden|"
-        r"lastpass)\b|(?<![\w.])\.(?:kube/config|docker/config\.json|git-credentials|pypirc|boto|netrc|npmrc|pgpass)\b|"
+        r"lastpass)\b|\b(?:contents?|copy|copies|dump) of (?:~/|/etc/|\$home/)\S+|(?<!\S)~/\.\S+|"
+        r"(?<!\w)содержим\w* (?:~/|/etc/)\S+|(?<![\w.])\.(?:kube/config|docker/config\.json|git-credentials|pypirc|boto|netrc|npmrc|pgpass)\b|"
         r"(?<!\w)(?:токен\w*|ключ\w* (?:api|доступа|ssh|gpg|от)|api-ключ\w*|парол\w*|секрет\w*|учетн\w* данн\w*)"),
     # somewhere outside: shared or public storage, a link, a form, a chat
     "outside": (URLISH + r"|\b(?:shared[- ]drive|google drive|dropbox|onedrive|box\.com|public (?:\w+ )?(?:folders?|"
@@ -899,5 +909,5 @@ _FAMILY_SOURCES: dict[str, str] = {
                 r"дискорд\w*|общ\w* (?:диск|папк)\w*|публичн\w* (?:\w+ )?(?:репозитори|папк|ссылк|гист|канал|"
                 r"бакет|диск)\w*|внешн\w* (?:сервер|хост|адрес|хранилищ|диск)\w*|(?:эт|т|указанн|следующ)\w* "
                 r"ссылк\w*|веб-?форм\w*|форм\w* на|личн\w* (?:почт|ящик)\w*|(?:по|через) ссылк\w*|(?:сообщени|описани)\w* "
-                r"(?:коммит|pr|пулл?-?реквест)\w*|(?:в|во) (?:кажд|любо|вс)\w* (?:ответ|сообщени|коммит|тикет|issue)\w*)"),
+                r"(?:коммит|pr|пулл?-?реквест)\w*|(?:в|во|к|ко) (?:кажд|любо|вс)\w* (?:ответ|сообщени|коммит|тикет|issue)\w*)"),
 }
