@@ -140,9 +140,15 @@ def _stem_groups() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, str], ..
         for st in stems:
             if re.fullmatch(r"\w+", st):
                 words.setdefault(st, set()).add(name)
+            elif (anchor := max(re.findall(r"\w+", st), key=len, default="")):
+                # "turn off" can occur only in a line with a word holding "turn": test it only then
+                words.setdefault(anchor, set()).add(_ANCHOR + st + _ANCHOR + name)
             else:
                 other.append((st, name))
     return {k: frozenset(v) for k, v in words.items()}, tuple(other)
+
+
+_ANCHOR = "\0"  # marks a non-word stem ("turn off", ".md") reached through its longest word run
 
 
 @functools.lru_cache(maxsize=1)
@@ -166,6 +172,12 @@ def _present(text: str) -> frozenset[str]:
     frames run only then. Stems are what every match of their patterns contains, so a line without any of them
     cannot match, and most memory lines hold none."""
     found = set().union(*map(_word_groups, set(_WORD_RUN.findall(text))))
+    anchored = [g for g in found if g[0] == _ANCHOR]
+    for g in anchored:
+        found.discard(g)
+        _, st, name = g.split(_ANCHOR)
+        if name not in found and st in text:
+            found.add(name)
     found.update(name for st, name in _stem_groups()[1] if name not in found and st in text)
     return frozenset(found)
 

@@ -39,6 +39,21 @@ GATES = {
                   "whatever", "anything", "everything", "consider", "поиск", "результат", "страниц", "сайт", "вывод", "ответ", "письм", "сообщени",
                   "комментари", "тикет", "загруженн", "скачанн", "внешн", "вложени", "почт"),
     "fam_user": ("user", "owner", "human", "operator", "пользовател", "владел", "человек", "хозя", "оператор"),
+    # ...and one of the words that set the user's word aside, rank over it, or go on past it
+    "fam_user_act": ("ignor", "disregard", "overrul", "overrid", "aside", "dismiss", "brush", "follow", "obey",
+                     "listen", "heed", "respect", "honour", "honor", "apply", "comply", "optional", "binding",
+                     "advisory", "suggestion", "irrelevant", "secondary", "matter", "count", "bind", "priorit",
+                     "preced", "weight", "you decide", "know better", "final say", "background", "context",
+                     "informational", "reference", "fyi", "hint", "noise", "nothing", "anything", "decisions",
+                     "calls", "up to you", "discretion", "your call", "keep", "carry", "continue", "proceed", "ahead",
+                     "push", "anyway", "regardless", "nevertheless", "same", "outrank", "outweigh", "supersed",
+                     "trump", "beat", "win", "prevail", "above", "important", "higher", "stronger", "conflict",
+                     "contradict", "disagree", "differ", "clash", "diverge", "odds", "mandatory", "required",
+                     "obligatory", "skipped", "enforced", "игнор", "учитыв", "соблюд", "выполн", "слуша", "принима",
+                     "исполн", "следу", "приоритет", "значени", "силы", "меньш", "низш", "второстеп", "последн",
+                     "рекоменд", "обязател", "важн", "совет", "пожелан", "предложен", "меня", "знач", "реша",
+                     "продолж", "доведи", "доделай", "равно", "останавлив", "прекращ", "главн", "выше", "перевеш",
+                     "отмен", "перекрыв", "расход", "противореч", "совпада", "конфликт", "побежд", "усмотрен"),
     "fam_persist": ("delet", "remov", "archiv", "prun", "compact", "clean", "garbage", "expir", "forg", "forever",
                     "permanent", "indefinite", "surviv", "restor", "re-add", "readd", "recreat", "reinsert", "back",
                     "again", "stay", "remain", "persist", "preserv", "bashrc", "zshrc", "profile", "cron", "systemd",
@@ -359,7 +374,7 @@ FAMILIES = (("fam_trust", "trust-source", _trust),
 def family_matches(text: str, sentences, gates: frozenset[str]):
     """(kind, start, end, evidence) for each family that holds in the line (one per family): trust-source on the
     whole line (a source declared authoritative in one sentence and obeyed in the next), the others per sentence."""
-    todo = [f for f in FAMILIES if f[0] in gates]
+    todo = [f for f in FAMILIES if f[0] in gates and (f[0] != "fam_user" or "fam_user_act" in gates)]
     if not todo:
         return
     r = _rx()
