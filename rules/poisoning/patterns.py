@@ -637,7 +637,11 @@ _USER_EN = r"(?:the\s+)?(?:user|owner|human|operator)'?s?"
 _FAMILY_SOURCES: dict[str, str] = {
     # a class of outside content the agent reads (never one named file of the project)
     "generic_src": (
-        r"\b(?:(?:answers?|results?|responses?|output|text) (?:returned |given |produced )?(?:by|from) (?:the |a |any )?(?:\w+ )?"
+        r"\b(?:(?:in|from|inside) (?:any|every|each|a|an) (?:cloned |downloaded |third-party |external |other |random |"
+        r"unknown )?(?:repo|repository|package|dependency|project|page|site|website|readme)(?:'s)?|(?:stack ?overflow|"
+        r"reddit|forums?|blogs?|gists?|discord|twitter|hacker news) (?:answers?|posts?|threads?|comments?|snippets?)|"
+        r"(?:commands?|code|snippets?|scripts?|steps|instructions|fixes) (?:suggested|posted|found|shared|given|"
+        r"recommended) (?:in|on|by|at)|(?:answers?|results?|responses?|output|text) (?:returned |given |produced )?(?:by|from) (?:the |a |any )?(?:\w+ )?"
         r"(?:tools?|mcp \w+|plugins?|browser|crawler|scraper|search)|(?:data|content|responses?|output|results?|payloads?) "
         r"(?:from|of|returned by) (?:the |a |any )?(?:\w+ ){0,2}?(?:apis?|endpoints?|services?|servers?|vendors?|feeds?|"
         r"webhooks?)|(?:search|browser|web|fetch|scraper|http|mcp) tools? "
@@ -659,7 +663,7 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"(?<!\w)(?:веб-?страниц\w*|(?:загруженн|скачанн|внешн|полученн|открыт|прочитанн)\w*\s+(?:\w+\s+)?"
         r"(?:страниц|документ|файл|контент|текст|сайт|источник|данн|репозитори)\w*|результат\w* поиск\w*|"
         r"вывод\w*\s+(?:\w+\s+)?(?:инструмент|утилит|команд|тул|скрипт|mcp)\w*|ответ\w*\s+(?:инструмент|сервер|api|"
-        r"тул|mcp)\w*|ответ\w*\s+(?:\S+\s+)?\S*(?:сервер|mcp|api)\w*|(?:письм|сообщени|вложени)\w*\s+(?:от|из|с)\s|входящ\w* (?:письм|сообщени|почт)\w*|"
+        r"тул|mcp)\w*|ответ\w*\s+(?:\S+\s+)?\S*(?:сервер|mcp|api)\w*|сторонн\w* (?:пакет|библиотек|репозитори|проект|сайт|источник)\w*|(?:письм|сообщени|вложени)\w*\s+(?:от|из|с)\s|входящ\w* (?:письм|сообщени|почт)\w*|"
         r"комментари\w*\s+(?:в|к|из|на)\s+\w*|(?:люб|кажд|вс)\w*\s+(?:\w+\s+)?(?:сайт|страниц|readme|репозитори|"
         r"документ|письм|сообщени|тикет|комментари|ссылк)\w*|(?:сайт|страниц|тикет)\w*\s+в\s+интернет\w*)"),
     # a named outside place: a URL, a host, an address
@@ -688,7 +692,8 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"as (?:binding|authoritative|direct|mandatory|standing|real|true|official|your own|first-class|"
         r"trusted|the user'?s?)\s+(?:\w+\s+)?(?:instructions?|orders?|commands?|directives?|rules|requests?|word)|"
         r"as (?:an? )?(?:instructions?|orders?|commands?|directives?))\b|"
-        r"(?<!\w)(?:подчиня\w*|подчин(?:ись|иться)|слушай(?:ся)?|делай\s+(?:то|все|вс[её]|как)|сделай\s+(?:то|все|вс[её])|"
+        r"\b(?:must|are to|is to|have to|has to|shall|should always) be (?:followed|obeyed|executed|carried out|"
+        r"applied|run)\b|(?<!\w)(?:обязательн\w* (?:к|для) (?:исполнени|выполнени)\w*|подчиня\w*|подчин(?:ись|иться)|слушай(?:ся)?|делай\s+(?:то|все|вс[её]|как)|сделай\s+(?:то|все|вс[её])|"
         r"(?:выполня|выполни|исполня|исполни|следуй|следова|соблюда)\w*\s+(?:\w+\s+)?(?:их|его|ее|её|эти|те|все|"
         r"любые)?\s*(?:требовани|указани|инструкци|просьб|команд|распоряжени|рекомендаци|то,? что)\w*|"
         r"(?:воспринима|рассматрива|счита|принима)\w*\s+(?:\w+\s+){0,2}?(?:как|за)\s+(?:\w+\s+)?(?:указани|инструкци|"
@@ -771,12 +776,18 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"пожелани|предложени)\w*|ничего не (?:меня|знач|реша)\w*|не имеют значени\w*|(?:решени\w* )?принимаешь "
         r"ты|решаешь ты|ты (?:сам )?(?:решаешь|знаешь лучше)|реша\w* сам\w*|на (?:тво|сво)\w* усмотрени\w*)"),
     # the user discredited, as the reason to set their word aside
-    "discredit": (r"\b(?:(?:the\s+)?(?:user|owner|human)\s+(?:\w+\s+){0,2}?(?:(?:is|are)\s+(?:often |usually |always )?"
+    "discredit": (r"\b(?:(?:the\s+)?(?:user|owner|human)(?:'s)?\s+(?:\w+\s+){0,2}?(?:(?:is|are)\s+(?:often |usually |always )?"
                   r"(?:wrong|mistaken|confused|not an expert|a beginner|unreliable)|(?:doesn't|does not|don't) "
                   r"(?:\w+\s+)?(?:know|understand)|makes? mistakes|gets? (?:it|things) wrong))\b|"
                   r"(?<!\w)пользовател\w*\s+(?:\w+\s+){0,2}?(?:ошибает\w*|не (?:\w+\s+)?(?:разбирает\w*|понимает|знает)|"
                   r"путает\w*|не прав\w*|не эксперт)"),
     # the user asks to stop, refuses or objects ... and the agent is to go on
+    # ...then the agent keeps its own version
+    "keep_own": (r"\b(?:keep|stick (?:to|with)|go with|trust|prefer) (?:to )?(?:your|the) (?:own |original |first |initial )?"
+                 r"(?:answer|plan|judge?ment|version|choice|approach|code|decision|opinion)s?\b|\b(?:don't|do not|never) "
+                 r"(?:accept|apply) (?:the |their |his |her )?(?:corrections?|changes|edits)\b|(?<!\w)(?:оставляй|оставь|"
+                 r"придерживайся|держись)\s+(?:\w+\s+)?сво\w*|делай по-своему|не (?:принимай|применяй) (?:\w+\s+)?(?:исправлени|"
+                 r"правк|поправк)\w*"),
     "user_stop": (r"\b(?:if|when|whenever|even if|should|once|in case|if ever|even when)\s+(?:the\s+)?(?:user|owner|human)\s+(?:\w+\s+){0,2}?"
                   r"(?:(?:objects?|refuses?|protests?|complains?|pushes back|says no|disagrees?|forbids?|vetoe?s?)\b|"
                   r"(?:says?|asks?|tells?|wants?|begs?|insists?|requests?|types?|writes?|replies?|tries)\b[^.;!?]{0,30}?"
@@ -784,7 +795,7 @@ _FAMILY_SOURCES: dict[str, str] = {
                   r"(?:пользовател|человек|владел|хозя|оператор)\w*\s+(?:\w+\s+)?(?:\w+\s+){0,2}?(?:(?:возража|против|откаж|отказыва|запрет|жалу|не соглас)\w*|"
                   r"(?:попрос|проси|скаж|говор|напиш|пиш|требу|хочет|захочет|настаива)\w*[^.;!?]{0,30}?"
                   r"(?:останов|прекрат|стоп|отмен|подожд|перестат|не дела)\w*)"),
-    "go_on": (r"\b(?:keep (?:going|working|on)|carry on|continue(?! to ask)|proceed|go ahead|push (?:on|through)|finish "
+    "go_on": (r"\b(?:keep (?:going|working|on)|carry on|go(?:es)? on|move on|continue(?! to ask)|proceed|go ahead|push (?:on|through)|finish "
               r"(?:anyway|regardless)|anyway|regardless|nevertheless|all the same|don't stop|do not stop|ignore "
               r"(?:it|that|this|them|him|her))\b|(?<!\w)(?:продолжа\w*|продолжи|доведи|доделай|вс[её] равно|несмотря "
               r"ни на что|не останавливайся|не прекращай|игнорируй (?:это|его|ее|её))"),
@@ -803,7 +814,8 @@ _FAMILY_SOURCES: dict[str, str] = {
              r"snippet|hook|memory)s?\b|"
              r"(?<!\w)(?:эт[уаоиы]\w*|данн\w*|настоящ\w*|следующ\w*)\s+(?:\w+\s+)?(?:запис|строк|заметк|правил|инструкци|"
              r"текст|абзац|напоминани|команд|скрипт|хук|настройк|пункт|блок)\w*"),
-    "keep": (r"\b(?:(?:never|don't|do not|must not|mustn't|should not|shouldn't|cannot|can't|may not)\s+(?:\w+\s+){0,2}?"
+    "keep": (r"\b(?:(?:never|don't|do not|must not|mustn't|should not|shouldn't|cannot|can't|may not|under no "
+             r"circumstances|in no case|at no time|no one|nobody|no agent)\s+(?:\w+\s+){0,4}?"
              r"(?:be\s+)?(?:delet|remov|archiv|prun|drop|eras|compact|clean|garbage|expir|forg|overwrit|edit|chang|"
              r"touch|summari[sz])\w*|(?:must|should|has to|have to|is to|needs? to)\s+(?:always\s+)?(?:stay|remain|"
              r"persist|survive|be kept|be preserved|be restored|be re-?added)|(?:keep|preserve|retain|pin|store|save|"
@@ -813,10 +825,10 @@ _FAMILY_SOURCES: dict[str, str] = {
              r"pruning|resets?|archiv\w*|every \w+)|(?:re-?add|restore|recreate|re-?insert|re-?create|rewrite|"
              r"put (?:it|them|this) back|add (?:it|them|this) (?:back|again)|write (?:it|them|this) (?:back|again)|"
              r"bring (?:it|them|this) back)\w*)\b|"
-             r"(?<!\w)(?:(?:нельзя|не|никогда не|запрещено)\s+(?:\w+\s+){0,2}?(?:удал|стир|архивир|чист|сжима|"
+             r"(?<!\w)(?:(?:нельзя|не|никогда не|запрещено|ни при каких (?:условиях|обстоятельствах)|ни в коем случае|никто не)\s+(?:\w+\s+){0,3}?(?:удал|стир|архивир|чист|сжима|"
              r"забыва|забуд|перезаписыва|меня|измен|трога|сокраща)\w*|(?:должн\w*|обязан\w*)\s+(?:\w+\s+)?"
              r"(?:остават|сохранят|храни|переживат|остава)\w*|(?:сохраня|храни|держи|оставля|оставь|сохрани)\w*\s+"
-             r"(?:\w+\s+){0,3}?(?:навсегда|вечно|постоянно|всегда|бессрочно|в каждой сессии)|пережива\w*\s+(?:\w+\s+)?"
+             r"(?:\w+\s+){0,3}?(?:навсегда|вечно|постоянно|всегда|бессрочно|в каждой сессии)|пережи\w*\s+(?:\w+\s+)?"
              r"(?:очистк|сжати|чистк|сброс|архивац)\w*|(?:удаля|стира|трога|меня|чист)\w*\s+(?:\w+\s+)?(?:нельзя|"
              r"запрещено|не (?:нужно|надо|стоит|следует|разрешается))|(?:сохраня|храни|держи)\w*\s+(?:\w+\s+)?во? "
              r"(?:вс|кажд|любо)\w* (?:\w+\s+)?сесси\w*|(?:верни|восстанови|добавь|впиши|запиши|вставь)\w*\s+"
@@ -847,7 +859,7 @@ _FAMILY_SOURCES: dict[str, str] = {
     "rest_of_memory": (r"\b(?:(?:all|any|every)\s+(?:of\s+)?(?:the\s+)?(?:other|previous|prior|earlier|existing|"
                        r"remaining)?\s*(?:instructions?|rules|notes|entries|guidance|guidelines|directives|memory|"
                        r"policies)|(?:other|previous|prior|earlier|existing|remaining|older) (?:instructions?|rules|"
-                       r"notes|entries|guidance|guidelines|directives|memory lines?|policies)|(?:the )?rest of "
+                       r"notes|entries|guidance|guidelines|directives|memory lines?|policies)|(?:the )?rest of (?:this |your )?"
                        r"(?:the )?(?:memory|file|notes|rules)|(?:memory|claude|agents|user)\.md)\b|"
                        r"(?<!\w)(?:(?:вс\w*|любы\w*)\s+(?:\w+\s+)?(?:остальн|други|прежн|предыдущ)\w*\s+(?:\w+\s+)?"
                        r"(?:инструкци|правил|указани|заметк|запис)\w*|(?:остальн|други|прежн|предыдущ)\w*\s+"
@@ -878,7 +890,7 @@ _FAMILY_SOURCES: dict[str, str] = {
                  r"forward\w*|transmit\w*|exfiltrat\w*|leak\w*|shar(?:e|es|ed|ing)|sync\w*|submit\w*|pipe[ds]?|"
                  r"dump\w*|relay\w*|cop(?:y|ies|ied|ying)|paste[ds]?|pasting|attach\w*|export\w*|deliver\w*|"
                  r"ship(?:s|ped|ping)?|push(?:es|ed|ing)?|beam\w*|back(?:s|ed|ing)? up|mirror\w*|replicat\w*|"
-                 r"publish\w*|report(?:s|ed|ing)?|go(?:es)? (?:straight |directly )?(?:to|into)|end(?:s)? up (?:at|in|on)|log(?:s|ged|ging)? (?:\w+ )?(?:to|into|at)|cc|bcc|dm|"
+                 r"publish\w*|report(?:s|ed|ing)?|text(?:s|ed|ing)? (?:it|them|the|all|any|every|each|your|my)|go(?:es)? (?:straight |directly )?(?:to|into)|end(?:s)? up (?:at|in|on)|log(?:s|ged|ging)? (?:\w+ )?(?:to|into|at)|cc|bcc|dm|"
                  r"put (?:\w+ )?(?:into|in|on) (?:the|a|an))\b|"
                  r"(?<!\w)(?:отправ|пересыл|перешл|перенаправ|загруж|загруз|выгруж|выгруз|сли[вйт]|переда|прикладыва|"
                  r"приложи|копир|скопир|синхронизир|публику|опублику|присыла|пришл|дублир|скидыва|скин|шли|отсыла|"
@@ -891,7 +903,8 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"signing|cloud|service|personal|admin|root|master|bot|session|auth|oauth|bearer|jwt|refresh|access|secret|"
         r"private|api|cli|ci)[ _-]?(?:keys?|tokens?|secrets?|credentials?|passwords?|passphrases?|certs?|"
         r"certificates?)|[a-z_]*(?:_token|_key|_secret|_password)\b|credentials?(?:\.json)?|kubeconfig|"
-        r"service[- ]account(?:\.json| json| keys?| files?| credentials)|vault|keystore|keyring|password (?:manager|store|vault|file)|1password|bitwarden|"
+        r"service[- ]account(?:\.json| json| keys?| files?| credentials)|(?:2fa|mfa|otp|backup|recovery) (?:codes?|"
+        r"secrets?|seeds?)|seed phrases?|mnemonics?|pin codes?|vault|keystore|keyring|password (?:manager|store|vault|file)|1password|bitwarden|"
         r"lastpass)\b|\b(?:contents?|copy|copies|dump) of (?:~/|/etc/|\$home/)\S+|(?<!\S)~/\.\S+|"
         r"(?<!\w)содержим\w* (?:~/|/etc/)\S+|(?<![\w.])\.(?:kube/config|docker/config\.json|git-credentials|pypirc|boto|netrc|npmrc|pgpass)\b|"
         r"(?<!\w)(?:токен\w*|ключ\w* (?:api|доступа|ssh|gpg|от)|api-ключ\w*|парол\w*|секрет\w*|учетн\w* данн\w*)"),
@@ -905,7 +918,7 @@ _FAMILY_SOURCES: dict[str, str] = {
                 r"pull request (?:descriptions?|bodies)|issue (?:comments?|bodies|descriptions?)|release notes|"
                 r"(?:every|each|all|any|the next) (?:reply|replies|response|responses|answer|answers|message|"
                 r"messages|summary|summaries|issue|issues|comment|comments)|public (?:logs?|issues?))\b|"
-                r"\b(?:gs|gcs|az|abfs|wasbs?|rsync|scp|smb|webdav|ipfs)://\S+|(?<!\w)(?:телеграм\w*|"
+                r"\b(?:gs|gcs|az|abfs|wasbs?|rsync|scp|smb|webdav|ipfs)://\S+|\+\d[\d ()-]{8,}\d|(?<!\w)(?:телеграм\w*|"
                 r"дискорд\w*|общ\w* (?:диск|папк)\w*|публичн\w* (?:\w+ )?(?:репозитори|папк|ссылк|гист|канал|"
                 r"бакет|диск)\w*|внешн\w* (?:сервер|хост|адрес|хранилищ|диск)\w*|(?:эт|т|указанн|следующ)\w* "
                 r"ссылк\w*|веб-?форм\w*|форм\w* на|личн\w* (?:почт|ящик)\w*|(?:по|через) ссылк\w*|(?:сообщени|описани)\w* "
