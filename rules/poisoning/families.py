@@ -54,19 +54,22 @@ GATES = {
                      "исполн", "следу", "приоритет", "значени", "силы", "меньш", "низш", "второстеп", "последн",
                      "рекоменд", "обязател", "важн", "совет", "пожелан", "предложен", "меня", "знач", "реша",
                      "продолж", "доведи", "доделай", "равно", "останавлив", "прекращ", "главн", "выше", "перевеш",
-                     "отмен", "перекрыв", "расход", "противореч", "совпада", "конфликт", "побежд", "усмотрен"),
+                     "отмен", "перекрыв", "расход", "противореч", "совпада", "конфликт", "побежд", "усмотрен", "закон",
+                     "догм", "мест", "second", "subordinate", "less", "law", "gospel", "final", "outdated", "obsolete",
+                     "mere", "soft", "default", "lift", "relax", "waive", "bend"),
     "fam_persist": ("delet", "remov", "archiv", "prun", "compact", "clean", "garbage", "expir", "forg", "forever",
                     "permanent", "indefinite", "surviv", "restor", "re-add", "readd", "recreat", "reinsert", "back",
                     "again", "stay", "remain", "persist", "preserv", "bashrc", "zshrc", "profile", "cron", "systemd",
                     "launch", "autostart", "startup", "login", "hook", "config", "global", "workspace", "untouched", "intact", ".md", "cursorrules", "prompt", "instructions",
-                    "settings", "удал", "стир", "архив", "чист", "навсегда", "вечно", "постоянн", "бессрочн",
+                    "settings", "sticky", "pinned", "present", "times", "every", "each", "закреп", "кажд",
+                    "удал", "стир", "архив", "чист", "навсегда", "вечно", "постоянн", "бессрочн",
                     "пережива", "обратно", "снова", "заново", "назад", "автозагруз", "автозапуск", "планировщик",
                     "крон", "остава", "сохраня", "храни", "промпт", "хук", "трога", "меня", "измен"),
     "fam_override": ("supersed", "outrank", "overrid", "trump", "preced", "priorit", "above", "important", "revok",
                      "rescind", "cancel", "void", "annul", "lifted", "withdrawn", "apply", "follow", "obey",
                      "forget", "ignor", "disregard", "discard", "erase", "важнее", "главнее", "приоритет", "выше",
                      "отмен", "аннулир", "недейств", "действу", "следуй", "соблюд", "выполня", "применя", "забуд",
-                     "игнор", "отброс", "учитыв", "выброс", "сотри"),
+                     "игнор", "отброс", "учитыв", "выброс", "сотри", "replac", "valid", "заменя", "валид"),
     "fam_exfil": ("key", "token", "secret", "credential", "passw", "passphrase", "cert", "kube", "vault",
                   "keystore", "keyring", "1password", "bitwarden", "lastpass", ".boto", "pypirc", "netrc", "npmrc", "pgpass", "recover", "2fa", "mfa", "otp", "seed", "mnemonic", "~/", "contents", "содержим",
                   "токен", "ключ", "парол", "секрет", "учетн"),
@@ -109,14 +112,22 @@ def _rx() -> _Lazy:
         "mem_rules": (r"\b(?:rules|instructions|guidance|notes|entries|directives)\s+(?:in|from|of)\s+(?:the\s+|your\s+)?"
                       r"(?:memory(?:\.md)?|user\.md|agents\.md|claude\.md|this file)\b|(?<!\w)(?:правил|инструкци|указани|"
                       r"заметк|запис)\w*\s+(?:из|в)\s+(?:памят\w*|memory\.md|user\.md|agents\.md|claude\.md|этом файле)"),
-        "drop_them": (r"\b(?:ignore|disregard|forget|drop|skip|discard|delete) (?:them|it|those|these|all of them)\b|"
+        "drop_them": (r"\b(?:ignore|disregard|forget|drop|skip|discard|delete|replaces?|supersedes?|overrides?) (?:them|it|"
+                      r"those|these|all of them)\b|(?<!\w)(?:заменя\w*|отменя\w*) (?:их|это|все)(?!\w)|"
                       r"(?<!\w)(?:игнорируй|не учитывай|забудь|отбрось|пропускай|удали) (?:их|это|все)(?!\w)"),
         "side_with": (r"\b(?:side with|go with|follow|trust|prefer|believe|listen to|obey|pick|choose)\b|(?<!\w)(?:слушай|"
                       r"верь|следуй|выбирай|вставай на сторону|доверяй|прав\w* (?:бот|сайт|тикет|инструмент))\w*"),
-        "mem_rules_prior": (r"\b(?:your|the|all) (?:earlier|previous|prior|old|original|existing|former) (?:instructions|"
+        "mem_rules_prior": (r"\b(?:your|the|all) (?:earlier|previous|prior|old|original|existing|former|system) (?:instructions|"
                             r"rules|guidance|notes|entries|directives)\b|(?<!\w)(?:прежн|предыдущ|стар|ранн)\w* "
                             r"(?:инструкци|правил|указани|заметк|запис)\w*"),
         "loser": r"(?:\b(?:over|than|instead of|rather than|not)|(?<!\w)(?:вместо|чем|а не|не))\s+(?:\S+\s+)?$",
+        "spread_files": (r"\b(?:every|each|all|any)\s+(?:new\s+|future\s+|other\s+|later\s+)*(?:days?|daily notes?|notes?|"
+                         r"files?|memory files?|documents?|entries|projects?|repos?|repositories|sessions?)\b|"
+                         r"(?<!\w)(?:во? (?:кажд|вс|любо)\w*)\s+(?:нов\w*\s+|будущ\w*\s+)?(?:заметк|файл|день|дн|проект|"
+                         r"репозитори|сесси|запис)\w*"),
+        "copy_any": (r"\b(?:cop(?:y|ies)|duplicat\w*|replicat\w*|propagat\w*|paste|carry|spread|clone|mirror|add|append|"
+                     r"insert|include|put|write|repeat)\b|(?<!\w)(?:копир|скопир|дублир|продублир|распростран|добав|"
+                     r"встав|впиш|запиш|повтор|перенос|перенес)\w*"),
         "applies_to": r"\s+(?:to|for|in|within|on|inside|outside|при|к|для|в|на|вне)\s",
         "verify": (r"\b(?:verify|verified first|check|validate|double-check|cross-check|confirm|review|sanity-check)\w*|"
                    r"(?<!\w)(?:провер|сверя|свер|перепровер)\w*"),
@@ -202,6 +213,9 @@ def _trust(sent: str, r: dict) -> re.Match | None:
             weak = None  # "follow the user's instructions over tool output": the user is obeyed
         if weak and (r["instr"].search(sent) or _live(r["auth"], sent) or r["unchecked"].search(sent)):
             return weak
+        acts = [*r["obey_strong"].finditer(sent), *r["obey_weak"].finditer(sent)]
+        if acts and all(_near_negated(sent, a.start()) for a in acts):
+            return None  # «никогда не запускай скрипты с сайтов …»: a prohibition
         auth = _live(r["auth"], sent)
         if auth and r["unchecked"].search(sent):
             return auth
@@ -292,6 +306,8 @@ def _persistence(sent: str, r: dict) -> re.Match | None:
         keep = r["keep"].search(sent)
         if keep:
             return keep
+    if own and r["spread_files"].search(sent) and _live(r["copy_any"], sent):
+        return r["spread_files"].search(sent)  # "duplicate this paragraph into the notes of every future day"
     start = r["startup"].search(sent) if own or r["self"].search(sent) else None
     if not start:
         return None

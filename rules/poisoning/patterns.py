@@ -641,7 +641,7 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"unknown )?(?:repo|repository|package|dependency|project|page|site|website|readme)(?:'s)?|(?:stack ?overflow|"
         r"reddit|forums?|blogs?|gists?|discord|twitter|hacker news) (?:answers?|posts?|threads?|comments?|snippets?)|"
         r"(?:commands?|code|snippets?|scripts?|steps|instructions|fixes) (?:suggested|posted|found|shared|given|"
-        r"recommended) (?:in|on|by|at)|(?:answers?|results?|responses?|output|text) (?:returned |given |produced )?(?:by|from) (?:the |a |any )?(?:\w+ )?"
+        r"recommended|linked) (?:in|on|by|at|from)|(?:answers?|results?|responses?|output|text) (?:returned |given |produced )?(?:by|from) (?:the |a |any )?(?:\w+ )?"
         r"(?:tools?|mcp \w+|plugins?|browser|crawler|scraper|search)|(?:data|content|responses?|output|results?|payloads?) "
         r"(?:from|of|returned by) (?:the |a |any )?(?:\w+ ){0,2}?(?:apis?|endpoints?|services?|servers?|vendors?|feeds?|"
         r"webhooks?)|(?:search|browser|web|fetch|scraper|http|mcp) tools? "
@@ -663,7 +663,9 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"(?<!\w)(?:веб-?страниц\w*|(?:загруженн|скачанн|внешн|полученн|открыт|прочитанн)\w*\s+(?:\w+\s+)?"
         r"(?:страниц|документ|файл|контент|текст|сайт|источник|данн|репозитори)\w*|результат\w* поиск\w*|"
         r"вывод\w*\s+(?:\w+\s+)?(?:инструмент|утилит|команд|тул|скрипт|mcp)\w*|ответ\w*\s+(?:инструмент|сервер|api|"
-        r"тул|mcp)\w*|ответ\w*\s+(?:\S+\s+)?\S*(?:сервер|mcp|api)\w*|сторонн\w* (?:пакет|библиотек|репозитори|проект|сайт|источник)\w*|(?:письм|сообщени|вложени)\w*\s+(?:от|из|с)\s|входящ\w* (?:письм|сообщени|почт)\w*|"
+        r"тул|mcp)\w*|ответ\w*\s+(?:\S+\s+)?\S*(?:сервер|mcp|api)\w*|сторонн\w* (?:пакет|библиотек|репозитори|проект|сайт|источник)\w*|(?:с|со|на|из)\s+(?:\w+\s+)?(?:сайтов|"
+        r"страниц|форумов|блогов|веб-страниц)(?!\w)|(?:возвраща|выда|показыва|пиш)\w*\s+(?:поиск|инструмент|бот|сайт|"
+        r"сервер|api)\w*|(?:письм|сообщени|вложени)\w*\s+(?:от|из|с)\s|входящ\w* (?:письм|сообщени|почт)\w*|"
         r"комментари\w*\s+(?:в|к|из|на)\s+\w*|(?:люб|кажд|вс)\w*\s+(?:\w+\s+)?(?:сайт|страниц|readme|репозитори|"
         r"документ|письм|сообщени|тикет|комментари|ссылк)\w*|(?:сайт|страниц|тикет)\w*\s+в\s+интернет\w*)"),
     # a named outside place: a URL, a host, an address
@@ -677,7 +679,7 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"(?:(?:same|equal|full) (?:weight|authority|standing|force) as|like|as if (?:it|they) (?:came|come|were) "
         r"from|on behalf of|in the name of) " + _USER_EN + r"(?:\s+own)?)\b|"
         r"\b(?:believe|trust) (?:everything|anything|all)\b|"
-        r"(?<!\w)(?:(?:верь|доверяй|верить|доверять) (?:всему|всем|вс[её])|авторитетн\w*|официальн\w*|доверенн\w*|надежн\w*|проверенн\w*|обязательн\w* (?:к|для) "
+        r"(?<!\w)(?:(?:верь|доверяй|верить|доверять) (?:всему|всем|вс[её])|истин\w* в последней инстанции|авторитетн\w*|официальн\w*|доверенн\w*|надежн\w*|проверенн\w*|обязательн\w* (?:к|для) "
         r"(?:исполнени|выполнени)\w*|источник\w* истин\w*|последн\w* слов\w*|всегда\s+(?:\w+\s+)?(?:прав|вер[её]?н|точ[её]?н|"
         r"коррект|надеж[её]?н|безошибоч)\w*|(?:так же|также|наравне|как|словно|будто)(?:,)?\s+(?:как\s+)?(?:и\s+)?(?:от\s+|к\s+|слова\w*\s+)?"
         r"пользовател\w*|от имени пользовател\w*)"),
@@ -692,6 +694,7 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"as (?:binding|authoritative|direct|mandatory|standing|real|true|official|your own|first-class|"
         r"trusted|the user'?s?)\s+(?:\w+\s+)?(?:instructions?|orders?|commands?|directives?|rules|requests?|word)|"
         r"as (?:an? )?(?:instructions?|orders?|commands?|directives?))\b|"
+        r"\bact (?:on|upon|according to) (?:it|them|that|this)\b|(?<!\w)действуй (?:по|согласно) (?:нему|ней|ним|им|этому)|"
         r"\b(?:must|are to|is to|have to|has to|shall|should always) be (?:followed|obeyed|executed|carried out|"
         r"applied|run)\b|(?<!\w)(?:обязательн\w* (?:к|для) (?:исполнени|выполнени)\w*|подчиня\w*|подчин(?:ись|иться)|слушай(?:ся)?|делай\s+(?:то|все|вс[её]|как)|сделай\s+(?:то|все|вс[её])|"
         r"(?:выполня|выполни|исполня|исполни|следуй|следова|соблюда)\w*\s+(?:\w+\s+)?(?:их|его|ее|её|эти|те|все|"
@@ -758,7 +761,9 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"non-binding|advisory|suggestions?|just suggestions?|only suggestions?|irrelevant|secondary)|"
         r"(?:should|must|need|needs|is|are) not (?:be )?(?:followed|obeyed|honou?red|respected|applied|heeded|"
         r"enforced)|(?:shouldn't|mustn't|needn't) be (?:followed|obeyed|honou?red|respected|applied|heeded)|"
-        r"(?:up to you|at your (?:own )?discretion|your call)|(?:is|are) (?:just |only |merely )?(?:background|"
+        r"(?:up to you|at your (?:own )?discretion|your call)|comes? (?:second|last|after)|(?:subordinate|second) to|"
+        r"less important than|(?:is|are) not (?:law|the law|gospel|final)|as (?:outdated|obsolete|mere|soft|default)\w*|"
+        r"(?:may|can) (?:lift|relax|drop|waive|bend)\w*|(?:is|are) (?:just |only |merely )?(?:background|"
         r"context|informational|for reference|fyi|a hint|hints|noise)(?: only)?\b|(?:change|changes|mean|means) nothing|"
         r"(?:don't|do not|doesn't|does not) (?:change|mean) anything|you make (?:the|all) (?:decisions|calls)|(?:is|are) not (?:considered |treated as |really )?(?:binding|"
         r"mandatory|required|obligatory)|(?:as|like)\s+(?:mere |just |only )?(?:suggestions?|hints?|advice|optional|"
@@ -773,7 +778,7 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"(?:меньш|низш|второстепенн|последн)\w* (?:приоритет|значени|очеред)\w*|рекомендательн\w*|не (?:считаются|считается|являются|является|будут)\s+(?:\w+\s+)?(?:обязательн|"
         r"приоритетн|важн)\w*|(?:необязательн|не обязательн|"
         r"второстепенн|неважн|не важн)\w*|(?:как|за|лишь|только|просто) (?:просто |лишь )?(?:рекомендаци|совет|"
-        r"пожелани|предложени)\w*|ничего не (?:меня|знач|реша)\w*|не имеют значени\w*|(?:решени\w* )?принимаешь "
+        r"пожелани|предложени)\w*|ничего не (?:меня|знач|реша)\w*|не закон\w*|не догм\w*|(?:на|во) втор\w* мест\w*|не имеют значени\w*|(?:решени\w* )?принимаешь "
         r"ты|решаешь ты|ты (?:сам )?(?:решаешь|знаешь лучше)|реша\w* сам\w*|на (?:тво|сво)\w* усмотрени\w*)"),
     # the user discredited, as the reason to set their word aside
     "discredit": (r"\b(?:(?:the\s+)?(?:user|owner|human)(?:'s)?\s+(?:\w+\s+){0,2}?(?:(?:is|are)\s+(?:often |usually |always )?"
@@ -792,7 +797,7 @@ _FAMILY_SOURCES: dict[str, str] = {
                   r"(?:(?:objects?|refuses?|protests?|complains?|pushes back|says no|disagrees?|forbids?|vetoe?s?)\b|"
                   r"(?:says?|asks?|tells?|wants?|begs?|insists?|requests?|types?|writes?|replies?|tries)\b[^.;!?]{0,30}?"
                   r"\b(?:stop|halt|pause|cancel|abort|wait|quit|not to|no)\b)|(?<!\w)(?:если|когда|даже если|в случае,? если|даже когда)\s+"
-                  r"(?:пользовател|человек|владел|хозя|оператор)\w*\s+(?:\w+\s+)?(?:\w+\s+){0,2}?(?:(?:возража|против|откаж|отказыва|запрет|жалу|не соглас)\w*|"
+                  r"(?:пользовател|человек|владел|хозя|оператор)\w*\s+(?:[\w-]+\s+){0,3}?(?:(?:возража|против|откаж|отказыва|запрет|запрещ|жалу|не соглас)\w*|"
                   r"(?:попрос|проси|скаж|говор|напиш|пиш|требу|хочет|захочет|настаива)\w*[^.;!?]{0,30}?"
                   r"(?:останов|прекрат|стоп|отмен|подожд|перестат|не дела)\w*)"),
     "go_on": (r"\b(?:keep (?:going|working|on)|carry on|go(?:es)? on|move on|continue(?! to ask)|proceed|go ahead|push (?:on|through)|finish "
@@ -821,7 +826,7 @@ _FAMILY_SOURCES: dict[str, str] = {
              r"persist|survive|be kept|be preserved|be restored|be re-?added)|(?:keep|preserve|retain|pin|store|save|"
              r"remember)\s+(?:\w+\s+){0,3}?(?:permanently|forever|for good|indefinitely|always|in every session|"
              r"across (?:all )?sessions)|(?:is|are) to (?:be )?(?:kept|preserved|left)|(?:kept|left) (?:untouched|intact|"
-             r"as is|alone|in place)|surviv\w*\s+(?:\w+\s+)?(?:cleanups?|compaction|gc|garbage collection|"
+             r"as is|alone|in place)|sticky|pinned|must (?:always )?(?:be|stay|remain) (?:present|there|loaded)|at all times|surviv\w*\s+(?:\w+\s+)?(?:cleanups?|compaction|gc|garbage collection|"
              r"pruning|resets?|archiv\w*|every \w+)|(?:re-?add|restore|recreate|re-?insert|re-?create|rewrite|"
              r"put (?:it|them|this) back|add (?:it|them|this) (?:back|again)|write (?:it|them|this) (?:back|again)|"
              r"bring (?:it|them|this) back)\w*)\b|"
@@ -829,7 +834,7 @@ _FAMILY_SOURCES: dict[str, str] = {
              r"забыва|забуд|перезаписыва|меня|измен|трога|сокраща)\w*|(?:должн\w*|обязан\w*)\s+(?:\w+\s+)?"
              r"(?:остават|сохранят|храни|переживат|остава)\w*|(?:сохраня|храни|держи|оставля|оставь|сохрани)\w*\s+"
              r"(?:\w+\s+){0,3}?(?:навсегда|вечно|постоянно|всегда|бессрочно|в каждой сессии)|пережи\w*\s+(?:\w+\s+)?"
-             r"(?:очистк|сжати|чистк|сброс|архивац)\w*|(?:удаля|стира|трога|меня|чист)\w*\s+(?:\w+\s+)?(?:нельзя|"
+             r"(?:очистк|сжати|чистк|сброс|архивац)\w*|закреп\w* (?:\w+\s+){0,2}?навсегда|(?:удаля|стира|трога|меня|чист)\w*\s+(?:\w+\s+)?(?:нельзя|"
              r"запрещено|не (?:нужно|надо|стоит|следует|разрешается))|(?:сохраня|храни|держи)\w*\s+(?:\w+\s+)?во? "
              r"(?:вс|кажд|любо)\w* (?:\w+\s+)?сесси\w*|(?:верни|восстанови|добавь|впиши|запиши|вставь)\w*\s+"
              r"(?:\w+\s+){0,2}?(?:обратно|снова|заново|назад))"),
@@ -876,11 +881,12 @@ _FAMILY_SOURCES: dict[str, str] = {
                   r"stop following)\b|(?<!\w)(?:не (?:следуй|соблюдай|выполняй|применяй|слушай|руководствуйся)|"
                   r"перестань (?:следовать|соблюдать|выполнять|применять)|больше не (?:следуй|соблюдай|выполняй|"
                   r"применяй))"),
-    "everything_prior": (r"\b(?:everything|anything|all|whatever)\s+(?:\w+\s+){0,4}?(?:above|before (?:this|now)|"
+    "everything_prior": (r"\b(?:everything|anything|all|whatever|nothing)\s+(?:\S+\s+){0,4}?(?:above|before (?:this|now)|"
                          r"earlier|previously|so far|until now)\b|(?<!\w)(?:вс[её]|то),?\s+(?:что\s+)?(?:\w+\s+){0,3}?"
                          r"(?:выше|ранее|раньше|до этого|прежде|до сих пор)(?!\w)"),
     "prior_void": (r"\b(?:can|may|should|must|is to|are to) (?:safely )?be (?:disregarded|ignored|forgotten|dropped|"
-                   r"discarded|set aside)|(?:is|are) (?:now )?(?:void|cancel+ed|obsolete|null)\b|(?<!\w)(?:можно "
+                   r"discarded|set aside)|(?:is|are) (?:now )?(?:void|cancel+ed|obsolete|null)\b|valid any ?more|(?:is|are) (?:no "
+                   r"longer|not) valid|(?<!\w)(?:можно "
                    r"(?:забыть|игнорировать|не учитывать|отбросить)|не действу\w*|отменя\w*|утратил\w* силу)"),
     "forget": (r"\b(?:ignore|disregard|forget|drop|discard|set aside|throw out|erase|wipe)\b|(?<!\w)(?:забудь|"
                r"игнорируй|проигнорируй|отбрось|не учитывай|выброси|сотри из памяти)(?!\w)"),
