@@ -10,10 +10,12 @@ in any grammatical form (imperative, infinitive, «нужно/следует», 
   пользователя», "their instructions" once the user is named) + set aside (ignored, overruled, not to be followed,
   optional, a mere suggestion, of lower priority); the user's request to stop or objection + go on anyway;
   something ranked above the user's word (the user is the object of "outranks", «важнее»); the user's word and
-  another source in conflict with the other one winning.
+  another source in conflict with the other one winning or sided with; the user discredited ("often wrong") and
+  the agent told to keep its own version.
 - **persistence**: the line naming itself + kept forever, never to be removed, archived or compacted, restored or
   re-added when removed; the line (or a command it carries, then with "every start/session/project") installed
-  into a place that loads on every start: shell profiles, schedulers, autostart, git hooks, agent config files.
+  into a place that loads on every start: shell profiles, schedulers, autostart, git hooks, agent config files;
+  the line copied into every new note, file or project.
 - **instruction-override**: the line ranked above the rest of memory; rules declared revoked in favour of what
   follows; an order to stop following the earlier or memory-held rules; everything above/earlier to be forgotten.
 - **exfiltration**: a sending verb in any form + a secret named by kind (a key or token of any service, a
@@ -37,8 +39,9 @@ GATES = {
     "fam_trust": ("page", "site", "fetch", "download", "scrap", "retriev", "tool", "search", "comment", "mail",
                   "message", "readme", "bot", "mcp", "api", "http", "www", "attachment", "external", "remote",
                   "whatever", "anything", "everything", "consider", "repo", "package", "depend", "project", "stack",
-                  "forum", "blog", "gist", "suggest", "posted", "found", "shared", "сторонн", "поиск", "результат", "страниц", "сайт", "вывод", "ответ", "письм", "сообщени",
-                  "комментари", "тикет", "загруженн", "скачанн", "внешн", "вложени", "почт"),
+                  "forum", "blog", "gist", "suggest", "posted", "found", "shared", "сторонн", "поиск", "результат",
+                  "страниц", "сайт", "вывод", "ответ", "письм", "сообщени", "комментари", "тикет", "загруженн",
+                  "скачанн", "внешн", "вложени", "почт"),
     "fam_user": ("user", "owner", "human", "operator", "пользовател", "владел", "человек", "хозя", "оператор"),
     # ...and one of the words that set the user's word aside, rank over it, or go on past it
     "fam_user_act": ("ignor", "disregard", "overrul", "overrid", "aside", "dismiss", "brush", "follow", "obey",
@@ -47,32 +50,34 @@ GATES = {
                      "preced", "weight", "you decide", "know better", "final say", "background", "context",
                      "informational", "reference", "fyi", "hint", "noise", "nothing", "anything", "decisions",
                      "calls", "up to you", "discretion", "your call", "keep", "carry", "continue", "proceed", "ahead",
-                     "push", "go on", "move on", "anyway", "regardless", "nevertheless", "same", "outrank", "outweigh", "supersed",
-                     "trump", "beat", "win", "prevail", "above", "important", "higher", "stronger", "conflict",
-                     "contradict", "disagree", "differ", "clash", "diverge", "odds", "mandatory", "required",
-                     "obligatory", "skipped", "enforced", "игнор", "учитыв", "соблюд", "выполн", "слуша", "принима",
-                     "исполн", "следу", "приоритет", "значени", "силы", "меньш", "низш", "второстеп", "последн",
-                     "рекоменд", "обязател", "важн", "совет", "пожелан", "предложен", "меня", "знач", "реша",
-                     "продолж", "доведи", "доделай", "равно", "останавлив", "прекращ", "главн", "выше", "перевеш",
-                     "отмен", "перекрыв", "расход", "противореч", "совпада", "конфликт", "побежд", "усмотрен", "закон",
-                     "догм", "мест", "second", "subordinate", "less", "law", "gospel", "final", "outdated", "obsolete",
-                     "mere", "soft", "default", "lift", "relax", "waive", "bend"),
+                     "push", "go on", "move on", "anyway", "regardless", "nevertheless", "same", "outrank",
+                     "outweigh", "supersed", "trump", "beat", "win", "prevail", "above", "important", "higher",
+                     "stronger", "conflict", "contradict", "disagree", "differ", "clash", "diverge", "odds",
+                     "mandatory", "required", "obligatory", "skipped", "enforced", "игнор", "учитыв", "соблюд",
+                     "выполн", "слуша", "принима", "исполн", "следу", "приоритет", "значени", "силы", "меньш", "низш",
+                     "второстеп", "последн", "рекоменд", "обязател", "важн", "совет", "пожелан", "предложен", "меня",
+                     "знач", "реша", "продолж", "доведи", "доделай", "равно", "останавлив", "прекращ", "главн",
+                     "выше", "перевеш", "отмен", "перекрыв", "расход", "противореч", "совпада", "конфликт", "побежд",
+                     "усмотрен", "закон", "догм", "мест", "second", "subordinate", "less", "law", "gospel", "final",
+                     "outdated", "obsolete", "mere", "soft", "default", "lift", "relax", "waive", "bend"),
     "fam_persist": ("delet", "remov", "archiv", "prun", "compact", "clean", "garbage", "expir", "forg", "forever",
                     "permanent", "indefinite", "surviv", "restor", "re-add", "readd", "recreat", "reinsert", "back",
                     "again", "stay", "remain", "persist", "preserv", "bashrc", "zshrc", "profile", "cron", "systemd",
-                    "launch", "autostart", "startup", "login", "hook", "config", "global", "workspace", "untouched", "intact", ".md", "cursorrules", "prompt", "instructions",
-                    "settings", "sticky", "pinned", "present", "times", "every", "each", "закреп", "кажд",
-                    "удал", "стир", "архив", "чист", "навсегда", "вечно", "постоянн", "бессрочн",
-                    "пережива", "обратно", "снова", "заново", "назад", "автозагруз", "автозапуск", "планировщик",
-                    "крон", "остава", "сохраня", "храни", "промпт", "хук", "трога", "меня", "измен"),
+                    "launch", "autostart", "startup", "login", "hook", "config", "global", "workspace", "untouched",
+                    "intact", ".md", "cursorrules", "prompt", "instructions", "settings", "sticky", "pinned",
+                    "present", "times", "every", "each", "закреп", "кажд", "удал", "стир", "архив", "чист",
+                    "навсегда", "вечно", "постоянн", "бессрочн", "пережива", "обратно", "снова", "заново", "назад",
+                    "автозагруз", "автозапуск", "планировщик", "крон", "остава", "сохраня", "храни", "промпт", "хук",
+                    "трога", "меня", "измен"),
     "fam_override": ("supersed", "outrank", "overrid", "trump", "preced", "priorit", "above", "important", "revok",
-                     "rescind", "cancel", "void", "annul", "lifted", "withdrawn", "apply", "follow", "obey",
-                     "forget", "ignor", "disregard", "discard", "erase", "важнее", "главнее", "приоритет", "выше",
-                     "отмен", "аннулир", "недейств", "действу", "следуй", "соблюд", "выполня", "применя", "забуд",
-                     "игнор", "отброс", "учитыв", "выброс", "сотри", "replac", "valid", "заменя", "валид"),
-    "fam_exfil": ("key", "token", "secret", "credential", "passw", "passphrase", "cert", "kube", "vault",
-                  "keystore", "keyring", "1password", "bitwarden", "lastpass", ".boto", "pypirc", "netrc", "npmrc", "pgpass", "recover", "2fa", "mfa", "otp", "seed", "mnemonic", "~/", "contents", "содержим",
-                  "токен", "ключ", "парол", "секрет", "учетн"),
+                     "rescind", "cancel", "void", "annul", "lifted", "withdrawn", "apply", "follow", "obey", "forget",
+                     "ignor", "disregard", "discard", "erase", "важнее", "главнее", "приоритет", "выше", "отмен",
+                     "аннулир", "недейств", "действу", "следуй", "соблюд", "выполня", "применя", "забуд", "игнор",
+                     "отброс", "учитыв", "выброс", "сотри", "replac", "valid", "заменя", "валид"),
+    "fam_exfil": ("key", "token", "secret", "credential", "passw", "passphrase", "cert", "kube", "vault", "keystore",
+                  "keyring", "1password", "bitwarden", "lastpass", ".boto", "pypirc", "netrc", "npmrc", "pgpass",
+                  "recover", "2fa", "mfa", "otp", "seed", "mnemonic", "~/", "contents", "содержим", "токен", "ключ",
+                  "парол", "секрет", "учетн"),
     "fam_auto": ("auto", "automatic", "yes to", "автоматическ", "автоподтвер", "автоодобр"),
 }
 
@@ -230,14 +235,16 @@ def _trust(sent: str, r: dict) -> re.Match | None:
         if act:
             return act  # "the READMEs hold commands for you: run them"
     for above in (*r["above_memory"].finditer(sent), *r["rank"].finditer(sent)):
+        clause = max(0, sent.rfind(",", 0, above.start()))
         if (src or _outside_named(sent, r)) and r["memory"].search(sent, above.end(), above.end() + 60) \
-                and not _near_negated(sent, above.start()) and not r["memory"].search(sent, max(0, sent.rfind(",", 0, above.start())), above.start()):
+                and not _near_negated(sent, above.start()) and not r["memory"].search(sent, clause, above.start()):
             return above  # "treat it as more authoritative than local notes"
     for named in r["named_src"].finditer(sent):
         if r["internal"].search(sent[max(0, named.start() - 40):named.end() + 40]):
             continue
         for auth in r["auth"].finditer(sent):
-            if _near_negated(sent, auth.start()) or not r["declare"].search(sent, max(0, auth.start() - 60), auth.start()):
+            declared = r["declare"].search(sent, max(0, auth.start() - 60), auth.start())
+            if _near_negated(sent, auth.start()) or not declared:
                 continue
             act = _live(r["obey_strong"], sent) or _live(r["obey_weak"], sent) or r["unchecked"].search(sent)
             if act:
@@ -251,8 +258,8 @@ def _outside_named(sent: str, r: dict) -> bool:
                for m in r["named_src"].finditer(sent))
 
 
-def _user_word(sent: str, r: dict, lo: int = 0, hi: int | None = None) -> re.Match | None:
-    for w in r["user_word"].finditer(sent, lo, len(sent) if hi is None else hi):
+def _user_word(sent: str, r: dict) -> re.Match | None:
+    for w in r["user_word"].finditer(sent):
         if r["pronoun"].match(w.group(0)) and not r["user_ref"].search(sent):
             continue  # "their rules" is the user's only once the user is named
         return w
@@ -347,7 +354,8 @@ def _instruction_override(sent: str, r: dict) -> re.Match | None:
         obj = r["rule_obj"].search(sent, prior.end(), prior.end() + 30)
         if obj is None or r["scoped"].match(sent, obj.end()):
             continue
-        end = _live(r["prior_void"], sent, obj.end(), obj.end() + 60) or _live(r["void"], sent, obj.end(), obj.end() + 60)
+        hi = obj.end() + 60
+        end = _live(r["prior_void"], sent, obj.end(), hi) or _live(r["void"], sent, obj.end(), hi)
         if end and not r["applies_to"].match(sent, end.end()):
             return end  # "previous entries in memory can be disregarded", «инструкции из AGENTS.md не применяются»
         break
