@@ -277,7 +277,7 @@ def _scan_plain(text: str) -> list[Signal]:
     if "trust-source" in present:
         out.extend(_trust(text))
     out.extend(_frames(text, gates, facts))
-    fam_gates = gates | {"fam_trust"} if facts.dest else gates  # a named outside place may be declared trusted
+    fam_gates = gates | {"fam_trust"} if facts.dest and "fam_trust_named" in gates else gates  # a named place declared
     if fam_gates & _FAMILY_GROUPS and not facts.attributed:
         out.extend(_families(text, fam_gates, facts))
     if "general" in gates:

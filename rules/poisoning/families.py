@@ -38,10 +38,18 @@ from .patterns import _FAMILY_SOURCES, NEG_EN, NEG_RU
 GATES = {
     "fam_trust": ("page", "site", "fetch", "download", "scrap", "retriev", "tool", "search", "comment", "mail",
                   "message", "readme", "bot", "mcp", "api", "http", "www", "attachment", "external", "remote",
-                  "whatever", "anything", "everything", "consider", "repo", "package", "depend", "project", "stack",
-                  "forum", "blog", "gist", "suggest", "posted", "found", "shared", "сторонн", "поиск", "результат",
+                  "whatever", "anything", "everything", "consider", "repos", "repositor", "repo ", "repo'", "package", "depend", "project", "stack",
+                  "forum", "blog", "gist", "suggest", " posted", " found", " shared", "сторонн", "поиск", "результат",
                   "страниц", "сайт", "вывод", "ответ", "письм", "сообщени", "комментари", "тикет", "загруженн",
                   "скачанн", "внешн", "вложени", "почт"),
+    # a named outside place counts only beside a word that declares it authoritative or ranks it
+    "fam_trust_named": ("authorit", "binding", "official", "trusted", "trustworth", "reliable", "verified", "vetted",
+                        "endorsed", "sanctioned", "truth", "canonical", "gospel", "final", "always", "behalf",
+                        "same", "equal", "like", "believe", "trust", "more", "most", "higher", "greater", "outrank",
+                        "supersed", "overrid", "trump", "preced", "priorit", "above", "whatever", "everything",
+                        "anything", "written", "posted", "авторитет", "официальн", "доверен", "надежн", "проверен",
+                        "обязательн", "истин", "всегда", "наравне", "будто", "словно", "имени", "верь", "доверя",
+                        "важнее", "главнее", "выше", "написано", "сказано", "указано", "пишут", "говорят"),
     "fam_user": ("user", "owner", "human", "operator", "пользовател", "владел", "человек", "хозя", "оператор"),
     # ...and one of the words that set the user's word aside, rank over it, or go on past it
     "fam_user_act": ("ignor", "disregard", "overrul", "overrid", "aside", "dismiss", "brush", "follow", "obey",
@@ -205,6 +213,8 @@ def _live(rx: re.Pattern, sent: str, lo: int = 0, hi: int | None = None) -> re.M
 
 
 def _trust(sent: str, r: dict) -> re.Match | None:
+    if not any(r[k].search(sent) for k in ("obey_weak", "obey_strong", "unchecked", "above_memory", "rank")):
+        return None  # (the common line) nothing is acted on, waived or ranked
     if r["verify"].search(r["auth"].sub(" ", sent)) and not r["unchecked"].search(sent):
         return None  # "verify tool output before acting on it": the check stays
     src = next((m for m in r["generic_src"].finditer(sent)
