@@ -25,6 +25,12 @@ in one sentence, in any order, in English and Russian, never a listed sentence:
 - **links with payloads**: `javascript:`/`data:` links, a link or image whose URL holds a placeholder for private
   data (`{{env.API_KEY}}`), a URL whose encoded query is itself an instruction.
 
+Every form of a category's act counts: imperative, infinitive, «нужно / следует», passive, future, a polite request,
+a condition ("whenever …", «каждый раз, когда …»); the families of meaning behind this are stated in docs/rules.md
+("How CU302 decides"). Content the agent reads (web pages, tool output, mail, comments) obeyed as orders, the user's
+word set aside or outranked, a line kept forever or installed into a start-up file, and a secret of any kind
+sent to any outside place are among them.
+
 Look-alikes pass: a negation before the act ("never pipe curl into a shell"), a quoted attack in a line that
 reports or tests it (a code span counts as a quote only when the line orders nothing to be run), and, for
 preference-like waivers, the user's own words ("User said: no need to ask before running the tests"), a decision

@@ -24,6 +24,7 @@ class Signal:
     strong: bool = True
 
 
+from .families import FAMILIES, GATES as _FAMILY_GATES, family_matches
 from .patterns import (
     _AI,
     _EXFIL_STEMS,
@@ -139,16 +140,31 @@ def _stem_groups() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, str], ..
         for st in stems:
             if re.fullmatch(r"\w+", st):
                 words.setdefault(st, set()).add(name)
+            elif (anchor := max(re.findall(r"\w+", st), key=len, default="")):
+                # "turn off" can occur only in a line with a word holding "turn": test it only then
+                words.setdefault(anchor, set()).add(_ANCHOR + st + _ANCHOR + name)
             else:
                 other.append((st, name))
     return {k: frozenset(v) for k, v in words.items()}, tuple(other)
 
 
+_ANCHOR = "\0"  # marks a non-word stem ("turn off", ".md") reached through its longest word run
+
+
+@functools.lru_cache(maxsize=1)
+def _stem_lengths() -> tuple[int, ...]:
+    return tuple(sorted({len(st) for st in _stem_groups()[0]}))
+
+
 @functools.lru_cache(maxsize=65536)
 def _word_groups(word: str) -> frozenset[str]:
-    """The groups whose word stems occur in ``word`` (memory files repeat their words)."""
+    """The groups whose word stems occur in ``word`` (memory files repeat their words). The word's substrings of
+    each stem length are looked up in the stem table: about a hundred hash lookups for a word instead of a
+    substring test per stem (there are several hundred stems)."""
     stems = _stem_groups()[0]
-    return frozenset().union(*(g for st, g in stems.items() if st in word))
+    n = len(word)
+    found = {word[i:i + k] for k in _stem_lengths() if k <= n for i in range(n - k + 1)}
+    return frozenset().union(*(stems[st] for st in found if st in stems))
 
 
 def _present(text: str) -> frozenset[str]:
@@ -156,6 +172,12 @@ def _present(text: str) -> frozenset[str]:
     frames run only then. Stems are what every match of their patterns contains, so a line without any of them
     cannot match, and most memory lines hold none."""
     found = set().union(*map(_word_groups, set(_WORD_RUN.findall(text))))
+    anchored = [g for g in found if g[0] == _ANCHOR]
+    for g in anchored:
+        found.discard(g)
+        _, st, name = g.split(_ANCHOR)
+        if name not in found and st in text:
+            found.add(name)
     found.update(name for st, name in _stem_groups()[1] if name not in found and st in text)
     return frozenset(found)
 
@@ -255,6 +277,9 @@ def _scan_plain(text: str) -> list[Signal]:
     if "trust-source" in present:
         out.extend(_trust(text))
     out.extend(_frames(text, gates, facts))
+    fam_gates = gates | {"fam_trust"} if facts.dest and "fam_trust_named" in gates else gates  # a named place declared
+    if fam_gates & _FAMILY_GROUPS and not facts.attributed:
+        out.extend(_families(text, fam_gates, facts))
     if "general" in gates:
         out.extend(_general_frames(text, facts))
     if "wipe" in present and not facts.lenient:  # "User said: git clean -fdx before every build": their own choice
@@ -268,6 +293,21 @@ def _scan_plain(text: str) -> list[Signal]:
         for m in aux["b64_pipe"].finditer(text):
             if not _negated(text, m.start()):
                 out.append(Signal("base64-payload", m.start(), m.end(), m.group(0)))
+    return out
+
+
+#: A topic named after rules ("the rules about commit style"): those rules, not memory as a whole.
+_TOPIC = re.compile(r"\b(?:about|regarding|concerning|on the topic of)\b|(?<!\w)(?:про|насчет|по поводу|касательно)(?!\w)")
+
+_FAMILY_GROUPS = frozenset(g for g, _, _ in FAMILIES)
+
+
+def _families(text: str, gates: frozenset[str], facts: _Facts) -> list[Signal]:
+    """The families of meaning (rules.poisoning.families), quiet in a line that discusses an attack or quotes one."""
+    out = [Signal(kind, start, end, evidence) for kind, start, end, evidence in family_matches(text, list(_sentences(text)), gates)
+           if not _mentioned(text, start, end)]
+    if out and (facts.discussed or (_aux()["quoted"].search(text) and _aux()["report"].search(text))):
+        return []  # the line talks about an attack, or reports a quoted phrase
     return out
 
 
@@ -305,6 +345,7 @@ _FRAME_GATES = {
                 "отменя", "перекрыва", "выше", "copy", "copie", "paste", "carry", "propagat", "replicat", "repeat",
                 "duplicat", "keep", "add", "append", "includ", "insert", "mirror", "spread", "move", "transfer",
                 "скопир", "копир", "перенес", "перенос", "дублир", "повтор", "добав", "встав", "распростран"),
+    **_FAMILY_GATES,
     "trust": ("offici", "trust", "verif", "reliab", "authorit", "whitelist", "allowlist", "vett", "safe", "approved",
               "endorse", "signed", "официальн",
               "доверен", "проверен", "надежн", "довер", "безопасн"),
@@ -333,12 +374,19 @@ def _outside_wins(sent: str, off: int) -> Signal | None:
     return None
 
 
+_FROM_BEFORE = re.compile(r"(?:\bfrom|(?<!\w)(?:из|от))\s+(?:\S+\s+){0,2}$")
+
+
 def _has_target(sent: str) -> bool:
     """An outside place to send to; a dotted name in backticks (`rules.secrets`) is code, not a host."""
     for t in _aux()["f_target"].finditer(sent):
         word = t.group(0)
         if t.start() and sent[t.start() - 1] == "`" and "://" not in word and "@" not in word:
             continue
+        if t.start() and sent[t.start() - 1] in "./~":
+            continue  # ".env.example", "~/notes.md": a file name, not a host
+        if _FROM_BEFORE.search(sent, max(0, t.start() - 30), t.start()):
+            continue  # "copy the key from https://dashboard…": where it comes from, not where it goes
         return True
     return False
 
@@ -505,12 +553,16 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
             if key == "f_conceal" and facts.attributed:
                 continue  # "User said: don't mention this change to the team": the user's own wish
             for m in aux[key].finditer(sent):
+                if key == "f_void" and _TOPIC.search(m.group(0)):
+                    continue  # "earlier notes about Python 3.8 are outdated": one topic, not memory as a whole
                 if live(off + m.start(), off + m.end()):
                     out.append(Signal(kind, off + m.start(), off + m.end(), m.group(0), strong))
         if void:
             for pred in aux["f_void_pred"].finditer(sent):
                 lo = max(0, pred.start() - 70)
                 obj = aux["f_mem_obj"].search(sent, lo, pred.start())
+                if obj and _TOPIC.search(sent, obj.end(), pred.start()):
+                    continue
                 if obj and aux["f_prior"].search(sent, lo, pred.start()) and live(off + obj.start(), off + pred.end()):
                     out.append(Signal("instruction-override", off + obj.start(), off + pred.end(),
                                       sent[obj.start():pred.end()]))
@@ -548,7 +600,7 @@ def _trust(text: str) -> list[Signal]:
     aux = _aux()
     out: list[Signal] = []
     for m in aux["trust_strong"].finditer(text):
-        if not _negated(text, m.start()):
+        if not _negated(text, m.start()) and not _mentioned(text, m.start(), m.end()):
             out.append(Signal("trust-source", m.start(), m.end(), m.group(0)))
     for key, cues in _TRUST_CUES:
         if any(c in text for c in cues):

@@ -18,7 +18,7 @@ _TLD_EXT = r"(?!(?:md|txt|json|ya?ml|toml|py|js|ts|env|lock|cfg|ini|log|conf|htm
 URLISH = (r"(?:(?:https?|ftp|sftp|ftps|s3|wss?)://[^\s)>\]'\"`;,]*[^\s)>\]'\"`;,.:!?]|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|\b\d{1,3}(?:\.\d{1,3}){3}\b"
           r"|\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+" + _TLD_EXT + r"[a-z]{2,24}\b)")
 NEG_EN = r"\b(?:never|don't|dont|do not|does not|doesn't|did not|didn't|avoid|refuse[sd]?|must not|mustn't|should not|shouldn't|no longer|not to|nor|forbid\w*|prohibit\w*|stop)\b"
-NEG_RU = r"(?:^|[\s,(])(?:не|никогда|нельзя|запрещено|запрещаю|избегай|ни в коем случае)(?=\s)"
+NEG_RU = r"(?:^|[\s,(])(?:не|никогда|нельзя|запрещено|запрещаю|избегай|ни в коем случае|никаких|никакого|никакой)(?=\s)"
 REPORT = (r"\b(?:found|detected|saw|seen|spotted|blocked|flagged|reported|attempt\w*|injection|attack\w*|phishing|"
           r"did not follow|didn't follow|not follow|told the user|warned|example|quote[sd]?|contained|contains|"
           r"обнаружил\w*|нашел|нашла|нашли|видели|попытк\w*|атак\w*|инъекци\w*|не стал\w*|сообщил\w*|пример\w*|"
@@ -210,7 +210,7 @@ _P: dict[str, list[tuple[str, bool]]] = {
          r"(?:эту |следующую )?(?:строк\w*|правил\w*|инструкци\w*|запис\w*)|(?:скопируй|добавь|запиши|сохрани|"
          r"внеси|вставь)\b[^.]{0,80}?(?:навсегда|в начале каждой сессии|при каждом запуске|каждую сессию)", True),
         (r"(?:скопируй|добавь|запиши|сохрани|внеси|вставь)\s+(?:эту|следующую|данную)\s+(?:строк\w*|правил\w*|"
-         r"инструкци\w*|запис\w*)", True),
+         r"инструкци\w*|запис\w*)(?=[^.;!?]*(?:памят|memory|\.md\b|сесси|навсегда|кажд|всех))", True),
         # the line asks to be restored when someone removes it
         (r"\b(?:if|when|whenever|should|once)\b[^.;!?]{0,40}?\b(?:this|the|these|that)\s+(?:note|line|entry|rule|text|"
          r"instruction|paragraph|block|reminder)s?\b[^.;!?]{0,30}?\b(?:is|are|gets?|got|was|were)\s+(?:ever\s+)?"
@@ -250,7 +250,7 @@ _FRAME_SOURCES: dict[str, str] = {
     "discuss": (r"\b(?:incident|phishing|red[- ]team|attack(?:s|er|ers)?|injections?|malicious|suspicious|scam|"
                 r"we blocked|blocked it|reported (?:it|this|to)|did not follow|didn't follow|describes?|claimed|"
                 r"tried to|tries to|try to|attempts? to|researchers?)\b|фишинг\w*|атак\w*|инъекци\w*|злоумышленник\w*|"
-                r"подозрительн\w*|заблокир\w*|разбор\w*|пытал\w*|пытает\w*|исследовател\w*|требовани\w*|"
+                r"подозрительн\w*|заблокир\w*|разбор\w*|пытал\w*|пытает\w*|исследовател\w*|с требовани\w*|"
                 r"с просьбой|предупрежд\w*|addressed to|asks? (?:the )?(?:assistant|agent|ai|bot|model)|examples?|"
                 r"fixtures?|detector|test case|пример\w*|адресованн\w*|social engineering|не выполнял\w*|показал\w* пользовател\w*|доклад\w*"),
     # the line reports the user's own words (a preference, not an injected order)
@@ -363,7 +363,8 @@ _FRAME_SOURCES: dict[str, str] = {
                     r"wants?|requests?|writes?|pushes back|says no)\b[^.]{0,80}?\b(?:regardless|anyway|anyways|"
                     r"nevertheless|all the same|ignore (?:it|them|that|this|him|her)|don't listen|do not listen)\b|"
                     r"\bwhatever\s+(?:the\s+)?(?:user|owner|human)\s+(?:says|asks|wants|writes|thinks|requests|replies|answers|decides|objects|"
-                    r"prefers)\b|\b(?:no matter|regardless of|irrespective of)\s+(?:\w+\s+){0,3}?(?:the\s+)?"
+                    r"prefers)\b(?=[^.;!?]*\b(?:anyway|regardless|ignore|disregard|override|overrule|yourself|instead|"
+                    r"still|nevertheless|don't|do not)\b|[^.;!?]*?,\s+(?!(?:ask|check|confirm)\b)\w+)|\b(?:no matter|regardless of|irrespective of)\s+(?:\w+\s+){0,3}?(?:the\s+)?"
                     r"(?:user|owner|human)'?s?\b|"
                     r"(?:что|как|сколько)\s+бы\s+(?:ни\s+)?(?:\w+\s+)?(?:пользовател\w*|владел\w*)\s+(?:\w+\s+)?ни\s+"
                     r"\w+|независимо от того,?\s+что\s+(?:\w+\s+)?(?:говорит|скажет|просит|попросит|хочет)\s+"
@@ -627,3 +628,305 @@ _WORD = r"\w+"
 #: Exfiltration needs somewhere to send to: a URL, an address, a domain or "every reply"-like words.
 _DEST_HINT = (r"://|@|\w\.[a-z]{2,}|\b\d{1,3}\.\d{1,3}\.|repl|respon|messag|answer|summar|webhook|"
               r"pastebin|gist|telemetr|commit|\bform\b|ответ|сообщени|письм|сводк|коммит")
+
+
+# -- families of meaning (rules.poisoning.families) --------------------------------------------------------------
+# Each family is a conjunction of word classes (action x object x target); the classes below are stated by meaning,
+# with their EN synonyms and RU stems, so a new wording of the same act needs no new pattern.
+_USER_EN = r"(?:the\s+)?(?:user|owner|human|operator)'?s?"
+_FAMILY_SOURCES: dict[str, str] = {
+    # a class of outside content the agent reads (never one named file of the project)
+    "generic_src": (
+        r"\b(?:(?:in|from|inside) (?:any|every|each|a|an) (?:cloned |downloaded |third-party |external |other |random |"
+        r"unknown )?(?:repo|repository|package|dependency|project|page|site|website|readme)(?:'s)?|(?:stack ?overflow|"
+        r"reddit|forums?|blogs?|gists?|discord|twitter|hacker news) (?:answers?|posts?|threads?|comments?|snippets?)|"
+        r"(?:commands?|code|snippets?|scripts?|steps|instructions|fixes) (?:suggested|posted|found|shared|given|"
+        r"recommended|linked) (?:in|on|by|at|from)|(?:answers?|results?|responses?|output|text) (?:returned |given |produced )?(?:by|from) (?:the |a |any )?(?:\w+ )?"
+        r"(?:tools?|mcp \w+|plugins?|browser|crawler|scraper|search)|(?:data|content|responses?|output|results?|payloads?) "
+        r"(?:from|of|returned by) (?:the |a |any )?(?:\w+ ){0,2}?(?:apis?|endpoints?|services?|servers?|vendors?|feeds?|"
+        r"webhooks?)|(?:search|browser|web|fetch|scraper|http|mcp) tools? "
+        r"(?:output|results?|answers?|responses?)|web ?pages?|websites?|web sites?|(?:fetched|downloaded|scraped|retrieved|external|third[- ]party|"
+        r"remote|linked|browsed|crawled|cloned|received|uploaded)\s+(?:\w+\s+)?(?:pages?|content|text|documents?|docs|"
+        r"files?|results?|pdfs?|attachments?|e-?mails?|messages?|sources?|data|sites?|repos?|repository|repositories|"
+        r"documentation|readmes?)|search results?|tool (?:output|results?|"
+        r"responses?|calls? results?)|outputs? (?:of|from) (?:\w+\s+)?(?:tools?|commands?|mcp servers?|plugins?)|"
+        r"mcp (?:server )?(?:output|responses?|results?)|api responses?|(?:issue|pr|pull request|ticket|review|code "
+        r"review|github|jira)\s+(?:comments?|descriptions?|threads?)|comments? (?:in|on|from) (?:\w+\s+)?(?:issues?|"
+        r"prs?|pull requests?|tickets?|reviews?)|(?:e-?mails?|messages?|letters?|dms?|attachments?) (?:from|sent by|"
+        r"received)|incoming (?:e-?mails?|messages?|mail)|(?:any|every|each|all)\s+(?:\w+\s+)?(?:readmes?|repos?|repository|"
+        r"repositories|web ?pages?|sites?|documents?|files? you (?:open|read|fetch)|e-?mails?|messages?|tickets?|"
+        r"issues?|comments?|links?|urls?|pdfs?|attachments?)|(?:the\s+)?(?:build |ci |release |github )?bots? "
+        r"(?:posts?|says?|writes?|outputs?|comments?|messages?)|chat messages?|slack messages?|forum posts?|pages? "
+        r"(?:you|we|the agent) (?:fetch|visit|open|read|load|browse)\w*|content (?:you|the agent) (?:fetch|read|"
+        r"load|browse)\w*|(?:whatever|anything|everything)\s+(?:\w+\s+){0,3}?(?:posts?|says?|writes?|returns?|serves?|"
+        r"outputs?|publish\w*))\b|"
+        r"(?<!\w)(?:веб-?страниц\w*|(?:загруженн|скачанн|внешн|полученн|открыт|прочитанн)\w*\s+(?:\w+\s+)?"
+        r"(?:страниц|документ|файл|контент|текст|сайт|источник|данн|репозитори)\w*|результат\w* поиск\w*|"
+        r"вывод\w*\s+(?:\w+\s+)?(?:инструмент|утилит|команд|тул|скрипт|mcp)\w*|ответ\w*\s+(?:инструмент|сервер|api|"
+        r"тул|mcp)\w*|ответ\w*\s+(?:\S+\s+)?\S*(?:сервер|mcp|api)\w*|сторонн\w* (?:пакет|библиотек|репозитори|проект|сайт|источник)\w*|(?:с|со|на|из)\s+(?:\w+\s+)?(?:сайтов|"
+        r"страниц|форумов|блогов|веб-страниц)(?!\w)|(?:возвраща|выда|показыва|пиш)\w*\s+(?:поиск|инструмент|бот|сайт|"
+        r"сервер|api)\w*|(?:письм|сообщени|вложени)\w*\s+(?:от|из|с)\s|входящ\w* (?:письм|сообщени|почт)\w*|"
+        r"комментари\w*\s+(?:в|к|из|на)\s+\w*|(?:люб|кажд|вс)\w*\s+(?:\w+\s+)?(?:сайт|страниц|readme|репозитори|"
+        r"документ|письм|сообщени|тикет|комментари|ссылк)\w*|(?:сайт|страниц|тикет)\w*\s+в\s+интернет\w*)"),
+    # a named outside place: a URL, a host, an address
+    "named_src": URLISH,
+    # the content counted as authoritative, binding, correct or the user's own word
+    "auth": (
+        r"\b(?:authoritative|binding|official|trusted|trustworthy|reliable|verified|vetted|endorsed|sanctioned|"
+        r"(?:the |a |our )?(?:single )?source of truth|(?:the |a )?final (?:word|say|authority)|gospel|canonical|"
+        r"(?:always|never)\s+(?:\w+\s+)?(?:correct|right|accurate|true|wrong|mistaken|trustworthy|safe)|"
+        r"(?:verified|approved|vetted|endorsed|checked|cleared|signed off) by " + _USER_EN + r"|"
+        r"(?:(?:same|equal|full) (?:weight|authority|standing|force) as|like|as if (?:it|they) (?:came|come|were) "
+        r"from|on behalf of|in the name of) " + _USER_EN + r"(?:\s+own)?)\b|"
+        r"\b(?:believe|trust) (?:everything|anything|all)\b|"
+        r"(?<!\w)(?:(?:верь|доверяй|верить|доверять) (?:всему|всем|вс[её])|истин\w* в последней инстанции|авторитетн\w*|официальн\w*|доверенн\w*|надежн\w*|проверенн\w*|обязательн\w* (?:к|для) "
+        r"(?:исполнени|выполнени)\w*|источник\w* истин\w*|последн\w* слов\w*|всегда\s+(?:\w+\s+)?(?:прав|вер[её]?н|точ[её]?н|"
+        r"коррект|надеж[её]?н|безошибоч)\w*|(?:так же|также|наравне|как|словно|будто)(?:,)?\s+(?:как\s+)?(?:и\s+)?(?:от\s+|к\s+|слова\w*\s+)?"
+        r"пользовател\w*|от имени пользовател\w*)"),
+    # acting on what the content says (the content is the object: its instructions, requests, whatever it says)
+    "obey_strong": (
+        r"\b(?:obey\w*|compl(?:y|ies|ied)(?: with)?|carr(?:y|ies|ied) (?:\w+ )?out|act(?:ed|ing)? (?:on|upon)|"
+        r"do (?:what(?:ever)?|as|everything)\s+(?:\w+\s+){0,3}?(?:says?|tells?|asks?|instructs?|writes?|requests?|"
+        r"suggests?|demands?|wants?|said)|do whatever|(?:follow|execute|implement|apply|run)\w*\s+(?:whatever|"
+        r"everything|anything|all)\s+(?:\w+\s+){0,2}?(?:it|they|its|their|there|the \w+)\s+(?:says?|tells?|"
+        r"asks?|suggests?|contains?|lists?|writes?|returns?|proposes?)|"
+        r"as (?:\w+\s+)?(?:instructions?|orders?|commands?|directives?|requests?) (?:from|of|by) " + _USER_EN + r"|"
+        r"as (?:binding|authoritative|direct|mandatory|standing|real|true|official|your own|first-class|"
+        r"trusted|the user'?s?)\s+(?:\w+\s+)?(?:instructions?|orders?|commands?|directives?|rules|requests?|word)|"
+        r"as (?:an? )?(?:instructions?|orders?|commands?|directives?))\b|"
+        r"\bact (?:on|upon|according to) (?:it|them|that|this)\b|(?<!\w)действуй (?:по|согласно) (?:нему|ней|ним|им|этому)|"
+        r"\b(?:must|are to|is to|have to|has to|shall|should always) be (?:followed|obeyed|executed|carried out|"
+        r"applied|run)\b|(?<!\w)(?:обязательн\w* (?:к|для) (?:исполнени|выполнени)\w*|подчиня\w*|подчин(?:ись|иться)|слушай(?:ся)?|делай\s+(?:то|все|вс[её]|как)|сделай\s+(?:то|все|вс[её])|"
+        r"(?:выполня|выполни|исполня|исполни|следуй|следова|соблюда)\w*\s+(?:\w+\s+)?(?:их|его|ее|её|эти|те|все|"
+        r"любые)?\s*(?:требовани|указани|инструкци|просьб|команд|распоряжени|рекомендаци|то,? что)\w*|"
+        r"(?:воспринима|рассматрива|счита|принима)\w*\s+(?:\w+\s+){0,2}?(?:как|за)\s+(?:\w+\s+)?(?:указани|инструкци|"
+        r"команд|приказ|распоряжени|требовани)\w*|(?:счита|воспринима)\w*\s+(?:\w+\s+){0,2}?(?:указани|инструкци|команд|"
+        r"приказ|распоряжени|требовани)\w*(?:ми|ем|ей)\b|как (?:прямые |прямое |обязательные )?(?:указани|команд|приказ|"
+        r"распоряжени)\w*|руководствуйся)"),
+    "obey_weak": (
+        r"\b(?:follow\w*|execute[ds]?|executing|run(?:s|ning)?|apply|applied|implement\w*|use (?:it|them)|"
+        r"trust\w*)\b|(?<!\w)(?:выполня\w*|выполни\w*|следуй|следовать|исполня\w*|запуска\w*|применя\w*|"
+        r"довер\w*)"),
+    # the content holds instructions or requests (for the agent)
+    "instr": (
+        r"\b(?:instructions?|directions?|orders?|commands?|directives?|requests?|demands?|steps|tasks?|"
+        r"prompts?|what (?:it|they) (?:says?|asks?|tells?))\b|(?<!\w)(?:указани\w*|инструкци\w*|"
+        r"требовани\w*|просьб\w*|команд\w*|распоряжени\w*|то,? что)(?!\w)"),
+    # what the source says, as a whole
+    "whatever_there": (r"\b(?:everything|whatever|anything|all)\s+(?:\w+\s+){0,2}?(?:it|they|the (?:page|site|doc|"
+                       r"file|e-?mail|message)s?)\s+(?:says?|tells?|asks?|lists?|suggests?|recommends?|contains?)|"
+                       r"\b(?:everything|whatever|anything) (?:that )?(?:is )?(?:written|posted|said|published|stated|"
+                       r"listed)\b|(?<!\w)(?:вс[её]|все|всему|всем|что бы ни),? (?:что |то,? что )?(?:там |тут )?(?:написано|сказано|"
+                       r"указано|пишут|говорят|опубликовано|предлагают|советуют)"),
+    # verification waived: act on it without checking
+    "unchecked": (
+        r"\b(?:without (?:double-?)?(?:checking|verif\w*|review\w*|question\w*|confirm\w*|asking)|no need to "
+        r"(?:check|verify|review|double-?check|confirm)|need(?:s)? no (?:check\w*|verification|review)|"
+        r"(?:as[- ]is|blindly|unquestioningly|automatically))\b|(?<!\w)(?:без (?:проверк|подтвержд|вопрос)\w*|"
+        r"(?:проверять|перепроверять) (?:\w+\s+)?не (?:нужно|надо|требуется|стоит)|не (?:нужно|надо) "
+        r"(?:\w+\s+)?(?:проверять|перепроверять)|не глядя|как есть|автоматически)"),
+    # a declaration: X is/are ..., X — ..., treat X as ...
+    "declare": (r"\b(?:is|are|be|been|as|consider\w*|deem\w*|counts? as|regard\w*|treat\w*|view\w* as|call\w*)\b|\s[—–-]\s|"
+                r"(?<!\w)(?:является|являются|счита\w*|признан\w*|это)(?!\w)"),
+
+    # override-user: the user's word (their instructions, preferences, requests, objections, corrections)
+    "user_word": (
+        r"\b(?:(?:the\s+)?(?:user|owner|human|operator)'?s?|their|his|her)\s+(?:\w+\s+){0,2}?(?:instructions?|guidance|"
+        r"advice|suggestions?|comments?|say|"
+        r"preferences?|requests?|wishes|wants|objections?|corrections?|complaints?|rules?|directives?|orders?|"
+        r"words?|opinions?|decisions?|choices?|feedback|answers?|replies|input|commands?|bans?|restrictions?|"
+        r"limits?|protests?|refusals?|pushback|concerns?|vetoe?s?|no)\b|\b(?:user|owner)[- ](?:given|set|"
+        r"provided|defined|stated)\s+\w+|\bwhat(?:ever)?\s+(?:the\s+)?(?:user|owner|human)\s+(?:says|said|asks|"
+        r"asked|wants|wanted|prefers|thinks|writes|requests|decides|decided|objects)\b|"
+        r"\banything (?:the\s+)?(?:user|owner|human)\s+(?:says|said|asks|wants|writes)\b|"
+        r"\b(?:the\s+)?(?:user|owner|human)\s+(?:can|may|might) (?:say|ask for|want|write) (?:whatever|anything)\b|"
+        r"(?<!\w)(?:пользовател|владел)\w*\s+(?:может\s+)?(?:говорить|просить|хотеть|писать)\s+(?:вс[её]\s+)?что угодно|"
+        r"\b(?:instructions?|preferences?|requests?|objections?|corrections?|complaints?|orders?|commands?|"
+        r"input|feedback|wishes|rules|decisions|limits|bans|settings|choices|configuration) (?:(?:that\s+)?(?:the\s+)?(?:user|owner|human)\s+(?:gives|"
+        r"gave|sets|set|writes|wrote|makes|made|has given|provides|provided|states|stated|adds|added)|(?:from|by|of) "
+        r"(?:the\s+)?(?:user|owner|human))\b|"
+        r"(?<!\w)(?:(?:настройк|правил|указани|ограничени|запрет|инструкци|решени|выбор|лимит)\w*,?\s+(?:заданн|"
+        r"установленн|данн|выбранн|указанн|написанн|оставленн|сформулированн|введенн)\w*\s+(?:\w+\s+)?(?:пользовател|"
+        r"владел|человек)\w*|(?:указани|инструкци|просьб|пожелани|возражени|правил|запрет|мнени|слов|решени|команд|"
+        r"ответ|требовани|ограничени|замечани|поправк|жалоб|отказ|выбор)\w*\s+(?:\w+\s+)?(?:пользовател|владел|"
+        r"человек|оператор)\w*|пользовательск\w*\s+(?:\w+\s+)?(?:инструкци|указани|правил|пожелани|настройк|"
+        r"запрет|просьб)\w*|(?:его|ее|её|их)\s+(?:\w+\s+)?(?:указани|инструкци|просьб|пожелани|возражени|правил|"
+        r"запрет|мнени|слов|решени|требовани|замечани)\w*|(?:что|чего)\s+(?:бы\s+)?(?:ни\s+)?"
+        r"(?:говорит|скажет|просит|хочет|пишет|требует)\s+пользовател\w*)"),
+    # set aside: ignored, overruled, not binding, optional, a suggestion only
+    "dismiss": (
+        r"\b(?:ignor\w*|disregard\w*|overrul\w*|overrid\w*|set (?:it |them )?aside|brush\w* (?:it |them )?(?:off|"
+        r"aside)|dismiss\w*|(?:don't|do not|never|needn't|need not|no need to|stop)\s+(?:\w+\s+)?(?:follow|obey|"
+        r"listen to|heed|respect|honou?r|apply|comply with)|(?:are|is)\s+(?:\w+\s+)?(?:optional|not binding|"
+        r"non-binding|advisory|suggestions?|just suggestions?|only suggestions?|irrelevant|secondary)|"
+        r"(?:should|must|need|needs|is|are) not (?:be )?(?:followed|obeyed|honou?red|respected|applied|heeded|"
+        r"enforced)|(?:shouldn't|mustn't|needn't) be (?:followed|obeyed|honou?red|respected|applied|heeded)|"
+        r"(?:up to you|at your (?:own )?discretion|your call)|comes? (?:second|last|after)|(?:subordinate|second) to|"
+        r"less important than|(?:is|are) not (?:law|the law|gospel|final)|as (?:outdated|obsolete|mere|soft|default)\w*|"
+        r"(?:may|can) (?:lift|relax|drop|waive|bend)\w*|(?:is|are) (?:just |only |merely )?(?:background|"
+        r"context|informational|for reference|fyi|a hint|hints|noise)(?: only)?\b|(?:change|changes|mean|means) nothing|"
+        r"(?:don't|do not|doesn't|does not) (?:change|mean) anything|you make (?:the|all) (?:decisions|calls)|(?:is|are) not (?:considered |treated as |really )?(?:binding|"
+        r"mandatory|required|obligatory)|(?:as|like)\s+(?:mere |just |only )?(?:suggestions?|hints?|advice|optional|"
+        r"noise)|(?:don't|do not|doesn't|does not|no longer) (?:matter|count|apply|bind)|(?:can|may|should|must) "
+        r"(?:safely )?be (?:ignored|disregarded|skipped|overridden|overruled|set aside|dismissed)|"
+        r"(?:has|have|take|takes|get|gets) (?:lower|less|no|second) (?:priority|precedence|weight)|"
+        r"you (?:decide|know better|have the final say))\b|"
+        r"(?<!\w)(?:игнорир\w*|проигнорир\w*|можно (?:не (?:учитывать|соблюдать|выполнять|слушать|спрашивать|"
+        r"принимать)|игнорировать|пропускать|обходить)|не (?:нужно|надо|обязательно|стоит|следует)\s+(?:\w+\s+)?"
+        r"(?:учитывать|соблюдать|выполнять|слушать|принимать во внимание|исполнять)|не (?:учитывай|соблюдай|"
+        r"выполняй|слушай|исполняй|следуй)|не (?:имеют|имеет) (?:\w+\s+)?(?:приоритет|значени|силы)\w*|"
+        r"(?:меньш|низш|второстепенн|последн)\w* (?:приоритет|значени|очеред)\w*|рекомендательн\w*|не (?:считаются|считается|являются|является|будут)\s+(?:\w+\s+)?(?:обязательн|"
+        r"приоритетн|важн)\w*|(?:необязательн|не обязательн|"
+        r"второстепенн|неважн|не важн)\w*|(?:как|за|лишь|только|просто) (?:просто |лишь )?(?:рекомендаци|совет|"
+        r"пожелани|предложени)\w*|ничего не (?:меня|знач|реша)\w*|не закон\w*|не догм\w*|(?:на|во) втор\w* мест\w*|не имеют значени\w*|(?:решени\w* )?принимаешь "
+        r"ты|решаешь ты|ты (?:сам )?(?:решаешь|знаешь лучше)|реша\w* сам\w*|на (?:тво|сво)\w* усмотрени\w*)"),
+    # the user discredited, as the reason to set their word aside
+    "discredit": (r"\b(?:(?:the\s+)?(?:user|owner|human)(?:'s)?\s+(?:\w+\s+){0,2}?(?:(?:is|are)\s+(?:often |usually |always )?"
+                  r"(?:wrong|mistaken|confused|not an expert|a beginner|unreliable)|(?:doesn't|does not|don't) "
+                  r"(?:\w+\s+)?(?:know|understand)|makes? mistakes|gets? (?:it|things) wrong))\b|"
+                  r"(?<!\w)пользовател\w*\s+(?:\w+\s+){0,2}?(?:ошибает\w*|не (?:\w+\s+)?(?:разбирает\w*|понимает|знает)|"
+                  r"путает\w*|не прав\w*|не эксперт)"),
+    # the user asks to stop, refuses or objects ... and the agent is to go on
+    # ...then the agent keeps its own version
+    "keep_own": (r"\b(?:keep|stick (?:to|with)|go with|trust|prefer) (?:to )?(?:your|the) (?:own |original |first |initial )?"
+                 r"(?:answer|plan|judge?ment|version|choice|approach|code|decision|opinion)s?\b|\b(?:don't|do not|never) "
+                 r"(?:accept|apply) (?:the |their |his |her )?(?:corrections?|changes|edits)\b|(?<!\w)(?:оставляй|оставь|"
+                 r"придерживайся|держись)\s+(?:\w+\s+)?сво\w*|делай по-своему|не (?:принимай|применяй) (?:\w+\s+)?(?:исправлени|"
+                 r"правк|поправк)\w*"),
+    "user_stop": (r"\b(?:if|when|whenever|even if|should|once|in case|if ever|even when)\s+(?:the\s+)?(?:user|owner|human)\s+(?:\w+\s+){0,2}?"
+                  r"(?:(?:objects?|refuses?|protests?|complains?|pushes back|says no|disagrees?|forbids?|vetoe?s?)\b|"
+                  r"(?:says?|asks?|tells?|wants?|begs?|insists?|requests?|types?|writes?|replies?|tries)\b[^.;!?]{0,30}?"
+                  r"\b(?:stop|halt|pause|cancel|abort|wait|quit|not to|no)\b)|(?<!\w)(?:если|когда|даже если|в случае,? если|даже когда)\s+"
+                  r"(?:пользовател|человек|владел|хозя|оператор)\w*\s+(?:[\w-]+\s+){0,3}?(?:(?:возража|против|откаж|отказыва|запрет|запрещ|жалу|не соглас)\w*|"
+                  r"(?:попрос|проси|скаж|говор|напиш|пиш|требу|хочет|захочет|настаива)\w*[^.;!?]{0,30}?"
+                  r"(?:останов|прекрат|стоп|отмен|подожд|перестат|не дела)\w*)"),
+    "go_on": (r"\b(?:keep (?:going|working|on)|carry on|go(?:es)? on|move on|continue(?! to ask)|proceed|go ahead|push (?:on|through)|finish "
+              r"(?:anyway|regardless)|anyway|regardless|nevertheless|all the same|don't stop|do not stop|ignore "
+              r"(?:it|that|this|them|him|her))\b|(?<!\w)(?:продолжа\w*|продолжи|доведи|доделай|вс[её] равно|несмотря "
+              r"ни на что|не останавливайся|не прекращай|игнорируй (?:это|его|ее|её))"),
+    # ranking: "X outranks / wins over / is more important than Y"
+    "rank": (r"\b(?:outranks?|outweighs?|overrides?|overrules?|supersedes?|trumps?|beats|wins? (?:over|against)|"
+             r"(?:takes?|has|have|gets?|given) (?:precedence|priority|the final say) over|(?:is|are) (?:more important|"
+             r"above|higher|stronger) than|(?:is|are|ranks?|stands?) above|prevails? over)\b|"
+             r"(?<!\w)(?:важнее|главнее|приоритетнее|выше по приоритету|(?:имеют|имеет|получают|получает|в) приоритет\w* "
+             r"(?:над|перед)|(?:стоят|стоит|ставь|ставится)\s+(?:\w+\s+)?выше|перевешива\w*|отменя\w*|перекрыва\w*)"),
+    "wins": (r"\b(?:wins?|prevails?|takes? precedence|comes? first|has the final say|decides)\b|"
+             r"(?<!\w)(?:побежда\w*|в приоритете|главн\w*|важнее|приоритет\w* у)"),
+
+    # persistence: the line (or the command it carries) names itself
+    "self": (r"\b(?:this|these|the present|the following|the above)\s+(?:exact\s+|very\s+|same\s+|whole\s+)?"
+             r"(?:line|entry|note|rule|instruction|text|block|paragraph|reminder|directive|message|command|script|"
+             r"snippet|hook|memory)s?\b|"
+             r"(?<!\w)(?:эт[уаоиы]\w*|данн\w*|настоящ\w*|следующ\w*)\s+(?:\w+\s+)?(?:запис|строк|заметк|правил|инструкци|"
+             r"текст|абзац|напоминани|команд|скрипт|хук|настройк|пункт|блок)\w*"),
+    "keep": (r"\b(?:(?:never|don't|do not|must not|mustn't|should not|shouldn't|cannot|can't|may not|under no "
+             r"circumstances|in no case|at no time|no one|nobody|no agent)\s+(?:\w+\s+){0,4}?"
+             r"(?:be\s+)?(?:delet|remov|archiv|prun|drop|eras|compact|clean|garbage|expir|forg|overwrit|edit|chang|"
+             r"touch|summari[sz])\w*|(?:must|should|has to|have to|is to|needs? to)\s+(?:always\s+)?(?:stay|remain|"
+             r"persist|survive|be kept|be preserved|be restored|be re-?added)|(?:keep|preserve|retain|pin|store|save|"
+             r"remember)\s+(?:\w+\s+){0,3}?(?:permanently|forever|for good|indefinitely|always|in every session|"
+             r"across (?:all )?sessions)|(?:is|are) to (?:be )?(?:kept|preserved|left)|(?:kept|left) (?:untouched|intact|"
+             r"as is|alone|in place)|sticky|pinned|must (?:always )?(?:be|stay|remain) (?:present|there|loaded)|at all times|surviv\w*\s+(?:\w+\s+)?(?:cleanups?|compaction|gc|garbage collection|"
+             r"pruning|resets?|archiv\w*|every \w+)|(?:re-?add|restore|recreate|re-?insert|re-?create|rewrite|"
+             r"put (?:it|them|this) back|add (?:it|them|this) (?:back|again)|write (?:it|them|this) (?:back|again)|"
+             r"bring (?:it|them|this) back)\w*)\b|"
+             r"(?<!\w)(?:(?:нельзя|не|никогда не|запрещено|ни при каких (?:условиях|обстоятельствах)|ни в коем случае|никто не)\s+(?:\w+\s+){0,3}?(?:удал|стир|архивир|чист|сжима|"
+             r"забыва|забуд|перезаписыва|меня|измен|трога|сокраща)\w*|(?:должн\w*|обязан\w*)\s+(?:\w+\s+)?"
+             r"(?:остават|сохранят|храни|переживат|остава)\w*|(?:сохраня|храни|держи|оставля|оставь|сохрани)\w*\s+"
+             r"(?:\w+\s+){0,3}?(?:навсегда|вечно|постоянно|всегда|бессрочно|в каждой сессии)|пережи\w*\s+(?:\w+\s+)?"
+             r"(?:очистк|сжати|чистк|сброс|архивац)\w*|закреп\w* (?:\w+\s+){0,2}?навсегда|(?:удаля|стира|трога|меня|чист)\w*\s+(?:\w+\s+)?(?:нельзя|"
+             r"запрещено|не (?:нужно|надо|стоит|следует|разрешается))|(?:сохраня|храни|держи)\w*\s+(?:\w+\s+)?во? "
+             r"(?:вс|кажд|любо)\w* (?:\w+\s+)?сесси\w*|(?:верни|восстанови|добавь|впиши|запиши|вставь)\w*\s+"
+             r"(?:\w+\s+){0,2}?(?:обратно|снова|заново|назад))"),
+    # a place that loads on every start: shell profiles, schedulers, autostart, git hooks, agent config files
+    "startup": (r"(?:~/)?\.(?:bashrc|bash_profile|zshrc|zprofile|profile|config/fish\S*|config/autostart\S*)\b|"
+                r"\b(?:crontab|cron(?:\s+jobs?)?|systemd (?:units?|services?|timers?)|launch ?agents?|launchd|"
+                r"login items?|startup (?:folder|items?|scripts?|files?)|autostart|run keys?|scheduled tasks?|"
+                r"task scheduler|init scripts?|rc\.local|\.?git/hooks\S*|git hooks?|pre-?(?:commit|push) hooks?|"
+                r"post-?(?:checkout|merge|commit) hooks?|hooks? (?:config|settings)|settings\.json|"
+                r"(?:claude|agents|memory|user|gemini|copilot-instructions)\.md|\.cursorrules|\.windsurfrules|"
+                r"system prompt|custom instructions|global (?:config|settings|memory)|~/\.claude\S*|\.claude/\S*)|"
+                r"(?<!\w)(?:автозагрузк\w*|автозапуск\w*|планировщик\w*|крон\w*|хук\w* git|git-хук\w*|"
+                r"системн\w* промпт\w*|глобальн\w* (?:настройк|конфиг|памят)\w*)"),
+    "install": (r"\b(?:add|append|install|write|put|insert|inject|place|copy|paste|register|drop|save|store|embed|"
+                r"include|plant|set up|configure|wire)\w*\b|(?<!\w)(?:добав|пропиш|прописа|пропис|встав|запиш|запис|включ|"
+                r"установ|скопир|внес|внеси|помест|размест|зарегистрир|встро|впиш)\w*"),
+    # ...so that it runs or loads every time, or in every project
+    "every": (RECURRING + r"|\b(?:every|each|all|any)\s+(?:new\s+|future\s+|other\s+)*(?:shells?|terminals?|logins?|"
+              r"projects?|repos?|repositories|workspaces?|sessions?|conversations?|chats?|agents?|machines?|"
+              r"boots?|starts?|times?)\b|\b(?:on|at) (?:login|boot|startup|start-?up|every start)\b|\b(?:future|later|"
+              r"subsequent|next|new) (?:sessions|conversations|chats|runs|agents|projects)\b|(?<!\w)(?:будущ|следующ|"
+              r"нов)\w* (?:сесси|разговор|чат|проект)\w*|"
+              r"(?<!\w)(?:во? (?:вс\w*|кажд\w*|любо\w*)|при кажд\w*|для вс\w*|вс\w*)\s+(?:\w+\s+)?(?:проект|сесси|"
+              r"терминал|оболочк|запуск|старт|вход|репозитори|чат|машин)\w*|при (?:входе|загрузке|старте|запуске)"),
+
+    # instruction-override: the line itself ranked above the rest of memory
+    "rest_of_memory": (r"\b(?:(?:all|any|every)\s+(?:of\s+)?(?:the\s+)?(?:other|previous|prior|earlier|existing|"
+                       r"remaining)?\s*(?:instructions?|rules|notes|entries|guidance|guidelines|directives|memory|"
+                       r"policies)|(?:other|previous|prior|earlier|existing|remaining|older) (?:instructions?|rules|"
+                       r"notes|entries|guidance|guidelines|directives|memory lines?|policies)|(?:the )?rest of (?:this |your )?"
+                       r"(?:the )?(?:memory|file|notes|rules)|(?:memory|claude|agents|user)\.md)\b|"
+                       r"(?<!\w)(?:(?:вс\w*|любы\w*)\s+(?:\w+\s+)?(?:остальн|други|прежн|предыдущ)\w*\s+(?:\w+\s+)?"
+                       r"(?:инструкци|правил|указани|заметк|запис)\w*|(?:остальн|други|прежн|предыдущ)\w*\s+"
+                       r"(?:инструкци|правил|указани|заметк|запис)\w*)"),
+    # ... and rules declared void without naming what they are about
+    "void": (r"\b(?:revoked|rescinded|cancel+ed|voided|annulled|lifted|suspended|withdrawn|null and void|no longer "
+             r"(?:apply|applies|valid|binding|hold|in force|in effect)|(?:do|does) not apply|(?:don't|doesn't) apply)\b|"
+             r"(?<!\w)(?:отменен\w*|отменя\w*|аннулир\w*|недействительн\w*|(?:больше )?не (?:действу|применя|"
+             r"считаются)\w*|утратил\w* силу|не имеют силы|сняты)"),
+    "replacement": (r"\b(?:below|following|instead|the new (?:policy|rules|instructions)|this (?:note|entry|line|file)|"
+                    r"what follows|from now on)\b|(?<!\w)(?:ниже|следующ\w*|вместо\w*|нов\w* (?:правил|инструкци|"
+                    r"указани|политик)\w*|теперь|отныне|только эт\w*)"),
+    "stop_obey": (r"\b(?:(?:don't|do not|never|stop|no longer)\s+(?:\w+\s+)?(?:follow\w*|obey\w*|apply\w*|use)|"
+                  r"stop following)\b|(?<!\w)(?:не (?:следуй|соблюдай|выполняй|применяй|слушай|руководствуйся)|"
+                  r"перестань (?:следовать|соблюдать|выполнять|применять)|больше не (?:следуй|соблюдай|выполняй|"
+                  r"применяй))"),
+    "everything_prior": (r"\b(?:everything|anything|all|whatever|nothing)\s+(?:\S+\s+){0,4}?(?:above|before (?:this|now)|"
+                         r"earlier|previously|so far|until now)\b|(?<!\w)(?:вс[её]|то),?\s+(?:что\s+)?(?:\w+\s+){0,3}?"
+                         r"(?:выше|ранее|раньше|до этого|прежде|до сих пор)(?!\w)"),
+    "prior_void": (r"\b(?:can|may|should|must|is to|are to) (?:safely )?be (?:disregarded|ignored|forgotten|dropped|"
+                   r"discarded|set aside)|(?:is|are) (?:now )?(?:void|cancel+ed|obsolete|null)\b|valid any ?more|(?:is|are) (?:no "
+                   r"longer|not) valid|(?<!\w)(?:можно "
+                   r"(?:забыть|игнорировать|не учитывать|отбросить)|не действу\w*|отменя\w*|утратил\w* силу)"),
+    "forget": (r"\b(?:ignore|disregard|forget|drop|discard|set aside|throw out|erase|wipe)\b|(?<!\w)(?:забудь|"
+               r"игнорируй|проигнорируй|отбрось|не учитывай|выброси|сотри из памяти)(?!\w)"),
+
+    # exfiltration, the send verb in every form (sent, sending, will be sent, «отправлять», «отправлено»)
+    "send_any": (r"\b(?:send|sends|sent|sending|post(?:s|ed|ing)?|upload\w*|e-?mail(?:s|ed|ing)?|mail(?:s|ed|ing)?|"
+                 r"forward\w*|transmit\w*|exfiltrat\w*|leak\w*|shar(?:e|es|ed|ing)|sync\w*|submit\w*|pipe[ds]?|"
+                 r"dump\w*|relay\w*|cop(?:y|ies|ied|ying)|paste[ds]?|pasting|attach\w*|export\w*|deliver\w*|"
+                 r"ship(?:s|ped|ping)?|push(?:es|ed|ing)?|beam\w*|back(?:s|ed|ing)? up|mirror\w*|replicat\w*|"
+                 r"publish\w*|report(?:s|ed|ing)?|text(?:s|ed|ing)? (?:it|them|the|all|any|every|each|your|my)|go(?:es)? (?:straight |directly )?(?:to|into)|end(?:s)? up (?:at|in|on)|log(?:s|ged|ging)? (?:\w+ )?(?:to|into|at)|cc|bcc|dm|"
+                 r"put (?:\w+ )?(?:into|in|on) (?:the|a|an))\b|"
+                 r"(?<!\w)(?:отправ|пересыл|перешл|перенаправ|загруж|загруз|выгруж|выгруз|сли[вйт]|переда|прикладыва|"
+                 r"приложи|копир|скопир|синхронизир|публику|опублику|присыла|пришл|дублир|скидыва|скин|шли|отсыла|"
+                 r"отошл|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|вставля|встав|прикрепля|прикреп|"
+                 r"бэкап|заливай|залей|залить|залива|сообща|сообщи|уход\w* на|попада\w* (?:на|в)|(?:сохраня|храни|клад|положи)\w* "
+                 r"(?:\w+\s+)?копи)\w*|\b(?:save|store|keep|drop|place) (?:a |an )?(?:cop(?:y|ies)|backup|mirror)\b"),
+    # a secret or private datum by kind: keys and tokens of any service, credential files, personal data
+    "secret_kind": (
+        r"\b(?:(?:aws|gcp|azure|github|gitlab|openai|anthropic|stripe|slack|npm|pypi|docker|deploy|ssh|gpg|pgp|"
+        r"signing|cloud|service|personal|admin|root|master|bot|session|auth|oauth|bearer|jwt|refresh|access|secret|"
+        r"private|api|cli|ci)[ _-]?(?:keys?|tokens?|secrets?|credentials?|passwords?|passphrases?|certs?|"
+        r"certificates?)|[a-z_]*(?:_token|_key|_secret|_password)\b|credentials?(?:\.json)?|kubeconfig|"
+        r"service[- ]account(?:\.json| json| keys?| files?| credentials)|(?:2fa|mfa|otp|backup|recovery) (?:codes?|"
+        r"secrets?|seeds?)|seed phrases?|mnemonics?|pin codes?|vault|keystore|keyring|password (?:manager|store|vault|file)|1password|bitwarden|"
+        r"lastpass)\b|\b(?:contents?|copy|copies|dump) of (?:~/|/etc/|\$home/)\S+|(?<!\S)~/\.\S+|"
+        r"(?<!\w)содержим\w* (?:~/|/etc/)\S+|(?<![\w.])\.(?:kube/config|docker/config\.json|git-credentials|pypirc|boto|netrc|npmrc|pgpass)\b|"
+        r"(?<!\w)(?:токен\w*|ключ\w* (?:api|доступа|ssh|gpg|от)|api-ключ\w*|парол\w*|секрет\w*|учетн\w* данн\w*)"),
+    # somewhere outside: shared or public storage, a link, a form, a chat
+    "outside": (URLISH + r"|\b(?:shared[- ]drive|google drive|dropbox|onedrive|box\.com|public (?:\w+ )?(?:folders?|"
+                r"buckets?|links?|repos?|gists?|channels?|pages?|drives?)|external (?:servers?|hosts?|endpoints?|"
+                r"storage|services?|addresses?|drives?)|remote (?:servers?|hosts?|endpoints?)|(?:the|this|that) "
+                r"(?:\w+ )?link(?: in| from| below| above| provided| given)?|paste ?bin|pastebin|hastebin|gist|"
+                r"webhooks?|discord|telegram|whatsapp|signal chat|(?:the|a|an|this) (?:web )?form|personal e-?mail|"
+                r"(?:my|his|her|their) (?:personal )?(?:e-?mail|inbox|server|drive)|commit messages?|pr (?:descriptions?|titles?)|"
+                r"pull request (?:descriptions?|bodies)|issue (?:comments?|bodies|descriptions?)|release notes|"
+                r"(?:every|each|all|any|the next) (?:reply|replies|response|responses|answer|answers|message|"
+                r"messages|summary|summaries|issue|issues|comment|comments)|public (?:logs?|issues?))\b|"
+                r"\b(?:gs|gcs|az|abfs|wasbs?|rsync|scp|smb|webdav|ipfs)://\S+|\+\d[\d ()-]{8,}\d|(?<!\w)(?:телеграм\w*|"
+                r"дискорд\w*|общ\w* (?:диск|папк)\w*|публичн\w* (?:\w+ )?(?:репозитори|папк|ссылк|гист|канал|"
+                r"бакет|диск)\w*|внешн\w* (?:сервер|хост|адрес|хранилищ|диск)\w*|(?:эт|т|указанн|следующ)\w* "
+                r"ссылк\w*|веб-?форм\w*|форм\w* на|личн\w* (?:почт|ящик)\w*|(?:по|через) ссылк\w*|(?:сообщени|описани)\w* "
+                r"(?:коммит|pr|пулл?-?реквест)\w*|(?:в|во|к|ко) (?:кажд|любо|вс)\w* (?:ответ|сообщени|коммит|тикет|issue)\w*)"),
+}
