@@ -119,21 +119,16 @@ def _hard_link_of(ws, path: Path) -> str | None:
 
     if not _stat.S_ISREG(st.st_mode):
         return None
-    for target in ws.memory_files():
+    import itertools
+
+    guarded = (p for glob in ws.guarded_globs for p in sorted(ws.root.glob(glob)))
+    for target in itertools.chain(ws.memory_files(), guarded):
         try:
             other = os.stat(target)
         except OSError:
             continue
         if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
             return target.relative_to(ws.root).as_posix()
-    for glob in ws.guarded_globs:
-        for target in sorted(ws.root.glob(glob)):
-            try:
-                other = os.stat(target)
-            except OSError:
-                continue
-            if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
-                return target.relative_to(ws.root).as_posix()
     return None
 
 
