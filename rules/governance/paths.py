@@ -274,8 +274,9 @@ class Env:
 
     def shapes(self) -> tuple[tuple[str | None, str, str, bool], ...]:
         """Every protected glob as (directory as an absolute path or None for "any directory", basename glob,
-        the glob, whether subdirectories count too), lowercased: what a target with a literal basename is
-        matched against."""
+        the glob, whether subdirectories count too, an example basename, the basename glob's compiled match),
+        lowercased: what a target with a literal basename is matched against. The example and the matcher are
+        made here, once per environment, not once per shape in every :meth:`reach`."""
         got = self._cache.get("shapes")
         if got is None:
             out: list[tuple[str | None, str, str]] = []
@@ -312,7 +313,8 @@ class Env:
                         out.append((None if anywhere else d, name, g, recursive))
                     continue
                 out.append((None if anywhere else d, base, g, recursive))
-            got = self._cache["shapes"] = tuple(out)
+            got = self._cache["shapes"] = tuple((*shape, _example(shape[1]), _fnmatcher(shape[1]))
+                                                for shape in out)
         return got
 
     def reach(self, pattern: str, cwd: str | None) -> str | None:
@@ -361,20 +363,24 @@ class Env:
                 return bool(drx.match(d) or (recursive and drx.match(d + "/x")))
         blow = base.lower()
         globbed = "*" in blow or "?" in blow or "[" in blow
-        for d, g, display, recursive in self.shapes():
+        brx = _base_regex(blow) if any_name else None
+        bmatch = _fnmatcher(blow) if globbed else None
+        for d, g, display, recursive, example, gmatch in self.shapes():
             if not dir_ok(d, recursive):
                 continue
-            if any_name:  # a name partly known only at run time: its known parts must fit
+            if brx is not None:  # a name partly known only at run time: its known parts must fit
                 if d is None:
                     continue  # credentials anywhere: reached through the candidates (the files there are)
-                brx = _base_regex(blow)
-                if brx.fullmatch(g) or brx.fullmatch(_example(g)):
+                if brx.fullmatch(g) or brx.fullmatch(example):
                     return display.replace("**/", "").replace("/**", "/…")
                 continue
-            if globbed and g.startswith(".") and not blow.startswith("."):
+            if bmatch is None:
+                if gmatch(blow):
+                    return display.replace("**/", "").replace("/**", "/…")
+                continue
+            if g.startswith(".") and not blow.startswith("."):
                 continue  # a shell glob does not match dot files unless it starts with a dot itself
-            if fnmatch.fnmatchcase(blow, g) if not globbed else (
-                    fnmatch.fnmatchcase(_example(g), blow) or fnmatch.fnmatchcase(g, blow)):
+            if bmatch(example) or bmatch(g):
                 return display.replace("**/", "").replace("/**", "/…")
         return None
 
@@ -522,6 +528,12 @@ def _contains(path: str, globs: tuple[str, ...]) -> bool:
         if lit.startswith(prefix):
             return True
     return False
+
+
+@functools.lru_cache(maxsize=1024)
+def _fnmatcher(glob: str):
+    """``fnmatch.fnmatchcase(name, glob)`` as one compiled ``match`` (a truthy match or None)."""
+    return re.compile(fnmatch.translate(glob)).match
 
 
 def _example(glob: str) -> str:
