@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from ..invariants import no_governance_self_modification
 from .archives import _TAR_LETTERS
 from .tools import _STATE_DIR_OK
 from .words import _opts_and_operands
@@ -53,9 +54,7 @@ def tree_reader(self, tool: str, argv, cwd) -> None:
     for o in ops:
         ref = self.env.norm(o, cwd)
         if ref.abs and (ref.abs == root or root.startswith(ref.abs.rstrip("/") + "/")):
-            self.violate("no-governance-self-modification", f"{tool} reads everything under {ref.display}, "
-                         "cuticle's stamp key and server token included; exclude them (--exclude=.cuticle / "
-                         "--exclude-dir=.cuticle) or name the files you need")
+            self.report(no_governance_self_modification.tree_read(tool, ref.display))
             return
 
 
@@ -84,8 +83,7 @@ def scan_state_secrets(self, tool: str, argv, cwd) -> None:
             return
         if ref.scope == "ws" and (ref.rel or "").lower() in (".cuticle", ".cuticle/") and \
                 tool not in _STATE_DIR_OK:
-            self.violate("no-governance-self-modification", f"{tool} reads {ref.display}/, which holds "
-                         "cuticle's stamp key and server token; only cuticle itself reads them")
+            self.report(no_governance_self_modification.state_dir_read(tool, ref.display))
             return
 
 

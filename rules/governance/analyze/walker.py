@@ -8,13 +8,13 @@ modules and are bound as methods here.
 
 from __future__ import annotations
 
-import functools
-
 from ..canon import tool_name
-from ..paths import DEVICES, STATE_SECRETS, _pattern_regex, glob_in, is_pattern
+from ..paths import DEVICES, is_pattern
 from ..shell import Compound, Simple, parse
-from ..invariants.no_ide_socket_access import _ide_hit, _may_mention_ide
-from ..invariants import Violation
+from ..invariants import Violation, no_ide_socket_access, no_permission_escalation, no_recursive_delete
+from ..invariants import no_governance_self_modification, no_secret_write, script_execution_tracking
+from ..invariants._targets import protected_write, unknown_program_arg, unknown_target
+from ..invariants.no_ide_socket_access import _may_mention_ide
 from .find import _walker_find_delete, _walker_find_exec
 from .git import _walker_current_branch
 from .handlers import (
@@ -28,7 +28,7 @@ from .reads import carries_protected, scan_state_secrets, tree_reader
 from .sql import run_sql
 from .text import _ENCODED_CHAR, _b64, _echo_text, _printf
 from .tools import (
-    FETCHERS, _CWD_OR_VARS, _DECODER_TOOLS, _FILTERS, _META_TOOLS, _POSITIONAL, _SELF_FIX, _TAIL_TOOLS,
+    FETCHERS, _CWD_OR_VARS, _DECODER_TOOLS, _FILTERS, _META_TOOLS, _POSITIONAL, _TAIL_TOOLS,
 )
 from .words import (
     _VAR, _VAR_ANY, _braces, _echo_value, _is_decoder, _is_pwd, _listing_value, _lookup_value, _operands,
@@ -44,13 +44,6 @@ _SHARED_LEN = 32
 _FALSES = tuple((False,) * n for n in range(_SHARED_LEN))
 _NONES = tuple((None,) * n for n in range(_SHARED_LEN))
 _MAX_NEST = 12
-
-
-@functools.lru_cache(maxsize=64)
-def _allowed_dirs_text(delete_allowed: tuple[str, ...]) -> str:
-    """The policy's allowed delete dirs as the recursive-delete reason lists them (one text per policy, not one
-    join per violation)."""
-    return ", ".join(d.rstrip("/") + "/" for d in delete_allowed) or "none"
 
 
 class Walker:
@@ -88,6 +81,14 @@ class Walker:
     def violate(self, invariant: str, reason: str) -> None:
         self.out.violations.append(Violation(invariant, reason, len(self.out.segments)))
 
+    def report(self, v: Violation | None) -> bool:
+        """Record an invariant's judgment of the effect at hand (None: nothing broken) against the segment being
+        typed; True when there was one."""
+        if v is None:
+            return False
+        self.out.violations.append(Violation(v.invariant, v.reason, len(self.out.segments)))
+        return True
+
     def emit(self, argv: list[str], op: str, via: str, typ: str, effects: list[Effect], sudo=False,
              wrappers=()) -> Segment:
         best = typ
@@ -118,8 +119,7 @@ class Walker:
             segments.append(seg)
         elif len(segments) == _MAX_SEGMENTS and not any(
                 v.reason.startswith("more than") for v in self.out.violations):
-            self.violate("script-execution-tracking", f"more than {_MAX_SEGMENTS} commands in one call; cuticle "
-                         "cannot inspect them all. Split the work into smaller commands")
+            self.report(script_execution_tracking.too_many_commands(_MAX_SEGMENTS))
         return seg
 
     # -- structure -----------------------------------------------------------------------------------
@@ -212,7 +212,7 @@ class Walker:
 
     def nested(self, script: Script, cwd, via, op) -> tuple[str | None, Flow]:
         if self.nest >= _MAX_NEST:
-            self.violate("script-execution-tracking", "commands nested too deeply to inspect; run them directly")
+            self.report(script_execution_tracking.too_deep())
             return cwd, _NO_FLOW
         self.nest += 1
         try:
@@ -278,8 +278,8 @@ class Walker:
         for name, w in cmd.assigns:
             t = self.word_subs(w, cwd, via)
             value, dyn = self.expand(w, cwd)
-            if self.ide_possible and _ide_hit(name + "=" + value):
-                self.violate("no-ide-socket-access", f"sets {name} to an IDE socket; editor sockets are off limits")
+            if self.ide_possible:
+                self.report(no_ide_socket_access.ide_assignment(name, value))
             if not cmd.words:
                 if dyn:
                     self.vars.pop(name, None)
@@ -352,8 +352,8 @@ class Walker:
             if effects:
                 self.emit([">"], op, via, "write", effects)
             return cwd, _NO_FLOW
-        if self.ide_possible and _ide_hit(" ".join(argv)):
-            self.violate("no-ide-socket-access", "reaches an IDE/editor socket; agents may not drive the editor")
+        if self.ide_possible:
+            self.report(no_ide_socket_access.ide_command(" ".join(argv)))
         if not dyn_flags[0] and not self.functions and not self.aliases and argv[0] not in ("alias", "set"):
             tool = tool_name(argv[0])
             if tool not in _WRAPPERS:  # dispatch() would break out of its loop at once: go straight to final()
@@ -420,84 +420,32 @@ class Walker:
             self.emit([">"], op, via, "write", local)
 
     def write_effect(self, ref: PathRef, how: str) -> Effect:
-        hit = None if ref.scope == "ws" and ref.rel in ("", ".") else self.env.protected(ref)
-        if hit:
-            inv, what = hit
-            self.violate(inv, f"{how} writes {what}; " + _SELF_FIX[inv])
+        """The write effect of ``how`` on ``ref``, judged by the invariants that own such paths."""
+        env = self.env
+        if not (ref.scope == "ws" and ref.rel in ("", ".")) and self.report(protected_write(env, ref, how)):
+            pass
         elif is_pattern(ref.display) or ref.scope == "unknown":
             self.reach_check(ref, how, "writes")
-        elif self.env.is_credential(ref):
-            self.violate("no-secret-write", f"{how} writes {ref.display}, a credential file; "
-                         + _SELF_FIX["no-secret-write"])
-        if ref.abs and (ref.abs.startswith("/etc/sudoers") or ref.abs in ("/etc/passwd", "/etc/shadow", "/etc/group")):
-            self.violate("no-permission-escalation", f"{how} writes {ref.display}; editing account or sudo files "
-                         "escalates privileges")
+        else:
+            self.report(no_secret_write.credential_write(env, ref, how))
+        self.report(no_permission_escalation.account_file_write(ref, how))
         return Effect("write", ref.display, "path")
 
     def reach_check(self, ref: PathRef, how: str, verb: str, instead: str = "") -> bool:
-        """A target known only as a pattern (a variable from the environment, a substitution, a glob, interpreter
-        code that computes a path) counts as every protected path it could name: a violation for the first one."""
-        pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
-        if ref.scope != "unknown" and "$" not in pattern and "`" not in pattern and "(…)" not in pattern:
-            # only glob characters: the shell expands them against the disk the hook sees now (no match: the
-            # word stays literal), so the files they match are the targets
-            import glob as _glob
-            hit = None
-            for found in sorted(_glob.glob(pattern))[:500]:
-                fref = self.env.norm(found, None)
-                if self.env.protected(fref) or self.env.is_credential(fref) or self.env.is_state_secret(fref):
-                    hit = fref.display
-                    break
-        else:
-            hit = self.env.reach(pattern, None if ref.scope == "ws" else self.cwd_hint)
-        if hit is None:
-            return False
-        href = self.env.norm(hit, self.env.root)
-        found = self.env.protected(href)
-        inv, what = found if found else ("no-secret-write", f"{hit} (a credential file)")
-        shown = ref.display.replace("$(…)", "$(...)")
-        self.violate(inv, f"{how} {verb} {shown}, which is only known when it runs and may be {what}; "
-                     + (instead or "name the target literally (a path outside memory files, cuticle's files and "
-                        "credentials is allowed)")
-                     + ("; " + _SELF_FIX[inv] if inv == "no-memory-write-via-shell" else ""))
-        return True
+        """A target known only as a pattern counts as every protected path it could name (``unknown_target``)."""
+        return self.report(unknown_target(self.env, ref, how, verb, self.cwd_hint, instead))
 
     def check_state_secret(self, ref: PathRef, text: str, how: str) -> bool:
         """Any read of the stamp key or the server token (or a pattern that names one and nothing else)."""
-        env = self.env
-        if env.is_state_secret(ref):
-            shown = ref.display
-        elif is_pattern(text) and ref.scope in ("ws", "unknown"):
-            pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
-            rx = _pattern_regex(pattern, None if ref.scope == "ws" else self.cwd_hint)
-            if rx is None or (rx.match(env.root + "/zz-cuticle-probe/unrelated.txt") and "$(find)" not in text):
-                return False  # matches anything: no more the key than any other file (a find lists them all)
-            secrets = [env.root + "/" + s for s in STATE_SECRETS]
-            hits = [x for x in secrets if rx.match(x)]
-            if not hits:
-                return False
-            shown = f"{text} (= {hits[0][len(env.root) + 1:]})"
-        else:
-            return False
-        self.violate("no-governance-self-modification", f"{how} reads {shown}, cuticle's stamp key or server "
-                     "token; with it an agent could forge stamps or answers, so only cuticle itself reads it")
-        return True
+        return self.report(no_governance_self_modification.state_secret_read(self.env, ref, text, how, self.cwd_hint))
 
     def delete_effect(self, ref: PathRef, how: str, recursive: bool, filtered: bool = False) -> Effect:
-        hit = None if filtered and ref.scope == "ws" else self.env.protected(ref)
+        """The delete effect of ``how`` on ``ref`` (``filtered``: a find filter narrows what is deleted under the
+        workspace), judged by the recursive-delete invariant and those that own such paths."""
         if recursive:
-            # a find filter narrows what is deleted but not where: only the allowed dirs may be swept
-            ok = ref.scope == "ws" and ref.rel not in (None, "", ".") and glob_in(ref.rel, self.opts.delete_allowed)
-            if not ok:
-                where = {"ws": "inside the workspace but outside the allowed dirs",
-                         "home": "in the home directory", "abs": "outside the workspace",
-                         "unknown": "at a path that is only known at run time"}[ref.scope]
-                allowed = _allowed_dirs_text(tuple(self.opts.delete_allowed))
-                self.violate("no-recursive-delete", f"{how} recursively deletes {ref.display} ({where}); recursive "
-                             f"deletes are allowed only under {allowed}. Delete specific files, or ask the user")
-        if hit:
-            inv, what = hit
-            self.violate(inv, f"{how} deletes {what}; " + _SELF_FIX[inv])
+            self.report(no_recursive_delete.recursive_delete(ref, how, self.opts.delete_allowed))
+        if not (filtered and ref.scope == "ws") and self.report(protected_write(self.env, ref, how, "deletes")):
+            pass
         elif is_pattern(ref.display) or ref.scope == "unknown":
             self.reach_check(ref, how, "deletes")
         if recursive:
@@ -523,8 +471,7 @@ class Walker:
                     continue
                 taint = taints[0] if taints else None
                 if taint:
-                    self.violate("script-execution-tracking", f"runs a command whose name comes from {taint}ed "
-                                 "content; download or decode to a file, review it, then run it")
+                    self.report(script_execution_tracking.tainted_command_name(taint))
                     self.emit(argv, op, via, "dangerous", effects, sudo, wrappers)
                     return cwd, _NO_FLOW
                 return self.unknown_program(argv, cwd, via, op, effects, sudo, wrappers)
@@ -545,8 +492,7 @@ class Walker:
             if kind == "sudo":
                 sudo = True
                 wrappers = (*wrappers, tool)
-                self.violate("no-permission-escalation", f"'{head}' runs a command with elevated privileges; "
-                             "agents never escalate. Ask the user to run it")
+                self.report(no_permission_escalation.elevated(head))
             elif kind == "cwd":
                 cwd = extra
                 wrappers = (*wrappers, tool)
@@ -608,14 +554,7 @@ class Walker:
                     continue  # `$LINTER .`: the workspace as a whole is a normal argument
                 if self.check_state_secret(ref, value, head):
                     continue
-                hit = self.env.protected(ref)
-                if hit:
-                    inv, what = hit
-                    self.violate(inv, f"{head} is a program only known when it runs, and it is handed {what}; it "
-                                 "may change it. " + _SELF_FIX[inv])
-                elif self.env.is_credential(ref):
-                    self.violate("no-secret-write", f"{head} is a program only known when it runs, and it is handed "
-                                 f"the credential file {ref.display}; " + _SELF_FIX["no-secret-write"])
+                self.report(unknown_program_arg(self.env, ref, head))
         self.emit(argv, op, via, "exec", effects, sudo, wrappers)
         return cwd, _NO_FLOW
 
@@ -675,8 +614,7 @@ class Walker:
 
     def shell_script(self, text: str, cwd, via, op, taint) -> None:
         if taint:
-            self.violate("script-execution-tracking", f"{via} runs {taint}ed content as a script; save it to a "
-                         "file, review it, then run it")
+            self.report(script_execution_tracking.tainted_script(via, taint))
             self.emit([via, text], op, via, "dangerous", [])
         self.run_text(text, cwd, via, op)
 
@@ -731,10 +669,10 @@ class Walker:
         elif cat == _C_SQL:
             res = self.run_sql(tool, argv, cwd, stdin, effects)
         elif cat == _C_WIPER:
-            self.violate("no-recursive-delete", f"'{tool}' wipes a disk or filesystem; never run it from an agent")
+            self.report(no_recursive_delete.disk_wiper(tool))
             res = ("dangerous", None)
         elif cat == _C_ESCALATOR:
-            self.violate("no-permission-escalation", f"'{tool}' changes privileges or accounts; ask the user")
+            self.report(no_permission_escalation.privilege_tool(tool))
             res = ("dangerous", None)
         elif cat == _C_NET:
             res = self.run_net(tool, argv, cwd, stdin, effects)

@@ -10,6 +10,11 @@ the stamp key (`.cuticle/key`) or the local server's token (`.cuticle/serve.json
 readers that would include them (`tar -c .`, `cp -r .`, `grep -r . .`) unless they exclude `.cuticle`, and links
 to them.
 
+## How it is checked
+Writes, deletes and links are effects the walker (`rules/governance/analyze`) resolves to paths and
+`protected_write` / `unknown_target` (`_targets.py`) judge; `state_secret_read` below judges every word a command
+reads, `tree_read` and `state_dir_read` the commands that read a whole directory.
+
 ## Why
 An agent that can change the policy or the hooks can turn the gate off; one that can read the key can forge
 stamps that make its own lines look like the user's.
@@ -23,10 +28,47 @@ tar -czf /tmp/ws.tgz --exclude=.cuticle .   # allowed
 
 from __future__ import annotations
 
-from ..paths import STATE_SECRETS
+from ..paths import STATE_SECRETS, _pattern_regex, is_pattern
 from . import Invariant, Violation
 
 INVARIANT = Invariant("no-governance-self-modification", "writes to the policy, .cuticle/ or a host's hook settings; any read of the stamp key or server token", __doc__)
+
+#: what every denied write of this invariant tells the agent
+FIX = "the policy, cuticle's state and hook settings are changed only by the user (cuticle init / editing the file by hand)"
+
+
+def state_secret_read(env, ref, text: str, how: str, cwd_hint: str | None) -> Violation | None:
+    """A shell read of the stamp key or the server token: ``ref`` is one (``cat .cuticle/key``), or ``text`` is
+    a pattern that names one of them and not every file (``cat .cu*/ke?``; a ``find`` listing counts, it lists
+    them all). ``cwd_hint``: the working directory a pattern outside the workspace is relative to."""
+    if env.is_state_secret(ref):
+        shown = ref.display
+    elif is_pattern(text) and ref.scope in ("ws", "unknown"):
+        pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
+        rx = _pattern_regex(pattern, None if ref.scope == "ws" else cwd_hint)
+        if rx is None or (rx.match(env.root + "/zz-cuticle-probe/unrelated.txt") and "$(find)" not in text):
+            return None  # matches anything: no more the key than any other file (a find lists them all)
+        hits = [x for x in (env.root + "/" + s for s in STATE_SECRETS) if rx.match(x)]
+        if not hits:
+            return None
+        shown = f"{text} (= {hits[0][len(env.root) + 1:]})"
+    else:
+        return None
+    return Violation(INVARIANT.id, f"{how} reads {shown}, cuticle's stamp key or server token; with it an agent "
+                     "could forge stamps or answers, so only cuticle itself reads it")
+
+
+def state_dir_read(tool: str, display: str) -> Violation:
+    """``tool`` reads what is inside the ``.cuticle`` directory (``display``), the key and the token with it."""
+    return Violation(INVARIANT.id, f"{tool} reads {display}/, which holds cuticle's stamp key and server token; "
+                     "only cuticle itself reads them")
+
+
+def tree_read(tool: str, display: str) -> Violation:
+    """``tool`` reads every file under ``display``, a directory holding ``.cuticle/`` (an archive, a recursive
+    copy, a grep whose pattern matches the key's hex)."""
+    return Violation(INVARIANT.id, f"{tool} reads everything under {display}, cuticle's stamp key and server token "
+                     "included; exclude them (--exclude=.cuticle / --exclude-dir=.cuticle) or name the files you need")
 
 
 def file_tool_write(tool: str, op: str, what: str) -> Violation:

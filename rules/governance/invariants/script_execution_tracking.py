@@ -7,6 +7,11 @@ a file downloaded earlier in the same command and then run, `python3 -c "exec(ba
 content. An unknown program named by a variable (`"$EDITOR" notes.txt`, `$PYTHON -m pytest`) is not one of
 these: it is an ordinary exec.
 
+## How it is checked
+The walker (`rules/governance/analyze`) follows taint (fetched or decoded output) through pipes, variables and
+files written earlier in the command; the functions below give the denial where tainted text becomes code, and
+for a call too large or too deeply nested to inspect.
+
 ## Why
 Code that nobody read, fetched or unpacked at run time, is the usual way a prompt injection becomes an action.
 
@@ -19,6 +24,29 @@ $PYTHON -m pytest                # allowed
 
 from __future__ import annotations
 
-from . import Invariant
+from . import Invariant, Violation
 
 INVARIANT = Invariant("script-execution-tracking", "downloaded, decoded or computed code executed", __doc__)
+
+
+def tainted_script(via: str, taint: str) -> Violation:
+    """``via`` (``sh -c``, ``eval``, ``bash``…) runs a script whose text was fetched or decoded (``taint``)."""
+    return Violation(INVARIANT.id, f"{via} runs {taint}ed content as a script; save it to a file, review it, then "
+                     "run it")
+
+
+def tainted_command_name(taint: str) -> Violation:
+    """The name of the command to run comes from fetched or decoded content (``$(curl …) args``)."""
+    return Violation(INVARIANT.id, f"runs a command whose name comes from {taint}ed content; download or decode to "
+                     "a file, review it, then run it")
+
+
+def too_many_commands(limit: int) -> Violation:
+    """More than ``limit`` commands in one call: what is past the limit is not inspected, so the call is denied."""
+    return Violation(INVARIANT.id, f"more than {limit} commands in one call; cuticle cannot inspect them all. "
+                     "Split the work into smaller commands")
+
+
+def too_deep() -> Violation:
+    """Substitutions and nested shells deeper than the walker follows: the innermost ones are not inspected."""
+    return Violation(INVARIANT.id, "commands nested too deeply to inspect; run them directly")
