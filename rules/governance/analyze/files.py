@@ -7,11 +7,12 @@ from __future__ import annotations
 import os
 
 from .._lazy import LazyRe
+from ..invariants import no_permission_escalation, no_recursive_delete, script_execution_tracking
+from ..invariants._targets import link_to, protected_write
 from ..invariants.no_infra_destroy import infra_violation
 from ..invariants.no_permission_escalation import mode_danger, owner_danger
 from ..paths import DEVICES, PathRef
 from .model import Effect, _flow
-from .tools import _SELF_FIX
 from .words import _long, _operands, _opts_and_operands
 
 def _h_rm(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -31,9 +32,7 @@ def _h_rm(w: Walker, tool, argv, cwd, stdin, effects, taints):
             for name in find_ctx[1]:
                 name = name[2:] if name.startswith("./") else name
                 probe = w.env.norm(name, w.env.root + ("/" + base if base and "/" not in name else ""))
-                hit = w.env.protected(probe)
-                if hit:
-                    w.violate(hit[0], f"find -exec rm may delete {hit[1]}; " + _SELF_FIX[hit[0]])
+                w.report(protected_write(w.env, probe, "find -exec rm", "may delete"))
         effects.append(w.delete_effect(ref, "rm", recursive=recursive, filtered=filtered and ref.scope == "ws"))
     return typ, None
 
@@ -86,26 +85,11 @@ def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 # the target as the link resolves it and as the command's directory names it (ln -r, a copy of
                 # the link, or a later cd make them the same file): a protected target is denied wherever the
                 # link itself goes
-                hit = None
-                for sref in dict.fromkeys((w.env.norm(s, cwd), w.env.norm(s, base_dir))):
-                    hit = w.env.protected(sref)
-                    if hit is None and w.env.is_state_secret(sref):
-                        hit = ("no-governance-self-modification", f"{sref.display} (cuticle's stamp key or token)")
-                    if hit or w.env.is_secret(sref):
-                        break
-                if hit:
-                    w.violate(hit[0], f"{tool} links to {hit[1]}: whatever is written through the link changes it, "
-                              "and reads through it are reads of it; copy the content instead (cp without -l/-s), "
-                              "or link an ordinary file")
-                elif w.env.is_secret(sref):
-                    w.violate("no-secret-write", f"{tool} links to the credential file {sref.display}; "
-                              + _SELF_FIX["no-secret-write"])
+                w.report(link_to(w.env, tool, dict.fromkeys((w.env.norm(s, cwd), w.env.norm(s, base_dir)))))
     if tool == "mv":
         for s in srcs:
             ref = w.env.norm(s, cwd)
-            hit = w.env.protected(ref)
-            if hit:
-                w.violate(hit[0], f"mv moves away {hit[1]}; " + _SELF_FIX[hit[0]])
+            w.report(protected_write(w.env, ref, "mv", "moves away"))
             effects.append(Effect("write", ref.display, "path"))
     if tool in ("cp", "install"):
         for s in srcs:
@@ -186,8 +170,7 @@ def _h_chmod(w: Walker, tool, argv, cwd, stdin, effects, taints):
         danger = owner_danger(tool, ops[0] if ops else "")
         ops = ops[1:]
     if danger:
-        w.violate("no-permission-escalation", f"{tool} {mode if tool == 'chmod' else ''} {danger}; use "
-                  "chmod +x or 755/644 instead".replace("  ", " "))
+        w.report(no_permission_escalation.mode_change(tool, mode, danger))
     for ref in w.paths(ops, cwd):
         effects.append(w.write_effect(ref, tool))
     return ("dangerous" if danger else "write"), None
@@ -209,7 +192,7 @@ def _h_dd(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if a.startswith("of="):
             target = a[3:]
             if target.startswith("/dev/") and target not in DEVICES:
-                w.violate("no-recursive-delete", f"dd writes the device {target}; that wipes a disk")
+                w.report(no_recursive_delete.device_write(target))
                 return "dangerous", None
             effects.append(w.write_effect(w.env.norm(target, cwd), "dd"))
     return "write", None
@@ -221,11 +204,10 @@ def _h_source(w: Walker, tool, argv, cwd, stdin, effects, taints):
     target = argv[1]
     taint = taints[1] if len(taints) > 1 else None
     if target.startswith("<(…)") and taint:
-        w.violate("script-execution-tracking", f"{argv[0]} runs a script straight from {taint}ed content; download"
-                  " it, review it, then run it")
+        w.report(script_execution_tracking.tainted_source(argv[0], taint))
         return "dangerous", None
     if target in ("/dev/stdin", "-") and stdin is not None and stdin.taint:
-        w.violate("script-execution-tracking", f"{argv[0]} runs {stdin.taint}ed stdin")
+        w.report(script_execution_tracking.tainted_stdin(argv[0], stdin.taint))
         return "dangerous", None
     w.check_exec_of_download(target, cwd)
     return "exec", None
@@ -267,7 +249,7 @@ def _h_base64(w: Walker, tool, argv, cwd, stdin, effects, taints):
 def _h_infra(w: Walker, tool, argv, cwd, stdin, effects, taints):
     v = infra_violation(tool, argv)
     if v is not None:
-        w.violate(v.invariant, v.reason)
+        w.report(v)
         return "dangerous", None
     return "exec", None
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from ..invariants.no_protected_branch import branch_in
+from ..invariants import no_force_push, no_protected_branch
 from .archives import _apply_patches
 from .model import Effect, _names_flow
 from .words import _operands, _opts_and_operands
@@ -62,9 +62,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         _git_push(w, rest, repo, effects, protected)
     elif sub == "commit":
         branch = w.current_branch(repo)
-        if branch and branch_in(branch, protected):
-            w.violate("no-protected-branch", f"git commit on the protected branch {branch}; commit on a feature "
-                      "branch (git switch -c feat/…) and open a pull request")
+        w.report(no_protected_branch.commit_on(branch, protected))
         effects.append(Effect("git", branch or "", "branch" if branch else ""))
     elif sub in ("checkout", "switch"):
         flags, ops, values = _opts_and_operands(rest, {"-b", "-B", "-c", "-C", "--orphan", "--conflict"})
@@ -94,9 +92,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         flags, ops, values = _opts_and_operands(rest, {"-u", "--set-upstream-to"})
         if {"d", "D", "delete", "f", "force", "m", "M", "move"} & set(flags):
             for b in ops:
-                if branch_in(b, protected):
-                    w.violate("no-protected-branch", f"git branch {' '.join(rest)} deletes or moves the protected "
-                              f"branch {b}; ask the user")
+                w.report(no_protected_branch.branch_change(" ".join(rest), b, protected))
     elif sub == "clone":
         flags, ops, values = _opts_and_operands(rest, {"-b", "--branch", "-o", "--origin", "--depth", "-c",
                                                        "--config", "--reference", "--template", "-j", "--jobs"})
@@ -163,7 +159,6 @@ def _stash_names(repo: str | None, which: list[str]) -> list[str] | None:
     return [line for line in out.stdout.splitlines() if line.strip()]
 
 
-_PUSH_FORCE = frozenset({"force", "f", "force-with-lease", "force-if-includes", "mirror"})
 #: the long options of git push that _git_push tells apart, in the order an abbreviation picks its first match
 _PUSH_LONG = ("force", "force-with-lease", "force-if-includes", "mirror", "delete", "all", "branches", "prune",
               "set-upstream", "tags", "dry-run", "repo", "push-option")
@@ -173,7 +168,6 @@ _PUSH_NOT_CURRENT = frozenset({"all", "branches", "mirror", "tags"})
 
 
 def _git_push(w: Walker, rest, repo, effects, protected) -> None:
-    force_flags = _PUSH_FORCE
     flags: list[str] = []
     ops: list[str] = []
     i = 0
@@ -202,22 +196,12 @@ def _git_push(w: Walker, rest, repo, effects, protected) -> None:
         ops.append(a)
     fset = set(flags)
     refspecs = ops[1:]  # ops[0] is the remote
-    if fset & force_flags or any(r.startswith("+") for r in refspecs):
-        if any(r.startswith("+") for r in refspecs):
-            how = "a '+' refspec"
-        else:
-            first = next(f for f in flags if f in force_flags)
-            how = "--force" if first == "f" else "--" + first
-        w.violate("no-force-push", f"git push {' '.join(rest)} is a force push ({how}); push without force, or "
-                  "ask the user")
+    w.report(no_force_push.force_push(" ".join(rest), flags, refspecs))
     deleting = bool(fset & _PUSH_DELETE)
     if fset & _PUSH_MANY:
-        for b in protected:
-            w.violate("no-protected-branch", f"git push --{'all' if 'all' in fset else 'mirror'} also pushes the "
-                      f"protected branch {b}; push your feature branch by name")
-            break
+        w.report(no_protected_branch.push_every_branch("all" if "all" in fset else "mirror", protected))
     if fset & {"prune"}:
-        w.violate("no-protected-branch", "git push --prune deletes remote branches; push your branch by name")
+        w.report(no_protected_branch.push_prune())
     dests: list[tuple[str, bool]] = []
     for r in refspecs:
         spec = r[1:] if r.startswith("+") else r
@@ -236,10 +220,7 @@ def _git_push(w: Walker, rest, repo, effects, protected) -> None:
     for dst, is_delete in dests:
         if dst.startswith("refs/heads/"):
             dst = dst[len("refs/heads/"):]
-        if dst and branch_in(dst, protected):
-            what = "deletes the remote protected branch" if is_delete else "pushes to the protected branch"
-            w.violate("no-protected-branch", f"git push {' '.join(rest)} {what} {dst}; push a feature branch and "
-                      "open a pull request")
+        w.report(no_protected_branch.push_to(" ".join(rest), dst, is_delete, protected))
         effects.append(Effect("git", dst, "branch") if dst else Effect("git"))
 
 

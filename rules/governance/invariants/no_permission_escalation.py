@@ -42,6 +42,12 @@ def privilege_tool(tool: str) -> Violation:
     return Violation(INVARIANT.id, f"'{tool}' changes privileges or accounts; ask the user")
 
 
+def mode_change(tool: str, mode: str, danger: str) -> Violation:
+    """``chmod MODE`` or ``chown``/``chgrp`` whose ``danger`` (``mode_danger``, ``owner_danger``) escalates."""
+    return Violation(INVARIANT.id, f"{tool} {mode if tool == 'chmod' else ''} {danger}; use chmod +x or 755/644 "
+                     "instead".replace("  ", " "))
+
+
 def account_file_write(ref, how: str) -> Violation | None:
     """``how`` writes an account or sudo file (``/etc/sudoers*``, ``/etc/passwd``, ``/etc/shadow``,
     ``/etc/group``)."""

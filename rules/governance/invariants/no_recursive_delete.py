@@ -48,6 +48,11 @@ def recursive_delete(ref, how: str, delete_allowed: tuple[str, ...]) -> Violatio
                      "files, or ask the user")
 
 
+def device_write(target: str) -> Violation:
+    """``dd of=/dev/…``: writing a block device wipes the disk."""
+    return Violation(INVARIANT.id, f"dd writes the device {target}; that wipes a disk")
+
+
 def disk_wiper(tool: str) -> Violation:
     """``tool`` (``mkfs*``, ``wipefs``, ``shred`` of a device…) wipes a disk or filesystem whatever its arguments."""
     return Violation(INVARIANT.id, f"'{tool}' wipes a disk or filesystem; never run it from an agent")

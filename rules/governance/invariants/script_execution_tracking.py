@@ -35,6 +35,17 @@ def tainted_script(via: str, taint: str) -> Violation:
                      "run it")
 
 
+def tainted_source(how: str, taint: str) -> Violation:
+    """``source <(curl …)`` / ``. <(… | base64 -d)``: the current shell runs fetched or decoded text."""
+    return Violation(INVARIANT.id, f"{how} runs a script straight from {taint}ed content; download it, review it, "
+                     "then run it")
+
+
+def tainted_stdin(how: str, taint: str) -> Violation:
+    """``source /dev/stdin`` with fetched or decoded text on stdin."""
+    return Violation(INVARIANT.id, f"{how} runs {taint}ed stdin")
+
+
 def tainted_command_name(taint: str) -> Violation:
     """The name of the command to run comes from fetched or decoded content (``$(curl …) args``)."""
     return Violation(INVARIANT.id, f"runs a command whose name comes from {taint}ed content; download or decode to "
