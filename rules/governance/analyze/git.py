@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import os
 
-from ..invariants import no_force_push, no_protected_branch
+from ..invariants import no_force_push, no_governance_self_modification, no_protected_branch
+from ..invariants._targets import unknown_stash
 from .archives import _apply_patches
 from .model import Effect, _names_flow
 from .words import _operands, _opts_and_operands
@@ -117,16 +118,10 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
             return "git", None
         # the stash's files are in the object store and could not be listed: they may be any tracked file
         w.cwd_hint = repo
-        w.reach_check(w.env.norm("$(…)", repo), f"git stash {rest[0]}", "writes")
-        if w.out.violations and w.out.violations[-1].reason.startswith(f"git stash {rest[0]} writes"):
-            v = w.out.violations.pop()
-            w.violate(v.invariant, f"git stash {rest[0]} writes whatever the stash holds, which cuticle cannot see "
-                      "and may include memory or cuticle's files; list it with `git stash show --name-only` and "
-                      "restore the other files with `git checkout stash@{0} -- FILE`")
+        w.report(unknown_stash(w.env, w.env.norm("$(…)", repo), f"git stash {rest[0]}", repo))
     elif sub == "config":
         if any(a.startswith("core.hookspath") or a.startswith("core.hooksPath") for a in rest):
-            w.violate("no-governance-self-modification", "git config core.hooksPath redirects git hooks; hooks are "
-                      "cuticle's, leave them alone")
+            w.report(no_governance_self_modification.hooks_path())
     return "git", None
 
 

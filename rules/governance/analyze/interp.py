@@ -10,16 +10,18 @@ from .._lazy import LazyRe
 from ..paths import PathRef, is_pattern
 from .archives import _extract
 from .model import RANK
-from ..invariants.no_destructive_sql import destructive_reason, sql_kind
-from .tools import SHELLS, _SELF_FIX
+from ..invariants import no_governance_self_modification, no_network_egress, no_secret_write
+from ..invariants import script_execution_tracking as _sx
+from ..invariants._targets import protected_write
+from ..invariants.no_destructive_sql import destructive, sql_kind
+from .tools import SHELLS
 from .words import _short
 
 def check_exec_of_download(self, path: str, cwd, lang: str = "sh", op: str = ";") -> None:
     if self.downloads or self.written:
         ref = self.env.norm(path, cwd)
         if ref.abs and ref.abs in self.downloads:
-            self.violate("script-execution-tracking", f"runs {ref.display}, which this command just downloaded;"
-                         " review the file first")
+            self.report(_sx.downloaded_run(ref.display))
         elif ref.abs and ref.abs in self.written:
             text = self.written.pop(ref.abs)  # pop: a script that runs itself is inspected once
             if lang in SHELLS or lang == "sh":
@@ -66,8 +68,7 @@ def run_shell(self, tool, argv, cwd, via, op, stdin, effects, taints):
         if target.startswith("<(…)") or target.startswith("/dev/fd/") or target == "/dev/stdin":
             taint = taints[i] if i < len(taints) else None
             if taint or (stdin and stdin.taint and target == "/dev/stdin"):
-                self.violate("script-execution-tracking", f"{tool} runs a script straight from the network or "
-                             "a decoder; download it, review it, then run it")
+                self.report(_sx.script_from_stream(tool))
             return "dangerous" if taint else "exec", None
         self.check_exec_of_download(target, cwd, tool, op)
         if self.out.violations and self.out.violations[-1].invariant == "script-execution-tracking" \
@@ -77,8 +78,7 @@ def run_shell(self, tool, argv, cwd, via, op, stdin, effects, taints):
     # the shell reads its script from stdin
     if stdin is not None:
         if stdin.taint:
-            self.violate("script-execution-tracking", f"pipes {stdin.taint}ed content into {tool}; download "
-                         "to a file, review it, then run it")
+            self.report(_sx.piped_into(tool, stdin.taint))
             return "dangerous", None
         if stdin.text:
             self.run_text(stdin.text, cwd, f"{tool} stdin", op)
@@ -155,8 +155,7 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
             if a.startswith("<(…)"):
                 taint = taints[i] if i < len(taints) else None
                 if taint:
-                    self.violate("script-execution-tracking", f"{tool} runs code straight from the network; "
-                                 "download it, review it, then run it")
+                    self.report(_sx.code_from_network(tool))
                     return "dangerous", None
             break
         files.append(a)
@@ -164,8 +163,7 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
     if code is not None:
         taint = taints[code_idx] if code_idx is not None and code_idx < len(taints) else None
         if taint:
-            self.violate("script-execution-tracking", f"{tool} runs {taint}ed code; save it, review it, then "
-                         "run it")
+            self.report(_sx.tainted_code(tool, taint))
             return "dangerous", None
         typ = self.scan_code(tool, code, cwd, op, tuple(files) + tuple(argv[i:]))
         if inplace:
@@ -176,8 +174,7 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
         return typ, None
     if not script_given or reads_stdin:
         if stdin is not None and stdin.taint:
-            self.violate("script-execution-tracking", f"pipes {stdin.taint}ed content into {tool}; download "
-                         "to a file, review it, then run it")
+            self.report(_sx.piped_into(tool, stdin.taint))
             return "dangerous", None
         if stdin is not None and stdin.text:
             return self.scan_code(tool, stdin.text, cwd, op), None
@@ -202,21 +199,17 @@ def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -
     else:
         if any(x.rstrip("/").endswith(".cuticle") for x in strings) and \
                 any(x in ("key", "serve.json", "/key", "/serve.json") for x in strings):
-            self.violate("no-governance-self-modification", f"{lang} code builds the path of cuticle's stamp key "
-                         "or server token; only cuticle itself reads them")
+            self.report(no_governance_self_modification.key_path_built(lang))
     if _FETCH_API.search(code):
         for x in strings:
             if _pathish(x) and self.carries_protected(x, cwd):
-                self.violate("no-network-egress", f"{lang} code talks to the network and reads {x}, a protected "
-                             "file (memory, cuticle's state, the policy or a credential); it never leaves the "
-                             "machine")
+                self.report(no_network_egress.code_sends(lang, x))
                 break
     if _FETCH_API.search(code) and _EXEC_API.search(code):
-        self.violate("script-execution-tracking", f"{lang} code fetches content and executes it; download it, "
-                     "review it, then run it")
+        self.report(_sx.code_fetches_and_runs(lang))
         typ = "dangerous"
     if _DECODE_API.search(code) and _EXEC_API.search(code):
-        self.violate("script-execution-tracking", f"{lang} code decodes a payload and executes it")
+        self.report(_sx.code_decodes_and_runs(lang))
         typ = "dangerous"
     for m in _SHELL_CALL.finditer(code):
         arg = _call_args(code, m.end())
@@ -242,16 +235,11 @@ def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -
         for s in strings:
             if _pathish(s):
                 ref = self.env.norm(s, cwd)
-                hit = self.env.protected(ref)
-                if hit:
-                    inv, what = hit
-                    self.violate(inv, f"{lang} code writes {what}; " + _SELF_FIX[inv])
+                if self.report(protected_write(self.env, ref, f"{lang} code")):
                     found = True
                 elif is_pattern(s):
                     found = self.reach_check(ref, f"{lang} code", "writes") or found
-                elif self.env.is_credential(ref):
-                    self.violate("no-secret-write", f"{lang} code writes {ref.display}, a credential file; "
-                                 + _SELF_FIX["no-secret-write"])
+                elif self.report(no_secret_write.credential_write(self.env, ref, f"{lang} code")):
                     found = True
         if not found and _computed_write(code):
             if _ARGV_API.search(code) and args:
@@ -265,7 +253,7 @@ def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -
     for s in strings:
         kind = sql_kind(s)
         if kind == "destructive":
-            self.violate("no-destructive-sql", destructive_reason(f"{lang} code", _short(s)))
+            self.report(destructive(f"{lang} code", _short(s)))
             typ = "dangerous"
     return typ
 _FETCH_API = LazyRe(r"urlopen|urllib|requests\.(get|post)|http\.client|httpx|\bfetch\s*\(|https?\.get|"

@@ -4,7 +4,7 @@ and what counts as destructive are decided by ``invariants/no_destructive_sql.py
 
 from __future__ import annotations
 
-from ..invariants.no_destructive_sql import destructive_reason, sql_kind
+from ..invariants.no_destructive_sql import destructive, sql_kind
 from .model import RANK
 from .words import _short
 
@@ -58,7 +58,7 @@ def run_sql(self, tool, argv, cwd, stdin, effects):
     for t in texts:
         kind = sql_kind(t)
         if kind == "destructive":
-            self.violate("no-destructive-sql", destructive_reason(tool, _short(t)))
+            self.report(destructive(tool, _short(t)))
             typ = "dangerous"
         elif kind == "write" and RANK[typ] < RANK["write"]:
             typ = "write"

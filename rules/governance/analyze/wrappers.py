@@ -5,7 +5,7 @@ watch, flock, eval, runners and busybox.
 from __future__ import annotations
 
 from ..canon import tool_name
-from ..invariants.no_ide_socket_access import _ide_hit
+from ..invariants.no_ide_socket_access import ide_assignment
 from .words import _skip_opts
 
 def _w_sudo(w: Walker, argv, cwd):
@@ -53,9 +53,8 @@ def _w_env(w: Walker, argv, cwd):
             i += 1
             continue
         if "=" in a and not a.startswith("="):
-            name = a.split("=", 1)[0]
-            if _ide_hit(a):
-                w.violate("no-ide-socket-access", f"env sets {name} to an IDE socket; editor sockets are off limits")
+            name, _, value = a.partition("=")
+            w.report(ide_assignment(name, value, "env"))
             i += 1
             continue
         break

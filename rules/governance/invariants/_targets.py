@@ -49,6 +49,17 @@ def link_to(env, tool: str, targets) -> Violation | None:
     return Violation(_cred.INVARIANT.id, f"{tool} links to the credential file {sref.display}; " + _cred.FIX)
 
 
+def unknown_stash(env, ref, how: str, cwd_hint: str | None) -> Violation | None:
+    """``git stash pop/apply`` (``how``) of a stash whose files could not be listed: it may write any tracked
+    file (``ref``: the repository's ``$(…)``), so it counts as every protected path in reach."""
+    v = unknown_target(env, ref, how, "writes", cwd_hint)
+    if v is None:
+        return None
+    return Violation(v.invariant, f"{how} writes whatever the stash holds, which cuticle cannot see and may include "
+                     "memory or cuticle's files; list it with `git stash show --name-only` and restore the other files "
+                     "with `git checkout stash@{0} -- FILE`")
+
+
 def unknown_program_arg(env, ref, head: str) -> Violation | None:
     """``head``, a program only known when it runs (``"$EDITOR"``), is handed ``ref``, a protected or credential
     file: it may change it."""

@@ -58,6 +58,18 @@ def state_secret_read(env, ref, text: str, how: str, cwd_hint: str | None) -> Vi
                      "could forge stamps or answers, so only cuticle itself reads it")
 
 
+def key_path_built(lang: str) -> Violation:
+    """Inline ``lang`` code joins ``.cuticle`` and ``key`` / ``serve.json`` into the path of a state secret."""
+    return Violation(INVARIANT.id, f"{lang} code builds the path of cuticle's stamp key or server token; only "
+                     "cuticle itself reads them")
+
+
+def hooks_path() -> Violation:
+    """``git config core.hooksPath …`` points git at other hooks than the installed ones."""
+    return Violation(INVARIANT.id, "git config core.hooksPath redirects git hooks; hooks are cuticle's, leave them "
+                     "alone")
+
+
 def state_dir_read(tool: str, display: str) -> Violation:
     """``tool`` reads what is inside the ``.cuticle`` directory (``display``), the key and the token with it."""
     return Violation(INVARIANT.id, f"{tool} reads {display}/, which holds cuticle's stamp key and server token; "

@@ -54,11 +54,13 @@ def _ide_hit(text: str) -> bool:
     return _IDE.search(text) is not None
 
 
-def ide_assignment(name: str, value: str) -> Violation | None:
-    """A shell assignment ``name=value`` that points a variable at an IDE socket."""
+def ide_assignment(name: str, value: str, how: str = "") -> Violation | None:
+    """An assignment ``name=value`` (a shell assignment, or ``how``: the ``env`` that sets it) that points a
+    variable at an IDE socket."""
     if not _ide_hit(name + "=" + value):
         return None
-    return Violation(INVARIANT.id, f"sets {name} to an IDE socket; editor sockets are off limits")
+    return Violation(INVARIANT.id, f"{how + ' ' if how else ''}sets {name} to an IDE socket; editor sockets are off "
+                     "limits")
 
 
 def ide_command(words: str) -> Violation | None:

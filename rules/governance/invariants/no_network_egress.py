@@ -70,6 +70,12 @@ def upload(env, ref, tool: str, cwd: str | None) -> Violation | None:
     return None
 
 
+def code_sends(lang: str, path: str) -> Violation:
+    """Inline ``lang`` code that talks to the network names ``path``, a protected file it may send."""
+    return Violation(INVARIANT.id, f"{lang} code talks to the network and reads {path}, a protected file (memory, "
+                     "cuticle's state, the policy or a credential); it never leaves the machine")
+
+
 def cloud_upload(tool: str, display: str) -> Violation:
     """A cloud copy (``aws s3 cp``, ``gsutil cp``) sends ``display``, a protected file, to a bucket."""
     return Violation(INVARIANT.id, f"{tool} uploads {display}, a protected file (memory, cuticle's state, the policy "

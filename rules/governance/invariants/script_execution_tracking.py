@@ -46,6 +46,45 @@ def tainted_stdin(how: str, taint: str) -> Violation:
     return Violation(INVARIANT.id, f"{how} runs {taint}ed stdin")
 
 
+def downloaded_run(display: str) -> Violation:
+    """The command runs ``display``, a file this same command line downloaded (``curl -o x.sh … && sh x.sh``)."""
+    return Violation(INVARIANT.id, f"runs {display}, which this command just downloaded; review the file first")
+
+
+def script_from_stream(tool: str) -> Violation:
+    """A shell runs its script from a process substitution or ``/dev/stdin`` that carries fetched or decoded text
+    (``bash <(curl …)``)."""
+    return Violation(INVARIANT.id, f"{tool} runs a script straight from the network or a decoder; download it, "
+                     "review it, then run it")
+
+
+def piped_into(tool: str, taint: str) -> Violation:
+    """Fetched or decoded text is piped into a shell or interpreter that runs it (``curl … | sh``)."""
+    return Violation(INVARIANT.id, f"pipes {taint}ed content into {tool}; download to a file, review it, then run it")
+
+
+def code_from_network(tool: str) -> Violation:
+    """An interpreter runs a program file that is a process substitution of fetched text (``python <(curl …)``)."""
+    return Violation(INVARIANT.id, f"{tool} runs code straight from the network; download it, review it, then run "
+                     "it")
+
+
+def tainted_code(tool: str, taint: str) -> Violation:
+    """An interpreter's inline code (``-c``, ``-e``) is fetched or decoded text."""
+    return Violation(INVARIANT.id, f"{tool} runs {taint}ed code; save it, review it, then run it")
+
+
+def code_fetches_and_runs(lang: str) -> Violation:
+    """Inline ``lang`` code that both fetches content and executes code (``exec(urlopen(…).read())``)."""
+    return Violation(INVARIANT.id, f"{lang} code fetches content and executes it; download it, review it, then run "
+                     "it")
+
+
+def code_decodes_and_runs(lang: str) -> Violation:
+    """Inline ``lang`` code that both decodes a payload and executes code (``exec(base64.b64decode(…))``)."""
+    return Violation(INVARIANT.id, f"{lang} code decodes a payload and executes it")
+
+
 def tainted_command_name(taint: str) -> Violation:
     """The name of the command to run comes from fetched or decoded content (``$(curl …) args``)."""
     return Violation(INVARIANT.id, f"runs a command whose name comes from {taint}ed content; download or decode to "
