@@ -1,5 +1,6 @@
 """The walker: visits every simple command of a parsed script, expands its words, follows pipes and redirections,
-looks through wrappers and types each segment; analyze_command is its entry point.
+looks through wrappers and types each segment; analyze_command is its entry point. It produces effects; the
+invariant modules (``rules/governance/invariants``) judge them, and the walker reports their violations.
 
 Over 800 lines because the Walker class is one unit: its methods share the walking state (variables, taints, working
 directories, functions, the segment being typed); the parts that need only a segment's words live in the sibling
@@ -78,9 +79,6 @@ class Walker:
         self.cwd_hint: str | None = env.root
 
     # -- reporting -----------------------------------------------------------------------------------
-    def violate(self, invariant: str, reason: str) -> None:
-        self.out.violations.append(Violation(invariant, reason, len(self.out.segments)))
-
     def report(self, v: Violation | None) -> bool:
         """Record an invariant's judgment of the effect at hand (None: nothing broken) against the segment being
         typed; True when there was one."""
