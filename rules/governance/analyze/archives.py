@@ -105,7 +105,7 @@ def _h_cloud_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 continue
             ref = w.env.norm(src, cwd)
             if w.carries_protected(src, cwd) or w.env.protected(ref):
-                w.report(no_network_egress.cloud_upload(tool, ref.display))
+                w.report(no_network_egress.cloud_upload(tool, ref.display, segment=w.at))
             effects.append(Effect("read", ref.display, "path"))
     elif len(rest) >= 2:
         effects.append(w.write_effect(w.env.norm(rest[-1], cwd), tool))
@@ -128,7 +128,8 @@ def _h_tar(w: Walker, tool, argv, cwd, stdin, effects, taints):
         flags.extend(argv[1])
     if "x" in flags or "extract" in flags or "get" in flags:
         dest = values.get("C") or values.get("directory") or "."
-        if dest != "." and w.report(protected_write(w.env, w.env.norm(dest, cwd), "tar", "extracts into")):
+        into = w.env.norm(dest, cwd)
+        if dest != "." and w.report(protected_write(w.env, into, "tar", "extracts into", segment=w.at)):
             return "write", None
         archive = values.get("f") or values.get("file")
         members = ops[1:] if archive is None and argv[1:] and not argv[1].startswith("-") and "f" in argv[1] \

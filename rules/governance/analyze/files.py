@@ -32,7 +32,7 @@ def _h_rm(w: Walker, tool, argv, cwd, stdin, effects, taints):
             for name in find_ctx[1]:
                 name = name[2:] if name.startswith("./") else name
                 probe = w.env.norm(name, w.env.root + ("/" + base if base and "/" not in name else ""))
-                w.report(protected_write(w.env, probe, "find -exec rm", "may delete"))
+                w.report(protected_write(w.env, probe, "find -exec rm", "may delete", segment=w.at))
         effects.append(w.delete_effect(ref, "rm", recursive=recursive, filtered=filtered and ref.scope == "ws"))
     return typ, None
 
@@ -85,11 +85,12 @@ def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 # the target as the link resolves it and as the command's directory names it (ln -r, a copy of
                 # the link, or a later cd make them the same file): a protected target is denied wherever the
                 # link itself goes
-                w.report(link_to(w.env, tool, dict.fromkeys((w.env.norm(s, cwd), w.env.norm(s, base_dir)))))
+                targets = dict.fromkeys((w.env.norm(s, cwd), w.env.norm(s, base_dir)))
+                w.report(link_to(w.env, tool, targets, segment=w.at))
     if tool == "mv":
         for s in srcs:
             ref = w.env.norm(s, cwd)
-            w.report(protected_write(w.env, ref, "mv", "moves away"))
+            w.report(protected_write(w.env, ref, "mv", "moves away", segment=w.at))
             effects.append(Effect("write", ref.display, "path"))
     if tool in ("cp", "install"):
         for s in srcs:
@@ -170,7 +171,7 @@ def _h_chmod(w: Walker, tool, argv, cwd, stdin, effects, taints):
         danger = owner_danger(tool, ops[0] if ops else "")
         ops = ops[1:]
     if danger:
-        w.report(no_permission_escalation.mode_change(tool, mode, danger))
+        w.report(no_permission_escalation.mode_change(tool, mode, danger, segment=w.at))
     for ref in w.paths(ops, cwd):
         effects.append(w.write_effect(ref, tool))
     return ("dangerous" if danger else "write"), None
@@ -192,7 +193,7 @@ def _h_dd(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if a.startswith("of="):
             target = a[3:]
             if target.startswith("/dev/") and target not in DEVICES:
-                w.report(no_recursive_delete.device_write(target))
+                w.report(no_recursive_delete.device_write(target, segment=w.at))
                 return "dangerous", None
             effects.append(w.write_effect(w.env.norm(target, cwd), "dd"))
     return "write", None
@@ -204,10 +205,10 @@ def _h_source(w: Walker, tool, argv, cwd, stdin, effects, taints):
     target = argv[1]
     taint = taints[1] if len(taints) > 1 else None
     if target.startswith("<(…)") and taint:
-        w.report(script_execution_tracking.tainted_source(argv[0], taint))
+        w.report(script_execution_tracking.tainted_source(argv[0], taint, segment=w.at))
         return "dangerous", None
     if target in ("/dev/stdin", "-") and stdin is not None and stdin.taint:
-        w.report(script_execution_tracking.tainted_stdin(argv[0], stdin.taint))
+        w.report(script_execution_tracking.tainted_stdin(argv[0], stdin.taint, segment=w.at))
         return "dangerous", None
     w.check_exec_of_download(target, cwd)
     return "exec", None
@@ -247,7 +248,7 @@ def _h_base64(w: Walker, tool, argv, cwd, stdin, effects, taints):
 
 
 def _h_infra(w: Walker, tool, argv, cwd, stdin, effects, taints):
-    v = infra_violation(tool, argv)
+    v = infra_violation(tool, argv, segment=w.at)
     if v is not None:
         w.report(v)
         return "dangerous", None

@@ -63,7 +63,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         _git_push(w, rest, repo, effects, protected)
     elif sub == "commit":
         branch = w.current_branch(repo)
-        w.report(no_protected_branch.commit_on(branch, protected))
+        w.report(no_protected_branch.commit_on(branch, protected, segment=w.at))
         effects.append(Effect("git", branch or "", "branch" if branch else ""))
     elif sub in ("checkout", "switch"):
         flags, ops, values = _opts_and_operands(rest, {"-b", "-B", "-c", "-C", "--orphan", "--conflict"})
@@ -93,7 +93,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         flags, ops, values = _opts_and_operands(rest, {"-u", "--set-upstream-to"})
         if {"d", "D", "delete", "f", "force", "m", "M", "move"} & set(flags):
             for b in ops:
-                w.report(no_protected_branch.branch_change(" ".join(rest), b, protected))
+                w.report(no_protected_branch.branch_change(" ".join(rest), b, protected, segment=w.at))
     elif sub == "clone":
         flags, ops, values = _opts_and_operands(rest, {"-b", "--branch", "-o", "--origin", "--depth", "-c",
                                                        "--config", "--reference", "--template", "-j", "--jobs"})
@@ -118,10 +118,10 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
             return "git", None
         # the stash's files are in the object store and could not be listed: they may be any tracked file
         w.cwd_hint = repo
-        w.report(unknown_stash(w.env, w.env.norm("$(…)", repo), f"git stash {rest[0]}", repo))
+        w.report(unknown_stash(w.env, w.env.norm("$(…)", repo), f"git stash {rest[0]}", repo, segment=w.at))
     elif sub == "config":
         if any(a.startswith("core.hookspath") or a.startswith("core.hooksPath") for a in rest):
-            w.report(no_governance_self_modification.hooks_path())
+            w.report(no_governance_self_modification.hooks_path(segment=w.at))
     return "git", None
 
 
@@ -191,12 +191,12 @@ def _git_push(w: Walker, rest, repo, effects, protected) -> None:
         ops.append(a)
     fset = set(flags)
     refspecs = ops[1:]  # ops[0] is the remote
-    w.report(no_force_push.force_push(" ".join(rest), flags, refspecs))
+    w.report(no_force_push.force_push(" ".join(rest), flags, refspecs, segment=w.at))
     deleting = bool(fset & _PUSH_DELETE)
     if fset & _PUSH_MANY:
-        w.report(no_protected_branch.push_every_branch("all" if "all" in fset else "mirror", protected))
+        w.report(no_protected_branch.push_every_branch("all" if "all" in fset else "mirror", protected, segment=w.at))
     if fset & {"prune"}:
-        w.report(no_protected_branch.push_prune())
+        w.report(no_protected_branch.push_prune(segment=w.at))
     dests: list[tuple[str, bool]] = []
     for r in refspecs:
         spec = r[1:] if r.startswith("+") else r
@@ -215,7 +215,7 @@ def _git_push(w: Walker, rest, repo, effects, protected) -> None:
     for dst, is_delete in dests:
         if dst.startswith("refs/heads/"):
             dst = dst[len("refs/heads/"):]
-        w.report(no_protected_branch.push_to(" ".join(rest), dst, is_delete, protected))
+        w.report(no_protected_branch.push_to(" ".join(rest), dst, is_delete, protected, segment=w.at))
         effects.append(Effect("git", dst, "branch") if dst else Effect("git"))
 
 

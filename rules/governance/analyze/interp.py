@@ -21,7 +21,7 @@ def check_exec_of_download(self, path: str, cwd, lang: str = "sh", op: str = ";"
     if self.downloads or self.written:
         ref = self.env.norm(path, cwd)
         if ref.abs and ref.abs in self.downloads:
-            self.report(_sx.downloaded_run(ref.display))
+            self.report(_sx.downloaded_run(ref.display, segment=self.at))
         elif ref.abs and ref.abs in self.written:
             text = self.written.pop(ref.abs)  # pop: a script that runs itself is inspected once
             if lang in SHELLS or lang == "sh":
@@ -68,7 +68,7 @@ def run_shell(self, tool, argv, cwd, via, op, stdin, effects, taints):
         if target.startswith("<(…)") or target.startswith("/dev/fd/") or target == "/dev/stdin":
             taint = taints[i] if i < len(taints) else None
             if taint or (stdin and stdin.taint and target == "/dev/stdin"):
-                self.report(_sx.script_from_stream(tool))
+                self.report(_sx.script_from_stream(tool, segment=self.at))
             return "dangerous" if taint else "exec", None
         self.check_exec_of_download(target, cwd, tool, op)
         if self.out.violations and self.out.violations[-1].invariant == "script-execution-tracking" \
@@ -78,7 +78,7 @@ def run_shell(self, tool, argv, cwd, via, op, stdin, effects, taints):
     # the shell reads its script from stdin
     if stdin is not None:
         if stdin.taint:
-            self.report(_sx.piped_into(tool, stdin.taint))
+            self.report(_sx.piped_into(tool, stdin.taint, segment=self.at))
             return "dangerous", None
         if stdin.text:
             self.run_text(stdin.text, cwd, f"{tool} stdin", op)
@@ -155,7 +155,7 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
             if a.startswith("<(…)"):
                 taint = taints[i] if i < len(taints) else None
                 if taint:
-                    self.report(_sx.code_from_network(tool))
+                    self.report(_sx.code_from_network(tool, segment=self.at))
                     return "dangerous", None
             break
         files.append(a)
@@ -163,7 +163,7 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
     if code is not None:
         taint = taints[code_idx] if code_idx is not None and code_idx < len(taints) else None
         if taint:
-            self.report(_sx.tainted_code(tool, taint))
+            self.report(_sx.tainted_code(tool, taint, segment=self.at))
             return "dangerous", None
         typ = self.scan_code(tool, code, cwd, op, tuple(files) + tuple(argv[i:]))
         if inplace:
@@ -174,7 +174,7 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
         return typ, None
     if not script_given or reads_stdin:
         if stdin is not None and stdin.taint:
-            self.report(_sx.piped_into(tool, stdin.taint))
+            self.report(_sx.piped_into(tool, stdin.taint, segment=self.at))
             return "dangerous", None
         if stdin is not None and stdin.text:
             return self.scan_code(tool, stdin.text, cwd, op), None
@@ -199,17 +199,17 @@ def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -
     else:
         if any(x.rstrip("/").endswith(".cuticle") for x in strings) and \
                 any(x in ("key", "serve.json", "/key", "/serve.json") for x in strings):
-            self.report(no_governance_self_modification.key_path_built(lang))
+            self.report(no_governance_self_modification.key_path_built(lang, segment=self.at))
     if _FETCH_API.search(code):
         for x in strings:
             if _pathish(x) and self.carries_protected(x, cwd):
-                self.report(no_network_egress.code_sends(lang, x))
+                self.report(no_network_egress.code_sends(lang, x, segment=self.at))
                 break
     if _FETCH_API.search(code) and _EXEC_API.search(code):
-        self.report(_sx.code_fetches_and_runs(lang))
+        self.report(_sx.code_fetches_and_runs(lang, segment=self.at))
         typ = "dangerous"
     if _DECODE_API.search(code) and _EXEC_API.search(code):
-        self.report(_sx.code_decodes_and_runs(lang))
+        self.report(_sx.code_decodes_and_runs(lang, segment=self.at))
         typ = "dangerous"
     for m in _SHELL_CALL.finditer(code):
         arg = _call_args(code, m.end())
@@ -235,11 +235,11 @@ def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -
         for s in strings:
             if _pathish(s):
                 ref = self.env.norm(s, cwd)
-                if self.report(protected_write(self.env, ref, f"{lang} code")):
+                if self.report(protected_write(self.env, ref, f"{lang} code", segment=self.at)):
                     found = True
                 elif is_pattern(s):
                     found = self.reach_check(ref, f"{lang} code", "writes") or found
-                elif self.report(no_secret_write.credential_write(self.env, ref, f"{lang} code")):
+                elif self.report(no_secret_write.credential_write(self.env, ref, f"{lang} code", segment=self.at)):
                     found = True
         if not found and _computed_write(code):
             if _ARGV_API.search(code) and args:
@@ -253,7 +253,7 @@ def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -
     for s in strings:
         kind = sql_kind(s)
         if kind == "destructive":
-            self.report(destructive(f"{lang} code", _short(s)))
+            self.report(destructive(f"{lang} code", _short(s), segment=self.at))
             typ = "dangerous"
     return typ
 _FETCH_API = LazyRe(r"urlopen|urllib|requests\.(get|post)|http\.client|httpx|\bfetch\s*\(|https?\.get|"

@@ -88,17 +88,17 @@ def run_net(self, tool, argv, cwd, stdin, effects):
     if tool in ("wget", "wget2") and not outputs:
         outputs.extend(_url_basename(x) for x in args if "://" in x)
     if self.sub_secret:
-        self.report(no_network_egress.secret_in_argument(tool))
+        self.report(no_network_egress.secret_in_argument(tool, segment=self.at))
     if stdin is not None and stdin.secret and tool in NET_TOOLS:
-        self.report(no_network_egress.secret_piped(tool))
+        self.report(no_network_egress.secret_piped(tool, segment=self.at))
     for up in uploads:
         if up in ("-", ""):
             continue
-        self.report(no_network_egress.upload(self.env, self.env.norm(up, cwd), tool, cwd))
+        self.report(no_network_egress.upload(self.env, self.env.norm(up, cwd), tool, cwd, segment=self.at))
     for host in hosts:
         effects.append(Effect("net", host, "host"))
         if self.opts.allowed_hosts is not None:
-            self.report(no_network_egress.host_violation(tool, host, self.opts.allowed_hosts))
+            self.report(no_network_egress.host_violation(tool, host, self.opts.allowed_hosts, segment=self.at))
     for out in outputs:
         if out and out != "-" and out not in DEVICES:
             ref = self.env.norm(out, cwd)

@@ -54,7 +54,7 @@ def tree_reader(self, tool: str, argv, cwd) -> None:
     for o in ops:
         ref = self.env.norm(o, cwd)
         if ref.abs and (ref.abs == root or root.startswith(ref.abs.rstrip("/") + "/")):
-            self.report(no_governance_self_modification.tree_read(tool, ref.display))
+            self.report(no_governance_self_modification.tree_read(tool, ref.display, segment=self.at))
             return
 
 
@@ -83,7 +83,7 @@ def scan_state_secrets(self, tool: str, argv, cwd) -> None:
             return
         if ref.scope == "ws" and (ref.rel or "").lower() in (".cuticle", ".cuticle/") and \
                 tool not in _STATE_DIR_OK:
-            self.report(no_governance_self_modification.state_dir_read(tool, ref.display))
+            self.report(no_governance_self_modification.state_dir_read(tool, ref.display, segment=self.at))
             return
 
 

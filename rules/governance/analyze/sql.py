@@ -58,7 +58,7 @@ def run_sql(self, tool, argv, cwd, stdin, effects):
     for t in texts:
         kind = sql_kind(t)
         if kind == "destructive":
-            self.report(destructive(tool, _short(t)))
+            self.report(destructive(tool, _short(t), segment=self.at))
             typ = "dangerous"
         elif kind == "write" and RANK[typ] < RANK["write"]:
             typ = "write"

@@ -77,14 +77,16 @@ class Walker:
         self.positional: list[str] | None = None
         #: the working directory of the command being typed (targets only known as patterns resolve against it)
         self.cwd_hint: str | None = env.root
+        #: the index of the segment being typed (= len(out.segments)): what a violation found now belongs to
+        self.at = 0
 
     # -- reporting -----------------------------------------------------------------------------------
     def report(self, v: Violation | None) -> bool:
-        """Record an invariant's judgment of the effect at hand (None: nothing broken) against the segment being
-        typed; True when there was one."""
+        """Record an invariant's judgment of the effect at hand (None: nothing broken; the judgment was made with
+        ``segment=self.at``, the segment being typed); True when there was one."""
         if v is None:
             return False
-        self.out.violations.append(Violation(v.invariant, v.reason, len(self.out.segments)))
+        self.out.violations.append(v)
         return True
 
     def emit(self, argv: list[str], op: str, via: str, typ: str, effects: list[Effect], sudo=False,
@@ -115,9 +117,10 @@ class Walker:
         segments = self.out.segments
         if len(segments) < _MAX_SEGMENTS:
             segments.append(seg)
+            self.at = len(segments)
         elif len(segments) == _MAX_SEGMENTS and not any(
                 v.reason.startswith("more than") for v in self.out.violations):
-            self.report(script_execution_tracking.too_many_commands(_MAX_SEGMENTS))
+            self.report(script_execution_tracking.too_many_commands(_MAX_SEGMENTS, segment=self.at))
         return seg
 
     # -- structure -----------------------------------------------------------------------------------
@@ -210,7 +213,7 @@ class Walker:
 
     def nested(self, script: Script, cwd, via, op) -> tuple[str | None, Flow]:
         if self.nest >= _MAX_NEST:
-            self.report(script_execution_tracking.too_deep())
+            self.report(script_execution_tracking.too_deep(segment=self.at))
             return cwd, _NO_FLOW
         self.nest += 1
         try:
@@ -277,7 +280,7 @@ class Walker:
             t = self.word_subs(w, cwd, via)
             value, dyn = self.expand(w, cwd)
             if self.ide_possible:
-                self.report(no_ide_socket_access.ide_assignment(name, value))
+                self.report(no_ide_socket_access.ide_assignment(name, value, segment=self.at))
             if not cmd.words:
                 if dyn:
                     self.vars.pop(name, None)
@@ -351,7 +354,7 @@ class Walker:
                 self.emit([">"], op, via, "write", effects)
             return cwd, _NO_FLOW
         if self.ide_possible:
-            self.report(no_ide_socket_access.ide_command(" ".join(argv)))
+            self.report(no_ide_socket_access.ide_command(" ".join(argv), segment=self.at))
         if not dyn_flags[0] and not self.functions and not self.aliases and argv[0] not in ("alias", "set"):
             tool = tool_name(argv[0])
             if tool not in _WRAPPERS:  # dispatch() would break out of its loop at once: go straight to final()
@@ -420,29 +423,32 @@ class Walker:
     def write_effect(self, ref: PathRef, how: str) -> Effect:
         """The write effect of ``how`` on ``ref``, judged by the invariants that own such paths."""
         env = self.env
-        if not (ref.scope == "ws" and ref.rel in ("", ".")) and self.report(protected_write(env, ref, how)):
+        root = ref.scope == "ws" and ref.rel in ("", ".")
+        if not root and self.report(protected_write(env, ref, how, segment=self.at)):
             pass
         elif is_pattern(ref.display) or ref.scope == "unknown":
             self.reach_check(ref, how, "writes")
         else:
-            self.report(no_secret_write.credential_write(env, ref, how))
-        self.report(no_permission_escalation.account_file_write(ref, how))
+            self.report(no_secret_write.credential_write(env, ref, how, segment=self.at))
+        self.report(no_permission_escalation.account_file_write(ref, how, segment=self.at))
         return Effect("write", ref.display, "path")
 
     def reach_check(self, ref: PathRef, how: str, verb: str, instead: str = "") -> bool:
         """A target known only as a pattern counts as every protected path it could name (``unknown_target``)."""
-        return self.report(unknown_target(self.env, ref, how, verb, self.cwd_hint, instead))
+        return self.report(unknown_target(self.env, ref, how, verb, self.cwd_hint, instead, segment=self.at))
 
     def check_state_secret(self, ref: PathRef, text: str, how: str) -> bool:
         """Any read of the stamp key or the server token (or a pattern that names one and nothing else)."""
-        return self.report(no_governance_self_modification.state_secret_read(self.env, ref, text, how, self.cwd_hint))
+        return self.report(no_governance_self_modification.state_secret_read(self.env, ref, text, how, self.cwd_hint,
+                                                                             segment=self.at))
 
     def delete_effect(self, ref: PathRef, how: str, recursive: bool, filtered: bool = False) -> Effect:
         """The delete effect of ``how`` on ``ref`` (``filtered``: a find filter narrows what is deleted under the
         workspace), judged by the recursive-delete invariant and those that own such paths."""
         if recursive:
-            self.report(no_recursive_delete.recursive_delete(ref, how, self.opts.delete_allowed))
-        if not (filtered and ref.scope == "ws") and self.report(protected_write(self.env, ref, how, "deletes")):
+            self.report(no_recursive_delete.recursive_delete(ref, how, self.opts.delete_allowed, segment=self.at))
+        narrowed = filtered and ref.scope == "ws"
+        if not narrowed and self.report(protected_write(self.env, ref, how, "deletes", segment=self.at)):
             pass
         elif is_pattern(ref.display) or ref.scope == "unknown":
             self.reach_check(ref, how, "deletes")
@@ -469,7 +475,7 @@ class Walker:
                     continue
                 taint = taints[0] if taints else None
                 if taint:
-                    self.report(script_execution_tracking.tainted_command_name(taint))
+                    self.report(script_execution_tracking.tainted_command_name(taint, segment=self.at))
                     self.emit(argv, op, via, "dangerous", effects, sudo, wrappers)
                     return cwd, _NO_FLOW
                 return self.unknown_program(argv, cwd, via, op, effects, sudo, wrappers)
@@ -490,7 +496,7 @@ class Walker:
             if kind == "sudo":
                 sudo = True
                 wrappers = (*wrappers, tool)
-                self.report(no_permission_escalation.elevated(head))
+                self.report(no_permission_escalation.elevated(head, segment=self.at))
             elif kind == "cwd":
                 cwd = extra
                 wrappers = (*wrappers, tool)
@@ -552,7 +558,7 @@ class Walker:
                     continue  # `$LINTER .`: the workspace as a whole is a normal argument
                 if self.check_state_secret(ref, value, head):
                     continue
-                self.report(unknown_program_arg(self.env, ref, head))
+                self.report(unknown_program_arg(self.env, ref, head, segment=self.at))
         self.emit(argv, op, via, "exec", effects, sudo, wrappers)
         return cwd, _NO_FLOW
 
@@ -612,7 +618,7 @@ class Walker:
 
     def shell_script(self, text: str, cwd, via, op, taint) -> None:
         if taint:
-            self.report(script_execution_tracking.tainted_script(via, taint))
+            self.report(script_execution_tracking.tainted_script(via, taint, segment=self.at))
             self.emit([via, text], op, via, "dangerous", [])
         self.run_text(text, cwd, via, op)
 
@@ -667,10 +673,10 @@ class Walker:
         elif cat == _C_SQL:
             res = self.run_sql(tool, argv, cwd, stdin, effects)
         elif cat == _C_WIPER:
-            self.report(no_recursive_delete.disk_wiper(tool))
+            self.report(no_recursive_delete.disk_wiper(tool, segment=self.at))
             res = ("dangerous", None)
         elif cat == _C_ESCALATOR:
-            self.report(no_permission_escalation.privilege_tool(tool))
+            self.report(no_permission_escalation.privilege_tool(tool, segment=self.at))
             res = ("dangerous", None)
         elif cat == _C_NET:
             res = self.run_net(tool, argv, cwd, stdin, effects)

@@ -54,7 +54,7 @@ def _w_env(w: Walker, argv, cwd):
             continue
         if "=" in a and not a.startswith("="):
             name, _, value = a.partition("=")
-            w.report(ide_assignment(name, value, "env"))
+            w.report(ide_assignment(name, value, "env", segment=w.at))
             i += 1
             continue
         break

@@ -5,7 +5,8 @@ policy can only set one to ``monitor`` or ``off`` (``invariantModes``). Each mod
 documentation (the registry the policy validator and the docs read) and its decision logic: functions that judge
 one effect or fact the effect model (the ``rules/governance/analyze`` package) found as it walked a command (a
 write to a resolved path, a recursive delete, an upload, a push to a branch, tainted text run as code) and return
-a :class:`Violation` or None, with the reason the agent sees. The walker resolves paths, working directories and
+a :class:`Violation` or None, with the reason the agent sees (``segment``: the index of the segment the effect
+belongs to, which the walker passes; -1 is the whole call). The walker resolves paths, working directories and
 data flow and reports what the functions return; it decides nothing itself. ``_targets`` routes a change to a
 path to the invariant that owns the path (memory files, cuticle's own files, credentials). Each invariant's "How
 it is checked" section says where its effects come from.

@@ -19,17 +19,17 @@ from . import no_secret_write as _cred
 FIXES: dict[str, str] = {_gov.INVARIANT.id: _gov.FIX, _mem.INVARIANT.id: _mem.FIX, _cred.INVARIANT.id: _cred.FIX}
 
 
-def protected_write(env, ref, how: str, verb: str = "writes") -> Violation | None:
+def protected_write(env, ref, how: str, verb: str = "writes", segment: int = -1) -> Violation | None:
     """``how`` (a redirection, ``tee``, ``rm``…) ``verb`` (writes, deletes…) ``ref``, a memory file or one of
     cuticle's own files."""
     hit = env.protected(ref)
     if not hit:
         return None
     inv, what = hit
-    return Violation(inv, f"{how} {verb} {what}; " + FIXES[inv])
+    return Violation(inv, f"{how} {verb} {what}; " + FIXES[inv], segment)
 
 
-def link_to(env, tool: str, targets) -> Violation | None:
+def link_to(env, tool: str, targets, segment: int = -1) -> Violation | None:
     """``tool`` (``ln``, ``cp -l``/``-s``) makes a link to a file ``targets`` name (the link's target as it
     resolves and as the command's directory names it): a second, unguarded name for a protected file, cuticle's
     key or token, or a credential file."""
@@ -45,11 +45,11 @@ def link_to(env, tool: str, targets) -> Violation | None:
     if hit:
         return Violation(hit[0], f"{tool} links to {hit[1]}: whatever is written through the link changes it, and "
                          "reads through it are reads of it; copy the content instead (cp without -l/-s), or link an "
-                         "ordinary file")
-    return Violation(_cred.INVARIANT.id, f"{tool} links to the credential file {sref.display}; " + _cred.FIX)
+                         "ordinary file", segment)
+    return Violation(_cred.INVARIANT.id, f"{tool} links to the credential file {sref.display}; " + _cred.FIX, segment)
 
 
-def unknown_stash(env, ref, how: str, cwd_hint: str | None) -> Violation | None:
+def unknown_stash(env, ref, how: str, cwd_hint: str | None, segment: int = -1) -> Violation | None:
     """``git stash pop/apply`` (``how``) of a stash whose files could not be listed: it may write any tracked
     file (``ref``: the repository's ``$(…)``), so it counts as every protected path in reach."""
     v = unknown_target(env, ref, how, "writes", cwd_hint)
@@ -57,24 +57,25 @@ def unknown_stash(env, ref, how: str, cwd_hint: str | None) -> Violation | None:
         return None
     return Violation(v.invariant, f"{how} writes whatever the stash holds, which cuticle cannot see and may include "
                      "memory or cuticle's files; list it with `git stash show --name-only` and restore the other files "
-                     "with `git checkout stash@{0} -- FILE`")
+                     "with `git checkout stash@{0} -- FILE`", segment)
 
 
-def unknown_program_arg(env, ref, head: str) -> Violation | None:
+def unknown_program_arg(env, ref, head: str, segment: int = -1) -> Violation | None:
     """``head``, a program only known when it runs (``"$EDITOR"``), is handed ``ref``, a protected or credential
     file: it may change it."""
     hit = env.protected(ref)
     if hit:
         inv, what = hit
         return Violation(inv, f"{head} is a program only known when it runs, and it is handed {what}; it may change "
-                         "it. " + FIXES[inv])
+                         "it. " + FIXES[inv], segment)
     if env.is_credential(ref):
         return Violation(_cred.INVARIANT.id, f"{head} is a program only known when it runs, and it is handed the "
-                         f"credential file {ref.display}; " + _cred.FIX)
+                         f"credential file {ref.display}; " + _cred.FIX, segment)
     return None
 
 
-def unknown_target(env, ref, how: str, verb: str, cwd_hint: str | None, instead: str = "") -> Violation | None:
+def unknown_target(env, ref, how: str, verb: str, cwd_hint: str | None, instead: str = "",
+                   segment: int = -1) -> Violation | None:
     """A target known only as a pattern (a variable from the environment, a substitution, a glob, interpreter code
     that computes a path) counts as every protected path it could name: the violation of the first one.
 
@@ -99,4 +100,4 @@ def unknown_target(env, ref, how: str, verb: str, cwd_hint: str | None, instead:
     return Violation(inv, f"{how} {verb} {shown}, which is only known when it runs and may be {what}; "
                      + (instead or "name the target literally (a path outside memory files, cuticle's files and "
                         "credentials is allowed)")
-                     + ("; " + FIXES[inv] if inv == _mem.INVARIANT.id else ""))
+                     + ("; " + FIXES[inv] if inv == _mem.INVARIANT.id else ""), segment)

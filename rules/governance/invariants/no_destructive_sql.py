@@ -85,9 +85,9 @@ def destructive_reason(who: str, statement: str) -> str:
             "Add a WHERE clause or ask the user")
 
 
-def destructive(who: str, statement: str) -> Violation:
+def destructive(who: str, statement: str, segment: int = -1) -> Violation:
     """``who`` runs ``statement`` (shortened), which ``sql_kind`` finds destructive."""
-    return Violation(INVARIANT.id, destructive_reason(who, statement))
+    return Violation(INVARIANT.id, destructive_reason(who, statement), segment)
 
 
 def _split_sql(text: str) -> list[str]:

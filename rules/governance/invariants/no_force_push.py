@@ -28,7 +28,8 @@ INVARIANT = Invariant("no-force-push", "force pushes of any kind", __doc__)
 FORCE_FLAGS = frozenset({"f", "force", "force-with-lease", "force-if-includes", "mirror"})
 
 
-def force_push(args: str, flags: list[str], refspecs: list[str], force_flags=FORCE_FLAGS) -> Violation | None:
+def force_push(args: str, flags: list[str], refspecs: list[str], force_flags=FORCE_FLAGS,
+               segment: int = -1) -> Violation | None:
     """``git push ARGS`` with these flags (short ones as letters, long ones without dashes) and refspecs forces
     when a flag is one of ``force_flags`` or a refspec starts with ``+``."""
     if any(r.startswith("+") for r in refspecs):
@@ -38,4 +39,5 @@ def force_push(args: str, flags: list[str], refspecs: list[str], force_flags=FOR
         if first is None:
             return None
         how = "--force" if first == "f" else "--" + first
-    return Violation(INVARIANT.id, f"git push {args} is a force push ({how}); push without force, or ask the user")
+    return Violation(INVARIANT.id, f"git push {args} is a force push ({how}); push without force, or ask the user",
+                     segment)

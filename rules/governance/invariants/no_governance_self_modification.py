@@ -34,10 +34,11 @@ from . import Invariant, Violation
 INVARIANT = Invariant("no-governance-self-modification", "writes to the policy, .cuticle/ or a host's hook settings; any read of the stamp key or server token", __doc__)
 
 #: what every denied write of this invariant tells the agent
-FIX = "the policy, cuticle's state and hook settings are changed only by the user (cuticle init / editing the file by hand)"
+FIX = ("the policy, cuticle's state and hook settings are changed only by the user (cuticle init / editing the file "
+       "by hand)")
 
 
-def state_secret_read(env, ref, text: str, how: str, cwd_hint: str | None) -> Violation | None:
+def state_secret_read(env, ref, text: str, how: str, cwd_hint: str | None, segment: int = -1) -> Violation | None:
     """A shell read of the stamp key or the server token: ``ref`` is one (``cat .cuticle/key``), or ``text`` is
     a pattern that names one of them and not every file (``cat .cu*/ke?``; a ``find`` listing counts, it lists
     them all). ``cwd_hint``: the working directory a pattern outside the workspace is relative to."""
@@ -55,32 +56,33 @@ def state_secret_read(env, ref, text: str, how: str, cwd_hint: str | None) -> Vi
     else:
         return None
     return Violation(INVARIANT.id, f"{how} reads {shown}, cuticle's stamp key or server token; with it an agent "
-                     "could forge stamps or answers, so only cuticle itself reads it")
+                     "could forge stamps or answers, so only cuticle itself reads it", segment)
 
 
-def key_path_built(lang: str) -> Violation:
+def key_path_built(lang: str, segment: int = -1) -> Violation:
     """Inline ``lang`` code joins ``.cuticle`` and ``key`` / ``serve.json`` into the path of a state secret."""
     return Violation(INVARIANT.id, f"{lang} code builds the path of cuticle's stamp key or server token; only "
-                     "cuticle itself reads them")
+                     "cuticle itself reads them", segment)
 
 
-def hooks_path() -> Violation:
+def hooks_path(segment: int = -1) -> Violation:
     """``git config core.hooksPath …`` points git at other hooks than the installed ones."""
     return Violation(INVARIANT.id, "git config core.hooksPath redirects git hooks; hooks are cuticle's, leave them "
-                     "alone")
+                     "alone", segment)
 
 
-def state_dir_read(tool: str, display: str) -> Violation:
+def state_dir_read(tool: str, display: str, segment: int = -1) -> Violation:
     """``tool`` reads what is inside the ``.cuticle`` directory (``display``), the key and the token with it."""
     return Violation(INVARIANT.id, f"{tool} reads {display}/, which holds cuticle's stamp key and server token; "
-                     "only cuticle itself reads them")
+                     "only cuticle itself reads them", segment)
 
 
-def tree_read(tool: str, display: str) -> Violation:
+def tree_read(tool: str, display: str, segment: int = -1) -> Violation:
     """``tool`` reads every file under ``display``, a directory holding ``.cuticle/`` (an archive, a recursive
     copy, a grep whose pattern matches the key's hex)."""
     return Violation(INVARIANT.id, f"{tool} reads everything under {display}, cuticle's stamp key and server token "
-                     "included; exclude them (--exclude=.cuticle / --exclude-dir=.cuticle) or name the files you need")
+                     "included; exclude them (--exclude=.cuticle / --exclude-dir=.cuticle) or name the files you need",
+                     segment)
 
 
 def file_tool_write(tool: str, op: str, what: str) -> Violation:

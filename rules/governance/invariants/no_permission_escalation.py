@@ -31,29 +31,29 @@ INVARIANT = Invariant("no-permission-escalation", "sudo and friends, chmod 777 /
 _ACCOUNT_FILES = ("/etc/passwd", "/etc/shadow", "/etc/group")
 
 
-def elevated(head: str) -> Violation:
+def elevated(head: str, segment: int = -1) -> Violation:
     """``head`` (``sudo``, ``doas``, ``pkexec``…) runs the command it wraps with elevated privileges."""
     return Violation(INVARIANT.id, f"'{head}' runs a command with elevated privileges; agents never escalate. "
-                     "Ask the user to run it")
+                     "Ask the user to run it", segment)
 
 
-def privilege_tool(tool: str) -> Violation:
+def privilege_tool(tool: str, segment: int = -1) -> Violation:
     """``tool`` (``su``, ``passwd``, ``usermod``, ``visudo``…) changes privileges or accounts by itself."""
-    return Violation(INVARIANT.id, f"'{tool}' changes privileges or accounts; ask the user")
+    return Violation(INVARIANT.id, f"'{tool}' changes privileges or accounts; ask the user", segment)
 
 
-def mode_change(tool: str, mode: str, danger: str) -> Violation:
+def mode_change(tool: str, mode: str, danger: str, segment: int = -1) -> Violation:
     """``chmod MODE`` or ``chown``/``chgrp`` whose ``danger`` (``mode_danger``, ``owner_danger``) escalates."""
     return Violation(INVARIANT.id, f"{tool} {mode if tool == 'chmod' else ''} {danger}; use chmod +x or 755/644 "
-                     "instead".replace("  ", " "))
+                     "instead".replace("  ", " "), segment)
 
 
-def account_file_write(ref, how: str) -> Violation | None:
+def account_file_write(ref, how: str, segment: int = -1) -> Violation | None:
     """``how`` writes an account or sudo file (``/etc/sudoers*``, ``/etc/passwd``, ``/etc/shadow``,
     ``/etc/group``)."""
     if ref.abs and (ref.abs.startswith("/etc/sudoers") or ref.abs in _ACCOUNT_FILES):
         return Violation(INVARIANT.id, f"{how} writes {ref.display}; editing account or sudo files escalates "
-                         "privileges")
+                         "privileges", segment)
     return None
 
 

@@ -35,37 +35,39 @@ def branch_in(branch: str, protected) -> bool:
     return _combined(tuple(protected)).match(b) is not None
 
 
-def commit_on(branch: str | None, protected) -> Violation | None:
+def commit_on(branch: str | None, protected, segment: int = -1) -> Violation | None:
     """``git commit`` with ``branch`` checked out (None: not known)."""
     if not branch or not branch_in(branch, protected):
         return None
     return Violation(INVARIANT.id, f"git commit on the protected branch {branch}; commit on a feature branch "
-                     "(git switch -c feat/…) and open a pull request")
+                     "(git switch -c feat/…) and open a pull request", segment)
 
 
-def branch_change(args: str, branch: str, protected) -> Violation | None:
+def branch_change(args: str, branch: str, protected, segment: int = -1) -> Violation | None:
     """``git branch ARGS`` deletes or moves ``branch`` (``-d``, ``-D``, ``-m``, ``-M``, ``-f``)."""
     if not branch_in(branch, protected):
         return None
-    return Violation(INVARIANT.id, f"git branch {args} deletes or moves the protected branch {branch}; ask the user")
+    return Violation(INVARIANT.id, f"git branch {args} deletes or moves the protected branch {branch}; ask the user",
+                     segment)
 
 
-def push_every_branch(option: str, protected) -> Violation | None:
+def push_every_branch(option: str, protected, segment: int = -1) -> Violation | None:
     """``git push --all`` / ``--mirror`` (``option``) pushes every branch, the protected ones with them."""
     for b in protected:
         return Violation(INVARIANT.id, f"git push --{option} also pushes the protected branch {b}; push your feature "
-                         "branch by name")
+                         "branch by name", segment)
     return None
 
 
-def push_prune() -> Violation:
+def push_prune(segment: int = -1) -> Violation:
     """``git push --prune`` deletes the remote branches that have no local counterpart."""
-    return Violation(INVARIANT.id, "git push --prune deletes remote branches; push your branch by name")
+    return Violation(INVARIANT.id, "git push --prune deletes remote branches; push your branch by name", segment)
 
 
-def push_to(args: str, dst: str, deleting: bool, protected) -> Violation | None:
+def push_to(args: str, dst: str, deleting: bool, protected, segment: int = -1) -> Violation | None:
     """``git push ARGS`` updates (or, ``deleting``, deletes) the remote branch ``dst``."""
     if not dst or not branch_in(dst, protected):
         return None
     what = "deletes the remote protected branch" if deleting else "pushes to the protected branch"
-    return Violation(INVARIANT.id, f"git push {args} {what} {dst}; push a feature branch and open a pull request")
+    return Violation(INVARIANT.id, f"git push {args} {what} {dst}; push a feature branch and open a pull request",
+                     segment)

@@ -38,21 +38,21 @@ def _allowed_dirs_text(delete_allowed: tuple[str, ...]) -> str:
     return ", ".join(d.rstrip("/") + "/" for d in delete_allowed) or "none"
 
 
-def recursive_delete(ref, how: str, delete_allowed: tuple[str, ...]) -> Violation | None:
+def recursive_delete(ref, how: str, delete_allowed: tuple[str, ...], segment: int = -1) -> Violation | None:
     """``how`` deletes ``ref`` recursively: allowed only strictly inside one of the policy's ``delete_allowed``
     dirs of the workspace (a find filter narrows what is deleted but not where)."""
     if ref.scope == "ws" and ref.rel not in (None, "", ".") and glob_in(ref.rel, delete_allowed):
         return None
     return Violation(INVARIANT.id, f"{how} recursively deletes {ref.display} ({_WHERE[ref.scope]}); recursive "
                      f"deletes are allowed only under {_allowed_dirs_text(tuple(delete_allowed))}. Delete specific "
-                     "files, or ask the user")
+                     "files, or ask the user", segment)
 
 
-def device_write(target: str) -> Violation:
+def device_write(target: str, segment: int = -1) -> Violation:
     """``dd of=/dev/…``: writing a block device wipes the disk."""
-    return Violation(INVARIANT.id, f"dd writes the device {target}; that wipes a disk")
+    return Violation(INVARIANT.id, f"dd writes the device {target}; that wipes a disk", segment)
 
 
-def disk_wiper(tool: str) -> Violation:
+def disk_wiper(tool: str, segment: int = -1) -> Violation:
     """``tool`` (``mkfs*``, ``wipefs``, ``shred`` of a device…) wipes a disk or filesystem whatever its arguments."""
-    return Violation(INVARIANT.id, f"'{tool}' wipes a disk or filesystem; never run it from an agent")
+    return Violation(INVARIANT.id, f"'{tool}' wipes a disk or filesystem; never run it from an agent", segment)

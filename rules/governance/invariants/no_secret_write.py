@@ -30,9 +30,9 @@ INVARIANT = Invariant("no-secret-write", "writes to credential files (.env, keys
 FIX = "credentials are changed by the user; ask them (templates such as .env.example are fine)"
 
 
-def credential_write(env, ref, how: str) -> Violation | None:
+def credential_write(env, ref, how: str, segment: int = -1) -> Violation | None:
     """``how`` (a redirection, ``tee``, ``sed -i``…) writes ``ref``, a credential file (``Env.is_credential``:
     the credential globs less the templates)."""
     if not env.is_credential(ref):
         return None
-    return Violation(INVARIANT.id, f"{how} writes {ref.display}, a credential file; " + FIX)
+    return Violation(INVARIANT.id, f"{how} writes {ref.display}, a credential file; " + FIX, segment)
