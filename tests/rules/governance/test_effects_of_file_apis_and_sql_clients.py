@@ -1,0 +1,86 @@
+"""Shell commands whose effect on a protected path comes from a program's own file API rather than from a shell
+redirection: the sqlite3 command line's dot-commands and file functions, interpreter calls that link, copy,
+rename or truncate, and ``env -S`` scripts. Each is judged by what it does (docs/governance.md, "The effect
+model"); benign neighbours stay allowed. Rows marked with a finding are attacks that were allowed when found."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rules.governance import evaluate_command
+from tiers.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[3]
+KEY = "3f" * 32
+
+#: (id, expected decision, command, finding or None)
+ROWS = [
+    # env -S / --split-string: the string is a command line of its own
+    ("env-S-tee", "deny", "env -S 'tee -a MEMORY.md'", None),
+    ("env-S-sh-c", "deny", "env -S 'sh -c \"echo x >> MEMORY.md\"'", "R12-04"),
+    ("env-split-string-sh-c", "deny", "env --split-string='sh -c \"echo x >> MEMORY.md\"'", "R12-04"),
+    ("env-S-attached", "deny", "env -S\"sh -c 'echo x >> MEMORY.md'\"", "R12-04"),
+    ("env-iS-cluster", "deny", "env -iS 'tee -a USER.md'", "R12-04"),
+    ("env-S-benign", "allow", "env -S 'sh -c \"echo x >> notes.txt\"'", None),
+    # sqlite3 command line: dot-commands and SQL functions that write or read files
+    ("sqlite-output", "deny", "sqlite3 x.db '.output USER.md' 'select 1'", "R12-05"),
+    ("sqlite-once", "deny", "sqlite3 :memory: \".once MEMORY.md\" \"select 'x'\"", "R12-05"),
+    ("sqlite-cmd-output", "deny", "sqlite3 -cmd '.output MEMORY.md' x.db 'select 1'", "R12-05"),
+    ("sqlite-stdin-output", "deny", "echo '.output MEMORY.md' | sqlite3 x.db", "R12-05"),
+    ("sqlite-backup", "deny", "sqlite3 x.db '.backup MEMORY.md'", "R12-05"),
+    ("sqlite-save", "deny", "sqlite3 x.db '.save USER.md'", "R12-05"),
+    ("sqlite-log", "deny", "sqlite3 x.db '.log MEMORY.md' 'select 1'", "R12-05"),
+    ("sqlite-vacuum-into", "deny", "sqlite3 x.db \"VACUUM INTO 'memory/2026-12-01.md'\"", "R12-05"),
+    ("sqlite-writefile", "deny", "sqlite3 x.db \"select writefile('MEMORY.md','x')\"", "R12-05"),
+    ("sqlite-readfile-key", "deny", "sqlite3 x.db \"select readfile('.cuticle/key')\"", "R12-05"),
+    ("sqlite-read-key", "deny", "sqlite3 x.db '.read .cuticle/key'", "R12-05"),
+    ("sqlite-shell", "deny", "sqlite3 x.db '.shell cat .cuticle/key'", "R12-05"),
+    ("sqlite-system", "deny", "sqlite3 x.db '.system echo x >> MEMORY.md'", "R12-05"),
+    ("sqlite-output-benign", "allow", "sqlite3 x.db '.output build/rows.csv' 'select 1'", None),
+    ("sqlite-select-benign", "allow", "sqlite3 x.db 'select count(*) from t'", None),
+    # interpreter file APIs beyond open(): link, symlink, copy, rename, truncate
+    ("python-link", "deny", "python3 -c \"import os; os.link('MEMORY.md','n.md')\"", None),
+    ("perl-link", "deny", "perl -e 'link \"MEMORY.md\", \"n.md\"'", "R12-06"),
+    ("perl-rename", "deny", "perl -e 'rename \"x\", \"MEMORY.md\"'", "R12-06"),
+    ("perl-file-copy", "deny", "perl -MFile::Copy -e 'copy(\"x\",\"MEMORY.md\")'", "R12-06"),
+    ("perl-truncate", "deny", "perl -e 'truncate \"MEMORY.md\", 0'", "R12-06"),
+    ("node-link", "deny", "node -e \"require('fs').linkSync('MEMORY.md','n.md')\"", "R12-06"),
+    ("node-symlink", "deny", "node -e \"require('fs').symlinkSync('MEMORY.md','n')\"", "R12-06"),
+    ("node-truncate", "deny", "node -e \"require('fs').truncateSync('MEMORY.md')\"", "R12-06"),
+    ("ruby-link", "deny", "ruby -e 'File.link(\"MEMORY.md\",\"n.md\")'", "R12-06"),
+    ("ruby-symlink", "deny", "ruby -e 'File.symlink(\"MEMORY.md\",\"n\")'", "R12-06"),
+    ("php-copy", "deny", "php -r 'copy(\"x\",\"MEMORY.md\");'", "R12-06"),
+    ("php-link", "deny", "php -r 'link(\"MEMORY.md\",\"n\");'", "R12-06"),
+    ("perl-link-benign", "allow", "perl -e 'link \"README.md\", \"r.md\"'", None),
+    ("node-copy-benign", "allow", "node -e \"require('fs').copyFileSync('a.txt','b.txt')\"", None),
+    # a bind mount makes a second name for a memory file
+    ("mount-bind", "deny", "mount --bind MEMORY.md n.md", "R12-08"),
+]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Workspace:
+    from rules.governance.policy import STARTER_POLICY
+    root = tmp_path_factory.mktemp("fileapis") / "ws"
+    shutil.copytree(ROOT / "sample-workspace", root)
+    (root / ".cuticle").mkdir()
+    (root / ".cuticle" / "key").write_text(KEY + "\n", encoding="ascii")
+    shutil.copyfile(STARTER_POLICY, root / "chitin.yaml")
+    return Workspace(root)
+
+
+def _params():
+    for rid, expect, cmd, finding in ROWS:
+        marks = [pytest.mark.xfail(strict=True, reason=f"finding {finding}")] if finding else []
+        yield pytest.param(expect, cmd, id=f"{rid}-{expect}", marks=marks)
+
+
+@pytest.mark.parametrize(("expect", "command"), list(_params()))
+def test_a_file_api_is_judged_by_what_it_does(installed: Workspace, expect: str, command: str) -> None:
+    ev = evaluate_command(command, installed)
+    assert ev.decision == expect, (ev.rule, ev.reason)
+    if expect == "deny":
+        assert ev.reason and ev.rule not in ("default-deny", "internal-error")

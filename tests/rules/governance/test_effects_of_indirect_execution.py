@@ -1,0 +1,88 @@
+"""Code the shell does not run itself is still judged by what it does: a script read from ``/dev/stdin`` or a
+process substitution, a command handed to another runner (``at``, ``crontab``, ``tmux send-keys``, ``ssh``,
+a container with the workspace mounted), in-place editors spelled with a backup suffix, programs whose output
+file is an argument (``script``, ``socat FILE:``), git settings that git later runs as commands, and bash
+namerefs. Rows marked with a finding were allowed when found (each verified to change the file when run, where
+the tool exists here); neighbours stay allowed."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rules.governance import evaluate_command
+from tiers.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[3]
+
+#: (id, expected decision, command, finding or None)
+ROWS = [
+    # a script read from stdin or a process substitution
+    ("sh-c", "deny", "sh -c 'echo x >> MEMORY.md'", None),
+    ("sh-dev-stdin", "deny", "sh /dev/stdin <<< 'echo x >> MEMORY.md'", "R12-19"),
+    ("dot-dev-stdin", "deny", ". /dev/stdin <<< 'echo x >> MEMORY.md'", "R12-19"),
+    ("bash-procsub", "deny", "bash <(echo 'echo x >> MEMORY.md')", "R12-19"),
+    ("source-procsub", "deny", "source <(echo 'echo x >> MEMORY.md')", "R12-19"),
+    ("python-dev-stdin", "deny", "python3 /dev/stdin <<< \"open('MEMORY.md','a').write('x')\"", "R12-19"),
+    ("python-procsub", "deny", "python3 <(echo \"open('MEMORY.md','a').write('x')\")", "R12-19"),
+    ("awk-f-dev-stdin", "deny", "awk -f /dev/stdin <<< 'BEGIN{print \"x\" >> \"MEMORY.md\"}'", "R12-19"),
+    ("make-f-dev-stdin", "deny", "make -f /dev/stdin <<< $'all:\\n\\techo x >> MEMORY.md'", "R12-19"),
+    ("cmake-P-dev-stdin", "deny", "cmake -P /dev/stdin <<< 'file(APPEND MEMORY.md x)'", "R12-19"),
+    ("sh-dev-stdin-benign", "allow", "sh /dev/stdin <<< 'echo x >> notes.txt'", None),
+    ("bash-procsub-benign", "allow", "bash <(echo 'echo hello')", None),
+    # a command handed to another runner
+    ("at-now", "deny", "at now <<< 'echo x >> MEMORY.md'", "R12-20"),
+    ("crontab", "deny", "crontab <<< '* * * * * echo x >> \"$PWD/MEMORY.md\"'", "R12-20"),
+    ("tmux-send-keys", "deny", "tmux send-keys 'echo x >> MEMORY.md' Enter", "R12-20"),
+    ("screen-stuff", "deny", "screen -X stuff 'echo x >> MEMORY.md\\n'", "R12-20"),
+    ("systemd-run", "deny", "systemd-run --user sh -c 'echo x >> MEMORY.md'", "R12-20"),
+    ("ssh-localhost", "deny", "ssh localhost \"echo x >> $PWD/MEMORY.md\"", "R12-20"),
+    ("docker-mount", "deny", "docker run -v $PWD:/w alpine sh -c 'echo x >> /w/MEMORY.md'", "R12-20"),
+    ("tmux-benign", "allow", "tmux send-keys 'make test' Enter", None),
+    # in-place editors and output-file arguments
+    ("perl-pi", "deny", "perl -pi -e 's/a/b/' MEMORY.md", None),
+    ("perl-i-suffix", "deny", "perl -i.bak -pe1 USER.md", "R12-21"),
+    ("script-typescript", "deny", "script -q -c 'echo x' MEMORY.md", "R12-21"),
+    ("socat-file-append", "deny", "echo x | socat - FILE:MEMORY.md,append", "R12-21"),
+    ("xmlstarlet-inplace", "deny", "xmlstarlet ed -L MEMORY.md", "R12-21"),
+    ("script-benign", "allow", "script -q -c 'make test' build/session.log", None),
+    # git settings whose value git runs later as a shell command (each ordinary git command then runs it)
+    ("git-hookspath", "deny", "git config core.hooksPath /tmp/h", None),
+    ("git-fsmonitor", "deny", "git config core.fsmonitor 'echo x >> MEMORY.md'", "R12-30"),
+    ("git-pager", "deny", "git config core.pager 'sh -c \"echo x >> MEMORY.md\"'", "R12-30"),
+    ("git-alias-bang", "deny", "git config alias.st '!echo x >> MEMORY.md'", "R12-30"),
+    ("git-filter-clean", "deny", "git config filter.x.clean 'tee -a MEMORY.md'", "R12-30"),
+    ("git-include-path", "deny", "git config --local include.path /tmp/evil.gitconfig", "R12-30"),
+    ("git-config-file-append", "deny", "printf '[core]\\n\\tfsmonitor = sh /tmp/x\\n' >> .git/config", "R12-30"),
+    ("git-config-benign", "allow", "git config user.name 'Alex'", None),
+    # bash namerefs
+    ("nameref", "deny", "declare -n r=f; f=MEMORY.md; echo x >> $r", "R12-23"),
+    ("nameref-benign", "allow", "declare -n r=f; f=notes.txt; echo x >> $r", None),
+]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Workspace:
+    from rules.governance.policy import STARTER_POLICY
+    root = tmp_path_factory.mktemp("indirect") / "ws"
+    shutil.copytree(ROOT / "sample-workspace", root)
+    (root / ".cuticle").mkdir()
+    (root / ".cuticle" / "key").write_text("3f" * 32 + "\n", encoding="ascii")
+    shutil.copyfile(STARTER_POLICY, root / "chitin.yaml")
+    return Workspace(root)
+
+
+def _params():
+    for rid, expect, cmd, finding in ROWS:
+        marks = [pytest.mark.xfail(strict=True, reason=f"finding {finding}")] if finding else []
+        yield pytest.param(expect, cmd, id=f"{rid}-{expect}", marks=marks)
+
+
+@pytest.mark.parametrize(("expect", "command"), list(_params()))
+def test_indirectly_run_code_is_judged_by_what_it_does(installed: Workspace, expect: str, command: str) -> None:
+    ev = evaluate_command(command, installed)
+    assert ev.decision == expect, (ev.rule, ev.reason)
+    if expect == "deny":
+        assert ev.reason and ev.rule not in ("default-deny", "internal-error")

@@ -1,0 +1,73 @@
+"""The stamp key and the serve token cannot be read by any command: a ``file://`` URL, a directory moved by
+``git -C``, a SQL client's import, a path decoded or globbed at run time, a server or archiver of the whole
+workspace all reach the key. Benign neighbours
+(the same tools on other files) stay allowed."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rules.governance import evaluate_command
+from tiers.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[3]
+
+#: (id, expected decision, command, finding or None)
+ROWS = [
+    ("cat-key", "deny", "cat .cuticle/key", None),
+    ("curl-file-url", "deny", "curl file://$PWD/.cuticle/key", "R12-09"),
+    ("curl-file-url-token", "deny", "curl -s file://$PWD/.cuticle/serve.json", "R12-09"),
+    ("curl-file-url-benign", "allow", "curl -s file://$PWD/README.md", None),
+    ("git-C-diff-no-index", "deny", "git -C .cuticle diff --no-index /dev/null key", "R12-09"),
+    ("git-diff-no-index", "deny", "git diff --no-index /dev/null .cuticle/key", None),
+    ("git-C-benign", "allow", "git -C src diff --no-index /dev/null app.py", None),
+    ("sqlite-import", "deny", "sqlite3 :memory: \".import .cuticle/key t\" \"select * from t\"", "R12-09"),
+    ("sqlite-import-benign", "allow", "sqlite3 :memory: \".import rows.csv t\" \"select * from t\"", None),
+    ("decoded-path", "deny", "cat $(echo LmN1dGljbGUva2V5 | base64 -d)", "R12-10"),
+    ("python-glob", "deny", "python3 -c \"import glob;print(open(glob.glob('.c*/k*')[0]).read())\"", "R12-10"),
+    # whole-tree servers and archivers take the key along (then any client or extractor reads it)
+    ("http-server-cwd", "deny", "python3 -m http.server 8000", "R12-27"),
+    ("php-builtin-server", "deny", "php -S 0.0.0.0:8000", "R12-27"),
+    ("busybox-httpd", "deny", "busybox httpd -f -p 8000", "R12-27"),
+    ("ruby-httpd", "deny", "ruby -run -e httpd . -p 8000", "R12-27"),
+    ("socat-serve-key", "deny", "socat TCP-LISTEN:9000 FILE:.cuticle/key", "R12-27"),
+    ("http-server-benign", "allow", "python3 -m http.server 8000 -d build", None),
+    ("python-zipfile-tree", "deny", "python3 -m zipfile -c /tmp/a.zip .", "R12-27"),
+    ("python-tarfile-tree", "deny", "python3 -m tarfile -c /tmp/a.tar .", "R12-27"),
+    ("7z-tree", "deny", "7z a /tmp/a.7z .", "R12-27"),
+    ("cpio-tree", "deny", "find . | cpio -o > /tmp/a.cpio", "R12-27"),
+    ("tar-tree", "deny", "tar -czf /tmp/ws.tgz .", None),
+    ("python-zipfile-benign", "allow", "python3 -m zipfile -c /tmp/a.zip src", None),
+    ("python-glob-benign", "allow", "python3 -c \"import glob;print(open(glob.glob('src/*.py')[0]).read())\"", None),
+]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Workspace:
+    from rules.governance.policy import STARTER_POLICY
+    root = tmp_path_factory.mktemp("keyreads") / "ws"
+    shutil.copytree(ROOT / "sample-workspace", root)
+    (root / ".cuticle").mkdir()
+    (root / ".cuticle" / "key").write_text("3f" * 32 + "\n", encoding="ascii")
+    (root / ".cuticle" / "serve.json").write_text('{"token": "' + "ab" * 16 + '"}\n', encoding="utf-8")
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text("x = 1\n", encoding="utf-8")
+    shutil.copyfile(STARTER_POLICY, root / "chitin.yaml")
+    return Workspace(root)
+
+
+def _params():
+    for rid, expect, cmd, finding in ROWS:
+        marks = [pytest.mark.xfail(strict=True, reason=f"finding {finding}")] if finding else []
+        yield pytest.param(expect, cmd, id=f"{rid}-{expect}", marks=marks)
+
+
+@pytest.mark.parametrize(("expect", "command"), list(_params()))
+def test_no_command_reads_the_key(installed: Workspace, expect: str, command: str) -> None:
+    ev = evaluate_command(command, installed)
+    assert ev.decision == expect, (ev.rule, ev.reason)
+    if expect == "deny":
+        assert ev.reason and ev.rule not in ("default-deny", "internal-error")
