@@ -7,6 +7,7 @@ import functools
 
 from .archives import _h_7z, _h_cloud_copy, _h_patch, _h_tar, _h_unzip
 from .awk import _h_awk
+from .cuticle import _h_cuticle, _h_package
 from .files import (
     _h_base64, _h_chmod, _h_copy, _h_dd, _h_infra, _h_rm, _h_sed, _h_sort, _h_source, _h_tee, _h_truncate_like,
     _h_uniq, _h_yq,
@@ -25,6 +26,7 @@ _FINAL = {
     "7za": _h_7z, "7zz": _h_7z, "unrar": _h_7z, "aws": _h_cloud_copy, "gsutil": _h_cloud_copy, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
     "terraform": _h_infra, "tofu": _h_infra, "pulumi": _h_infra, "kubectl": _h_infra, "helm": _h_infra,
     "cdk": _h_infra, "cdktf": _h_infra,
+    "cuticle": _h_cuticle, "pip": _h_package, "pipx": _h_package, "uv": _h_package,
 }
 
 _C_HANDLER, _C_SHELL, _C_INTERP, _C_SQL, _C_WIPER, _C_ESCALATOR, _C_NET, _C_WRITE, _C_READ, _C_EXEC = range(10)

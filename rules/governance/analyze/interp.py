@@ -9,8 +9,9 @@ import re
 from .._lazy import LazyRe
 from ..paths import PathRef, is_pattern
 from .archives import _extract
+from .cuticle import code_imports_gate, cuticle_args, package_args
 from .model import RANK
-from ..invariants import no_governance_self_modification, no_network_egress, no_secret_write
+from ..invariants import no_gate_control, no_governance_self_modification, no_network_egress, no_secret_write
 from ..invariants import script_execution_tracking as _sx
 from ..invariants._targets import protected_write
 from ..invariants.no_destructive_sql import destructive, sql_kind
@@ -139,6 +140,10 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
                     script_given = True
                     mod = argv[i + 1:i + 2]
                     rest = argv[i + 2:]
+                    if mod and (mod[0] == "gate" or mod[0].startswith("gate.")):
+                        cuticle_args(self, f"{tool} -m {mod[0]}", rest)
+                    elif mod == ["pip"]:
+                        package_args(self, f"{tool} -m pip", rest)
                     if mod in (["zipfile"], ["tarfile"]) and rest[:1] and rest[0] in ("-e", "--extract"):
                         ops = [x for x in rest[1:] if not x.startswith("-")]
                         if ops:
@@ -189,6 +194,9 @@ def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -
     arguments when the code reads its argv, else every protected path in reach; decoded code that is
     executed is dangerous."""
     typ = "exec"
+    if lang == "python" and "gate" in code and code_imports_gate(code):
+        self.report(no_gate_control.gate_import(lang, segment=self.at))
+        typ = "dangerous"
     code = _join_literals(code)
     strings = [_strip_mode(x) for x in _string_literals(code)]
     self.cwd_hint = cwd

@@ -52,6 +52,7 @@ MODULES: tuple[str, ...] = (
     "no_memory_write_via_shell",
     "no_secret_write",
     "no_infra_destroy",
+    "no_gate_control",
 )
 
 

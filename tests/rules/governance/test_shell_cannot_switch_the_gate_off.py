@@ -19,9 +19,9 @@ GIT = ["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t"]
 
 #: (id, expected decision, command, finding or None)
 ROWS = [
-    ("cuticle-uninstall", "deny", "cuticle uninstall claude .", "R12-11"),
-    ("python-m-gate-uninstall", "deny", "python -m gate uninstall claude .", "R12-11"),
-    ("pip-uninstall-cuticle", "deny", "pip uninstall -y cuticle", "R12-11"),
+    ("cuticle-uninstall", "deny", "cuticle uninstall claude .", None),
+    ("python-m-gate-uninstall", "deny", "python -m gate uninstall claude .", None),
+    ("pip-uninstall-cuticle", "deny", "pip uninstall -y cuticle", None),
     ("cuticle-lint-benign", "allow", "cuticle lint", None),
     ("pip-uninstall-benign", "allow", "pip uninstall -y requests", None),
     ("git-clean-ignored", "deny", "git clean -fdx", "R12-12"),
