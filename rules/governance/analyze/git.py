@@ -14,7 +14,7 @@ from .words import _operands, _opts_and_operands
 
 #: the git subcommands an invariant or a write effect looks at
 _GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config", "apply",
-                          "am", "stash", "clone"})
+                          "am", "stash", "clone", "clean", "reset"})
 
 
 def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -71,6 +71,10 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
             paths = rest[rest.index("--") + 1:] if "--" in rest else ops[1:]
             for ref in w.paths(paths, repo):
                 effects.append(w.write_effect(ref, f"git {sub} --"))
+            source = ops[0] if sub == "checkout" and ops and "--" in rest and rest.index("--") > rest.index(ops[0]) \
+                else (ops[0] if sub == "checkout" and "--" not in rest else None)
+            _rewrites(w, f"git {sub}", repo, ["diff", "--name-only", *([source] if source else []), "--"], paths,
+                      effects)
         else:
             new = values.get("b") or values.get("B") or values.get("c") or values.get("C") or values.get("orphan") \
                 or values.get("create")
@@ -79,6 +83,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 w.branch = target
             elif target == ".":
                 effects.append(w.write_effect(w.env.norm(".", repo), "git checkout ."))
+                _rewrites(w, "git checkout .", repo, ["diff", "--name-only", "--"], ["."], effects)
     elif sub in ("mv", "rm"):
         flags, ops, values = _opts_and_operands(rest, set())
         if not (sub == "rm" and "cached" in flags):
@@ -89,6 +94,24 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if not ({"staged", "S"} & set(flags)) or {"worktree", "W"} & set(flags):
             for ref in w.paths(ops, repo):
                 effects.append(w.write_effect(ref, "git restore"))
+            source = values.get("s") or values.get("source")
+            _rewrites(w, "git restore", repo, ["diff", "--name-only", *([source] if source else []), "--"], ops,
+                      effects)
+    elif sub == "reset":
+        flags, ops, values = _opts_and_operands(rest, set())
+        if "hard" in flags:
+            rev = [o for o in ops if o != "--"][:1]
+            _rewrites(w, "git reset --hard", repo, ["diff", "--name-only", *(rev or ["HEAD"]), "--"], [], effects)
+    elif sub == "clean":
+        flags, ops, values = _opts_and_operands(rest, {"-e", "--exclude"})
+        fset = set(flags)
+        if not fset & {"n", "dry-run"}:
+            listing = ["clean", "-n", *(["-d"] if "d" in fset else []), *(["-x"] if "x" in fset else []),
+                       *(["-X"] if "X" in fset else [])]
+            for a in rest:
+                if a.startswith(("-e", "--exclude")):
+                    listing.append(a)  # a glued value (-e*.log / --exclude=x); a separate one follows in ops
+            _rewrites(w, "git clean", repo, [*listing, "--"], ops, effects, delete=True)
     elif sub == "branch":
         flags, ops, values = _opts_and_operands(rest, {"-u", "--set-upstream-to"})
         if {"d", "D", "delete", "f", "force", "m", "M", "move"} & set(flags):
@@ -123,6 +146,51 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if any(a.startswith("core.hookspath") or a.startswith("core.hooksPath") for a in rest):
             w.report(no_governance_self_modification.hooks_path(segment=w.at))
     return "git", None
+
+
+def _rewrites(w: Walker, how: str, repo, listing: list[str], specs: list[str], effects, delete: bool = False) -> None:
+    """``how`` rewrites (or, ``delete``, removes) the work-tree files under the pathspecs ``specs`` that git would
+    change: a write or delete effect on each file ``git LISTING SPECS`` names (``diff --name-only``,
+    ``clean -n``: local and read-only). When git cannot list them, every protected path under the pathspecs counts
+    (``unknown_target``)."""
+    top = _git_top(repo)
+    names = _git_lines(repo, [*listing, *(specs or ["."] if listing[0] == "clean" else specs)]) if top else None
+    w.out.volatile = True
+    w.cwd_hint = repo
+    if names is None:
+        for spec in specs or ["."]:
+            ref = w.env.norm(spec.rstrip("/") + "/$(…)" if spec not in ("", ".") else "$(…)", repo)
+            if w.reach_check(ref, how, "deletes" if delete else "writes",
+                             "name the files outside memory and cuticle's state"):
+                return
+        return
+    base = repo if listing[0] == "clean" else top
+    for name in names:
+        if listing[0] == "clean":
+            name = name[len("Would remove "):] if name.startswith("Would remove ") else ""
+            if not name:
+                continue
+        ref = w.env.norm(name.rstrip("/"), base)
+        if delete:
+            effects.append(w.delete_effect(ref, how, recursive=False))
+            if name.endswith("/") and not w.env.protected(ref):
+                w.reach_check(w.env.norm(name.rstrip("/") + "/$(…)", base), how, "deletes")
+        else:
+            effects.append(w.write_effect(ref, how))
+
+
+def _git_lines(repo: str | None, args: list[str]) -> list[str] | None:
+    """The output lines of a read-only ``git -C REPO ARGS`` (None: no git, an error or a slow answer)."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "-C", repo or ".", *args], capture_output=True, text=True, timeout=3,
+                             check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return [line for line in out.stdout.splitlines() if line.strip()]
 
 
 def _git_top(repo: str | None) -> str | None:

@@ -5,7 +5,9 @@ Denies every write, delete, move, link or in-place edit of cuticle's own files: 
 the configured path), everything under `.cuticle/`, and the hosts' hook settings (`.claude/settings*.json`,
 `.codex/`, `.gemini/settings.json`, `.cursor/hooks.json`, `.github/hooks/`, `.git/hooks/`, OpenClaw's config
 and extensions), by any command, through any spelling the effect model resolves (globs, braces, variables,
-substitutions, `cd` chains, functions, aliases, interpreter code, archives and patches). Also denies any read of
+substitutions, `cd` chains, functions, aliases, interpreter code, archives and patches; `git clean` deletes what
+`git clean -n` lists with the same flags, ignored files included with `-x`/`-X`, so it reaches `.cuticle/key`).
+Also denies any read of
 the stamp key (`.cuticle/key`) or the local server's token (`.cuticle/serve.json`) by any command, whole-tree
 readers that would include them (`tar -c .`, `cp -r .`, `grep -r . .`) unless they exclude `.cuticle`, and links
 to them.
