@@ -20,10 +20,10 @@ KEY = "3f" * 32
 ROWS = [
     # env -S / --split-string: the string is a command line of its own
     ("env-S-tee", "deny", "env -S 'tee -a MEMORY.md'", None),
-    ("env-S-sh-c", "deny", "env -S 'sh -c \"echo x >> MEMORY.md\"'", "R12-04"),
-    ("env-split-string-sh-c", "deny", "env --split-string='sh -c \"echo x >> MEMORY.md\"'", "R12-04"),
-    ("env-S-attached", "deny", "env -S\"sh -c 'echo x >> MEMORY.md'\"", "R12-04"),
-    ("env-iS-cluster", "deny", "env -iS 'tee -a USER.md'", "R12-04"),
+    ("env-S-sh-c", "deny", "env -S 'sh -c \"echo x >> MEMORY.md\"'", None),
+    ("env-split-string-sh-c", "deny", "env --split-string='sh -c \"echo x >> MEMORY.md\"'", None),
+    ("env-S-attached", "deny", "env -S\"sh -c 'echo x >> MEMORY.md'\"", None),
+    ("env-iS-cluster", "deny", "env -iS 'tee -a USER.md'", None),
     ("env-S-benign", "allow", "env -S 'sh -c \"echo x >> notes.txt\"'", None),
     # sqlite3 command line: dot-commands and SQL functions that write or read files
     ("sqlite-output", "deny", "sqlite3 x.db '.output USER.md' 'select 1'", "R12-05"),
