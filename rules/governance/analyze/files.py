@@ -210,6 +210,10 @@ def _h_source(w: Walker, tool, argv, cwd, stdin, effects, taints):
     if target in ("/dev/stdin", "-") and stdin is not None and stdin.taint:
         w.report(script_execution_tracking.tainted_stdin(argv[0], stdin.taint, segment=w.at))
         return "dangerous", None
+    text = w.stream_text(argv, 1, stdin)
+    if text is not None and text != "\x00unknown":  # sourcing stdin or a process substitution runs its text
+        w.run_text(text, cwd, f"{argv[0]} {target}", ";")
+        return "exec", None
     w.check_exec_of_download(target, cwd)
     return "exec", None
 

@@ -66,11 +66,15 @@ def run_shell(self, tool, argv, cwd, via, op, stdin, effects, taints):
     rest = argv[i:]
     if rest and not reads_stdin:
         target = rest[0]
-        if target.startswith("<(…)") or target.startswith("/dev/fd/") or target == "/dev/stdin":
+        text = self.stream_text(argv, i, stdin)
+        if text is not None:  # the script is a stream: stdin or a process substitution
             taint = taints[i] if i < len(taints) else None
-            if taint or (stdin and stdin.taint and target == "/dev/stdin"):
+            if taint or (stdin and stdin.taint and target in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")):
                 self.report(_sx.script_from_stream(tool, segment=self.at))
-            return "dangerous" if taint else "exec", None
+                return "dangerous", None
+            if text != "\x00unknown":
+                self.run_text(text, cwd, f"{tool} {target}", op)
+            return "exec", None
         self.check_exec_of_download(target, cwd, tool, op)
         if self.out.violations and self.out.violations[-1].invariant == "script-execution-tracking" \
                 and self.out.violations[-1].segment == len(self.out.segments):
@@ -157,11 +161,14 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
         if code is None:
             script_given = True
             self.check_exec_of_download(a, cwd, tool, op)
-            if a.startswith("<(…)"):
+            text = self.stream_text(argv, i, stdin)
+            if text is not None:  # the program is a stream: stdin or a process substitution
                 taint = taints[i] if i < len(taints) else None
-                if taint:
+                if taint or (stdin is not None and stdin.taint and not a.startswith("<(…)")):
                     self.report(_sx.code_from_network(tool, segment=self.at))
                     return "dangerous", None
+                if text != "\x00unknown":
+                    return self.scan_code(tool, text, cwd, op, tuple(argv[i + 1:])), None
             break
         files.append(a)
         i += 1
@@ -430,3 +437,57 @@ def _pathish(s: str) -> bool:
     if s.startswith(("http://", "https://")):
         return False
     return "/" in s or "." in s or s.lower() in ("memory.md", "user.md", "chitin.yaml")
+
+
+# build tools whose program file holds shell recipes or file commands ------------------------------------------
+def _program_file(w, argv, k, stdin, cwd) -> str | None:
+    """The text of the program file ``argv[k]`` (a stream, or a regular file on disk; None: unknown)."""
+    from ..content import read_text
+
+    text = w.stream_text(argv, k, stdin)
+    if text is None:
+        ref = w.env.norm(argv[k], cwd)
+        text = read_text(ref.abs) if ref.abs and ref.scope != "unknown" else None
+    return None if text == "\x00unknown" else text
+
+
+def _h_make(w, tool, argv, cwd, stdin, effects, taints):
+    """``make -f FILE``: each recipe line (a tab-indented line) is a shell command line, walked as one."""
+    k = 1
+    while k < len(argv):
+        a = argv[k]
+        if a in ("-f", "--file", "--makefile") and k + 1 < len(argv):
+            text = _program_file(w, argv, k + 1, stdin, cwd)
+            for line in (text or "").splitlines():
+                if line.startswith("\t"):
+                    w.run_text(line.strip().lstrip("@-+").replace("$$", "$"), cwd, f"{tool} recipe", ";")
+            k += 2
+            continue
+        k += 1
+    return "exec", None
+
+
+_CMAKE_FILE = LazyRe(r"\bfile\s*\(\s*(WRITE|APPEND|TOUCH|TOUCH_NOCREATE|REMOVE|REMOVE_RECURSE|RENAME|COPY_FILE|"
+                     r"CREATE_LINK|CONFIGURE\s+OUTPUT|DOWNLOAD\s+\S+)\s+(\"[^\"]*\"|[^\s)]+)(?:\s+(\"[^\"]*\"|[^\s)]+))?",
+                     re.I)
+_CMAKE_EXEC = LazyRe(r"\bexecute_process\s*\(\s*COMMAND\s+([^)]*)\)", re.I)
+
+
+def _h_cmake(w, tool, argv, cwd, stdin, effects, taints):
+    """``cmake -P SCRIPT``: the script's ``file(WRITE|APPEND|RENAME|…)`` targets are written (a rename or link:
+    both names), ``execute_process(COMMAND …)`` runs as a command."""
+    if "-P" not in argv or argv.index("-P") + 1 >= len(argv):
+        return "exec", None
+    text = _program_file(w, argv, argv.index("-P") + 1, stdin, cwd)
+    if text is None:
+        return "exec", None
+    typ = "exec"
+    for m in _CMAKE_FILE.finditer(text):
+        op = m.group(1).upper()
+        names = [m.group(2)] + ([m.group(3)] if m.group(3) and op.startswith(("RENAME", "COPY", "CREATE")) else [])
+        for name in names:
+            effects.append(w.write_effect(w.env.norm(name.strip('"'), cwd), f"{tool} -P file({op.split()[0]})"))
+        typ = "write"
+    for m in _CMAKE_EXEC.finditer(text):
+        w.run_text(" ".join(x.strip('"') for x in m.group(1).split()), cwd, f"{tool} execute_process", ";")
+    return typ, None

@@ -38,6 +38,8 @@ from .words import (
 from .wrappers import _WRAPPERS
 
 _MAX_SEGMENTS = 2000
+#: names of the standard input as a file operand
+_STDIN_PATHS = frozenset({"/dev/stdin", "-", "/dev/fd/0", "/proc/self/fd/0"})
 #: all-False "dynamic" flags and all-None taints for a command of literal words, shared by length:
 #: nothing changes these sequences in place (dispatch and the handlers only index, slice and rebind them), and a
 #: list with a true first flag, the one case dispatch concatenates, never comes from here
@@ -59,6 +61,7 @@ class Walker:
         out.effects = []
         out.volatile = False
         self.vars: dict[str, str] = {}
+        self.psub_texts: list[str | None] = []
         self.tainted: dict[str, str] = {}
         self.downloads: set[str] = set()
         #: files this command line writes from a heredoc (path -> text), so running them later is inspected
@@ -205,10 +208,14 @@ class Walker:
             taint = taint or flow.taint or self.segments_taint(start)
             if flow.secret:
                 self.sub_secret = True  # `curl -d "$(cat USER.md)"`: the argument carries the file
+        texts = []
         for _, sub in w.procsubs:
             start = len(self.out.segments)
             _, flow = self.nested(sub, cwd, "<(…)", "|")
             taint = taint or flow.taint or self.segments_taint(start)
+            texts.append(flow.text)
+        if texts:
+            self.psub_texts.extend(texts)
         return taint
 
     def nested(self, script: Script, cwd, via, op) -> tuple[str | None, Flow]:
@@ -267,6 +274,7 @@ class Walker:
     def simple(self, cmd: Simple, cwd, via, op, stdin: Flow | None) -> tuple[str | None, Flow]:
         words = cmd.words
         self.sub_secret = False
+        self.psub_texts = []  # what each <(…) of this command prints, in order (None: not known)
         if not cmd.assigns:
             for w in words:
                 if not w.literal:
@@ -293,13 +301,19 @@ class Walker:
         argv: list[str] = []
         dyn_flags: list[bool] = []
         word_taint: list[str | None] = []
+        psubs: list[str | None] = []
         for w in cmd.words:
             if w.literal:  # the common case: no expansion, no substitution
                 word_taint.append(None)
                 argv.append(w.text)
                 dyn_flags.append(False)
                 continue
-            t = self.word_subs(w, cwd, via) if (w.subs or w.procsubs) else None
+            t = None
+            if w.subs or w.procsubs:
+                t = self.word_subs(w, cwd, via)
+                if w.procsubs:  # word_subs appended this word's texts last
+                    psubs.extend(self.psub_texts[-len(w.procsubs):])
+                self.psub_texts = psubs[:]  # nested commands walked inside the word reset it
             if not t and self.tainted:
                 for name in _VAR.findall(w.text):
                     t = t or self.tainted.get(name[0] or name[1])
@@ -615,6 +629,20 @@ class Walker:
         finally:
             self.aliases[head] = expansion
         return cwd, flow
+
+    def stream_text(self, argv, k: int, stdin: Flow | None) -> str | None:
+        """The text of a script or program file operand ``argv[k]`` that is a stream, not a file: stdin
+        (``/dev/stdin``, ``/dev/fd/0``, ``/proc/self/fd/0``, ``-``) is what is fed in, ``<(…)`` what the process
+        substitution prints. ``"\x00unknown"`` when the stream's text cannot be known; None for an ordinary file."""
+        a = argv[k]
+        if a in _STDIN_PATHS:
+            return stdin.text if stdin is not None and stdin.text is not None else "\x00unknown"
+        if a.startswith("<(…)") or a.startswith("/dev/fd/") or a.startswith("/proc/self/fd/"):
+            n = sum(1 for x in argv[:k] if x.startswith("<(…)"))
+            if a.startswith("<(…)") and n < len(self.psub_texts) and self.psub_texts[n] is not None:
+                return self.psub_texts[n]
+            return "\x00unknown"
+        return None
 
     def shell_script(self, text: str, cwd, via, op, taint) -> None:
         if taint:
