@@ -294,7 +294,12 @@ _WRITE_API = LazyRe(r"open\s*\([^)]*['\"](?:[wax+][bt+]?|r\+[bt]?|rb\+)['\"]|inp
                         r"binwrite|delete|rename|open\([^)]*['\"][wa])|FileUtils\.|IO\.write|open\s*\(\s*\w+\s*,"
                         r"\s*['\"]?[>+]|\bunlink\b|file_put_contents|fopen\([^)]*['\"][wa]|Set-Content|Out-File|"
                         r"Add-Content|Remove-Item|Path\([^)]*\)\.(?:unlink|rename|replace|touch|write)|"
-                        r"open\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*['\"][>+]")
+                        r"open\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*['\"][>+]|"
+                        # any language's link/copy/rename/truncate call on literal names (perl `link "a", "b"`,
+                        # File::Copy `copy(…)`, node `fs.linkSync`, ruby `File.symlink`, php `copy(…)`)
+                        r"(?:(?<![.\w$])|(?<=fs\.)|(?<=fsp\.)|(?<=promises\.)|(?<=\)\.)|(?<=File\.)|(?<=Copy::))"
+                        r"(?:link|symlink|copy|copyfile|copy_file|rename|move|truncate|ftruncate|cp|mv)"
+                        r"(?:Sync)?\s*[(\"']")
 #: os.open with a flag that writes
 _OS_OPEN_WRITE = LazyRe(r"os\.open\s*\([^)]*O_(?:WRONLY|RDWR|APPEND|CREAT|TRUNC)")
 #: the script reads its own arguments (a path handed on the command line)
