@@ -62,6 +62,8 @@ def scan_state_secrets(self, tool: str, argv, cwd) -> None:
     """Every argument that names the stamp key or the server token (``base64 .cuticle/key``, ``dd
     if=.cuticle/key``, ``cd .cuticle && sort key``, ``cat .cu*/ke?``), or hands the ``.cuticle`` directory to
     a command that reads what is inside, is a read of cuticle's secrets, whatever the command."""
+    if tool in _CHDIR_TOOLS:  # git -C DIR, make -C DIR: the operands are resolved in DIR
+        cwd = _chdir(self, tool, argv, cwd)
     in_state = cwd is not None and "/.cuticle" in cwd
     if tool in _TREE_READERS:
         self.tree_reader(tool, argv, cwd)
@@ -69,10 +71,16 @@ def scan_state_secrets(self, tool: str, argv, cwd) -> None:
         if a.startswith(("--exclude", "--ignore", "-x")):
             continue
         if not (in_state or "key" in a or "serve" in a or "cuti" in a or "*" in a or "?" in a or "[" in a
-                or "$(find)" in a):
+                or "$(find)" in a or "file:" in a):
             continue
         value = a
-        if "=" in a and (a.startswith("-") or a[:3] in ("if=", "of=")):
+        if "file://" in a:  # a file:// URL (curl, wget, git, a browser) reads the path it names
+            from urllib.parse import unquote
+
+            value = unquote(a[a.index("file://") + 7:])
+            if value.startswith("localhost/"):
+                value = value[9:]
+        elif "=" in a and (a.startswith("-") or a[:3] in ("if=", "of=")):
             value = a.split("=", 1)[1]
         elif a.startswith("@"):
             value = a[1:]
@@ -85,6 +93,29 @@ def scan_state_secrets(self, tool: str, argv, cwd) -> None:
                 tool not in _STATE_DIR_OK:
             self.report(no_governance_self_modification.state_dir_read(tool, ref.display, segment=self.at))
             return
+
+
+#: tools whose ``-C DIR`` (before the subcommand) is the directory their operands are resolved in
+_CHDIR_TOOLS = frozenset({"git", "make", "gmake"})
+
+
+def _chdir(self, tool: str, argv, cwd):
+    """The directory ``tool``'s operands resolve in after its ``-C DIR`` options (each relative to the last)."""
+    k = 1
+    while k < len(argv):
+        a = argv[k]
+        if a == "-C" and k + 1 < len(argv):
+            cwd = self.env.cd(cwd, argv[k + 1])
+            k += 2
+            continue
+        if a.startswith("-C") and len(a) > 2 and tool != "git":
+            cwd = self.env.cd(cwd, a[2:])
+        elif tool == "git" and not a.startswith("-"):
+            break  # the subcommand: its own -C means something else
+        elif tool == "git" and a in ("-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"):
+            k += 1
+        k += 1
+    return cwd
 
 
 # -- wrappers --------------------------------------------------------------------------------------------

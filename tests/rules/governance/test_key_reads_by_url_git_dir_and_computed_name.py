@@ -18,13 +18,13 @@ ROOT = Path(__file__).resolve().parents[3]
 #: (id, expected decision, command, finding or None)
 ROWS = [
     ("cat-key", "deny", "cat .cuticle/key", None),
-    ("curl-file-url", "deny", "curl file://$PWD/.cuticle/key", "R12-09"),
-    ("curl-file-url-token", "deny", "curl -s file://$PWD/.cuticle/serve.json", "R12-09"),
+    ("curl-file-url", "deny", "curl file://$PWD/.cuticle/key", None),
+    ("curl-file-url-token", "deny", "curl -s file://$PWD/.cuticle/serve.json", None),
     ("curl-file-url-benign", "allow", "curl -s file://$PWD/README.md", None),
-    ("git-C-diff-no-index", "deny", "git -C .cuticle diff --no-index /dev/null key", "R12-09"),
+    ("git-C-diff-no-index", "deny", "git -C .cuticle diff --no-index /dev/null key", None),
     ("git-diff-no-index", "deny", "git diff --no-index /dev/null .cuticle/key", None),
     ("git-C-benign", "allow", "git -C src diff --no-index /dev/null app.py", None),
-    ("sqlite-import", "deny", "sqlite3 :memory: \".import .cuticle/key t\" \"select * from t\"", "R12-09"),
+    ("sqlite-import", "deny", "sqlite3 :memory: \".import .cuticle/key t\" \"select * from t\"", None),
     ("sqlite-import-benign", "allow", "sqlite3 :memory: \".import rows.csv t\" \"select * from t\"", None),
     ("decoded-path", "deny", "cat $(echo LmN1dGljbGUva2V5 | base64 -d)", "R12-10"),
     ("python-glob", "deny", "python3 -c \"import glob;print(open(glob.glob('.c*/k*')[0]).read())\"", "R12-10"),
