@@ -208,7 +208,8 @@ def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -
     strings = [_strip_mode(x) for x in _string_literals(code)]
     self.cwd_hint = cwd
     for x in strings:
-        if ("key" in x or "serve" in x or "cuti" in x) and _pathish(x):
+        if ("key" in x or "serve" in x or "cuti" in x or is_pattern(x)) and _pathish(x):
+            # a glob in code (glob.glob('.c*/k*')) is matched as the shell would match it
             if self.check_state_secret(self.env.norm(x, cwd), x, f"{lang} code"):
                 break
     else:

@@ -40,6 +40,8 @@ from .wrappers import _WRAPPERS
 _MAX_SEGMENTS = 2000
 #: names of the standard input as a file operand
 _STDIN_PATHS = frozenset({"/dev/stdin", "-", "/dev/fd/0", "/proc/self/fd/0"})
+#: commands whose operands are text, never a file name (a decoded argument of theirs hides no file)
+_TEXT_ONLY = FETCHERS | {"echo", "printf", "test", "[", "[[", "export", "declare", "local", "git"}
 #: all-False "dynamic" flags and all-None taints for a command of literal words, shared by length:
 #: nothing changes these sequences in place (dispatch and the handlers only index, slice and rebind them), and a
 #: list with a true first flag, the one case dispatch concatenates, never comes from here
@@ -62,6 +64,8 @@ class Walker:
         out.volatile = False
         self.vars: dict[str, str] = {}
         self.psub_texts: list[str | None] = []
+        #: the known output of a substitution walked in this command line (id of its script -> text)
+        self.sub_values: dict[int, str] = {}
         self.tainted: dict[str, str] = {}
         self.downloads: set[str] = set()
         #: files this command line writes from a heredoc (path -> text), so running them later is inspected
@@ -206,6 +210,8 @@ class Walker:
             start = len(self.out.segments)
             _, flow = self.nested(sub, cwd, "$(…)", ";")
             taint = taint or flow.taint or self.segments_taint(start)
+            if flow.text is not None:  # its output is known (`$(echo … | base64 -d)`): expand() uses it
+                self.sub_values[id(sub)] = flow.text.rstrip("\n")
             if flow.secret:
                 self.sub_secret = True  # `curl -d "$(cat USER.md)"`: the argument carries the file
         texts = []
@@ -246,6 +252,8 @@ class Walker:
                 value = _listing_value(sub)
             if value is None:
                 value = _lookup_value(sub)
+            if value is None and self.sub_values:
+                value = self.sub_values.get(id(sub))
             if value is not None and "$(…)" in text:
                 text = text.replace("$(…)", value, 1)
         dynamic = "$(…)" in text or "(…)" in text
@@ -659,6 +667,11 @@ class Walker:
         self.cwd_hint = cwd
         if tool not in _META_TOOLS:
             self.scan_state_secrets(tool, argv, cwd)
+            if "decode" in taints and tool not in _TEXT_ONLY:
+                for k in range(1, min(len(argv), len(taints), len(dyn))):
+                    if taints[k] == "decode" and dyn[k] and not argv[k].startswith("-"):
+                        self.report(no_governance_self_modification.hidden_name(tool, segment=self.at))
+                        break
         cat = _CATEGORIES.get(tool)
         if cat is None:
             cat = _category_missing(tool)

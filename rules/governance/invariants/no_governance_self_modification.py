@@ -15,7 +15,8 @@ to them.
 ## How it is checked
 Writes, deletes and links are effects the walker (`rules/governance/analyze`) resolves to paths and
 `protected_write` / `unknown_target` (`_targets.py`) judge; `state_secret_read` below judges every word a command
-reads, `tree_read` and `state_dir_read` the commands that read a whole directory.
+reads (a substitution whose output is known, such as `$(echo … | base64 -d)`, is that output; a name decoded only
+at run time is `hidden_name`; a glob in interpreter code is matched as the shell matches it), `tree_read` and `state_dir_read` the commands that read a whole directory.
 
 ## Why
 An agent that can change the policy or the hooks can turn the gate off; one that can read the key can forge
@@ -59,6 +60,13 @@ def state_secret_read(env, ref, text: str, how: str, cwd_hint: str | None, segme
         return None
     return Violation(INVARIANT.id, f"{how} reads {shown}, cuticle's stamp key or server token; with it an agent "
                      "could forge stamps or answers, so only cuticle itself reads it", segment)
+
+
+def hidden_name(tool: str, segment: int = -1) -> Violation:
+    """``tool`` is handed a name decoded only when it runs (``cat $(base64 -d < n)``): a name hidden on purpose
+    counts as the stamp key."""
+    return Violation(INVARIANT.id, f"{tool} is handed a name that is decoded only when it runs, which may be "
+                     "cuticle's stamp key or server token; name the file literally", segment)
 
 
 def key_path_built(lang: str, segment: int = -1) -> Violation:

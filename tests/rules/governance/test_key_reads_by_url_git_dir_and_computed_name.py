@@ -26,8 +26,8 @@ ROWS = [
     ("git-C-benign", "allow", "git -C src diff --no-index /dev/null app.py", None),
     ("sqlite-import", "deny", "sqlite3 :memory: \".import .cuticle/key t\" \"select * from t\"", None),
     ("sqlite-import-benign", "allow", "sqlite3 :memory: \".import rows.csv t\" \"select * from t\"", None),
-    ("decoded-path", "deny", "cat $(echo LmN1dGljbGUva2V5 | base64 -d)", "R12-10"),
-    ("python-glob", "deny", "python3 -c \"import glob;print(open(glob.glob('.c*/k*')[0]).read())\"", "R12-10"),
+    ("decoded-path", "deny", "cat $(echo LmN1dGljbGUva2V5 | base64 -d)", None),
+    ("python-glob", "deny", "python3 -c \"import glob;print(open(glob.glob('.c*/k*')[0]).read())\"", None),
     # whole-tree servers and archivers take the key along (then any client or extractor reads it)
     ("http-server-cwd", "deny", "python3 -m http.server 8000", "R12-27"),
     ("php-builtin-server", "deny", "php -S 0.0.0.0:8000", "R12-27"),
