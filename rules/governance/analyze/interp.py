@@ -116,16 +116,24 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
             code_idx = i
             i += 1
             continue
-        if tool in ("perl", "ruby") and a.startswith("-") and not a.startswith("--"):
+        if tool in ("perl", "ruby") and a.startswith("-") and not a.startswith("--") and a != "-":
+            # an option cluster: -i takes the rest as its backup suffix (-i.bak), -e the rest as code (-pe1)
+            # or else the next word, -M/-I/-l/-0/-x/-C/-r the rest as their value
             body = a[1:]
-            if "i" in body:
-                inplace = True
-            if body.endswith("e") or body.endswith("E"):
-                code_idx = i + 1
-                code = argv[i + 1] if i + 1 < len(argv) else ""
-                i += 2
-                continue
-            i += 1
+            taken = False
+            for k, ch in enumerate(body):
+                if ch == "i":
+                    inplace = True
+                    break
+                if ch in "eE":
+                    glued = body[k + 1:]
+                    code_idx = i if glued else i + 1
+                    code = glued if glued else (argv[i + 1] if i + 1 < len(argv) else "")
+                    taken = not glued
+                    break
+                if ch in "MmIlx0Cdr":
+                    break
+            i += 2 if taken else 1
             continue
         if tool == "python" and a.startswith("-") and len(a) > 2 and not a.startswith("--") and "c" in a[1:]:
             # -Sc 'code', -uc 'code'
@@ -497,3 +505,68 @@ def _h_cmake(w, tool, argv, cwd, stdin, effects, taints):
     for m in _CMAKE_EXEC.finditer(text):
         w.run_text(" ".join(x.strip('"') for x in m.group(1).split()), cwd, f"{tool} execute_process", ";")
     return typ, None
+
+
+def _h_script(w, tool, argv, cwd, stdin, effects, taints):
+    """``script [-c CMD] [FILE]``: CMD runs, the typescript (default ``typescript``) and ``-O``/``-B``/``-T``/
+    ``-I`` logs are written."""
+    k = 1
+    ops: list[str] = []
+    while k < len(argv):
+        a = argv[k]
+        if a in ("-c", "--command") and k + 1 < len(argv):
+            w.run_text(argv[k + 1], cwd, f"{tool} -c", ";")
+            k += 2
+            continue
+        if a in ("-O", "--log-out", "-B", "--log-io", "-I", "--log-in", "-T", "--log-timing", "-t", "--timing",
+                 "-E", "--echo", "-m", "--logging-format") and k + 1 < len(argv):
+            if a not in ("-E", "--echo", "-m", "--logging-format"):
+                effects.append(w.write_effect(w.env.norm(argv[k + 1], cwd), f"{tool} {a}"))
+            k += 2
+            continue
+        if not a.startswith("-"):
+            ops.append(a)
+        k += 1
+    effects.append(w.write_effect(w.env.norm(ops[0] if ops else "typescript", cwd), tool))
+    return "write", None
+
+
+#: socat address types that open a file by path (reads and writes through it)
+_SOCAT_FILES = ("FILE:", "OPEN:", "GOPEN:", "CREATE:", "CREAT:", "PIPE:", "UNIX-CONNECT:", "UNIX-LISTEN:")
+_SOCAT_EXEC = ("EXEC:", "SYSTEM:")
+
+
+def _h_socat(w, tool, argv, cwd, stdin, effects, taints):
+    """``socat ADDR ADDR``: data flows both ways, so a file address is read and written, ``EXEC:``/``SYSTEM:``
+    addresses run their command; the network addresses go to the network checks."""
+    for a in argv[1:]:
+        if a.startswith("-"):
+            continue
+        up = a.upper()
+        if up.startswith(_SOCAT_FILES):
+            path = a.split(":", 1)[1].split(",", 1)[0]
+            if path:
+                ref = w.env.norm(path, cwd)
+                w.check_state_secret(ref, path, tool)
+                effects.append(w.write_effect(ref, tool))
+        elif up.startswith(_SOCAT_EXEC):
+            w.run_text(a.split(":", 1)[1].split(",", 1)[0].replace("\\,", ","), cwd, f"{tool} {up.split(':')[0]}", ";")
+    return w.run_net(tool, argv, cwd, stdin, effects)
+
+
+def _h_xmlstarlet(w, tool, argv, cwd, stdin, effects, taints):
+    """``xmlstarlet ed -L|--inplace … FILE…``: the files (the trailing operands that are files on disk or protected
+    paths) are rewritten in place."""
+    import os
+
+    args = argv[1:]
+    if not args or args[0] not in ("ed", "edit") or not ({"-L", "--inplace"} & set(args)):
+        return "read", None
+    for a in reversed(args[1:]):
+        if a.startswith("-"):
+            break
+        ref = w.env.norm(a, cwd)
+        if not (w.env.protected(ref) or (ref.abs and os.path.isfile(ref.abs))):
+            break
+        effects.append(w.write_effect(ref, f"{tool} ed -L"))
+    return "write", None

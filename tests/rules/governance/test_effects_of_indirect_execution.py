@@ -43,10 +43,10 @@ ROWS = [
     ("tmux-benign", "allow", "tmux send-keys 'make test' Enter", None),
     # in-place editors and output-file arguments
     ("perl-pi", "deny", "perl -pi -e 's/a/b/' MEMORY.md", None),
-    ("perl-i-suffix", "deny", "perl -i.bak -pe1 USER.md", "R12-21"),
-    ("script-typescript", "deny", "script -q -c 'echo x' MEMORY.md", "R12-21"),
-    ("socat-file-append", "deny", "echo x | socat - FILE:MEMORY.md,append", "R12-21"),
-    ("xmlstarlet-inplace", "deny", "xmlstarlet ed -L MEMORY.md", "R12-21"),
+    ("perl-i-suffix", "deny", "perl -i.bak -pe1 USER.md", None),
+    ("script-typescript", "deny", "script -q -c 'echo x' MEMORY.md", None),
+    ("socat-file-append", "deny", "echo x | socat - FILE:MEMORY.md,append", None),
+    ("xmlstarlet-inplace", "deny", "xmlstarlet ed -L MEMORY.md", None),
     ("script-benign", "allow", "script -q -c 'make test' build/session.log", None),
     # git settings whose value git runs later as a shell command (each ordinary git command then runs it)
     ("git-hookspath", "deny", "git config core.hooksPath /tmp/h", None),

@@ -33,7 +33,7 @@ ROWS = [
     ("php-builtin-server", "deny", "php -S 0.0.0.0:8000", "R12-27"),
     ("busybox-httpd", "deny", "busybox httpd -f -p 8000", "R12-27"),
     ("ruby-httpd", "deny", "ruby -run -e httpd . -p 8000", "R12-27"),
-    ("socat-serve-key", "deny", "socat TCP-LISTEN:9000 FILE:.cuticle/key", "R12-27"),
+    ("socat-serve-key", "deny", "socat TCP-LISTEN:9000 FILE:.cuticle/key", None),
     ("http-server-benign", "allow", "python3 -m http.server 8000 -d build", None),
     ("python-zipfile-tree", "deny", "python3 -m zipfile -c /tmp/a.zip .", "R12-27"),
     ("python-tarfile-tree", "deny", "python3 -m tarfile -c /tmp/a.tar .", "R12-27"),
