@@ -81,7 +81,11 @@ def _h_7z(w: Walker, tool, argv, cwd, stdin, effects, taints):
     """7z / 7za / 7zz / unrar: ``x`` and ``e`` extract (``-oDIR``); other commands read or create archives."""
     args = argv[1:]
     if not args or args[0] not in ("x", "e"):
-        return "write" if args[:1] == ["a"] else "read", None
+        if args[:1] in (["a"], ["u"]):  # add: every file under the operands after the archive is read
+            ops = [a for a in args[1:] if not a.startswith("-")]
+            w.dir_read(f"{tool} {args[0]}", ops[1:] or ["."], cwd,
+                       [a for a in args if a.startswith(("-x", "-xr"))])
+        return "write" if args[:1] in (["a"], ["u"]) else "read", None
     dest = next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), ".")
     ops = [a for a in args[1:] if not a.startswith("-")]
     if tool == "unrar" and len(ops) > 1 and ops[-1].endswith("/"):

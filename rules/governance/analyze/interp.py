@@ -152,6 +152,14 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
                     script_given = True
                     mod = argv[i + 1:i + 2]
                     rest = argv[i + 2:]
+                    if mod == ["http.server"] or mod == ["SimpleHTTPServer"]:
+                        # serves its directory (-d/--directory, else the working directory) to the network
+                        d = next((rest[k + 1] for k, x in enumerate(rest[:-1]) if x in ("-d", "--directory")),
+                                 next((x.split("=", 1)[1] for x in rest if x.startswith("--directory=")), "."))
+                        self.dir_read(f"{tool} -m {mod[0]}", [d], cwd)
+                    elif mod in (["zipfile"], ["tarfile"]) and rest[:1] and rest[0] in ("-c", "--create"):
+                        self.dir_read(f"{tool} -m {mod[0]} -c", [x for x in rest[2:] if not x.startswith("-")],
+                                      cwd)
                     if mod and (mod[0] == "gate" or mod[0].startswith("gate.")):
                         cuticle_args(self, f"{tool} -m {mod[0]}", rest)
                     elif mod == ["pip"]:
@@ -180,6 +188,11 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
             break
         files.append(a)
         i += 1
+    if tool == "php" and "-S" in argv:  # the built-in web server: its document root (-t DIR, else the cwd)
+        self.dir_read("php -S", [argv[argv.index("-t") + 1] if "-t" in argv[:-1] else "."], cwd)
+    if tool == "ruby" and code == "httpd" and any(x in ("-run", "-r") or x == "-run" for x in argv):
+        ops = [x for x in [*files, *argv[i:]] if not x.startswith("-") and not x.isdigit()]  # -e httpd DIR
+        self.dir_read("ruby -run -e httpd", ops[:1] or ["."], cwd)
     if code is not None:
         taint = taints[code_idx] if code_idx is not None and code_idx < len(taints) else None
         if taint:
@@ -570,3 +583,46 @@ def _h_xmlstarlet(w, tool, argv, cwd, stdin, effects, taints):
             break
         effects.append(w.write_effect(ref, f"{tool} ed -L"))
     return "write", None
+
+
+#: web servers that serve a directory operand (or option), else the working directory
+_SERVER_DIR_OPTS = {"httpd": ("-h",), "http-server": (), "live-server": (), "serve": (), "darkhttpd": (),
+                    "miniserve": (), "caddy": ("--root", "-r")}
+
+
+def _h_static_server(w, tool, argv, cwd, stdin, effects, taints):
+    """A static web server (``busybox httpd``, ``http-server``, ``serve``…) hands every file under its directory
+    to whoever connects: a read of that tree."""
+    if tool == "caddy" and argv[1:2] != ["file-server"]:
+        return "exec", None
+    opts = _SERVER_DIR_OPTS.get(tool, ())
+    d = next((argv[k + 1] for k, x in enumerate(argv[:-1]) if x in opts), None)
+    if d is None:
+        valued = {"-p", "--port", "-a", "--address", "-c", "-l", "--listen", "-P", "--proxy"}
+        ops, k = [], 1
+        while k < len(argv):
+            x = argv[k]
+            if x in valued:
+                k += 2
+                continue
+            if not x.startswith("-") and tool not in ("httpd", "caddy"):
+                ops.append(x)
+            k += 1
+        d = ops[0] if ops else "."
+    w.dir_read(tool, [d], cwd)
+    return "net", None
+
+
+def _h_cpio(w, tool, argv, cwd, stdin, effects, taints):
+    """``cpio -o``: archives the names it reads from stdin (``find . | cpio -o``): each listed name is read."""
+    if not any(a in ("-o", "--create") or (a.startswith("-") and not a.startswith("--") and "o" in a)
+               for a in argv[1:]):
+        return "write", None
+    names = stdin.names if stdin is not None and stdin.names else ()
+    for n in names:
+        base = n[:-len("/$(find)")] if n.endswith("/$(find)") else None  # every file under base
+        if base is not None and w.dir_read("cpio -o", [base], cwd):
+            break
+        if w.check_state_secret(w.env.norm(n, cwd), n, "cpio -o"):
+            break
+    return "read", None

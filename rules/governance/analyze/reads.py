@@ -58,6 +58,21 @@ def tree_reader(self, tool: str, argv, cwd) -> None:
             return
 
 
+def dir_read(self, tool: str, dirs, cwd, excludes=()) -> bool:
+    """``tool`` reads (serves, archives) every file under each of ``dirs``: when one holds the workspace's
+    ``.cuticle/`` (the workspace, a parent, or ``.cuticle`` itself) it reads the stamp key and the token, unless an
+    exclusion names ``.cuticle``."""
+    if any("cuticle" in x for x in excludes):
+        return False
+    root = self.env.root
+    for d in dirs:
+        ref = self.env.norm(d, cwd)
+        if ref.abs and (ref.abs == root or root.startswith(ref.abs.rstrip("/") + "/") or
+                        ref.abs.startswith(root + "/.cuticle")):
+            return self.report(no_governance_self_modification.tree_read(tool, ref.display, segment=self.at))
+    return False
+
+
 def scan_state_secrets(self, tool: str, argv, cwd) -> None:
     """Every argument that names the stamp key or the server token (``base64 .cuticle/key``, ``dd
     if=.cuticle/key``, ``cd .cuticle && sort key``, ``cat .cu*/ke?``), or hands the ``.cuticle`` directory to

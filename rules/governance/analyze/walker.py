@@ -25,7 +25,7 @@ from .handlers import (
 from .interp import check_exec_of_download, run_interpreter, run_shell, scan_code
 from .model import Analysis, Effect, Options, RANK, Segment, _NO_FLOW, _PLAIN_EFFECTS, _PLAIN_TUPLES, _flow, _names_flow, _new
 from .net import run_net
-from .reads import carries_protected, scan_state_secrets, tree_reader
+from .reads import carries_protected, dir_read, scan_state_secrets, tree_reader
 from .sql import run_sql
 from .text import _ENCODED_CHAR, _b64, _echo_text, _printf
 from .tools import (
@@ -789,6 +789,8 @@ class Walker:
     carries_protected = carries_protected
 
     tree_reader = tree_reader
+
+    dir_read = dir_read
 
     scan_state_secrets = scan_state_secrets
 
