@@ -20,13 +20,13 @@ from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, glob_match, g
 #: host hook settings and cuticle's own files, relative to the workspace
 WS_SELF_GLOBS: tuple[str, ...] = (
     ".cuticle", ".cuticle/**", "chitin.yaml", ".claude/settings*.json", ".codex/**", ".gemini/settings.json",
-    ".cursor/hooks.json", ".github/hooks/**", ".git/hooks/**", ".openclaw/openclaw.json", ".openclaw/extensions/**",
+    ".cursor/hooks.json", ".github/hooks/**", ".git/hooks/**", ".git/config", ".openclaw/openclaw.json", ".openclaw/extensions/**",
 )
 #: the same for the user's home directory (``~/``-prefixed display paths) and system-wide managed settings
 HOME_SELF_GLOBS: tuple[str, ...] = (
     "~/.claude/settings*.json", "~/.codex/**", "~/.gemini/settings.json", "~/.cursor/hooks.json",
     "~/.copilot/hooks/**", "~/.openclaw/openclaw.json", "~/.openclaw/extensions/**", "~/.openclaw/hooks/**",
-    "~/.config/cuticle/**", "/etc/claude-code/**", "/etc/gemini-cli/settings.json",
+    "~/.config/cuticle/**", "~/.gitconfig", "~/.config/git/config", "/etc/claude-code/**", "/etc/gemini-cli/settings.json",
     "/library/application support/claudecode/**",
 )
 #: files whose upload or read-out is credential exfiltration

@@ -5,6 +5,7 @@ restore writes (decides no-force-push and no-protected-branch).
 from __future__ import annotations
 
 import os
+import re
 
 from ..invariants import no_force_push, no_governance_self_modification, no_protected_branch
 from ..invariants._targets import unknown_stash
@@ -37,6 +38,8 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
             k, _, v = args[i + 1].partition("=")
             if k.lower().startswith("alias."):
                 aliases[k[6:]] = v
+            elif v:
+                _command_setting(w, k, v, cwd)
             i += 2
             continue
         if a in ("--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env") and i + 1 < len(args):
@@ -145,7 +148,39 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
     elif sub == "config":
         if any(a.startswith("core.hookspath") or a.startswith("core.hooksPath") for a in rest):
             w.report(no_governance_self_modification.hooks_path(segment=w.at))
+        else:
+            ops = [a for a in rest if not a.startswith("-")]
+            if ops[:1] == ["set"]:
+                ops = ops[1:]
+            if len(ops) >= 2:
+                _command_setting(w, ops[0], ops[1], cwd)
     return "git", None
+
+
+#: git settings whose value git later runs as a shell command (or, include.path, loads as more settings)
+_GIT_COMMAND_KEY = re.compile(
+    r"core\.(?:fsmonitor|pager|editor|sshcommand|askpass|gitproxy)|sequence\.editor|diff\.external|"
+    r"diff\..+\.(?:textconv|command)|merge\..+\.driver|filter\..+\.(?:clean|smudge|process)|pager\..+|alias\..+|"
+    r"credential(?:\..+)?\.helper|gpg(?:\..+)?\.program|remote\..+\.(?:uploadpack|receivepack|proxy)|"
+    r"sendemail\..+|web\.browser|browser\..+\.(?:cmd|path)|uploadpack\.packobjectshook|core\.hookspath|"
+    r"include\.path|includeif\..+\.path")
+
+
+def _command_setting(w: Walker, key: str, value: str, cwd) -> None:
+    """``git config KEY VALUE`` / ``git -c KEY=VALUE``: a setting git runs as a shell command later (each
+    ``git status`` then runs it, outside every hook) is judged now, as the command line it is; an include loads
+    settings cuticle cannot see, so it counts as any of them."""
+    low = key.lower()
+    if not _GIT_COMMAND_KEY.fullmatch(low):
+        return
+    if low.startswith("include"):
+        w.report(no_governance_self_modification.config_include(key, segment=w.at))
+        return
+    if low.startswith("alias."):
+        if not value.startswith("!"):
+            return  # an alias of git subcommands: walked when it is used
+        value = value[1:]
+    w.run_text(value, cwd, f"git config {key}", ";")
 
 
 def _rewrites(w: Walker, how: str, repo, listing: list[str], specs: list[str], effects, delete: bool = False) -> None:

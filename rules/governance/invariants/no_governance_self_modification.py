@@ -3,8 +3,8 @@
 ## What it denies
 Denies every write, delete, move, link or in-place edit of cuticle's own files: the policy (`chitin.yaml` or
 the configured path), everything under `.cuticle/`, and the hosts' hook settings (`.claude/settings*.json`,
-`.codex/`, `.gemini/settings.json`, `.cursor/hooks.json`, `.github/hooks/`, `.git/hooks/`, OpenClaw's config
-and extensions), by any command, through any spelling the effect model resolves (globs, braces, variables,
+`.codex/`, `.gemini/settings.json`, `.cursor/hooks.json`, `.github/hooks/`, `.git/hooks/`, `.git/config` and
+`~/.gitconfig` (git runs commands from them), OpenClaw's config and extensions), by any command, through any spelling the effect model resolves (globs, braces, variables,
 substitutions, `cd` chains, functions, aliases, interpreter code, archives and patches; `git clean` deletes what
 `git clean -n` lists with the same flags, ignored files included with `-x`/`-X`, so it reaches `.cuticle/key`).
 Also denies any read of
@@ -79,6 +79,13 @@ def hooks_path(segment: int = -1) -> Violation:
     """``git config core.hooksPath …`` points git at other hooks than the installed ones."""
     return Violation(INVARIANT.id, "git config core.hooksPath redirects git hooks; hooks are cuticle's, leave them "
                      "alone", segment)
+
+
+def config_include(key: str, segment: int = -1) -> Violation:
+    """``git config include.path FILE``: git then loads settings cuticle cannot see, any of which may be a command
+    git runs (``core.fsmonitor``) or a hooks path."""
+    return Violation(INVARIANT.id, f"git config {key} makes git load settings from another file, which may hold "
+                     "commands git runs or a hooks path; set the settings you need directly", segment)
 
 
 def state_dir_read(tool: str, display: str, segment: int = -1) -> Violation:

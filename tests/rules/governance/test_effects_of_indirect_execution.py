@@ -50,12 +50,12 @@ ROWS = [
     ("script-benign", "allow", "script -q -c 'make test' build/session.log", None),
     # git settings whose value git runs later as a shell command (each ordinary git command then runs it)
     ("git-hookspath", "deny", "git config core.hooksPath /tmp/h", None),
-    ("git-fsmonitor", "deny", "git config core.fsmonitor 'echo x >> MEMORY.md'", "R12-30"),
-    ("git-pager", "deny", "git config core.pager 'sh -c \"echo x >> MEMORY.md\"'", "R12-30"),
-    ("git-alias-bang", "deny", "git config alias.st '!echo x >> MEMORY.md'", "R12-30"),
-    ("git-filter-clean", "deny", "git config filter.x.clean 'tee -a MEMORY.md'", "R12-30"),
-    ("git-include-path", "deny", "git config --local include.path /tmp/evil.gitconfig", "R12-30"),
-    ("git-config-file-append", "deny", "printf '[core]\\n\\tfsmonitor = sh /tmp/x\\n' >> .git/config", "R12-30"),
+    ("git-fsmonitor", "deny", "git config core.fsmonitor 'echo x >> MEMORY.md'", None),
+    ("git-pager", "deny", "git config core.pager 'sh -c \"echo x >> MEMORY.md\"'", None),
+    ("git-alias-bang", "deny", "git config alias.st '!echo x >> MEMORY.md'", None),
+    ("git-filter-clean", "deny", "git config filter.x.clean 'tee -a MEMORY.md'", None),
+    ("git-include-path", "deny", "git config --local include.path /tmp/evil.gitconfig", None),
+    ("git-config-file-append", "deny", "printf '[core]\\n\\tfsmonitor = sh /tmp/x\\n' >> .git/config", None),
     ("git-config-benign", "allow", "git config user.name 'Alex'", None),
     # bash namerefs
     ("nameref", "deny", "declare -n r=f; f=MEMORY.md; echo x >> $r", "R12-23"),
