@@ -13,7 +13,7 @@ from .files import (
     _h_uniq, _h_yq,
 )
 from .find import _h_find
-from .interp import _SERVER_DIR_OPTS, _h_cmake, _h_cpio, _h_make, _h_script, _h_socat, _h_static_server, _h_xmlstarlet
+from .interp import _SERVER_DIR_OPTS, _h_at, _h_cmake, _h_container, _h_crontab, _h_remote, _h_screen, _h_tmux, _h_cpio, _h_make, _h_script, _h_socat, _h_static_server, _h_xmlstarlet
 from .git import _h_git
 from .tools import DEVICE_WIPERS, ESCALATORS, INTERPRETERS, NET_TOOLS, READ_TOOLS, SHELLS, SQL_CLIENTS, WRITE_TOOLS
 
@@ -28,6 +28,8 @@ _FINAL = {
     "terraform": _h_infra, "tofu": _h_infra, "pulumi": _h_infra, "kubectl": _h_infra, "helm": _h_infra,
     "cdk": _h_infra, "cdktf": _h_infra,
     "script": _h_script, "socat": _h_socat, "xmlstarlet": _h_xmlstarlet, "xml": _h_xmlstarlet,
+    "at": _h_at, "batch": _h_at, "crontab": _h_crontab, "tmux": _h_tmux, "screen": _h_screen, "ssh": _h_remote,
+    "docker": _h_container, "podman": _h_container, "nerdctl": _h_container,
     "cpio": _h_cpio, **{t: _h_static_server for t in _SERVER_DIR_OPTS},
     "make": _h_make, "gmake": _h_make, "cmake": _h_cmake,
     "cuticle": _h_cuticle, "pip": _h_package, "pipx": _h_package, "uv": _h_package,

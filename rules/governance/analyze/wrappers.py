@@ -183,5 +183,8 @@ _WRAPPERS = {
     "uv": _w_runner("run", {"--with", "--python", "-p", "--project", "--directory"}),
     "poetry": _w_runner("run"), "pipenv": _w_runner("run"), "bundle": _w_runner("exec"),
     "pnpm": _w_runner("exec"), "conda": _w_runner("run", {"-n", "--name", "-p", "--prefix"}),
+    "systemd-run": _w_simple({"-p", "--property", "-u", "--unit", "-E", "--setenv", "--description", "-M",
+                              "--machine", "--slice", "--on-calendar", "--on-active", "--on-boot", "--timer-property",
+                              "-H", "--host", "--working-directory", "--uid", "--gid", "--nice"}),
     "busybox": _w_busybox, "doas": _w_sudo, "rtk": _w_simple(set()),
 }
