@@ -64,6 +64,8 @@ class Walker:
         out.volatile = False
         self.vars: dict[str, str] = {}
         self.psub_texts: list[str | None] = []
+        #: namerefs declared in this command line (declare -n r=f: name -> the variable it refers to)
+        self.namerefs: dict[str, str] = {}
         #: the known output of a substitution walked in this command line (id of its script -> text)
         self.sub_values: dict[int, str] = {}
         self.tainted: dict[str, str] = {}
@@ -261,6 +263,10 @@ class Walker:
         def repl(m: re.Match[str]) -> str:
             nonlocal dynamic
             name = m.group(1) or m.group(2)
+            for _ in range(8):  # a nameref names another variable (declare -n)
+                if name not in self.namerefs:
+                    break
+                name = self.namerefs[name]
             if name in self.vars:
                 return self.vars[name]
             if name == "HOME" and self.env.home:
@@ -745,8 +751,13 @@ class Walker:
                 ops = _operands(args)
                 cwd = self.env.cd(cwd, ops[0] if ops else None)
             else:
+                nameref = tool != "export" and any(x.startswith("-") and "n" in x[1:] for x in args)
                 for k, a in enumerate(args):
                     name, eq, value = a.partition("=")
+                    if nameref and eq and name.replace("_", "a").isalnum():
+                        self.namerefs[name] = value  # declare -n r=f: $r is whatever $f is when it is used
+                        self.vars.pop(name, None)
+                        continue
                     if eq and name.replace("_", "a").isalnum():
                         if dyn and k + 1 < len(dyn) and dyn[k + 1]:
                             self.vars.pop(name, None)

@@ -64,7 +64,7 @@ ROWS = [
     ("git-config-file-append", "deny", "printf '[core]\\n\\tfsmonitor = sh /tmp/x\\n' >> .git/config", None),
     ("git-config-benign", "allow", "git config user.name 'Alex'", None),
     # bash namerefs
-    ("nameref", "deny", "declare -n r=f; f=MEMORY.md; echo x >> $r", "R12-23"),
+    ("nameref", "deny", "declare -n r=f; f=MEMORY.md; echo x >> $r", None),
     ("nameref-benign", "allow", "declare -n r=f; f=notes.txt; echo x >> $r", None),
 ]
 
