@@ -172,9 +172,30 @@ def _h_chmod(w: Walker, tool, argv, cwd, stdin, effects, taints):
         ops = ops[1:]
     if danger:
         w.report(no_permission_escalation.mode_change(tool, mode, danger, segment=w.at))
+    recursive = bool({"R", "recursive"} & set(flags))
     for ref in w.paths(ops, cwd):
         effects.append(w.write_effect(ref, tool))
+        whole = ref.scope == "ws" and ref.rel in ("", ".")  # write_effect leaves the workspace itself alone
+        if recursive and ref.abs and (whole or not w.env.protected(ref)):
+            # -R changes every file under the directory: a change of each protected file it holds
+            hit = w.env.reach(ref.abs.rstrip("/") + "/$(…)", None)
+            if hit is not None:
+                w.report(protected_write(w.env, w.env.norm(hit, w.env.root), f"{tool} -R {ref.display}", "changes",
+                                         segment=w.at))
     return ("dangerous" if danger else "write"), None
+
+
+def _h_mount(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """``mount --bind|--rbind|--move|-o bind SRC DST``: DST becomes a second name for SRC (a link)."""
+    flags, ops, values = _opts_and_operands(argv[1:], {"-o", "--options", "-t", "--types"})
+    opts = (values.get("o") or values.get("options") or "").split(",")
+    if not ({"bind", "B", "rbind", "R", "move", "M"} & set(flags) or {"bind", "rbind"} & set(opts)):
+        return "write", None
+    if len(ops) >= 2:
+        src, dst = w.env.norm(ops[0], cwd), w.env.norm(ops[1], cwd)
+        w.report(link_to(w.env, f"{tool} --bind", [src], segment=w.at))
+        effects.append(w.write_effect(dst, f"{tool} --bind"))
+    return "write", None
 
 
 def _cluster_has_i(a: str) -> bool:

@@ -9,7 +9,7 @@ from .archives import _h_7z, _h_cloud_copy, _h_patch, _h_tar, _h_unzip
 from .awk import _h_awk
 from .cuticle import _h_cuticle, _h_package
 from .files import (
-    _h_base64, _h_chmod, _h_copy, _h_dd, _h_infra, _h_rm, _h_sed, _h_sort, _h_source, _h_tee, _h_truncate_like,
+    _h_base64, _h_chmod, _h_copy, _h_mount, _h_dd, _h_infra, _h_rm, _h_sed, _h_sort, _h_source, _h_tee, _h_truncate_like,
     _h_uniq, _h_yq,
 )
 from .find import _h_find
@@ -30,7 +30,7 @@ _FINAL = {
     "script": _h_script, "socat": _h_socat, "xmlstarlet": _h_xmlstarlet, "xml": _h_xmlstarlet,
     "at": _h_at, "batch": _h_at, "crontab": _h_crontab, "tmux": _h_tmux, "screen": _h_screen, "ssh": _h_remote,
     "docker": _h_container, "podman": _h_container, "nerdctl": _h_container,
-    "cpio": _h_cpio, **{t: _h_static_server for t in _SERVER_DIR_OPTS},
+    "mount": _h_mount, "cpio": _h_cpio, **{t: _h_static_server for t in _SERVER_DIR_OPTS},
     "make": _h_make, "gmake": _h_make, "cmake": _h_cmake,
     "cuticle": _h_cuticle, "pip": _h_package, "pipx": _h_package, "uv": _h_package,
 }

@@ -59,7 +59,7 @@ ROWS = [
     ("python-dict-copy-read-benign", "allow", "python3 -c \"d = {}.copy(); print(open('MEMORY.md').read())\"", None),
     ("perl-rename-state", "deny", "perl -e 'rename \"x\", \".cuticle/config.toml\"'", None),
     # a bind mount makes a second name for a memory file
-    ("mount-bind", "deny", "mount --bind MEMORY.md n.md", "R12-08"),
+    ("mount-bind", "deny", "mount --bind MEMORY.md n.md", None),
 ]
 
 
