@@ -63,7 +63,7 @@ class Walker:
         out.effects = []
         out.volatile = False
         self.vars: dict[str, str] = {}
-        self.psub_texts: list[str | None] = []
+        self.psub_texts: list[str | None] | tuple = ()
         #: namerefs declared in this command line (declare -n r=f: name -> the variable it refers to)
         self.namerefs: dict[str, str] = {}
         #: the known output of a substitution walked in this command line (id of its script -> text)
@@ -223,7 +223,7 @@ class Walker:
             taint = taint or flow.taint or self.segments_taint(start)
             texts.append(flow.text)
         if texts:
-            self.psub_texts.extend(texts)
+            self.psub_texts = [*self.psub_texts, *texts]
         return taint
 
     def nested(self, script: Script, cwd, via, op) -> tuple[str | None, Flow]:
@@ -288,7 +288,8 @@ class Walker:
     def simple(self, cmd: Simple, cwd, via, op, stdin: Flow | None) -> tuple[str | None, Flow]:
         words = cmd.words
         self.sub_secret = False
-        self.psub_texts = []  # what each <(…) of this command prints, in order (None: not known)
+        if self.psub_texts:
+            self.psub_texts = ()  # what each <(…) of this command prints, in order (None: not known)
         if not cmd.assigns:
             for w in words:
                 if not w.literal:
