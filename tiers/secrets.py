@@ -116,11 +116,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
              r"(?i)(?:(?<!\w)(?:" + _LABELS_LATIN + r")|" + _LABELS_CJK + r")(?:\s+(?:for|to|от|для|к|für|de|pour|"
              r"para|do)\s+[^\s:=]{1,40})?\s*(?P<s>[:=：]|\s(?:is|это|ist|est|es|é)\s|\s[—–-]\s|\s+—)\s*['\"`]?"
              r"(?P<v><[^<>\n]*>|[^\s'\"`,;]+)",
-             # "api[ _-]?key" as its four spellings, not "api": that one is in every api.github.com URL and /api/
-             # path, and each sent the text to this regex for nothing ("api[ _-]?token" holds "token")
-             ("pass", "парол", "токен", "секрет", "ключ", "apikey", "api key", "api_key", "api-key", "token", "secret",
-              "kennwort", "contrase", "senha", "hasło", "heslo", "salasana", "密码", "口令", "令牌", "密鑰", "密钥", "パスワード",
-              "トークン", "비밀번호", "토큰"),
+             ("pass", "парол", "токен", "секрет", "ключ", "api", "token", "secret", "kennwort", "contrase", "senha",
+              "hasło", "heslo", "salasana", "密码", "口令", "令牌", "密鑰", "密钥", "パスワード", "トークン", "비밀번호", "토큰"),
              "label", (":", "=", "is", "es", "-")),
     _Pattern("random-looking token", r"(?<![A-Za-z0-9_\-+/=])[A-Za-z0-9_\-+/=]{24,}", (), "guess"),
 )
