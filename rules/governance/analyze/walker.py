@@ -2,7 +2,7 @@
 looks through wrappers and types each segment; analyze_command is its entry point. It produces effects; the
 invariant modules (``rules/governance/invariants``) judge them, and the walker reports their violations.
 
-Near 800 lines because the Walker class is one unit: its methods share the walking state (variables, taints, working
+Over 800 lines because the Walker class is one unit: its methods share the walking state (variables, taints, working
 directories, functions, the segment being typed); the parts that need only a segment's words live in the sibling
 modules and are bound as methods here.
 """
