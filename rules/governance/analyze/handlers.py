@@ -9,11 +9,15 @@ from .archives import _h_7z, _h_cloud_copy, _h_patch, _h_tar, _h_unzip
 from .awk import _h_awk
 from .cuticle import _h_cuticle, _h_package
 from .files import (
-    _h_base64, _h_chmod, _h_copy, _h_mount, _h_dd, _h_infra, _h_rm, _h_sed, _h_sort, _h_source, _h_tee, _h_truncate_like,
+    _h_base64, _h_chmod, _h_copy, _h_dd, _h_infra, _h_mount, _h_rm, _h_sed, _h_sort, _h_source, _h_tee,
+    _h_truncate_like,
     _h_uniq, _h_yq,
 )
 from .find import _h_find
-from .interp import _SERVER_DIR_OPTS, _h_at, _h_cmake, _h_container, _h_crontab, _h_remote, _h_screen, _h_tmux, _h_cpio, _h_make, _h_script, _h_socat, _h_static_server, _h_xmlstarlet
+from .runners import (
+    _SERVER_DIR_OPTS, _h_at, _h_cmake, _h_container, _h_cpio, _h_crontab, _h_make, _h_remote, _h_screen, _h_script,
+    _h_socat, _h_static_server, _h_tmux, _h_xmlstarlet,
+)
 from .git import _h_git
 from .tools import DEVICE_WIPERS, ESCALATORS, INTERPRETERS, NET_TOOLS, READ_TOOLS, SHELLS, SQL_CLIENTS, WRITE_TOOLS
 

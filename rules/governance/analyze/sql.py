@@ -78,9 +78,11 @@ _SQLITE_LIKE = frozenset({"sqlite3", "duckdb", "litecli"})
 _DOT_WRITES = frozenset({".output", ".once", ".backup", ".save", ".log", ".clone", ".excel"})
 _DOT_READS = frozenset({".read", ".import", ".open", ".restore", ".load", ".cd"})
 _DOT_SHELL = frozenset({".shell", ".system"})
-#: SQL that writes (``writefile(NAME, …)``, ``VACUUM INTO NAME``, ``ATTACH NAME``) or reads (``readfile(NAME)``) a file
+#: SQL that writes (``writefile(NAME, …)``, ``VACUUM INTO NAME``, ``ATTACH NAME``) or reads (``readfile(NAME)``)
+#: a file
 _SQL_WRITES = LazyRe(r"\b(?:writefile\s*\(|vacuum\s+(?:\w+\s+)?into|attach(?:\s+database)?)\s*'((?:[^']|'')*)'", re.I)
-_SQL_READS = LazyRe(r"\b(?:readfile|read_text|read_blob|read_csv\w*|read_json\w*|read_parquet)\s*\(\s*'((?:[^']|'')*)'", re.I)
+_SQL_READS = LazyRe(r"\b(?:readfile|read_text|read_blob|read_csv\w*|read_json\w*|read_parquet)\s*\(\s*"
+                    r"'((?:[^']|'')*)'", re.I)
 
 
 def _file_effects(self, tool, texts, cwd, effects) -> bool:
