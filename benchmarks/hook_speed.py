@@ -1,8 +1,12 @@
-"""Hook speed: `cuticle hook claude` on a PreToolUse Write to a 1,000-line MEMORY.md vs a bare `python -c pass`.
+"""Hook speed: `cuticle hook claude` on a PreToolUse Write to a 1,000-line MEMORY.md (or a Bash command) vs a bare
+`python -c pass`.
 
 Everything runs side by side in one process, interleaved round-robin so machine noise hits every variant alike:
 
-    python benchmarks/hook_speed.py [--reps 40] [--lines 1000] [--json]
+    python benchmarks/hook_speed.py [--reps 40] [--lines 1000] [--tool write|bash] [--command CMD] [--json]
+
+``--tool bash`` sends a PreToolUse Bash payload instead (``--command``, by default a shell write to MEMORY.md): each
+hook call is checked to deny it, so a hook that fails open fast cannot pass for a fast one.
 
 Variants: the bare interpreter; `cuticle hook claude` as `cuticle init` installs it (`[gate] server = "auto"`:
 the first call answers in-process and starts a `cuticle serve` for the workspace, every later call hands its
@@ -82,6 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reps", type=int, default=40)
     ap.add_argument("--lines", type=int, default=1000)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--tool", choices=("write", "bash"), default="write",
+                    help="the PreToolUse payload: a Write to MEMORY.md, or a Bash command")
+    ap.add_argument("--command", default='echo "- the user likes tabs" >> MEMORY.md',
+                    help="the Bash command of --tool bash (one the starter policy denies: each answer is checked)")
     ap.add_argument("--script", default=None, help="the cuticle console script to run (default: beside python)")
     ap.add_argument("--no-venv", action="store_true", help="skip the clean-venv pair")
     ap.add_argument("--keep-env-bytecode", action="store_true",
@@ -94,11 +102,17 @@ def main(argv: list[str] | None = None) -> int:
     # set up as a user would: `cuticle init` writes the config, key, starter policy and session state
     subprocess.run([sys.executable, "-m", "gate", "init", "claude", str(ws)], check=True, capture_output=True)
     memory = ws / "MEMORY.md"
+    if args.tool == "bash":
+        tool_input = {"command": args.command, "description": "benchmark"}
+        expect = '"permissionDecision": "deny"'
+    else:
+        tool_input = {"file_path": str(memory),
+                      "content": memory.read_text(encoding="utf-8") + "- The flaky test is probably a race.\n"}
+        expect = "<!--cu:H"
     payload = json.dumps({
-        "session_id": "bench", "cwd": str(ws), "hook_event_name": "PreToolUse", "tool_name": "Write",
-        "permission_mode": "default", "tool_use_id": "toolu_bench",
-        "tool_input": {"file_path": str(memory),
-                       "content": memory.read_text(encoding="utf-8") + "- The flaky test is probably a race.\n"},
+        "session_id": "bench", "cwd": str(ws), "hook_event_name": "PreToolUse",
+        "tool_name": "Bash" if args.tool == "bash" else "Write", "permission_mode": "default",
+        "tool_use_id": "toolu_bench", "tool_input": tool_input,
     }).encode()
     # the console script installed beside this interpreter (a version manager's shim on PATH adds its own
     # start-up cost, which is not cuticle's; pass --script to measure a specific one)
@@ -134,8 +148,9 @@ def main(argv: list[str] | None = None) -> int:
         cpu = (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
         if argv[1:3] == ["hook", "claude"] or argv[1:5] == ["-m", "gate", "hook", "claude"]:
             out = json.loads(proc.stdout or b"{}")
-            if "<!--cu:H" not in json.dumps(out):
-                raise SystemExit(f"{' '.join(argv)} did not return a stamped rewrite: {proc.stdout[:300]!r} {proc.stderr[:300]!r}")
+            if expect not in json.dumps(out):
+                raise SystemExit(f"{' '.join(argv)} did not return the expected answer ({expect}): "
+                                 f"{proc.stdout[:300]!r} {proc.stderr[:300]!r}")
         return dt, cpu
 
     def round_trip() -> float:
@@ -145,8 +160,8 @@ def main(argv: list[str] | None = None) -> int:
         t = time.perf_counter()
         got = forward("claude", None, payload)
         dt = time.perf_counter() - t
-        if got is None or "<!--cu:H" not in got[0]:
-            raise SystemExit("the server did not answer with a stamped rewrite")
+        if got is None or expect not in got[0]:
+            raise SystemExit(f"the server did not answer as expected ({expect})")
         return dt
 
     try:
@@ -185,12 +200,13 @@ def main(argv: list[str] | None = None) -> int:
                      "ratio": round(med / base, 2), "cpu_ms": round(cpu * 1000, 1), "cpu_ratio": round(cpu / cpu_base, 2)})
     serve_rtt = {"median_ms": round(statistics.median(rtt) * 1000, 1), "p90_ms": round(percentile(rtt, 0.9) * 1000, 1)}
     if args.json:
-        print(json.dumps({"reps": args.reps, "lines": args.lines, "python": sys.version.split()[0],
+        print(json.dumps({"reps": args.reps, "lines": args.lines, "tool": args.tool, "python": sys.version.split()[0],
                           "serve_round_trip": serve_rtt,
                           "bytecode_cached": not args.keep_env_bytecode,
                           "cpus": os.cpu_count(), "rows": rows}, indent=2))
         return 0
-    print(f"hook speed: PreToolUse Write to a {args.lines}-line MEMORY.md, {args.reps} interleaved reps, "
+    what = f"Bash {args.command!r}" if args.tool == "bash" else f"Write to a {args.lines}-line MEMORY.md"
+    print(f"hook speed: PreToolUse {what}, {args.reps} interleaved reps, "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
     print(f"console script: {script}; bytecode {'as in the environment' if args.keep_env_bytecode else 'cached'}")
     print(f"{'variant':32} {'median ms':>10} {'p90 ms':>9} {'x bare':>7} {'cpu ms':>8} {'cpu x bare':>10}")

@@ -11,8 +11,7 @@ import functools
 
 from tiers.record import dataclass, field
 
-from tiers.secrets import MASK, needs_mask
-from tiers.secrets import mask_secrets as mask
+from tiers.secrets import MASK, find_secrets, needs_mask
 
 #: argv[0] basename -> canonical tool
 TOOL_ALIASES: dict[str, str] = {
@@ -468,10 +467,10 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
         if flags and post:
             flags = _post_process(tool, raw0, action, flags)
             has_value = True  # it may give flags new values: look at all of them
-    # Only flag values and arguments are masked, and _mask_value changes a value only when mask() does, which
-    # needs_mask(value) must allow first; needs_mask of a text that contains the value allows it too (every one of
-    # its tests finds in a longer text what it finds in a part). So one check over the non-empty values decides
-    # whether the masking branch can differ from the plain one; without any value, none is needed.
+    # Only flag values and arguments are masked, and _mask_value changes a value only when find_secrets() finds
+    # something, which needs_mask(value) must allow first; needs_mask of a text that contains the value allows it
+    # too (every one of its tests finds in a longer text what it finds in a part). So one check over the non-empty
+    # values decides whether the masking branch can differ from the plain one; without any value, none is needed.
     if has_value:
         values = " ".join([v for _, v in flags] + args)
     elif args:
@@ -488,10 +487,12 @@ def canonicalize(argv: list[str], *, sudo: bool = False) -> Canonical:
 
 
 def _mask_value(name: str, value: str) -> str:
+    """``value``, or MASK when it holds a secret: a value is hidden whole, so the question is only whether
+    ``mask_secrets`` would change it, which it does exactly when ``find_secrets`` finds something (one scan;
+    masking would scan the masked text again to reach its fixpoint)."""
     if not value:
         return value
-    m = mask(value)
-    return m if m == value else MASK  # a flag value or argument that holds a secret is hidden whole
+    return MASK if find_secrets(value) else value
 
 
 def _post_process(tool: str, raw0: str, action: str, flags: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -8,6 +8,7 @@ write as reaching every protected path under the destination.
 from __future__ import annotations
 
 import os
+import stat
 
 #: larger patch files or archives are not read on the hook path (their writes count as unknown)
 MAX_BYTES = 8 * 1024 * 1024
@@ -46,8 +47,9 @@ def diff_paths(text: str) -> list[str]:
 def read_text(path: str) -> str | None:
     """A small text file's content, or None when it cannot be read cheaply."""
     try:
-        if os.path.getsize(path) > MAX_BYTES:
-            return None
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+            return None  # only regular files: a device, fifo or /dev/stdin would read the evaluator's own input
         with open(path, encoding="utf-8", errors="replace") as f:
             return f.read()
     except (OSError, ValueError):

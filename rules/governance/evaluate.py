@@ -15,7 +15,7 @@ from pathlib import Path
 from tiers.record import dataclass, field
 
 from .analyze import INVARIANTS, RANK, Analysis, Effect, action_of, analyze_command
-from .invariants import no_governance_self_modification, no_ide_socket_access, no_network_egress
+from .invariants import no_governance_self_modification, no_ide_socket_access, no_network_egress, no_secret_write
 from tiers.secrets import mask_json, mask_secrets, secret_values
 from .paths import Env
 from .policy import _PLANS, _TARGET_KINDS, Policy, _plain, effective_policy
@@ -257,6 +257,10 @@ def analyze_call(call, env: Env, policy: Policy, kind: str | None = None) -> tup
             hit = env.protected(ref)
             if hit and hit[0] == "no-governance-self-modification":
                 out.violations.append(no_governance_self_modification.file_tool_write(call.tool, op, hit[1]))
+            elif not hit:  # one protected set for every tool: a credential file the shell may not write
+                v = no_secret_write.credential_write(env, ref, call.tool)
+                if v is not None:
+                    out.violations.append(v)
             out.effects.append(Effect("write", ref.display, "path"))
         if not items:
             out.effects.append(Effect("write"))

@@ -20,14 +20,15 @@ from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, glob_match, g
 #: host hook settings and cuticle's own files, relative to the workspace (a `.cuticle/` at any depth: a nested one
 #: would be a decoy workspace; the gate's file tools refuse the same, tiers.workspace.SELF_GLOBS)
 WS_SELF_GLOBS: tuple[str, ...] = (
-    ".cuticle", ".cuticle/**", "**/.cuticle", "**/.cuticle/**", "chitin.yaml", ".claude/settings*.json", ".codex/**", ".gemini/settings.json",
-    ".cursor/hooks.json", ".github/hooks/**", ".git/hooks/**", ".openclaw/openclaw.json", ".openclaw/extensions/**",
+    ".cuticle", ".cuticle/**", "**/.cuticle", "**/.cuticle/**", "chitin.yaml", ".claude/settings*.json", ".codex/**",
+    ".gemini/settings.json", ".cursor/hooks.json", ".github/hooks/**", ".git/hooks/**", ".git/config",
+    ".openclaw/openclaw.json", ".openclaw/extensions/**",
 )
 #: the same for the user's home directory (``~/``-prefixed display paths) and system-wide managed settings
 HOME_SELF_GLOBS: tuple[str, ...] = (
     "~/.claude/settings*.json", "~/.codex/**", "~/.gemini/settings.json", "~/.cursor/hooks.json",
     "~/.copilot/hooks/**", "~/.openclaw/openclaw.json", "~/.openclaw/extensions/**", "~/.openclaw/hooks/**",
-    "~/.config/cuticle/**", "/etc/claude-code/**", "/etc/gemini-cli/settings.json",
+    "~/.config/cuticle/**", "~/.gitconfig", "~/.config/git/config", "/etc/claude-code/**", "/etc/gemini-cli/settings.json",
     "/library/application support/claudecode/**",
 )
 #: files whose upload or read-out is credential exfiltration
@@ -275,8 +276,9 @@ class Env:
 
     def shapes(self) -> tuple[tuple[str | None, str, str, bool], ...]:
         """Every protected glob as (directory as an absolute path or None for "any directory", basename glob,
-        the glob, whether subdirectories count too), lowercased: what a target with a literal basename is
-        matched against."""
+        the glob, whether subdirectories count too, an example basename, the basename glob's compiled match),
+        lowercased: what a target with a literal basename is matched against. The example and the matcher are
+        made here, once per environment, not once per shape in every :meth:`reach`."""
         got = self._cache.get("shapes")
         if got is None:
             out: list[tuple[str | None, str, str]] = []
@@ -313,7 +315,8 @@ class Env:
                         out.append((None if anywhere else d, name, g, recursive))
                     continue
                 out.append((None if anywhere else d, base, g, recursive))
-            got = self._cache["shapes"] = tuple(out)
+            got = self._cache["shapes"] = tuple((*shape, _example(shape[1]), _fnmatcher(shape[1]))
+                                                for shape in out)
         return got
 
     def reach(self, pattern: str, cwd: str | None) -> str | None:
@@ -362,20 +365,24 @@ class Env:
                 return bool(drx.match(d) or (recursive and drx.match(d + "/x")))
         blow = base.lower()
         globbed = "*" in blow or "?" in blow or "[" in blow
-        for d, g, display, recursive in self.shapes():
+        brx = _base_regex(blow) if any_name else None
+        bmatch = _fnmatcher(blow) if globbed else None
+        for d, g, display, recursive, example, gmatch in self.shapes():
             if not dir_ok(d, recursive):
                 continue
-            if any_name:  # a name partly known only at run time: its known parts must fit
+            if brx is not None:  # a name partly known only at run time: its known parts must fit
                 if d is None:
                     continue  # credentials anywhere: reached through the candidates (the files there are)
-                brx = _base_regex(blow)
-                if brx.fullmatch(g) or brx.fullmatch(_example(g)):
+                if brx.fullmatch(g) or brx.fullmatch(example):
                     return display.replace("**/", "").replace("/**", "/…")
                 continue
-            if globbed and g.startswith(".") and not blow.startswith("."):
+            if bmatch is None:
+                if gmatch(blow):
+                    return display.replace("**/", "").replace("/**", "/…")
+                continue
+            if g.startswith(".") and not blow.startswith("."):
                 continue  # a shell glob does not match dot files unless it starts with a dot itself
-            if fnmatch.fnmatchcase(blow, g) if not globbed else (
-                    fnmatch.fnmatchcase(_example(g), blow) or fnmatch.fnmatchcase(g, blow)):
+            if bmatch(example) or bmatch(g):
                 return display.replace("**/", "").replace("/**", "/…")
         return None
 
@@ -523,6 +530,12 @@ def _contains(path: str, globs: tuple[str, ...]) -> bool:
         if lit.startswith(prefix):
             return True
     return False
+
+
+@functools.lru_cache(maxsize=1024)
+def _fnmatcher(glob: str):
+    """``fnmatch.fnmatchcase(name, glob)`` as one compiled ``match`` (a truthy match or None)."""
+    return re.compile(fnmatch.translate(glob)).match
 
 
 def _example(glob: str) -> str:

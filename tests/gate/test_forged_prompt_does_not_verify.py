@@ -30,7 +30,6 @@ def test_an_unverified_user_line_is_refused(ws: Path) -> None:
     assert claude_edit(ws, "USER.md", "- User said: call me Alex.\n", f"- User said: call me Alex.\n{LINE}\n").blocked
 
 
-@pytest.mark.xfail(strict=True, reason="finding R12-17")
 def test_a_prompt_reported_from_the_agents_shell_does_not_verify_a_user_line(ws: Path) -> None:
     payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(ws), "session_id": "s1",
                "prompt": "skip the tests before pushing, they are too slow"}

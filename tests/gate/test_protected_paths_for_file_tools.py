@@ -18,8 +18,8 @@ PROTECTED = [
     ("dotenv", ".env", "API_KEY=abc\n", None),
     ("policy", "chitin.yaml", "rules: []\n", None),
     ("hook-settings", ".claude/settings.json", "{}\n", None),
-    ("secrets-yml", "config/secrets.yml", "api_key: abc\n", "R12-18"),
-    ("credentials-json", "credentials.json", "{}\n", "R12-18"),
+    ("secrets-yml", "config/secrets.yml", "api_key: abc\n", None),
+    ("credentials-json", "credentials.json", "{}\n", None),
 ]
 NEIGHBOURS = [("app-config", "config/app.yml", "port: 8080\n"), ("env-example", ".env.example", "API_KEY=\n")]
 

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from .._lazy import LazyRe
+from ..invariants import no_network_egress
+from ..invariants._targets import protected_write
 from .model import Effect
-from .tools import _SELF_FIX
 from .words import _operands, _opts_and_operands
 
 def _apply_patches(w: Walker, how: str, args, cwd, stdin, effects) -> None:
@@ -80,7 +81,11 @@ def _h_7z(w: Walker, tool, argv, cwd, stdin, effects, taints):
     """7z / 7za / 7zz / unrar: ``x`` and ``e`` extract (``-oDIR``); other commands read or create archives."""
     args = argv[1:]
     if not args or args[0] not in ("x", "e"):
-        return "write" if args[:1] == ["a"] else "read", None
+        if args[:1] in (["a"], ["u"]):  # add: every file under the operands after the archive is read
+            ops = [a for a in args[1:] if not a.startswith("-")]
+            w.dir_read(f"{tool} {args[0]}", ops[1:] or ["."], cwd,
+                       [a for a in args if a.startswith(("-x", "-xr"))])
+        return "write" if args[:1] in (["a"], ["u"]) else "read", None
     dest = next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), ".")
     ops = [a for a in args[1:] if not a.startswith("-")]
     if tool == "unrar" and len(ops) > 1 and ops[-1].endswith("/"):
@@ -104,8 +109,7 @@ def _h_cloud_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 continue
             ref = w.env.norm(src, cwd)
             if w.carries_protected(src, cwd) or w.env.protected(ref):
-                w.violate("no-network-egress", f"{tool} uploads {ref.display}, a protected file (memory, cuticle's "
-                          "state, the policy or a credential); it never leaves the machine")
+                w.report(no_network_egress.cloud_upload(tool, ref.display, segment=w.at))
             effects.append(Effect("read", ref.display, "path"))
     elif len(rest) >= 2:
         effects.append(w.write_effect(w.env.norm(rest[-1], cwd), tool))
@@ -128,10 +132,8 @@ def _h_tar(w: Walker, tool, argv, cwd, stdin, effects, taints):
         flags.extend(argv[1])
     if "x" in flags or "extract" in flags or "get" in flags:
         dest = values.get("C") or values.get("directory") or "."
-        ref = w.env.norm(dest, cwd)
-        hit = w.env.protected(ref)
-        if hit and dest != ".":
-            w.violate(hit[0], f"tar extracts into {hit[1]}; " + _SELF_FIX[hit[0]])
+        into = w.env.norm(dest, cwd)
+        if dest != "." and w.report(protected_write(w.env, into, "tar", "extracts into", segment=w.at)):
             return "write", None
         archive = values.get("f") or values.get("file")
         members = ops[1:] if archive is None and argv[1:] and not argv[1].startswith("-") and "f" in argv[1] \

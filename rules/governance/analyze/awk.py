@@ -47,7 +47,11 @@ def _h_awk(w: Walker, tool, argv, cwd, stdin, effects, taints):
             path = nxt if "=" not in a else a.split("=", 1)[1]
             ref = w.env.norm(path, cwd)
             effects.append(Effect("read", ref.display, "path"))
-            text = read_text(ref.abs) if ref.abs and ref.scope != "unknown" else None
+            text = w.stream_text(args, i + (0 if "=" in a else 1), stdin) if path else None
+            if text is None:
+                text = read_text(ref.abs) if ref.abs and ref.scope != "unknown" else None
+            elif text == "\x00unknown":
+                text = None
             program = (program or "") + "\n" + (text if text is not None else "\x00unknown")
             program_file = True
             i += 1 if "=" in a else 2

@@ -7,11 +7,12 @@ from __future__ import annotations
 import os
 
 from .._lazy import LazyRe
+from ..invariants import no_permission_escalation, no_recursive_delete, script_execution_tracking
+from ..invariants._targets import link_to, protected_write
 from ..invariants.no_infra_destroy import infra_violation
 from ..invariants.no_permission_escalation import mode_danger, owner_danger
 from ..paths import DEVICES, PathRef
 from .model import Effect, _flow
-from .tools import _SELF_FIX
 from .words import _long, _operands, _opts_and_operands
 
 def _h_rm(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -31,9 +32,7 @@ def _h_rm(w: Walker, tool, argv, cwd, stdin, effects, taints):
             for name in find_ctx[1]:
                 name = name[2:] if name.startswith("./") else name
                 probe = w.env.norm(name, w.env.root + ("/" + base if base and "/" not in name else ""))
-                hit = w.env.protected(probe)
-                if hit:
-                    w.violate(hit[0], f"find -exec rm may delete {hit[1]}; " + _SELF_FIX[hit[0]])
+                w.report(protected_write(w.env, probe, "find -exec rm", "may delete", segment=w.at))
         effects.append(w.delete_effect(ref, "rm", recursive=recursive, filtered=filtered and ref.scope == "ws"))
     return typ, None
 
@@ -86,26 +85,12 @@ def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 # the target as the link resolves it and as the command's directory names it (ln -r, a copy of
                 # the link, or a later cd make them the same file): a protected target is denied wherever the
                 # link itself goes
-                hit = None
-                for sref in dict.fromkeys((w.env.norm(s, cwd), w.env.norm(s, base_dir))):
-                    hit = w.env.protected(sref)
-                    if hit is None and w.env.is_state_secret(sref):
-                        hit = ("no-governance-self-modification", f"{sref.display} (cuticle's stamp key or token)")
-                    if hit or w.env.is_secret(sref):
-                        break
-                if hit:
-                    w.violate(hit[0], f"{tool} links to {hit[1]}: whatever is written through the link changes it, "
-                              "and reads through it are reads of it; copy the content instead (cp without -l/-s), "
-                              "or link an ordinary file")
-                elif w.env.is_secret(sref):
-                    w.violate("no-secret-write", f"{tool} links to the credential file {sref.display}; "
-                              + _SELF_FIX["no-secret-write"])
+                targets = dict.fromkeys((w.env.norm(s, cwd), w.env.norm(s, base_dir)))
+                w.report(link_to(w.env, tool, targets, segment=w.at))
     if tool == "mv":
         for s in srcs:
             ref = w.env.norm(s, cwd)
-            hit = w.env.protected(ref)
-            if hit:
-                w.violate(hit[0], f"mv moves away {hit[1]}; " + _SELF_FIX[hit[0]])
+            w.report(protected_write(w.env, ref, "mv", "moves away", segment=w.at))
             effects.append(Effect("write", ref.display, "path"))
     if tool in ("cp", "install"):
         for s in srcs:
@@ -186,11 +171,31 @@ def _h_chmod(w: Walker, tool, argv, cwd, stdin, effects, taints):
         danger = owner_danger(tool, ops[0] if ops else "")
         ops = ops[1:]
     if danger:
-        w.violate("no-permission-escalation", f"{tool} {mode if tool == 'chmod' else ''} {danger}; use "
-                  "chmod +x or 755/644 instead".replace("  ", " "))
+        w.report(no_permission_escalation.mode_change(tool, mode, danger, segment=w.at))
+    recursive = bool({"R", "recursive"} & set(flags))
     for ref in w.paths(ops, cwd):
         effects.append(w.write_effect(ref, tool))
+        whole = ref.scope == "ws" and ref.rel in ("", ".")  # write_effect leaves the workspace itself alone
+        if recursive and ref.abs and (whole or not w.env.protected(ref)):
+            # -R changes every file under the directory: a change of each protected file it holds
+            hit = w.env.reach(ref.abs.rstrip("/") + "/$(…)", None)
+            if hit is not None:
+                w.report(protected_write(w.env, w.env.norm(hit, w.env.root), f"{tool} -R {ref.display}", "changes",
+                                         segment=w.at))
     return ("dangerous" if danger else "write"), None
+
+
+def _h_mount(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """``mount --bind|--rbind|--move|-o bind SRC DST``: DST becomes a second name for SRC (a link)."""
+    flags, ops, values = _opts_and_operands(argv[1:], {"-o", "--options", "-t", "--types"})
+    opts = (values.get("o") or values.get("options") or "").split(",")
+    if not ({"bind", "B", "rbind", "R", "move", "M"} & set(flags) or {"bind", "rbind"} & set(opts)):
+        return "write", None
+    if len(ops) >= 2:
+        src, dst = w.env.norm(ops[0], cwd), w.env.norm(ops[1], cwd)
+        w.report(link_to(w.env, f"{tool} --bind", [src], segment=w.at))
+        effects.append(w.write_effect(dst, f"{tool} --bind"))
+    return "write", None
 
 
 def _cluster_has_i(a: str) -> bool:
@@ -209,7 +214,7 @@ def _h_dd(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if a.startswith("of="):
             target = a[3:]
             if target.startswith("/dev/") and target not in DEVICES:
-                w.violate("no-recursive-delete", f"dd writes the device {target}; that wipes a disk")
+                w.report(no_recursive_delete.device_write(target, segment=w.at))
                 return "dangerous", None
             effects.append(w.write_effect(w.env.norm(target, cwd), "dd"))
     return "write", None
@@ -221,12 +226,15 @@ def _h_source(w: Walker, tool, argv, cwd, stdin, effects, taints):
     target = argv[1]
     taint = taints[1] if len(taints) > 1 else None
     if target.startswith("<(…)") and taint:
-        w.violate("script-execution-tracking", f"{argv[0]} runs a script straight from {taint}ed content; download"
-                  " it, review it, then run it")
+        w.report(script_execution_tracking.tainted_source(argv[0], taint, segment=w.at))
         return "dangerous", None
     if target in ("/dev/stdin", "-") and stdin is not None and stdin.taint:
-        w.violate("script-execution-tracking", f"{argv[0]} runs {stdin.taint}ed stdin")
+        w.report(script_execution_tracking.tainted_stdin(argv[0], stdin.taint, segment=w.at))
         return "dangerous", None
+    text = w.stream_text(argv, 1, stdin)
+    if text is not None and text != "\x00unknown":  # sourcing stdin or a process substitution runs its text
+        w.run_text(text, cwd, f"{argv[0]} {target}", ";")
+        return "exec", None
     w.check_exec_of_download(target, cwd)
     return "exec", None
 
@@ -265,9 +273,9 @@ def _h_base64(w: Walker, tool, argv, cwd, stdin, effects, taints):
 
 
 def _h_infra(w: Walker, tool, argv, cwd, stdin, effects, taints):
-    v = infra_violation(tool, argv)
+    v = infra_violation(tool, argv, segment=w.at)
     if v is not None:
-        w.violate(v.invariant, v.reason)
+        w.report(v)
         return "dangerous", None
     return "exec", None
 

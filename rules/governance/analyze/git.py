@@ -5,15 +5,17 @@ restore writes (decides no-force-push and no-protected-branch).
 from __future__ import annotations
 
 import os
+import re
 
-from ..invariants.no_protected_branch import branch_in
+from ..invariants import no_force_push, no_governance_self_modification, no_protected_branch
+from ..invariants._targets import unknown_stash
 from .archives import _apply_patches
 from .model import Effect, _names_flow
 from .words import _operands, _opts_and_operands
 
 #: the git subcommands an invariant or a write effect looks at
 _GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config", "apply",
-                          "am", "stash", "clone"})
+                          "am", "stash", "clone", "clean", "reset"})
 
 
 def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -36,6 +38,8 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
             k, _, v = args[i + 1].partition("=")
             if k.lower().startswith("alias."):
                 aliases[k[6:]] = v
+            elif v:
+                _command_setting(w, k, v, cwd)
             i += 2
             continue
         if a in ("--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env") and i + 1 < len(args):
@@ -62,9 +66,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         _git_push(w, rest, repo, effects, protected)
     elif sub == "commit":
         branch = w.current_branch(repo)
-        if branch and branch_in(branch, protected):
-            w.violate("no-protected-branch", f"git commit on the protected branch {branch}; commit on a feature "
-                      "branch (git switch -c feat/…) and open a pull request")
+        w.report(no_protected_branch.commit_on(branch, protected, segment=w.at))
         effects.append(Effect("git", branch or "", "branch" if branch else ""))
     elif sub in ("checkout", "switch"):
         flags, ops, values = _opts_and_operands(rest, {"-b", "-B", "-c", "-C", "--orphan", "--conflict"})
@@ -72,6 +74,10 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
             paths = rest[rest.index("--") + 1:] if "--" in rest else ops[1:]
             for ref in w.paths(paths, repo):
                 effects.append(w.write_effect(ref, f"git {sub} --"))
+            source = ops[0] if sub == "checkout" and ops and "--" in rest and rest.index("--") > rest.index(ops[0]) \
+                else (ops[0] if sub == "checkout" and "--" not in rest else None)
+            _rewrites(w, f"git {sub}", repo, ["diff", "--name-only", *([source] if source else []), "--"], paths,
+                      effects)
         else:
             new = values.get("b") or values.get("B") or values.get("c") or values.get("C") or values.get("orphan") \
                 or values.get("create")
@@ -80,6 +86,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 w.branch = target
             elif target == ".":
                 effects.append(w.write_effect(w.env.norm(".", repo), "git checkout ."))
+                _rewrites(w, "git checkout .", repo, ["diff", "--name-only", "--"], ["."], effects)
     elif sub in ("mv", "rm"):
         flags, ops, values = _opts_and_operands(rest, set())
         if not (sub == "rm" and "cached" in flags):
@@ -90,13 +97,29 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if not ({"staged", "S"} & set(flags)) or {"worktree", "W"} & set(flags):
             for ref in w.paths(ops, repo):
                 effects.append(w.write_effect(ref, "git restore"))
+            source = values.get("s") or values.get("source")
+            _rewrites(w, "git restore", repo, ["diff", "--name-only", *([source] if source else []), "--"], ops,
+                      effects)
+    elif sub == "reset":
+        flags, ops, values = _opts_and_operands(rest, set())
+        if "hard" in flags:
+            rev = [o for o in ops if o != "--"][:1]
+            _rewrites(w, "git reset --hard", repo, ["diff", "--name-only", *(rev or ["HEAD"]), "--"], [], effects)
+    elif sub == "clean":
+        flags, ops, values = _opts_and_operands(rest, {"-e", "--exclude"})
+        fset = set(flags)
+        if not fset & {"n", "dry-run"}:
+            listing = ["clean", "-n", *(["-d"] if "d" in fset else []), *(["-x"] if "x" in fset else []),
+                       *(["-X"] if "X" in fset else [])]
+            for a in rest:
+                if a.startswith(("-e", "--exclude")):
+                    listing.append(a)  # a glued value (-e*.log / --exclude=x); a separate one follows in ops
+            _rewrites(w, "git clean", repo, [*listing, "--"], ops, effects, delete=True)
     elif sub == "branch":
         flags, ops, values = _opts_and_operands(rest, {"-u", "--set-upstream-to"})
         if {"d", "D", "delete", "f", "force", "m", "M", "move"} & set(flags):
             for b in ops:
-                if branch_in(b, protected):
-                    w.violate("no-protected-branch", f"git branch {' '.join(rest)} deletes or moves the protected "
-                              f"branch {b}; ask the user")
+                w.report(no_protected_branch.branch_change(" ".join(rest), b, protected, segment=w.at))
     elif sub == "clone":
         flags, ops, values = _opts_and_operands(rest, {"-b", "--branch", "-o", "--origin", "--depth", "-c",
                                                        "--config", "--reference", "--template", "-j", "--jobs"})
@@ -121,17 +144,88 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
             return "git", None
         # the stash's files are in the object store and could not be listed: they may be any tracked file
         w.cwd_hint = repo
-        w.reach_check(w.env.norm("$(…)", repo), f"git stash {rest[0]}", "writes")
-        if w.out.violations and w.out.violations[-1].reason.startswith(f"git stash {rest[0]} writes"):
-            v = w.out.violations.pop()
-            w.violate(v.invariant, f"git stash {rest[0]} writes whatever the stash holds, which cuticle cannot see "
-                      "and may include memory or cuticle's files; list it with `git stash show --name-only` and "
-                      "restore the other files with `git checkout stash@{0} -- FILE`")
+        w.report(unknown_stash(w.env, w.env.norm("$(…)", repo), f"git stash {rest[0]}", repo, segment=w.at))
     elif sub == "config":
         if any(a.startswith("core.hookspath") or a.startswith("core.hooksPath") for a in rest):
-            w.violate("no-governance-self-modification", "git config core.hooksPath redirects git hooks; hooks are "
-                      "cuticle's, leave them alone")
+            w.report(no_governance_self_modification.hooks_path(segment=w.at))
+        else:
+            ops = [a for a in rest if not a.startswith("-")]
+            if ops[:1] == ["set"]:
+                ops = ops[1:]
+            if len(ops) >= 2:
+                _command_setting(w, ops[0], ops[1], cwd)
     return "git", None
+
+
+#: git settings whose value git later runs as a shell command (or, include.path, loads as more settings)
+_GIT_COMMAND_KEY = re.compile(
+    r"core\.(?:fsmonitor|pager|editor|sshcommand|askpass|gitproxy)|sequence\.editor|diff\.external|"
+    r"diff\..+\.(?:textconv|command)|merge\..+\.driver|filter\..+\.(?:clean|smudge|process)|pager\..+|alias\..+|"
+    r"credential(?:\..+)?\.helper|gpg(?:\..+)?\.program|remote\..+\.(?:uploadpack|receivepack|proxy)|"
+    r"sendemail\..+|web\.browser|browser\..+\.(?:cmd|path)|uploadpack\.packobjectshook|core\.hookspath|"
+    r"include\.path|includeif\..+\.path")
+
+
+def _command_setting(w: Walker, key: str, value: str, cwd) -> None:
+    """``git config KEY VALUE`` / ``git -c KEY=VALUE``: a setting git runs as a shell command later (each
+    ``git status`` then runs it, outside every hook) is judged now, as the command line it is; an include loads
+    settings cuticle cannot see, so it counts as any of them."""
+    low = key.lower()
+    if not _GIT_COMMAND_KEY.fullmatch(low):
+        return
+    if low.startswith("include"):
+        w.report(no_governance_self_modification.config_include(key, segment=w.at))
+        return
+    if low.startswith("alias."):
+        if not value.startswith("!"):
+            return  # an alias of git subcommands: walked when it is used
+        value = value[1:]
+    w.run_text(value, cwd, f"git config {key}", ";")
+
+
+def _rewrites(w: Walker, how: str, repo, listing: list[str], specs: list[str], effects, delete: bool = False) -> None:
+    """``how`` rewrites (or, ``delete``, removes) the work-tree files under the pathspecs ``specs`` that git would
+    change: a write or delete effect on each file ``git LISTING SPECS`` names (``diff --name-only``,
+    ``clean -n``: local and read-only). When git cannot list them, every protected path under the pathspecs counts
+    (``unknown_target``)."""
+    top = _git_top(repo)
+    names = _git_lines(repo, [*listing, *(specs or ["."] if listing[0] == "clean" else specs)]) if top else None
+    w.out.volatile = True
+    w.cwd_hint = repo
+    if names is None:
+        for spec in specs or ["."]:
+            ref = w.env.norm(spec.rstrip("/") + "/$(…)" if spec not in ("", ".") else "$(…)", repo)
+            if w.reach_check(ref, how, "deletes" if delete else "writes",
+                             "name the files outside memory and cuticle's state"):
+                return
+        return
+    base = repo if listing[0] == "clean" else top
+    for name in names:
+        if listing[0] == "clean":
+            name = name[len("Would remove "):] if name.startswith("Would remove ") else ""
+            if not name:
+                continue
+        ref = w.env.norm(name.rstrip("/"), base)
+        if delete:
+            effects.append(w.delete_effect(ref, how, recursive=False))
+            if name.endswith("/") and not w.env.protected(ref):
+                w.reach_check(w.env.norm(name.rstrip("/") + "/$(…)", base), how, "deletes")
+        else:
+            effects.append(w.write_effect(ref, how))
+
+
+def _git_lines(repo: str | None, args: list[str]) -> list[str] | None:
+    """The output lines of a read-only ``git -C REPO ARGS`` (None: no git, an error or a slow answer)."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "-C", repo or ".", *args], capture_output=True, text=True, timeout=3,
+                             check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return [line for line in out.stdout.splitlines() if line.strip()]
 
 
 def _git_top(repo: str | None) -> str | None:
@@ -163,7 +257,6 @@ def _stash_names(repo: str | None, which: list[str]) -> list[str] | None:
     return [line for line in out.stdout.splitlines() if line.strip()]
 
 
-_PUSH_FORCE = frozenset({"force", "f", "force-with-lease", "force-if-includes", "mirror"})
 #: the long options of git push that _git_push tells apart, in the order an abbreviation picks its first match
 _PUSH_LONG = ("force", "force-with-lease", "force-if-includes", "mirror", "delete", "all", "branches", "prune",
               "set-upstream", "tags", "dry-run", "repo", "push-option")
@@ -173,7 +266,6 @@ _PUSH_NOT_CURRENT = frozenset({"all", "branches", "mirror", "tags"})
 
 
 def _git_push(w: Walker, rest, repo, effects, protected) -> None:
-    force_flags = _PUSH_FORCE
     flags: list[str] = []
     ops: list[str] = []
     i = 0
@@ -202,22 +294,12 @@ def _git_push(w: Walker, rest, repo, effects, protected) -> None:
         ops.append(a)
     fset = set(flags)
     refspecs = ops[1:]  # ops[0] is the remote
-    if fset & force_flags or any(r.startswith("+") for r in refspecs):
-        if any(r.startswith("+") for r in refspecs):
-            how = "a '+' refspec"
-        else:
-            first = next(f for f in flags if f in force_flags)
-            how = "--force" if first == "f" else "--" + first
-        w.violate("no-force-push", f"git push {' '.join(rest)} is a force push ({how}); push without force, or "
-                  "ask the user")
+    w.report(no_force_push.force_push(" ".join(rest), flags, refspecs, segment=w.at))
     deleting = bool(fset & _PUSH_DELETE)
     if fset & _PUSH_MANY:
-        for b in protected:
-            w.violate("no-protected-branch", f"git push --{'all' if 'all' in fset else 'mirror'} also pushes the "
-                      f"protected branch {b}; push your feature branch by name")
-            break
+        w.report(no_protected_branch.push_every_branch("all" if "all" in fset else "mirror", protected, segment=w.at))
     if fset & {"prune"}:
-        w.violate("no-protected-branch", "git push --prune deletes remote branches; push your branch by name")
+        w.report(no_protected_branch.push_prune(segment=w.at))
     dests: list[tuple[str, bool]] = []
     for r in refspecs:
         spec = r[1:] if r.startswith("+") else r
@@ -236,10 +318,7 @@ def _git_push(w: Walker, rest, repo, effects, protected) -> None:
     for dst, is_delete in dests:
         if dst.startswith("refs/heads/"):
             dst = dst[len("refs/heads/"):]
-        if dst and branch_in(dst, protected):
-            what = "deletes the remote protected branch" if is_delete else "pushes to the protected branch"
-            w.violate("no-protected-branch", f"git push {' '.join(rest)} {what} {dst}; push a feature branch and "
-                      "open a pull request")
+        w.report(no_protected_branch.push_to(" ".join(rest), dst, is_delete, protected, segment=w.at))
         effects.append(Effect("git", dst, "branch") if dst else Effect("git"))
 
 

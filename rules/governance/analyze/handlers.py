@@ -7,11 +7,17 @@ import functools
 
 from .archives import _h_7z, _h_cloud_copy, _h_patch, _h_tar, _h_unzip
 from .awk import _h_awk
+from .cuticle import _h_cuticle, _h_package
 from .files import (
-    _h_base64, _h_chmod, _h_copy, _h_dd, _h_infra, _h_rm, _h_sed, _h_sort, _h_source, _h_tee, _h_truncate_like,
+    _h_base64, _h_chmod, _h_copy, _h_dd, _h_infra, _h_mount, _h_rm, _h_sed, _h_sort, _h_source, _h_tee,
+    _h_truncate_like,
     _h_uniq, _h_yq,
 )
 from .find import _h_find
+from .runners import (
+    _SERVER_DIR_OPTS, _h_at, _h_cmake, _h_container, _h_cpio, _h_crontab, _h_make, _h_remote, _h_screen, _h_script,
+    _h_socat, _h_static_server, _h_tmux, _h_xmlstarlet,
+)
 from .git import _h_git
 from .tools import DEVICE_WIPERS, ESCALATORS, INTERPRETERS, NET_TOOLS, READ_TOOLS, SHELLS, SQL_CLIENTS, WRITE_TOOLS
 
@@ -25,6 +31,12 @@ _FINAL = {
     "7za": _h_7z, "7zz": _h_7z, "unrar": _h_7z, "aws": _h_cloud_copy, "gsutil": _h_cloud_copy, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
     "terraform": _h_infra, "tofu": _h_infra, "pulumi": _h_infra, "kubectl": _h_infra, "helm": _h_infra,
     "cdk": _h_infra, "cdktf": _h_infra,
+    "script": _h_script, "socat": _h_socat, "xmlstarlet": _h_xmlstarlet, "xml": _h_xmlstarlet,
+    "at": _h_at, "batch": _h_at, "crontab": _h_crontab, "tmux": _h_tmux, "screen": _h_screen, "ssh": _h_remote,
+    "docker": _h_container, "podman": _h_container, "nerdctl": _h_container,
+    "mount": _h_mount, "cpio": _h_cpio, **{t: _h_static_server for t in _SERVER_DIR_OPTS},
+    "make": _h_make, "gmake": _h_make, "cmake": _h_cmake,
+    "cuticle": _h_cuticle, "pip": _h_package, "pipx": _h_package, "uv": _h_package,
 }
 
 _C_HANDLER, _C_SHELL, _C_INTERP, _C_SQL, _C_WIPER, _C_ESCALATOR, _C_NET, _C_WRITE, _C_READ, _C_EXEC = range(10)

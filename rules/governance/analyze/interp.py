@@ -9,17 +9,20 @@ import re
 from .._lazy import LazyRe
 from ..paths import PathRef, is_pattern
 from .archives import _extract
+from .cuticle import code_imports_gate, cuticle_args, package_args
 from .model import RANK
-from ..invariants.no_destructive_sql import destructive_reason, sql_kind
-from .tools import SHELLS, _SELF_FIX
+from ..invariants import no_gate_control, no_governance_self_modification, no_network_egress, no_secret_write
+from ..invariants import script_execution_tracking as _sx
+from ..invariants._targets import protected_write
+from ..invariants.no_destructive_sql import destructive, sql_kind
+from .tools import SHELLS
 from .words import _short
 
 def check_exec_of_download(self, path: str, cwd, lang: str = "sh", op: str = ";") -> None:
     if self.downloads or self.written:
         ref = self.env.norm(path, cwd)
         if ref.abs and ref.abs in self.downloads:
-            self.violate("script-execution-tracking", f"runs {ref.display}, which this command just downloaded;"
-                         " review the file first")
+            self.report(_sx.downloaded_run(ref.display, segment=self.at))
         elif ref.abs and ref.abs in self.written:
             text = self.written.pop(ref.abs)  # pop: a script that runs itself is inspected once
             if lang in SHELLS or lang == "sh":
@@ -63,12 +66,15 @@ def run_shell(self, tool, argv, cwd, via, op, stdin, effects, taints):
     rest = argv[i:]
     if rest and not reads_stdin:
         target = rest[0]
-        if target.startswith("<(…)") or target.startswith("/dev/fd/") or target == "/dev/stdin":
+        text = self.stream_text(argv, i, stdin)
+        if text is not None:  # the script is a stream: stdin or a process substitution
             taint = taints[i] if i < len(taints) else None
-            if taint or (stdin and stdin.taint and target == "/dev/stdin"):
-                self.violate("script-execution-tracking", f"{tool} runs a script straight from the network or "
-                             "a decoder; download it, review it, then run it")
-            return "dangerous" if taint else "exec", None
+            if taint or (stdin and stdin.taint and target in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")):
+                self.report(_sx.script_from_stream(tool, segment=self.at))
+                return "dangerous", None
+            if text != "\x00unknown":
+                self.run_text(text, cwd, f"{tool} {target}", op)
+            return "exec", None
         self.check_exec_of_download(target, cwd, tool, op)
         if self.out.violations and self.out.violations[-1].invariant == "script-execution-tracking" \
                 and self.out.violations[-1].segment == len(self.out.segments):
@@ -77,8 +83,7 @@ def run_shell(self, tool, argv, cwd, via, op, stdin, effects, taints):
     # the shell reads its script from stdin
     if stdin is not None:
         if stdin.taint:
-            self.violate("script-execution-tracking", f"pipes {stdin.taint}ed content into {tool}; download "
-                         "to a file, review it, then run it")
+            self.report(_sx.piped_into(tool, stdin.taint, segment=self.at))
             return "dangerous", None
         if stdin.text:
             self.run_text(stdin.text, cwd, f"{tool} stdin", op)
@@ -111,16 +116,24 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
             code_idx = i
             i += 1
             continue
-        if tool in ("perl", "ruby") and a.startswith("-") and not a.startswith("--"):
+        if tool in ("perl", "ruby") and a.startswith("-") and not a.startswith("--") and a != "-":
+            # an option cluster: -i takes the rest as its backup suffix (-i.bak), -e the rest as code (-pe1)
+            # or else the next word, -M/-I/-l/-0/-x/-C/-r the rest as their value
             body = a[1:]
-            if "i" in body:
-                inplace = True
-            if body.endswith("e") or body.endswith("E"):
-                code_idx = i + 1
-                code = argv[i + 1] if i + 1 < len(argv) else ""
-                i += 2
-                continue
-            i += 1
+            taken = False
+            for k, ch in enumerate(body):
+                if ch == "i":
+                    inplace = True
+                    break
+                if ch in "eE":
+                    glued = body[k + 1:]
+                    code_idx = i if glued else i + 1
+                    code = glued if glued else (argv[i + 1] if i + 1 < len(argv) else "")
+                    taken = not glued
+                    break
+                if ch in "MmIlx0Cdr":
+                    break
+            i += 2 if taken else 1
             continue
         if tool == "python" and a.startswith("-") and len(a) > 2 and not a.startswith("--") and "c" in a[1:]:
             # -Sc 'code', -uc 'code'
@@ -139,6 +152,18 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
                     script_given = True
                     mod = argv[i + 1:i + 2]
                     rest = argv[i + 2:]
+                    if mod == ["http.server"] or mod == ["SimpleHTTPServer"]:
+                        # serves its directory (-d/--directory, else the working directory) to the network
+                        d = next((rest[k + 1] for k, x in enumerate(rest[:-1]) if x in ("-d", "--directory")),
+                                 next((x.split("=", 1)[1] for x in rest if x.startswith("--directory=")), "."))
+                        self.dir_read(f"{tool} -m {mod[0]}", [d], cwd)
+                    elif mod in (["zipfile"], ["tarfile"]) and rest[:1] and rest[0] in ("-c", "--create"):
+                        self.dir_read(f"{tool} -m {mod[0]} -c", [x for x in rest[2:] if not x.startswith("-")],
+                                      cwd)
+                    if mod and (mod[0] == "gate" or mod[0].startswith("gate.")):
+                        cuticle_args(self, f"{tool} -m {mod[0]}", rest)
+                    elif mod == ["pip"]:
+                        package_args(self, f"{tool} -m pip", rest)
                     if mod in (["zipfile"], ["tarfile"]) and rest[:1] and rest[0] in ("-e", "--extract"):
                         ops = [x for x in rest[1:] if not x.startswith("-")]
                         if ops:
@@ -152,20 +177,26 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
         if code is None:
             script_given = True
             self.check_exec_of_download(a, cwd, tool, op)
-            if a.startswith("<(…)"):
+            text = self.stream_text(argv, i, stdin)
+            if text is not None:  # the program is a stream: stdin or a process substitution
                 taint = taints[i] if i < len(taints) else None
-                if taint:
-                    self.violate("script-execution-tracking", f"{tool} runs code straight from the network; "
-                                 "download it, review it, then run it")
+                if taint or (stdin is not None and stdin.taint and not a.startswith("<(…)")):
+                    self.report(_sx.code_from_network(tool, segment=self.at))
                     return "dangerous", None
+                if text != "\x00unknown":
+                    return self.scan_code(tool, text, cwd, op, tuple(argv[i + 1:])), None
             break
         files.append(a)
         i += 1
+    if tool == "php" and "-S" in argv:  # the built-in web server: its document root (-t DIR, else the cwd)
+        self.dir_read("php -S", [argv[argv.index("-t") + 1] if "-t" in argv[:-1] else "."], cwd)
+    if tool == "ruby" and code == "httpd" and any(x in ("-run", "-r") or x == "-run" for x in argv):
+        ops = [x for x in [*files, *argv[i:]] if not x.startswith("-") and not x.isdigit()]  # -e httpd DIR
+        self.dir_read("ruby -run -e httpd", ops[:1] or ["."], cwd)
     if code is not None:
         taint = taints[code_idx] if code_idx is not None and code_idx < len(taints) else None
         if taint:
-            self.violate("script-execution-tracking", f"{tool} runs {taint}ed code; save it, review it, then "
-                         "run it")
+            self.report(_sx.tainted_code(tool, taint, segment=self.at))
             return "dangerous", None
         typ = self.scan_code(tool, code, cwd, op, tuple(files) + tuple(argv[i:]))
         if inplace:
@@ -176,8 +207,7 @@ def run_interpreter(self, tool, argv, cwd, via, op, stdin, effects, taints):
         return typ, None
     if not script_given or reads_stdin:
         if stdin is not None and stdin.taint:
-            self.violate("script-execution-tracking", f"pipes {stdin.taint}ed content into {tool}; download "
-                         "to a file, review it, then run it")
+            self.report(_sx.piped_into(tool, stdin.taint, segment=self.at))
             return "dangerous", None
         if stdin is not None and stdin.text:
             return self.scan_code(tool, stdin.text, cwd, op), None
@@ -192,31 +222,31 @@ def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -
     arguments when the code reads its argv, else every protected path in reach; decoded code that is
     executed is dangerous."""
     typ = "exec"
+    if lang == "python" and "gate" in code and code_imports_gate(code):
+        self.report(no_gate_control.gate_import(lang, segment=self.at))
+        typ = "dangerous"
     code = _join_literals(code)
     strings = [_strip_mode(x) for x in _string_literals(code)]
     self.cwd_hint = cwd
     for x in strings:
-        if ("key" in x or "serve" in x or "cuti" in x) and _pathish(x):
+        if ("key" in x or "serve" in x or "cuti" in x or is_pattern(x)) and _pathish(x):
+            # a glob in code (glob.glob('.c*/k*')) is matched as the shell would match it
             if self.check_state_secret(self.env.norm(x, cwd), x, f"{lang} code"):
                 break
     else:
         if any(x.rstrip("/").endswith(".cuticle") for x in strings) and \
                 any(x in ("key", "serve.json", "/key", "/serve.json") for x in strings):
-            self.violate("no-governance-self-modification", f"{lang} code builds the path of cuticle's stamp key "
-                         "or server token; only cuticle itself reads them")
+            self.report(no_governance_self_modification.key_path_built(lang, segment=self.at))
     if _FETCH_API.search(code):
         for x in strings:
             if _pathish(x) and self.carries_protected(x, cwd):
-                self.violate("no-network-egress", f"{lang} code talks to the network and reads {x}, a protected "
-                             "file (memory, cuticle's state, the policy or a credential); it never leaves the "
-                             "machine")
+                self.report(no_network_egress.code_sends(lang, x, segment=self.at))
                 break
     if _FETCH_API.search(code) and _EXEC_API.search(code):
-        self.violate("script-execution-tracking", f"{lang} code fetches content and executes it; download it, "
-                     "review it, then run it")
+        self.report(_sx.code_fetches_and_runs(lang, segment=self.at))
         typ = "dangerous"
     if _DECODE_API.search(code) and _EXEC_API.search(code):
-        self.violate("script-execution-tracking", f"{lang} code decodes a payload and executes it")
+        self.report(_sx.code_decodes_and_runs(lang, segment=self.at))
         typ = "dangerous"
     for m in _SHELL_CALL.finditer(code):
         arg = _call_args(code, m.end())
@@ -242,16 +272,11 @@ def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -
         for s in strings:
             if _pathish(s):
                 ref = self.env.norm(s, cwd)
-                hit = self.env.protected(ref)
-                if hit:
-                    inv, what = hit
-                    self.violate(inv, f"{lang} code writes {what}; " + _SELF_FIX[inv])
+                if self.report(protected_write(self.env, ref, f"{lang} code", segment=self.at)):
                     found = True
                 elif is_pattern(s):
                     found = self.reach_check(ref, f"{lang} code", "writes") or found
-                elif self.env.is_credential(ref):
-                    self.violate("no-secret-write", f"{lang} code writes {ref.display}, a credential file; "
-                                 + _SELF_FIX["no-secret-write"])
+                elif self.report(no_secret_write.credential_write(self.env, ref, f"{lang} code", segment=self.at)):
                     found = True
         if not found and _computed_write(code):
             if _ARGV_API.search(code) and args:
@@ -265,7 +290,7 @@ def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -
     for s in strings:
         kind = sql_kind(s)
         if kind == "destructive":
-            self.violate("no-destructive-sql", destructive_reason(f"{lang} code", _short(s)))
+            self.report(destructive(f"{lang} code", _short(s), segment=self.at))
             typ = "dangerous"
     return typ
 _FETCH_API = LazyRe(r"urlopen|urllib|requests\.(get|post)|http\.client|httpx|\bfetch\s*\(|https?\.get|"
@@ -291,7 +316,12 @@ _WRITE_API = LazyRe(r"open\s*\([^)]*['\"](?:[wax+][bt+]?|r\+[bt]?|rb\+)['\"]|inp
                         r"binwrite|delete|rename|open\([^)]*['\"][wa])|FileUtils\.|IO\.write|open\s*\(\s*\w+\s*,"
                         r"\s*['\"]?[>+]|\bunlink\b|file_put_contents|fopen\([^)]*['\"][wa]|Set-Content|Out-File|"
                         r"Add-Content|Remove-Item|Path\([^)]*\)\.(?:unlink|rename|replace|touch|write)|"
-                        r"open\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*['\"][>+]")
+                        r"open\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*['\"][>+]|"
+                        # any language's link/copy/rename/truncate call on literal names (perl `link "a", "b"`,
+                        # File::Copy `copy(…)`, node `fs.linkSync`, ruby `File.symlink`, php `copy(…)`)
+                        r"(?:(?<![.\w$])|(?<=fs\.)|(?<=fsp\.)|(?<=promises\.)|(?<=\)\.)|(?<=File\.)|(?<=Copy::))"
+                        r"(?:link|symlink|copy|copyfile|copy_file|rename|move|truncate|ftruncate|cp|mv)"
+                        r"(?:Sync)?\s*[(\"']")
 #: os.open with a flag that writes
 _OS_OPEN_WRITE = LazyRe(r"os\.open\s*\([^)]*O_(?:WRONLY|RDWR|APPEND|CREAT|TRUNC)")
 #: the script reads its own arguments (a path handed on the command line)
@@ -434,3 +464,4 @@ def _pathish(s: str) -> bool:
     if s.startswith(("http://", "https://")):
         return False
     return "/" in s or "." in s or s.lower() in ("memory.md", "user.md", "chitin.yaml")
+

@@ -5,6 +5,7 @@ becomes (decides no-network-egress for shell commands).
 from __future__ import annotations
 
 from .._lazy import LazyRe
+from ..invariants import no_network_egress
 from ..paths import DEVICES, is_pattern
 from .model import Effect
 from .tools import NET_TOOLS
@@ -87,32 +88,17 @@ def run_net(self, tool, argv, cwd, stdin, effects):
     if tool in ("wget", "wget2") and not outputs:
         outputs.extend(_url_basename(x) for x in args if "://" in x)
     if self.sub_secret:
-        self.violate("no-network-egress", f"{tool} is handed the contents of a protected file (memory, cuticle's "
-                     "state, the policy or a credential) through a substitution; they never leave the machine")
+        self.report(no_network_egress.secret_in_argument(tool, segment=self.at))
     if stdin is not None and stdin.secret and tool in NET_TOOLS:
-        self.violate("no-network-egress", f"pipes the contents of a protected file (memory, cuticle's state, "
-                     f"the policy or a credential) into {tool}; they never leave the machine")
+        self.report(no_network_egress.secret_piped(tool, segment=self.at))
     for up in uploads:
         if up in ("-", ""):
             continue
-        ref = self.env.norm(up, cwd)
-        hit = self.env.protected(ref)
-        if self.env.is_secret(ref) or self.env.is_state_secret(ref):
-            self.violate("no-network-egress", f"{tool} uploads {ref.display}, a credential or cuticle's own "
-                         "secret; secrets never leave the machine")
-        elif hit:
-            self.violate("no-network-egress", f"{tool} uploads {hit[1]}; memory, the policy and cuticle's state "
-                         "never leave the machine through the shell. Upload other files, or ask the user")
-        elif is_pattern(ref.display) and self.env.reach(ref.abs or ref.display, cwd):
-            self.violate("no-network-egress", f"{tool} uploads {ref.display}, which is only known when it runs "
-                         "and may be a protected file; name the file literally")
+        self.report(no_network_egress.upload(self.env, self.env.norm(up, cwd), tool, cwd, segment=self.at))
     for host in hosts:
         effects.append(Effect("net", host, "host"))
         if self.opts.allowed_hosts is not None:
-            from ..invariants.no_network_egress import host_violation  # it imports this module
-            v = host_violation(tool, host, self.opts.allowed_hosts)
-            if v is not None:
-                self.violate(v.invariant, v.reason)
+            self.report(no_network_egress.host_violation(tool, host, self.opts.allowed_hosts, segment=self.at))
     for out in outputs:
         if out and out != "-" and out not in DEVICES:
             ref = self.env.norm(out, cwd)

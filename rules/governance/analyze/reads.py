@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from ..invariants import no_governance_self_modification
 from .archives import _TAR_LETTERS
 from .tools import _STATE_DIR_OK
 from .words import _opts_and_operands
@@ -53,16 +54,31 @@ def tree_reader(self, tool: str, argv, cwd) -> None:
     for o in ops:
         ref = self.env.norm(o, cwd)
         if ref.abs and (ref.abs == root or root.startswith(ref.abs.rstrip("/") + "/")):
-            self.violate("no-governance-self-modification", f"{tool} reads everything under {ref.display}, "
-                         "cuticle's stamp key and server token included; exclude them (--exclude=.cuticle / "
-                         "--exclude-dir=.cuticle) or name the files you need")
+            self.report(no_governance_self_modification.tree_read(tool, ref.display, segment=self.at))
             return
+
+
+def dir_read(self, tool: str, dirs, cwd, excludes=()) -> bool:
+    """``tool`` reads (serves, archives) every file under each of ``dirs``: when one holds the workspace's
+    ``.cuticle/`` (the workspace, a parent, or ``.cuticle`` itself) it reads the stamp key and the token, unless an
+    exclusion names ``.cuticle``."""
+    if any("cuticle" in x for x in excludes):
+        return False
+    root = self.env.root
+    for d in dirs:
+        ref = self.env.norm(d, cwd)
+        if ref.abs and (ref.abs == root or root.startswith(ref.abs.rstrip("/") + "/") or
+                        ref.abs.startswith(root + "/.cuticle")):
+            return self.report(no_governance_self_modification.tree_read(tool, ref.display, segment=self.at))
+    return False
 
 
 def scan_state_secrets(self, tool: str, argv, cwd) -> None:
     """Every argument that names the stamp key or the server token (``base64 .cuticle/key``, ``dd
     if=.cuticle/key``, ``cd .cuticle && sort key``, ``cat .cu*/ke?``), or hands the ``.cuticle`` directory to
     a command that reads what is inside, is a read of cuticle's secrets, whatever the command."""
+    if tool in _CHDIR_TOOLS:  # git -C DIR, make -C DIR: the operands are resolved in DIR
+        cwd = _chdir(self, tool, argv, cwd)
     in_state = cwd is not None and "/.cuticle" in cwd
     if tool in _TREE_READERS:
         self.tree_reader(tool, argv, cwd)
@@ -70,10 +86,16 @@ def scan_state_secrets(self, tool: str, argv, cwd) -> None:
         if a.startswith(("--exclude", "--ignore", "-x")):
             continue
         if not (in_state or "key" in a or "serve" in a or "cuti" in a or "*" in a or "?" in a or "[" in a
-                or "$(find)" in a):
+                or "$(find)" in a or "file:" in a):
             continue
         value = a
-        if "=" in a and (a.startswith("-") or a[:3] in ("if=", "of=")):
+        if "file://" in a:  # a file:// URL (curl, wget, git, a browser) reads the path it names
+            from urllib.parse import unquote
+
+            value = unquote(a[a.index("file://") + 7:])
+            if value.startswith("localhost/"):
+                value = value[9:]
+        elif "=" in a and (a.startswith("-") or a[:3] in ("if=", "of=")):
             value = a.split("=", 1)[1]
         elif a.startswith("@"):
             value = a[1:]
@@ -84,9 +106,31 @@ def scan_state_secrets(self, tool: str, argv, cwd) -> None:
             return
         if ref.scope == "ws" and (ref.rel or "").lower() in (".cuticle", ".cuticle/") and \
                 tool not in _STATE_DIR_OK:
-            self.violate("no-governance-self-modification", f"{tool} reads {ref.display}/, which holds "
-                         "cuticle's stamp key and server token; only cuticle itself reads them")
+            self.report(no_governance_self_modification.state_dir_read(tool, ref.display, segment=self.at))
             return
+
+
+#: tools whose ``-C DIR`` (before the subcommand) is the directory their operands are resolved in
+_CHDIR_TOOLS = frozenset({"git", "make", "gmake"})
+
+
+def _chdir(self, tool: str, argv, cwd):
+    """The directory ``tool``'s operands resolve in after its ``-C DIR`` options (each relative to the last)."""
+    k = 1
+    while k < len(argv):
+        a = argv[k]
+        if a == "-C" and k + 1 < len(argv):
+            cwd = self.env.cd(cwd, argv[k + 1])
+            k += 2
+            continue
+        if a.startswith("-C") and len(a) > 2 and tool != "git":
+            cwd = self.env.cd(cwd, a[2:])
+        elif tool == "git" and not a.startswith("-"):
+            break  # the subcommand: its own -C means something else
+        elif tool == "git" and a in ("-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"):
+            k += 1
+        k += 1
+    return cwd
 
 
 # -- wrappers --------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ escalation tools, and the smaller sets the walker's data-flow tests use.
 
 from __future__ import annotations
 
+from ..invariants._targets import FIXES
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh", "mksh", "fish", "csh", "tcsh", "yash", "posh"})
 INTERPRETERS = frozenset({"python", "node", "perl", "ruby", "php", "deno", "bun", "lua", "luajit", "rscript",
@@ -53,13 +54,8 @@ _FILTERS = frozenset({"cat", "read", "tee", "tr", "sed", "awk", "head", "tail", 
                       "bunzip2", "bzcat", "gzip", "sort", "uniq", "grep", "cut", "rev", "dos2unix", "iconv",
                       "base64", "xxd", "openssl", "gpg", "jq"})
 
-_SELF_FIX = {
-    "no-governance-self-modification": "the policy, cuticle's state and hook settings are changed only by the "
-                                       "user (cuticle init / editing the file by hand)",
-    "no-memory-write-via-shell": "write memory through the file tools (Write/Edit/apply_patch) so the memory gate "
-                                 "can tier and check the lines; reading memory is fine",
-    "no-secret-write": "credentials are changed by the user; ask them (templates such as .env.example are fine)",
-}
+#: what a denial tells the agent to do instead, per invariant (each text lives in its invariant's module)
+_SELF_FIX = FIXES
 
 
 _DECODER_TOOLS = frozenset({"base64", "base32", "basenc", "xxd", "uudecode", "unbase64", "openssl", "python"})

@@ -1,5 +1,6 @@
 """The walker: visits every simple command of a parsed script, expands its words, follows pipes and redirections,
-looks through wrappers and types each segment; analyze_command is its entry point.
+looks through wrappers and types each segment; analyze_command is its entry point. It produces effects; the
+invariant modules (``rules/governance/invariants``) judge them, and the walker reports their violations.
 
 Over 800 lines because the Walker class is one unit: its methods share the walking state (variables, taints, working
 directories, functions, the segment being typed); the parts that need only a segment's words live in the sibling
@@ -8,13 +9,13 @@ modules and are bound as methods here.
 
 from __future__ import annotations
 
-import functools
-
 from ..canon import tool_name
-from ..paths import DEVICES, STATE_SECRETS, _pattern_regex, glob_in, is_pattern
+from ..paths import DEVICES, is_pattern
 from ..shell import Compound, Simple, parse
-from ..invariants.no_ide_socket_access import _ide_hit, _may_mention_ide
-from ..invariants import Violation
+from ..invariants import Violation, no_ide_socket_access, no_permission_escalation, no_recursive_delete
+from ..invariants import no_governance_self_modification, no_secret_write, script_execution_tracking
+from ..invariants._targets import protected_write, unknown_program_arg, unknown_target
+from ..invariants.no_ide_socket_access import _may_mention_ide
 from .find import _walker_find_delete, _walker_find_exec
 from .git import _walker_current_branch
 from .handlers import (
@@ -24,11 +25,11 @@ from .handlers import (
 from .interp import check_exec_of_download, run_interpreter, run_shell, scan_code
 from .model import Analysis, Effect, Options, RANK, Segment, _NO_FLOW, _PLAIN_EFFECTS, _PLAIN_TUPLES, _flow, _names_flow, _new
 from .net import run_net
-from .reads import carries_protected, scan_state_secrets, tree_reader
+from .reads import carries_protected, dir_read, scan_state_secrets, tree_reader
 from .sql import run_sql
 from .text import _ENCODED_CHAR, _b64, _echo_text, _printf
 from .tools import (
-    FETCHERS, _CWD_OR_VARS, _DECODER_TOOLS, _FILTERS, _META_TOOLS, _POSITIONAL, _SELF_FIX, _TAIL_TOOLS,
+    FETCHERS, _CWD_OR_VARS, _DECODER_TOOLS, _FILTERS, _META_TOOLS, _POSITIONAL, _TAIL_TOOLS,
 )
 from .words import (
     _VAR, _VAR_ANY, _braces, _echo_value, _is_decoder, _is_pwd, _listing_value, _lookup_value, _operands,
@@ -37,6 +38,10 @@ from .words import (
 from .wrappers import _WRAPPERS
 
 _MAX_SEGMENTS = 2000
+#: names of the standard input as a file operand
+_STDIN_PATHS = frozenset({"/dev/stdin", "-", "/dev/fd/0", "/proc/self/fd/0"})
+#: commands whose operands are text, never a file name (a decoded argument of theirs hides no file)
+_TEXT_ONLY = FETCHERS | {"echo", "printf", "test", "[", "[[", "export", "declare", "local", "git"}
 #: all-False "dynamic" flags and all-None taints for a command of literal words, shared by length:
 #: nothing changes these sequences in place (dispatch and the handlers only index, slice and rebind them), and a
 #: list with a true first flag, the one case dispatch concatenates, never comes from here
@@ -44,13 +49,6 @@ _SHARED_LEN = 32
 _FALSES = tuple((False,) * n for n in range(_SHARED_LEN))
 _NONES = tuple((None,) * n for n in range(_SHARED_LEN))
 _MAX_NEST = 12
-
-
-@functools.lru_cache(maxsize=64)
-def _allowed_dirs_text(delete_allowed: tuple[str, ...]) -> str:
-    """The policy's allowed delete dirs as the recursive-delete reason lists them (one text per policy, not one
-    join per violation)."""
-    return ", ".join(d.rstrip("/") + "/" for d in delete_allowed) or "none"
 
 
 class Walker:
@@ -65,6 +63,11 @@ class Walker:
         out.effects = []
         out.volatile = False
         self.vars: dict[str, str] = {}
+        self.psub_texts: list[str | None] | tuple = ()
+        #: namerefs declared in this command line (declare -n r=f: name -> the variable it refers to)
+        self.namerefs: dict[str, str] = {}
+        #: the known output of a substitution walked in this command line (id of its script -> text)
+        self.sub_values: dict[int, str] = {}
         self.tainted: dict[str, str] = {}
         self.downloads: set[str] = set()
         #: files this command line writes from a heredoc (path -> text), so running them later is inspected
@@ -83,10 +86,17 @@ class Walker:
         self.positional: list[str] | None = None
         #: the working directory of the command being typed (targets only known as patterns resolve against it)
         self.cwd_hint: str | None = env.root
+        #: the index of the segment being typed (= len(out.segments)): what a violation found now belongs to
+        self.at = 0
 
     # -- reporting -----------------------------------------------------------------------------------
-    def violate(self, invariant: str, reason: str) -> None:
-        self.out.violations.append(Violation(invariant, reason, len(self.out.segments)))
+    def report(self, v: Violation | None) -> bool:
+        """Record an invariant's judgment of the effect at hand (None: nothing broken; the judgment was made with
+        ``segment=self.at``, the segment being typed); True when there was one."""
+        if v is None:
+            return False
+        self.out.violations.append(v)
+        return True
 
     def emit(self, argv: list[str], op: str, via: str, typ: str, effects: list[Effect], sudo=False,
              wrappers=()) -> Segment:
@@ -116,10 +126,10 @@ class Walker:
         segments = self.out.segments
         if len(segments) < _MAX_SEGMENTS:
             segments.append(seg)
+            self.at = len(segments)
         elif len(segments) == _MAX_SEGMENTS and not any(
                 v.reason.startswith("more than") for v in self.out.violations):
-            self.violate("script-execution-tracking", f"more than {_MAX_SEGMENTS} commands in one call; cuticle "
-                         "cannot inspect them all. Split the work into smaller commands")
+            self.report(script_execution_tracking.too_many_commands(_MAX_SEGMENTS, segment=self.at))
         return seg
 
     # -- structure -----------------------------------------------------------------------------------
@@ -202,17 +212,23 @@ class Walker:
             start = len(self.out.segments)
             _, flow = self.nested(sub, cwd, "$(…)", ";")
             taint = taint or flow.taint or self.segments_taint(start)
+            if flow.text is not None:  # its output is known (`$(echo … | base64 -d)`): expand() uses it
+                self.sub_values[id(sub)] = flow.text.rstrip("\n")
             if flow.secret:
                 self.sub_secret = True  # `curl -d "$(cat USER.md)"`: the argument carries the file
+        texts = []
         for _, sub in w.procsubs:
             start = len(self.out.segments)
             _, flow = self.nested(sub, cwd, "<(…)", "|")
             taint = taint or flow.taint or self.segments_taint(start)
+            texts.append(flow.text)
+        if texts:
+            self.psub_texts = [*self.psub_texts, *texts]
         return taint
 
     def nested(self, script: Script, cwd, via, op) -> tuple[str | None, Flow]:
         if self.nest >= _MAX_NEST:
-            self.violate("script-execution-tracking", "commands nested too deeply to inspect; run them directly")
+            self.report(script_execution_tracking.too_deep(segment=self.at))
             return cwd, _NO_FLOW
         self.nest += 1
         try:
@@ -238,6 +254,8 @@ class Walker:
                 value = _listing_value(sub)
             if value is None:
                 value = _lookup_value(sub)
+            if value is None and self.sub_values:
+                value = self.sub_values.get(id(sub))
             if value is not None and "$(…)" in text:
                 text = text.replace("$(…)", value, 1)
         dynamic = "$(…)" in text or "(…)" in text
@@ -245,6 +263,10 @@ class Walker:
         def repl(m: re.Match[str]) -> str:
             nonlocal dynamic
             name = m.group(1) or m.group(2)
+            for _ in range(8):  # a nameref names another variable (declare -n)
+                if name not in self.namerefs:
+                    break
+                name = self.namerefs[name]
             if name in self.vars:
                 return self.vars[name]
             if name == "HOME" and self.env.home:
@@ -266,6 +288,8 @@ class Walker:
     def simple(self, cmd: Simple, cwd, via, op, stdin: Flow | None) -> tuple[str | None, Flow]:
         words = cmd.words
         self.sub_secret = False
+        if self.psub_texts:
+            self.psub_texts = ()  # what each <(…) of this command prints, in order (None: not known)
         if not cmd.assigns:
             for w in words:
                 if not w.literal:
@@ -278,8 +302,8 @@ class Walker:
         for name, w in cmd.assigns:
             t = self.word_subs(w, cwd, via)
             value, dyn = self.expand(w, cwd)
-            if self.ide_possible and _ide_hit(name + "=" + value):
-                self.violate("no-ide-socket-access", f"sets {name} to an IDE socket; editor sockets are off limits")
+            if self.ide_possible:
+                self.report(no_ide_socket_access.ide_assignment(name, value, segment=self.at))
             if not cmd.words:
                 if dyn:
                     self.vars.pop(name, None)
@@ -292,13 +316,19 @@ class Walker:
         argv: list[str] = []
         dyn_flags: list[bool] = []
         word_taint: list[str | None] = []
+        psubs: list[str | None] = []
         for w in cmd.words:
             if w.literal:  # the common case: no expansion, no substitution
                 word_taint.append(None)
                 argv.append(w.text)
                 dyn_flags.append(False)
                 continue
-            t = self.word_subs(w, cwd, via) if (w.subs or w.procsubs) else None
+            t = None
+            if w.subs or w.procsubs:
+                t = self.word_subs(w, cwd, via)
+                if w.procsubs:  # word_subs appended this word's texts last
+                    psubs.extend(self.psub_texts[-len(w.procsubs):])
+                self.psub_texts = psubs[:]  # nested commands walked inside the word reset it
             if not t and self.tainted:
                 for name in _VAR.findall(w.text):
                     t = t or self.tainted.get(name[0] or name[1])
@@ -352,8 +382,8 @@ class Walker:
             if effects:
                 self.emit([">"], op, via, "write", effects)
             return cwd, _NO_FLOW
-        if self.ide_possible and _ide_hit(" ".join(argv)):
-            self.violate("no-ide-socket-access", "reaches an IDE/editor socket; agents may not drive the editor")
+        if self.ide_possible:
+            self.report(no_ide_socket_access.ide_command(" ".join(argv), segment=self.at))
         if not dyn_flags[0] and not self.functions and not self.aliases and argv[0] not in ("alias", "set"):
             tool = tool_name(argv[0])
             if tool not in _WRAPPERS:  # dispatch() would break out of its loop at once: go straight to final()
@@ -420,84 +450,35 @@ class Walker:
             self.emit([">"], op, via, "write", local)
 
     def write_effect(self, ref: PathRef, how: str) -> Effect:
-        hit = None if ref.scope == "ws" and ref.rel in ("", ".") else self.env.protected(ref)
-        if hit:
-            inv, what = hit
-            self.violate(inv, f"{how} writes {what}; " + _SELF_FIX[inv])
+        """The write effect of ``how`` on ``ref``, judged by the invariants that own such paths."""
+        env = self.env
+        root = ref.scope == "ws" and ref.rel in ("", ".")
+        if not root and self.report(protected_write(env, ref, how, segment=self.at)):
+            pass
         elif is_pattern(ref.display) or ref.scope == "unknown":
             self.reach_check(ref, how, "writes")
-        elif self.env.is_credential(ref):
-            self.violate("no-secret-write", f"{how} writes {ref.display}, a credential file; "
-                         + _SELF_FIX["no-secret-write"])
-        if ref.abs and (ref.abs.startswith("/etc/sudoers") or ref.abs in ("/etc/passwd", "/etc/shadow", "/etc/group")):
-            self.violate("no-permission-escalation", f"{how} writes {ref.display}; editing account or sudo files "
-                         "escalates privileges")
+        else:
+            self.report(no_secret_write.credential_write(env, ref, how, segment=self.at))
+        self.report(no_permission_escalation.account_file_write(ref, how, segment=self.at))
         return Effect("write", ref.display, "path")
 
     def reach_check(self, ref: PathRef, how: str, verb: str, instead: str = "") -> bool:
-        """A target known only as a pattern (a variable from the environment, a substitution, a glob, interpreter
-        code that computes a path) counts as every protected path it could name: a violation for the first one."""
-        pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
-        if ref.scope != "unknown" and "$" not in pattern and "`" not in pattern and "(…)" not in pattern:
-            # only glob characters: the shell expands them against the disk the hook sees now (no match: the
-            # word stays literal), so the files they match are the targets
-            import glob as _glob
-            hit = None
-            for found in sorted(_glob.glob(pattern))[:500]:
-                fref = self.env.norm(found, None)
-                if self.env.protected(fref) or self.env.is_credential(fref) or self.env.is_state_secret(fref):
-                    hit = fref.display
-                    break
-        else:
-            hit = self.env.reach(pattern, None if ref.scope == "ws" else self.cwd_hint)
-        if hit is None:
-            return False
-        href = self.env.norm(hit, self.env.root)
-        found = self.env.protected(href)
-        inv, what = found if found else ("no-secret-write", f"{hit} (a credential file)")
-        shown = ref.display.replace("$(…)", "$(...)")
-        self.violate(inv, f"{how} {verb} {shown}, which is only known when it runs and may be {what}; "
-                     + (instead or "name the target literally (a path outside memory files, cuticle's files and "
-                        "credentials is allowed)")
-                     + ("; " + _SELF_FIX[inv] if inv == "no-memory-write-via-shell" else ""))
-        return True
+        """A target known only as a pattern counts as every protected path it could name (``unknown_target``)."""
+        return self.report(unknown_target(self.env, ref, how, verb, self.cwd_hint, instead, segment=self.at))
 
     def check_state_secret(self, ref: PathRef, text: str, how: str) -> bool:
         """Any read of the stamp key or the server token (or a pattern that names one and nothing else)."""
-        env = self.env
-        if env.is_state_secret(ref):
-            shown = ref.display
-        elif is_pattern(text) and ref.scope in ("ws", "unknown"):
-            pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
-            rx = _pattern_regex(pattern, None if ref.scope == "ws" else self.cwd_hint)
-            if rx is None or (rx.match(env.root + "/zz-cuticle-probe/unrelated.txt") and "$(find)" not in text):
-                return False  # matches anything: no more the key than any other file (a find lists them all)
-            secrets = [env.root + "/" + s for s in STATE_SECRETS]
-            hits = [x for x in secrets if rx.match(x)]
-            if not hits:
-                return False
-            shown = f"{text} (= {hits[0][len(env.root) + 1:]})"
-        else:
-            return False
-        self.violate("no-governance-self-modification", f"{how} reads {shown}, cuticle's stamp key or server "
-                     "token; with it an agent could forge stamps or answers, so only cuticle itself reads it")
-        return True
+        return self.report(no_governance_self_modification.state_secret_read(self.env, ref, text, how, self.cwd_hint,
+                                                                             segment=self.at))
 
     def delete_effect(self, ref: PathRef, how: str, recursive: bool, filtered: bool = False) -> Effect:
-        hit = None if filtered and ref.scope == "ws" else self.env.protected(ref)
+        """The delete effect of ``how`` on ``ref`` (``filtered``: a find filter narrows what is deleted under the
+        workspace), judged by the recursive-delete invariant and those that own such paths."""
         if recursive:
-            # a find filter narrows what is deleted but not where: only the allowed dirs may be swept
-            ok = ref.scope == "ws" and ref.rel not in (None, "", ".") and glob_in(ref.rel, self.opts.delete_allowed)
-            if not ok:
-                where = {"ws": "inside the workspace but outside the allowed dirs",
-                         "home": "in the home directory", "abs": "outside the workspace",
-                         "unknown": "at a path that is only known at run time"}[ref.scope]
-                allowed = _allowed_dirs_text(tuple(self.opts.delete_allowed))
-                self.violate("no-recursive-delete", f"{how} recursively deletes {ref.display} ({where}); recursive "
-                             f"deletes are allowed only under {allowed}. Delete specific files, or ask the user")
-        if hit:
-            inv, what = hit
-            self.violate(inv, f"{how} deletes {what}; " + _SELF_FIX[inv])
+            self.report(no_recursive_delete.recursive_delete(ref, how, self.opts.delete_allowed, segment=self.at))
+        narrowed = filtered and ref.scope == "ws"
+        if not narrowed and self.report(protected_write(self.env, ref, how, "deletes", segment=self.at)):
+            pass
         elif is_pattern(ref.display) or ref.scope == "unknown":
             self.reach_check(ref, how, "deletes")
         if recursive:
@@ -523,8 +504,7 @@ class Walker:
                     continue
                 taint = taints[0] if taints else None
                 if taint:
-                    self.violate("script-execution-tracking", f"runs a command whose name comes from {taint}ed "
-                                 "content; download or decode to a file, review it, then run it")
+                    self.report(script_execution_tracking.tainted_command_name(taint, segment=self.at))
                     self.emit(argv, op, via, "dangerous", effects, sudo, wrappers)
                     return cwd, _NO_FLOW
                 return self.unknown_program(argv, cwd, via, op, effects, sudo, wrappers)
@@ -545,8 +525,7 @@ class Walker:
             if kind == "sudo":
                 sudo = True
                 wrappers = (*wrappers, tool)
-                self.violate("no-permission-escalation", f"'{head}' runs a command with elevated privileges; "
-                             "agents never escalate. Ask the user to run it")
+                self.report(no_permission_escalation.elevated(head, segment=self.at))
             elif kind == "cwd":
                 cwd = extra
                 wrappers = (*wrappers, tool)
@@ -608,14 +587,7 @@ class Walker:
                     continue  # `$LINTER .`: the workspace as a whole is a normal argument
                 if self.check_state_secret(ref, value, head):
                     continue
-                hit = self.env.protected(ref)
-                if hit:
-                    inv, what = hit
-                    self.violate(inv, f"{head} is a program only known when it runs, and it is handed {what}; it "
-                                 "may change it. " + _SELF_FIX[inv])
-                elif self.env.is_credential(ref):
-                    self.violate("no-secret-write", f"{head} is a program only known when it runs, and it is handed "
-                                 f"the credential file {ref.display}; " + _SELF_FIX["no-secret-write"])
+                self.report(unknown_program_arg(self.env, ref, head, segment=self.at))
         self.emit(argv, op, via, "exec", effects, sudo, wrappers)
         return cwd, _NO_FLOW
 
@@ -673,10 +645,23 @@ class Walker:
             self.aliases[head] = expansion
         return cwd, flow
 
+    def stream_text(self, argv, k: int, stdin: Flow | None) -> str | None:
+        """The text of a script or program file operand ``argv[k]`` that is a stream, not a file: stdin
+        (``/dev/stdin``, ``/dev/fd/0``, ``/proc/self/fd/0``, ``-``) is what is fed in, ``<(…)`` what the process
+        substitution prints. ``"\x00unknown"`` when the stream's text cannot be known; None for an ordinary file."""
+        a = argv[k]
+        if a in _STDIN_PATHS:
+            return stdin.text if stdin is not None and stdin.text is not None else "\x00unknown"
+        if a.startswith("<(…)") or a.startswith("/dev/fd/") or a.startswith("/proc/self/fd/"):
+            n = sum(1 for x in argv[:k] if x.startswith("<(…)"))
+            if a.startswith("<(…)") and n < len(self.psub_texts) and self.psub_texts[n] is not None:
+                return self.psub_texts[n]
+            return "\x00unknown"
+        return None
+
     def shell_script(self, text: str, cwd, via, op, taint) -> None:
         if taint:
-            self.violate("script-execution-tracking", f"{via} runs {taint}ed content as a script; save it to a "
-                         "file, review it, then run it")
+            self.report(script_execution_tracking.tainted_script(via, taint, segment=self.at))
             self.emit([via, text], op, via, "dangerous", [])
         self.run_text(text, cwd, via, op)
 
@@ -689,6 +674,11 @@ class Walker:
         self.cwd_hint = cwd
         if tool not in _META_TOOLS:
             self.scan_state_secrets(tool, argv, cwd)
+            if "decode" in taints and tool not in _TEXT_ONLY:
+                for k in range(1, min(len(argv), len(taints), len(dyn))):
+                    if taints[k] == "decode" and dyn[k] and not argv[k].startswith("-"):
+                        self.report(no_governance_self_modification.hidden_name(tool, segment=self.at))
+                        break
         cat = _CATEGORIES.get(tool)
         if cat is None:
             cat = _category_missing(tool)
@@ -731,10 +721,10 @@ class Walker:
         elif cat == _C_SQL:
             res = self.run_sql(tool, argv, cwd, stdin, effects)
         elif cat == _C_WIPER:
-            self.violate("no-recursive-delete", f"'{tool}' wipes a disk or filesystem; never run it from an agent")
+            self.report(no_recursive_delete.disk_wiper(tool, segment=self.at))
             res = ("dangerous", None)
         elif cat == _C_ESCALATOR:
-            self.violate("no-permission-escalation", f"'{tool}' changes privileges or accounts; ask the user")
+            self.report(no_permission_escalation.privilege_tool(tool, segment=self.at))
             res = ("dangerous", None)
         elif cat == _C_NET:
             res = self.run_net(tool, argv, cwd, stdin, effects)
@@ -762,8 +752,13 @@ class Walker:
                 ops = _operands(args)
                 cwd = self.env.cd(cwd, ops[0] if ops else None)
             else:
+                nameref = tool != "export" and any(x.startswith("-") and "n" in x[1:] for x in args)
                 for k, a in enumerate(args):
                     name, eq, value = a.partition("=")
+                    if nameref and eq and name.replace("_", "a").isalnum():
+                        self.namerefs[name] = value  # declare -n r=f: $r is whatever $f is when it is used
+                        self.vars.pop(name, None)
+                        continue
                     if eq and name.replace("_", "a").isalnum():
                         if dyn and k + 1 < len(dyn) and dyn[k + 1]:
                             self.vars.pop(name, None)
@@ -806,6 +801,8 @@ class Walker:
     carries_protected = carries_protected
 
     tree_reader = tree_reader
+
+    dir_read = dir_read
 
     scan_state_secrets = scan_state_secrets
 

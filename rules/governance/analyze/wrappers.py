@@ -5,7 +5,7 @@ watch, flock, eval, runners and busybox.
 from __future__ import annotations
 
 from ..canon import tool_name
-from ..invariants.no_ide_socket_access import _ide_hit
+from ..invariants.no_ide_socket_access import ide_assignment
 from .words import _skip_opts
 
 def _w_sudo(w: Walker, argv, cwd):
@@ -26,6 +26,16 @@ def _w_sudo(w: Walker, argv, cwd):
     return ("sudo", rest, None)
 
 
+def _split_string(text: str) -> list[str]:
+    """``env -S`` splitting: words with the shell's quoting and backslashes (an unbalanced quote: blanks only)."""
+    import shlex
+
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return text.split()
+
+
 def _w_env(w: Walker, argv, cwd):
     i = 1
     new_cwd = cwd
@@ -42,10 +52,17 @@ def _w_env(w: Walker, argv, cwd):
             new_cwd = w.env.cd(cwd, a.split("=", 1)[1])
             i += 1
             continue
-        if a in ("-S", "--split-string") and i + 1 < len(argv):
-            return ("wrap", argv[i + 1].split() + argv[i + 2:], None)
-        if a.startswith("-S") and len(a) > 2:
-            return ("wrap", a[2:].split() + argv[i + 1:], None)
+        if a.startswith("--split-string"):
+            text = a.split("=", 1)[1] if "=" in a else (argv[i + 1] if i + 1 < len(argv) else "")
+            return ("wrap", _split_string(text) + argv[i + (1 if "=" in a else 2):], None)
+        if a.startswith("-") and not a.startswith("--") and "S" in a:
+            # -S STRING, -S"STRING", or a cluster such as -iS: what follows S (or the next word) is a command line
+            # env splits as the shell splits words (quotes and backslashes), so its own script is walked
+            body = a[1:a.index("S")]
+            if all(c in "i0v" for c in body):
+                glued = a[a.index("S") + 1:]
+                text = glued if glued else (argv[i + 1] if i + 1 < len(argv) else "")
+                return ("wrap", _split_string(text) + argv[i + (1 if glued else 2):], None)
         if a == "--":
             i += 1
             break
@@ -53,9 +70,8 @@ def _w_env(w: Walker, argv, cwd):
             i += 1
             continue
         if "=" in a and not a.startswith("="):
-            name = a.split("=", 1)[0]
-            if _ide_hit(a):
-                w.violate("no-ide-socket-access", f"env sets {name} to an IDE socket; editor sockets are off limits")
+            name, _, value = a.partition("=")
+            w.report(ide_assignment(name, value, "env", segment=w.at))
             i += 1
             continue
         break
@@ -167,5 +183,8 @@ _WRAPPERS = {
     "uv": _w_runner("run", {"--with", "--python", "-p", "--project", "--directory"}),
     "poetry": _w_runner("run"), "pipenv": _w_runner("run"), "bundle": _w_runner("exec"),
     "pnpm": _w_runner("exec"), "conda": _w_runner("run", {"-n", "--name", "-p", "--prefix"}),
+    "systemd-run": _w_simple({"-p", "--property", "-u", "--unit", "-E", "--setenv", "--description", "-M",
+                              "--machine", "--slice", "--on-calendar", "--on-active", "--on-boot", "--timer-property",
+                              "-H", "--host", "--working-directory", "--uid", "--gid", "--nice"}),
     "busybox": _w_busybox, "doas": _w_sudo, "rtk": _w_simple(set()),
 }

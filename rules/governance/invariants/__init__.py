@@ -2,12 +2,14 @@
 
 Invariants are not policy rules: they run whatever the policy file says, also when it is missing or invalid; a
 policy can only set one to ``monitor`` or ``off`` (``invariantModes``). Each module is the invariant's identity and
-documentation (the registry the policy validator and the docs read) and holds the checks that stand on their own:
-those of file, fetch and other non-shell tool calls, the host check shell commands share, and the shell-command
-checks that decide from a segment's words alone (SQL kinds, protected branches, infrastructure destroys, chmod
-modes and owners). The other shell checks are made by the effect model (the ``rules/governance/analyze`` package)
-as it walks a command, because they need its resolved paths, working directories and data flow; each invariant's
-"How it is checked" section says where its parts are.
+documentation (the registry the policy validator and the docs read) and its decision logic: functions that judge
+one effect or fact the effect model (the ``rules/governance/analyze`` package) found as it walked a command (a
+write to a resolved path, a recursive delete, an upload, a push to a branch, tainted text run as code) and return
+a :class:`Violation` or None, with the reason the agent sees (``segment``: the index of the segment the effect
+belongs to, which the walker passes; -1 is the whole call). The walker resolves paths, working directories and
+data flow and reports what the functions return; it decides nothing itself. ``_targets`` routes a change to a
+path to the invariant that owns the path (memory files, cuticle's own files, credentials). Each invariant's "How
+it is checked" section says where its effects come from.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ MODULES: tuple[str, ...] = (
     "no_memory_write_via_shell",
     "no_secret_write",
     "no_infra_destroy",
+    "no_gate_control",
 )
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from .._lazy import LazyRe
-from . import Invariant
+from . import Invariant, Violation
 
 INVARIANT = Invariant("no-destructive-sql", "DROP, TRUNCATE, DELETE or UPDATE without WHERE", __doc__)
 
@@ -83,6 +83,11 @@ def destructive_reason(who: str, statement: str) -> str:
     """The deny reason for ``who`` (``psql``, ``python code``…) running a destructive ``statement`` (shortened)."""
     return (f"{who} runs destructive SQL ({statement}); DROP, TRUNCATE and DELETE/UPDATE without WHERE lose data. "
             "Add a WHERE clause or ask the user")
+
+
+def destructive(who: str, statement: str, segment: int = -1) -> Violation:
+    """``who`` runs ``statement`` (shortened), which ``sql_kind`` finds destructive."""
+    return Violation(INVARIANT.id, destructive_reason(who, statement), segment)
 
 
 def _split_sql(text: str) -> list[str]:

@@ -54,6 +54,22 @@ def _ide_hit(text: str) -> bool:
     return _IDE.search(text) is not None
 
 
+def ide_assignment(name: str, value: str, how: str = "", segment: int = -1) -> Violation | None:
+    """An assignment ``name=value`` (a shell assignment, or ``how``: the ``env`` that sets it) that points a
+    variable at an IDE socket."""
+    if not _ide_hit(name + "=" + value):
+        return None
+    return Violation(INVARIANT.id, f"{how + ' ' if how else ''}sets {name} to an IDE socket; editor sockets are off "
+                     "limits", segment)
+
+
+def ide_command(words: str, segment: int = -1) -> Violation | None:
+    """A command whose words (joined) reach an IDE or editor socket."""
+    if not _ide_hit(words):
+        return None
+    return Violation(INVARIANT.id, "reaches an IDE/editor socket; agents may not drive the editor", segment)
+
+
 def file_tool_read(tool: str, path: str, display: str) -> Violation | None:
     """A file tool (``Read``, ``view``…) that reads an editor socket."""
     if not _ide_hit(path):

@@ -25,7 +25,7 @@ from . import Invariant, Violation
 INVARIANT = Invariant("no-infra-destroy", "destroying infrastructure: terraform destroy, kubectl delete namespace", __doc__)
 
 
-def infra_violation(tool: str, argv) -> Violation | None:
+def infra_violation(tool: str, argv, segment: int = -1) -> Violation | None:
     """terraform/tofu/pulumi destroy, kubectl delete of namespaces or everything, helm uninstall."""
     args = argv[1:]
     ops = [a for a in args if not a.startswith("-")]
@@ -44,5 +44,5 @@ def infra_violation(tool: str, argv) -> Violation | None:
     elif tool == "helm" and ops[:1] and ops[0] in ("uninstall", "delete"):
         what = "helm uninstall"
     if what:
-        return Violation(INVARIANT.id, f"{what} destroys infrastructure; ask the user to run it")
+        return Violation(INVARIANT.id, f"{what} destroys infrastructure; ask the user to run it", segment)
     return None

@@ -15,17 +15,46 @@ chmod +x scripts/release.sh                # allowed
 ```
 
 ## How it is checked
-`mode_danger` and `owner_danger` below decide a chmod mode and a chown/chgrp owner on their own. Escalation tools
-(`sudo`, `doas`, `su`…) are found by the walker as it looks through wrappers, and it reads the mode or owner
-out of the unwrapped command's words (`rules/governance/analyze/files.py`).
+`mode_danger` and `owner_danger` below decide a chmod mode and a chown/chgrp owner, `account_file_write` a write
+effect on an account file; `elevated` and `privilege_tool` give the denial for an escalation wrapper or tool the
+walker (`rules/governance/analyze`) finds as it looks through wrappers, and it reads the mode or owner out of the
+unwrapped command's words (`rules/governance/analyze/files.py`).
 """
 
 from __future__ import annotations
 
 from .._lazy import LazyRe
-from . import Invariant
+from . import Invariant, Violation
 
 INVARIANT = Invariant("no-permission-escalation", "sudo and friends, chmod 777 / setuid, chown root", __doc__)
+
+_ACCOUNT_FILES = ("/etc/passwd", "/etc/shadow", "/etc/group")
+
+
+def elevated(head: str, segment: int = -1) -> Violation:
+    """``head`` (``sudo``, ``doas``, ``pkexec``…) runs the command it wraps with elevated privileges."""
+    return Violation(INVARIANT.id, f"'{head}' runs a command with elevated privileges; agents never escalate. "
+                     "Ask the user to run it", segment)
+
+
+def privilege_tool(tool: str, segment: int = -1) -> Violation:
+    """``tool`` (``su``, ``passwd``, ``usermod``, ``visudo``…) changes privileges or accounts by itself."""
+    return Violation(INVARIANT.id, f"'{tool}' changes privileges or accounts; ask the user", segment)
+
+
+def mode_change(tool: str, mode: str, danger: str, segment: int = -1) -> Violation:
+    """``chmod MODE`` or ``chown``/``chgrp`` whose ``danger`` (``mode_danger``, ``owner_danger``) escalates."""
+    return Violation(INVARIANT.id, f"{tool} {mode if tool == 'chmod' else ''} {danger}; use chmod +x or 755/644 "
+                     "instead".replace("  ", " "), segment)
+
+
+def account_file_write(ref, how: str, segment: int = -1) -> Violation | None:
+    """``how`` writes an account or sudo file (``/etc/sudoers*``, ``/etc/passwd``, ``/etc/shadow``,
+    ``/etc/group``)."""
+    if ref.abs and (ref.abs.startswith("/etc/sudoers") or ref.abs in _ACCOUNT_FILES):
+        return Violation(INVARIANT.id, f"{how} writes {ref.display}; editing account or sudo files escalates "
+                         "privileges", segment)
+    return None
 
 
 _OCTAL_MODE = LazyRe(r"[0-7]{3,4}")

@@ -63,7 +63,7 @@ def test_every_file_of_a_patch_is_evaluated(ws):
              "*** End Patch")
     assert patch_paths(patch) == [("add", "src/a.go"), ("update", "src/b.go"), ("move", ".env")]
     ev = evaluate_call(ToolCall(tool="apply_patch", kind="patch", arguments={"command": patch}), ws)
-    assert ev.rule == "no-secret-writes"
+    assert ev.decision == "deny" and ev.rule == "no-secret-write"  # the invariant, whatever the policy says
     patch = "*** Begin Patch\n*** Delete File: .cuticle/key\n*** End Patch"
     ev = evaluate_call(ToolCall(tool="apply_patch", kind="", arguments={"input": patch}), ws)
     assert ev.rule == "no-governance-self-modification"
