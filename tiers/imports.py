@@ -49,12 +49,9 @@ def _identity(path: Path) -> tuple | None:
     return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def memory_imports(ws) -> frozenset[str]:
-    """Workspace-relative paths imported, directly or through other imports, by the workspace's importers."""
-    from .workspace import glob_match
-
-    root = ws.root
-    starts = [rel for rel in IMPORTERS if glob_match(rel, ws.memory_globs)]
+def imported_by(root: Path, starts: list[str]) -> frozenset[str]:
+    """Paths relative to ``root`` imported, directly or through other imports, by the files ``starts`` (relative
+    to ``root``: the importers that are memory files)."""
     ids = tuple((rel, _identity(root / rel)) for rel in starts)
     if not any(i is not None for _, i in ids):
         return frozenset()

@@ -241,9 +241,9 @@ class Workspace:
         imported file as part of the file that imports it, up to five hops), relative to the importing file, and
         what those import in turn. A file imported this way is memory: writes to it get every memory check.
         Re-read when an importing file changes (its size and mtime), so a long-lived server sees new imports."""
-        from .imports import memory_imports
+        from .imports import IMPORTERS, imported_by
 
-        return memory_imports(self)
+        return imported_by(self.root, [rel for rel in IMPORTERS if glob_match(rel, self.memory_globs)])
 
     def is_guarded_file(self, rel_path: str) -> bool:
         return glob_match(rel_path, self.guarded_globs)
