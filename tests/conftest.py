@@ -1,7 +1,14 @@
-"""Shared fixtures: every test that touches files works on a copy under tmp_path."""
+"""Shared fixtures: every test that touches files works on a copy under tmp_path.
+
+The suite runs in parallel by default: with pytest-xdist installed (the ``test`` extra), ``python -m pytest`` starts
+one worker per CPU (``-n auto``) and distributes with ``--dist loadgroup``, so the tests of one ``xdist_group``
+(a module whose module-scoped fixture drives a real host, say) stay on one worker and build that fixture once.
+``-n 0`` or ``-p no:xdist`` runs it serially; an explicit ``-n N`` or ``--dist`` wins.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -10,6 +17,19 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample-workspace"
 DATA = ROOT / "benchmarks" / "data"  # development data kept in the repository
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Parallel by default: ``-n auto --dist loadgroup`` unless the command line says otherwise (runs before
+    pytest-xdist's own hook, which turns "auto" into the CPU count)."""
+    if not config.pluginmanager.hasplugin("xdist") or os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # serial by request (-p no:xdist), xdist not installed, or this is a worker itself
+    opt = config.option
+    if opt.numprocesses is None and not opt.distload and not config.getoption("usepdb", False):
+        opt.numprocesses = "auto"
+        if opt.dist == "no":
+            opt.dist = "loadgroup"
 
 
 @pytest.fixture(autouse=True)

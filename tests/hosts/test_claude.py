@@ -13,6 +13,10 @@ import pytest
 from hostkit import cuticle, host_env, npm_host, seed_insight, stamped, user_workspace
 from messages_stub import MessagesStub
 
+#: one `claude -p` session (the module's `accept_edits`) serves most tests: under xdist the module's tests
+#: run on one worker, which builds it once
+pytestmark = pytest.mark.xdist_group("host-claude")
+
 CONFLICT = "- Running terraform destroy in sandbox accounts is fine."
 ANCHOR = "- Always run migrations before seeding the DB."
 ACCEPTED = "- The staging DB was migrated to Postgres 16 on 2026-11-30."

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -13,6 +14,10 @@ from pathlib import Path
 import pytest
 
 from hostkit import SAMPLE, cuticle, host_env, npm_host, seed_insight, stamped, stop_servers, user_workspace
+
+#: one OpenClaw session (the module's `run`) serves every test: under xdist the module's tests
+#: run on one worker, which builds it once
+pytestmark = pytest.mark.xdist_group("host-openclaw")
 
 DRIVER = Path(__file__).with_name("openclaw_driver.mjs")
 #: OpenClaw's internal functions the driver calls, found by name: the chunk files are hashed per release
@@ -43,7 +48,9 @@ def entry_points(dist: Path) -> dict[str, list[str]]:
                 found[name] = [chunk.name, m.group(1) or name]
     missing = sorted(set(ENTRY_POINTS) - set(found))
     assert not missing, f"OpenClaw's dist/ no longer defines and exports {missing}"
-    cache.write_text(json.dumps(found), encoding="utf-8")
+    part = cache.with_name(f"{cache.name}.{os.getpid()}")  # parallel workers may both write: whole files only
+    part.write_text(json.dumps(found), encoding="utf-8")
+    os.replace(part, cache)
     return found
 
 
