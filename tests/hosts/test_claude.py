@@ -13,10 +13,6 @@ import pytest
 from hostkit import cuticle, host_env, npm_host, seed_insight, stamped, user_workspace
 from messages_stub import MessagesStub
 
-#: the tests of the one module-scoped `claude -p` session (`accept_edits`): one xdist group, so under pytest-xdist one
-#: worker runs them all and builds the session once (the module's other tests run wherever there is room)
-ONE_SESSION = pytest.mark.xdist_group("claude-session")
-
 CONFLICT = "- Running terraform destroy in sandbox accounts is fine."
 ANCHOR = "- Always run migrations before seeding the DB."
 ACCEPTED = "- The staging DB was migrated to Postgres 16 on 2026-11-30."
@@ -94,14 +90,12 @@ def accept_edits(claude_bin, tmp_path_factory):
                         "user-directive", "non-memory", "shell-to-memory", "shell", "claude-md", "auto-memory"], results)), stub
 
 
-@ONE_SESSION
 def test_a_conflicting_whole_file_write_is_blocked_and_the_model_sees_cuticles_reason(accept_edits):
     s, seen, _ = accept_edits
     r = seen["conflicting-write"]
     assert r["is_error"] and "EpistemicConflictError" in r["content"] and "polarity" in r["content"], r
 
 
-@ONE_SESSION
 def test_the_file_is_byte_identical_after_the_blocked_write(accept_edits):
     s, seen, _ = accept_edits
     text = s.after["MEMORY.md"]
@@ -110,13 +104,11 @@ def test_the_file_is_byte_identical_after_the_blocked_write(accept_edits):
     assert text.replace(next(x for x in text.splitlines() if ACCEPTED in x) + "\n", "").encode() == s.original
 
 
-@ONE_SESSION
 def test_a_conflicting_edit_is_blocked(accept_edits):
     _, seen, _ = accept_edits
     assert seen["conflicting-edit"]["is_error"] and "EpistemicConflictError" in seen["conflicting-edit"]["content"]
 
 
-@ONE_SESSION
 def test_an_accepted_edit_is_applied_with_its_stamp(accept_edits):
     s, seen, _ = accept_edits
     assert not seen["accepted-edit"]["is_error"], seen["accepted-edit"]
@@ -124,14 +116,12 @@ def test_an_accepted_edit_is_applied_with_its_stamp(accept_edits):
     assert len(lines) == 1 and lines[0].startswith(ACCEPTED + " <!--cu:"), lines
 
 
-@ONE_SESSION
 def test_a_new_daily_note_is_written_stamped(accept_edits):
     s, seen, _ = accept_edits
     text = s.after["memory/2026-12-01.md"]
     assert any(x.startswith(HYPOTHESIS + " <!--cu:H") for x in text.splitlines()), text
 
 
-@ONE_SESSION
 def test_the_users_prompt_lets_their_directive_into_user_md(accept_edits):
     s, seen, _ = accept_edits
     assert not seen["user-directive"]["is_error"], seen["user-directive"]
@@ -139,13 +129,11 @@ def test_the_users_prompt_lets_their_directive_into_user_md(accept_edits):
     assert "<!--cu:" in line
 
 
-@ONE_SESSION
 def test_a_non_memory_write_is_untouched(accept_edits):
     s, _, _ = accept_edits
     assert s.after["src/app.ts"] == "export const x = 1;\n"
 
 
-@ONE_SESSION
 def test_a_shell_write_to_memory_is_denied_and_a_benign_command_runs(accept_edits):
     s, seen, _ = accept_edits
     assert seen["shell-to-memory"]["is_error"] and "no-memory-write-via-shell" in seen["shell-to-memory"]["content"]
@@ -153,14 +141,12 @@ def test_a_shell_write_to_memory_is_denied_and_a_benign_command_runs(accept_edit
     assert not seen["shell"]["is_error"] and "hello-from-bash" in seen["shell"]["content"]
 
 
-@ONE_SESSION
 def test_session_start_delivers_personality_md_to_the_model(accept_edits):
     _, _, stub = accept_edits
     first = next(e for e in stub.log if e["tools"])
     assert "Personality Context (cuticle)" in first["context"] and "Lead with the command" in first["context"]
 
 
-@ONE_SESSION
 def test_session_end_runs_and_gc_collects_the_hypothesis_sessions_later(accept_edits, claude_bin):
     s, _, _ = accept_edits
     ends = [e for e in s.events() if e.get("decision") == "session-end"]
@@ -202,14 +188,12 @@ def test_dont_ask_mode_is_not_overridden_by_cuticle(claude_bin, tmp_path):
     assert (s.ws / "MEMORY.md").read_bytes() == s.original
 
 
-@ONE_SESSION
 def test_claude_md_is_a_memory_file_a_conflicting_line_is_blocked(accept_edits):
     s, seen, _ = accept_edits
     assert seen["claude-md"]["is_error"] and "EpistemicConflictError" in seen["claude-md"]["content"], seen["claude-md"]
     assert s.after["CLAUDE.md"] is None
 
 
-@ONE_SESSION
 def test_claudes_auto_memory_lives_in_the_workspace_and_its_writes_are_stamped(accept_edits):
     s, seen, stub = accept_edits
     assert str(s.ws / ".claude" / "memory") in next(e for e in stub.log if e["tools"])["context"]  # Claude uses it

@@ -15,10 +15,6 @@ import pytest
 
 from hostkit import SAMPLE, cuticle, host_env, npm_host, seed_insight, stamped, stop_servers, user_workspace
 
-#: the tests of the one module-scoped OpenClaw session (`run`): one xdist group, so under pytest-xdist one
-#: worker runs them all and builds the session once (the module's other tests run wherever there is room)
-ONE_SESSION = pytest.mark.xdist_group("openclaw-session")
-
 DRIVER = Path(__file__).with_name("openclaw_driver.mjs")
 #: OpenClaw's internal functions the driver calls, found by name: the chunk files are hashed per release
 ENTRY_POINTS = ("loadOpenClawPlugins", "createOpenClawCodingTools", "buildSessionStartHookPayload",
@@ -155,7 +151,6 @@ def run(openclaw, tmp_path_factory) -> Run:
     return drive(openclaw, tmp, steps, server="auto")
 
 
-@ONE_SESSION
 def test_openclaws_loader_loads_the_plugin_init_installed_with_every_hook(run):
     assert run.load["status"] == "loaded", run.load
     hooks = {h["hook"] for h in run.load["typedHooks"]}
@@ -166,28 +161,24 @@ def test_openclaws_loader_loads_the_plugin_init_installed_with_every_hook(run):
     assert set(before["matcher"]) == {"write", "edit", "apply_patch", "file_write", "exec", "process", "terminal"}
 
 
-@ONE_SESSION
 def test_a_conflicting_whole_file_write_is_blocked_with_cuticles_reason(run):
     s = run.step("conflicting-write")
     assert s["status"] == "blocked", s
     assert "EpistemicConflictError" in s["text"] and "polarity" in s["text"], s["text"]
 
 
-@ONE_SESSION
 def test_after_a_blocked_whole_file_write_the_file_is_byte_identical(run):
     # OpenClaw fires after_tool_call for the blocked call too: nothing of it may be stamped on disk
     s = run.step("conflicting-write")
     assert s["files"]["MEMORY.md"].encode() == run.original["MEMORY.md"]
 
 
-@ONE_SESSION
 def test_a_conflicting_edit_is_blocked(run):
     s = run.step("conflicting-edit")
     assert s["status"] == "blocked" and "EpistemicConflictError" in s["text"], s
     assert s["files"]["MEMORY.md"].encode() == run.original["MEMORY.md"]
 
 
-@ONE_SESSION
 def test_an_accepted_edit_arrives_stamped_on_disk(run):
     s = run.step("accepted-edit")
     assert s["status"] != "blocked", s
@@ -196,13 +187,11 @@ def test_an_accepted_edit_arrives_stamped_on_disk(run):
     assert stamped(s["files"]["MEMORY.md"]) == [line]  # only the line the call added
 
 
-@ONE_SESSION
 def test_an_accepted_write_of_a_new_daily_note_arrives_stamped(run):
     text = run.step("new-daily-note")["files"]["memory/2026-12-01.md"]
     assert any(HYPOTHESIS in x and "<!--cu:H" in x for x in text.splitlines()), text
 
 
-@ONE_SESSION
 def test_an_apply_patch_line_arrives_stamped(run):
     s = run.step("patch")
     (line,) = [x for x in s["files"]["memory/2026-11-29.md"].splitlines() if "CI cache" in x]
@@ -210,50 +199,42 @@ def test_an_apply_patch_line_arrives_stamped(run):
     assert len(stamped(s["files"]["memory/2026-11-29.md"])) == 1
 
 
-@ONE_SESSION
 def test_a_user_directive_in_the_users_own_words_is_accepted_in_user_md(run):
     (line,) = [x for x in run.step("user-directive")["files"]["USER.md"].splitlines() if "10:00" in x]
     assert "<!--cu:" in line
 
 
-@ONE_SESSION
 def test_a_user_md_line_without_the_users_words_is_blocked(run):
     s = run.step("user-line-without-the-users-words")
     assert s["status"] == "blocked" and "dark mode" not in s["files"]["USER.md"], s
 
 
-@ONE_SESSION
 def test_a_non_memory_write_is_untouched(run):
     s = run.step("non-memory-write")
     assert s["files"]["src/app.ts"] == "export const x = 1; // - User said: never\n"
 
 
-@ONE_SESSION
 def test_a_benign_exec_runs(run):
     assert "hello-from-exec" in run.step("exec")["text"]
 
 
-@ONE_SESSION
 def test_a_shell_write_to_memory_is_denied_by_the_policy(run):
     s = run.step("exec-to-memory")
     assert s["status"] == "blocked" and "no-memory-write-via-shell" in s["text"], s
     assert "npm is fine" not in s["files"]["MEMORY.md"]
 
 
-@ONE_SESSION
 def test_text_typed_into_a_running_shell_through_process_is_governed_too(run):
     s = run.step("process-typing-to-memory")
     assert s["status"] == "blocked" and "no-memory-write-via-shell" in s["text"], s
 
 
-@ONE_SESSION
 def test_file_write_of_a_conflicting_memory_file_is_blocked(run):
     s = run.step("file-write-conflict")
     assert s["status"] == "blocked" and "EpistemicConflictError" in s["text"], s
     assert CONFLICT not in s["files"]["MEMORY.md"]
 
 
-@ONE_SESSION
 def test_session_end_runs_gc_which_collects_the_expired_hypothesis(run):
     ends = [run.step(f"end-{n}")["files"]["memory/2026-12-01.md"] for n in range(1, 6)]
     assert HYPOTHESIS in ends[0]
@@ -262,7 +243,6 @@ def test_session_end_runs_gc_which_collects_the_expired_hypothesis(run):
     assert archive, "GC archived nothing"
 
 
-@ONE_SESSION
 def test_gc_leaves_every_pre_existing_memory_line_alone(run):
     strip = lambda t: {re.sub(r" ?<!--cu:[^>]*-->", "", x) for x in t.splitlines() if x.strip()}  # noqa: E731
     now = strip(run.step("end-5")["files"]["MEMORY.md"])
@@ -270,7 +250,6 @@ def test_gc_leaves_every_pre_existing_memory_line_alone(run):
     assert not lost, lost
 
 
-@ONE_SESSION
 def test_before_prompt_build_delivers_personality_md(run):
     r = run.step("prompt_build")["result"]
     text = json.dumps(r)
