@@ -34,11 +34,12 @@ def _passed(proc: subprocess.CompletedProcess[str]) -> bool:
             and proc.stderr == "")
 
 
-def test_demo_tours_every_surface_and_checks_itself(workspace: Path, tmp_path: Path) -> None:
+def test_demo_tours_every_surface_checks_itself_and_keeps_its_copy_where_asked(workspace: Path, tmp_path: Path) -> None:
     before = _digest(workspace)
-    proc = _demo("--workspace", str(workspace), cwd=tmp_path)
+    proc = _demo("--workspace", str(workspace), "--keep", str(tmp_path / "kept"), cwd=tmp_path)
     assert _passed(proc), proc.stdout[-3000:] + proc.stderr[-2000:]
     assert _digest(workspace) == before, "the demo must work on a copy"
+    assert (tmp_path / "kept" / "MEMORY.md").is_file() and (tmp_path / "kept" / ".cuticle").is_dir()
 
 
 def test_demo_without_arguments_finds_the_sample_from_any_directory(tmp_path: Path) -> None:
@@ -79,12 +80,6 @@ def test_demo_of_an_empty_directory_starts_a_memory_in_the_copy(empty_workspace:
     proc = _demo("--workspace", str(empty_workspace), cwd=empty_workspace.parent)
     assert _passed(proc), proc.stdout[-3000:] + proc.stderr[-2000:]
     assert list(empty_workspace.iterdir()) == []
-
-
-def test_demo_keeps_its_copy_where_asked(workspace: Path, tmp_path: Path) -> None:
-    proc = _demo("--workspace", str(workspace), "--keep", str(tmp_path / "kept"), cwd=tmp_path)
-    assert _passed(proc), proc.stdout[-3000:] + proc.stderr[-2000:]
-    assert (tmp_path / "kept" / "MEMORY.md").is_file() and (tmp_path / "kept" / ".cuticle").is_dir()
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -43,7 +44,9 @@ def entry_points(dist: Path) -> dict[str, list[str]]:
                 found[name] = [chunk.name, m.group(1) or name]
     missing = sorted(set(ENTRY_POINTS) - set(found))
     assert not missing, f"OpenClaw's dist/ no longer defines and exports {missing}"
-    cache.write_text(json.dumps(found), encoding="utf-8")
+    part = cache.with_name(f"{cache.name}.{os.getpid()}")  # parallel workers may both write: whole files only
+    part.write_text(json.dumps(found), encoding="utf-8")
+    os.replace(part, cache)
     return found
 
 
