@@ -4,6 +4,9 @@ that gate them, as regular-expression sources (EN and RU). Compiled on first nee
 Every pattern runs on casefolded text (``detect.normalize``). Adding a wording is adding an alternative here; adding
 a detector kind is a new entry of ``_P`` with its stems in ``_STEMS``, and a test row in
 tests/rules/test_poisoning_categories.py.
+
+Over 800 lines because it is data: the EN and RU word classes and patterns, read top to bottom like a table; the
+code that uses them is in ``detect`` and ``families``.
 """
 
 from __future__ import annotations
