@@ -66,6 +66,19 @@ def _mentioned(text: str, start: int, end: int) -> bool:
     return bool(spans) and not aux["run_order"].search(aux["code_span"].sub(" ", text))
 
 
+_LEET = str.maketrans("013457@$", "oieastas")
+
+
+def _deobfuscated(text: str) -> str:
+    """``text`` (normalized) with the spellings that hide a word from a pattern but not from a reader undone:
+    combining marks dropped ("i\u0336gnore"), digits and signs standing for letters inside a word that has letters
+    ("1gn0re", "pr1nt"), and a word spelled out in single letters ("i g n o r e") joined up."""
+    aux = _aux()
+    out = aux["combining"].sub("", text)  # left over after NFKC: marks no letter composes with ("й" stays)
+    out = aux["leet_word"].sub(lambda m: m.group(0).translate(_LEET), out)
+    return aux["spaced_word"].sub(lambda m: m.group(0).replace(" ", ""), out)
+
+
 def _b64_commands(text: str) -> list[Signal]:
     # a base64 token is a run of 20+ non-space characters: a line without such a word has none
     if len(text) < 20 or max(map(len, text.split()), default=0) < 20:
@@ -86,7 +99,7 @@ def _b64_commands(text: str) -> list[Signal]:
             continue
         if sum(c.isprintable() for c in decoded) < 0.95 * len(decoded):
             continue
-        if _aux()["shellish"].search(decoded):
+        if _aux()["shellish"].search(decoded) or any(sig.strong for sig in _scan_plain(normalize(decoded))):
             out.append(Signal("base64-payload", m.start(), m.end(), f"base64 that decodes to {decoded[:60]!r}"))
     return out
 
@@ -664,6 +677,10 @@ def detect(line: str) -> list[Signal]:
     else:
         signals.extend(_b64_commands(unicodedata.normalize("NFKC", raw)))
     strong = [s for s in signals if s.strong]
+    if not strong:
+        plain = _deobfuscated(outside)
+        if plain != outside:  # spelled to slip past the patterns: judged as the reader reads it
+            strong = [s for s in _scan_plain(plain) if s.strong]
     if strong:
         return sorted(strong, key=lambda s: (KINDS.index(s.kind) if s.kind in KINDS else 99, s.start))
     weak = [s for s in signals if not s.strong]

@@ -574,6 +574,14 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
             r"perl|node|ruby|eval|source)\b|\b(?:eval|exec)\s*[\"(]?\s*\$\(\s*(?:echo|printf)\s+['\"]?[A-Za-z0-9+/=]{12,}"
             r"[^)]*base64|frombase64string\s*\(|\batob\s*\(|\bb64decode\s*\([^)]*\)\s*\)?\s*(?:\)|;)?\s*$", _F),
         "b64_token": (r"(?<![A-Za-z0-9+/:])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])", 0),
+        # a word of letters with digits or signs standing for some of them ("1gn0re", "pr1nt", "p@ssword"): one
+        # between two letters, or one before two letters at its start (not a number after a name: "svc12", "ipv4")
+        "leet_word": (r"(?<![\w@$])(?=[\w@$]*[^\W\d_][013457@$][^\W\d_]|[013457@$][^\W\d_]{2})[\w@$]{3,}",
+                      _F),
+        # combining marks (an overlay or accent that no letter composes with)
+        "combining": (r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]", 0),
+        # a word spelled out in four or more single letters ("i g n o r e")
+        "spaced_word": (r"(?<!\S)(?:[^\W\d_] ){3,}[^\W\d_](?!\S)", _F),
         "shellish": (r"\b(?:curl|wget|bash|/bin/sh|sh -c|rm -rf|powershell|nc -e|chmod|python3? -c|eval|"
                                   r"\| ?sh|\| ?bash|invoke-expression|iex)\b", _F),
         "html": (r"<!--(.*?)(?:-->|$)", re.DOTALL),
