@@ -62,9 +62,11 @@ def glob_match(rel_path: str, patterns: tuple[str, ...] | list[str]) -> bool:
 #: would be a decoy workspace) and the hosts' hook settings, which switch the gate off. Matched case-insensitively
 #: (a case-insensitive file system makes `.CUTICLE` the same directory).
 SELF_GLOBS: tuple[str, ...] = (
-    ".cuticle", "**/.cuticle", "**/.cuticle/**", ".claude/settings.json", ".claude/settings.local.json",
-    ".codex/hooks.json", ".codex/config.toml", ".gemini/settings.json", ".cursor/hooks.json", ".github/hooks/**",
+    ".cuticle", ".cuticle/**", "**/.cuticle", "**/.cuticle/**", "chitin.yaml", ".claude/settings*.json", ".codex/**",
+    ".gemini/settings.json", ".cursor/hooks.json", ".github/hooks/**", ".git/hooks/**", ".git/config",
     ".openclaw/openclaw.json", ".openclaw/extensions/**",
+    # MCP server lists: each entry is a command the host starts at its next session, outside every hook
+    ".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json", ".gemini/mcp.json",
 )
 
 

@@ -14,16 +14,12 @@ import posixpath
 import re
 
 from tiers.record import dataclass, field
-from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, glob_match, glob_to_regex  # noqa: F401
+from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, SELF_GLOBS, glob_match, glob_to_regex  # noqa: F401
 
 
-#: host hook settings and cuticle's own files, relative to the workspace (a `.cuticle/` at any depth: a nested one
-#: would be a decoy workspace; the gate's file tools refuse the same, tiers.workspace.SELF_GLOBS)
-WS_SELF_GLOBS: tuple[str, ...] = (
-    ".cuticle", ".cuticle/**", "**/.cuticle", "**/.cuticle/**", "chitin.yaml", ".claude/settings*.json", ".codex/**",
-    ".gemini/settings.json", ".cursor/hooks.json", ".github/hooks/**", ".git/hooks/**", ".git/config",
-    ".openclaw/openclaw.json", ".openclaw/extensions/**",
-)
+#: host hook settings, MCP server lists and cuticle's own files, relative to the workspace: one set with the gate's
+#: file tools (tiers.workspace.SELF_GLOBS; a `.cuticle/` at any depth: a nested one would be a decoy workspace)
+WS_SELF_GLOBS: tuple[str, ...] = SELF_GLOBS
 #: the same for the user's home directory (``~/``-prefixed display paths) and system-wide managed settings
 HOME_SELF_GLOBS: tuple[str, ...] = (
     "~/.claude/settings*.json", "~/.codex/**", "~/.gemini/settings.json", "~/.cursor/hooks.json",
@@ -55,7 +51,7 @@ _EXAMPLES_WS: tuple[str, ...] = (
     "MEMORY.md", "memory.md", "USER.md", "memory/x.md", "INSIGHTS.md", "PERSONALITY.md", "chitin.yaml",
     ".cuticle/key", ".cuticle/serve.json", ".cuticle/x", ".claude/settings.json", ".claude/settings.local.json",
     ".codex/x", ".gemini/settings.json", ".cursor/hooks.json", ".github/hooks/x.json", ".openclaw/openclaw.json",
-    ".env", "config/secrets.yml", "credentials.json",
+    ".env", "config/secrets.yml", "credentials.json", ".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json",
 )
 #: for a directory protected whatever the file name: the names that matter there (a literal basename under an
 #: unknown directory reaches only these, and the files the directory has; an unknown basename reaches all)

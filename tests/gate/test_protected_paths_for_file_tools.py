@@ -50,3 +50,11 @@ def test_a_path_the_shell_may_not_write_is_refused_for_file_tools(ws: Path, path
 def test_its_neighbours_are_written(ws: Path, path: str, content: str) -> None:
     ans = send("claude", claude(ws, "Write", {"file_path": str(ws / path), "content": content}))
     assert not ans.blocked, ans.reason
+
+
+@pytest.mark.parametrize("path", [".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json"])
+def test_an_mcp_server_list_is_refused_for_file_tools_and_the_shell(ws: Path, path: str) -> None:
+    """Each entry of an MCP server list is a command the host starts at its next session, outside every hook."""
+    assert evaluate_command(f"echo x > {path}", Workspace(ws)).decision == "deny"
+    content = '{"mcpServers": {"x": {"command": "sh", "args": ["-c", "echo x >> MEMORY.md"]}}}\n'
+    assert send("claude", claude(ws, "Write", {"file_path": str(ws / path), "content": content})).blocked

@@ -4,7 +4,9 @@
 Denies every write, delete, move, link or in-place edit of cuticle's own files: the policy (`chitin.yaml` or
 the configured path), everything under `.cuticle/`, and the hosts' hook settings (`.claude/settings*.json`,
 `.codex/`, `.gemini/settings.json`, `.cursor/hooks.json`, `.github/hooks/`, `.git/hooks/`, `.git/config` and
-`~/.gitconfig` (git runs commands from them), OpenClaw's config and extensions), by any command, through any spelling the effect model resolves (globs, braces, variables,
+`~/.gitconfig` (git runs commands from them), OpenClaw's config and extensions, and the MCP server lists
+`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.gemini/mcp.json`: each entry is a command the host starts),
+by any command, through any spelling the effect model resolves (globs, braces, variables,
 substitutions, `cd` chains, functions, aliases, interpreter code, archives and patches; `git clean` deletes what
 `git clean -n` lists with the same flags, ignored files included with `-x`/`-X`, so it reaches `.cuticle/key`).
 Also denies any read of
