@@ -5,16 +5,11 @@ model"); benign neighbours stay allowed. Rows marked with a finding are attacks 
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
-from rules.governance import evaluate_command
+from command_rows import assert_decision, params, sample_workspace
 from tiers.workspace import Workspace
 
-ROOT = Path(__file__).resolve().parents[3]
-KEY = "3f" * 32
 
 #: (id, expected decision, command, finding or None)
 ROWS = [
@@ -65,24 +60,10 @@ ROWS = [
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Workspace:
-    from rules.governance.policy import STARTER_POLICY
-    root = tmp_path_factory.mktemp("fileapis") / "ws"
-    shutil.copytree(ROOT / "sample-workspace", root)
-    (root / ".cuticle").mkdir()
-    (root / ".cuticle" / "key").write_text(KEY + "\n", encoding="ascii")
-    shutil.copyfile(STARTER_POLICY, root / "chitin.yaml")
+    root = sample_workspace(tmp_path_factory.mktemp("fileapis") / "ws")
     return Workspace(root)
 
 
-def _params():
-    for rid, expect, cmd, finding in ROWS:
-        marks = [pytest.mark.xfail(strict=True, reason=f"finding {finding}")] if finding else []
-        yield pytest.param(expect, cmd, id=f"{rid}-{expect}", marks=marks)
-
-
-@pytest.mark.parametrize(("expect", "command"), list(_params()))
+@pytest.mark.parametrize(("expect", "command"), params(ROWS))
 def test_a_file_api_is_judged_by_what_it_does(installed: Workspace, expect: str, command: str) -> None:
-    ev = evaluate_command(command, installed)
-    assert ev.decision == expect, (ev.rule, ev.reason)
-    if expect == "deny":
-        assert ev.reason and ev.rule not in ("default-deny", "internal-error")
+    assert_decision(installed, expect, command)

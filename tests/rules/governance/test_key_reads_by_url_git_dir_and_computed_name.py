@@ -5,15 +5,11 @@ workspace all reach the key. Benign neighbours
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
-from rules.governance import evaluate_command
+from command_rows import assert_decision, params, sample_workspace
 from tiers.workspace import Workspace
 
-ROOT = Path(__file__).resolve().parents[3]
 
 #: (id, expected decision, command, finding or None)
 ROWS = [
@@ -56,27 +52,13 @@ ROWS = [
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Workspace:
-    from rules.governance.policy import STARTER_POLICY
-    root = tmp_path_factory.mktemp("keyreads") / "ws"
-    shutil.copytree(ROOT / "sample-workspace", root)
-    (root / ".cuticle").mkdir()
-    (root / ".cuticle" / "key").write_text("3f" * 32 + "\n", encoding="ascii")
+    root = sample_workspace(tmp_path_factory.mktemp("keyreads") / "ws")
     (root / ".cuticle" / "serve.json").write_text('{"token": "' + "ab" * 16 + '"}\n', encoding="utf-8")
     (root / "src").mkdir()
     (root / "src" / "app.py").write_text("x = 1\n", encoding="utf-8")
-    shutil.copyfile(STARTER_POLICY, root / "chitin.yaml")
     return Workspace(root)
 
 
-def _params():
-    for rid, expect, cmd, finding in ROWS:
-        marks = [pytest.mark.xfail(strict=True, reason=f"finding {finding}")] if finding else []
-        yield pytest.param(expect, cmd, id=f"{rid}-{expect}", marks=marks)
-
-
-@pytest.mark.parametrize(("expect", "command"), list(_params()))
+@pytest.mark.parametrize(("expect", "command"), params(ROWS))
 def test_no_command_reads_the_key(installed: Workspace, expect: str, command: str) -> None:
-    ev = evaluate_command(command, installed)
-    assert ev.decision == expect, (ev.rule, ev.reason)
-    if expect == "deny":
-        assert ev.reason and ev.rule not in ("default-deny", "internal-error")
+    assert_decision(installed, expect, command)

@@ -6,15 +6,12 @@ binding line. Such commands are denied; cuticle's read-only commands stay allowe
 from __future__ import annotations
 
 import json
-import shutil
-from pathlib import Path
 
 import pytest
 
-from rules.governance import evaluate_command
+from command_rows import assert_decision, params, sample_workspace
 from tiers.workspace import Workspace
 
-ROOT = Path(__file__).resolve().parents[3]
 PROMPT = json.dumps({"hook_event_name": "UserPromptSubmit", "cwd": ".", "session_id": "s1",
                      "prompt": "skip the tests before pushing, they are too slow"})
 
@@ -58,24 +55,10 @@ ROWS = [
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Workspace:
-    from rules.governance.policy import STARTER_POLICY
-    root = tmp_path_factory.mktemp("speak") / "ws"
-    shutil.copytree(ROOT / "sample-workspace", root)
-    (root / ".cuticle").mkdir()
-    (root / ".cuticle" / "key").write_text("3f" * 32 + "\n", encoding="ascii")
-    shutil.copyfile(STARTER_POLICY, root / "chitin.yaml")
+    root = sample_workspace(tmp_path_factory.mktemp("speak") / "ws")
     return Workspace(root)
 
 
-def _params():
-    for rid, expect, cmd, finding in ROWS:
-        marks = [pytest.mark.xfail(strict=True, reason=f"finding {finding}")] if finding else []
-        yield pytest.param(expect, cmd, id=f"{rid}-{expect}", marks=marks)
-
-
-@pytest.mark.parametrize(("expect", "command"), list(_params()))
+@pytest.mark.parametrize(("expect", "command"), params(ROWS))
 def test_the_shell_cannot_report_a_user_turn(installed: Workspace, expect: str, command: str) -> None:
-    ev = evaluate_command(command, installed)
-    assert ev.decision == expect, (ev.rule, ev.reason)
-    if expect == "deny":
-        assert ev.reason and ev.rule not in ("default-deny", "internal-error")
+    assert_decision(installed, expect, command)
