@@ -186,23 +186,25 @@ _MEMO: dict[tuple, tuple] = {}
 _ENV_FAST: dict[tuple, tuple] = {}
 
 
-def build_env(ws, policy: Policy, root: str) -> Env:
-    fast_key = (root, id(ws.config) if ws is not None else 0, id(policy))
+def build_env(ws, policy: Policy, root: str, imports: frozenset[str] = frozenset()) -> Env:
+    """The protected-path environment of ``ws`` under ``policy``; ``imports``: the files the workspace's memory
+    files import (``Workspace.memory_imports``), memory files too."""
+    fast_key = (root, id(ws.config) if ws is not None else 0, id(policy), imports)
     hit = _ENV_FAST.get(fast_key)
     if hit is not None and hit[0] is policy and hit[1] is (ws.config if ws is not None else None):
         return hit[2]
-    env = _build_env(ws, policy, root)
+    env = _build_env(ws, policy, root, imports)
     if len(_ENV_FAST) > 32:
         _ENV_FAST.clear()
     _ENV_FAST[fast_key] = (policy, ws.config if ws is not None else None, env)
     return env
 
 
-def _build_env(ws, policy: Policy, root: str) -> Env:
+def _build_env(ws, policy: Policy, root: str, imports: frozenset[str]) -> Env:
     mem = guarded = None
     rels: list[str] = []
     if ws is not None:
-        mem = ws.memory_globs
+        mem = (*ws.memory_globs, *sorted(imports))
         guarded = ws.guarded_globs
         section = ws.section("policy")
         configured = section.get("path")
@@ -392,19 +394,20 @@ def evaluate_call(call, ws=None, *, policy_path=None) -> Evaluation:
     if ws is not None:
         root = str(ws.root)
         config = ws.config
+        imports = ws.memory_imports()  # files a CLAUDE.md imports are memory for the shell too
     else:
         root = os.path.abspath(call.cwd) if call.cwd else os.getcwd()
         config = None
+        imports = frozenset()
     memo_key = None
     call_kind = tool_kind(call)
     command = call.command
     if command is not None and call_kind == "shell":  # a shell decision depends on the command only
-        memo_key = (root, call.tool, call.kind, command, call.cwd, call.paths, id(policy), id(config))
+        memo_key = (root, call.tool, call.kind, command, call.cwd, call.paths, id(policy), id(config), imports)
         hit = _MEMO.get(memo_key)
         if hit is not None and hit[0] is policy and hit[2] is config:
             return hit[1]
-    hit = _ENV_FAST.get((root, id(config) if ws is not None else 0, id(policy)))  # build_env's own fast path
-    env = hit[2] if hit is not None and hit[0] is policy and hit[1] is config else build_env(ws, policy, root)
+    env = build_env(ws, policy, root, imports)
     volatile = True
     try:
         kind, analysis = analyze_call(call, env, policy, call_kind)

@@ -40,3 +40,11 @@ def test_a_file_nothing_imports_is_not_memory(ws: Path) -> None:
 def test_the_contradiction_in_claude_md_itself_is_refused(ws: Path) -> None:
     text = (ws / "CLAUDE.md").read_text(encoding="utf-8")
     assert claude_write(ws, "CLAUDE.md", text + CONFLICT + "\n").blocked
+
+
+def test_the_shell_cannot_write_an_imported_file_either(ws: Path) -> None:
+    from rules.governance import evaluate_command
+    from tiers.workspace import Workspace
+
+    assert evaluate_command("echo '- x' >> notes/extra.md", Workspace(ws)).decision == "deny"
+    assert evaluate_command("echo '- x' >> notes/other.md", Workspace(ws)).decision == "allow"
