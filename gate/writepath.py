@@ -358,7 +358,7 @@ class Planner:
             if not line.is_memory:
                 if line.text.strip():
                     scanned.append((line, line.text.rstrip()))
-                    prose = markdown.prose_text(line) if line.kind != "memory" else ""
+                    prose = markdown.rendered_text(markdown.prose_text(line))  # as the reader sees it
                     if prose:
                         prosed.append((line, "- " + prose))
                         candidates.append((line, prose, False, True))
