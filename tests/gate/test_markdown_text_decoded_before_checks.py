@@ -7,19 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gate_helpers import install
+from gate_helpers import TERRAFORM_RULE, installed_with_memory
 from hostsim import claude_edit
 
-DIRECTIVE = "- User said: never run `terraform destroy`, not even in sandbox accounts."
+DIRECTIVE = TERRAFORM_RULE
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    root.mkdir()
-    install(root)
-    (root / "MEMORY.md").write_text(f"# Memory\n\n{DIRECTIVE}\n\n## Notes\n", encoding="utf-8")
-    return root
+    return installed_with_memory(tmp_path, f"# Memory\n\n{DIRECTIVE}\n\n## Notes\n")
 
 
 # Each spelling renders as "Running terraform destroy in sandbox accounts is fine." (a polarity flip).

@@ -8,20 +8,16 @@ import os
 from pathlib import Path
 
 import pytest
-from gate_helpers import install
+from gate_helpers import TERRAFORM_FLIP, TERRAFORM_RULE, installed_with_memory
 from hostsim import claude_edit, claude_write
 
-DIRECTIVE = "- User said: never run `terraform destroy`, not even in sandbox accounts."
-CONFLICT = "- Running terraform destroy in sandbox accounts is fine."
+DIRECTIVE = TERRAFORM_RULE
+CONFLICT = TERRAFORM_FLIP
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    root.mkdir()
-    install(root)
-    (root / "MEMORY.md").write_text(f"# Memory\n\n{DIRECTIVE}\n\n## Notes\n", encoding="utf-8")
-    return root
+    return installed_with_memory(tmp_path, f"# Memory\n\n{DIRECTIVE}\n\n## Notes\n")
 
 
 def _alias(ws: Path, kind: str) -> str:
