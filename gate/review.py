@@ -8,6 +8,7 @@ Four kinds of item, each with a short id (kind letter + 6 characters):
 | ``archived`` (``a…``) | a line GC removed (`.cuticle/gc-archive.jsonl`) | restore, keep, confirm, dismiss |
 | ``unverified`` (``u…``) | a DIRECTIVE nobody confirmed: no valid stamp, or stamped from markers | keep, confirm, dismiss |
 | ``expiring`` (``h…``) | a stamped HYPOTHESIS in (or past) its last live session | keep, confirm, dismiss |
+| ``expiring`` (``h…``) | a stamped DECISION whose scope's date or session bound has passed | keep, dismiss |
 
 - **restore**: the line goes (back) into its file with the tier it had;
 - **keep**: it stays or goes back as a HYPOTHESIS with a fresh time to live;
@@ -16,8 +17,10 @@ Four kinds of item, each with a short id (kind letter + 6 characters):
   constraint it contradicted (as a user amendment does on the write path);
 - **dismiss**: nothing changes in memory; the item is not shown again.
 
-Every action is recorded in `.cuticle/review.jsonl`. A memory rewrite is atomic, under the file's lock, and leaves
-every other line byte for byte as it was. Text that comes back into memory passes the same security scan as the
+Every action is recorded in `.cuticle/review.jsonl`. A memory rewrite goes through ``tiers.gc.rewrite_memory``
+(lock and temp files in the state directory, the file re-read and compared before and after the rename, so a host
+writing meanwhile loses nothing: the action is refused and can be retried), and leaves every other line byte for
+byte as it was. Text that comes back into memory passes the same security scan as the
 gate's writes (an event log is only as trustworthy as whoever could write it), and only into a memory file of
 the workspace.
 """
@@ -204,6 +207,7 @@ def _in_memory(ws) -> list[Item]:
     from tiers.model import Tier
     from tiers.session import current_session
     from tiers.stamps import verify_stamp
+    from tiers.expiry import decision_ended
 
     key = ws.key if ws.state_path("key").exists() else None
     current = current_session(ws)
@@ -227,6 +231,13 @@ def _in_memory(ws) -> list[Item]:
                 out.append(Item(ident, "expiring", rel, ln.number, content, "HYPOTHESIS",
                                 f"live through session {stamp.expires}, now session {current}: {when}",
                                 _ALLOWED["expiring"], {"stamp_id": stamp.id}))
+            elif valid and stamp.tier is Tier.DECISION and stamp.state is None and \
+                    (ended := decision_ended(f"{stamp.scope or ''} {content}", stamp.session, session=current)):
+                ident = _ident("expiring", rel, content, stamp.id)
+                out.append(Item(ident, "expiring", rel, ln.number, content, "DECISION",
+                                f"its scope has ended ({ended}): it no longer binds, and the next GC archives it "
+                                f"(restorable); keep it as a HYPOTHESIS to remember it a while longer",
+                                ("keep", "dismiss"), {"stamp_id": stamp.id}))
             elif valid and stamp.tier is Tier.DIRECTIVE and ln.number in agent_lines:
                 ident = _ident("unverified", rel, content)
                 out.append(Item(ident, "unverified", rel, ln.number, content, "DIRECTIVE",
@@ -353,24 +364,24 @@ def _stamped(ws, content: str, tier, scope, ttl) -> str:
 
 def _add_line(ws, item: Item, action: str) -> Outcome:
     """A blocked line goes into its file, at the end (never inside a block some other line opened)."""
-    from tiers.fsutil import atomic_write, file_lock, read_bytes_checked
     from tiers.markdown import parse_document
 
     path, rel = _memory_path(ws, item.file)
     _screen(ws, rel, item.text)
     tier, scope, ttl = _target(ws, item, action)
     line = _stamped(ws, item.text, tier, scope, ttl)
-    path.parent.mkdir(parents=True, exist_ok=True)  # a blocked write may have been a new daily note
-    with file_lock(path):
-        data = read_bytes_checked(path) if path.exists() else b""
-        doc = parse_document(data)
+
+    def change(seen) -> bytes:
+        doc = parse_document(seen.data)
         if any(_norm(ln.content) == _norm(item.text) for ln in doc.lines):
             raise ReviewRefused(f"{rel}: the line is already there")
         eol = next((ln.eol for ln in doc.lines if ln.eol), "\n")
         raw = doc.render()
         if raw and doc.lines and not doc.lines[-1].eol and doc.lines[-1].text:
             raw += eol.encode()
-        atomic_write(path, raw + (line + eol).encode("utf-8", "surrogateescape"))
+        return raw + (line + eol).encode("utf-8", "surrogateescape")
+
+    _write_memory(ws, path, rel, change)
     note = f"added to {rel} as {tier.name}"
     err = item.source.get("error") or {}
     other = err.get("conflicts_with") if isinstance(err, dict) else None
@@ -409,13 +420,14 @@ def _unarchive(ws, item: Item, action: str) -> Outcome:
 
 def _restamp(ws, item: Item, action: str, line: int | None) -> Outcome:
     """Re-stamp the item's line in place (found at ``line``, else as the file's one line with that content)."""
-    from tiers.fsutil import atomic_write, file_lock, read_bytes_checked
     from tiers.markdown import parse_document
 
     path, rel = _memory_path(ws, item.file)
     tier, scope, ttl = _target(ws, item, action)
-    with file_lock(path):
-        doc = parse_document(read_bytes_checked(path))
+    done: list = []
+
+    def change(seen) -> bytes:
+        doc = parse_document(seen.data)
         want = _norm(item.text)
         number = None
         if line is not None and 1 <= line <= len(doc.lines) and _norm(doc.lines[line - 1].content) == want:
@@ -427,5 +439,26 @@ def _restamp(ws, item: Item, action: str, line: int | None) -> Outcome:
         if number is None:
             raise ReviewRefused(f"{rel}: the line has changed or moved since; run `cuticle review` again")
         new = _stamped(ws, doc.lines[number - 1].content, tier, scope, ttl)
-        atomic_write(path, doc.with_texts({number: new}).render())
+        done[:] = [number, new]
+        return doc.with_texts({number: new}).render()
+
+    _write_memory(ws, path, rel, change)
+    number, new = done
     return Outcome(item.id, action, rel, new, f"{rel}:{number} stamped {tier.name}")
+
+
+def _write_memory(ws, path, rel: str, change) -> None:
+    """Apply ``change(seen) -> bytes`` to memory file ``rel`` without losing a host's concurrent write: an existing
+    file through ``tiers.gc.rewrite_memory``, a missing one (a blocked write that would have made a new daily
+    note) created without replacing a file that appeared meanwhile. A host still writing: ReviewRefused."""
+    from tiers.fsutil import FileChanged, Seen, create_file, memory_state_paths
+    from tiers.gc import rewrite_memory
+
+    try:
+        if path.exists():
+            rewrite_memory(ws, rel, change)
+        else:
+            ws.ensure_state()
+            create_file(path, change(Seen(b"", 0, 0, 0, 0)), scratch=memory_state_paths(ws.state_dir, rel)[1])
+    except FileChanged as exc:
+        raise ReviewRefused(f"{rel}: another program is writing to it ({exc}); try again in a moment") from None

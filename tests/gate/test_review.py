@@ -188,6 +188,62 @@ def test_keeping_an_expiring_hypothesis_gives_it_a_fresh_time_to_live(capsys, ws
     assert stamp.tier is Tier.HYPOTHESIS and stamp.expires > now
 
 
+def test_a_decision_whose_date_bound_passed_is_expiring_and_can_be_kept_as_a_hypothesis(capsys, ws):
+    w = Workspace(ws)
+    text = "- Decided with the user: use the blue theme until 2026-01-15."
+    stamp = make_stamp(text, Tier.DECISION, current_session(w), w.key, scope="until 2026-01-15")
+    with open(ws / "MEMORY.md", "a", encoding="utf-8") as fh:
+        fh.write(apply_stamp(text, stamp) + "\n")
+    item = _one(_items(capsys, ws, "--kind", "expiring"), "expiring", text)
+    assert item["tier"] == "DECISION" and "2026-01-15 passed" in item["why"]
+    assert item["actions"] == ["keep", "dismiss"]  # confirming would re-stamp the same ended scope
+    code, _, err = _review(capsys, ws, "--confirm", item["id"])
+    assert code != 0 and "cannot be confirmed" in err
+    assert _review(capsys, ws, "--keep", item["id"])[0] == 0
+    _, kept, _ = split_stamp((ws / "MEMORY.md").read_text(encoding="utf-8").splitlines()[-1])
+    assert kept.tier is Tier.HYPOTHESIS and kept.expires is not None
+
+
+def test_a_decision_still_in_scope_is_not_listed(capsys, ws):
+    w = Workspace(ws)
+    text = "- Decided with the user: use the blue theme until 2099-01-15."
+    stamp = make_stamp(text, Tier.DECISION, current_session(w), w.key, scope="until 2099-01-15")
+    with open(ws / "MEMORY.md", "a", encoding="utf-8") as fh:
+        fh.write(apply_stamp(text, stamp) + "\n")
+    assert not [i for i in _items(capsys, ws, "--kind", "expiring") if i["text"] == text]
+
+
+def test_review_writes_nothing_beside_the_memory_file(capsys, ws):
+    before = sorted(p.name for p in ws.iterdir())
+    _block(ws)
+    blocked = _one(_items(capsys, ws, "--kind", "blocked"), "blocked")
+    assert _review(capsys, ws, "--keep", blocked["id"])[0] == 0
+    item = _one(_items(capsys, ws), "unverified", TERRAFORM_DIRECTIVE)
+    assert _review(capsys, ws, "--keep", item["id"])[0] == 0
+    assert sorted(p.name for p in ws.iterdir()) == before  # no MEMORY.md.lock, no temp copies
+
+
+def test_a_host_write_during_a_review_action_is_never_lost(capsys, ws, monkeypatch):
+    """The host appends to the file between review's read and its rename: the action is refused, the host's
+    line stays (the rewrite compares the file before and after replacing it)."""
+    from tiers import fsutil
+
+    item = _one(_items(capsys, ws), "unverified", TERRAFORM_DIRECTIVE)
+    path = ws / "MEMORY.md"
+    real = fsutil.replace_if_unchanged
+
+    def host_writes_first(target, seen, data, *, scratch):
+        with open(target, "a", encoding="utf-8") as fh:
+            fh.write("- The host's own line.\n")
+        return real(target, seen, data, scratch=scratch)
+
+    monkeypatch.setattr(fsutil, "replace_if_unchanged", host_writes_first)
+    code, _, err = _review(capsys, ws, "--keep", item["id"])
+    assert code != 0 and "another program is writing" in err
+    text = path.read_text(encoding="utf-8")
+    assert text.count("- The host's own line.") >= 1 and TERRAFORM_DIRECTIVE in text
+
+
 # -- refusals ---------------------------------------------------------------------------------------------------
 def _forge_block(ws: Path, file: str, content: str) -> None:
     rec = {"decision": "block", "files": [{"path": file, "errors": [
