@@ -285,3 +285,62 @@ def test_a_decoy_workspace_in_the_payloads_cwd_is_not_rung_when_the_host_names_t
         assert client.forward("claude", None, json.dumps(payload).encode(), timeout=0.5) is None
     finally:
         os.close(fd)
+
+
+def test_simultaneous_calls_each_get_their_own_answer(ws, door_server):
+    """Calls from many hook processes at once: every one is answered (by the server or in-process), none is
+    lost or crossed with another's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    base = (ws / "MEMORY.md").read_text()
+    payloads = [conflict_payload(ws) if i % 2 else
+                write_payload("claude", ws, "MEMORY.md", base + f"- The build of service {i} takes 4 minutes.\n")[0]
+                for i in range(8)]
+    with ThreadPoolExecutor(8) as pool:
+        outs = list(pool.map(lambda p: run_installed(p, ws), payloads))
+    for i, out in enumerate(outs):
+        if i % 2:
+            assert out.blocked
+        else:
+            assert f"service {i} takes" in out.rewritten["content"]
+    assert list((ws / ".cuticle" / "calls").iterdir()) == []
+
+
+class _Srv:
+    """What a Door needs of its server."""
+
+    def __init__(self, changed: bool) -> None:
+        self.changed, self.stopped, self.last_request = changed, threading.Event(), 0.0
+
+    def code_changed(self) -> bool:
+        return self.changed
+
+    def shutdown(self) -> None:
+        self.stopped.set()
+
+
+def test_a_server_whose_code_changed_answers_stale_and_stops(ws, monkeypatch):
+    from gate import client
+    from gate.door import Door
+
+    door = Door(ws / ".cuticle", _Srv(changed=True))
+    started = []
+    monkeypatch.setattr(client, "_maybe_autostart", lambda state, stale=False: started.append(stale))
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(ws))
+    try:
+        assert client.forward("claude", None, json.dumps(conflict_payload(ws)).encode(), timeout=5.0) is None
+        assert door.srv.stopped.wait(5) and started == [True]
+    finally:
+        door.close()
+    assert not (ws / ".cuticle" / "hook.door").exists()
+
+
+def test_a_closing_server_leaves_a_newer_servers_door_alone(ws):
+    from gate.door import Door
+
+    old = Door(ws / ".cuticle", _Srv(changed=False))
+    new = Door(ws / ".cuticle", _Srv(changed=False))  # made its own door at the same path
+    old.close()
+    assert (ws / ".cuticle" / "hook.door").exists()
+    new.close()
+    assert not (ws / ".cuticle" / "hook.door").exists()
