@@ -6,8 +6,9 @@ only ``os`` and ``select`` (``json`` brings ``re`` and ``enum``, ``socket`` brin
 each costs more than the interpreter's own start-up). It talks to the server through the server's *door*, a FIFO
 in `.cuticle/` (``DOOR``), with files in the private `.cuticle/calls/` (``gate.door`` is the server's half):
 
-1. the call is written to ``calls/<id>.in``: one header line ``cuticle-call 1 HOST EVENT CWD PROJECT`` (``-`` for
-   no event; the hook process's directory and the host's project variable as hex UTF-8) and the payload bytes;
+1. the call is written to ``calls/<id>.in``: one header line ``cuticle-call 1 HOST EVENT CWD VAR…`` (``-`` for
+   no event; the hook process's directory and its value of each host's project variable, ``PROJECT_ENV`` order,
+   as hex UTF-8 or ``-`` when unset) and the payload bytes;
 2. a FIFO ``calls/<id>.out`` is made for the answer, and ``<id>`` (32 hex digits and a newline, one atomic pipe
    write) goes through the door;
 3. the server answers ``EXIT LEN_STDOUT LEN_STDERR`` and the two texts, or ``stale`` when cuticle's code changed.
@@ -32,6 +33,8 @@ CALLS = "calls"
 CALL_MAGIC = b"cuticle-call 1"
 #: the whole answer of a server whose code changed on disk (it is stopping; start a fresh one)
 STALE = b"stale\n"
+#: the longest header line a call may have (the server reads no more than the intake's limit after it)
+MAX_HEADER = 64 * 1024
 
 #: the host's project-directory variable, per host (the project root outranks the payload's cwd)
 PROJECT_ENV = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR", "cursor": "CURSOR_PROJECT_DIR",
@@ -113,14 +116,14 @@ def _forward(host: str, event: str | None, data: bytes, timeout: float) -> tuple
 
     if len(data) > MAX_PAYLOAD:
         return None  # the in-process gate refuses it without a copy on disk
-    var = PROJECT_ENV.get(host)
+    var = PROJECT_ENV.get(host.lower())
     project = os.environ.get(var, "") if var else ""
     cwd = os.getcwd()
     state = _route(host, data, cwd, project)
     if state is None:
         return None
     try:
-        door = os.open(os.path.join(state, DOOR), os.O_WRONLY | os.O_NONBLOCK)
+        door = os.open(os.path.join(state, DOOR), os.O_WRONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
     except FileNotFoundError:
         _maybe_autostart(state)
         return None
@@ -130,7 +133,12 @@ def _forward(host: str, event: str | None, data: bytes, timeout: float) -> tuple
     try:
         if not _is_fifo(door):
             return None
-        header = b" ".join([CALL_MAGIC, host.encode(), (event or "-").encode(), _hex(cwd), _hex(project)]) + b"\n"
+        # every host's project variable, as this process has it: the handler reads the one of the host it
+        # detects (``hook auto``), and the server's own environment is whatever its first caller had
+        values = [_hex(os.environ.get(v, "")) for v in PROJECT_ENV.values()]
+        header = b" ".join([CALL_MAGIC, host.encode(), (event or "-").encode(), _hex(cwd), *values]) + b"\n"
+        if len(header) > MAX_HEADER:
+            return None
         raw = _call(os.path.join(state, CALLS), door, header + data, timeout)
     finally:
         os.close(door)

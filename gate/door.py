@@ -15,7 +15,7 @@ import os
 import threading
 import time
 
-from .client import CALL_MAGIC, CALLS, DOOR, PROJECT_ENV, STALE
+from .client import CALL_MAGIC, CALLS, DOOR, MAX_HEADER, PROJECT_ENV, STALE
 from .intake import MAX_PAYLOAD
 
 #: seconds a call's files may stay in `calls/` before the server removes them (a client killed mid-call)
@@ -110,45 +110,48 @@ class Door:
             self.slots.release()
 
 
-def _read_call(path: str) -> tuple[str, str | None, str, str, bytes] | None:
-    """(host, event, cwd, project, payload) from a call file, which is removed; None when it is not one."""
+def _read_call(path: str) -> tuple[str, str | None, str, dict[str, str], bytes] | None:
+    """(host, event, cwd, project variables, payload) from a call file, which is removed; None when it is not one
+    (not a regular file, a symlink, longer than a header and the intake's limit, a malformed header)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     except OSError:
         return None
+    limit = MAX_HEADER + MAX_PAYLOAD
     try:
         if os.fstat(fd).st_mode & 0o170000 != 0o100000:
             return None
         with open(fd, "rb", closefd=False) as fh:
-            raw = fh.read(MAX_PAYLOAD + 8192 + 1)
+            raw = fh.read(limit + 1)
     finally:
         os.close(fd)
         _unlink(path)
     head, sep, data = raw.partition(b"\n")
     fields = head.split(b" ")
-    if not sep or len(fields) != 6 or b" ".join(fields[:2]) != CALL_MAGIC:
+    if not sep or len(raw) > limit or len(head) > MAX_HEADER or len(fields) != 5 + len(PROJECT_ENV) \
+            or b" ".join(fields[:2]) != CALL_MAGIC:
         return None
     try:
         host, event = fields[2].decode("ascii"), fields[3].decode("ascii")
-        cwd, project = (b"" if f == b"-" else bytes.fromhex(f.decode("ascii")) for f in fields[4:])
+        cwd, *values = (b"" if f == b"-" else bytes.fromhex(f.decode("ascii")) for f in fields[4:])
     except ValueError:
         return None
-    return (host, None if event == "-" else event, cwd.decode("utf-8", "surrogateescape"),
-            project.decode("utf-8", "surrogateescape"), data)
+    env = {var: v.decode("utf-8", "surrogateescape") for var, v in zip(PROJECT_ENV.values(), values)}
+    return host, None if event == "-" else event, cwd.decode("utf-8", "surrogateescape"), env, data
 
 
-def _reply(request: tuple[str, str | None, str, str, bytes]) -> bytes:
-    """The answer frame: what the in-process gate answers in the client's directory, with its project variable."""
+def _reply(request: tuple[str, str | None, str, dict[str, str], bytes]) -> bytes:
+    """The answer frame: what the in-process gate answers in the client's directory, with its project variables
+    (not whatever this server's environment inherited from the hook call that started it)."""
     from .handler import handle
     from .intake import wire
 
     host, event, cwd, project, data = request
     env = dict(os.environ)
-    var = PROJECT_ENV.get(host.lower())
-    if var:
-        env.pop(var, None)  # the client's variable, not whatever this server's environment inherited
-        if project:
-            env[var] = project
+    for var, value in project.items():
+        env.pop(var, None)
+        if value:
+            env[var] = value
     reply = handle(host, event, data, env=env, cwd=cwd or None)
     out, err = wire(reply.stdout), wire(reply.stderr)
     return b"%d %d %d\n" % (reply.exit_code, len(out), len(err)) + out + err

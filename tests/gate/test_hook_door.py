@@ -125,7 +125,7 @@ def test_the_server_judges_with_the_callers_project_variable_not_its_own(ws, tmp
     other.mkdir()
     os.environ["CLAUDE_PROJECT_DIR"] = str(other)
     try:
-        frame = _reply(("claude", None, str(other), "", payload))
+        frame = _reply(("claude", None, str(other), {"CLAUDE_PROJECT_DIR": ""}, payload))
     finally:
         del os.environ["CLAUDE_PROJECT_DIR"]
     head, _, rest = frame.partition(b"\n")
@@ -150,7 +150,7 @@ def test_a_call_file_that_is_a_symlink_is_not_read(ws, door_server, tmp_path):
     from gate.door import _read_call
 
     secret = tmp_path / "secret"
-    secret.write_bytes(b"cuticle-call 1 claude - 2f - {}")
+    secret.write_bytes(b"cuticle-call 1 claude - 2f - - - - - -\n{}")
     link = ws / ".cuticle" / "calls" / ("a" * 32 + ".in")
     link.symlink_to(secret)
     assert _read_call(str(link)) is None
@@ -184,8 +184,11 @@ def _fake_server(ws: Path, answer):
 
     def loop() -> None:
         buf = b""
-        while b"\n" not in buf:
-            buf += os.read(fd, 100)
+        try:
+            while b"\n" not in buf:
+                buf += os.read(fd, 100)
+        except OSError:  # closed by the test: nobody rang
+            return
         answer(state / "calls", buf.split(b"\n")[0].decode())
 
     t = threading.Thread(target=loop, daemon=True)
@@ -247,7 +250,10 @@ def test_a_regular_file_in_place_of_the_door_is_not_written(ws, monkeypatch):
 
 def _answering(frame: bytes):
     def answer(calls: Path, name: str) -> None:
-        out = os.open(calls / (name + ".out"), os.O_WRONLY)
+        try:
+            out = os.open(calls / (name + ".out"), os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:  # the client gave up already (a loaded machine)
+            return
         os.write(out, frame)
         os.close(out)
 
