@@ -350,3 +350,32 @@ def test_a_closing_server_leaves_a_newer_servers_door_alone(ws):
     assert (ws / ".cuticle" / "hook.door").exists()
     new.close()
     assert not (ws / ".cuticle" / "hook.door").exists()
+
+
+def test_a_call_carries_the_hooks_directory_and_every_project_variable_exactly(ws, monkeypatch, tmp_path):
+    """Undecodable bytes in a directory name (surrogate-escaped by Python) and every host's project variable reach
+    the server as the hook process has them, so ``hook auto`` and a mixed-case host are judged as in-process."""
+    from gate import client
+    from gate.door import _read_call
+
+    odd = tmp_path / os.fsdecode(b"dir-\xff-x")
+    odd.mkdir()
+    monkeypatch.chdir(odd)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(ws))
+    monkeypatch.setenv("GEMINI_PROJECT_DIR", "/elsewhere")
+    monkeypatch.delenv("CURSOR_PROJECT_DIR", raising=False)
+    seen = []
+
+    def answer(calls: Path, name: str) -> None:
+        seen.append(_read_call(str(calls / (name + ".in"))))
+        _answering(b"0 0 0\n")(calls, name)
+
+    fd, t = _fake_server(ws, answer)
+    try:
+        assert client.forward("Claude", None, b'{"x": 1}', timeout=2.0) == ("", "", 0)
+    finally:
+        os.close(fd)
+    host, event, cwd, env, data = seen[0]
+    assert (host, event, cwd, data) == ("Claude", None, str(odd), b'{"x": 1}')
+    assert env["CLAUDE_PROJECT_DIR"] == str(ws) and env["GEMINI_PROJECT_DIR"] == "/elsewhere"
+    assert env["CURSOR_PROJECT_DIR"] == ""
