@@ -8,16 +8,20 @@ Everything runs side by side in one process, interleaved round-robin so machine 
 ``--tool bash`` sends a PreToolUse Bash payload instead (``--command``, by default a shell write to MEMORY.md): each
 hook call is checked to deny it, so a hook that fails open fast cannot pass for a fast one.
 
-Variants: the bare interpreter; `cuticle hook claude` as `cuticle init` installs it (`[gate] server = "auto"`:
-the first call answers in-process and starts a `cuticle serve` for the workspace, every later call hands its
-payload to it); and the in-process gate (`--no-server`) through the console script and `python -m gate`. Each
-hook call is checked to return the stamped rewrite (a hook that fails open fast would be a meaningless win).
+Variants: the bare interpreter; the hook as `cuticle init` installs it (``gate.install.default_command``: the
+interpreter with ``-I -S`` running ``gate/cuticle_hook.py``; `[gate] server = "auto"`: the first call answers
+in-process and starts a `cuticle serve` for the workspace, every later call hands its payload to it through the
+server's door); the same command with ``--no-server`` (the in-process gate); the pip console script `cuticle hook
+claude` (what a user types); and `python -m gate --no-server`. Each hook process is started as Claude Code starts
+it: in the project directory, with CLAUDE_PROJECT_DIR naming it. Each hook call is checked to return the
+expected answer (a hook that fails open fast would be a meaningless win).
 
-The same pair is also run in a **clean virtual environment** made for the run (`--no-venv` skips it): the
+The same rows are also run in a **clean virtual environment** made for the run (`--no-venv` skips it): the
 interpreter's own site-packages may run `.pth` start-up code (a sandbox's certificate shim, editable-install
 finders) that makes the bare interpreter slow and every ratio flattering. The clean venv sees this repository and
 the dependencies' directories on `sys.path` but runs none of their `.pth` files, as a `pipx`-style install would,
-and gets a `cuticle` console script written exactly as pip writes it.
+and gets a `cuticle` console script written exactly as pip writes it (its installed command is the clean
+venv's own interpreter).
 Times are wall-clock medians; `cpu ms` is the child's user+system CPU time, steadier on a busy machine.
 """
 
