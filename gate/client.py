@@ -195,7 +195,8 @@ def _call(calls: str, door: int, request: bytes, timeout: float) -> bytes | None
                     if head == STALE[:-1]:
                         return STALE
                     fields = head.split(b" ")
-                    if len(fields) != 3 or not all(f.isdigit() or f[:1] == b"-" and f[1:].isdigit() for f in fields):
+                    code = fields[0][1:] if fields[0][:1] == b"-" else fields[0]
+                    if len(fields) != 3 or not (code.isdigit() and fields[1].isdigit() and fields[2].isdigit()):
                         return None
                     want = len(head) + 1 + int(fields[1]) + int(fields[2])
             raw = b"".join(chunks)

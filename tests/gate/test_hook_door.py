@@ -196,8 +196,9 @@ def _fake_server(ws: Path, answer):
     return fd, t
 
 
-@pytest.mark.parametrize("frame", [b"0 100 0\n{\"partial\":", b"0 x 0\n{}", b"garbage\n"],
-                         ids=["cut-answer", "bad-length", "bad-header"])
+@pytest.mark.parametrize("frame", [b"0 100 0\n{\"partial\":", b"0 x 0\n{}", b"garbage\n", b"0 -2 4\n{}{}",
+                                   b"0 2 0\n{}trailing"],
+                         ids=["cut-answer", "bad-length", "bad-header", "negative-length", "too-long"])
 def test_a_cut_or_malformed_answer_is_never_taken_and_the_gate_answers_in_process(ws, monkeypatch, frame):
     from gate import client
 
