@@ -42,6 +42,9 @@ def run(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     srv = make_server(port=args.port, socket_path=args.socket, token=args.token, cwd=str(ws.root))
     info = write_info(ws.state_dir, srv.address, srv.token)
+    from gate.door import Door
+
+    door = Door(ws.state_dir, srv)  # the hook's own way in (gate.client)
     print(f"cuticle serve: listening on {srv.address} (token in {info})", flush=True)
     from gate.server import stop_when_idle
 
@@ -52,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        door.close()
         srv.server_close()
         try:
             # only our own record: after a 503 (code changed) a fresh server may already have written its own
