@@ -250,8 +250,9 @@ class _Parser:
         pipe.pipes = pipes
         pipe.negated = False
         s, n = self.s, self.n
-        self.skip_blanks()
-        while self.peek() == "!" and (self.peek(1) in _BLANKS or self.peek(1) == ""):
+        if self.i < n and s[self.i] in _SKIPPABLE:
+            self.skip_blanks()
+        while self.i < n and s[self.i] == "!" and (self.i + 1 == n or s[self.i + 1] in _BLANKS):
             pipe.negated = True
             self.i += 1
             self.skip_blanks()
@@ -523,8 +524,11 @@ class _Parser:
         while True:
             i = self.i
             if i < n and s[i] in _SKIPPABLE:
-                self.skip_blanks()
-                i = self.i
+                if s[i] == " " and (i + 1 == n or s[i + 1] not in _SKIPPABLE):
+                    i = self.i = i + 1  # one blank between words (the commonest case): no call
+                else:
+                    self.skip_blanks()
+                    i = self.i
             if i >= n:
                 break
             c = s[i]
