@@ -29,6 +29,9 @@ _BLANKS = frozenset(" \t\r\f\v")
 _SKIPPABLE = frozenset(" \t\r\f\v\\#")
 #: the characters a redirection can start with (:meth:`_Parser.try_redirect` returns None for any other)
 _REDIRECT_START = frozenset("<>&0123456789{")
+#: the characters at which :meth:`_Parser.parse_simple` does something else than read a word (an operator, a
+#: closer, a redirection, a parenthesis)
+_SIMPLE_SPECIAL = frozenset("\n;|&)}(") | _REDIRECT_START
 _WORD_BREAK = frozenset(" \t\r\f\v;&|<>()\n")
 _PLAIN = re.compile(r"[^\s;&|<>()'\"\\$`]+")
 _BARE = re.compile(r"[^\s;&|<>()'\"\\$`]*")
@@ -532,43 +535,45 @@ class _Parser:
             if i >= n:
                 break
             c = s[i]
-            if c in "\n;|" or (c == "&" and not self.startswith("&>")):
-                break
-            if c == ")" or (closer and c == closer and not cmd.words and closer == "}"):
-                break
-            if closer == "}" and c == "}" and (self.peek(1) in _WORD_BREAK or self.peek(1) == ""):
-                break
-            if c in _REDIRECT_START:
-                red = self.try_redirect()
-                if red is not None:
-                    cmd.redirects.append(red)
+            if c in _SIMPLE_SPECIAL:  # the tests below look only at these characters: a word starts otherwise
+                if c in "\n;|" or (c == "&" and not self.startswith("&>")):
+                    break
+                if c == ")" or (closer and c == closer and not cmd.words and closer == "}"):
+                    break
+                if closer == "}" and c == "}" and (self.peek(1) in _WORD_BREAK or self.peek(1) == ""):
+                    break
+                if c in _REDIRECT_START:
+                    red = self.try_redirect()
+                    if red is not None:
+                        cmd.redirects.append(red)
+                        continue
+                if c == "(":
+                    if cmd.words and not cmd.assigns and self.startswith("()"):
+                        self.i += 2
+                        return self.function_body(cmd.words[0].text)
+                    if cmd.words and self.startswith("()") is False and len(cmd.words) == 1 and self.s[self.i + 1:].lstrip(" \t").startswith(")"):
+                        self.i = self.s.index(")", self.i) + 1
+                        return self.function_body(cmd.words[0].text)
+                    # unexpected '(' inside a command: skip it
+                    self.i += 1
                     continue
-            if c == "(":
-                if cmd.words and not cmd.assigns and self.startswith("()"):
-                    self.i += 2
-                    return self.function_body(cmd.words[0].text)
-                if cmd.words and self.startswith("()") is False and len(cmd.words) == 1 and self.s[self.i + 1:].lstrip(" \t").startswith(")"):
-                    self.i = self.s.index(")", self.i) + 1
-                    return self.function_body(cmd.words[0].text)
-                # unexpected '(' inside a command: skip it
-                self.i += 1
-                continue
             w = self.read_word()
             if w is None:
                 self.i += 1
                 continue
             if not cmd.words:
                 eq = w.text.find("=")
-                if w.quoted and 0 <= w.qstart <= eq:
+                if eq > 0 and w.quoted and 0 <= w.qstart <= eq:
                     eq = -1
-                name = w.text[:eq].rstrip("+")
-                if eq > 0 and name.replace("_", "a").isalnum() and not name[0].isdigit():
-                    value = _split_assignment(w, eq)
-                    if self.peek() == "(" and value.text == "":  # array assignment a=(…)
-                        end = self.s.find(")", self.i)
-                        self.i = self.n if end < 0 else end + 1
-                    cmd.assigns.append((name, value))
-                    continue
+                if eq > 0:
+                    name = w.text[:eq].rstrip("+")
+                    if name.replace("_", "a").isalnum() and not name[0].isdigit():
+                        value = _split_assignment(w, eq)
+                        if self.peek() == "(" and value.text == "":  # array assignment a=(…)
+                            end = self.s.find(")", self.i)
+                            self.i = self.n if end < 0 else end + 1
+                        cmd.assigns.append((name, value))
+                        continue
             cmd.words.append(w)
         if not cmd.words and not cmd.assigns and not cmd.redirects:
             return None
@@ -627,24 +632,12 @@ class _Parser:
         i = self.i
         if i >= n:
             return None
-        parts: list[str] = []
         word = _new(Word)  # slot by slot (no generated __init__ frame)
-        word.text = ""
         word.literal = True
         word.quoted = False
         word.subs = []
         word.procsubs = []
         word.qstart = -1
-        start = i
-        # process substitution at word start
-        if s[i] in "<>" and i + 1 < n and s[i + 1] == "(":
-            direction = s[i]
-            self.i = i + 2
-            inner = self.nested_until(")")
-            word.procsubs.append((direction, inner))
-            word.literal = False
-            word.text = direction + "(…)"
-            return word
         plain = _PLAIN.match
         m = plain(s, i)
         if m is not None:
@@ -653,8 +646,20 @@ class _Parser:
                 self.i = j
                 word.text = m.group()
                 return word
+        word.text = ""
+        parts: list[str] = []
+        start = i
+        if m is not None:
             parts.append(m.group())
-            i = j
+            i = m.end()
+        elif s[i] in "<>" and i + 1 < n and s[i + 1] == "(":  # process substitution at word start
+            direction = s[i]
+            self.i = i + 2
+            inner = self.nested_until(")")
+            word.procsubs.append((direction, inner))
+            word.literal = False
+            word.text = direction + "(…)"
+            return word
         while i < n:
             m = plain(s, i)
             if m is not None:
