@@ -32,6 +32,11 @@ _REDIRECT_START = frozenset("<>&0123456789{")
 #: the characters at which :meth:`_Parser.parse_simple` does something else than read a word (an operator, a
 #: closer, a redirection, a parenthesis)
 _SIMPLE_SPECIAL = frozenset("\n;|&)}(") | _REDIRECT_START
+#: the characters at which :meth:`_Parser.parse_list` sees an operator, a newline or a closer
+_LIST_SPECIAL = frozenset("\n;)&|}")
+#: the first characters of the keywords :meth:`_Parser.parse_command` looks for ({, [[, if, while, until, for,
+#: select, case, function)
+_KEYWORD_START = frozenset("{[iwufsc")
 _WORD_BREAK = frozenset(" \t\r\f\v;&|<>()\n")
 _PLAIN = re.compile(r"[^\s;&|<>()'\"\\$`]+")
 _BARE = re.compile(r"[^\s;&|<>()'\"\\$`]*")
@@ -192,43 +197,44 @@ class _Parser:
             if i >= n:
                 break
             c = s[i]
-            if c == "\n":
-                self.newline()
-                if items:
-                    op = op or "\n"
-                continue
-            nxt = s[i + 1] if i + 1 < n else ""
-            if c == ";" and nxt != ";":
-                self.i = i + 1
-                op = ";"
-                continue
-            if closer and c == closer:
-                break
-            if c == ")" and closer != ")":
-                if self.depth == 0:
-                    self.i = i + 1  # a stray ')' at top level: skip it
+            if c in _LIST_SPECIAL:  # an operator, a newline or a closer; at any other character a pipeline starts
+                if c == "\n":
+                    self.newline()
+                    if items:
+                        op = op or "\n"
                     continue
-                break
-            if c == ";":  # ';;' (a lone ';' and ';&' were taken above)
-                if ";;" in stops:
+                nxt = s[i + 1] if i + 1 < n else ""
+                if c == ";" and nxt != ";":
+                    self.i = i + 1
+                    op = ";"
+                    continue
+                if closer and c == closer:
                     break
-                self.i = i + 2
-                op = ";"
-                continue
-            if stops:
+                if c == ")" and closer != ")":
+                    if self.depth == 0:
+                        self.i = i + 1  # a stray ')' at top level: skip it
+                        continue
+                    break
+                if c == ";":  # ';;' (a lone ';' and ';&' were taken above)
+                    if ";;" in stops:
+                        break
+                    self.i = i + 2
+                    op = ";"
+                    continue
+                if (c == "&" or c == "|") and nxt == c:
+                    op = c + c
+                    self.i = i + 2
+                    continue
+                if c == "&" and nxt != ">":
+                    if items:
+                        script.background.add(len(items) - 1)
+                    self.i = i + 1
+                    op = "&"
+                    continue
+            if stops:  # (no stop word starts with a character of _LIST_SPECIAL: the order of the tests is free)
                 w = self.peek_word()
                 if w in stops:
                     break
-            if (c == "&" or c == "|") and nxt == c:
-                op = c + c
-                self.i = i + 2
-                continue
-            if c == "&" and nxt != ">":
-                if items:
-                    script.background.add(len(items) - 1)
-                self.i = i + 1
-                op = "&"
-                continue
             pipeline = self.parse_pipeline(stops, closer)
             if pipeline.commands:
                 items.append((op if items else "", pipeline))
@@ -318,7 +324,8 @@ class _Parser:
             end = self.n if end < 0 else end + 2
             self.i = end
             return Simple(words=[Word("((…))", literal=True)])
-        w = self.peek_word()
+        # a keyword starts with one of these (a stop word only counts inside a compound command)
+        w = self.peek_word() if stops or c in _KEYWORD_START else ""
         if w and w in stops:
             return None
         if w == "{":
