@@ -95,8 +95,6 @@ class Env:
     _cache: dict = field(default_factory=dict)
     #: resolved paths, (text, cwd) -> PathRef: the same few paths recur command after command (see :meth:`norm`)
     _norms: dict = field(default_factory=dict, compare=False, repr=False)
-    #: memoized shell analyses for this environment: (command, cwd, id(policy)) -> (policy, result)
-    memo: dict = field(default_factory=dict)
 
     @classmethod
     def build(cls, root: str, *, memory_globs=None, guarded_globs=None, policy_rels=(), extra=()) -> Env:

@@ -29,6 +29,14 @@ _BLANKS = frozenset(" \t\r\f\v")
 _SKIPPABLE = frozenset(" \t\r\f\v\\#")
 #: the characters a redirection can start with (:meth:`_Parser.try_redirect` returns None for any other)
 _REDIRECT_START = frozenset("<>&0123456789{")
+#: the characters at which :meth:`_Parser.parse_simple` does something else than read a word (an operator, a
+#: closer, a redirection, a parenthesis)
+_SIMPLE_SPECIAL = frozenset("\n;|&)}(") | _REDIRECT_START
+#: the characters at which :meth:`_Parser.parse_list` sees an operator, a newline or a closer
+_LIST_SPECIAL = frozenset("\n;)&|}")
+#: the first characters of the keywords :meth:`_Parser.parse_command` looks for ({, [[, if, while, until, for,
+#: select, case, function)
+_KEYWORD_START = frozenset("{[iwufsc")
 _WORD_BREAK = frozenset(" \t\r\f\v;&|<>()\n")
 _PLAIN = re.compile(r"[^\s;&|<>()'\"\\$`]+")
 _BARE = re.compile(r"[^\s;&|<>()'\"\\$`]*")
@@ -189,43 +197,44 @@ class _Parser:
             if i >= n:
                 break
             c = s[i]
-            if c == "\n":
-                self.newline()
-                if items:
-                    op = op or "\n"
-                continue
-            nxt = s[i + 1] if i + 1 < n else ""
-            if c == ";" and nxt != ";":
-                self.i = i + 1
-                op = ";"
-                continue
-            if closer and c == closer:
-                break
-            if c == ")" and closer != ")":
-                if self.depth == 0:
-                    self.i = i + 1  # a stray ')' at top level: skip it
+            if c in _LIST_SPECIAL:  # an operator, a newline or a closer; at any other character a pipeline starts
+                if c == "\n":
+                    self.newline()
+                    if items:
+                        op = op or "\n"
                     continue
-                break
-            if c == ";":  # ';;' (a lone ';' and ';&' were taken above)
-                if ";;" in stops:
+                nxt = s[i + 1] if i + 1 < n else ""
+                if c == ";" and nxt != ";":
+                    self.i = i + 1
+                    op = ";"
+                    continue
+                if closer and c == closer:
                     break
-                self.i = i + 2
-                op = ";"
-                continue
-            if stops:
+                if c == ")" and closer != ")":
+                    if self.depth == 0:
+                        self.i = i + 1  # a stray ')' at top level: skip it
+                        continue
+                    break
+                if c == ";":  # ';;' (a lone ';' and ';&' were taken above)
+                    if ";;" in stops:
+                        break
+                    self.i = i + 2
+                    op = ";"
+                    continue
+                if (c == "&" or c == "|") and nxt == c:
+                    op = c + c
+                    self.i = i + 2
+                    continue
+                if c == "&" and nxt != ">":
+                    if items:
+                        script.background.add(len(items) - 1)
+                    self.i = i + 1
+                    op = "&"
+                    continue
+            if stops:  # (no stop word starts with a character of _LIST_SPECIAL: the order of the tests is free)
                 w = self.peek_word()
                 if w in stops:
                     break
-            if (c == "&" or c == "|") and nxt == c:
-                op = c + c
-                self.i = i + 2
-                continue
-            if c == "&" and nxt != ">":
-                if items:
-                    script.background.add(len(items) - 1)
-                self.i = i + 1
-                op = "&"
-                continue
             pipeline = self.parse_pipeline(stops, closer)
             if pipeline.commands:
                 items.append((op if items else "", pipeline))
@@ -250,8 +259,9 @@ class _Parser:
         pipe.pipes = pipes
         pipe.negated = False
         s, n = self.s, self.n
-        self.skip_blanks()
-        while self.peek() == "!" and (self.peek(1) in _BLANKS or self.peek(1) == ""):
+        if self.i < n and s[self.i] in _SKIPPABLE:
+            self.skip_blanks()
+        while self.i < n and s[self.i] == "!" and (self.i + 1 == n or s[self.i + 1] in _BLANKS):
             pipe.negated = True
             self.i += 1
             self.skip_blanks()
@@ -314,7 +324,8 @@ class _Parser:
             end = self.n if end < 0 else end + 2
             self.i = end
             return Simple(words=[Word("((…))", literal=True)])
-        w = self.peek_word()
+        # a keyword starts with one of these (a stop word only counts inside a compound command)
+        w = self.peek_word() if stops or c in _KEYWORD_START else ""
         if w and w in stops:
             return None
         if w == "{":
@@ -523,48 +534,53 @@ class _Parser:
         while True:
             i = self.i
             if i < n and s[i] in _SKIPPABLE:
-                self.skip_blanks()
-                i = self.i
+                if s[i] == " " and (i + 1 == n or s[i + 1] not in _SKIPPABLE):
+                    i = self.i = i + 1  # one blank between words (the commonest case): no call
+                else:
+                    self.skip_blanks()
+                    i = self.i
             if i >= n:
                 break
             c = s[i]
-            if c in "\n;|" or (c == "&" and not self.startswith("&>")):
-                break
-            if c == ")" or (closer and c == closer and not cmd.words and closer == "}"):
-                break
-            if closer == "}" and c == "}" and (self.peek(1) in _WORD_BREAK or self.peek(1) == ""):
-                break
-            if c in _REDIRECT_START:
-                red = self.try_redirect()
-                if red is not None:
-                    cmd.redirects.append(red)
+            if c in _SIMPLE_SPECIAL:  # the tests below look only at these characters: a word starts otherwise
+                if c in "\n;|" or (c == "&" and not self.startswith("&>")):
+                    break
+                if c == ")" or (closer and c == closer and not cmd.words and closer == "}"):
+                    break
+                if closer == "}" and c == "}" and (self.peek(1) in _WORD_BREAK or self.peek(1) == ""):
+                    break
+                if c in _REDIRECT_START:
+                    red = self.try_redirect()
+                    if red is not None:
+                        cmd.redirects.append(red)
+                        continue
+                if c == "(":
+                    if cmd.words and not cmd.assigns and self.startswith("()"):
+                        self.i += 2
+                        return self.function_body(cmd.words[0].text)
+                    if cmd.words and self.startswith("()") is False and len(cmd.words) == 1 and self.s[self.i + 1:].lstrip(" \t").startswith(")"):
+                        self.i = self.s.index(")", self.i) + 1
+                        return self.function_body(cmd.words[0].text)
+                    # unexpected '(' inside a command: skip it
+                    self.i += 1
                     continue
-            if c == "(":
-                if cmd.words and not cmd.assigns and self.startswith("()"):
-                    self.i += 2
-                    return self.function_body(cmd.words[0].text)
-                if cmd.words and self.startswith("()") is False and len(cmd.words) == 1 and self.s[self.i + 1:].lstrip(" \t").startswith(")"):
-                    self.i = self.s.index(")", self.i) + 1
-                    return self.function_body(cmd.words[0].text)
-                # unexpected '(' inside a command: skip it
-                self.i += 1
-                continue
             w = self.read_word()
             if w is None:
                 self.i += 1
                 continue
             if not cmd.words:
                 eq = w.text.find("=")
-                if w.quoted and 0 <= w.qstart <= eq:
+                if eq > 0 and w.quoted and 0 <= w.qstart <= eq:
                     eq = -1
-                name = w.text[:eq].rstrip("+")
-                if eq > 0 and name.replace("_", "a").isalnum() and not name[0].isdigit():
-                    value = _split_assignment(w, eq)
-                    if self.peek() == "(" and value.text == "":  # array assignment a=(…)
-                        end = self.s.find(")", self.i)
-                        self.i = self.n if end < 0 else end + 1
-                    cmd.assigns.append((name, value))
-                    continue
+                if eq > 0:
+                    name = w.text[:eq].rstrip("+")
+                    if name.replace("_", "a").isalnum() and not name[0].isdigit():
+                        value = _split_assignment(w, eq)
+                        if self.peek() == "(" and value.text == "":  # array assignment a=(…)
+                            end = self.s.find(")", self.i)
+                            self.i = self.n if end < 0 else end + 1
+                        cmd.assigns.append((name, value))
+                        continue
             cmd.words.append(w)
         if not cmd.words and not cmd.assigns and not cmd.redirects:
             return None
@@ -623,24 +639,12 @@ class _Parser:
         i = self.i
         if i >= n:
             return None
-        parts: list[str] = []
         word = _new(Word)  # slot by slot (no generated __init__ frame)
-        word.text = ""
         word.literal = True
         word.quoted = False
         word.subs = []
         word.procsubs = []
         word.qstart = -1
-        start = i
-        # process substitution at word start
-        if s[i] in "<>" and i + 1 < n and s[i + 1] == "(":
-            direction = s[i]
-            self.i = i + 2
-            inner = self.nested_until(")")
-            word.procsubs.append((direction, inner))
-            word.literal = False
-            word.text = direction + "(…)"
-            return word
         plain = _PLAIN.match
         m = plain(s, i)
         if m is not None:
@@ -649,8 +653,20 @@ class _Parser:
                 self.i = j
                 word.text = m.group()
                 return word
+        word.text = ""
+        parts: list[str] = []
+        start = i
+        if m is not None:
             parts.append(m.group())
-            i = j
+            i = m.end()
+        elif s[i] in "<>" and i + 1 < n and s[i + 1] == "(":  # process substitution at word start
+            direction = s[i]
+            self.i = i + 2
+            inner = self.nested_until(")")
+            word.procsubs.append((direction, inner))
+            word.literal = False
+            word.text = direction + "(…)"
+            return word
         while i < n:
             m = plain(s, i)
             if m is not None:

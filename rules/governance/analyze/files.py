@@ -18,7 +18,7 @@ from .words import _long, _operands, _opts_and_operands
 def _h_rm(w: Walker, tool, argv, cwd, stdin, effects, taints):
     flags, ops, _ = _opts_and_operands(argv[1:], set())
     names = {_long("rm", f) if len(f) > 1 else f for f in flags}
-    find_ctx = getattr(w, "_find_ctx", None)
+    find_ctx = w._find_ctx
     recursive = bool(names & {"r", "R", "recursive"}) or find_ctx is not None
     if not ops:
         ops = ["?"] if recursive else []

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import functools
-
 from .archives import _h_7z, _h_cloud_copy, _h_patch, _h_tar, _h_unzip
 from .awk import _h_awk
 from .cuticle import _h_cuticle, _h_package
@@ -42,32 +40,17 @@ _FINAL = {
 _C_HANDLER, _C_SHELL, _C_INTERP, _C_SQL, _C_WIPER, _C_ESCALATOR, _C_NET, _C_WRITE, _C_READ, _C_EXEC = range(10)
 
 
-@functools.lru_cache(maxsize=4096)
-def _category(tool: str) -> int:
-    """How ``Walker.final`` handles a tool, in priority order (one cached lookup instead of a chain of tests)."""
-    if tool in _FINAL:
-        return _C_HANDLER
-    for members, cat in ((SHELLS, _C_SHELL), (INTERPRETERS, _C_INTERP), (SQL_CLIENTS, _C_SQL)):
-        if tool in members:
-            return cat
-    if tool in DEVICE_WIPERS or tool.startswith("mkfs"):
-        return _C_WIPER
-    for members, cat in ((ESCALATORS, _C_ESCALATOR), (NET_TOOLS, _C_NET), (WRITE_TOOLS, _C_WRITE),
-                         (READ_TOOLS, _C_READ)):
-        if tool in members:
-            return cat
-    return _C_EXEC
-
-
-#: ``_category`` of every tool some set names, filled on first use (one dict lookup per command in ``final``)
+#: how ``Walker.final`` handles each tool some set names, filled on first use (one dict lookup per command): the
+#: first of _FINAL (a handler), SHELLS, INTERPRETERS, SQL_CLIENTS, DEVICE_WIPERS (and ``mkfs*``), ESCALATORS,
+#: NET_TOOLS, WRITE_TOOLS and READ_TOOLS that holds it; any other tool is run as an exec
 _CATEGORIES: dict[str, int] = {}
 
 
 def _category_missing(tool: str) -> int:
-    """``_category(tool)`` for a tool :data:`_CATEGORIES` lacks: the table is built on the first call; after that
-    a missing tool is in none of the sets, so only the ``mkfs`` prefix test of ``_category`` remains."""
+    """The category of a tool :data:`_CATEGORIES` lacks: the table is built on the first call; after that a
+    missing tool is in none of the sets, so only the ``mkfs`` prefix test remains."""
     if not _CATEGORIES:
-        # lowest priority first, so that a tool in two sets ends with _category's (earlier) answer
+        # lowest priority first, so that a tool in two sets ends with the earlier set's category
         for members, cat in ((READ_TOOLS, _C_READ), (WRITE_TOOLS, _C_WRITE), (NET_TOOLS, _C_NET),
                              (ESCALATORS, _C_ESCALATOR), (DEVICE_WIPERS, _C_WIPER), (SQL_CLIENTS, _C_SQL),
                              (INTERPRETERS, _C_INTERP), (SHELLS, _C_SHELL), (_FINAL, _C_HANDLER)):

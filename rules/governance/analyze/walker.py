@@ -54,6 +54,10 @@ _MAX_NEST = 12
 class Walker:
     """Walks a parsed script, unwrapping and typing every simple command."""
 
+    __slots__ = ("env", "opts", "out", "vars", "psub_texts", "namerefs", "sub_values", "tainted", "downloads",
+                 "written", "branch", "git_branch", "nest", "ide_possible", "stashed", "sub_secret", "functions",
+                 "aliases", "positional", "cwd_hint", "at", "_find_ctx")
+
     def __init__(self, env: Env, opts: Options | None = None, *, git_branch=None) -> None:
         self.env = env
         self.opts = opts or Options()
@@ -88,6 +92,8 @@ class Walker:
         self.cwd_hint: str | None = env.root
         #: the index of the segment being typed (= len(out.segments)): what a violation found now belongs to
         self.at = 0
+        #: inside ``find … -exec``: whether a filter narrows the files and the names they match (see find.py)
+        self._find_ctx = None
 
     # -- reporting -----------------------------------------------------------------------------------
     def report(self, v: Violation | None) -> bool:
@@ -368,7 +374,7 @@ class Walker:
         redirects = cmd.redirects
         effects: list[Effect] = []
         self.cwd_hint = cwd
-        if len(argv) > 1 and any("{" in a for a in argv):
+        if len(argv) > 1 and "{" in "\x00".join(argv):  # one search of the joined words beats a generator
             argv, dyn_flags, word_taint = self.braced(cmd, argv, dyn_flags, word_taint)
         if redirects:
             stdin = self.redirections(redirects, cwd, via, stdin, effects)
@@ -821,7 +827,6 @@ class Walker:
 
 Walker.find_exec = _walker_find_exec  # type: ignore[attr-defined]
 Walker.find_delete = _walker_find_delete  # type: ignore[attr-defined]
-Walker._find_ctx = None  # type: ignore[attr-defined]
 
 
 Walker.current_branch = _walker_current_branch  # type: ignore[attr-defined]

@@ -95,6 +95,37 @@ def test_assignments_are_not_commands():
     assert [w.text for w in cmd.words] == ["env"]
 
 
+FIRST_WORDS = [
+    ('"A=1" b', ["A=1", "b"], []),  # a quote before the "=": a word, not an assignment
+    ("A='1 2' b", ["b"], [("A", "1 2")]),
+    ("A+=x b", ["b"], [("A", "x")]),
+    ("=x y", ["=x", "y"], []),
+    ("1A=x y", ["1A=x", "y"], []),
+    ("2>err a", ["a"], []),
+    ("{a,b} c", ["{a,b}", "c"], []),
+    ("a\xa0b c", ["a\xa0b", "c"], []),  # a blank bash does not split on is part of the word
+    ("selected x", ["selected", "x"], []),  # starts like a keyword
+    ("iffy; fix; done_", ["iffy", "fix", "done_"], []),
+]
+
+
+@pytest.mark.parametrize("command,expected_words,expected_assigns", FIRST_WORDS, ids=[c for c, _, _ in FIRST_WORDS])
+def test_words_and_assignments_are_told_apart_whatever_character_starts_them(command, expected_words,
+                                                                            expected_assigns):
+    cmds = list(iter_simple(parse(command)))
+    assert [w.text for c in cmds for w in c.words] == expected_words
+    assert [(n, w.text) for c in cmds for n, w in c.assigns] == expected_assigns
+
+
+@pytest.mark.parametrize("command,kind", [("select x in a b; do c; done", "for"), ("until a; do b; done", "while"),
+                                          ("case x in y) z;; esac", "case"), ("function f { a; }", "function"),
+                                          ("{ a; }", "group"), ("while a; do b; done", "while"), ("if a; then b; fi", "if"),
+                                          ("for x in 1; do b; done", "for")])
+def test_every_compound_keyword_opens_its_compound_command(command, kind):
+    cmd = parse(command).items[0][1].commands[0]
+    assert isinstance(cmd, Compound) and cmd.kind == kind
+
+
 def test_operators_before_each_pipeline_are_recorded():
     script = parse("a && b || c; d & e")
     assert [op for op, _ in script.items] == ["", "&&", "||", ";", "&"]
