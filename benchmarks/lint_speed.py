@@ -77,22 +77,32 @@ def forget_memos() -> None:
     import rules.poisoning.detect
     import rules.unicode
     import tiers.arbitrate
+    import tiers.arbitration.compare
+    import tiers.arbitration.decide
+    import tiers.arbitration.scope
+    import tiers.arbitration.structure
+    import tiers.arbitration.values
     import tiers.classify
     import tiers.concepts.analysis
     import tiers.concepts.memos
     import tiers.concepts.patterns
+    import tiers.expiry
     import tiers.lexicon
     import tiers.markdown
     import tiers.stamps
     import tiers.text
 
+    # the comparisons' memos too (shapes, stems, inferences, scope ends of the constraints and lines checked)
     for module in (rules.document, rules.poisoning.detect, rules.unicode, tiers.classify, tiers.lexicon, tiers.markdown,
-                   tiers.stamps, tiers.text, tiers.concepts.patterns, tiers.concepts.analysis, tiers.arbitrate):
+                   tiers.stamps, tiers.text, tiers.concepts.patterns, tiers.concepts.analysis, tiers.arbitrate,
+                   tiers.arbitration.compare, tiers.arbitration.decide, tiers.arbitration.scope,
+                   tiers.arbitration.structure, tiers.arbitration.values, tiers.expiry):
         for value in list(vars(module).values()):
             if callable(getattr(value, "cache_clear", None)) and getattr(value, "__module__", "") == module.__name__:
                 info = value.cache_info()
                 if info.maxsize is None or info.maxsize > 1:  # memos of content, not compiled-pattern singletons
                     value.cache_clear()
+    getattr(tiers.arbitration.compare, "_SIGNED", {}).clear()
     getattr(tiers.arbitrate, "_FILE_CACHE", {}).clear()  # the constraint index of each file
     getattr(tiers.arbitrate, "_DISK", {}).clear()  # the in-memory side of .cuticle/cache: file indexes by content
     getattr(tiers.concepts.memos, "_PATTERN_MEMO", {}).clear()
