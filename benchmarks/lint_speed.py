@@ -1,12 +1,19 @@
-"""Lint a generated 10,000-line workspace and print wall and CPU times (goal: under 1 s for a full lint), then
-re-lint it with the lint result cache after no change and after small edits.
+"""Lint a generated 10,000-line workspace and print wall and CPU times (budget: 2.5 s for a cold lint, issue
+#18), then re-lint it with the lint result cache after no change and after small edits.
 
 The workspace mixes user directives, decisions, observations, hypotheses (EN and RU), duplicates, a few
 secrets and poisoned lines across MEMORY.md, USER.md and daily notes. Usage: python benchmarks/lint_speed.py
+
+``--findings OUT.json`` times nothing: it writes the CU201 findings of a real `cuticle lint --format json` (with
+--jobs 1 and the default) on that workspace, on a generated one whose lines contradict its constraints, and on
+sample-workspace. Run it before and after a change to the contradiction check's speed and compare the files
+(`cmp`): a speed-up must not move a finding.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
 import resource
 import shutil
@@ -33,8 +40,16 @@ TEMPLATES = [
     "- The {svc} team meets on {day} at {n}:30.",
 ]
 
+#: lines that contradict the constraints TEMPLATES makes (a flip, a guess, another value, a permission in RU)
+CONTRADICTING = [
+    "- Deploying {svc} on {day} is fine.",
+    "- Probably fine to deploy {svc} on {day} after the freeze.",
+    "- We use {db} for {svc} now.",
+    "- Для {svc} отчёты можно присылать после {n}:00.",
+]
 
-def generate(root: Path, total: int = 10_000, seed: int = 7) -> None:
+
+def generate(root: Path, total: int = 10_000, seed: int = 7, templates: list[str] = TEMPLATES) -> None:
     rng = random.Random(seed)
     files = {"MEMORY.md": 4000, "USER.md": 1000}
     for d in range(1, 11):
@@ -42,7 +57,7 @@ def generate(root: Path, total: int = 10_000, seed: int = 7) -> None:
     for rel, n in files.items():
         lines = [f"# {rel}"]
         for i in range(n - 1):
-            t = rng.choice(TEMPLATES)
+            t = rng.choice(templates)
             lines.append(t.format(svc=f"svc{rng.randint(1, 400)}", day=rng.choice(["Friday", "Monday", "Sunday"]),
                                   db=rng.choice(["SQLite", "Postgres"]), n=rng.randint(1, 9999)))
             if i % 997 == 0:
@@ -62,22 +77,32 @@ def forget_memos() -> None:
     import rules.poisoning.detect
     import rules.unicode
     import tiers.arbitrate
+    import tiers.arbitration.compare
+    import tiers.arbitration.decide
+    import tiers.arbitration.scope
+    import tiers.arbitration.structure
+    import tiers.arbitration.values
     import tiers.classify
     import tiers.concepts.analysis
     import tiers.concepts.memos
     import tiers.concepts.patterns
+    import tiers.expiry
     import tiers.lexicon
     import tiers.markdown
     import tiers.stamps
     import tiers.text
 
+    # the comparisons' memos too (shapes, stems, inferences, scope ends of the constraints and lines checked)
     for module in (rules.document, rules.poisoning.detect, rules.unicode, tiers.classify, tiers.lexicon, tiers.markdown,
-                   tiers.stamps, tiers.text, tiers.concepts.patterns, tiers.concepts.analysis, tiers.arbitrate):
+                   tiers.stamps, tiers.text, tiers.concepts.patterns, tiers.concepts.analysis, tiers.arbitrate,
+                   tiers.arbitration.compare, tiers.arbitration.decide, tiers.arbitration.scope,
+                   tiers.arbitration.structure, tiers.arbitration.values, tiers.expiry):
         for value in list(vars(module).values()):
             if callable(getattr(value, "cache_clear", None)) and getattr(value, "__module__", "") == module.__name__:
                 info = value.cache_info()
                 if info.maxsize is None or info.maxsize > 1:  # memos of content, not compiled-pattern singletons
                     value.cache_clear()
+    getattr(tiers.arbitration.compare, "_SIGNED", {}).clear()
     getattr(tiers.arbitrate, "_FILE_CACHE", {}).clear()  # the constraint index of each file
     getattr(tiers.arbitrate, "_DISK", {}).clear()  # the in-memory side of .cuticle/cache: file indexes by content
     getattr(tiers.concepts.memos, "_PATTERN_MEMO", {}).clear()
@@ -156,7 +181,36 @@ def bench(ws: Workspace, select: list[str] | None, runs: int = 3, cold: bool = F
     return statistics.median(times), statistics.median(cpu), found
 
 
-def main() -> int:
+def findings(out: Path) -> None:
+    """The CU201 findings (JSON) of `cuticle lint` with --jobs 1 and the default jobs on the 10,000-line workspace,
+    on a 4,000-line one with contradicting lines, and on sample-workspace."""
+    got = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        plain, mixed = Path(tmp) / "plain", Path(tmp) / "mixed"
+        generate(plain)
+        generate(mixed, total=4000, seed=11, templates=TEMPLATES + CONTRADICTING)
+        sample = Path(tmp) / "sample"
+        shutil.copytree(ROOT / "sample-workspace", sample, ignore=shutil.ignore_patterns(".cuticle"))
+        for name, root in (("10k", plain), ("contradicting", mixed), ("sample-workspace", sample)):
+            for jobs in (1, 0):
+                proc = subprocess.run([sys.executable, "-m", "gate", "lint", "--workspace", str(root), "--format",
+                                       "json", "--select", "CU201", "--jobs", str(jobs), "--no-cache"],
+                                      capture_output=True, cwd=root)
+                if proc.returncode not in (0, 1):
+                    raise SystemExit(f"cuticle lint failed: {proc.stderr.decode()[-400:]}")
+                found = json.loads(proc.stdout)["findings"]
+                got[f"{name} --jobs {jobs}"] = found
+                print(f"{name} --jobs {jobs}: {len(found)} CU201 findings")
+    out.write_text(json.dumps(got, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--findings", type=Path, metavar="OUT.json", help="write CU201 findings instead of timing")
+    args = ap.parse_args(argv)
+    if args.findings:
+        findings(args.findings)
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         generate(root)

@@ -41,6 +41,7 @@ def _session_bound() -> re.Pattern[str]:
                       r"\b(?:в|на)\s+(?:эт(?:ой|у)|текущ(?:ей|ую))\s+сесси[июя]\b", re.I)
 
 
+@functools.lru_cache(maxsize=8192)  # asked for each DECISION a line meets: a lint asks ~40,000 times
 def scope_end(text: str, today: _dt.date) -> _dt.date | None:
     """The last day a scope's date bound covers ("until Dec 6" -> Dec 6), or None without one. A date without a
     year is the nearest such date not more than half a year after ``today`` (a bound written last December is

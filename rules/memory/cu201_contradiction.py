@@ -42,7 +42,11 @@ def prepare(run):
         # lines checked below are not classified a second time (a pure function of the text: same tiers).
         cache["CU201.classified"] = classified = {}
         try:
-            cache["CU201.index"] = ConstraintIndex.from_workspace(run.ws, classified=classified)
+            cache["CU201.index"] = index = ConstraintIndex.from_workspace(run.ws, classified=classified)
+            if warmed and len(index):
+                # the comparisons load before the lint processes fork, not once in each (~25 ms of patterns)
+                import tiers.arbitration.compare  # noqa: F401
+                import tiers.arbitration.scope  # noqa: F401
         finally:
             if warmed:  # what indexing did not take (lines already memoized here) is dropped
                 from tiers.classify import seed_classifications
@@ -160,8 +164,12 @@ def check(ctx):
 
 
 def _problems(ctx, arbitrate):
+    decided = {}  # a line repeated in the file is decided once (the decision depends on its content and place)
     for line, tier, scope in _tiers(ctx):
-        result = arbitrate(_index(ctx), line.content, tier, file=ctx.path, scope=scope)
+        key = (line.content, tier, scope)
+        result = decided.get(key)
+        if result is None:
+            result = decided[key] = arbitrate(_index(ctx), line.content, tier, file=ctx.path, scope=scope)
         if result.decision != "block" or not result.conflicts:
             continue
         cf = result.conflicts[0]

