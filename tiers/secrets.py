@@ -194,9 +194,8 @@ def _token_run(text: str) -> bool:
     """Some match of the random-looking-token pattern may start in ``text`` (a run of 24 token characters)."""
     if len(text) < 24:
         return False
-    if text.isascii():
-        return _RUN in text.encode().translate(_TOKEN_BYTES)
-    return _rx(_TOKEN_RUN).search(text) is not None
+    # the class is ASCII-only: every byte of a non-ASCII character's UTF-8 form (>= 0x80) translates to a blank
+    return _RUN in text.encode("utf-8", "surrogatepass").translate(_TOKEN_BYTES)
 
 
 @functools.lru_cache(maxsize=None)
@@ -221,7 +220,23 @@ def _folded(text: str) -> str:
 def _unicode_hits(text: str) -> list[int]:
     """Indexes (ascending) of the patterns one of whose anchors non-ASCII ``text`` holds (folded)."""
     low = _folded(text)
-    return [i for i, p in enumerate(_PATTERNS) if any(a in low for a in p.anchors)]
+    found: set[int] = set()
+    for c, anchors in _tables(False):
+        if c in low:
+            for a, idx in anchors:
+                if a in low:
+                    found.update(idx)
+    for a, idx in _non_ascii_anchors():
+        if a in low:
+            found.update(idx)
+    return sorted(found)
+
+
+@functools.cache
+def _non_ascii_anchors() -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The anchors the ASCII tables leave out (``пароль``, ``hasło``), each with the patterns that hold it."""
+    return tuple((a, tuple(i for i, p in enumerate(_PATTERNS) if a in p.anchors))
+                 for a in _ALL_ANCHORS if not a.isascii())
 
 
 def _needed(text: str) -> list[int]:
