@@ -12,10 +12,16 @@ from ..invariants._targets import unknown_stash
 from .archives import _apply_patches
 from .model import Effect, _names_flow
 from .words import _operands, _opts_and_operands
+from .worktree import checkout_branch, git_lines as _git_lines, git_top as _git_top, merge, pick, rebase, \
+    reset_keep, update_work_tree
 
 #: the git subcommands an invariant or a write effect looks at
 _GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config", "apply",
-                          "am", "stash", "clone", "clean", "reset"})
+                          "am", "stash", "clone", "clean", "reset", "merge", "pull", "fetch", "cherry-pick", "revert",
+                          "rebase", "remote"})
+#: subcommands after which a revision named later in the same command line may point somewhere else than now
+_MOVES_REFS = frozenset({"commit", "merge", "pull", "fetch", "cherry-pick", "revert", "rebase", "reset", "am",
+                         "stash", "remote"})
 
 
 def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -27,6 +33,8 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
     args = argv[1:]
     repo = cwd
     aliases: dict[str, str] = {}
+    #: the repository is one only known when it runs (``--git-dir``, ``GIT_DIR=…`` set in the command line)
+    dynamic = "GIT_DIR" in w.vars or "GIT_WORK_TREE" in w.vars
     i = 0
     while i < len(args):
         a = args[i]
@@ -45,10 +53,12 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if a in ("--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env") and i + 1 < len(args):
             if a == "--work-tree":
                 repo = w.env.cd(repo, args[i + 1])
+            dynamic = dynamic or a == "--git-dir"
             i += 2
             continue
         if a.startswith("--work-tree="):
             repo = w.env.cd(repo, a.split("=", 1)[1])
+        dynamic = dynamic or a.startswith("--git-dir=")
         if a.startswith("-"):
             i += 1
             continue
@@ -70,7 +80,8 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         effects.append(Effect("git", branch or "", "branch" if branch else ""))
     elif sub in ("checkout", "switch"):
         flags, ops, values = _opts_and_operands(rest, {"-b", "-B", "-c", "-C", "--orphan", "--conflict"})
-        if "--" in rest or (sub == "checkout" and len(ops) >= 2 and not (values.get("b") or values.get("B"))):
+        pathspec = "--" in rest or (sub == "checkout" and len(ops) >= 2 and not (values.get("b") or values.get("B")))
+        if pathspec:
             paths = rest[rest.index("--") + 1:] if "--" in rest else ops[1:]
             for ref in w.paths(paths, repo):
                 effects.append(w.write_effect(ref, f"git {sub} --"))
@@ -78,15 +89,33 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 else (ops[0] if sub == "checkout" and "--" not in rest else None)
             _rewrites(w, f"git {sub}", repo, ["diff", "--name-only", *([source] if source else []), "--"], paths,
                       effects)
+        elif ops[:1] == ["."]:
+            effects.append(w.write_effect(w.env.norm(".", repo), "git checkout ."))
+            _rewrites(w, "git checkout .", repo, ["diff", "--name-only", "--"], ["."], effects)
+        elif not checkout_branch(w, sub, rest, None if dynamic else repo, effects):
+            # `git checkout FILE`: FILE is no revision but a path, restored from the index
+            for ref in w.paths(ops, repo):
+                effects.append(w.write_effect(ref, "git checkout --"))
+            _rewrites(w, "git checkout", repo, ["diff", "--name-only", "--"], ops, effects)
         else:
             new = values.get("b") or values.get("B") or values.get("c") or values.get("C") or values.get("orphan") \
                 or values.get("create")
             target = new or (ops[0] if ops else None)
-            if target and target not in (".", "-") and not target.startswith("HEAD"):
+            if target and target != "-" and not target.startswith("HEAD"):
                 w.branch = target
-            elif target == ".":
-                effects.append(w.write_effect(w.env.norm(".", repo), "git checkout ."))
-                _rewrites(w, "git checkout .", repo, ["diff", "--name-only", "--"], ["."], effects)
+            if ops:
+                w.git_moved = True  # HEAD now points elsewhere: later revisions in this line are not known now
+    elif sub in ("merge", "pull", "cherry-pick", "revert", "rebase"):
+        where = None if dynamic else repo
+        if sub == "merge":
+            merge(w, rest, where, effects)
+        elif sub == "pull":
+            update_work_tree(w, "git pull", where, None, effects, why="it merges commits it fetches from a remote, "
+                             "which cuticle cannot see before they arrive")
+        elif sub == "rebase":
+            rebase(w, rest, where, effects)
+        else:
+            pick(w, sub, rest, where, effects)
     elif sub in ("mv", "rm"):
         flags, ops, values = _opts_and_operands(rest, set())
         if not (sub == "rm" and "cached" in flags):
@@ -105,6 +134,8 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if "hard" in flags:
             rev = [o for o in ops if o != "--"][:1]
             _rewrites(w, "git reset --hard", repo, ["diff", "--name-only", *(rev or ["HEAD"]), "--"], [], effects)
+        elif {"keep", "merge"} & set(flags):
+            reset_keep(w, "keep" if "keep" in flags else "merge", rest, None if dynamic else repo, effects)
     elif sub == "clean":
         flags, ops, values = _opts_and_operands(rest, {"-e", "--exclude"})
         fset = set(flags)
@@ -154,6 +185,8 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 ops = ops[1:]
             if len(ops) >= 2:
                 _command_setting(w, ops[0], ops[1], cwd)
+    if sub in _MOVES_REFS:
+        w.git_moved = True  # a fetch, commit, merge… changes what HEAD and remote branches point to
     return "git", None
 
 
@@ -214,28 +247,6 @@ def _rewrites(w: Walker, how: str, repo, listing: list[str], specs: list[str], e
             effects.append(w.write_effect(ref, how))
 
 
-def _git_lines(repo: str | None, args: list[str]) -> list[str] | None:
-    """The output lines of a read-only ``git -C REPO ARGS`` (None: no git, an error or a slow answer)."""
-    import subprocess
-
-    try:
-        out = subprocess.run(["git", "-C", repo or ".", *args], capture_output=True, text=True, timeout=3,
-                             check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if out.returncode != 0:
-        return None
-    return [line for line in out.stdout.splitlines() if line.strip()]
-
-
-def _git_top(repo: str | None) -> str | None:
-    """The directory holding ``.git`` at or above ``repo``."""
-    d = repo
-    while d and d != "/":
-        if os.path.exists(d + "/.git"):
-            return d
-        d = d.rsplit("/", 1)[0] or "/"
-    return None
 
 
 def _stash_names(repo: str | None, which: list[str]) -> list[str] | None:

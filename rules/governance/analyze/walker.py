@@ -78,6 +78,7 @@ class Walker:
         self.ide_possible = True  # cleared when the raw command cannot mention an IDE socket
         #: shell functions and aliases defined earlier in this command line (name -> body / expansion text)
         self.stashed = False  # `git stash` ran earlier in this command line
+        self.git_moved = False  # a git command earlier in this command line moved HEAD, a branch or a remote ref
         #: a substitution in the current command's words printed a protected or credential file
         self.sub_secret = False
         self.functions: dict[str, list[Script]] = {}
