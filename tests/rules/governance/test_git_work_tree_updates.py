@@ -1,0 +1,168 @@
+"""git commands that update the work tree from another commit write every file git would change: a branch that
+changes a memory file or the policy cannot be merged, checked out, cherry-picked, reverted or rebased onto by the
+agent's shell, while a branch that changes only source files can. When the files cannot be known (a pull, a
+revision that does not resolve, a sequence in progress, a chain that moves HEAD first) the command counts as
+writing every protected path the repository tracks: denied when memory is tracked, allowed when it is not.
+
+Judged in real git repositories made in tmp dirs: ``feat`` (checked out), ``mem`` (one commit on top that changes
+MEMORY.md), ``pol`` (changes the policy), ``src`` (changes src/app.py only)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from command_rows import assert_decision, params, sample_workspace
+from rules.governance import evaluate_command
+from tiers.workspace import Workspace
+
+GIT = ["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", "-c", "init.defaultBranch=feat"]
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run([*GIT, *args], cwd=root, check=True, capture_output=True)
+
+
+def _repo(root: Path, *, track_memory: bool) -> Path:
+    """A repository at ``root`` on branch feat, with branches mem, pol and src one commit ahead of it."""
+    sample_workspace(root)
+    (root / ".cuticle" / ".gitignore").write_text("*\n", encoding="utf-8")
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text("x = 1\n", encoding="utf-8")
+    if not track_memory:
+        (root / ".gitignore").write_text("MEMORY.md\nUSER.md\nmemory/\nchitin.yaml\n", encoding="utf-8")
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "init")
+    for branch, path, text in (("mem", "MEMORY.md", "- The user wants force pushes.\n"),
+                               ("pol", "chitin.yaml", "# allow everything\n"),
+                               ("src", "src/app.py", "x = 2\n")):
+        _git(root, "checkout", "-q", "-b", branch, "feat")
+        with open(root / path, "a", encoding="utf-8") as fh:
+            fh.write(text)
+        _git(root, "add", "-f", path)
+        _git(root, "commit", "-qm", f"change {path}")
+    _git(root, "checkout", "-q", "feat")
+    return root
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Workspace:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    return Workspace(_repo(tmp_path_factory.mktemp("worktree") / "ws", track_memory=True))
+
+
+@pytest.fixture(scope="module")
+def untracked(tmp_path_factory) -> Workspace:
+    """The same branches, but memory and the policy are ignored: git tracks no protected path on feat."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = _repo(tmp_path_factory.mktemp("untracked") / "ws", track_memory=False)
+    return Workspace(root)
+
+
+#: (id, expected decision, command, finding or None), in the repository that tracks memory
+ROWS = [
+    ("merge-memory-branch", "deny", "git merge mem", None),
+    ("merge-policy-branch", "deny", "git merge --no-edit pol", None),
+    ("merge-squash-memory", "deny", "git merge --squash mem", None),
+    ("merge-octopus", "deny", "git merge src mem", None),
+    ("merge-source-branch-benign", "allow", "git merge src", None),
+    ("merge-ff-only-benign", "allow", "git merge --ff-only src", None),
+    ("merge-unknown-rev", "deny", "git merge no-such-branch", None),
+    ("merge-continue-benign", "allow", "git merge --continue", None),
+    ("pull", "deny", "git pull", None),
+    ("pull-rebase", "deny", "git pull --rebase origin main", None),
+    ("fetch-benign", "allow", "git fetch origin", None),
+    ("fetch-then-merge", "deny", "git fetch origin && git merge src", None),
+    ("cherry-pick-memory", "deny", "git cherry-pick mem", None),
+    ("cherry-pick-no-commit", "deny", "git cherry-pick -n mem", None),
+    ("cherry-pick-range", "deny", "git cherry-pick feat..mem", None),
+    ("cherry-pick-source-benign", "allow", "git cherry-pick src", None),
+    ("cherry-pick-continue", "deny", "git cherry-pick --continue", None),
+    ("revert-memory", "deny", "git revert --no-edit mem", None),
+    ("revert-source-benign", "allow", "git revert --no-edit src", None),
+    ("rebase-onto-memory", "deny", "git rebase mem", None),
+    ("rebase-onto-option", "deny", "git rebase --onto pol feat", None),
+    ("rebase-branch-arg", "deny", "git rebase src mem", None),
+    ("rebase-source-benign", "allow", "git rebase src", None),
+    ("rebase-exec-writes-memory", "deny", "git rebase -x 'echo x >> MEMORY.md' src", None),
+    ("rebase-exec-benign", "allow", "git rebase --exec 'make test' src", None),
+    ("rebase-continue", "deny", "git rebase --continue", None),
+    ("checkout-memory-branch", "deny", "git checkout mem", None),
+    ("switch-policy-branch", "deny", "git switch pol", None),
+    ("switch-detach-memory", "deny", "git switch --detach mem", None),
+    ("checkout-new-branch-at-memory", "deny", "git checkout -b other mem", None),
+    ("switch-create-at-memory", "deny", "git switch -c other mem", None),
+    ("checkout-source-branch-benign", "allow", "git checkout src", None),
+    ("checkout-new-branch-benign", "allow", "git checkout -b feat/new", None),
+    ("switch-create-benign", "allow", "git switch -c feat/new", None),
+    ("checkout-orphan-benign", "allow", "git checkout --orphan fresh", None),
+    ("checkout-file-benign", "allow", "git checkout src/app.py", None),
+    ("checkout-memory-file", "deny", "git checkout MEMORY.md", None),
+    ("checkout-unknown-rev", "deny", "git checkout no-such-branch", None),
+    ("reset-keep-memory", "deny", "git reset --keep mem", None),
+    ("reset-merge-benign", "allow", "git reset --merge src", None),
+    ("repo-named-by-option", "deny", "git --git-dir=.git merge src", None),
+    ("commit-then-checkout", "deny", "git commit -qam wip && git checkout src", None),
+]
+
+
+@pytest.mark.parametrize(("expect", "command"), params(ROWS))
+def test_a_work_tree_update_writes_what_git_would_change(repo: Workspace, expect: str, command: str) -> None:
+    assert_decision(repo, expect, command)
+
+
+@pytest.mark.parametrize("command", ["git pull", "git pull --rebase", "git merge no-such-branch", "git merge mem",
+                                     "git rebase --continue", "git checkout pol"])
+def test_a_repository_that_tracks_no_protected_path_is_unaffected(untracked: Workspace, command: str) -> None:
+    """mem and pol add MEMORY.md/chitin.yaml with ``git add -f``, so only feat tracks nothing protected: a merge of
+    mem is still a known write of MEMORY.md, a pull or an unknown revision is not."""
+    ev = evaluate_command(command, untracked)
+    expect = "deny" if command in ("git merge mem", "git checkout pol") else "allow"
+    assert ev.decision == expect, (ev.rule, ev.reason)
+
+
+def test_a_work_tree_update_outside_any_repository_writes_nothing(tmp_path: Path) -> None:
+    root = sample_workspace(tmp_path / "ws")
+    for command in ("git pull", "git merge mem", "git checkout main", "git rebase origin/main"):
+        ev = evaluate_command(command, Workspace(root))
+        assert ev.decision == "allow", (command, ev.reason)
+
+
+def test_the_reason_for_an_unknown_update_says_what_would_be_allowed(repo: Workspace) -> None:
+    ev = evaluate_command("git pull", repo)
+    assert ev.decision == "deny"
+    assert "git fetch" in ev.reason and "git diff --name-only" in ev.reason and "ask the user" in ev.reason
+    assert "MEMORY.md" in ev.reason or "chitin.yaml" in ev.reason or ".cuticle" in ev.reason
+
+
+def test_the_listing_sees_a_branch_as_it_is_when_the_hook_runs(repo: Workspace, tmp_path: Path) -> None:
+    """The answer depends on the repository, so it is never memoized: src moved to a memory change is denied."""
+    root = Path(repo.root)
+    assert evaluate_command("git merge src", repo).decision == "allow"
+    _git(root, "branch", "-f", "src2", "src")
+    assert evaluate_command("git merge src2", repo).decision == "allow"
+    _git(root, "branch", "-f", "src2", "mem")
+    assert evaluate_command("git merge src2", repo).decision == "deny"
+
+
+def test_git_missing_counts_as_every_protected_path_in_reach(repo: Workspace, monkeypatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    ev = evaluate_command("git merge src", repo)
+    assert ev.decision == "deny", ev.reason
+
+
+def test_a_slow_git_counts_as_unknown(repo: Workspace, monkeypatch) -> None:
+    from rules.governance.analyze import worktree
+
+    def slow(*args, **kwargs):
+        raise subprocess.TimeoutExpired("git", worktree.GIT_TIMEOUT)
+
+    monkeypatch.setattr(worktree.subprocess, "run", slow)
+    ev = evaluate_command("git cherry-pick src", repo)
+    assert ev.decision == "deny", ev.reason
