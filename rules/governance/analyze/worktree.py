@@ -78,8 +78,11 @@ def update_work_tree(w, how: str, repo: str | None, listings: list[list[str]] | 
     known when it runs (``--git-dir``, ``GIT_DIR=…``)."""
     w.out.volatile = True  # the answer depends on the repository's state, not only on the command's text
     w.cwd_hint = repo
-    top = None if dynamic or repo is None else git_top(repo)
-    if top is None and not dynamic and repo is not None and not os.environ.get("GIT_DIR"):
+    if repo is None:  # a directory only known when it runs (`cd "$D" && …`, `ssh host …`): it may be the workspace
+        repo, listings = w.env.root, None
+        why = "the repository is only known when it runs"
+    top = None if dynamic else git_top(repo)
+    if top is None and not dynamic and not os.environ.get("GIT_DIR"):
         return  # no repository here: git refuses, nothing is written
     if listings is not None and w.git_moved:
         listings = None
