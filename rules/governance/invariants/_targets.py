@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import glob
 
+from ..paths import PACK_FIX, PACK_WHAT
 from . import Violation
 from . import no_governance_self_modification as _gov
 from . import no_memory_write_via_shell as _mem
@@ -26,7 +27,8 @@ def protected_write(env, ref, how: str, verb: str = "writes", segment: int = -1)
     if not hit:
         return None
     inv, what = hit
-    return Violation(inv, f"{how} {verb} {what}; " + FIXES[inv], segment)
+    return Violation(inv, f"{how} {verb} {what}; " + (PACK_FIX if what.endswith(f"({PACK_WHAT})") else FIXES[inv]),
+                     segment)
 
 
 def link_to(env, tool: str, targets, segment: int = -1) -> Violation | None:
