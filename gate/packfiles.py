@@ -55,7 +55,7 @@ def _results(op, base: str) -> list[tuple[str, str]]:
 
 def pack_refusals(req, ws) -> list[dict]:
     """Refusals for the ops of ``req`` that change what a host's agent, command or skill file declares."""
-    from tiers.hostfiles import controls, is_pack_path
+    from tiers.hostfiles import changed_controls, is_pack_path
 
     base = req.cwd or str(ws.root)
     out: list[dict] = []
@@ -66,10 +66,9 @@ def pack_refusals(req, ws) -> list[dict]:
             continue  # the usual case: no agent, command or skill file (nothing read from disk)
         for path, new in _results(op, base):
             for candidate, rel in _pack_rels(path, base, ws, is_pack_path):
-                before, after = controls(_read(candidate), rel), controls(new, rel)
-                if before == after:
+                changed = changed_controls(_read(candidate), new, rel)
+                if not changed:
                     break
-                changed = sorted(set(before) ^ set(after))
                 out.append({"kind": "cuticle.block/v1", "reason": "host-controls", "file": rel,
                             "message": f"{rel} is a host's agent, command or skill file, and this write changes what "
                                        f"it declares to the host ({_short(changed)}); hooks, tool permissions, MCP "

@@ -99,3 +99,8 @@ def controls(text: str, rel: str) -> tuple[str, ...]:
             i += 1
     out.extend(m.group(0) for m in _INLINE_SHELL.finditer(text))
     return tuple(sorted(out))
+
+
+def changed_controls(old: str, new: str, rel: str) -> list[str]:
+    """The declarations a write from ``old`` to ``new`` adds, changes or removes (empty: the write may go ahead)."""
+    return sorted(set(controls(old, rel)) ^ set(controls(new, rel)))

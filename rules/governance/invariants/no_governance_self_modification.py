@@ -112,6 +112,32 @@ def file_tool_write(tool: str, op: str, what: str) -> Violation:
                      "changed only by the user")
 
 
+def pack_write(call, op: str, ref, what: str) -> Violation | None:
+    """A file tool's write of ``ref``, a host's agent, command or skill file: a whole-file write (``content``)
+    that changes what the file declares to the host (``tiers.hostfiles.changed_controls``) or a delete of one
+    that declares something. Edits and patches are compared by the gate, which applies them as the host would."""
+    from tiers.hostfiles import changed_controls
+
+    args = call.arguments if isinstance(call.arguments, dict) else {}
+    new = args.get("content", args.get("file_text"))
+    if op != "delete" and not isinstance(new, str):
+        return None
+    old = ""
+    if ref.abs:
+        try:
+            with open(ref.abs, encoding="utf-8", errors="surrogateescape") as fh:
+                old = fh.read()
+        except (OSError, ValueError):
+            old = ""
+    changed = changed_controls(old, "" if op == "delete" else new, ref.rel or ref.display)
+    if not changed:
+        return None
+    verb = "deletes" if op == "delete" else "writes"
+    return Violation(INVARIANT.id, f"{call.tool} {verb} {what}, and changes what it declares to the host "
+                     f"({'; '.join(changed)[:120]}); hooks, tool permissions, MCP servers and commands run on load are "
+                     "the user's to set: write the file without them, or ask the user")
+
+
 def state_secret_touch(effects, tool: str) -> Violation | None:
     """The first effect of a call, by any tool, on the stamp key or the server token (a path ending in
     ``.cuticle/key`` or ``.cuticle/serve.json``, wherever the workspace is)."""
