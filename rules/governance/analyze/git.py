@@ -12,16 +12,16 @@ from ..invariants._targets import unknown_stash
 from .archives import _apply_patches
 from .model import Effect, _names_flow
 from .words import _operands, _opts_and_operands
-from .worktree import checkout_branch, git_lines as _git_lines, git_top as _git_top, merge, pick, rebase, \
-    reset_keep, update_work_tree
+from .worktree import checkout_branch, git_lines as _git_lines, git_top as _git_top, merge, pick, plumbing, \
+    rebase, reset_keep, update_work_tree
 
 #: the git subcommands an invariant or a write effect looks at
 _GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config", "apply",
                           "am", "stash", "clone", "clean", "reset", "merge", "pull", "fetch", "cherry-pick", "revert",
-                          "rebase", "remote"})
+                          "rebase", "remote", "read-tree", "checkout-index", "merge-file", "bisect"})
 #: subcommands after which a revision named later in the same command line may point somewhere else than now
 _MOVES_REFS = frozenset({"commit", "merge", "pull", "fetch", "cherry-pick", "revert", "rebase", "reset", "am",
-                         "stash", "remote"})
+                         "stash", "remote", "read-tree", "bisect"})
 
 
 def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -34,7 +34,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
     repo = cwd
     aliases: dict[str, str] = {}
     #: the repository is one only known when it runs (``--git-dir``, ``GIT_DIR=…`` set in the command line)
-    dynamic = "GIT_DIR" in w.vars or "GIT_WORK_TREE" in w.vars
+    dynamic = w.git_env or "GIT_DIR" in w.vars or "GIT_WORK_TREE" in w.vars
     i = 0
     while i < len(args):
         a = args[i]
@@ -53,12 +53,12 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if a in ("--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env") and i + 1 < len(args):
             if a == "--work-tree":
                 repo = w.env.cd(repo, args[i + 1])
-            dynamic = dynamic or a == "--git-dir"
+            dynamic = dynamic or a in ("--git-dir", "--work-tree")  # names are not relative to this repo
             i += 2
             continue
         if a.startswith("--work-tree="):
             repo = w.env.cd(repo, a.split("=", 1)[1])
-        dynamic = dynamic or a.startswith("--git-dir=")
+        dynamic = dynamic or a.startswith(("--git-dir=", "--work-tree="))
         if a.startswith("-"):
             i += 1
             continue
@@ -92,7 +92,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         elif ops[:1] == ["."]:
             effects.append(w.write_effect(w.env.norm(".", repo), "git checkout ."))
             _rewrites(w, "git checkout .", repo, ["diff", "--name-only", "--"], ["."], effects)
-        elif not checkout_branch(w, sub, rest, None if dynamic else repo, effects):
+        elif not checkout_branch(w, sub, rest, repo, effects, dynamic):
             # `git checkout FILE`: FILE is no revision but a path, restored from the index
             for ref in w.paths(ops, repo):
                 effects.append(w.write_effect(ref, "git checkout --"))
@@ -105,17 +105,18 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 w.branch = target
             if ops:
                 w.git_moved = True  # HEAD now points elsewhere: later revisions in this line are not known now
+    elif sub in ("read-tree", "checkout-index", "merge-file", "bisect"):
+        plumbing(w, sub, rest, repo, effects, dynamic)
     elif sub in ("merge", "pull", "cherry-pick", "revert", "rebase"):
-        where = None if dynamic else repo
         if sub == "merge":
-            merge(w, rest, where, effects)
+            merge(w, rest, repo, effects, dynamic)
         elif sub == "pull":
-            update_work_tree(w, "git pull", where, None, effects, why="it merges commits it fetches from a remote, "
-                             "which cuticle cannot see before they arrive")
+            update_work_tree(w, "git pull", repo, None, effects, why="it merges commits it fetches from a remote, "
+                             "which cuticle cannot see before they arrive", dynamic=dynamic)
         elif sub == "rebase":
-            rebase(w, rest, where, effects)
+            rebase(w, rest, repo, effects, dynamic)
         else:
-            pick(w, sub, rest, where, effects)
+            pick(w, sub, rest, repo, effects, dynamic)
     elif sub in ("mv", "rm"):
         flags, ops, values = _opts_and_operands(rest, set())
         if not (sub == "rm" and "cached" in flags):
@@ -135,7 +136,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
             rev = [o for o in ops if o != "--"][:1]
             _rewrites(w, "git reset --hard", repo, ["diff", "--name-only", *(rev or ["HEAD"]), "--"], [], effects)
         elif {"keep", "merge"} & set(flags):
-            reset_keep(w, "keep" if "keep" in flags else "merge", rest, None if dynamic else repo, effects)
+            reset_keep(w, "keep" if "keep" in flags else "merge", rest, repo, effects, dynamic)
     elif sub == "clean":
         flags, ops, values = _opts_and_operands(rest, {"-e", "--exclude"})
         fset = set(flags)
@@ -223,6 +224,8 @@ def _rewrites(w: Walker, how: str, repo, listing: list[str], specs: list[str], e
     (``unknown_target``)."""
     top = _git_top(repo)
     names = _git_lines(repo, [*listing, *(specs or ["."] if listing[0] == "clean" else specs)]) if top else None
+    if w.git_moved and listing[0] == "diff" and len(listing) > 3:
+        names = None  # `git fetch && git reset --hard origin/main`: the revision moves before this runs
     w.out.volatile = True
     w.cwd_hint = repo
     if names is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 
 from ..invariants._targets import unknown_update
 
@@ -35,11 +36,13 @@ _VALUED = {
 _IN_PROGRESS = ("continue", "skip", "abort")
 
 
-def git_lines(repo: str | None, args: list[str]) -> list[str] | None:
+def git_lines(repo: str | None, args: list[str], timeout: float = GIT_TIMEOUT) -> list[str] | None:
     """The output lines of a read-only ``git -C REPO ARGS`` (None: no git, an error or a slow answer)."""
+    if timeout <= 0:
+        return None
     try:
         out = subprocess.run(["git", "-C", repo or ".", *args], capture_output=True, text=True,
-                             timeout=GIT_TIMEOUT, check=False, stdin=subprocess.DEVNULL)
+                             timeout=timeout, check=False, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
     if out.returncode != 0:
@@ -90,8 +93,9 @@ def update_work_tree(w, how: str, repo: str | None, listings: list[list[str]] | 
                "listed now; run it as a command of its own")
     names: list[str] = []
     if top is not None and listings is not None:
+        deadline = time.monotonic() + GIT_TIMEOUT  # one budget for all the queries of this command
         for args in listings:
-            got = git_lines(top, args)
+            got = git_lines(top, args, deadline - time.monotonic())
             if got is None:
                 names = []
                 why = why or f"`git {' '.join(a for a in args if not a.startswith('--no-'))}` did not answer"
@@ -103,8 +107,10 @@ def update_work_tree(w, how: str, repo: str | None, listings: list[list[str]] | 
             effects.append(w.write_effect(w.env.norm(name, top), how))
         return
     tracked = tracked_protected(w.env, top) if top is not None else None
+    if dynamic:
+        why = "git's repository is named by --git-dir, --work-tree or GIT_DIR, so its files are not known here"
     w.report(unknown_update(w.env, how, why or "the commits it takes are not known before it runs", tracked,
-                            w.env.norm("$(…)", top or repo), repo, segment=w.at))
+                            w.env.norm(f"{(top or repo).rstrip('/')}/$(…)", None), repo, segment=w.at))
 
 
 def tracked_protected(env, top: str) -> str | None:
@@ -133,7 +139,7 @@ def _revs(sub: str, rest: list[str]) -> tuple[set[str], list[str], dict[str, str
     return set(flags), [o for o in ops if o != "--"], values
 
 
-def checkout_branch(w, sub: str, rest: list[str], repo, effects) -> bool:
+def checkout_branch(w, sub: str, rest: list[str], repo, effects, dynamic: bool = False) -> bool:
     """``git checkout/switch [-b NEW] [REV]`` without pathspecs moves the work tree from HEAD to REV: the files
     that differ between them are written (with ``-f``/``--discard-changes``, every file that differs from REV,
     local changes included). True when ``rest`` was such a switch (False: ``git checkout X`` where X is no
@@ -146,7 +152,7 @@ def checkout_branch(w, sub: str, rest: list[str], repo, effects) -> bool:
     start = ops[0] if ops else None
     if start is None:
         if force and not new:
-            update_work_tree(w, f"git {sub} -f", repo, [_diff("HEAD")], effects)
+            update_work_tree(w, f"git {sub} -f", repo, [_diff("HEAD")], effects, dynamic=dynamic)
         return True  # `git checkout -b new`: a new branch at HEAD, nothing in the work tree changes
     if start == "-":
         start = "@{-1}"
@@ -161,11 +167,11 @@ def checkout_branch(w, sub: str, rest: list[str], repo, effects) -> bool:
             start = remote[0]  # `git checkout feat` makes feat from the one remote branch of that name
     how = f"git {sub} {start}"
     update_work_tree(w, how, repo, [_diff(start) if force else _diff("HEAD", start)], effects,
-                     why=f"{start} does not resolve to a commit")
+                     why=f"{start} does not resolve to a commit", dynamic=dynamic)
     return True
 
 
-def merge(w, rest: list[str], repo, effects) -> None:
+def merge(w, rest: list[str], repo, effects, dynamic: bool = False) -> None:
     """``git merge REV…``: what each REV changed since it forked from HEAD (``git diff HEAD...REV``); no REV merges
     the upstream branch (``@{upstream}``). ``--abort`` puts back the files the merge staged."""
     flags, ops, values = _revs("merge", rest)
@@ -173,50 +179,45 @@ def merge(w, rest: list[str], repo, effects) -> None:
         return  # commits what is staged, or forgets the merge: the work tree stays as it is
     if "abort" in flags:
         update_work_tree(w, "git merge --abort", repo, [["diff", "--name-only", "--no-renames", "--cached", "HEAD",
-                                                         "--"]], effects)
+                                                         "--"]], effects, dynamic=dynamic)
         return
-    revs = ops or ["@{upstream}"]
+    revs = [("@{-1}" if r == "-" else r) for r in ops] or ["@{upstream}"]
     update_work_tree(w, f"git merge {' '.join(revs)}", repo, [_diff(f"HEAD...{r}") for r in revs], effects,
-                     why=f"{' '.join(revs)} does not resolve to a commit")
+                     why=f"{' '.join(revs)} does not resolve to a commit", dynamic=dynamic)
 
 
-def pick(w, sub: str, rest: list[str], repo, effects) -> None:
+def pick(w, sub: str, rest: list[str], repo, effects, dynamic: bool = False) -> None:
     """``git cherry-pick/revert REV…``: each picked commit writes the files it changes (``--no-commit`` too)."""
     flags, ops, values = _revs(sub, rest)
     if "quit" in flags:
         return
     if flags & set(_IN_PROGRESS):
         update_work_tree(w, f"git {sub} --{next(f for f in _IN_PROGRESS if f in flags)}", repo, None, effects,
-                         why="the rest of the sequence is in git's state, not on the command line")
+                         why="the rest of the sequence is in git's state, not on the command line", dynamic=dynamic)
         return
     if not ops:
         return  # git refuses: nothing to pick
     update_work_tree(w, f"git {sub} {' '.join(ops)}", repo, [_picked(ops)], effects,
-                     why=f"{' '.join(ops)} does not resolve to commits")
+                     why=f"{' '.join(ops)} does not resolve to commits", dynamic=dynamic)
 
 
-def rebase(w, rest: list[str], repo, effects) -> None:
+def rebase(w, rest: list[str], repo, effects, dynamic: bool = False) -> None:
     """``git rebase [--onto NEWBASE] [UPSTREAM [BRANCH]]``: the result is NEWBASE (default UPSTREAM, default the
     upstream branch) plus BRANCH's own commits, so the files written are those that differ between the fork point
     and NEWBASE, and those between HEAD and BRANCH when BRANCH is named; an interactive rebase may also drop or
     reorder BRANCH's commits, so their files count too. ``--exec CMD`` runs CMD after each commit: it is walked
     as the command line it is."""
     flags, ops, values = _revs("rebase", rest)
-    for i, a in enumerate(rest):  # every --exec/-x value, not only the last one
-        if a in ("-x", "--exec") and i + 1 < len(rest):
-            w.run_text(rest[i + 1], repo, "git rebase --exec", ";")
-        elif a.startswith("--exec="):
-            w.run_text(a[len("--exec="):], repo, "git rebase --exec", ";")
-        elif a.startswith("-x") and len(a) > 2:
-            w.run_text(a[2:], repo, "git rebase --exec", ";")
+    for cmd in _exec_values(rest):
+        w.run_text(cmd, repo, "git rebase --exec", ";")
     if flags & {"quit", "edit-todo", "show-current-patch"}:
         return
     if flags & set(_IN_PROGRESS):
         update_work_tree(w, f"git rebase --{next(f for f in _IN_PROGRESS if f in flags)}", repo, None, effects,
-                         why="the commits still to apply are in git's state, not on the command line")
+                         why="the commits still to apply are in git's state, not on the command line", dynamic=dynamic)
         return
     if "root" in flags:
-        update_work_tree(w, "git rebase --root", repo, None, effects, why="it rewrites every commit of the branch")
+        update_work_tree(w, "git rebase --root", repo, None, effects, why="it rewrites every commit of the branch", dynamic=dynamic)
         return
     upstream = ops[0] if ops else "@{upstream}"
     branch = ops[1] if len(ops) > 1 else "HEAD"
@@ -226,17 +227,87 @@ def rebase(w, rest: list[str], repo, effects) -> None:
     fork = git_lines(top, ["merge-base", upstream, branch]) if top else None
     if top is not None and not fork:
         update_work_tree(w, how, repo, None, effects, why=f"{upstream} and {branch} have no common commit cuticle "
-                         "can find")
+                         "can find", dynamic=dynamic)
         return
     listings = [_diff(fork[0] if fork else upstream, onto)]
     if branch != "HEAD":
         listings.append(_diff("HEAD", branch))
     if flags & {"i", "interactive"}:
         listings.append(["log", "--name-only", "--format=", "--no-renames", f"{upstream}..{branch}", "--"])
-    update_work_tree(w, how, repo, listings, effects, why=f"{upstream} does not resolve to a commit")
+    update_work_tree(w, how, repo, listings, effects, why=f"{upstream} does not resolve to a commit", dynamic=dynamic)
 
 
-def reset_keep(w, mode: str, rest: list[str], repo, effects) -> None:
+def _exec_values(rest: list[str]) -> list[str]:
+    """Every ``--exec CMD`` / ``-x CMD`` of a rebase, in any spelling (``--exec=CMD``, ``-xCMD``, a cluster such as
+    ``-ix CMD``), not only the last one."""
+    out: list[str] = []
+    short_valued = {v[1] for v in _VALUED["rebase"] if len(v) == 2}
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        i += 1
+        if a == "--":
+            break
+        if a.startswith("--"):
+            name, eq, val = a[2:].partition("=")
+            if f"--{name}" in _VALUED["rebase"] and not eq:
+                val = rest[i] if i < len(rest) else ""
+                i += 1
+            if name == "exec":
+                out.append(val)
+            continue
+        if a.startswith("-") and len(a) > 1:
+            for k, ch in enumerate(a[1:], 1):
+                if ch in short_valued:
+                    val = a[k + 1:]
+                    if not val:
+                        val = rest[i] if i < len(rest) else ""
+                        i += 1
+                    if ch == "x":
+                        out.append(val)
+                    break
+    return out
+
+
+def plumbing(w, sub: str, rest: list[str], repo, effects, dynamic: bool = False) -> None:
+    """Plumbing that writes the work tree: ``git read-tree -u`` (from trees: unknown), ``git checkout-index``
+    (the named files from the index, ``-a`` every file that differs from it, ``--prefix=DIR/`` under DIR),
+    ``git merge-file CURRENT BASE OTHER`` (CURRENT, unless ``-p``), and ``git bisect`` (each step checks out a
+    commit chosen then: unknown; ``bisect run CMD`` also runs CMD)."""
+    from .words import _opts_and_operands
+
+    if sub == "read-tree":
+        flags, ops, _values = _opts_and_operands(rest, {"--prefix", "--index-output"})
+        if "u" in flags:
+            update_work_tree(w, "git read-tree -u", repo, None, effects, why="it checks out trees read into the "
+                             "index", dynamic=dynamic)
+        return
+    if sub == "checkout-index":
+        flags, ops, values = _opts_and_operands(rest, {"--prefix", "--stage"})
+        prefix = values.get("prefix", "")
+        if prefix:
+            w.reach_check(w.env.norm(prefix + "$(…)", repo), "git checkout-index --prefix", "writes")
+        elif flags and {"a", "all"} & set(flags):
+            update_work_tree(w, "git checkout-index -a", repo, [["diff", "--name-only", "--no-renames", "--"]],
+                             effects, dynamic=dynamic)
+        for ref in w.paths([o for o in ops if o != "--"], repo):
+            effects.append(w.write_effect(ref, "git checkout-index"))
+        return
+    if sub == "merge-file":
+        flags, ops, _values = _opts_and_operands(rest, {"-L", "--diff-algorithm"})
+        if ops and not {"p", "stdout"} & set(flags):
+            effects.append(w.write_effect(w.env.norm(ops[0], repo), "git merge-file"))
+        return
+    step = rest[0] if rest else ""
+    if step in ("", "log", "view", "visualize", "terms", "help", "replay"):
+        return
+    if step == "run":
+        w.run_text(" ".join(rest[1:]), repo, "git bisect run", ";")
+    update_work_tree(w, f"git bisect {step}", repo, None, effects, why="bisect checks out a commit it picks as it "
+                     "goes", dynamic=dynamic)
+
+
+def reset_keep(w, mode: str, rest: list[str], repo, effects, dynamic: bool = False) -> None:
     """``git reset --keep/--merge [REV]``: the files that differ between HEAD and REV are written (local changes
     are kept)."""
     from .words import _opts_and_operands
@@ -244,4 +315,4 @@ def reset_keep(w, mode: str, rest: list[str], repo, effects) -> None:
     _flags, ops, _values = _opts_and_operands(rest, set())
     rev = next((o for o in ops if o != "--"), "HEAD")
     update_work_tree(w, f"git reset --{mode} {rev}", repo, [_diff("HEAD", rev)], effects,
-                     why=f"{rev} does not resolve to a commit")
+                     why=f"{rev} does not resolve to a commit", dynamic=dynamic)

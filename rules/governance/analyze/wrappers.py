@@ -72,6 +72,8 @@ def _w_env(w: Walker, argv, cwd):
         if "=" in a and not a.startswith("="):
             name, _, value = a.partition("=")
             w.report(ide_assignment(name, value, "env", segment=w.at))
+            if name.startswith("GIT_"):
+                w.git_env = True  # `env GIT_DIR=… git …`: git's repository is named by the environment
             i += 1
             continue
         break
