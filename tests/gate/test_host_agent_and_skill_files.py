@@ -151,3 +151,28 @@ def test_the_policy_layer_alone_judges_a_whole_file_write_by_its_content(ws: Pat
 
     assert call(PLAIN_SKILL) == "allow"
     assert call(HOOKED_SKILL) == "deny"
+
+
+def _codex_patch(ws: Path, patch: str):
+    return send("codex", {"session_id": "s1", "transcript_path": None, "cwd": str(ws), "hook_event_name": "PreToolUse",
+                          "model": "gpt-5.4", "turn_id": "u1", "tool_name": "apply_patch", "tool_use_id": "call_9",
+                          "tool_input": {"command": patch}})
+
+
+def test_a_patch_is_judged_by_the_file_it_leaves(ws: Path) -> None:
+    """Codex's apply_patch: an added skill with hooks is refused, one without is written; a patch that moves a
+    hooked file into the agents directory carries its declarations there."""
+    hooked = ("*** Begin Patch\n*** Add File: .claude/skills/s/SKILL.md\n+---\n+name: s\n+hooks:\n+  Stop: []\n"
+              "+---\n+Do it.\n*** End Patch\n")
+    plain = hooked.replace("+hooks:\n+  Stop: []\n", "")
+    assert _codex_patch(ws, hooked).blocked
+    assert not _codex_patch(ws, plain).blocked
+    (ws / "notes").mkdir()
+    (ws / "notes" / "a.md").write_text("---\nname: a\nhooks: {}\n---\nx\n", encoding="utf-8")
+    moved = ("*** Begin Patch\n*** Update File: notes/a.md\n*** Move to: .claude/agents/a.md\n@@\n-x\n+y\n"
+             "*** End Patch\n")
+    assert _codex_patch(ws, moved).blocked
+
+
+def test_frontmatter_after_blank_lines_still_counts(ws: Path) -> None:
+    assert _write(ws, ".claude/agents/a.md", "\n\n---\nname: a\npermissionMode: bypassPermissions\n---\n").blocked
