@@ -37,7 +37,9 @@ HOME_PACK_GLOBS: tuple[str, ...] = tuple("~/" + g for g in HOST_PACK_GLOBS if no
 #: (a subagent's ``tools`` list only picks which tools it has; each call still goes through the hooks)
 CONTROL_KEYS: tuple[str, ...] = ("hooks", "allowedtools", "permissionmode", "mcpservers", "permissions")
 
-_KEY = re.compile(r"""^(?P<indent>[ \t]*)(?:-[ \t]+)?(?:\?[ \t]+)?["']?(?P<key>[A-Za-z][\w-]*)["']?[ \t]*(?::|$)""", re.M)
+#: a YAML key at the start of a line: indented, a list item, a complex key (`? key`), quoted; a bare word counts too
+_KEY = re.compile(r"""^(?P<indent>[ \t]*)(?:-[ \t]+)?(?:\?[ \t]+)?["']?(?P<key>[A-Za-z][\w-]*)["']?[ \t]*(?::|$)""",
+                  re.M)
 _FLOW_KEY = re.compile(r"""[{,][ \t]*["']?(?P<key>[A-Za-z][\w-]*)["']?[ \t]*:""")
 #: shell commands run when the file is loaded: Claude Code's !`cmd`, Gemini CLI's !{cmd}
 _INLINE_SHELL = re.compile(r"!`[^`\n]*`|!\{[^}]*\}")

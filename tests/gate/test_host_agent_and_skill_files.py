@@ -84,7 +84,8 @@ def test_the_shell_writes_none_of_them_and_says_to_use_the_file_tools(ws: Path, 
     assert evaluate_command(f"cat {rel}", Workspace(ws)).decision == "allow"
 
 
-@pytest.mark.parametrize("rel", ["docs/skills.md", "skills/review/SKILL.md", "notes/agents.md", ".claude/rules/style.md"])
+@pytest.mark.parametrize("rel", ["docs/skills.md", "skills/review/SKILL.md", "notes/agents.md",
+                                 ".claude/rules/style.md"])
 def test_look_alike_paths_stay_ordinary_files_for_the_shell(ws: Path, rel: str) -> None:
     (ws / rel).parent.mkdir(parents=True, exist_ok=True)
     ev = evaluate_command(f"printf 'x\\n' > {rel}", Workspace(ws))

@@ -217,7 +217,8 @@ def rebase(w, rest: list[str], repo, effects, dynamic: bool = False) -> None:
                          why="the commits still to apply are in git's state, not on the command line", dynamic=dynamic)
         return
     if "root" in flags:
-        update_work_tree(w, "git rebase --root", repo, None, effects, why="it rewrites every commit of the branch", dynamic=dynamic)
+        update_work_tree(w, "git rebase --root", repo, None, effects, why="it rewrites every commit of the branch",
+                         dynamic=dynamic)
         return
     upstream = ops[0] if ops else "@{upstream}"
     branch = ops[1] if len(ops) > 1 else "HEAD"
