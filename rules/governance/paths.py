@@ -240,6 +240,28 @@ class Env:
                 return gov, f"{ref.display} (a policy file)"
         return None
 
+    def repo_pathspecs(self, top: str) -> list[str] | None:
+        """git pathspecs, relative to the work tree at ``top``, that cover every path :meth:`protected` protects
+        in that repository (``git ls-files -- SPECS`` lists them without listing the whole tree); None when the
+        globs do not translate (a repository below the workspace's root, a policy path that is not relative)."""
+        root = self.root
+        if top == root:
+            prefix = ""
+        elif root.startswith(top.rstrip("/") + "/"):
+            prefix = root[len(top.rstrip("/")) + 1:] + "/"
+        else:
+            return None
+        globs = (*WS_SELF_GLOBS, *HOST_PACK_GLOBS, *self.policy_rels, *self.extra_protected, *self.memory_globs,
+                 *self.guarded_globs)
+        if any(g.startswith(("/", "~", "..")) for g in globs):
+            return None
+        specs = [f":(glob,icase){prefix}{g}" for g in dict.fromkeys(globs)]
+        home = self.home
+        if home and (home == top or home.startswith(top.rstrip("/") + "/")):
+            at = home[len(top.rstrip("/")) + 1:] + "/" if home != top else ""
+            specs += [f":(glob,icase){at}{g[2:]}" for g in (*HOME_SELF_GLOBS, *HOME_PACK_GLOBS) if g.startswith("~/")]
+        return specs
+
     def is_credential(self, ref: PathRef) -> bool:
         """A credential file (CREDENTIAL_GLOBS less the templates): writing it is ``no-secret-write``."""
         if ref.scope == "unknown":

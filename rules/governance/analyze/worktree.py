@@ -116,9 +116,10 @@ def update_work_tree(w, how: str, repo: str | None, listings: list[list[str]] | 
 def tracked_protected(env, top: str) -> str | None:
     """The first protected path (display form) the repository at ``top`` tracks, "" when it tracks none, None when
     git cannot list them."""
+    specs = env.repo_pathspecs(top)  # only the protected globs: a large tree is not listed file by file
     try:
-        out = subprocess.run(["git", "-C", top, "ls-files", "-z"], capture_output=True, timeout=GIT_TIMEOUT,
-                             check=False, stdin=subprocess.DEVNULL)
+        out = subprocess.run(["git", "-C", top, "ls-files", "-z", *(["--", *specs] if specs else [])],
+                             capture_output=True, timeout=GIT_TIMEOUT, check=False, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
     if out.returncode != 0:

@@ -184,3 +184,31 @@ def test_a_slow_git_counts_as_unknown(repo: Workspace, monkeypatch) -> None:
     monkeypatch.setattr(worktree.subprocess, "run", slow)
     ev = evaluate_command("git cherry-pick src", repo)
     assert ev.decision == "deny", ev.reason
+
+
+@pytest.mark.parametrize("protected", ["MEMORY.md", "memory/2026/x.md", "Memory.MD", "chitin.yaml", "deep/.cuticle/x",
+                                       ".claude/skills/s/SKILL.md", ".github/hooks/h.json", None])
+@pytest.mark.parametrize("nested", [False, True], ids=["repo-is-workspace", "workspace-inside-repo"])
+def test_the_tracked_protected_paths_are_found_without_listing_the_tree(tmp_path: Path, protected, nested) -> None:
+    """``git ls-files`` narrowed by the protected globs finds the same first protected path as the whole listing
+    checked file by file, also when the workspace is a directory inside the repository."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    from rules.governance.analyze.worktree import tracked_protected
+    from rules.governance.paths import Env
+
+    top = tmp_path / "repo"
+    root = top / "ws" if nested else top
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "app.py").write_text("x = 1\n", encoding="utf-8")
+    if protected:
+        (root / protected).parent.mkdir(parents=True, exist_ok=True)
+        (root / protected).write_text("x\n", encoding="utf-8")
+    _git(top, "init", "-q")
+    _git(top, "add", "-A")
+    env = Env.build(str(root))
+    found = tracked_protected(env, str(top))
+    if protected is None:
+        assert found == ""
+    else:
+        assert found and found.lower() == protected.lower()
