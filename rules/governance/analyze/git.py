@@ -18,10 +18,14 @@ from .worktree import checkout_branch, git_lines as _git_lines, git_top as _git_
 #: the git subcommands an invariant or a write effect looks at
 _GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config", "apply",
                           "am", "stash", "clone", "clean", "reset", "merge", "pull", "fetch", "cherry-pick", "revert",
-                          "rebase", "remote", "read-tree", "checkout-index", "merge-file", "bisect"})
+                          "rebase", "remote", "read-tree", "checkout-index", "merge-file", "bisect", "tag",
+                          "update-ref", "symbolic-ref", "replace"})
 #: subcommands after which a revision named later in the same command line may point somewhere else than now
 _MOVES_REFS = frozenset({"commit", "merge", "pull", "fetch", "cherry-pick", "revert", "rebase", "reset", "am",
-                         "stash", "remote", "read-tree", "bisect"})
+                         "remote", "read-tree", "bisect", "update-ref", "symbolic-ref", "replace"})
+#: options of `git branch` / `git tag` that move or rename an existing ref (or a branch's upstream)
+_REF_FORCE = frozenset({"f", "force", "m", "M", "move", "c", "C", "copy", "u", "set-upstream-to", "d", "D",
+                        "delete"})
 
 
 def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
@@ -186,8 +190,8 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 ops = ops[1:]
             if len(ops) >= 2:
                 _command_setting(w, ops[0], ops[1], cwd)
-    if sub in _MOVES_REFS:
-        w.git_moved = True  # a fetch, commit, merge… changes what HEAD and remote branches point to
+    if sub in _MOVES_REFS or (sub in ("branch", "tag") and _REF_FORCE & set(_opts_and_operands(rest, set())[0])):
+        w.git_moved = True  # a fetch, commit, merge, `branch -f`… changes what HEAD and the branches point to
     return "git", None
 
 

@@ -127,6 +127,11 @@ ROWS = [
     ("alias-to-merge", "deny", "git -c alias.m=merge m mem", None),
     ("loop-over-branches", "deny", "for b in src mem; do git merge $b; done", None),
     ("unknown-directory", "deny", 'cd "$D" && git pull', None),
+    ("branch-force-then-merge", "deny", "git branch -f src mem && git merge src", None),
+    ("tag-force-then-merge", "deny", "git tag -f v1 mem && git merge v1", None),
+    ("update-ref-then-checkout", "deny", "git update-ref refs/heads/src mem && git checkout src", None),
+    ("stash-checkout-pop-benign", "allow", "git stash && git checkout src && git stash pop", None),
+    ("new-branch-then-merge-benign", "allow", "git checkout -b topic && git merge src", None),
 ]
 
 
