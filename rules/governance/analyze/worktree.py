@@ -157,9 +157,8 @@ def checkout_branch(w, sub: str, rest: list[str], repo, effects, dynamic: bool =
         return True  # `git checkout -b new`: a new branch at HEAD, nothing in the work tree changes
     if start == "-":
         start = "@{-1}"
-    top = git_top(repo) if repo else None
-    if sub == "checkout" and top is not None and not new and git_lines(top, ["rev-parse", "--verify", "--quiet",
-                                                                             start + "^{commit}"]) is None:
+    top = git_top(repo) if sub == "checkout" and not new and not dynamic and repo else None
+    if top is not None and git_lines(top, ["rev-parse", "--verify", "--quiet", start + "^{commit}"]) is None:
         local = os.path.join(repo, start)
         if os.path.lexists(local):
             return False  # `git checkout src/app.py`: a path, restored from the index
