@@ -29,6 +29,8 @@ _REF_FORCE = frozenset({"f", "force", "m", "M", "move", "c", "C", "copy", "u", "
 
 
 def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    if w.git_vars or w.vars:
+        _environment(w, cwd)  # GIT_PAGER=…, GIT_CONFIG_KEY_0=…: settings any git command reads
     if len(argv) > 1 and argv[1] == "ls-files":  # the paths it prints, for xargs: its pathspecs, or any file
         specs = [a for a in _operands(argv[2:])]
         return "git", _names_flow([*specs, *(x.rstrip("/") + "/$(find)" for x in specs)] or ["$(find)"])
@@ -204,6 +206,39 @@ _GIT_COMMAND_KEY = re.compile(
     r"include\.path|includeif\..+\.path")
 
 
+#: environment variables whose value git runs as a command line
+_COMMAND_VARS = ("GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_EXTERNAL_DIFF", "GIT_SSH_COMMAND", "GIT_SSH",
+                 "GIT_ASKPASS", "SSH_ASKPASS", "GIT_PROXY_COMMAND", "EDITOR", "VISUAL", "PAGER")
+#: environment variables that make git load settings or programs from files cuticle does not read
+_INCLUDE_VARS = ("GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR")
+
+
+def _environment(w: Walker, cwd) -> None:
+    """Settings git reads from its environment, set in this command line (``GIT_PAGER=… git log``, ``export``,
+    ``env …``): a command-valued one is walked as the command line git runs; ``GIT_CONFIG_KEY_n``/``VALUE_n`` and
+    ``GIT_CONFIG_PARAMETERS`` are settings like ``git -c``; a variable pointing git at another settings file or
+    program directory is an include."""
+    found = {k: v for k, v in w.vars.items() if k.startswith("GIT_") or k in _COMMAND_VARS}
+    found.update(w.git_vars)
+    if not found:
+        return
+    for name in _COMMAND_VARS:
+        if found.get(name):
+            w.run_text(found[name], cwd, f"git ${name}", ";")
+    for name in _INCLUDE_VARS:
+        if found.get(name, "/dev/null") not in ("/dev/null", ""):  # GIT_CONFIG_GLOBAL=/dev/null loads nothing
+            w.report(no_governance_self_modification.config_include(f"(${name})", segment=w.at))
+    for name, key in found.items():
+        if name.startswith("GIT_CONFIG_KEY_"):
+            _command_setting(w, key, found.get("GIT_CONFIG_VALUE_" + name[len("GIT_CONFIG_KEY_"):], ""), cwd)
+    params = found.get("GIT_CONFIG_PARAMETERS", "")
+    for m in re.finditer(r"'((?:[^']|'\\'')*)'(?:=('((?:[^']|'\\'')*)'))?", params):
+        key, value = m.group(1), m.group(3) or ""
+        if "=" in key and not m.group(2):
+            key, _, value = key.partition("=")
+        _command_setting(w, key, value, cwd)
+
+
 def _command_setting(w: Walker, key: str, value: str, cwd) -> None:
     """``git config KEY VALUE`` / ``git -c KEY=VALUE``: a setting git runs as a shell command later (each
     ``git status`` then runs it, outside every hook) is judged now, as the command line it is; an include loads
@@ -213,6 +248,9 @@ def _command_setting(w: Walker, key: str, value: str, cwd) -> None:
         return
     if low.startswith("include"):
         w.report(no_governance_self_modification.config_include(key, segment=w.at))
+        return
+    if low == "core.hookspath":  # `git -c core.hooksPath=DIR commit`: git runs DIR's hooks instead of the installed
+        w.report(no_governance_self_modification.hooks_path(segment=w.at))
         return
     if low.startswith("alias."):
         if not value.startswith("!"):

@@ -83,6 +83,7 @@ class Walker:
         self.stashed = False  # `git stash` ran earlier in this command line
         self.git_moved = False  # a git command earlier in this command line moved HEAD, a branch or a remote ref
         self.git_env = False  # an assignment in this command line names git's repository (GIT_DIR=…, env GIT_DIR=…)
+        self.git_vars: dict[str, str] = {}  # GIT_*/EDITOR/PAGER set before a command in this line (`GIT_PAGER=… git`)
         #: a substitution in the current command's words printed a protected or credential file
         self.sub_secret = False
         self.functions: dict[str, list[Script]] = {}
@@ -309,6 +310,8 @@ class Walker:
                 self.git_env = True  # `GIT_DIR=… git merge X`: the repository is not the one on disk here
             t = self.word_subs(w, cwd, via)
             value, dyn = self.expand(w, cwd)
+            if cmd.words and (name.startswith("GIT_") or name in ("EDITOR", "VISUAL", "PAGER")):
+                self.git_vars[name] = value  # settings git reads from its environment (analyze/git.py)
             if self.ide_possible:
                 self.report(no_ide_socket_access.ide_assignment(name, value, segment=self.at))
             if not cmd.words:
