@@ -5,10 +5,17 @@ Denies every write, delete, move, link or in-place edit of cuticle's own files: 
 the configured path), everything under `.cuticle/`, and the hosts' hook settings (`.claude/settings*.json`,
 `.codex/`, `.gemini/settings.json`, `.cursor/hooks.json`, `.github/hooks/`, `.git/hooks/`, `.git/config` and
 `~/.gitconfig` (git runs commands from them), OpenClaw's config and extensions, and the MCP server lists
-`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.gemini/mcp.json`: each entry is a command the host starts),
+`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.gemini/mcp.json`: each entry is a command the host starts;
+Gemini CLI extensions and `~/.claude/plugins/`), and the hosts' agent, command and skill files
+(`.claude/agents|commands|skills/`, `.github/agents|prompts|skills/`, `.gemini/agents|commands|skills/`,
+`.agents/skills/`, the same under `~/`: their frontmatter can declare hooks, tool permissions and MCP servers, so
+the shell writes none of them and a file tool only one whose declarations stay as they were, `pack_write`),
 by any command, through any spelling the effect model resolves (globs, braces, variables,
 substitutions, `cd` chains, functions, aliases, interpreter code, archives and patches; `git clean` deletes what
-`git clean -n` lists with the same flags, ignored files included with `-x`/`-X`, so it reaches `.cuticle/key`).
+`git clean -n` lists with the same flags, ignored files included with `-x`/`-X`, so it reaches `.cuticle/key`;
+git work-tree updates write what git would change from the other commits). Settings that make git run other
+hooks or load settings cuticle cannot see (`core.hooksPath`, `include.path`, `GIT_CONFIG_GLOBAL=FILE`,
+`GIT_EXEC_PATH`) are denied too.
 Also denies any read of
 the stamp key (`.cuticle/key`) or the local server's token (`.cuticle/serve.json`) by any command, whole-tree
 readers that would include them (`tar -c .`, `cp -r .`, `grep -r . .`) unless they exclude `.cuticle`, and links
