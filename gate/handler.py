@@ -143,6 +143,7 @@ def _touches_protected(req: Request, ws) -> bool:
         return False
     if ws is None:
         return False
+    from tiers.hostfiles import is_pack_path
     from tiers.workspace import is_self_path
 
     base = req.cwd or str(ws.root)
@@ -152,7 +153,7 @@ def _touches_protected(req: Request, ws) -> bool:
         if rel.startswith("../") or rel == "..":
             continue
         try:
-            if ws.is_memory_file(rel) or ws.is_guarded_file(rel) or is_self_path(rel):
+            if ws.is_memory_file(rel) or ws.is_guarded_file(rel) or is_self_path(rel) or is_pack_path(rel):
                 return True
         except Exception:  # noqa: BLE001 - a broken config: treat every path as protected
             return True

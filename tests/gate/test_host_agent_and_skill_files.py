@@ -177,3 +177,17 @@ def test_a_patch_is_judged_by_the_file_it_leaves(ws: Path) -> None:
 
 def test_frontmatter_after_blank_lines_still_counts(ws: Path) -> None:
     assert _write(ws, ".claude/agents/a.md", "\n\n---\nname: a\npermissionMode: bypassPermissions\n---\n").blocked
+
+
+def test_a_late_check_blocks_an_agent_file_as_it_blocks_memory(ws: Path) -> None:
+    """Past the hook's budget the gate answers at once: a call writing an agent file is blocked, not waved on."""
+    import json
+    import subprocess
+    import time
+
+    from gate.commands.hook import _in_process
+    from gate_helpers import Hook
+
+    payload = claude(ws, "Write", {"file_path": str(ws / ".claude/agents/a.md"), "content": HOOKED_SKILL})
+    stdout, stderr, code = _in_process("claude", "PreToolUse", json.dumps(payload).encode(), time.monotonic())
+    assert Hook(subprocess.CompletedProcess([], code, stdout, stderr), "claude").blocked
