@@ -300,17 +300,8 @@ def _stash_names(repo: str | None, which: list[str]) -> list[str] | None:
     top = _git_top(repo)
     if top is None:
         return None
-    import subprocess
-
     ref = which[0] if which and not which[0].startswith("-") else "stash@{0}"
-    try:
-        out = subprocess.run(["git", "-C", top, "stash", "show", "--name-only", "--include-untracked", ref],
-                             capture_output=True, text=True, timeout=3, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if out.returncode != 0:
-        return None
-    return [line for line in out.stdout.splitlines() if line.strip()]
+    return _git_lines(top, ["stash", "show", "--name-only", "--include-untracked", ref])
 
 
 #: the long options of git push that _git_push tells apart, in the order an abbreviation picks its first match

@@ -41,13 +41,40 @@ def git_lines(repo: str | None, args: list[str], timeout: float = GIT_TIMEOUT) -
     if timeout <= 0:
         return None
     try:
-        out = subprocess.run(["git", "-C", repo or ".", *args], capture_output=True, text=True,
+        out = subprocess.run(["git", "-c", "core.quotePath=false", "-C", repo or ".", *args], capture_output=True,
                              timeout=timeout, check=False, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
     if out.returncode != 0:
         return None
-    return [line for line in out.stdout.splitlines() if line.strip()]
+    return [unquote(line) for line in out.stdout.split(b"\n") if line.strip()]
+
+
+_ESCAPES = {ord("n"): 10, ord("t"): 9, ord("r"): 13, ord('"'): 34, ord("\\"): 92, ord("a"): 7, ord("b"): 8,
+            ord("f"): 12, ord("v"): 11}
+
+
+def unquote(raw: bytes) -> str:
+    """A path as git prints it: a name with a quote, a backslash or a control character comes C-quoted
+    (``"memory/a\\tb.md"``, octal bytes for the rest); others are as they are (``core.quotePath=false``)."""
+    if not (len(raw) >= 2 and raw[:1] == b'"' and raw[-1:] == b'"'):
+        return raw.decode("utf-8", "surrogateescape")
+    body, out, i = raw[1:-1], bytearray(), 0
+    while i < len(body):
+        c = body[i]
+        if c == 92 and i + 1 < len(body):  # a backslash escape
+            n = body[i + 1]
+            digits = body[i + 1:i + 4]
+            if len(digits) == 3 and all(48 <= d <= 55 for d in digits):
+                out.append(int(body[i + 1:i + 4], 8))
+                i += 4
+                continue
+            out.append(_ESCAPES.get(n, n))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return bytes(out).decode("utf-8", "surrogateescape")
 
 
 def git_top(repo: str | None) -> str | None:

@@ -217,3 +217,25 @@ def test_the_tracked_protected_paths_are_found_without_listing_the_tree(tmp_path
         assert found == ""
     else:
         assert found and found.lower() == protected.lower()
+
+
+@pytest.mark.parametrize("name", ["memory/заметки.md", 'memory/a "quoted"\tname.md', "memory/plain.md"])
+def test_a_memory_file_with_any_name_is_seen_in_git_output(tmp_path: Path, name: str) -> None:
+    """git C-quotes names with non-ASCII, quote or control characters; the listing reads them as the files they
+    are, so a branch changing ``memory/заметки.md`` cannot be merged."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = sample_workspace(tmp_path / "ws")
+    (root / ".cuticle" / ".gitignore").write_text("*\n", encoding="utf-8")
+    (root / name).write_text("- a note\n", encoding="utf-8")
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "init")
+    _git(root, "checkout", "-q", "-b", "notes")
+    with open(root / name, "a", encoding="utf-8") as fh:
+        fh.write("- planted\n")
+    _git(root, "commit", "-qam", "notes")
+    _git(root, "checkout", "-q", "feat")
+    for command in ("git merge notes", "git cherry-pick notes", "git reset --hard notes"):
+        ev = evaluate_command(command, Workspace(root))
+        assert ev.decision == "deny", (command, ev.reason)
