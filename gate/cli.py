@@ -100,6 +100,20 @@ def _build_parser(only: str | None) -> argparse.ArgumentParser:
     return parser
 
 
+def load_site() -> None:
+    """Finish the interpreter's start-up when it was run without ``site`` (the installed hook command,
+    ``gate/cuticle_hook.py``): the environment's site-packages and their ``.pth`` files, and the directory that
+    holds cuticle (a user or editable install keeps it outside the environment's own site-packages). Does nothing
+    in an interpreter that ran ``site`` itself, and nothing the second time."""
+    if not sys.flags.no_site or "site" in sys.modules:
+        return
+    import os
+    import site
+
+    site.main()
+    site.addsitedir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
 def _hook_args(argv: list[str]) -> _HookArgs | None:
     """``hook HOST [EVENT] [--no-server]`` parsed without building a parser (the hook runs on every agent write;
     argparse and its help machinery are a measurable part of a cold call). Anything else returns None and goes
@@ -127,6 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = _hook_args(argv)
     if args is None:
+        load_site()  # argparse's errors and help may name any subcommand's options
         first = next((a for a in argv if not a.startswith("-")), None)
         only = first if first in COMMANDS else None
         parser = _build_parser(only)
@@ -134,6 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.command:
             parser.print_help()
             return 0
+    if args.command != "hook":
+        load_site()  # the hook loads it only when it answers in-process (gate.commands.hook)
     if getattr(args, "quiet", False):
         from gate.commands import _common
 

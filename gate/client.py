@@ -1,11 +1,24 @@
 """The hook's fast path: hand the payload to a running `cuticle serve` instead of loading the gate in-process.
 
 A hook process pays for every import on every tool call; a warm server has the memory model, the rules and
-their compiled patterns loaded already. So this module is the whole of a forwarded hook call: it reads the
-payload with the gate's own intake (``gate.intake``, public ``json``), finds the protected workspace with the
-shared rule (``tiers.discover``), and talks HTTP over a plain ``socket`` (public modules only: a private one
-broke the hook on Python 3.11 before). When no server is recorded in `.cuticle/serve.json`, or it does not
-answer, the caller falls back to the in-process gate (and, with `[gate] server = "auto"`, starts a server for the next call).
+their compiled patterns loaded already. So this module is the whole of a forwarded hook call, and it imports
+only ``os`` and ``select`` (``json`` brings ``re`` and ``enum``, ``socket`` brings ``enum`` and ``selectors``:
+each costs more than the interpreter's own start-up). It talks to the server through the server's *door*, a FIFO
+in `.cuticle/` (``DOOR``), with files in the private `.cuticle/calls/` (``gate.door`` is the server's half):
+
+1. the call is written to ``calls/<id>.in``: one header line ``cuticle-call 1 HOST EVENT CWD VAR…`` (``-`` for
+   no event; the hook process's directory and its value of each host's project variable, ``PROJECT_ENV`` order,
+   as hex UTF-8 or ``-`` when unset) and the payload bytes;
+2. a FIFO ``calls/<id>.out`` is made for the answer, and ``<id>`` (32 hex digits and a newline, one atomic pipe
+   write) goes through the door;
+3. the server answers ``EXIT LEN_STDOUT LEN_STDERR`` and the two texts, or ``stale`` when cuticle's code changed.
+
+Which server: the one of the workspace the host names (its project variable) or the hook process's directory,
+where the agent has no say; only when neither is installed is the payload read (``gate.intake``) for its project
+fields and ``cwd``. The server judges the call exactly as the in-process gate would (the same handler, given this
+process's directory and project variable), so the route picks a process, never the rules. When no server reads
+the door, or it does not answer in time, the caller answers in-process (and, with `[gate] server = "auto"`,
+starts a server for the next call): a failed forward is slower, never an unchecked call.
 """
 
 from __future__ import annotations
@@ -13,18 +26,19 @@ from __future__ import annotations
 import os
 
 STATE = ".cuticle"
+#: the server's door (a FIFO it keeps open for reading) and the private directory of the calls it answers
+DOOR = "hook.door"
+CALLS = "calls"
+#: the first word of a call's header line (the version of this protocol)
+CALL_MAGIC = b"cuticle-call 1"
+#: the whole answer of a server whose code changed on disk (it is stopping; start a fresh one)
+STALE = b"stale\n"
+#: the longest header line a call may have (the server reads no more than the intake's limit after it)
+MAX_HEADER = 64 * 1024
 
 #: the host's project-directory variable, per host (the project root outranks the payload's cwd)
 PROJECT_ENV = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR", "cursor": "CURSOR_PROJECT_DIR",
                "codex": "CODEX_PROJECT_DIR", "copilot": "COPILOT_PROJECT_DIR", "openclaw": "OPENCLAW_WORKSPACE"}
-
-
-def loads(data: bytes | str) -> object:
-    """``json.loads`` for UTF-8 input; ValueError on bad input."""
-    import json
-
-    return json.loads(data)
-
 
 def host_project(payload: object, env, host: str) -> str | None:
     """The project root the host names, if any: the payload's project fields (OpenClaw ``workspaceDir``, Cursor
@@ -66,34 +80,6 @@ def find_state(dirs: list[str], project: str | None = None) -> str | None:
     return None
 
 
-def _exchange(address: str, request: bytes, timeout: float) -> bytes | None:
-    """Send ``request`` to the server at ``address`` and read the whole answer (the server closes)."""
-    import socket
-
-    if address.startswith("unix:"):
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        target: object = address[5:]
-    else:
-        host, _, port = address.split("://", 1)[-1].partition(":")
-        if host not in ("127.0.0.1", "localhost"):
-            return None  # never send payloads off the machine
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        target = ("127.0.0.1", int(port))
-    try:
-        sock.settimeout(timeout)
-        sock.connect(target)
-        sock.sendall(request)
-        chunks = []
-        while True:
-            b = sock.recv(65536)
-            if not b:
-                break
-            chunks.append(b)
-    finally:
-        sock.close()
-    return b"".join(chunks)
-
-
 def forward(host: str, event: str | None, data: bytes, *, timeout: float = 5.0) -> tuple[str, str, int] | None:
     """(stdout, stderr, exit code) from a running server, or None to fall back to the in-process gate.
     Never raises: whatever goes wrong here, the in-process gate still answers."""
@@ -109,53 +95,120 @@ def _safe_word(s: str) -> bool:
     return bool(s) and len(s) <= 64 and all(c.isascii() and (c.isalnum() or c in "_-:.") for c in s)
 
 
-def _forward(host: str, event: str | None, data: bytes, timeout: float) -> tuple[str, str, int] | None:
-    if not _safe_word(host) or (event is not None and not _safe_word(event)):
-        return None  # not a URL path segment: the in-process gate answers (and reports) it
+def _route(host: str, data: bytes, cwd: str, project: str) -> str | None:
+    """The `.cuticle/` whose server gets the call (see the module docstring), or None."""
+    state = find_state([d for d in (project, cwd) if d], project or None)
+    if state is not None:
+        return state
     from .intake import PayloadError, decode
 
     try:
         payload = decode(data)
     except PayloadError:
         return None  # let the in-process gate answer (and log) malformed input
-    state = find_state(project_dirs(payload, os.environ, host, None), host_project(payload, os.environ, host))
+    return find_state(project_dirs(payload, os.environ, host, cwd), host_project(payload, os.environ, host))
+
+
+def _forward(host: str, event: str | None, data: bytes, timeout: float) -> tuple[str, str, int] | None:
+    if not _safe_word(host) or (event is not None and not _safe_word(event)) or not hasattr(os, "mkfifo"):
+        return None  # not a header word (the in-process gate answers and reports it), or no FIFOs here
+    from .intake import MAX_PAYLOAD
+
+    if len(data) > MAX_PAYLOAD:
+        return None  # the in-process gate refuses it without a copy on disk
+    var = PROJECT_ENV.get(host.lower())
+    project = os.environ.get(var, "") if var else ""
+    cwd = os.getcwd()
+    state = _route(host, data, cwd, project)
     if state is None:
         return None
-    var = PROJECT_ENV.get(host)
-    project = os.environ.get(var, "") if var else ""
     try:
-        with open(os.path.join(state, "serve.json"), "rb") as fh:
-            info = loads(fh.read())
-        address, token = info["address"], info["token"]
-        if not isinstance(address, str) or not isinstance(token, str) or not token.isascii() or not token.isprintable():
-            raise TypeError("address and token must be strings (the token printable ASCII)")
-    except (OSError, ValueError, KeyError, TypeError):
+        door = os.open(os.path.join(state, DOOR), os.O_WRONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except FileNotFoundError:
         _maybe_autostart(state)
         return None
-    path = f"/hook/{host}" + (f"/{event}" if event else "") + "?result=0"  # stdout is relayed, never parsed
-    try:
-        # a hand-written HTTP/1.1 request: http.client costs more to import than the whole round trip
-        head = (f"POST {path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {token}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\nConnection: close\r\n"
-                # the host's project variable, which the server's own environment does not have (hex UTF-8)
-                + (f"X-Cuticle-Project: {project.encode('utf-8', 'surrogateescape').hex()}\r\n" if project else "")
-                + "\r\n")
-        raw = _exchange(address, head.encode("latin-1") + data, timeout)
-        if raw is None:
-            return None
-        header, _, body = raw.partition(b"\r\n\r\n")
-        status = header.split(b" ", 2)[1] if header.startswith(b"HTTP/") else b""
-        if status != b"200":
-            if status == b"503":  # the server's code changed under it: it has stopped; start a fresh one
-                _maybe_autostart(state, stale=True)
-            return None
-        out = loads(body)
-        return str(out.get("stdout") or ""), str(out.get("stderr") or ""), int(out.get("exit_code") or 0)
-    except TimeoutError:
-        return None  # a slow answer is not a stale server: answer in-process within the budget, keep the server
-    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+    except OSError:  # ENXIO: a door nobody reads (its server is gone)
         _maybe_autostart(state, stale=True)
         return None
+    try:
+        if not _is_fifo(door):
+            return None
+        # every host's project variable, as this process has it: the handler reads the one of the host it
+        # detects (``hook auto``), and the server's own environment is whatever its first caller had
+        values = [_hex(os.environ.get(v, "")) for v in PROJECT_ENV.values()]
+        header = b" ".join([CALL_MAGIC, host.encode(), (event or "-").encode(), _hex(cwd), *values]) + b"\n"
+        if len(header) > MAX_HEADER:
+            return None
+        raw = _call(os.path.join(state, CALLS), door, header + data, timeout)
+    finally:
+        os.close(door)
+    if raw is None:
+        return None  # a slow answer is not a stale server: answer in-process within the budget, keep the server
+    if raw == STALE:
+        _maybe_autostart(state, stale=True)
+        return None
+    head, _, rest = raw.partition(b"\n")
+    code, n_out, _n_err = (int(x) for x in head.split(b" "))
+    return rest[:n_out].decode("utf-8"), rest[n_out:].decode("utf-8"), code
+
+
+def _hex(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape").hex().encode() or b"-"
+
+
+def _is_fifo(fd: int) -> bool:
+    return os.fstat(fd).st_mode & 0o170000 == 0o010000
+
+
+def _call(calls: str, door: int, request: bytes, timeout: float) -> bytes | None:
+    """Leave ``request`` in ``calls``, ring the door, and wait for the whole answer (None: none in time)."""
+    import select
+    import time
+
+    deadline = time.monotonic() + timeout
+    name = os.urandom(16).hex()
+    into, out = os.path.join(calls, name + ".in"), os.path.join(calls, name + ".out")
+    os.mkfifo(out, 0o600)
+    try:
+        # read and write: the server's open for writing never waits, and its closing is no end-of-file (the
+        # answer's header says how long it is, so a cut answer is never taken for a whole one)
+        fd = os.open(out, os.O_RDWR | os.O_NONBLOCK)
+        try:
+            with open(os.open(into, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600), "wb") as fh:
+                fh.write(request)
+            if os.write(door, name.encode() + b"\n") != 33:
+                return None
+            chunks: list[bytes] = []
+            got, want = 0, -1
+            while want < 0 or got < want:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([fd], [], [], left)[0]:
+                    return None
+                try:
+                    chunk = os.read(fd, 1 << 20)
+                except BlockingIOError:
+                    continue
+                chunks.append(chunk)
+                got += len(chunk)
+                if want < 0 and b"\n" in chunk:
+                    head = b"".join(chunks).partition(b"\n")[0]
+                    if head == STALE[:-1]:
+                        return STALE
+                    fields = head.split(b" ")
+                    code = fields[0][1:] if fields[0][:1] == b"-" else fields[0]
+                    if len(fields) != 3 or not (code.isdigit() and fields[1].isdigit() and fields[2].isdigit()):
+                        return None
+                    want = len(head) + 1 + int(fields[1]) + int(fields[2])
+            raw = b"".join(chunks)
+            return raw if len(raw) == want else None
+        finally:
+            os.close(fd)
+    finally:
+        for path in (into, out):
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
 def _env_setting() -> str:

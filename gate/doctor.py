@@ -186,11 +186,11 @@ def _check_host(rep: DoctorReport, ws, host: str, host_config: str | None, canar
 
 def _server_status(ws) -> str:
     """Whether hook calls go to a `cuticle serve` for this workspace, and whether one is running now."""
-    from .client import autostart_enabled, loads
+    from .client import autostart_enabled
 
     mode = "auto (hook calls use a background `cuticle serve`)" if autostart_enabled(str(ws.state_dir)) else "off"
     try:
-        info = loads(ws.state_path("serve.json").read_bytes())
+        info = json.loads(ws.state_path("serve.json").read_bytes())
         os.kill(int(info["pid"]), 0)
         running = f"running at {info['address']} (pid {info['pid']})"
     except (OSError, ValueError, KeyError, TypeError):

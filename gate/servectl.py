@@ -48,10 +48,36 @@ def _read_info(state_dir: Path) -> dict | None:
     return info
 
 
+def _exchange(address: str, request: bytes, timeout: float) -> bytes | None:
+    """Send ``request`` to the server at ``address`` and read the whole answer (the server closes)."""
+    import socket
+
+    if address.startswith("unix:"):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        target: object = address[5:]
+    else:
+        host, _, port = address.split("://", 1)[-1].partition(":")
+        if host not in ("127.0.0.1", "localhost"):
+            return None  # never send a token off the machine
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        target = ("127.0.0.1", int(port))
+    try:
+        sock.settimeout(timeout)
+        sock.connect(target)
+        sock.sendall(request)
+        chunks = []
+        while True:
+            b = sock.recv(65536)
+            if not b:
+                break
+            chunks.append(b)
+    finally:
+        sock.close()
+    return b"".join(chunks)
+
+
 def _request(info: dict, method: str, path: str, timeout: float = 2.0) -> tuple[int, dict] | None:
     """(status, JSON body) from the server of ``info``, or None when it does not answer."""
-    from .client import _exchange
-
     head = (f"{method} {path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {info['token']}\r\n"
             f"Content-Length: 0\r\nConnection: close\r\n\r\n")
     try:

@@ -249,11 +249,16 @@ def workspace_identity(state_dir: str | os.PathLike) -> tuple | None:
     return (st.st_dev, st.st_ino, key, token)
 
 
-def stop_when_idle(srv, seconds: float = 0, state_dir: str | os.PathLike | None = None) -> threading.Thread:
+def stop_when_idle(srv, seconds: float = 0, state_dir: str | os.PathLike | None = None, *,
+                   token: str | None = None) -> threading.Thread:
     """Shut ``srv`` down once no request arrived for ``seconds`` (0: never idle out), or once ``state_dir`` (the
     workspace's `.cuticle/`) is gone or is no longer the one it started with (removed and re-created at the same
-    path, a different key): a server must never outlive its workspace."""
+    path, a different key): a server must never outlive its workspace. ``token``: the one its `serve.json` is about
+    to carry (``write_info``), when the watch starts before that record is written."""
     identity = workspace_identity(state_dir) if state_dir is not None else None
+    if identity is not None and token is not None:
+        # expect the record about to be written, so a workspace re-created before it is never taken for ours
+        identity = (*identity[:3], token)
     every = min(seconds / 4, 30) if seconds > 0 else WORKSPACE_CHECK_EVERY
     if state_dir is not None:
         every = min(every, WORKSPACE_CHECK_EVERY)
@@ -262,7 +267,8 @@ def stop_when_idle(srv, seconds: float = 0, state_dir: str | os.PathLike | None 
         while True:
             time.sleep(every)
             idle = seconds > 0 and time.monotonic() - srv.last_request >= seconds
-            moved = state_dir is not None and workspace_identity(state_dir) != identity
+            # gone already when the server started (identity None): never ours to keep answering for
+            moved = state_dir is not None and (identity is None or workspace_identity(state_dir) != identity)
             if idle or moved:
                 srv.shutdown()
                 return

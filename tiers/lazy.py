@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping
-
 TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
     from typing import Any
 
 
@@ -20,7 +18,8 @@ def lazy_exports(package: str, namespace: dict[str, Any],
         if target is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         module, attr = (target, name) if isinstance(target, str) else target
-        value = getattr(importlib.import_module(f".{module}", package), attr)
+        # __import__ rather than importlib.import_module: the hook's client imports `tiers` before importlib
+        value = getattr(__import__(f"{package}.{module}", fromlist=[attr]), attr)
         namespace[name] = value
         return value
 

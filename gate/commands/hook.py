@@ -79,6 +79,9 @@ def _in_process(host: str, event: str | None, data: bytes, deadline: float) -> t
     import threading
     import time
 
+    from gate.cli import load_site
+
+    load_site()  # the installed command starts without site-packages (gate/cuticle_hook.py)
     from gate import handler
 
     done = threading.Event()

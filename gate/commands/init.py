@@ -12,8 +12,9 @@ def configure(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("host", choices=HOSTS, help="the agent host to install the hook into")
     parser.add_argument("workspace", nargs="?", default=None, help="workspace directory (default: current directory)")
     parser.add_argument("--command", dest="base_command", default=None,
-                        help="command hosts run for cuticle (default: the absolute path of this environment's `cuticle`, "
-                             "else this Python -m gate, so the host finds it without this environment's PATH)")
+                        help="command hosts run for cuticle (default: this environment's Python by absolute path, "
+                             "-I -S, running gate/cuticle_hook.py: the host finds it without this environment's PATH, "
+                             "and it starts faster than the console script)")
     parser.add_argument("--host-config", default=None,
                         help="host configuration file to edit (default: the host's project file; OpenClaw: "
                              "~/.openclaw/openclaw.json)")

@@ -41,17 +41,23 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--all and --json go with --status or --stop")
     ws = open_workspace(args)
     srv = make_server(port=args.port, socket_path=args.socket, token=args.token, cwd=str(ws.root))
-    info = write_info(ws.state_dir, srv.address, srv.token)
-    print(f"cuticle serve: listening on {srv.address} (token in {info})", flush=True)
+    from gate.door import Door
     from gate.server import stop_when_idle
 
-    # always watched: the server stops when its workspace goes away or is re-created, idle or not
-    stop_when_idle(srv, args.idle_timeout if args.idle_timeout and args.idle_timeout > 0 else 0, ws.state_dir)
+    # always watched: the server stops when its workspace goes away or is re-created, idle or not. The workspace's
+    # identity is taken before the server announces itself or the door makes anything in `.cuticle/`, so a
+    # workspace removed or re-created meanwhile is never mistaken for ours
+    stop_when_idle(srv, args.idle_timeout if args.idle_timeout and args.idle_timeout > 0 else 0, ws.state_dir,
+                   token=srv.token)
+    info = write_info(ws.state_dir, srv.address, srv.token)
+    door = Door(ws.state_dir, srv)  # the hook's own way in (gate.client)
+    print(f"cuticle serve: listening on {srv.address} (token in {info})", flush=True)
     try:
         srv.serve_forever(poll_interval=0.5)
     except KeyboardInterrupt:
         pass
     finally:
+        door.close()
         srv.server_close()
         try:
             # only our own record: after a 503 (code changed) a fresh server may already have written its own

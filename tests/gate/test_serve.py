@@ -115,8 +115,10 @@ def test_server_with_idle_timeout_exits_by_itself(ws):
 
 
 def test_a_forwarded_hook_call_loads_neither_the_gate_nor_the_memory_model(ws, server):
-    """The fast path is the whole of a forwarded call: the intake (public ``json``) and the discovery rule, but no
-    memory model, no rules, no ``socket``; the answer is the server's, byte for byte what the in-process gate says."""
+    """Routed by the payload alone (no project variable, the hook's directory outside the workspace), a forwarded
+    call adds the intake (public ``json``) to the discovery rule, but no memory model, no rules, no ``socket``; the
+    answer is the server's, byte for byte what the in-process gate says (test_hook_door.py: the installed command
+    routed by the host's project, which reads no JSON at all)."""
     payload, _ = write_payload("claude", ws, "MEMORY.md", (ws / "MEMORY.md").read_text() + CONFLICT + "\n")
     code = (
         "import sys\n"
