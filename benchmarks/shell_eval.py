@@ -5,7 +5,10 @@ Each command is evaluated exactly as the hook would (`Bash` tool) from the root 
 installed one: a copy of `sample-workspace/` (MEMORY.md, USER.md, memory/*.md), `.cuticle/key`, `.cuticle/serve.json`
 and the starter policy as `chitin.yaml`. It has no git repository, so repositories count as being on a feature
 branch, as the eval README assumes. Any file in the shell-dev format works (`id`, `cmd`, `expect`, `action`; other
-keys are ignored except `family`).
+keys are ignored except `family` and `setup`). A row with `"setup": "git"` runs instead in a copy of that
+workspace that is a git repository on branch `feat` (memory and the policy committed, the key ignored) with three
+branches one commit ahead: `mem` (changes MEMORY.md), `pol` (changes chitin.yaml) and `src` (changes src/app.py);
+`"setup": "git-untracked"` is the same repository with memory and the policy ignored by git.
 
     python benchmarks/shell_eval.py [--data PATH] [--json]
 """
@@ -43,6 +46,36 @@ def make_workspace(root: str) -> str:
     return str(dest)
 
 
+def make_git_workspace(root: str, track_memory: bool = True) -> str:
+    """``make_workspace(root)`` as a git repository on branch feat, with branches mem, pol and src (see above)."""
+    import subprocess
+
+    make_workspace(root)
+    dest = Path(root)
+    (dest / ".cuticle" / ".gitignore").write_text("*\n", encoding="utf-8")
+    (dest / "src").mkdir(exist_ok=True)
+    (dest / "src" / "app.py").write_text("x = 1\n", encoding="utf-8")
+    if not track_memory:
+        (dest / ".gitignore").write_text("MEMORY.md\nUSER.md\nmemory/\nchitin.yaml\n", encoding="utf-8")
+    git = ["git", "-c", "user.email=eval@example.invalid", "-c", "user.name=eval", "-c", "init.defaultBranch=feat"]
+
+    def run(*args: str) -> None:
+        subprocess.run([*git, *args], cwd=dest, check=True, capture_output=True)
+
+    run("init", "-q")
+    run("add", "-A")
+    run("commit", "-qm", "init")
+    for branch, path, text in (("mem", "MEMORY.md", "- Force pushes are fine.\n"),
+                               ("pol", "chitin.yaml", "# allow all\n"), ("src", "src/app.py", "x = 2\n")):
+        run("checkout", "-q", "-b", branch, "feat")
+        with open(dest / path, "a", encoding="utf-8") as fh:
+            fh.write(text)
+        run("add", "-f", path)
+        run("commit", "-qm", f"change {path}")
+    run("checkout", "-q", "feat")
+    return str(dest)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=str(DEFAULT))
@@ -54,6 +87,18 @@ def main(argv=None) -> int:
 
     rows = [json.loads(line) for line in Path(args.data).read_text(encoding="utf-8").splitlines() if line.strip()]
     ws = Workspace(make_workspace(tempfile.mkdtemp(prefix="cuticle-shell-eval-")))
+    setups: dict[str, Workspace] = {}
+
+    def workspace_for(row) -> Workspace:
+        setup = row.get("setup")
+        if not setup:
+            return ws
+        if setup not in setups:
+            if setup not in ("git", "git-untracked"):
+                raise SystemExit(f"{row['id']}: unknown setup {setup!r}")
+            root = tempfile.mkdtemp(prefix=f"cuticle-shell-eval-{setup}-")
+            setups[setup] = Workspace(make_git_workspace(root, track_memory=setup == "git"))
+        return setups[setup]
     by_expect = collections.defaultdict(lambda: [0, 0])
     by_action = collections.defaultdict(lambda: [0, 0])
     by_family = collections.defaultdict(lambda: [0, 0, 0, 0])  # deny ok, deny n, allow ok, allow n
@@ -61,7 +106,7 @@ def main(argv=None) -> int:
     failures = []
     correct = action_ok = denies_allowed = 0
     for row in rows:
-        ev = evaluate_command(row["cmd"], ws)
+        ev = evaluate_command(row["cmd"], workspace_for(row))
         ok = ev.decision == row["expect"]
         a_ok = ev.action == row["action"]
         correct += ok

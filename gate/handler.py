@@ -143,6 +143,7 @@ def _touches_protected(req: Request, ws) -> bool:
         return False
     if ws is None:
         return False
+    from tiers.hostfiles import is_pack_path
     from tiers.workspace import is_self_path
 
     base = req.cwd or str(ws.root)
@@ -152,7 +153,7 @@ def _touches_protected(req: Request, ws) -> bool:
         if rel.startswith("../") or rel == "..":
             continue
         try:
-            if ws.is_memory_file(rel) or ws.is_guarded_file(rel) or is_self_path(rel):
+            if ws.is_memory_file(rel) or ws.is_guarded_file(rel) or is_self_path(rel) or is_pack_path(rel):
                 return True
         except Exception:  # noqa: BLE001 - a broken config: treat every path as protected
             return True
@@ -481,7 +482,8 @@ def _reason(errors: list[dict]) -> dict:
 def _self_writes(req: Request, ws) -> list[dict]:
     """Refusals for file ops that write cuticle's state (any `.cuticle/`, at any depth) or a host's hook
     settings inside the workspace: only the user changes those, and an agent that could would switch the gate off
-    (a decoy `.cuticle/`, `user_guard = false`, hooks removed from `.claude/settings.json`)."""
+    (a decoy `.cuticle/`, `user_guard = false`, hooks removed from `.claude/settings.json`). A host's agent,
+    command or skill file may be written, but not so that what it declares to the host changes (``packfiles``)."""
     from tiers.workspace import is_self_path
 
     base = req.cwd or str(ws.root)
@@ -505,7 +507,9 @@ def _self_writes(req: Request, ws) -> list[dict]:
                             "message": f"{rel} is cuticle's state or a host's hook settings; only the user changes it",
                             "resolve": "ask the user to change cuticle's configuration or the host's hook settings"})
                 break
-    return out
+    from .packfiles import pack_refusals
+
+    return out + pack_refusals(req, ws)
 
 
 def _pre_tool(req: Request, ws) -> tuple[Reply, dict]:

@@ -65,6 +65,8 @@ SELF_GLOBS: tuple[str, ...] = (
     ".cuticle", ".cuticle/**", "**/.cuticle", "**/.cuticle/**", "chitin.yaml", ".claude/settings*.json", ".codex/**",
     ".gemini/settings.json", ".cursor/hooks.json", ".github/hooks/**", ".git/hooks/**", ".git/config",
     ".openclaw/openclaw.json", ".openclaw/extensions/**",
+    # Gemini CLI extensions: each one's manifest and hooks/hooks.json start commands and MCP servers
+    ".gemini/extensions/**",
     # MCP server lists: each entry is a command the host starts at its next session, outside every hook
     ".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json", ".gemini/mcp.json",
 )

@@ -17,7 +17,7 @@ from tiers.record import dataclass, field
 from .analyze import INVARIANTS, RANK, Analysis, Effect, action_of, analyze_command
 from .invariants import no_governance_self_modification, no_ide_socket_access, no_network_egress, no_secret_write
 from tiers.secrets import mask_json, mask_secrets, secret_values
-from .paths import Env
+from .paths import PACK_WHAT, Env
 from .policy import _PLANS, _TARGET_KINDS, Policy, _plain, effective_policy
 
 SHELL_TOOLS = frozenset({"bash", "run_shell_command", "exec", "shell", "terminal", "beforeshellexecution",
@@ -257,7 +257,13 @@ def analyze_call(call, env: Env, policy: Policy, kind: str | None = None) -> tup
                 continue
             seen.add((op, ref.display))
             hit = env.protected(ref)
-            if hit and hit[0] == "no-governance-self-modification":
+            if hit and hit[1].endswith(f"({PACK_WHAT})"):
+                # an agent, command or skill file: judged by what the write makes it declare (the gate computes
+                # edits and patches, gate/packfiles.py; here a whole-file write's content is compared)
+                v = no_governance_self_modification.pack_write(call, op, ref, hit[1])
+                if v is not None:
+                    out.violations.append(v)
+            elif hit and hit[0] == "no-governance-self-modification":
                 out.violations.append(no_governance_self_modification.file_tool_write(call.tool, op, hit[1]))
             elif not hit:  # one protected set for every tool: a credential file the shell may not write
                 v = no_secret_write.credential_write(env, ref, call.tool)

@@ -14,6 +14,7 @@ import posixpath
 import re
 
 from tiers.record import dataclass, field
+from tiers.hostfiles import HOME_PACK_GLOBS, HOST_PACK_GLOBS
 from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, SELF_GLOBS, glob_match, glob_to_regex  # noqa: F401
 
 
@@ -25,8 +26,14 @@ HOME_SELF_GLOBS: tuple[str, ...] = (
     "~/.claude/settings*.json", "~/.codex/**", "~/.gemini/settings.json", "~/.cursor/hooks.json",
     "~/.copilot/hooks/**", "~/.openclaw/openclaw.json", "~/.openclaw/extensions/**", "~/.openclaw/hooks/**",
     "~/.config/cuticle/**", "~/.gitconfig", "~/.config/git/config", "/etc/claude-code/**", "/etc/gemini-cli/settings.json",
+    "~/.gemini/extensions/**", "~/.claude/plugins/**",
     "/library/application support/claudecode/**",
 )
+#: what a shell write to a host's agent, command or skill file is denied as (the file tools check its content)
+PACK_WHAT = "a host's agent, command or skill file: it can declare hooks, tool permissions and MCP servers"
+#: what such a denial tells the agent to do instead (the shell cannot show the content it writes)
+PACK_FIX = ("write it with the file tools (Write/Edit), which allow it when what it declares to the host stays as it "
+            "was; hooks, allowed-tools, permissionMode, mcpServers and !`command` lines are the user's to set")
 #: files whose upload or read-out is credential exfiltration
 SECRET_GLOBS: tuple[str, ...] = (
     "~/.ssh/**", "**/.ssh/**", "**/id_rsa*", "**/id_ed25519*", "**/id_ecdsa*", "**/*.pem", "**/*.key", "**/.env",
@@ -63,7 +70,8 @@ _NAMED_IN: dict[str, tuple[str, ...]] = {
     ".ssh": ("authorized_keys", "authorized_keys2", "config", "known_hosts", "environment", "rc", "id_*"),
     ".openclaw/extensions": ("*.js", "*.ts", "*.mjs", "package.json", "openclaw.plugin.json"),
     ".openclaw/hooks": ("*.js", "*.ts", "*.mjs", "hook.json"),
-    ".config/cuticle": ("config.toml",), "claude-code": ("managed-settings.json",),
+    ".config/cuticle": ("config.toml",), "agents": ("*.md",), "commands": ("*.md", "*.toml"),
+    "skills": ("skill.md",), "prompts": ("*.prompt.md",), "claude-code": ("managed-settings.json",),
     "claudecode": ("managed-settings.json",), ".aws": ("credentials", "config"), ".kube": ("config",),
     ".gnupg": ("*.gpg", "*.kbx", "*.conf"), ".config/gh": ("hosts.yml", "config.yml"),
 }
@@ -204,6 +212,8 @@ class Env:
             self_globs = tuple(g.lower() for g in (*WS_SELF_GLOBS, *self.policy_rels, *self.extra_protected))
             if _match(low, self_globs) or _contains(low, self_globs):
                 return gov, f"{rel} (cuticle's policy, state or a host's hook settings)"
+            if _match(low, HOST_PACK_GLOBS) or _contains(low, HOST_PACK_GLOBS):
+                return gov, f"{rel} ({PACK_WHAT})"
             if _match(rel, self.memory_globs) or _match(low, tuple(g.lower() for g in self.memory_globs)) \
                     or _contains(rel, self.memory_globs):
                 return mem, f"{rel} (a memory file)"
@@ -222,9 +232,33 @@ class Env:
             low = ref.display.lower()
             if _match(low, HOME_SELF_GLOBS) or _contains(low, HOME_SELF_GLOBS):
                 return gov, f"{ref.display} (a host's hook settings)"
+            if _match(low, HOME_PACK_GLOBS) or _contains(low, HOME_PACK_GLOBS):
+                return gov, f"{ref.display} ({PACK_WHAT})"
             if low.rsplit("/", 1)[-1] == "chitin.yaml":
                 return gov, f"{ref.display} (a policy file)"
         return None
+
+    def repo_pathspecs(self, top: str) -> list[str] | None:
+        """git pathspecs, relative to the work tree at ``top``, that cover every path :meth:`protected` protects
+        in that repository (``git ls-files -- SPECS`` lists them without listing the whole tree); None when the
+        globs do not translate (a repository below the workspace's root, a policy path that is not relative)."""
+        root = self.root
+        if top == root:
+            prefix = ""
+        elif root.startswith(top.rstrip("/") + "/"):
+            prefix = root[len(top.rstrip("/")) + 1:] + "/"
+        else:
+            return None
+        globs = (*WS_SELF_GLOBS, *HOST_PACK_GLOBS, *self.policy_rels, *self.extra_protected, *self.memory_globs,
+                 *self.guarded_globs)
+        if any(g.startswith(("/", "~", "..")) for g in globs):
+            return None
+        specs = [f":(glob,icase){prefix}{g}" for g in dict.fromkeys(globs)]
+        home = self.home
+        if home and (home == top or home.startswith(top.rstrip("/") + "/")):
+            at = home[len(top.rstrip("/")) + 1:] + "/" if home != top else ""
+            specs += [f":(glob,icase){at}{g[2:]}" for g in (*HOME_SELF_GLOBS, *HOME_PACK_GLOBS) if g.startswith("~/")]
+        return specs
 
     def is_credential(self, ref: PathRef) -> bool:
         """A credential file (CREDENTIAL_GLOBS less the templates): writing it is ``no-secret-write``."""
@@ -277,7 +311,7 @@ class Env:
         if got is None:
             out: list[tuple[str | None, str, str]] = []
             globs = (*WS_SELF_GLOBS, *self.policy_rels, *self.extra_protected, *self.memory_globs,
-                     *self.guarded_globs, *CREDENTIAL_GLOBS)
+                     *self.guarded_globs, *CREDENTIAL_GLOBS, *HOST_PACK_GLOBS)
             for g in dict.fromkeys(globs):
                 low = g.lower()
                 if low.startswith("~/"):

@@ -12,13 +12,25 @@ from ..invariants._targets import unknown_stash
 from .archives import _apply_patches
 from .model import Effect, _names_flow
 from .words import _operands, _opts_and_operands
+from .worktree import checkout_branch, git_lines as _git_lines, git_top as _git_top, merge, pick, plumbing, \
+    rebase, reset_keep, update_work_tree
 
 #: the git subcommands an invariant or a write effect looks at
 _GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config", "apply",
-                          "am", "stash", "clone", "clean", "reset"})
+                          "am", "stash", "clone", "clean", "reset", "merge", "pull", "fetch", "cherry-pick", "revert",
+                          "rebase", "remote", "read-tree", "checkout-index", "merge-file", "bisect", "tag",
+                          "update-ref", "symbolic-ref", "replace"})
+#: subcommands after which a revision named later in the same command line may point somewhere else than now
+_MOVES_REFS = frozenset({"commit", "merge", "pull", "fetch", "cherry-pick", "revert", "rebase", "reset", "am",
+                         "remote", "read-tree", "bisect", "update-ref", "symbolic-ref", "replace"})
+#: options of `git branch` / `git tag` that move or rename an existing ref (or a branch's upstream)
+_REF_FORCE = frozenset({"f", "force", "m", "M", "move", "c", "C", "copy", "u", "set-upstream-to", "d", "D",
+                        "delete"})
 
 
 def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    if w.git_vars or w.vars:
+        _environment(w, cwd)  # GIT_PAGER=…, GIT_CONFIG_KEY_0=…: settings any git command reads
     if len(argv) > 1 and argv[1] == "ls-files":  # the paths it prints, for xargs: its pathspecs, or any file
         specs = [a for a in _operands(argv[2:])]
         return "git", _names_flow([*specs, *(x.rstrip("/") + "/$(find)" for x in specs)] or ["$(find)"])
@@ -27,6 +39,8 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
     args = argv[1:]
     repo = cwd
     aliases: dict[str, str] = {}
+    #: the repository is one only known when it runs (``--git-dir``, ``GIT_DIR=…`` set in the command line)
+    dynamic = w.git_env or "GIT_DIR" in w.vars or "GIT_WORK_TREE" in w.vars
     i = 0
     while i < len(args):
         a = args[i]
@@ -45,10 +59,12 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if a in ("--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env") and i + 1 < len(args):
             if a == "--work-tree":
                 repo = w.env.cd(repo, args[i + 1])
+            dynamic = dynamic or a in ("--git-dir", "--work-tree")  # names are not relative to this repo
             i += 2
             continue
         if a.startswith("--work-tree="):
             repo = w.env.cd(repo, a.split("=", 1)[1])
+        dynamic = dynamic or a.startswith(("--git-dir=", "--work-tree="))
         if a.startswith("-"):
             i += 1
             continue
@@ -70,7 +86,8 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         effects.append(Effect("git", branch or "", "branch" if branch else ""))
     elif sub in ("checkout", "switch"):
         flags, ops, values = _opts_and_operands(rest, {"-b", "-B", "-c", "-C", "--orphan", "--conflict"})
-        if "--" in rest or (sub == "checkout" and len(ops) >= 2 and not (values.get("b") or values.get("B"))):
+        pathspec = "--" in rest or (sub == "checkout" and len(ops) >= 2 and not (values.get("b") or values.get("B")))
+        if pathspec:
             paths = rest[rest.index("--") + 1:] if "--" in rest else ops[1:]
             for ref in w.paths(paths, repo):
                 effects.append(w.write_effect(ref, f"git {sub} --"))
@@ -78,15 +95,34 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 else (ops[0] if sub == "checkout" and "--" not in rest else None)
             _rewrites(w, f"git {sub}", repo, ["diff", "--name-only", *([source] if source else []), "--"], paths,
                       effects)
+        elif ops[:1] == ["."]:
+            effects.append(w.write_effect(w.env.norm(".", repo), "git checkout ."))
+            _rewrites(w, "git checkout .", repo, ["diff", "--name-only", "--"], ["."], effects)
+        elif not checkout_branch(w, sub, rest, repo, effects, dynamic):
+            # `git checkout FILE`: FILE is no revision but a path, restored from the index
+            for ref in w.paths(ops, repo):
+                effects.append(w.write_effect(ref, "git checkout --"))
+            _rewrites(w, "git checkout", repo, ["diff", "--name-only", "--"], ops, effects)
         else:
             new = values.get("b") or values.get("B") or values.get("c") or values.get("C") or values.get("orphan") \
                 or values.get("create")
             target = new or (ops[0] if ops else None)
-            if target and target not in (".", "-") and not target.startswith("HEAD"):
+            if target and target != "-" and not target.startswith("HEAD"):
                 w.branch = target
-            elif target == ".":
-                effects.append(w.write_effect(w.env.norm(".", repo), "git checkout ."))
-                _rewrites(w, "git checkout .", repo, ["diff", "--name-only", "--"], ["."], effects)
+            if ops:
+                w.git_moved = True  # HEAD now points elsewhere: later revisions in this line are not known now
+    elif sub in ("read-tree", "checkout-index", "merge-file", "bisect"):
+        plumbing(w, sub, rest, repo, effects, dynamic)
+    elif sub in ("merge", "pull", "cherry-pick", "revert", "rebase"):
+        if sub == "merge":
+            merge(w, rest, repo, effects, dynamic)
+        elif sub == "pull":
+            update_work_tree(w, "git pull", repo, None, effects, why="it merges commits it fetches from a remote, "
+                             "which cuticle cannot see before they arrive", dynamic=dynamic)
+        elif sub == "rebase":
+            rebase(w, rest, repo, effects, dynamic)
+        else:
+            pick(w, sub, rest, repo, effects, dynamic)
     elif sub in ("mv", "rm"):
         flags, ops, values = _opts_and_operands(rest, set())
         if not (sub == "rm" and "cached" in flags):
@@ -105,6 +141,8 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         if "hard" in flags:
             rev = [o for o in ops if o != "--"][:1]
             _rewrites(w, "git reset --hard", repo, ["diff", "--name-only", *(rev or ["HEAD"]), "--"], [], effects)
+        elif {"keep", "merge"} & set(flags):
+            reset_keep(w, "keep" if "keep" in flags else "merge", rest, repo, effects, dynamic)
     elif sub == "clean":
         flags, ops, values = _opts_and_operands(rest, {"-e", "--exclude"})
         fset = set(flags)
@@ -154,6 +192,8 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
                 ops = ops[1:]
             if len(ops) >= 2:
                 _command_setting(w, ops[0], ops[1], cwd)
+    if sub in _MOVES_REFS or (sub in ("branch", "tag") and _REF_FORCE & set(_opts_and_operands(rest, set())[0])):
+        w.git_moved = True  # a fetch, commit, merge, `branch -f`… changes what HEAD and the branches point to
     return "git", None
 
 
@@ -166,6 +206,39 @@ _GIT_COMMAND_KEY = re.compile(
     r"include\.path|includeif\..+\.path")
 
 
+#: environment variables whose value git runs as a command line
+_COMMAND_VARS = ("GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_EXTERNAL_DIFF", "GIT_SSH_COMMAND", "GIT_SSH",
+                 "GIT_ASKPASS", "SSH_ASKPASS", "GIT_PROXY_COMMAND", "EDITOR", "VISUAL", "PAGER")
+#: environment variables that make git load settings or programs from files cuticle does not read
+_INCLUDE_VARS = ("GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR")
+
+
+def _environment(w: Walker, cwd) -> None:
+    """Settings git reads from its environment, set in this command line (``GIT_PAGER=… git log``, ``export``,
+    ``env …``): a command-valued one is walked as the command line git runs; ``GIT_CONFIG_KEY_n``/``VALUE_n`` and
+    ``GIT_CONFIG_PARAMETERS`` are settings like ``git -c``; a variable pointing git at another settings file or
+    program directory is an include."""
+    found = {k: v for k, v in w.vars.items() if k.startswith("GIT_") or k in _COMMAND_VARS}
+    found.update(w.git_vars)
+    if not found:
+        return
+    for name in _COMMAND_VARS:
+        if found.get(name):
+            w.run_text(found[name], cwd, f"git ${name}", ";")
+    for name in _INCLUDE_VARS:
+        if found.get(name, "/dev/null") not in ("/dev/null", ""):  # GIT_CONFIG_GLOBAL=/dev/null loads nothing
+            w.report(no_governance_self_modification.config_include(f"(${name})", segment=w.at))
+    for name, key in found.items():
+        if name.startswith("GIT_CONFIG_KEY_"):
+            _command_setting(w, key, found.get("GIT_CONFIG_VALUE_" + name[len("GIT_CONFIG_KEY_"):], ""), cwd)
+    params = found.get("GIT_CONFIG_PARAMETERS", "")
+    for m in re.finditer(r"'((?:[^']|'\\'')*)'(?:=('((?:[^']|'\\'')*)'))?", params):
+        key, value = m.group(1), m.group(3) or ""
+        if "=" in key and not m.group(2):
+            key, _, value = key.partition("=")
+        _command_setting(w, key, value, cwd)
+
+
 def _command_setting(w: Walker, key: str, value: str, cwd) -> None:
     """``git config KEY VALUE`` / ``git -c KEY=VALUE``: a setting git runs as a shell command later (each
     ``git status`` then runs it, outside every hook) is judged now, as the command line it is; an include loads
@@ -175,6 +248,9 @@ def _command_setting(w: Walker, key: str, value: str, cwd) -> None:
         return
     if low.startswith("include"):
         w.report(no_governance_self_modification.config_include(key, segment=w.at))
+        return
+    if low == "core.hookspath":  # `git -c core.hooksPath=DIR commit`: git runs DIR's hooks instead of the installed
+        w.report(no_governance_self_modification.hooks_path(segment=w.at))
         return
     if low.startswith("alias."):
         if not value.startswith("!"):
@@ -190,6 +266,8 @@ def _rewrites(w: Walker, how: str, repo, listing: list[str], specs: list[str], e
     (``unknown_target``)."""
     top = _git_top(repo)
     names = _git_lines(repo, [*listing, *(specs or ["."] if listing[0] == "clean" else specs)]) if top else None
+    if w.git_moved and listing[0] == "diff" and len(listing) > 3:
+        names = None  # `git fetch && git reset --hard origin/main`: the revision moves before this runs
     w.out.volatile = True
     w.cwd_hint = repo
     if names is None:
@@ -214,28 +292,6 @@ def _rewrites(w: Walker, how: str, repo, listing: list[str], specs: list[str], e
             effects.append(w.write_effect(ref, how))
 
 
-def _git_lines(repo: str | None, args: list[str]) -> list[str] | None:
-    """The output lines of a read-only ``git -C REPO ARGS`` (None: no git, an error or a slow answer)."""
-    import subprocess
-
-    try:
-        out = subprocess.run(["git", "-C", repo or ".", *args], capture_output=True, text=True, timeout=3,
-                             check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if out.returncode != 0:
-        return None
-    return [line for line in out.stdout.splitlines() if line.strip()]
-
-
-def _git_top(repo: str | None) -> str | None:
-    """The directory holding ``.git`` at or above ``repo``."""
-    d = repo
-    while d and d != "/":
-        if os.path.exists(d + "/.git"):
-            return d
-        d = d.rsplit("/", 1)[0] or "/"
-    return None
 
 
 def _stash_names(repo: str | None, which: list[str]) -> list[str] | None:
@@ -244,17 +300,8 @@ def _stash_names(repo: str | None, which: list[str]) -> list[str] | None:
     top = _git_top(repo)
     if top is None:
         return None
-    import subprocess
-
     ref = which[0] if which and not which[0].startswith("-") else "stash@{0}"
-    try:
-        out = subprocess.run(["git", "-C", top, "stash", "show", "--name-only", "--include-untracked", ref],
-                             capture_output=True, text=True, timeout=3, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if out.returncode != 0:
-        return None
-    return [line for line in out.stdout.splitlines() if line.strip()]
+    return _git_lines(top, ["stash", "show", "--name-only", "--include-untracked", ref])
 
 
 #: the long options of git push that _git_push tells apart, in the order an abbreviation picks its first match

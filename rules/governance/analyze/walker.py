@@ -49,6 +49,9 @@ _SHARED_LEN = 32
 _FALSES = tuple((False,) * n for n in range(_SHARED_LEN))
 _NONES = tuple((None,) * n for n in range(_SHARED_LEN))
 _MAX_NEST = 12
+#: environment variables that point git at another repository, work tree or index than the directory's own
+_GIT_REPO_VARS = frozenset({"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR",
+                            "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE"})
 
 
 class Walker:
@@ -82,6 +85,9 @@ class Walker:
         self.ide_possible = True  # cleared when the raw command cannot mention an IDE socket
         #: shell functions and aliases defined earlier in this command line (name -> body / expansion text)
         self.stashed = False  # `git stash` ran earlier in this command line
+        self.git_moved = False  # a git command earlier in this command line moved HEAD, a branch or a remote ref
+        self.git_env = False  # an assignment in this command line names git's repository (GIT_DIR=…, env GIT_DIR=…)
+        self.git_vars: dict[str, str] = {}  # GIT_*/EDITOR/PAGER set before a command in this line (`GIT_PAGER=… git`)
         #: a substitution in the current command's words printed a protected or credential file
         self.sub_secret = False
         self.functions: dict[str, list[Script]] = {}
@@ -306,8 +312,12 @@ class Walker:
                 return self.simple_words(cmd, cwd, via, op, stdin, argv, _FALSES[n] if n < _SHARED_LEN else
                                          (False,) * n, _NONES[n] if n < _SHARED_LEN else (None,) * n)
         for name, w in cmd.assigns:
+            if name in _GIT_REPO_VARS:
+                self.git_env = True  # `GIT_DIR=… git merge X`: the repository is not the one on disk here
             t = self.word_subs(w, cwd, via)
             value, dyn = self.expand(w, cwd)
+            if cmd.words and (name.startswith("GIT_") or name in ("EDITOR", "VISUAL", "PAGER")):
+                self.git_vars[name] = value  # settings git reads from its environment (analyze/git.py)
             if self.ide_possible:
                 self.report(no_ide_socket_access.ide_assignment(name, value, segment=self.at))
             if not cmd.words:

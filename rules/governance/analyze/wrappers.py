@@ -72,6 +72,10 @@ def _w_env(w: Walker, argv, cwd):
         if "=" in a and not a.startswith("="):
             name, _, value = a.partition("=")
             w.report(ide_assignment(name, value, "env", segment=w.at))
+            if name.startswith("GIT_") or name in ("EDITOR", "VISUAL", "PAGER"):
+                w.git_env = w.git_env or name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
+                                                  "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES")
+                w.git_vars[name] = value  # `env GIT_PAGER=… git …`: judged by the git handler
             i += 1
             continue
         break

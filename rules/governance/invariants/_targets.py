@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import glob
 
+from ..paths import PACK_FIX, PACK_WHAT
 from . import Violation
 from . import no_governance_self_modification as _gov
 from . import no_memory_write_via_shell as _mem
@@ -26,7 +27,8 @@ def protected_write(env, ref, how: str, verb: str = "writes", segment: int = -1)
     if not hit:
         return None
     inv, what = hit
-    return Violation(inv, f"{how} {verb} {what}; " + FIXES[inv], segment)
+    return Violation(inv, f"{how} {verb} {what}; " + (PACK_FIX if what.endswith(f"({PACK_WHAT})") else FIXES[inv]),
+                     segment)
 
 
 def link_to(env, tool: str, targets, segment: int = -1) -> Violation | None:
@@ -58,6 +60,29 @@ def unknown_stash(env, ref, how: str, cwd_hint: str | None, segment: int = -1) -
     return Violation(v.invariant, f"{how} writes whatever the stash holds, which cuticle cannot see and may include "
                      "memory or cuticle's files; list it with `git stash show --name-only` and restore the other files "
                      "with `git checkout stash@{0} -- FILE`", segment)
+
+
+def unknown_update(env, how: str, why: str, tracked: str | None, ref, cwd_hint: str | None,
+                   segment: int = -1) -> Violation | None:
+    """``how`` updates the work tree from commits whose files cannot be listed now (``why``): it may write any file
+    the repository tracks. ``tracked``: the first protected path the repository tracks ("" none: nothing to deny;
+    None: git could not list them, so every protected path in reach of ``ref``, the work tree's ``$(…)``, counts)."""
+    if tracked == "":
+        return None
+    if tracked is None:
+        v = unknown_target(env, ref, how, "writes", cwd_hint)
+        if v is None:
+            return None
+        inv, what = v.invariant, "memory or cuticle's files"
+    else:
+        found = env.protected(env.norm(tracked, env.root))
+        if found is None:
+            return None
+        inv, what = found
+    return Violation(inv, f"{how} writes files cuticle cannot list before it runs ({why}), and the repository "
+                     f"tracks {what}; fetch first (`git fetch`), list what would change with `git diff --name-only "
+                     "HEAD...REV`, and update from a commit that leaves them alone, or ask the user to run it",
+                     segment)
 
 
 def unknown_program_arg(env, ref, head: str, segment: int = -1) -> Violation | None:

@@ -5,10 +5,17 @@ Denies every write, delete, move, link or in-place edit of cuticle's own files: 
 the configured path), everything under `.cuticle/`, and the hosts' hook settings (`.claude/settings*.json`,
 `.codex/`, `.gemini/settings.json`, `.cursor/hooks.json`, `.github/hooks/`, `.git/hooks/`, `.git/config` and
 `~/.gitconfig` (git runs commands from them), OpenClaw's config and extensions, and the MCP server lists
-`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.gemini/mcp.json`: each entry is a command the host starts),
+`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.gemini/mcp.json`: each entry is a command the host starts;
+Gemini CLI extensions and `~/.claude/plugins/`), and the hosts' agent, command and skill files
+(`.claude/agents|commands|skills/`, `.github/agents|prompts|skills/`, `.gemini/agents|commands|skills/`,
+`.agents/skills/`, the same under `~/`: their frontmatter can declare hooks, tool permissions and MCP servers, so
+the shell writes none of them and a file tool only one whose declarations stay as they were, `pack_write`),
 by any command, through any spelling the effect model resolves (globs, braces, variables,
 substitutions, `cd` chains, functions, aliases, interpreter code, archives and patches; `git clean` deletes what
-`git clean -n` lists with the same flags, ignored files included with `-x`/`-X`, so it reaches `.cuticle/key`).
+`git clean -n` lists with the same flags, ignored files included with `-x`/`-X`, so it reaches `.cuticle/key`;
+git work-tree updates write what git would change from the other commits). Settings that make git run other
+hooks or load settings cuticle cannot see (`core.hooksPath`, `include.path`, `GIT_CONFIG_GLOBAL=FILE`,
+`GIT_EXEC_PATH`) are denied too.
 Also denies any read of
 the stamp key (`.cuticle/key`) or the local server's token (`.cuticle/serve.json`) by any command, whole-tree
 readers that would include them (`tar -c .`, `cp -r .`, `grep -r . .`) unless they exclude `.cuticle`, and links
@@ -110,6 +117,32 @@ def file_tool_write(tool: str, op: str, what: str) -> Violation:
     verb = {"delete": "deletes", "move": "moves a file onto"}.get(op, "writes")
     return Violation(INVARIANT.id, f"{tool} {verb} {what}; the policy, cuticle's state and hook settings are "
                      "changed only by the user")
+
+
+def pack_write(call, op: str, ref, what: str) -> Violation | None:
+    """A file tool's write of ``ref``, a host's agent, command or skill file: a whole-file write (``content``)
+    that changes what the file declares to the host (``tiers.hostfiles.changed_controls``) or a delete of one
+    that declares something. Edits and patches are compared by the gate, which applies them as the host would."""
+    from tiers.hostfiles import changed_controls
+
+    args = call.arguments if isinstance(call.arguments, dict) else {}
+    new = args.get("content", args.get("file_text"))
+    if op != "delete" and not isinstance(new, str):
+        return None
+    old = ""
+    if ref.abs:
+        try:
+            with open(ref.abs, encoding="utf-8", errors="surrogateescape") as fh:
+                old = fh.read()
+        except (OSError, ValueError):
+            old = ""
+    changed = changed_controls(old, "" if op == "delete" else new, ref.rel or ref.display)
+    if not changed:
+        return None
+    verb = "deletes" if op == "delete" else "writes"
+    return Violation(INVARIANT.id, f"{call.tool} {verb} {what}, and changes what it declares to the host "
+                     f"({'; '.join(changed)[:120]}); hooks, tool permissions, MCP servers and commands run on load are "
+                     "the user's to set: write the file without them, or ask the user")
 
 
 def state_secret_touch(effects, tool: str) -> Violation | None:

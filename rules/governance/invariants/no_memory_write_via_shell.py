@@ -5,7 +5,10 @@ Denies shell writes to the memory files (the workspace's memory globs, built in 
 `USER.md`, `memory/**/*.md`) and to the files cuticle generates (`INSIGHTS.md`, `PERSONALITY.md`): redirections,
 `tee`, `sed -i`, `cp`/`mv`/`install` (also `-t DIR`), links, `dd of=`, `sort -o`, editors, `git checkout/restore
 -- FILE`, git commands that rewrite the work tree from the index or a commit (`git checkout .`, `git restore
-PATHSPEC`, `git reset --hard`: each file git lists as changed under the pathspecs is written), `git apply`/`patch`/`tar -x`/`unzip`/`git stash pop` of content that touches them, and interpreter code
+PATHSPEC`, `git reset --hard`: each file git lists as changed under the pathspecs is written), git commands that
+update the work tree from other commits (`git merge`, `git pull`, `git cherry-pick`, `git revert`, `git rebase`,
+`git checkout/switch BRANCH`: each file git would change is written; when that cannot be known, every protected
+path the repository tracks counts, `rules/governance/analyze/worktree.py`), `git apply`/`patch`/`tar -x`/`unzip`/`git stash pop` of content that touches them, and interpreter code
 (`python -c`, `node -e`, `perl -e`, `ruby -e`, `php -r`, `awk` redirection). A target known only at run time (a
 variable from the environment, a substitution, computed interpreter paths, an unreadable patch or archive) counts
 as every protected path it could name.

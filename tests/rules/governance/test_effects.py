@@ -3,7 +3,8 @@ file is judged by what it does, whatever the spelling; benign look-alikes stay a
 
 The table is ``benchmarks/data/shell-attack.jsonl`` (one row per command, grouped by ``family``: brace, glob,
 substitution, variable, function-alias, find-xargs, copy-move, link, interpreter, decoded-code, patch-archive,
-cd-chain, key-read, state-write, credentials, upload, unknown-program, write-form) plus the rows below. A sample
+cd-chain, key-read, state-write, credentials, upload, unknown-program, write-form, host-pack) plus the rows
+below. A sample
 of them is also run for real in a scratch workspace: the denied ones really change memory or print the key, the
 allowed look-alikes leave memory and the key alone.
 """
@@ -89,7 +90,9 @@ EXTRA = [
 #: the issue's forms aimed at the policy, cuticle's state, hook settings and credentials, and benign neighbours
 MORE = [json.loads(x) for x in (Path(__file__).with_name("effects-more.jsonl")).read_text(
     encoding="utf-8").splitlines() if x.strip()]
-ROWS = [(r["family"], r["expect"], r["cmd"], r["id"]) for r in ATTACK] + \
+#: rows with a ``setup`` (a git repository with branches) are judged in it by test_git_work_tree_updates.py and
+#: benchmarks/shell_eval.py; here the workspace has no repository
+ROWS = [(r["family"], r["expect"], r["cmd"], r["id"]) for r in ATTACK if "setup" not in r] + \
        [(f, e, c, f"x{i:03d}") for i, (f, e, c) in enumerate(EXTRA, 1)] + \
        [("more", r["expect"], r["cmd"], f"m{i:03d}") for i, r in enumerate(MORE, 1)]
 
