@@ -59,7 +59,7 @@ class Walker:
 
     __slots__ = ("env", "opts", "out", "vars", "psub_texts", "namerefs", "sub_values", "tainted", "downloads",
                  "written", "branch", "git_branch", "nest", "ide_possible", "stashed", "sub_secret", "functions",
-                 "aliases", "positional", "cwd_hint", "at", "_find_ctx")
+                 "aliases", "positional", "cwd_hint", "at", "_find_ctx", "git_moved", "git_env", "git_vars")
 
     def __init__(self, env: Env, opts: Options | None = None, *, git_branch=None) -> None:
         self.env = env
