@@ -76,7 +76,38 @@ def _deobfuscated(text: str) -> str:
     aux = _aux()
     out = aux["combining"].sub("", text)  # left over after NFKC: marks no letter composes with ("й" stays)
     out = aux["leet_word"].sub(lambda m: m.group(0).translate(_LEET), out)
+    out = _fold_mixed_script(out)
     return aux["spaced_word"].sub(lambda m: m.group(0).replace(" ", ""), out)
+
+
+#: Letters that look alike across scripts (lower case: the text is casefolded), to Latin and to Cyrillic.
+_TO_LATIN = str.maketrans({"а": "a", "с": "c", "е": "e", "һ": "h", "і": "i", "ј": "j", "к": "k", "ӏ": "l", "о": "o",
+                           "р": "p", "ԛ": "q", "ѕ": "s", "у": "y", "х": "x", "ԝ": "w", "α": "a", "ε": "e", "ι": "i",
+                           "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "υ": "u", "χ": "x"})
+_TO_CYRILLIC = str.maketrans({"a": "а", "c": "с", "e": "е", "o": "о", "p": "р", "x": "х", "y": "у", "k": "к",
+                              "b": "ь", "m": "м", "h": "н", "t": "т"})
+_LATIN = frozenset("abcdefghijklmnopqrstuvwxyz")
+_MIXED_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _fold_mixed_script(text: str) -> str:
+    """A word that mixes Latin letters with Cyrillic or Greek ones ("ignоre" with a Cyrillic о, «игнoрируй» with a
+    Latin o) is read in the script most of its letters are in, when every other letter has a look-alike there; a
+    word whose odd letters look like nothing in that script is left as written."""
+    if text.isascii() or not any(c in _LATIN for c in text):
+        return text
+
+    def fold(m: re.Match) -> str:
+        word = m.group(0)
+        latin = sum(c in _LATIN for c in word)
+        if latin == 0 or latin == len(word) or not word.isalpha():
+            return word
+        to_latin = latin * 2 >= len(word)
+        folded = word.translate(_TO_LATIN if to_latin else _TO_CYRILLIC)
+        odd = (c for c in folded if (c in _LATIN) != to_latin)
+        return word if any(True for _ in odd) else folded
+
+    return _MIXED_WORD.sub(fold, text)
 
 
 def _b64_commands(text: str) -> list[Signal]:
@@ -128,6 +159,7 @@ _STEMS: dict[str, tuple[str, ...]] = {
     "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
                        "распоряж", "систем", "администратор", "владел"),
     "run-command": ("curl", "wget", "fetch", "iwr", "invoke", "irm", "<(", "-c", "rm ", "python", "mkfs", "dd ",
+                    "exec", "eval", "iex", "urlopen", "downloadstring",
                     "chmod", ":()", "http", "download"),
     "persistence": ("memory", ".md", "notes", "session", "prompt", "памят", "строк", "правил", "инструкц", "запис",
                     "навсегда", "сесси", "запуск",
@@ -387,7 +419,9 @@ def _outside_wins(sent: str, off: int) -> Signal | None:
     return None
 
 
-_FROM_BEFORE = re.compile(r"(?:\bfrom|(?<!\w)(?:из|от))\s+(?:\S+\s+){0,2}$")
+#: "from X" right before a place makes it the source; a destination word after "from" ("из конфигов в телеграм")
+#: makes it the destination again: the nearest preposition decides.
+_FROM_BEFORE = re.compile(r"(?:\bfrom|(?<!\w)(?:из|от))\s+(?:(?!(?:to|into|onto|в|во|на|к)\s)\S+\s+){0,2}$")
 
 
 def _has_target(sent: str) -> bool:
@@ -478,6 +512,11 @@ _PRIVATE = re.compile(r"env|key|token|secret|pass|cookie|session|ssh|credential|
                       r"chat|prompt|email|contact|ключ|токен|парол|секрет|пользовател|памят")
 
 
+#: A single-brace placeholder ({GITHUB_TOKEN}) counts only when it names a secret: {owner}/{repo} are URL templates.
+_BARE_PLACEHOLDER = re.compile(r"(?<!\{)\{[a-z_][\w.-]{1,60}\}(?!\})")
+_SECRET_NAME = re.compile(r"token|key|secret|pass|cookie|credential|session|env")
+
+
 def _link_payloads(text: str) -> list[Signal]:
     """Links whose target is a payload: an active scheme (``javascript:``, ``data:``), a placeholder the agent
     would fill with private data (an exfiltrating image), or an encoded query that holds an instruction."""
@@ -494,7 +533,8 @@ def _link_payloads(text: str) -> list[Signal]:
             out.append(Signal("link-payload", m.start(), m.end(), m.group(0)[:120]))
             continue
         holes = [h.group(0) for h in _PLACEHOLDER.finditer(url)]
-        if any(_PRIVATE.search(h) for h in holes):
+        bare = [h.group(0) for h in _BARE_PLACEHOLDER.finditer(url)]  # {GITHUB_TOKEN}; {user} is a path template
+        if any(_PRIVATE.search(h) for h in holes) or any(_SECRET_NAME.search(h) for h in bare):
             out.append(Signal("link-payload", m.start(), m.end(), m.group(0)[:120]))
     for u in _aux()["url"].finditer(text):
         query = u.group(0).partition("?")[2] or u.group(0).partition("#")[2]

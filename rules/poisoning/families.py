@@ -145,7 +145,7 @@ def _rx() -> _Lazy:
         "verify": (r"\b(?:verify|verified first|check|validate|double-check|cross-check|confirm|review|sanity-check)\w*|"
                    r"(?<!\w)(?:провер|сверя|свер|перепровер)\w*"),
         "internal": r"\b(?:our|internal|in-house|self-hosted|company|corporate)\b|(?<!\w)(?:наш|внутренн|корпоративн)\w*",
-        "from_before": r"(?:\bfrom|\bat|(?<!\w)(?:из|с|со|от))\s+(?:\S+\s+){0,2}$",
+        "from_before": r"(?:\bfrom|\bat|(?<!\w)(?:из|с|со|от))\s+(?:(?!(?:to|into|onto|в|во|на|к)\s)\S+\s+){0,2}$",
         "dest_before": (r"(?:\b(?:to|into|onto|in|on|at|via|through|under|inside)|(?<!\w)(?:в|во|на|через|к|по))\s+"
                         r"(?:\S+\s+){0,4}$"),
         "self_core": (r"\b(?:this|these|the present|the following)\s+(?:exact\s+|very\s+|same\s+|whole\s+)?(?:line|"

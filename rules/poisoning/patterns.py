@@ -47,6 +47,13 @@ SECRETS_RU = (r"(?:\.env\b|ключ\w*|токен\w*|парол\w*|секрет\
 #: Commands whose output is the secrets themselves: sending that output sends them.
 SECRET_DUMP = (r"\bprintenv\b|`\s*(?:env|set|export\s+-p)\b[^`]*`|`\s*cat\s+[^`]*(?:\.env|\.ssh|\.aws|credentials|"
                r"\.netrc|\.npmrc|\.pgpass)[^`]*`|(?:output|вывод\w*) (?:of |от )?`?(?:env|printenv)\b")
+#: A file that holds secrets by its path: keys, credentials and token stores.
+SECRET_FILE = (r"(?!\S*\.pub\b)(?:~/\.ssh\S*|\.ssh/\S+|\bid_(?:rsa|ed25519|ecdsa|dsa)\S*|(?<![\w.])\.env\b\S*|~/\.aws\S*|\.aws/\S+|"
+               r"\bcredentials(?:\.json)?\b|\.netrc\b|\.npmrc\b|\.pgpass\b|\.git-credentials\b|\.kube/config\b|"
+               r"\.docker/config\.json|/etc/shadow\b|\.gnupg\S*|\bsecrets?\.(?:json|ya?ml|toml)\b)")
+#: Programs that send data over the network.
+NET_TOOL = (r"\b(?:nc|ncat|netcat|socat|telnet|curl|wget|scp|rsync|s?ftp|https?|httpie|sendmail|mailx?|mutt|"
+            r"invoke-webrequest|iwr|invoke-restmethod|irm)\b")
 #: A recurring moment: every session, build, start or commit (RU: при каждом запуске, перед каждой сборкой).
 RECURRING = (r"\b(?:every|each|whenever|always|on (?:each|every)|at the start of (?:each|every)|before (?:each|every|any)|"
              r"after (?:each|every))\s+(?:\w+\s+){0,2}?(?:sessions?|builds?|runs?|starts?|launch\w*|commits?|deploys?|"
@@ -185,13 +192,25 @@ _P: dict[str, list[tuple[str, bool]]] = {
         (r"\brm\s+-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\s+(?:--no-preserve-root\s+)?(?:~|/(?:\s|\*|$|etc|usr|var|"
          r"home|bin|lib|boot|root)|\$home|\$\{home\}|\.\.(?:/|\s|$)|\*)", True),
         (r"\bpython[0-9.]*\s+-c\b[^\n]{0,200}\b(?:os\.system|subprocess|shutil\.rmtree|os\.remove|__import__)", True),
+        # code an interpreter fetches and runs in one expression: exec(urlopen(…).read()), iex (iwr …), fetch → eval
+        (r"\b(?:exec|eval|iex|invoke-expression)\b\s*\(?[^\n]{0,120}?(?:urlopen|urlretrieve|requests\.(?:get|post)|"
+         r"httpx\.get|\bfetch\s*\(|downloadstring|invoke-webrequest|\biwr\b|\birm\b|\bcurl\b|\bwget\b)", True),
+        (r"(?:urlopen|requests\.get|httpx\.get|\bfetch\s*\(|downloadstring)[^\n]{0,160}?\b(?:exec|eval|iex)\b", True),
         (r"\b(?:mkfs(?:\.\w+)?|dd\s+if=\S+\s+of=/dev/\w+|chmod\s+-r\s+777\s+/|:\(\)\s*\{\s*:\|:&\s*\};:)", True),
         (r"\b(?:run|execute|exec|source|launch|start)\b[^.;]{0,40}\bhttps?://\S+\.(?:sh|ps1|bat|cmd|exe|py|pl)\b", True),
         (r"\bdownload (?:and|&|then) (?:run|execute|install)\b[^.;]{0,60}(?:https?://|\b\d{1,3}(?:\.\d{1,3}){3}\b)", True),
         (r"(?:запусти|выполни|исполни|запускай|выполняй)\b[^.;]{0,40}https?://\S+\.(?:sh|ps1|bat|cmd|exe|py|pl)\b",
          True),
     ],
-    "exfiltration": [],  # see _exfiltration
+    # a secret file read and shipped by a network tool in one command (the sentence frames are in _frame_signals)
+    "exfiltration": [
+        (r"\b(?:cat|tar|zip|gzip|base64|xxd|cp|head|tail|less|type|gc|get-content)\b[^|\n]{0,80}?" + SECRET_FILE
+         + r"[^|\n]{0,40}?\|\s*(?:[^|\n]{0,40}\|\s*)?(?:sudo\s+)?" + NET_TOOL, True),
+        (NET_TOOL + r"[^\n]{0,100}?(?:\s-d|--data[\w-]*|\s-f|--form|\s-t|--upload-file|--post-file|--body-file|--attach)"
+         r"[\s=]*[\"']?(?:[\w.-]+=)?@?" + SECRET_FILE, True),
+        (r"\b(?:scp|rsync)\s+(?:-\S+\s+)*" + SECRET_FILE + r"\S*\s+\S*:", True),
+        (NET_TOOL + r"[^<\n]{0,80}<\s*" + SECRET_FILE, True),
+    ],
     "trust-source": [],  # see _trust
     "persistence": [
         (r"\b(?:this|the following|these)\s+(?:exact\s+|same\s+|whole\s+|very\s+)?(?:line|instruction|rule|note|text|"
@@ -235,8 +254,8 @@ _P: dict[str, list[tuple[str, bool]]] = {
 _EXFIL_VERB_EN = (r"\b(?:send|post|upload|e-?mail|mail|forward|transmit|exfiltrate|leak|share|include|append|attach|"
                   r"paste|copy|put|sync|submit|curl|pipe|dump|cc|bcc|report|push)\b")
 _EXFIL_DEST_EN = (r"(?:" + URLISH + r"|\b(?:every|each|all|any) (?:reply|replies|response|responses|message|messages|"
-                  r"answer|answers|summary|summaries|commit message|pr description)\b|\bto the (?:summary|reply|"
-                  r"response|output)\b|\bwebhook\b|\bpastebin\b|\bgist\b|\btelemetry\b)")
+                  r"answer|answers|summary|summaries|commit message|pr description)\b|\b(?:to|in|into) (?:the|your|its) (?:\w+ )?(?:summary|reply|"
+                  r"response|output|answer|commit message|pr description|report)\b|\bwebhook\b|\bpastebin\b|\bgist\b|\btelemetry\b)")
 _EXFIL_VERB_RU = (r"(?:отправ\w*|пересыл\w*|перешл\w*|загруж\w*|загрузи|выгруж\w*|выгрузи|слей|сливай|передава\w*|"
                   r"передай|прикладыва\w*|приложи|вставля\w*|вставь|копируй|скопируй|синхронизир\w*|публикуй|"
                   r"опубликуй|добавля\w*|добавь|присылай|пришли|дублируй)")
@@ -626,7 +645,7 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
 _EXFIL_STEMS = ("inbox", "mailbox", "contacts", "repo", "codebase", "database", "db", "дамп", "баз", "код", "api",
                 "access", "auth", "client", "private", "env",
                 ".env", "key", "token", "credential", "secret", "passw", "passphrase", "ssh", "id_", ".aws", "cookie",
-                "environment", "env var", ".npmrc", ".netrc", ".pgpass", "keychain", "seed", "wallet", ".md",
+                "environment", "env var", ".npmrc", ".netrc", ".pgpass", "kube", "shadow", "gnupg", ".docker", "keychain", "seed", "wallet", ".md",
                 "personal", "user", "ключ", "токен", "парол", "секрет", "учетн", "личн", "данн", "перепис", "куки",
                 "содерж", "переменн")
 
