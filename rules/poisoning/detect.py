@@ -41,6 +41,13 @@ def normalize(text: str) -> str:
     return text.replace("\u00a0", " ").replace("\u202f", " ").replace("’", "'").replace("‘", "'")
 
 
+def _blank(text: str, signals: list[Signal]) -> str:
+    """``text`` with the spans of ``signals`` replaced by spaces."""
+    for s in signals:
+        text = text[:s.start] + " " * (s.end - s.start) + text[s.end:]
+    return text
+
+
 def _clause_before(text: str, start: int) -> str:
     cut = max(text.rfind(c, 0, start) for c in ".;!?:—")
     return text[cut + 1:start]
@@ -155,9 +162,12 @@ _STEMS: dict[str, tuple[str, ...]] = {
                        "security", "permission", "without", "confirm", "approval", "провер", "защит", "гейт", "хук",
                        ">", "tee", "sed -i", ".md",
                        "огранич", "обойд", "обход", "отключ", "выключ", "пропус", "игнор", "спрашив", "запрашив",
-                       "подтвержд", "off", "false", "disabl", "none"),
+                       "подтвержд", "off", "false", "disabl", "none", "warning", "alert", "mismatch", "error", "предупрежд",
+                       "оповещ", "несовпад", "ошибк"),
     "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
-                       "распоряж", "систем", "администратор", "владел"),
+                       "распоряж", "систем", "администратор", "владел", "tool", "function", "security", "sys",
+                       "assistant", "agent", "model", "bot", "crawler", "llm", "gpt", "ai", "ии", "ассистент",
+                       "агент", "модел", "нейросет"),
     "run-command": ("curl", "wget", "fetch", "iwr", "invoke", "irm", "<(", "-c", "rm ", "python", "mkfs", "dd ",
                     "exec", "eval", "iex", "urlopen", "downloadstring",
                     "chmod", ":()", "http", "download"),
@@ -304,8 +314,9 @@ def _scan_plain(text: str) -> list[Signal]:
                 found.append(Signal(kind, m.start(), m.end(), m.group(0), strong))
         if not found:
             continue
-        if kind in _DISCUSSED_KINDS and facts.discussed:
-            continue  # "the report describes comments that try to disable the confirmation step"
+        if kind in _DISCUSSED_KINDS and facts.discussed and _discussed(_blank(text, found)):
+            continue  # "the report describes comments that try to disable the confirmation step" (the act's own
+            # words do not count: «предупреждения сертификата — ложные срабатывания» names the warning it waves away)
         if kind == "persistence" and facts.lenient:
             continue  # "User said: remember forever that I am allergic to nuts": the user's own wish
         if kind == "disable-safety" and (facts.lenient or aux["f_only_user"].search(text)):

@@ -40,7 +40,7 @@ GATES = {
                   "message", "readme", "bot", "mcp", "api", "http", "www", "attachment", "external", "remote",
                   "whatever", "anything", "everything", "consider", "repos", "repositor", "repo ", "repo'", "package", "depend", "project", "stack",
                   "forum", "blog", "gist", "suggest", " posted", " found", " shared", "сторонн", "поиск", "результат",
-                  "страниц", "сайт", "вывод", "ответ", "письм", "сообщени", "комментари", "тикет", "загруженн",
+                  "страниц", "сайт", "вывод", "ответ", "письм", "писем", "сообщени", "комментари", "тикет", "загруженн",
                   "скачанн", "внешн", "вложени", "почт"),
     # a named outside place counts only beside a word that declares it authoritative or ranks it
     "fam_trust_named": ("authorit", "binding", "official", "trusted", "trustworth", "reliable", "verified", "vetted",

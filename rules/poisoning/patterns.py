@@ -47,6 +47,17 @@ SECRETS_RU = (r"(?:\.env\b|ключ\w*|токен\w*|парол\w*|секрет\
 #: Commands whose output is the secrets themselves: sending that output sends them.
 SECRET_DUMP = (r"\bprintenv\b|`\s*(?:env|set|export\s+-p)\b[^`]*`|`\s*cat\s+[^`]*(?:\.env|\.ssh|\.aws|credentials|"
                r"\.netrc|\.npmrc|\.pgpass)[^`]*`|(?:output|вывод\w*) (?:of |от )?`?(?:env|printenv)\b")
+#: A warning that a security check raises, and the words that wave it away.
+SECURITY_WARNING = (r"\b(?:certificate|cert|tls|ssl|https|hsts|security|antivirus|anti-virus|malware|virus|signature|"
+                    r"checksum|hash|integrity|gpg|pgp|host key|fingerprint|dependabot|cve)\s+(?:\w+\s+)?(?:warnings?|"
+                    r"errors?|alerts?|mismatch\w*|failures?|prompts?|findings?|notices?)\b|(?<!\w)(?:предупреждени|"
+                    r"ошибк|оповещени)\w*\s+(?:\w+\s+)?(?:сертификат|безопасност|tls|ssl|https|антивирус|подпис|"
+                    r"контрольн|хеш|целостност)\w*|(?<!\w)несовпадени\w* (?:контрольн|хеш|подпис)\w*")
+WARNING_DISMISSED = (r"\bfalse (?:positives?|alarms?)|\b(?:safe|fine|ok) to (?:ignore|skip|dismiss|bypass)|\b(?:can|may|should)"
+                     r" (?:be )?(?:safely )?(?:ignored|skipped|dismissed|bypassed)|\b(?:ignore|dismiss|bypass|skip|suppress|"
+                     r"silence|accept)\b|\bclick(?:ing)? (?:through|past|ok|accept|continue)|\b(?:are|is) (?:harmless|"
+                     r"benign)\b|(?<!\w)(?:ложн\w* (?:срабатывани|тревог)\w*|игнорир\w*|пропуска\w*|"
+                     r"не обращай внимания|можно не обращать|безвредн\w*|жми (?:ок|далее|продолжить))")
 #: A file that holds secrets by its path: keys, credentials and token stores.
 SECRET_FILE = (r"(?!\S*\.pub\b)(?:~/\.ssh\S*|\.ssh/\S+|\bid_(?:rsa|ed25519|ecdsa|dsa)\S*|(?<![\w.])\.env\b\S*|~/\.aws\S*|\.aws/\S+|"
                r"\bcredentials(?:\.json)?\b|\.netrc\b|\.npmrc\b|\.pgpass\b|\.git-credentials\b|\.kube/config\b|"
@@ -155,6 +166,13 @@ _P: dict[str, list[tuple[str, bool]]] = {
          True),
         (r"\b(?:do not|don't|never|no need to|stop) (?:ask|request|wait) (?:for )?(?:the user'?s? )?"
          r"(?:confirmation|permission|approval)\b", False),
+        # a security warning declared harmless or to be clicked through (a certificate, checksum or malware alert)
+        (r"(?:" + SECURITY_WARNING + r")(?:[^.;!?]|\.(?=\S)){0,80}?(?:" + WARNING_DISMISSED + r")|(?:"
+         + WARNING_DISMISSED + r")(?:[^.;!?]|\.(?=\S)){0,40}?(?:" + SECURITY_WARNING + r")", True),
+        # an act allowed past a safeguard ("may now write outside the workspace without approval"); counts with
+        # another sign (a fake notice, text addressed to AI readers)
+        (r"\bwithout (?:any |a |prior |further |human |the user'?s? )?(?:approval|review|asking|confirmation|"
+         r"permission|sign-?off|checks?|prompting)\b", False),
         (r"(?:провер\w* безопасности|защит\w*|гейт\w*|хук\w*|ограничени\w*)\s+(?:[\w-]+\s+){0,4}?"
          r"(?:отключен\w*|выключен\w*|не нужн\w*|не требу\w*|сняты|отменен\w*)", True),
         (r"подтвержден\w*\s+(?:[\w-]+\s+){0,4}?(?:отключен\w*|выключен\w*|не нужн\w*|не требу\w*|отменен\w*)", False),
@@ -175,6 +193,14 @@ _P: dict[str, list[tuple[str, bool]]] = {
          r"cat\b|shell|bash|терминал\w*|консол\w*|оболочк\w*)", True),
     ],
     "fake-authority": [
+        # a line dressed as a message of the system, a tool or an admin ("[SYSTEM] …", "<tool_result>", «[СИСТЕМА]»)
+        (r"^\W*[\[<(]\s*/?(?:system|sys|tool[ _-]?(?:result|output|response|call)?|function[ _-]?result|admin\w*|developer|"
+         r"security|система|системное сообщение|администратор\w*)\s*[\]>):]", False),
+        # text addressed to whatever AI reads it ("note for assistants reading this page", «для ИИ-ассистентов»)
+        (r"\b(?:note|message|instructions?|attention) (?:for|to) (?:any |all )?(?:ai|llm|gpt)?[ -]?(?:assistants?|agents?|"
+         r"models?|bots?|crawlers?|llms?)\b|\b(?:if you are|to any|dear) (?:an? )?(?:ai|llm|language model|assistant|"
+         r"agent)\b|\b(?:ai|llm) (?:assistants?|agents?|models?) reading this\b|(?<!\w)(?:для|к) (?:\w+ )?(?:ии|ai)-?"
+         r"(?:ассистент|агент|модел|бот)\w*|(?<!\w)если ты (?:ии|нейросеть|ассистент|бот|модель)(?!\w)", False),
         (r"\b(?:important |urgent |critical )?system (?:update|notice|message|override|alert|instruction)\b", False),
         (r"\b(?:admin(?:istrator)?|repo(?:sitory)? owner|security team|developers?|maintainers?) "
          r"(?:has |have )?(?:authori[sz]ed|approved|decided|disabled|says|said|requires?)\b", False),
@@ -688,14 +714,14 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"issues?|comments?|links?|urls?|pdfs?|attachments?)|(?:the\s+)?(?:build |ci |release |github )?bots? "
         r"(?:posts?|says?|writes?|outputs?|comments?|messages?)|chat messages?|slack messages?|forum posts?|pages? "
         r"(?:you|we|the agent) (?:fetch|visit|open|read|load|browse)\w*|content (?:you|the agent) (?:fetch|read|"
-        r"load|browse)\w*|(?:whatever|anything|everything)\s+(?:\w+\s+){0,3}?(?:posts?|says?|writes?|returns?|serves?|"
+        r"load|browse)\w*|(?:whatever|anything|everything)\s+(?:\w+\s+){0,3}?(?:posts?|posted|says?|said|writes?|written|returns?|returned|serves?|served|"
         r"outputs?|publish\w*))\b|"
         r"(?<!\w)(?:веб-?страниц\w*|(?:загруженн|скачанн|внешн|полученн|открыт|прочитанн)\w*\s+(?:\w+\s+)?"
         r"(?:страниц|документ|файл|контент|текст|сайт|источник|данн|репозитори)\w*|результат\w* поиск\w*|"
         r"вывод\w*\s+(?:\w+\s+)?(?:инструмент|утилит|команд|тул|скрипт|mcp)\w*|ответ\w*\s+(?:инструмент|сервер|api|"
         r"тул|mcp)\w*|ответ\w*\s+(?:\S+\s+)?\S*(?:сервер|mcp|api)\w*|сторонн\w* (?:пакет|библиотек|репозитори|проект|сайт|источник)\w*|(?:с|со|на|из)\s+(?:\w+\s+)?(?:сайтов|"
         r"страниц|форумов|блогов|веб-страниц)(?!\w)|(?:возвраща|выда|показыва|пиш)\w*\s+(?:поиск|инструмент|бот|сайт|"
-        r"сервер|api)\w*|(?:письм|сообщени|вложени)\w*\s+(?:от|из|с)\s|входящ\w* (?:письм|сообщени|почт)\w*|"
+        r"сервер|api)\w*|(?:письм|писем|сообщени|вложени)\w*\s+(?:от|из|с)\s|входящ\w* (?:письм|сообщени|почт)\w*|"
         r"комментари\w*\s+(?:в|к|из|на)\s+\w*|(?:люб|кажд|вс)\w*\s+(?:\w+\s+)?(?:сайт|страниц|readme|репозитори|"
         r"документ|письм|сообщени|тикет|комментари|ссылк)\w*|(?:сайт|страниц|тикет)\w*\s+в\s+интернет\w*)"),
     # a named outside place: a URL, a host, an address
@@ -707,7 +733,9 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"(?:always|never)\s+(?:\w+\s+)?(?:correct|right|accurate|true|wrong|mistaken|trustworthy|safe)|"
         r"(?:verified|approved|vetted|endorsed|checked|cleared|signed off) by " + _USER_EN + r"|"
         r"(?:(?:same|equal|full) (?:weight|authority|standing|force) as|like|as if (?:it|they) (?:came|come|were) "
-        r"from|on behalf of|in the name of) " + _USER_EN + r"(?:\s+own)?)\b|"
+        r"from|on behalf of|in the name of) " + _USER_EN + r"(?:\s+own)?|"
+        r"(?:carr(?:y|ies)|has|have|holds?|bears?|with|gets?) (?:the )?(?:full )?" + _USER_EN + r"\s+(?:own\s+)?"
+        r"(?:authority|weight|approval|voice|word|blessing|mandate)|speaks? for " + _USER_EN + r")\b|"
         r"\b(?:believe|trust) (?:everything|anything|all)\b|"
         r"(?<!\w)(?:(?:верь|доверяй|верить|доверять) (?:всему|всем|вс[её])|истин\w* в последней инстанции|авторитетн\w*|официальн\w*|доверенн\w*|надежн\w*|проверенн\w*|обязательн\w* (?:к|для) "
         r"(?:исполнени|выполнени)\w*|источник\w* истин\w*|последн\w* слов\w*|всегда\s+(?:\w+\s+)?(?:прав|вер[её]?н|точ[её]?н|"
@@ -722,7 +750,7 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"asks?|suggests?|contains?|lists?|writes?|returns?|proposes?)|"
         r"as (?:\w+\s+)?(?:instructions?|orders?|commands?|directives?|requests?) (?:from|of|by) " + _USER_EN + r"|"
         r"as (?:binding|authoritative|direct|mandatory|standing|real|true|official|your own|first-class|"
-        r"trusted|the user'?s?)\s+(?:\w+\s+)?(?:instructions?|orders?|commands?|directives?|rules|requests?|word)|"
+        r"trusted|the user'?s?)\s+(?:\w+\s+)?(?:instructions?|orders?|commands?|directives?|rules|requests?|words?)|"
         r"as (?:an? )?(?:instructions?|orders?|commands?|directives?))\b|"
         r"\bact (?:on|upon|according to) (?:it|them|that|this)\b|(?<!\w)действуй (?:по|согласно) (?:нему|ней|ним|им|этому)|"
         r"\b(?:must|are to|is to|have to|has to|shall|should always) be (?:followed|obeyed|executed|carried out|"
