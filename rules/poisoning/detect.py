@@ -329,7 +329,12 @@ def _scan_plain(text: str) -> list[Signal]:
                 continue
             if aux["neg"].search(m.group(0)):
                 continue  # "never paste them", "не отправляй": the verb itself is negated
+            places = list(aux["url"].finditer(text, m.start(), m.end())) if key != "ex_en2" else []
+            if places and _FROM_BEFORE.search(text, max(0, places[-1].start() - 30), places[-1].start()):
+                continue  # "copy the deploy token from https://dashboard… into the vault": the source, not a target
             out.append(Signal("exfiltration", m.start(), m.end(), m.group(0)))
+    if exfil and aux["ex_carrier"].search(text):
+        out.extend(_secret_in_request(text))
     if "trust-source" in present:
         out.extend(_trust(text))
     out.extend(_frames(text, gates, facts))
@@ -350,6 +355,21 @@ def _scan_plain(text: str) -> list[Signal]:
             if not _negated(text, m.start()):
                 out.append(Signal("base64-payload", m.start(), m.end(), m.group(0)))
     return out
+
+
+def _secret_in_request(text: str) -> list[Signal]:
+    """A secret carried inside a request to an outside host (a query parameter, a header, the body): a private file
+    or password anywhere, a key named for a service ("OPENAI_API_KEY") to a host that is not that service's."""
+    aux = _aux()
+    for off, sent in _sentences(text):
+        hosts = [u.group(0) for u in aux["url"].finditer(sent)]
+        if not hosts or not aux["ex_carrier"].search(sent) or not aux["ex_put"].search(sent):
+            continue
+        key = aux["ex_service_key"].search(sent)
+        m = key if key and not any(key.group(1) in h for h in hosts) else aux["ex_private"].search(sent)
+        if m and not _negated(text, off + m.start()) and not _mentioned(text, off + m.start(), off + m.end()):
+            return [Signal("exfiltration", off + m.start(), off + m.end(), sent[m.start():m.start() + 80])]
+    return []
 
 
 #: A topic named after rules ("the rules about commit style"): those rules, not memory as a whole.

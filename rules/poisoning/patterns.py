@@ -49,10 +49,13 @@ SECRET_DUMP = (r"\bprintenv\b|`\s*(?:env|set|export\s+-p)\b[^`]*`|`\s*cat\s+[^`]
                r"\.netrc|\.npmrc|\.pgpass)[^`]*`|(?:output|вывод\w*) (?:of |от )?`?(?:env|printenv)\b")
 #: A warning that a security check raises, and the words that wave it away.
 SECURITY_WARNING = (r"\b(?:certificate|cert|tls|ssl|https|hsts|security|antivirus|anti-virus|malware|virus|signature|"
-                    r"checksum|hash|integrity|gpg|pgp|host key|fingerprint|dependabot|cve)\s+(?:\w+\s+)?(?:warnings?|"
+                    r"checksum|hash|integrity|gpg|pgp|host key|fingerprint)\s+(?:\w+\s+)?(?:warnings?|"
                     r"errors?|alerts?|mismatch\w*|failures?|prompts?|findings?|notices?)\b|(?<!\w)(?:предупреждени|"
                     r"ошибк|оповещени)\w*\s+(?:\w+\s+)?(?:сертификат|безопасност|tls|ssl|https|антивирус|подпис|"
                     r"контрольн|хеш|целостност)\w*|(?<!\w)несовпадени\w* (?:контрольн|хеш|подпис)\w*")
+#: Warnings of one's own machines are not waved away from outside: localhost, a self-signed dev certificate.
+LOCAL_HOST = (r"\b(?:localhost|127\.0\.0\.1|self-signed|our|internal|in-house|dev server|[\w-]+\.(?:local|internal|"
+              r"lan|test))\b|(?<!\w)(?:наш\w*|внутренн\w*|самоподписан\w*|локальн\w*)")
 WARNING_DISMISSED = (r"\bfalse (?:positives?|alarms?)|\b(?:safe|fine|ok) to (?:ignore|skip|dismiss|bypass)|\b(?:can|may|should)"
                      r" (?:be )?(?:safely )?(?:ignored|skipped|dismissed|bypassed)|\b(?:ignore|dismiss|bypass|skip|suppress|"
                      r"silence|accept)\b|\bclick(?:ing)? (?:through|past|ok|accept|continue)|\b(?:are|is) (?:harmless|"
@@ -60,8 +63,8 @@ WARNING_DISMISSED = (r"\bfalse (?:positives?|alarms?)|\b(?:safe|fine|ok) to (?:i
                      r"не обращай внимания|можно не обращать|безвредн\w*|жми (?:ок|далее|продолжить))")
 #: A file that holds secrets by its path: keys, credentials and token stores.
 SECRET_FILE = (r"(?!\S*\.pub\b)(?:~/\.ssh\S*|\.ssh/\S+|\bid_(?:rsa|ed25519|ecdsa|dsa)\S*|(?<![\w.])\.env\b\S*|~/\.aws\S*|\.aws/\S+|"
-               r"\bcredentials(?:\.json)?\b|\.netrc\b|\.npmrc\b|\.pgpass\b|\.git-credentials\b|\.kube/config\b|"
-               r"\.docker/config\.json|/etc/shadow\b|\.gnupg\S*|\bsecrets?\.(?:json|ya?ml|toml)\b)")
+               r"\bcredentials(?:\.json)?\b|(?:~/)?\.(?:netrc|npmrc|pgpass|git-credentials|kube/config|"
+               r"docker/config\.json)\b|/etc/shadow\b|\.gnupg\S*|\bsecrets?\.(?:json|ya?ml|toml)\b)")
 #: Programs that send data over the network.
 NET_TOOL = (r"\b(?:nc|ncat|netcat|socat|telnet|curl|wget|scp|rsync|s?ftp|https?|httpie|sendmail|mailx?|mutt|"
             r"invoke-webrequest|iwr|invoke-restmethod|irm)\b")
@@ -167,8 +170,10 @@ _P: dict[str, list[tuple[str, bool]]] = {
         (r"\b(?:do not|don't|never|no need to|stop) (?:ask|request|wait) (?:for )?(?:the user'?s? )?"
          r"(?:confirmation|permission|approval)\b", False),
         # a security warning declared harmless or to be clicked through (a certificate, checksum or malware alert)
-        (r"(?:" + SECURITY_WARNING + r")(?:[^.;!?]|\.(?=\S)){0,80}?(?:" + WARNING_DISMISSED + r")|(?:"
-         + WARNING_DISMISSED + r")(?:[^.;!?]|\.(?=\S)){0,40}?(?:" + SECURITY_WARNING + r")", True),
+        # (not for one's own machines: the rest of the sentence names no local or internal host)
+        (r"(?!(?:[^.;!?]|\.(?=\S))*?(?:" + LOCAL_HOST + r"))(?:(?:" + SECURITY_WARNING + r")(?:[^.;!?]|\.(?=\S)){0,80}?(?:"
+         + WARNING_DISMISSED + r")|(?:" + WARNING_DISMISSED + r")(?:[^.;!?]|\.(?=\S)){0,40}?(?:" + SECURITY_WARNING
+         + r"))", True),
         # an act allowed past a safeguard ("may now write outside the workspace without approval"); counts with
         # another sign (a fake notice, text addressed to AI readers)
         (r"\bwithout (?:any |a |prior |further |human |the user'?s? )?(?:approval|review|asking|confirmation|"
@@ -221,7 +226,8 @@ _P: dict[str, list[tuple[str, bool]]] = {
         # code an interpreter fetches and runs in one expression: exec(urlopen(…).read()), iex (iwr …), fetch → eval
         (r"\b(?:exec|eval|iex|invoke-expression)\b\s*\(?[^\n]{0,120}?(?:urlopen|urlretrieve|requests\.(?:get|post)|"
          r"httpx\.get|\bfetch\s*\(|downloadstring|invoke-webrequest|\biwr\b|\birm\b|\bcurl\b|\bwget\b)", True),
-        (r"(?:urlopen|requests\.get|httpx\.get|\bfetch\s*\(|downloadstring)[^\n]{0,160}?\b(?:exec|eval|iex)\b", True),
+        (r"(?:urlopen|requests\.get|httpx\.get|\bfetch\s*\(|downloadstring)[^\n]{0,160}?(?:\b(?:exec|eval)\s*\(|"
+         r"\.then\(\s*eval\b|\|\s*(?:iex|invoke-expression)\b)", True),
         (r"\b(?:mkfs(?:\.\w+)?|dd\s+if=\S+\s+of=/dev/\w+|chmod\s+-r\s+777\s+/|:\(\)\s*\{\s*:\|:&\s*\};:)", True),
         (r"\b(?:run|execute|exec|source|launch|start)\b[^.;]{0,40}\bhttps?://\S+\.(?:sh|ps1|bat|cmd|exe|py|pl)\b", True),
         (r"\bdownload (?:and|&|then) (?:run|execute|install)\b[^.;]{0,60}(?:https?://|\b\d{1,3}(?:\.\d{1,3}){3}\b)", True),
@@ -577,6 +583,17 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
         "ex_en2": (SECRETS_EN + r"[^.;!?]{0,30}?\b(?:to|into|in)\b[^.;!?]{0,10}?" + _EXFIL_DEST_EN
                                 + r"[^.;!?]{0,60}?" + _EXFIL_VERB_EN, _F),
         "ex_ru": (_EXFIL_VERB_RU + r"[^.;!?]{0,80}?" + SECRETS_RU + r"[^.;!?]{0,100}?" + _EXFIL_DEST_RU, _F),
+        # a secret carried in a request: the carrier, the verb that puts it there, the secret by kind
+        "ex_carrier": (r"\b(?:query(?: string| param\w*)?|url param\w*|(?:request |http )?(?:headers?|body|params?|"
+                       r"parameters?)|in the (?:url|link|request))\b|(?<!\w)(?:параметр\w*|заголов\w*|в (?:url|ссылк\w*|"
+                       r"запрос\w*|теле запроса))", _F),
+        "ex_put": (r"\b(?:add|append|put|include|pass|attach|embed|send|set|stick|tack)\w*\b|(?<!\w)(?:добав|"
+                   r"передава|переда|вставля|встав|прикладыва|приложи|указыва|укажи|отправ)\w*", _F),
+        "ex_service_key": (r"\b(github|gitlab|openai|anthropic|stripe|aws|slack|npm|pypi|docker|google|gcp|azure|twilio|"
+                           r"sendgrid|heroku|vercel|cloudflare|telegram)[ _-]?(?:api[ _-]?|access[ _-]?|secret[ _-]?|"
+                           r"personal[ _-]?|bot[ _-]?)?(?:keys?|tokens?|secrets?|pat)\b", _F),
+        "ex_private": (SECRET_FILE + r"|\b(?:passwords?|passphrases?|private keys?|session cookies?|seed phrases?)\b|"
+                       r"(?<!\w)(?:парол\w*|приватн\w* ключ\w*)", _F),
         "trust_word": (
             r"\b(?:(?:trusted|trustworthy|authoritative|whitelisted|allowlisted|verified|official|safe|first-party)\s+(?:source|"
             r"origin|mirror|site|domain|sender|repo\w*|registry|host|server|channel|url|link|cdn|feed|provider|"
@@ -712,9 +729,9 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"received)|incoming (?:e-?mails?|messages?|mail)|(?:any|every|each|all)\s+(?:\w+\s+)?(?:readmes?|repos?|repository|"
         r"repositories|web ?pages?|sites?|documents?|files? you (?:open|read|fetch)|e-?mails?|messages?|tickets?|"
         r"issues?|comments?|links?|urls?|pdfs?|attachments?)|(?:the\s+)?(?:build |ci |release |github )?bots? "
-        r"(?:posts?|says?|writes?|outputs?|comments?|messages?)|chat messages?|slack messages?|forum posts?|pages? "
+        r"(?:posts?|posted|says?|said|writes?|wrote|outputs?|comments?|messages?)|chat messages?|slack messages?|forum posts?|pages? "
         r"(?:you|we|the agent) (?:fetch|visit|open|read|load|browse)\w*|content (?:you|the agent) (?:fetch|read|"
-        r"load|browse)\w*|(?:whatever|anything|everything)\s+(?:\w+\s+){0,3}?(?:posts?|posted|says?|said|writes?|written|returns?|returned|serves?|served|"
+        r"load|browse)\w*|(?:whatever|anything|everything)\s+(?:\S+\s+){0,3}?(?:posts?|posted|says?|said|writes?|written|returns?|returned|serves?|served|"
         r"outputs?|publish\w*))\b|"
         r"(?<!\w)(?:веб-?страниц\w*|(?:загруженн|скачанн|внешн|полученн|открыт|прочитанн)\w*\s+(?:\w+\s+)?"
         r"(?:страниц|документ|файл|контент|текст|сайт|источник|данн|репозитори)\w*|результат\w* поиск\w*|"
@@ -750,7 +767,7 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"asks?|suggests?|contains?|lists?|writes?|returns?|proposes?)|"
         r"as (?:\w+\s+)?(?:instructions?|orders?|commands?|directives?|requests?) (?:from|of|by) " + _USER_EN + r"|"
         r"as (?:binding|authoritative|direct|mandatory|standing|real|true|official|your own|first-class|"
-        r"trusted|the user'?s?)\s+(?:\w+\s+)?(?:instructions?|orders?|commands?|directives?|rules|requests?|words?)|"
+        r"trusted|" + _USER_EN + r")\s+(?:\w+\s+)?(?:instructions?|orders?|commands?|directives?|rules|requests?|words?)|"
         r"as (?:an? )?(?:instructions?|orders?|commands?|directives?))\b|"
         r"\bact (?:on|upon|according to) (?:it|them|that|this)\b|(?<!\w)действуй (?:по|согласно) (?:нему|ней|ним|им|этому)|"
         r"\b(?:must|are to|is to|have to|has to|shall|should always) be (?:followed|obeyed|executed|carried out|"
