@@ -26,6 +26,7 @@ class Signal:
 
 from .families import FAMILIES, GATES as _FAMILY_GATES, family_matches
 from .patterns import (
+    NET_TOOL_WORDS,
     _AI,
     _EXFIL_STEMS,
     _P,
@@ -94,21 +95,23 @@ _TO_LATIN = str.maketrans({"а": "a", "с": "c", "е": "e", "һ": "h", "і": "i"
 _TO_CYRILLIC = str.maketrans({"a": "а", "c": "с", "e": "е", "o": "о", "p": "р", "x": "х", "y": "у", "k": "к",
                               "b": "ь", "m": "м", "h": "н", "t": "т"})
 _LATIN = frozenset("abcdefghijklmnopqrstuvwxyz")
-_MIXED_WORD = re.compile(r"[^\W\d_]{2,}")
+_SCRIPT_SEAM = re.compile(r"[a-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u04ff][a-z]")
+#: A word with a Latin letter next to a Cyrillic or Greek one (every word mixing the scripts has such a pair).
+_MIXED_WORD = re.compile(r"\w*(?:[a-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u04ff][a-z])\w*")
 
 
 def _fold_mixed_script(text: str) -> str:
     """A word that mixes Latin letters with Cyrillic or Greek ones ("ignоre" with a Cyrillic о, «игнoрируй» with a
     Latin o) is read in the script most of its letters are in, when every other letter has a look-alike there; a
     word whose odd letters look like nothing in that script is left as written."""
-    if text.isascii() or not any(c in _LATIN for c in text):
+    if text.isascii() or not _SCRIPT_SEAM.search(text):
         return text
 
     def fold(m: re.Match) -> str:
         word = m.group(0)
         latin = sum(c in _LATIN for c in word)
-        if latin == 0 or latin == len(word) or not word.isalpha():
-            return word
+        if not word.isalpha():
+            return word  # "svc12х", "api_ключ": digits and underscores join words, not one spelled word
         to_latin = latin * 2 >= len(word)
         folded = word.translate(_TO_LATIN if to_latin else _TO_CYRILLIC)
         odd = (c for c in folded if (c in _LATIN) != to_latin)
@@ -165,9 +168,9 @@ _STEMS: dict[str, tuple[str, ...]] = {
                        "подтвержд", "off", "false", "disabl", "none", "warning", "alert", "mismatch", "error", "предупрежд",
                        "оповещ", "несовпад", "ошибк"),
     "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
-                       "распоряж", "систем", "администратор", "владел", "tool", "function", "security", "sys",
-                       "assistant", "agent", "model", "bot", "crawler", "llm", "gpt", "ai", "ии", "ассистент",
-                       "агент", "модел", "нейросет"),
+                       "распоряж", "систем", "администратор", "владел", "tool", "function", "security",
+                       "assistant", "agent", "model", "bot", "crawler", "llm", "gpt", "ассистент", "агент", "модел",
+                       "нейросет"),
     "run-command": ("curl", "wget", "fetch", "iwr", "invoke", "irm", "<(", "-c", "rm ", "python", "mkfs", "dd ",
                     "exec", "eval", "iex", "urlopen", "downloadstring",
                     "chmod", ":()", "http", "download"),
@@ -323,7 +326,8 @@ def _scan_plain(text: str) -> list[Signal]:
             continue  # "User said: skip the confirmation for git fetch", "…, ask the user first": the user decides
         out.extend(found)
     exfil = "exfiltration" in present and facts.dest
-    for key in ("ex_en", "ex_en2", "ex_ru") if exfil else ():
+    command = exfil and any(w in text for w in NET_TOOL_WORDS)
+    for key in ("ex_en", "ex_en2", "ex_ru", *(("ex_command",) if command else ())) if exfil else ():
         for m in aux[key].finditer(text):
             if _negated(text, m.start()) or _mentioned(text, m.start(), m.end()):
                 continue

@@ -65,7 +65,9 @@ WARNING_DISMISSED = (r"\bfalse (?:positives?|alarms?)|\b(?:safe|fine|ok) to (?:i
 SECRET_FILE = (r"(?!\S*\.pub\b)(?:~/\.ssh\S*|\.ssh/\S+|\bid_(?:rsa|ed25519|ecdsa|dsa)\S*|(?<![\w.])\.env\b\S*|~/\.aws\S*|\.aws/\S+|"
                r"\bcredentials(?:\.json)?\b|(?:~/)?\.(?:netrc|npmrc|pgpass|git-credentials|kube/config|"
                r"docker/config\.json)\b|/etc/shadow\b|\.gnupg\S*|\bsecrets?\.(?:json|ya?ml|toml)\b)")
-#: Programs that send data over the network.
+#: Programs that send data over the network (NET_TOOL_WORDS: the substrings without which NET_TOOL cannot match).
+NET_TOOL_WORDS = ("nc", "netcat", "socat", "telnet", "curl", "wget", "scp", "rsync", "ftp", "http", "mail", "mutt",
+                  "iwr", "irm", "invoke-")
 NET_TOOL = (r"\b(?:nc|ncat|netcat|socat|telnet|curl|wget|scp|rsync|s?ftp|https?|httpie|sendmail|mailx?|mutt|"
             r"invoke-webrequest|iwr|invoke-restmethod|irm)\b")
 #: A recurring moment: every session, build, start or commit (RU: при каждом запуске, перед каждой сборкой).
@@ -171,7 +173,8 @@ _P: dict[str, list[tuple[str, bool]]] = {
          r"(?:confirmation|permission|approval)\b", False),
         # a security warning declared harmless or to be clicked through (a certificate, checksum or malware alert)
         # (not for one's own machines: the rest of the sentence names no local or internal host)
-        (r"(?!(?:[^.;!?]|\.(?=\S))*?(?:" + LOCAL_HOST + r"))(?:(?:" + SECURITY_WARNING + r")(?:[^.;!?]|\.(?=\S)){0,80}?(?:"
+        (r"(?=" + SECURITY_WARNING + "|" + WARNING_DISMISSED + r")(?!(?:[^.;!?]|\.(?=\S))*?(?:" + LOCAL_HOST
+         + r"))(?:(?:" + SECURITY_WARNING + r")(?:[^.;!?]|\.(?=\S)){0,80}?(?:"
          + WARNING_DISMISSED + r")|(?:" + WARNING_DISMISSED + r")(?:[^.;!?]|\.(?=\S)){0,40}?(?:" + SECURITY_WARNING
          + r"))", True),
         # an act allowed past a safeguard ("may now write outside the workspace without approval"); counts with
@@ -234,15 +237,7 @@ _P: dict[str, list[tuple[str, bool]]] = {
         (r"(?:запусти|выполни|исполни|запускай|выполняй)\b[^.;]{0,40}https?://\S+\.(?:sh|ps1|bat|cmd|exe|py|pl)\b",
          True),
     ],
-    # a secret file read and shipped by a network tool in one command (the sentence frames are in _frame_signals)
-    "exfiltration": [
-        (r"\b(?:cat|tar|zip|gzip|base64|xxd|cp|head|tail|less|type|gc|get-content)\b[^|\n]{0,80}?" + SECRET_FILE
-         + r"[^|\n]{0,40}?\|\s*(?:[^|\n]{0,40}\|\s*)?(?:sudo\s+)?" + NET_TOOL, True),
-        (NET_TOOL + r"[^\n]{0,100}?(?:\s-d|--data[\w-]*|\s-f|--form|\s-t|--upload-file|--post-file|--body-file|--attach)"
-         r"[\s=]*[\"']?(?:[\w.-]+=)?@?" + SECRET_FILE, True),
-        (r"\b(?:scp|rsync)\s+(?:-\S+\s+)*" + SECRET_FILE + r"\S*\s+\S*:", True),
-        (NET_TOOL + r"[^<\n]{0,80}<\s*" + SECRET_FILE, True),
-    ],
+    "exfiltration": [],  # see detect._scan_plain: the sentence patterns ex_en, ex_ru, ex_command of _aux
     "trust-source": [],  # see _trust
     "persistence": [
         (r"\b(?:this|the following|these)\s+(?:exact\s+|same\s+|whole\s+|very\s+)?(?:line|instruction|rule|note|text|"
@@ -583,6 +578,14 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
         "ex_en2": (SECRETS_EN + r"[^.;!?]{0,30}?\b(?:to|into|in)\b[^.;!?]{0,10}?" + _EXFIL_DEST_EN
                                 + r"[^.;!?]{0,60}?" + _EXFIL_VERB_EN, _F),
         "ex_ru": (_EXFIL_VERB_RU + r"[^.;!?]{0,80}?" + SECRETS_RU + r"[^.;!?]{0,100}?" + _EXFIL_DEST_RU, _F),
+        # a secret file read and shipped by a network tool in one command: `cat ~/.ssh/id_rsa | nc …`,
+        # `curl -F f=@.env …`, `scp ~/.aws/credentials host:`, `nc host port < ~/.netrc`
+        "ex_command": (r"\b(?:cat|tar|zip|gzip|base64|xxd|cp|head|tail|less|type|gc|get-content)\b[^|\n]{0,80}?"
+                       + SECRET_FILE + r"[^|\n]{0,40}?\|\s*(?:[^|\n]{0,40}\|\s*)?(?:sudo\s+)?" + NET_TOOL + "|"
+                       + NET_TOOL + r"[^\n]{0,100}?(?:\s-d|--data[\w-]*|\s-f|--form|\s-t|--upload-file|--post-file|"
+                       r"--body-file|--attach)[\s=]*[\"']?(?:[\w.-]+=)?@?" + SECRET_FILE + "|"
+                       r"\b(?:scp|rsync)\s+(?:-\S+\s+)*" + SECRET_FILE + r"\S*\s+\S*:|" + NET_TOOL + r"[^<\n]{0,80}<\s*"
+                       + SECRET_FILE, _F),
         # a secret carried in a request: the carrier, the verb that puts it there, the secret by kind
         "ex_carrier": (r"\b(?:query(?: string| param\w*)?|url param\w*|(?:request |http )?(?:headers?|body|params?|"
                        r"parameters?)|in the (?:url|link|request))\b|(?<!\w)(?:параметр\w*|заголов\w*|в (?:url|ссылк\w*|"
