@@ -167,7 +167,7 @@ def _rx() -> _Lazy:
         "hypothetical": r"\b(?:would|could|might)\s+$|(?<!\w)бы\s+(?:\w+\s+)?$",
         "word": r"\w+",
         "user_ref": r"\b(?:user|owner|human|operator)'?s?\b|(?<!\w)(?:пользовател|владел)\w*",
-        "pronoun": r"^(?:their|his|her|его|ее|её|их)\b",
+        "pronoun": r"^(?:their|his|her|such|these|those|его|ее|её|их)\b",
         "conflict": (r"\b(?:conflicts?|contradicts?|disagrees?|differs?|clash(?:es)?|diverges?|(?:is|are) at odds)\b|"
                      r"(?<!\w)(?:расход|противореч|не совпада|конфликту)\w*"),
         "rule_obj": (r"\b(?:instructions?|rules|directives|guidelines|guidance|policies|prompts?|orders|constraints|"

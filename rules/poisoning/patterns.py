@@ -22,10 +22,11 @@ URLISH = (r"(?:(?:https?|ftp|sftp|ftps|s3|wss?)://[^\s)>\]'\"`;,]*[^\s)>\]'\"`;,
           r"|\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+" + _TLD_EXT + r"[a-z]{2,24}\b)")
 NEG_EN = r"\b(?:never|don't|dont|do not|does not|doesn't|did not|didn't|avoid|refuse[sd]?|must not|mustn't|should not|shouldn't|no longer|not to|nor|forbid\w*|prohibit\w*|stop)\b"
 NEG_RU = r"(?:^|[\s,(])(?:не|никогда|нельзя|запрещено|запрещаю|избегай|ни в коем случае|никаких|никакого|никакой)(?=\s)"
-REPORT = (r"\b(?:found|detected|saw|seen|spotted|blocked|flagged|reported|attempt\w*|injection|attack\w*|phishing|"
+REPORT = (r"\b(?:found|detected|saw|seen|spotted|blocked|flagged|reported|attempt\w*|inject\w*|attack\w*|phishing|"
+          r"fooled|tricked|article|paper|study|research\w*|"
           r"did not follow|didn't follow|not follow|told the user|warned|example|quote[sd]?|contained|contains|"
           r"обнаружил\w*|нашел|нашла|нашли|видели|попытк\w*|атак\w*|инъекци\w*|не стал\w*|сообщил\w*|пример\w*|"
-          r"фишинг\w*|была строка|содержал\w*|был текст|была фраза|фраз\w*|не выполнял\w*|показал\w*|said|saying|"
+          r"фишинг\w*|стать\w*|исследовани\w*|была строка|содержал\w*|был текст|была фраза|фраз\w*|не выполнял\w*|показал\w*|said|saying|"
           r"phrase|ignored it|fixtures?|test cases?|must (?:be )?flag\w*|should (?:be )?flag\w*|detector)\b")
 QUOTED = r"(?:\"[^\"]{3,}\"|'[^']{6,}'|«[^»]{3,}»|“[^”]{3,}”|„[^“”]{3,}[“”])"
 #: Code spans quote a command only in a line that gives no order to run anything: "Example: always run `…`" is
@@ -103,6 +104,11 @@ _P: dict[str, list[tuple[str, bool]]] = {
          r"limits|guidelines|instructions|filters))\b", True),
         (r"\b(?:you|assistant|agent|ai|bot|model)\b[^.;!?]{0,20}?\b(?:with|has|have|having) no (?:prior|previous|earlier|former) (?:guidelines|instructions|rules|directives|"
          r"restrictions)\b", True),
+        # the agent declared free of its limits: "you have no content restrictions", «у тебя нет ограничений»
+        (r"\b(?:you|the (?:assistant|agent|model|ai))\s+(?:now\s+|no longer\s+)?(?:have|has|are under|operate with)\s+no\s+"
+         r"(?:\w+\s+)?(?:restrictions|limits|limitations|rules|filters|guardrails|guidelines|boundaries)\b|"
+         r"(?<!\w)у (?:тебя|ассистента|агента|модели) (?:больше |теперь )?нет (?:никаких )?(?:\w+ )?(?:ограничени|правил|"
+         r"фильтр|запрет)\w*", True),
         (r"(?<!\w)ты\s+(?:больше\s+не|теперь\s+не|уже\s+не|теперь)\s+(?:\w+\s+)?(?:ассистент|помощник|агент|бот|"
          r"модель)\w*", True),
         (r"\bnew (?:system )?prompt\b\W{0,6}(?:#|:|—|–)|(?:нов\w*\s+)?системн\w* (?:промпт|подсказк)\w*\s*(?:#|:)", True),
@@ -161,9 +167,9 @@ _P: dict[str, list[tuple[str, bool]]] = {
          r"[^.;]{0,25}?\b(?:the )?(?:memory )?(?:gate|hooks?|safety|security|guard(?:rail)?s?|checks?|"
          r"confirmations?|approvals?|sandbox\w*|filters?|verification|protections?|cuticle|policy|permissions?)\b", True),
         (r"--no-verify\b|--dangerously-skip-permissions\b|--yolo\b|--no-sandbox\b|--disable-hooks?\b", True),
-        (r"\b(?:safety|security|permission) (?:checks?|features?|measures?|rules?|prompts?|gates?|guards?)"
-         r"[^.;]{0,20}?\b(?:are|is|have been|were|got) (?:now |hereby |temporarily )?(?:disabled|off|turned off|"
-         r"removed|suspended|not required|unnecessary|lifted)\b", True),
+        (r"\b(?:safety|security|permission) (?:checks?|features?|measures?|rules?|prompts?|gates?|guards?|layers?|"
+         r"nets?|controls?|systems?|settings?|mode)[^.;]{0,20}?\b(?:(?:are|is|have been|were|got) )?(?:now |hereby |"
+         r"temporarily )?(?:disabled|off|turned off|removed|suspended|not required|unnecessary|lifted)\b", True),
         (r"\b(?:run|execute|delete|push|install|do|perform|apply)\b[^.;]{0,40}?\b(?:commands?|anything|everything|"
          r"all|any|whatever|scripts?)\b[^.;]{0,30}?\bwithout (?:asking|confirmation|confirming|approval|permission|"
          r"review|checking|prompting)\b", True),
@@ -180,7 +186,7 @@ _P: dict[str, list[tuple[str, bool]]] = {
         # an act allowed past a safeguard ("may now write outside the workspace without approval"); counts with
         # another sign (a fake notice, text addressed to AI readers)
         (r"\bwithout (?:any |a |prior |further |human |the user'?s? )?(?:approval|review|asking|confirmation|"
-         r"permission|sign-?off|checks?|prompting)\b", False),
+         r"permission|sign-?off|checks?|prompting)\b|\bunprompted\b", False),
         (r"(?:провер\w* безопасности|защит\w*|гейт\w*|хук\w*|ограничени\w*)\s+(?:[\w-]+\s+){0,4}?"
          r"(?:отключен\w*|выключен\w*|не нужн\w*|не требу\w*|сняты|отменен\w*)", True),
         (r"подтвержден\w*\s+(?:[\w-]+\s+){0,4}?(?:отключен\w*|выключен\w*|не нужн\w*|не требу\w*|отменен\w*)", False),
@@ -444,12 +450,12 @@ _FRAME_SOURCES: dict[str, str] = {
     # exfiltration: sending verb + sensitive object + outside target, any order within a sentence
     "send": (r"\b(?:send|post|upload|e-?mail|mail|forward|transmit|exfiltrate|leak|share|sync|submit|pipe|dump|cc|"
              r"bcc|report|push|relay|copy|copie|attach|include|paste|dm|text|ship|export|deliver|hand over|back up|"
-             r"mirror)(?:s|es|ed|d|ing|ted|red|ped)?\b|\blog(?:s|ged|ging)?\s+(?:it|them|this|that|everything|all|"
+             r"mirror|record)(?:s|es|ed|d|ing|ted|red|ped)?\b|\blog(?:s|ged|ging)?\s+(?:it|them|this|that|everything|all|"
              r"\w+)\s+(?:to|into|at)\b|"
              r"(?:отправ|пересыл|перешл|перенаправ|загруж|загрузи|выгруж|выгрузи|сли|слей|сливай|переда|прикладыва|"
              r"приложи|копир|скопир|синхронизир|публику|опубликуй|присыла|пришли|дублир|скрыт\w* копи|скидыва|скинь|"
              r"кида|кинь|шли|отсыла|отошли|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|добавля|добавь|"
-             r"вставля|вставь|прикрепля|прикрепи|коммит)\w*"),
+             r"вставля|вставь|прикрепля|прикрепи|коммит|полож|клад|помест|размест)\w*"),
     "sensitive": (r"(?:\.env\b|api[ _-]?keys?|access keys?|tokens?|credentials?|secrets?|passwords?|passphrases?|"
                   r"private keys?|ssh\b|id_rsa|id_ed25519|\.aws|cookies?|env vars|environment variables|seed phrase|"
                   r"wallet|passports?|phone(?: numbers?)?|(?:home|postal|mailing|street) address(?:es)?|"
@@ -467,11 +473,14 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"\bcontact (?:list|book|details)s?\b|\baddress book\b|\bcalendar\b|"
                   r"баз\w* (?:данн\w*|клиент\w*|пользовател\w*)|дамп\w*|календар\w*|список контакт\w*"),
     "target": (URLISH + r"|\+\d[\d ()-]{8,}\d|\b(?:webhook|pastebin|gist|telegram|телеграм\w*)\b|"
-               r"\b(?:commit messages?|pr descriptions?|issue comments?|public (?:gist|bucket|repo\w*|channel|page)s?|"
+               r"\b(?:commit messages?|pr descriptions?|issue comments?|public (?:\w+ )?(?:gist|bucket|repo\w*|channel|page|"
+               r"folder|drive|link|wiki|doc\w*|notebook|board)s?|(?:slack|discord|mattermost|ms teams|irc|zulip|whatsapp)"
+               r"(?: channel| chat| dm)?|#[\w-]+ (?:channel|chat)|"
                r"(?:every|each|all|any|the next) (?:reply|replies|response|responses|answer|answers|commit|message)s?)\b|"
                r"(?:в|во) (?:кажд\w*|любо\w*|вс\w*|следующ\w*) (?:ответ\w*|коммит\w*|сообщени\w*)|"
                r"\b(?:the |a |an )?(?:web )?form (?:at|on)\b|"
-               r"(?:в|во) (?:описани\w* (?:pr|пулл?-?реквест\w*)|сообщени\w* коммит\w*)"),
+               r"(?:в|во) (?:описани\w* (?:pr|пулл?-?реквест\w*)|сообщени\w* коммит\w*)|(?:публичн|общ|открыт)\w* (?:\w+ )?"
+               r"(?:гист|репозитори|канал|чат|папк|страниц|ссылк|диск)\w*"),
     # trust-source: a source declared trustworthy + its content may be run/followed
     "trust_decl": (r"\b(?:official|officially|endorsed|signed by|trusted|trustworthy|verified|reliable|authoritative|whitelisted|allowlisted|vetted|"
                    r"(?:carry|carries|has|have|with)\s+(?:the\s+)?(?:[\w']+\s+)?authority|"
@@ -703,7 +712,8 @@ _TRUST_STEMS = ("approv", "weight", "first-party", "одобрен", "согла
 _WORD = r"\w+"
 #: Exfiltration needs somewhere to send to: a URL, an address, a domain or "every reply"-like words.
 _DEST_HINT = (r"://|@|\w\.[a-z]{2,}|\b\d{1,3}\.\d{1,3}\.|repl|respon|messag|answer|summar|webhook|"
-              r"pastebin|gist|telemetr|commit|\bform\b|ответ|сообщени|письм|сводк|коммит")
+              r"pastebin|gist|telemetr|commit|\bform\b|slack|channel|public|ответ|сообщени|письм|сводк|коммит|канал|чат|"
+              r"публичн|гист")
 
 
 # -- families of meaning (rules.poisoning.families) --------------------------------------------------------------
@@ -760,7 +770,8 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"(?<!\w)(?:(?:верь|доверяй|верить|доверять) (?:всему|всем|вс[её])|истин\w* в последней инстанции|авторитетн\w*|официальн\w*|доверенн\w*|надежн\w*|проверенн\w*|обязательн\w* (?:к|для) "
         r"(?:исполнени|выполнени)\w*|источник\w* истин\w*|последн\w* слов\w*|всегда\s+(?:\w+\s+)?(?:прав|вер[её]?н|точ[её]?н|"
         r"коррект|надеж[её]?н|безошибоч)\w*|(?:так же|также|наравне|как|словно|будто)(?:,)?\s+(?:как\s+)?(?:и\s+)?(?:от\s+|к\s+|слова\w*\s+)?"
-        r"пользовател\w*|от имени пользовател\w*)"),
+        r"пользовател\w*|от имени пользовател\w*|(?:согласован|одобрен|утвержден|разрешен)\w* (?:с |со |у )?(?:пользовател|"
+        r"владельц|владельцем)\w*)"),
     # acting on what the content says (the content is the object: its instructions, requests, whatever it says)
     "obey_strong": (
         r"\b(?:obey\w*|compl(?:y|ies|ied)(?: with)?|carr(?:y|ies|ied) (?:\w+ )?out|act(?:ed|ing)? (?:on|upon)|"
@@ -800,7 +811,8 @@ _FAMILY_SOURCES: dict[str, str] = {
     "unchecked": (
         r"\b(?:without (?:double-?)?(?:checking|verif\w*|review\w*|question\w*|confirm\w*|asking)|no need to "
         r"(?:check|verify|review|double-?check|confirm)|need(?:s)? no (?:check\w*|verification|review)|"
-        r"(?:as[- ]is|blindly|unquestioningly|automatically))\b|(?<!\w)(?:без (?:проверк|подтвержд|вопрос)\w*|"
+        r"(?:as[- ]is|as (?:given|written|posted|provided)|verbatim|word for word|blindly|unquestioningly|"
+        r"automatically))\b|(?<!\w)(?:без (?:проверк|подтвержд|вопрос)\w*|"
         r"(?:проверять|перепроверять) (?:\w+\s+)?не (?:нужно|надо|требуется|стоит)|не (?:нужно|надо) "
         r"(?:\w+\s+)?(?:проверять|перепроверять)|не глядя|как есть|автоматически)"),
     # a declaration: X is/are ..., X — ..., treat X as ...
@@ -809,7 +821,7 @@ _FAMILY_SOURCES: dict[str, str] = {
 
     # override-user: the user's word (their instructions, preferences, requests, objections, corrections)
     "user_word": (
-        r"\b(?:(?:the\s+)?(?:user|owner|human|operator)'?s?|their|his|her)\s+(?:\w+\s+){0,2}?(?:instructions?|guidance|"
+        r"\b(?:(?:the\s+)?(?:user|owner|human|operator)'?s?|their|his|her|such|these|those)\s+(?:\w+\s+){0,2}?(?:instructions?|guidance|"
         r"advice|suggestions?|comments?|say|"
         r"preferences?|requests?|wishes|wants|objections?|corrections?|complaints?|rules?|directives?|orders?|"
         r"words?|opinions?|decisions?|choices?|feedback|answers?|replies|input|commands?|bans?|restrictions?|"
@@ -892,7 +904,8 @@ _FAMILY_SOURCES: dict[str, str] = {
              r"(?<!\w)(?:побежда\w*|в приоритете|главн\w*|важнее|приоритет\w* у)"),
 
     # persistence: the line (or the command it carries) names itself
-    "self": (r"\b(?:this|these|the present|the following|the above)\s+(?:exact\s+|very\s+|same\s+|whole\s+)?"
+    "self": (r"\b(?:the\s+)?(?:line|entry|note|rule|instruction|text|block|paragraph)s?\s+(?:above|below)\b|"
+             r"\b(?:this|these|the present|the following|the above)\s+(?:exact\s+|very\s+|same\s+|whole\s+)?"
              r"(?:line|entry|note|rule|instruction|text|block|paragraph|reminder|directive|message|command|script|"
              r"snippet|hook|memory)s?\b|"
              r"(?<!\w)(?:эт[уаоиы]\w*|данн\w*|настоящ\w*|следующ\w*)\s+(?:\w+\s+)?(?:запис|строк|заметк|правил|инструкци|"
@@ -902,7 +915,8 @@ _FAMILY_SOURCES: dict[str, str] = {
              r"(?:be\s+)?(?:delet|remov|archiv|prun|drop|eras|compact|clean|garbage|expir|forg|overwrit|edit|chang|"
              r"touch|summari[sz])\w*|(?:must|should|has to|have to|is to|needs? to)\s+(?:always\s+)?(?:stay|remain|"
              r"persist|survive|be kept|be preserved|be restored|be re-?added)|(?:keep|preserve|retain|pin|store|save|"
-             r"remember)\s+(?:\w+\s+){0,3}?(?:permanently|forever|for good|indefinitely|always|in every session|"
+             r"remember)\s+(?:\w+\s+){0,3}?(?:permanently|forever|for good|indefinitely|always|in every session|verbatim|"
+             r"unchanged|word for word|in every (?:future )?(?:version|revision|copy|edit)|"
              r"across (?:all )?sessions)|(?:is|are) to (?:be )?(?:kept|preserved|left)|(?:kept|left) (?:untouched|intact|"
              r"as is|alone|in place)|sticky|pinned|must (?:always )?(?:be|stay|remain) (?:present|there|loaded)|at all times|surviv\w*\s+(?:\w+\s+)?(?:cleanups?|compaction|gc|garbage collection|"
              r"pruning|resets?|archiv\w*|every \w+)|(?:re-?add|restore|recreate|re-?insert|re-?create|rewrite|"
@@ -963,8 +977,9 @@ _FAMILY_SOURCES: dict[str, str] = {
                          r"earlier|previously|so far|until now)\b|(?<!\w)(?:вс[её]|то),?\s+(?:что\s+)?(?:\w+\s+){0,3}?"
                          r"(?:выше|ранее|раньше|до этого|прежде|до сих пор)(?!\w)"),
     "prior_void": (r"\b(?:can|may|should|must|is to|are to) (?:safely )?be (?:disregarded|ignored|forgotten|dropped|"
-                   r"discarded|set aside)|(?:is|are) (?:now )?(?:void|cancel+ed|obsolete|null)\b|valid any ?more|(?:is|are) (?:no "
-                   r"longer|not) valid|(?<!\w)(?:можно "
+                   r"discarded|set aside)|(?:is|are) (?:now |all )?(?:void|cancel+ed|obsolete|null|stale|outdated|superseded|moot|"
+                   r"irrelevant)\b|valid any ?more|(?:is|are) (?:no "
+                   r"longer|not) valid|(?<!\w)(?:устарел\w*|неактуальн\w*|можно "
                    r"(?:забыть|игнорировать|не учитывать|отбросить)|не действу\w*|отменя\w*|утратил\w* силу)"),
     "forget": (r"\b(?:ignore|disregard|forget|drop|discard|set aside|throw out|erase|wipe)\b|(?<!\w)(?:забудь|"
                r"игнорируй|проигнорируй|отбрось|не учитывай|выброси|сотри из памяти)(?!\w)"),
@@ -975,11 +990,12 @@ _FAMILY_SOURCES: dict[str, str] = {
                  r"dump\w*|relay\w*|cop(?:y|ies|ied|ying)|paste[ds]?|pasting|attach\w*|export\w*|deliver\w*|"
                  r"ship(?:s|ped|ping)?|push(?:es|ed|ing)?|beam\w*|back(?:s|ed|ing)? up|mirror\w*|replicat\w*|"
                  r"publish\w*|report(?:s|ed|ing)?|text(?:s|ed|ing)? (?:it|them|the|all|any|every|each|your|my)|go(?:es)? (?:straight |directly )?(?:to|into)|end(?:s)? up (?:at|in|on)|log(?:s|ged|ging)? (?:\w+ )?(?:to|into|at)|cc|bcc|dm|"
-                 r"put (?:\w+ )?(?:into|in|on) (?:the|a|an))\b|"
+                 r"put (?:\w+ )?(?:into|in|on) (?:the|a|an)|record(?:s|ed|ing)?|note (?:it|them) (?:down )?(?:in|on)|"
+                 r"write (?:it|them) (?:down )?(?:in|on|to|into))\b|"
                  r"(?<!\w)(?:отправ|пересыл|перешл|перенаправ|загруж|загруз|выгруж|выгруз|сли[вйт]|переда|прикладыва|"
                  r"приложи|копир|скопир|синхронизир|публику|опублику|присыла|пришл|дублир|скидыва|скин|шли|отсыла|"
                  r"отошл|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|вставля|встав|прикрепля|прикреп|"
-                 r"бэкап|заливай|залей|залить|залива|сообща|сообщи|уход\w* на|попада\w* (?:на|в)|(?:сохраня|храни|клад|положи)\w* "
+                 r"бэкап|заливай|залей|залить|залива|полож|клад|помест|размест|сообща|сообщи|уход\w* на|попада\w* (?:на|в)|(?:сохраня|храни|клад|положи)\w* "
                  r"(?:\w+\s+)?копи)\w*|\b(?:save|store|keep|drop|place) (?:a |an )?(?:cop(?:y|ies)|backup|mirror)\b"),
     # a secret or private datum by kind: keys and tokens of any service, credential files, personal data
     "secret_kind": (
@@ -997,7 +1013,8 @@ _FAMILY_SOURCES: dict[str, str] = {
                 r"buckets?|links?|repos?|gists?|channels?|pages?|drives?)|external (?:servers?|hosts?|endpoints?|"
                 r"storage|services?|addresses?|drives?)|remote (?:servers?|hosts?|endpoints?)|(?:the|this|that) "
                 r"(?:\w+ )?link(?: in| from| below| above| provided| given)?|paste ?bin|pastebin|hastebin|gist|"
-                r"webhooks?|discord|telegram|whatsapp|signal chat|(?:the|a|an|this) (?:web )?form|personal e-?mail|"
+                r"webhooks?|discord|telegram|whatsapp|signal chat|slack|mattermost|ms teams|irc|zulip|#[\w-]+ channel|"
+                r"(?:the|a|an|this) (?:web )?form|personal e-?mail|"
                 r"(?:my|his|her|their) (?:personal )?(?:e-?mail|inbox|server|drive)|commit messages?|pr (?:descriptions?|titles?)|"
                 r"pull request (?:descriptions?|bodies)|issue (?:comments?|bodies|descriptions?)|release notes|"
                 r"(?:every|each|all|any|the next) (?:reply|replies|response|responses|answer|answers|message|"
