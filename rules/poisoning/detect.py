@@ -152,7 +152,8 @@ _STEMS: dict[str, tuple[str, ...]] = {
                              "you are now", "newest", "latest", "last", "игнор", "забуд", "забыт", "внимани",
                              "учитыв", "отбрось", "пренебре", "отмени", "соблюд", "выполн", "следуй", "инструкц",
                              "prompt", "промпт", "подсказк", "no prior", "no previous", "no earlier", "no former",
-                             "you are no", "ты больше", "ты теперь", "ты уже"),
+                             "you are no", "ты больше", "ты теперь", "ты уже", "restriction", "limitation", "guardrail",
+                             "guideline", "boundaries", "ограничени", "запрет"),
     "override-user": ("ignor", "disregard", "overrid", "overrul", "follow", "listen", "attention", "even if",
                       "regardless", "no matter", "whatever", "without", "tell", "inform", "notify", "alert",
                       "no longer", "approved", "authori", "если пользовател", "слушай", "игнор", "не обращай",
@@ -333,6 +334,8 @@ def _scan_plain(text: str) -> list[Signal]:
                 continue
             if aux["neg"].search(m.group(0)):
                 continue  # "never paste them", "не отправляй": the verb itself is negated
+            if _own_service(text):
+                continue  # "uploads coverage to codecov.io with the CODECOV_TOKEN": a service's key to that service
             places = list(aux["url"].finditer(text, m.start(), m.end())) if key != "ex_en2" else []
             if places and _FROM_BEFORE.search(text, max(0, places[-1].start() - 30), places[-1].start()):
                 continue  # "copy the deploy token from https://dashboard… into the vault": the source, not a target
@@ -361,12 +364,35 @@ def _scan_plain(text: str) -> list[Signal]:
     return out
 
 
+_SERVICE_SECRET = re.compile(r"\b([a-z0-9]{3,})[_ -](?:api[_ -])?(?:token|key|secret)s?\b")
+
+
+def _own_service(sent: str) -> bool:
+    """Every secret the sentence names is a key named for a service ("CODECOV_TOKEN") and goes to that service's
+    host (codecov.io): using a key, not leaking it. A secret file or a password anywhere in it is never this."""
+    aux = _aux()
+    names = [m.group(1) for m in _SERVICE_SECRET.finditer(sent)]
+    if not names or aux["ex_private"].search(sent):
+        return False
+    hosts = _domains(sent)
+    return bool(hosts) and all(any(n in h for h in hosts) for n in names)
+
+
+def _domains(sent: str) -> list[str]:
+    """The registered domain of each place in ``sent`` (its last two labels: github.com.evil.io is evil.io)."""
+    out = []
+    for u in _aux()["url"].finditer(sent):
+        host = u.group(0).split("://")[-1].split("/")[0].rpartition("@")[2].split(":")[0]
+        out.append(".".join(host.split(".")[-2:]))
+    return out
+
+
 def _secret_in_request(text: str) -> list[Signal]:
     """A secret carried inside a request to an outside host (a query parameter, a header, the body): a private file
     or password anywhere, a key named for a service ("OPENAI_API_KEY") to a host that is not that service's."""
     aux = _aux()
     for off, sent in _sentences(text):
-        hosts = [u.group(0) for u in aux["url"].finditer(sent)]
+        hosts = _domains(sent)
         if not hosts or not aux["ex_carrier"].search(sent) or not aux["ex_put"].search(sent):
             continue
         key = aux["ex_service_key"].search(sent)
@@ -660,6 +686,8 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
             for v in aux["f_send"].finditer(sent):
                 if any(a <= v.start() < b for a, b in urls):
                     continue  # ".../dumps/test.sql.gz": a word of a path, not an order
+                if _own_service(sent):
+                    break
                 if _self_act(sent, v.start()):
                     continue  # "Пользователь отправляет паспорт сам": the user acts, nobody instructs the agent
                 if live(off + v.start(), off + v.end()):
