@@ -375,7 +375,16 @@ def _own_service(sent: str) -> bool:
     if not names or aux["ex_private"].search(sent):
         return False
     hosts = _domains(sent)
-    return bool(hosts) and all(any(n in h for h in hosts) for n in names)
+    return bool(hosts) and all(any(_service_domain(n, h) for h in hosts) for n in names)
+
+
+def _service_domain(name: str, domain: str) -> bool:
+    """``domain`` is the service's own: its label is the name itself or the name + api(s), app or usercontent
+    (codecov.io, googleapis.com, githubusercontent.com; amazonaws.com for aws). A brand inside another label
+    (vercel-support.app, github-help.io) is not the service's."""
+    label = domain.split(".")[0]
+    return label in (name, name + "api", name + "apis", name + "app", name + "usercontent") or \
+        (name == "aws" and label == "amazonaws")
 
 
 def _domains(sent: str) -> list[str]:
@@ -396,7 +405,7 @@ def _secret_in_request(text: str) -> list[Signal]:
         if not hosts or not aux["ex_carrier"].search(sent) or not aux["ex_put"].search(sent):
             continue
         key = aux["ex_service_key"].search(sent)
-        m = key if key and not any(key.group(1) in h for h in hosts) else aux["ex_private"].search(sent)
+        m = key if key and not any(_service_domain(key.group(1), h) for h in hosts) else aux["ex_private"].search(sent)
         if m and not _negated(text, off + m.start()) and not _mentioned(text, off + m.start(), off + m.end()):
             return [Signal("exfiltration", off + m.start(), off + m.end(), sent[m.start():m.start() + 80])]
     return []
