@@ -50,7 +50,7 @@ def main(argv: list[str]) -> int:
     stats: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])  # (group, key) -> [hits, n]
     failures = []
     disagree = 0
-    hook_disagree = 0
+    hook_disagree: list[str] = []
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as hook_tmp:
         _install(Path(hook_tmp))
         ws = Workspace(tmp)
@@ -59,7 +59,8 @@ def main(argv: list[str]) -> int:
             (Path(tmp) / "MEMORY.md").write_text(row["line"] + "\n", encoding="utf-8")
             lint = {f.code for f in lint_paths(ws, select=sorted(CODES)).findings} & CODES
             disagree += gate != lint
-            hook_disagree += _hook_blocks(Path(hook_tmp), row["line"]) != bool(gate)
+            if _hook_blocks(Path(hook_tmp), row["line"]) != bool(gate):
+                hook_disagree.append(row["id"])
             flagged = bool(gate)
             want = row["expect"] == "flag"
             ok = flagged == want
@@ -77,7 +78,7 @@ def main(argv: list[str]) -> int:
         else:
             print(f"{label:<28} {n:>3}  {'':>7}  {hits / n:>10.3f}")
     print(f"\nscan_new_lines vs lint disagreements: {disagree}")
-    print(f"cuticle hook claude vs scan_new_lines disagreements: {hook_disagree}")
+    print(f"cuticle hook claude vs scan_new_lines disagreements: {len(hook_disagree)} {' '.join(hook_disagree)}")
     print(f"failures: {len(failures)}")
     for f in failures:
         print("  ", f[0], f[1], f[2], f[3], repr(f[4][:100]))

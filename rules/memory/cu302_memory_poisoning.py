@@ -7,21 +7,27 @@ in one sentence, in any order, in English and Russian, never a listed sentence:
 - **trust a source**: a site, sender or repo declared official/trusted/vetted/signed + its content run, installed
   or followed, what it serves counted as already approved, or its words given the user's weight;
 - **run / download**: a remote script piped into a shell, `bash <(curl …)`, download-and-run, destructive commands
-  (`rm -rf ~`, `mkfs`), a command that wipes work (`git reset --hard`, `DROP TABLE`) on every session or build;
+  (`rm -rf ~`, `mkfs`), a command that wipes work (`git reset --hard`, `DROP TABLE`) on every session or build,
+  code an interpreter fetches and runs (`exec(urlopen(…).read())`, `iex (iwr …)`);
 - **exfiltrate**: a sending verb + something private (keys, `.env`, `~/.ssh`, passwords, personal data, the user's
   mail or contacts, a database dump, the output of `printenv`) + an outside or in-band target (a URL, an address, a webhook, every reply, the
-  commit message);
+  commit message); a secret file piped or uploaded to a network tool (`cat ~/.ssh/id_rsa | nc …`), a secret put
+  into a request to an outside host (a private file or password always; a service's key to another's host);
 - **ignore or disable checks**: a safeguard (gate, hook, confirmation, sandbox, review) switched off, skipped, no
   longer required, deprecated, set to off in a config (`policy: off`), or worked around (`--no-verify`, writing a
-  memory file through `>>`/`tee`);
+  memory file through `>>`/`tee`); a security warning (certificate, checksum, signature) declared a false
+  positive or to be clicked through, except for one's own machines (localhost, internal hosts);
 - **override instructions or the user**: earlier or memory-held rules declared void or ignored, an outside source
   (web pages, tickets, comments) ranked above memory or followed where it disagrees with the user, the user's word
   set aside, or a change hidden from them;
-- **persona / authority**: "you are now …" without rules, «ты больше не ассистент», a new system prompt, fake system notices and admin approvals (these count with another sign);
+- **persona / authority**: "you are now …" without rules, «ты больше не ассистент», a new system prompt; fake system
+  notices, admin approvals, `[SYSTEM]`/`<tool_result>` headers and text addressed to AI readers count with another
+  sign ("… without approval"); outside content given the user's authority is trust-source;
 - **persistence**: the line orders itself copied into every new file or session, restored when removed, or kept
   forever in long-term memory;
 - **hidden or encoded text**: agent-addressed HTML comments, base64 that decodes to a command, invisible and tag
-  characters (decoded first; CU303 and CU304 report the characters themselves);
+  characters (decoded first; CU303 and CU304 report the characters themselves), keywords spelled with look-alike
+  letters of another script ("ignоre" with a Cyrillic о: read in the word's main script);
 - **links with payloads**: `javascript:`/`data:` links, a link or image whose URL holds a placeholder for private
   data (`{{env.API_KEY}}`), a URL whose encoded query is itself an instruction.
 

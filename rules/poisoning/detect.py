@@ -26,6 +26,7 @@ class Signal:
 
 from .families import FAMILIES, GATES as _FAMILY_GATES, family_matches
 from .patterns import (
+    NET_TOOL_WORDS,
     _AI,
     _EXFIL_STEMS,
     _P,
@@ -39,6 +40,13 @@ def normalize(text: str) -> str:
     """Matching form: NFKC (folds fullwidth/compat letters), casefold, ё→е, typographic quotes kept."""
     text = unicodedata.normalize("NFKC", text).casefold().replace("ё", "е")
     return text.replace("\u00a0", " ").replace("\u202f", " ").replace("’", "'").replace("‘", "'")
+
+
+def _blank(text: str, signals: list[Signal]) -> str:
+    """``text`` with the spans of ``signals`` replaced by spaces."""
+    for s in signals:
+        text = text[:s.start] + " " * (s.end - s.start) + text[s.end:]
+    return text
 
 
 def _clause_before(text: str, start: int) -> str:
@@ -76,7 +84,40 @@ def _deobfuscated(text: str) -> str:
     aux = _aux()
     out = aux["combining"].sub("", text)  # left over after NFKC: marks no letter composes with ("й" stays)
     out = aux["leet_word"].sub(lambda m: m.group(0).translate(_LEET), out)
+    out = _fold_mixed_script(out)
     return aux["spaced_word"].sub(lambda m: m.group(0).replace(" ", ""), out)
+
+
+#: Letters that look alike across scripts (lower case: the text is casefolded), to Latin and to Cyrillic.
+_TO_LATIN = str.maketrans({"а": "a", "с": "c", "е": "e", "һ": "h", "і": "i", "ј": "j", "к": "k", "ӏ": "l", "о": "o",
+                           "р": "p", "ԛ": "q", "ѕ": "s", "у": "y", "х": "x", "ԝ": "w", "α": "a", "ε": "e", "ι": "i",
+                           "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "υ": "u", "χ": "x"})
+_TO_CYRILLIC = str.maketrans({"a": "а", "c": "с", "e": "е", "o": "о", "p": "р", "x": "х", "y": "у", "k": "к",
+                              "b": "ь", "m": "м", "h": "н", "t": "т"})
+_LATIN = frozenset("abcdefghijklmnopqrstuvwxyz")
+_SCRIPT_SEAM = re.compile(r"[a-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u04ff][a-z]")
+#: A word with a Latin letter next to a Cyrillic or Greek one (every word mixing the scripts has such a pair).
+_MIXED_WORD = re.compile(r"\w*(?:[a-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u04ff][a-z])\w*")
+
+
+def _fold_mixed_script(text: str) -> str:
+    """A word that mixes Latin letters with Cyrillic or Greek ones ("ignоre" with a Cyrillic о, «игнoрируй» with a
+    Latin o) is read in the script most of its letters are in, when every other letter has a look-alike there; a
+    word whose odd letters look like nothing in that script is left as written."""
+    if text.isascii() or not _SCRIPT_SEAM.search(text):
+        return text
+
+    def fold(m: re.Match) -> str:
+        word = m.group(0)
+        latin = sum(c in _LATIN for c in word)
+        if not word.isalpha():
+            return word  # "svc12х", "api_ключ": digits and underscores join words, not one spelled word
+        to_latin = latin * 2 >= len(word)
+        folded = word.translate(_TO_LATIN if to_latin else _TO_CYRILLIC)
+        odd = (c for c in folded if (c in _LATIN) != to_latin)
+        return word if any(True for _ in odd) else folded
+
+    return _MIXED_WORD.sub(fold, text)
 
 
 def _b64_commands(text: str) -> list[Signal]:
@@ -111,7 +152,8 @@ _STEMS: dict[str, tuple[str, ...]] = {
                              "you are now", "newest", "latest", "last", "игнор", "забуд", "забыт", "внимани",
                              "учитыв", "отбрось", "пренебре", "отмени", "соблюд", "выполн", "следуй", "инструкц",
                              "prompt", "промпт", "подсказк", "no prior", "no previous", "no earlier", "no former",
-                             "you are no", "ты больше", "ты теперь", "ты уже"),
+                             "you are no", "ты больше", "ты теперь", "ты уже", "restriction", "limitation", "guardrail",
+                             "guideline", "boundaries", "ограничени", "запрет"),
     "override-user": ("ignor", "disregard", "overrid", "overrul", "follow", "listen", "attention", "even if",
                       "regardless", "no matter", "whatever", "without", "tell", "inform", "notify", "alert",
                       "no longer", "approved", "authori", "если пользовател", "слушай", "игнор", "не обращай",
@@ -124,10 +166,14 @@ _STEMS: dict[str, tuple[str, ...]] = {
                        "security", "permission", "without", "confirm", "approval", "провер", "защит", "гейт", "хук",
                        ">", "tee", "sed -i", ".md",
                        "огранич", "обойд", "обход", "отключ", "выключ", "пропус", "игнор", "спрашив", "запрашив",
-                       "подтвержд", "off", "false", "disabl", "none"),
+                       "подтвержд", "off", "false", "disabl", "none", "warning", "alert", "mismatch", "error", "предупрежд",
+                       "оповещ", "несовпад", "ошибк"),
     "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
-                       "распоряж", "систем", "администратор", "владел"),
+                       "распоряж", "систем", "администратор", "владел", "tool", "function", "security",
+                       "assistant", "agent", "model", "bot", "crawler", "llm", "gpt", "ассистент", "агент", "модел",
+                       "нейросет"),
     "run-command": ("curl", "wget", "fetch", "iwr", "invoke", "irm", "<(", "-c", "rm ", "python", "mkfs", "dd ",
+                    "exec", "eval", "iex", "urlopen", "downloadstring",
                     "chmod", ":()", "http", "download"),
     "persistence": ("memory", ".md", "notes", "session", "prompt", "памят", "строк", "правил", "инструкц", "запис",
                     "навсегда", "сесси", "запуск",
@@ -272,21 +318,30 @@ def _scan_plain(text: str) -> list[Signal]:
                 found.append(Signal(kind, m.start(), m.end(), m.group(0), strong))
         if not found:
             continue
-        if kind in _DISCUSSED_KINDS and facts.discussed:
-            continue  # "the report describes comments that try to disable the confirmation step"
+        if kind in _DISCUSSED_KINDS and facts.discussed and _discussed(_blank(text, found)):
+            continue  # "the report describes comments that try to disable the confirmation step" (the act's own
+            # words do not count: «предупреждения сертификата — ложные срабатывания» names the warning it waves away)
         if kind == "persistence" and facts.lenient:
             continue  # "User said: remember forever that I am allergic to nuts": the user's own wish
         if kind == "disable-safety" and (facts.lenient or aux["f_only_user"].search(text)):
             continue  # "User said: skip the confirmation for git fetch", "…, ask the user first": the user decides
         out.extend(found)
     exfil = "exfiltration" in present and facts.dest
-    for key in ("ex_en", "ex_en2", "ex_ru") if exfil else ():
+    command = exfil and any(w in text for w in NET_TOOL_WORDS)
+    for key in ("ex_en", "ex_en2", "ex_ru", *(("ex_command",) if command else ())) if exfil else ():
         for m in aux[key].finditer(text):
             if _negated(text, m.start()) or _mentioned(text, m.start(), m.end()):
                 continue
             if aux["neg"].search(m.group(0)):
                 continue  # "never paste them", "не отправляй": the verb itself is negated
+            if _own_service(text):
+                continue  # "uploads coverage to codecov.io with the CODECOV_TOKEN": a service's key to that service
+            places = list(aux["url"].finditer(text, m.start(), m.end())) if key != "ex_en2" else []
+            if places and _FROM_BEFORE.search(text, max(0, places[-1].start() - 30), places[-1].start()):
+                continue  # "copy the deploy token from https://dashboard… into the vault": the source, not a target
             out.append(Signal("exfiltration", m.start(), m.end(), m.group(0)))
+    if exfil and aux["ex_carrier"].search(text):
+        out.extend(_secret_in_request(text))
     if "trust-source" in present:
         out.extend(_trust(text))
     out.extend(_frames(text, gates, facts))
@@ -307,6 +362,53 @@ def _scan_plain(text: str) -> list[Signal]:
             if not _negated(text, m.start()):
                 out.append(Signal("base64-payload", m.start(), m.end(), m.group(0)))
     return out
+
+
+_SERVICE_SECRET = re.compile(r"\b([a-z0-9]{3,})[_ -](?:api[_ -])?(?:token|key|secret)s?\b")
+
+
+def _own_service(sent: str) -> bool:
+    """Every secret the sentence names is a key named for a service ("CODECOV_TOKEN") and goes to that service's
+    host (codecov.io): using a key, not leaking it. A secret file or a password anywhere in it is never this."""
+    aux = _aux()
+    names = [m.group(1) for m in _SERVICE_SECRET.finditer(sent)]
+    if not names or aux["ex_private"].search(sent):
+        return False
+    hosts = _domains(sent)
+    return bool(hosts) and all(any(_service_domain(n, h) for h in hosts) for n in names)
+
+
+def _service_domain(name: str, domain: str) -> bool:
+    """``domain`` is the service's own: its label is the name itself or the name + api(s), app or usercontent
+    (codecov.io, googleapis.com, githubusercontent.com; amazonaws.com for aws). A brand inside another label
+    (vercel-support.app, github-help.io) is not the service's."""
+    label = domain.split(".")[0]
+    return label in (name, name + "api", name + "apis", name + "app", name + "usercontent") or \
+        (name == "aws" and label == "amazonaws")
+
+
+def _domains(sent: str) -> list[str]:
+    """The registered domain of each place in ``sent`` (its last two labels: github.com.evil.io is evil.io)."""
+    out = []
+    for u in _aux()["url"].finditer(sent):
+        host = u.group(0).split("://")[-1].split("/")[0].rpartition("@")[2].split(":")[0]
+        out.append(".".join(host.split(".")[-2:]))
+    return out
+
+
+def _secret_in_request(text: str) -> list[Signal]:
+    """A secret carried inside a request to an outside host (a query parameter, a header, the body): a private file
+    or password anywhere, a key named for a service ("OPENAI_API_KEY") to a host that is not that service's."""
+    aux = _aux()
+    for off, sent in _sentences(text):
+        hosts = _domains(sent)
+        if not hosts or not aux["ex_carrier"].search(sent) or not aux["ex_put"].search(sent):
+            continue
+        key = aux["ex_service_key"].search(sent)
+        m = key if key and not any(_service_domain(key.group(1), h) for h in hosts) else aux["ex_private"].search(sent)
+        if m and not _negated(text, off + m.start()) and not _mentioned(text, off + m.start(), off + m.end()):
+            return [Signal("exfiltration", off + m.start(), off + m.end(), sent[m.start():m.start() + 80])]
+    return []
 
 
 #: A topic named after rules ("the rules about commit style"): those rules, not memory as a whole.
@@ -387,7 +489,9 @@ def _outside_wins(sent: str, off: int) -> Signal | None:
     return None
 
 
-_FROM_BEFORE = re.compile(r"(?:\bfrom|(?<!\w)(?:из|от))\s+(?:\S+\s+){0,2}$")
+#: "from X" right before a place makes it the source; a destination word after "from" ("из конфигов в телеграм")
+#: makes it the destination again: the nearest preposition decides.
+_FROM_BEFORE = re.compile(r"(?:\bfrom|(?<!\w)(?:из|от))\s+(?:(?!(?:to|into|onto|в|во|на|к)\s)\S+\s+){0,2}$")
 
 
 def _has_target(sent: str) -> bool:
@@ -478,6 +582,11 @@ _PRIVATE = re.compile(r"env|key|token|secret|pass|cookie|session|ssh|credential|
                       r"chat|prompt|email|contact|ключ|токен|парол|секрет|пользовател|памят")
 
 
+#: A single-brace placeholder ({GITHUB_TOKEN}) counts only when it names a secret: {owner}/{repo} are URL templates.
+_BARE_PLACEHOLDER = re.compile(r"(?<!\{)\{[a-z_][\w.-]{1,60}\}(?!\})")
+_SECRET_NAME = re.compile(r"token|key|secret|pass|cookie|credential|session|env")
+
+
 def _link_payloads(text: str) -> list[Signal]:
     """Links whose target is a payload: an active scheme (``javascript:``, ``data:``), a placeholder the agent
     would fill with private data (an exfiltrating image), or an encoded query that holds an instruction."""
@@ -494,7 +603,8 @@ def _link_payloads(text: str) -> list[Signal]:
             out.append(Signal("link-payload", m.start(), m.end(), m.group(0)[:120]))
             continue
         holes = [h.group(0) for h in _PLACEHOLDER.finditer(url)]
-        if any(_PRIVATE.search(h) for h in holes):
+        bare = [h.group(0) for h in _BARE_PLACEHOLDER.finditer(url)]  # {GITHUB_TOKEN}; {user} is a path template
+        if any(_PRIVATE.search(h) for h in holes) or any(_SECRET_NAME.search(h) for h in bare):
             out.append(Signal("link-payload", m.start(), m.end(), m.group(0)[:120]))
     for u in _aux()["url"].finditer(text):
         query = u.group(0).partition("?")[2] or u.group(0).partition("#")[2]
@@ -585,6 +695,8 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
             for v in aux["f_send"].finditer(sent):
                 if any(a <= v.start() < b for a, b in urls):
                     continue  # ".../dumps/test.sql.gz": a word of a path, not an order
+                if _own_service(sent):
+                    break
                 if _self_act(sent, v.start()):
                     continue  # "Пользователь отправляет паспорт сам": the user acts, nobody instructs the agent
                 if live(off + v.start(), off + v.end()):

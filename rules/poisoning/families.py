@@ -40,7 +40,7 @@ GATES = {
                   "message", "readme", "bot", "mcp", "api", "http", "www", "attachment", "external", "remote",
                   "whatever", "anything", "everything", "consider", "repos", "repositor", "repo ", "repo'", "package", "depend", "project", "stack",
                   "forum", "blog", "gist", "suggest", " posted", " found", " shared", "сторонн", "поиск", "результат",
-                  "страниц", "сайт", "вывод", "ответ", "письм", "сообщени", "комментари", "тикет", "загруженн",
+                  "страниц", "сайт", "вывод", "ответ", "письм", "писем", "бот", "чат", "канал", "сообщени", "комментари", "тикет", "загруженн",
                   "скачанн", "внешн", "вложени", "почт"),
     # a named outside place counts only beside a word that declares it authoritative or ranks it
     "fam_trust_named": ("authorit", "binding", "official", "trusted", "trustworth", "reliable", "verified", "vetted",
@@ -86,7 +86,8 @@ GATES = {
                   "keyring", "1password", "bitwarden", "lastpass", ".boto", "pypirc", "netrc", "npmrc", "pgpass",
                   "recover", "2fa", "mfa", "otp", "seed", "mnemonic", "~/", "contents", "содержим", "токен", "ключ",
                   "парол", "секрет", "учетн"),
-    "fam_auto": ("auto", "automatic", "yes to", "автоматическ", "автоподтвер", "автоодобр"),
+    "fam_auto": ("auto", "automatic", "yes to", "yourself", "behalf", "'yes", "\"yes", "«yes", "«да", "автоматическ",
+                 "автоподтвер", "автоодобр", "сам", "за пользовател"),
 }
 
 #: a negation of the act ("stop" is left out: "the user's requests to stop" negate nothing)
@@ -145,10 +146,11 @@ def _rx() -> _Lazy:
         "verify": (r"\b(?:verify|verified first|check|validate|double-check|cross-check|confirm|review|sanity-check)\w*|"
                    r"(?<!\w)(?:провер|сверя|свер|перепровер)\w*"),
         "internal": r"\b(?:our|internal|in-house|self-hosted|company|corporate)\b|(?<!\w)(?:наш|внутренн|корпоративн)\w*",
-        "from_before": r"(?:\bfrom|\bat|(?<!\w)(?:из|с|со|от))\s+(?:\S+\s+){0,2}$",
+        "from_before": r"(?:\bfrom|\bat|(?<!\w)(?:из|с|со|от))\s+(?:(?!(?:to|into|onto|в|во|на|к)\s)\S+\s+){0,2}$",
         "dest_before": (r"(?:\b(?:to|into|onto|in|on|at|via|through|under|inside)|(?<!\w)(?:в|во|на|через|к|по))\s+"
                         r"(?:\S+\s+){0,4}$"),
-        "self_core": (r"\b(?:this|these|the present|the following)\s+(?:exact\s+|very\s+|same\s+|whole\s+)?(?:line|"
+        "self_core": (r"\b(?:the\s+)?(?:line|entry|note|rule|instruction|text|block|paragraph)s?\s+(?:above|below)\b|"
+                      r"\b(?:this|these|the present|the following)\s+(?:exact\s+|very\s+|same\s+|whole\s+)?(?:line|"
                       r"entry|note|rule|instruction|text|block|paragraph|reminder|directive|message|memory)s?\b|"
                       r"(?<!\w)(?:эт[уаоиы]\w*|данн\w*|настоящ\w*|следующ\w*)\s+(?:\w+\s+)?(?:запис|строк|заметк|"
                       r"правил|инструкци|текст|абзац|напоминани|пункт|блок)\w*"),
@@ -167,7 +169,7 @@ def _rx() -> _Lazy:
         "hypothetical": r"\b(?:would|could|might)\s+$|(?<!\w)бы\s+(?:\w+\s+)?$",
         "word": r"\w+",
         "user_ref": r"\b(?:user|owner|human|operator)'?s?\b|(?<!\w)(?:пользовател|владел)\w*",
-        "pronoun": r"^(?:their|his|her|его|ее|её|их)\b",
+        "pronoun": r"^(?:their|his|her|such|these|those|его|ее|её|их)\b",
         "conflict": (r"\b(?:conflicts?|contradicts?|disagrees?|differs?|clash(?:es)?|diverges?|(?:is|are) at odds)\b|"
                      r"(?<!\w)(?:расход|противореч|не совпада|конфликту)\w*"),
         "rule_obj": (r"\b(?:instructions?|rules|directives|guidelines|guidance|policies|prompts?|orders|constraints|"
@@ -180,7 +182,11 @@ def _rx() -> _Lazy:
         "auto_obj": (r"\b(?:all|every|any|each|everything|anything|commands?|tool calls?|tools?|permissions?|prompts?|"
                      r"requests?|actions?|changes|edits|writes|shell|installs?|deletions?|pushes)\b|(?<!\w)(?:вс[её]|"
                      r"все|любы\w*|команд\w*|запрос\w*|действи\w*|изменени\w*|разрешени\w*|установк\w*)"),
-        "auto_act": (r"\bauto-?(?:approve|accept|confirm|allow|grant)\w*|\b(?:approve|accept|confirm|allow|grant|"
+        "auto_act": (r"\b(?:answer|reply|respond|click|approve|confirm|accept)\w*\s+(?:\S+\s+){0,4}?(?:yourself|on (?:the "
+                     r"user'?s?|their|my|his|her) behalf|with\s+[\"'«“]?(?:yes|y|ok|approve|allow)\b)|"
+                     r"(?<!\w)(?:отвеча|подтвержда|одобря|жми|нажима)\w*\s+(?:\w+\s+){0,3}?(?:сам\b|сама\b|за пользовател\w*|"
+                     r"[\"'«“]да[\"'»”])|"
+                     r"\bauto-?(?:approve|accept|confirm|allow|grant)\w*|\b(?:approve|accept|confirm|allow|grant|"
                      r"permit)\w*\s+(?:\S+\s+){0,4}?(?:automatically|without (?:asking|prompting|a prompt))|"
                      r"\b(?:always\s+)?(?:say|answer|click|reply|respond)\s+[\"'«“]?(?:yes|y|ok|allow)[\"'»”]?\s+to (?:all|every|any|each)\b|"
                      r"(?<!\w)(?:отвеча|говори|жми|нажима|выбира)\w*\s+[\"'«“]?(?:да|yes|ok|разрешить)[\"'»”]?\s+(?:на|для)\s+"

@@ -22,10 +22,11 @@ URLISH = (r"(?:(?:https?|ftp|sftp|ftps|s3|wss?)://[^\s)>\]'\"`;,]*[^\s)>\]'\"`;,
           r"|\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+" + _TLD_EXT + r"[a-z]{2,24}\b)")
 NEG_EN = r"\b(?:never|don't|dont|do not|does not|doesn't|did not|didn't|avoid|refuse[sd]?|must not|mustn't|should not|shouldn't|no longer|not to|nor|forbid\w*|prohibit\w*|stop)\b"
 NEG_RU = r"(?:^|[\s,(])(?:не|никогда|нельзя|запрещено|запрещаю|избегай|ни в коем случае|никаких|никакого|никакой)(?=\s)"
-REPORT = (r"\b(?:found|detected|saw|seen|spotted|blocked|flagged|reported|attempt\w*|injection|attack\w*|phishing|"
+REPORT = (r"\b(?:found|detected|saw|seen|spotted|blocked|flagged|reported|attempt\w*|inject\w*|attack\w*|phishing|"
+          r"fooled|tricked|article|paper|study|research\w*|"
           r"did not follow|didn't follow|not follow|told the user|warned|example|quote[sd]?|contained|contains|"
           r"обнаружил\w*|нашел|нашла|нашли|видели|попытк\w*|атак\w*|инъекци\w*|не стал\w*|сообщил\w*|пример\w*|"
-          r"фишинг\w*|была строка|содержал\w*|был текст|была фраза|фраз\w*|не выполнял\w*|показал\w*|said|saying|"
+          r"фишинг\w*|стать\w*|исследовани\w*|была строка|содержал\w*|был текст|была фраза|фраз\w*|не выполнял\w*|показал\w*|said|saying|"
           r"phrase|ignored it|fixtures?|test cases?|must (?:be )?flag\w*|should (?:be )?flag\w*|detector)\b")
 QUOTED = r"(?:\"[^\"]{3,}\"|'[^']{6,}'|«[^»]{3,}»|“[^”]{3,}”|„[^“”]{3,}[“”])"
 #: Code spans quote a command only in a line that gives no order to run anything: "Example: always run `…`" is
@@ -47,6 +48,29 @@ SECRETS_RU = (r"(?:\.env\b|ключ\w*|токен\w*|парол\w*|секрет\
 #: Commands whose output is the secrets themselves: sending that output sends them.
 SECRET_DUMP = (r"\bprintenv\b|`\s*(?:env|set|export\s+-p)\b[^`]*`|`\s*cat\s+[^`]*(?:\.env|\.ssh|\.aws|credentials|"
                r"\.netrc|\.npmrc|\.pgpass)[^`]*`|(?:output|вывод\w*) (?:of |от )?`?(?:env|printenv)\b")
+#: A warning that a security check raises, and the words that wave it away.
+SECURITY_WARNING = (r"\b(?:certificate|cert|tls|ssl|https|hsts|security|antivirus|anti-virus|malware|virus|signature|"
+                    r"checksum|hash|integrity|gpg|pgp|host key|fingerprint)\s+(?:\w+\s+)?(?:warnings?|"
+                    r"errors?|alerts?|mismatch\w*|failures?|prompts?|findings?|notices?)\b|(?<!\w)(?:предупреждени|"
+                    r"ошибк|оповещени)\w*\s+(?:\w+\s+)?(?:сертификат|безопасност|tls|ssl|https|антивирус|подпис|"
+                    r"контрольн|хеш|целостност)\w*|(?<!\w)несовпадени\w* (?:контрольн|хеш|подпис)\w*")
+#: Warnings of one's own machines are not waved away from outside: localhost, a self-signed dev certificate.
+LOCAL_HOST = (r"\b(?:localhost|127\.0\.0\.1|self-signed|our|internal|in-house|dev server|[\w-]+\.(?:local|internal|"
+              r"lan|test))\b|(?<!\w)(?:наш\w*|внутренн\w*|самоподписан\w*|локальн\w*)")
+WARNING_DISMISSED = (r"\bfalse (?:positives?|alarms?)|\b(?:safe|fine|ok) to (?:ignore|skip|dismiss|bypass)|\b(?:can|may|should)"
+                     r" (?:be )?(?:safely )?(?:ignored|skipped|dismissed|bypassed)|\b(?:ignore|dismiss|bypass|skip|suppress|"
+                     r"silence|accept)\b|\bclick(?:ing)? (?:through|past|ok|accept|continue)|\b(?:are|is) (?:harmless|"
+                     r"benign)\b|(?<!\w)(?:ложн\w* (?:срабатывани|тревог)\w*|игнорир\w*|пропуска\w*|"
+                     r"не обращай внимания|можно не обращать|безвредн\w*|жми (?:ок|далее|продолжить))")
+#: A file that holds secrets by its path: keys, credentials and token stores.
+SECRET_FILE = (r"(?!\S*\.pub\b)(?:~/\.ssh\S*|\.ssh/\S+|\bid_(?:rsa|ed25519|ecdsa|dsa)\S*|(?<![\w.])\.env\b\S*|~/\.aws\S*|\.aws/\S+|"
+               r"\bcredentials(?:\.json)?\b|(?:~/)?\.(?:netrc|npmrc|pgpass|git-credentials|kube/config|"
+               r"docker/config\.json)\b|/etc/shadow\b|\.gnupg\S*|\bsecrets?\.(?:json|ya?ml|toml)\b)")
+#: Programs that send data over the network (NET_TOOL_WORDS: the substrings without which NET_TOOL cannot match).
+NET_TOOL_WORDS = ("nc", "netcat", "socat", "telnet", "curl", "wget", "scp", "rsync", "ftp", "http", "mail", "mutt",
+                  "iwr", "irm", "invoke-")
+NET_TOOL = (r"\b(?:nc|ncat|netcat|socat|telnet|curl|wget|scp|rsync|s?ftp|https?|httpie|sendmail|mailx?|mutt|"
+            r"invoke-webrequest|iwr|invoke-restmethod|irm)\b")
 #: A recurring moment: every session, build, start or commit (RU: при каждом запуске, перед каждой сборкой).
 RECURRING = (r"\b(?:every|each|whenever|always|on (?:each|every)|at the start of (?:each|every)|before (?:each|every|any)|"
              r"after (?:each|every))\s+(?:\w+\s+){0,2}?(?:sessions?|builds?|runs?|starts?|launch\w*|commits?|deploys?|"
@@ -80,6 +104,11 @@ _P: dict[str, list[tuple[str, bool]]] = {
          r"limits|guidelines|instructions|filters))\b", True),
         (r"\b(?:you|assistant|agent|ai|bot|model)\b[^.;!?]{0,20}?\b(?:with|has|have|having) no (?:prior|previous|earlier|former) (?:guidelines|instructions|rules|directives|"
          r"restrictions)\b", True),
+        # the agent declared free of its limits: "you have no content restrictions", «у тебя нет ограничений»
+        (r"\b(?:you|the (?:assistant|agent|model|ai))\s+(?:now\s+|no longer\s+)?(?:have|has|are under|operate with)\s+no\s+"
+         r"(?:\w+\s+)?(?:restrictions|limits|limitations|rules|filters|guardrails|guidelines|boundaries)\b|"
+         r"(?<!\w)у (?:тебя|ассистента|агента|модели) (?:больше |теперь )?нет (?:никаких )?(?:\w+ )?(?:ограничени|правил|"
+         r"фильтр|запрет)\w*", True),
         (r"(?<!\w)ты\s+(?:больше\s+не|теперь\s+не|уже\s+не|теперь)\s+(?:\w+\s+)?(?:ассистент|помощник|агент|бот|"
          r"модель)\w*", True),
         (r"\bnew (?:system )?prompt\b\W{0,6}(?:#|:|—|–)|(?:нов\w*\s+)?системн\w* (?:промпт|подсказк)\w*\s*(?:#|:)", True),
@@ -138,9 +167,9 @@ _P: dict[str, list[tuple[str, bool]]] = {
          r"[^.;]{0,25}?\b(?:the )?(?:memory )?(?:gate|hooks?|safety|security|guard(?:rail)?s?|checks?|"
          r"confirmations?|approvals?|sandbox\w*|filters?|verification|protections?|cuticle|policy|permissions?)\b", True),
         (r"--no-verify\b|--dangerously-skip-permissions\b|--yolo\b|--no-sandbox\b|--disable-hooks?\b", True),
-        (r"\b(?:safety|security|permission) (?:checks?|features?|measures?|rules?|prompts?|gates?|guards?)"
-         r"[^.;]{0,20}?\b(?:are|is|have been|were|got) (?:now |hereby |temporarily )?(?:disabled|off|turned off|"
-         r"removed|suspended|not required|unnecessary|lifted)\b", True),
+        (r"\b(?:safety|security|permission) (?:checks?|features?|measures?|rules?|prompts?|gates?|guards?|layers?|"
+         r"nets?|controls?|systems?|settings?|mode)[^.;]{0,20}?\b(?:(?:are|is|have been|were|got) )?(?:now |hereby |"
+         r"temporarily )?(?:disabled|off|turned off|removed|suspended|not required|unnecessary|lifted)\b", True),
         (r"\b(?:run|execute|delete|push|install|do|perform|apply)\b[^.;]{0,40}?\b(?:commands?|anything|everything|"
          r"all|any|whatever|scripts?)\b[^.;]{0,30}?\bwithout (?:asking|confirmation|confirming|approval|permission|"
          r"review|checking|prompting)\b", True),
@@ -148,6 +177,16 @@ _P: dict[str, list[tuple[str, bool]]] = {
          True),
         (r"\b(?:do not|don't|never|no need to|stop) (?:ask|request|wait) (?:for )?(?:the user'?s? )?"
          r"(?:confirmation|permission|approval)\b", False),
+        # a security warning declared harmless or to be clicked through (a certificate, checksum or malware alert)
+        # (not for one's own machines: the rest of the sentence names no local or internal host)
+        (r"(?=" + SECURITY_WARNING + "|" + WARNING_DISMISSED + r")(?!(?:[^.;!?]|\.(?=\S))*?(?:" + LOCAL_HOST
+         + r"))(?:(?:" + SECURITY_WARNING + r")(?:[^.;!?]|\.(?=\S)){0,80}?(?:"
+         + WARNING_DISMISSED + r")|(?:" + WARNING_DISMISSED + r")(?:[^.;!?]|\.(?=\S)){0,40}?(?:" + SECURITY_WARNING
+         + r"))", True),
+        # an act allowed past a safeguard ("may now write outside the workspace without approval"); counts with
+        # another sign (a fake notice, text addressed to AI readers)
+        (r"\bwithout (?:any |a |prior |further |human |the user'?s? )?(?:approval|review|asking|confirmation|"
+         r"permission|sign-?off|checks?|prompting)\b|\bunprompted\b", False),
         (r"(?:провер\w* безопасности|защит\w*|гейт\w*|хук\w*|ограничени\w*)\s+(?:[\w-]+\s+){0,4}?"
          r"(?:отключен\w*|выключен\w*|не нужн\w*|не требу\w*|сняты|отменен\w*)", True),
         (r"подтвержден\w*\s+(?:[\w-]+\s+){0,4}?(?:отключен\w*|выключен\w*|не нужн\w*|не требу\w*|отменен\w*)", False),
@@ -168,6 +207,14 @@ _P: dict[str, list[tuple[str, bool]]] = {
          r"cat\b|shell|bash|терминал\w*|консол\w*|оболочк\w*)", True),
     ],
     "fake-authority": [
+        # a line dressed as a message of the system, a tool or an admin ("[SYSTEM] …", "<tool_result>", «[СИСТЕМА]»)
+        (r"^\W*[\[<(]\s*/?(?:system|sys|tool[ _-]?(?:result|output|response|call)?|function[ _-]?result|admin\w*|developer|"
+         r"security|система|системное сообщение|администратор\w*)\s*[\]>):]", False),
+        # text addressed to whatever AI reads it ("note for assistants reading this page", «для ИИ-ассистентов»)
+        (r"\b(?:note|message|instructions?|attention) (?:for|to) (?:any |all )?(?:ai|llm|gpt)?[ -]?(?:assistants?|agents?|"
+         r"models?|bots?|crawlers?|llms?)\b|\b(?:if you are|to any|dear) (?:an? )?(?:ai|llm|language model|assistant|"
+         r"agent)\b|\b(?:ai|llm) (?:assistants?|agents?|models?) reading this\b|(?<!\w)(?:для|к) (?:\w+ )?(?:ии|ai)-?"
+         r"(?:ассистент|агент|модел|бот)\w*|(?<!\w)если ты (?:ии|нейросеть|ассистент|бот|модель)(?!\w)", False),
         (r"\b(?:important |urgent |critical )?system (?:update|notice|message|override|alert|instruction)\b", False),
         (r"\b(?:admin(?:istrator)?|repo(?:sitory)? owner|security team|developers?|maintainers?) "
          r"(?:has |have )?(?:authori[sz]ed|approved|decided|disabled|says|said|requires?)\b", False),
@@ -185,13 +232,18 @@ _P: dict[str, list[tuple[str, bool]]] = {
         (r"\brm\s+-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\s+(?:--no-preserve-root\s+)?(?:~|/(?:\s|\*|$|etc|usr|var|"
          r"home|bin|lib|boot|root)|\$home|\$\{home\}|\.\.(?:/|\s|$)|\*)", True),
         (r"\bpython[0-9.]*\s+-c\b[^\n]{0,200}\b(?:os\.system|subprocess|shutil\.rmtree|os\.remove|__import__)", True),
+        # code an interpreter fetches and runs in one expression: exec(urlopen(…).read()), iex (iwr …), fetch → eval
+        (r"\b(?:exec|eval|iex|invoke-expression)\b\s*\(?[^\n]{0,120}?(?:urlopen|urlretrieve|requests\.(?:get|post)|"
+         r"httpx\.get|\bfetch\s*\(|downloadstring|invoke-webrequest|\biwr\b|\birm\b|\bcurl\b|\bwget\b)", True),
+        (r"(?:urlopen|requests\.get|httpx\.get|\bfetch\s*\(|downloadstring)[^\n]{0,160}?(?:\b(?:exec|eval)\s*\(|"
+         r"\.then\(\s*eval\b|\|\s*(?:iex|invoke-expression)\b)", True),
         (r"\b(?:mkfs(?:\.\w+)?|dd\s+if=\S+\s+of=/dev/\w+|chmod\s+-r\s+777\s+/|:\(\)\s*\{\s*:\|:&\s*\};:)", True),
         (r"\b(?:run|execute|exec|source|launch|start)\b[^.;]{0,40}\bhttps?://\S+\.(?:sh|ps1|bat|cmd|exe|py|pl)\b", True),
         (r"\bdownload (?:and|&|then) (?:run|execute|install)\b[^.;]{0,60}(?:https?://|\b\d{1,3}(?:\.\d{1,3}){3}\b)", True),
         (r"(?:запусти|выполни|исполни|запускай|выполняй)\b[^.;]{0,40}https?://\S+\.(?:sh|ps1|bat|cmd|exe|py|pl)\b",
          True),
     ],
-    "exfiltration": [],  # see _exfiltration
+    "exfiltration": [],  # see detect._scan_plain: the sentence patterns ex_en, ex_ru, ex_command of _aux
     "trust-source": [],  # see _trust
     "persistence": [
         (r"\b(?:this|the following|these)\s+(?:exact\s+|same\s+|whole\s+|very\s+)?(?:line|instruction|rule|note|text|"
@@ -235,8 +287,8 @@ _P: dict[str, list[tuple[str, bool]]] = {
 _EXFIL_VERB_EN = (r"\b(?:send|post|upload|e-?mail|mail|forward|transmit|exfiltrate|leak|share|include|append|attach|"
                   r"paste|copy|put|sync|submit|curl|pipe|dump|cc|bcc|report|push)\b")
 _EXFIL_DEST_EN = (r"(?:" + URLISH + r"|\b(?:every|each|all|any) (?:reply|replies|response|responses|message|messages|"
-                  r"answer|answers|summary|summaries|commit message|pr description)\b|\bto the (?:summary|reply|"
-                  r"response|output)\b|\bwebhook\b|\bpastebin\b|\bgist\b|\btelemetry\b)")
+                  r"answer|answers|summary|summaries|commit message|pr description)\b|\b(?:to|in|into) (?:the|your|its) (?:\w+ )?(?:summary|reply|"
+                  r"response|output|answer|commit message|pr description|report)\b|\bwebhook\b|\bpastebin\b|\bgist\b|\btelemetry\b)")
 _EXFIL_VERB_RU = (r"(?:отправ\w*|пересыл\w*|перешл\w*|загруж\w*|загрузи|выгруж\w*|выгрузи|слей|сливай|передава\w*|"
                   r"передай|прикладыва\w*|приложи|вставля\w*|вставь|копируй|скопируй|синхронизир\w*|публикуй|"
                   r"опубликуй|добавля\w*|добавь|присылай|пришли|дублируй)")
@@ -398,12 +450,12 @@ _FRAME_SOURCES: dict[str, str] = {
     # exfiltration: sending verb + sensitive object + outside target, any order within a sentence
     "send": (r"\b(?:send|post|upload|e-?mail|mail|forward|transmit|exfiltrate|leak|share|sync|submit|pipe|dump|cc|"
              r"bcc|report|push|relay|copy|copie|attach|include|paste|dm|text|ship|export|deliver|hand over|back up|"
-             r"mirror)(?:s|es|ed|d|ing|ted|red|ped)?\b|\blog(?:s|ged|ging)?\s+(?:it|them|this|that|everything|all|"
+             r"mirror|record)(?:s|es|ed|d|ing|ted|red|ped)?\b|\blog(?:s|ged|ging)?\s+(?:it|them|this|that|everything|all|"
              r"\w+)\s+(?:to|into|at)\b|"
              r"(?:отправ|пересыл|перешл|перенаправ|загруж|загрузи|выгруж|выгрузи|сли|слей|сливай|переда|прикладыва|"
              r"приложи|копир|скопир|синхронизир|публику|опубликуй|присыла|пришли|дублир|скрыт\w* копи|скидыва|скинь|"
              r"кида|кинь|шли|отсыла|отошли|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|добавля|добавь|"
-             r"вставля|вставь|прикрепля|прикрепи|коммит)\w*"),
+             r"вставля|вставь|прикрепля|прикрепи|коммит|полож|клад|помест|размест)\w*"),
     "sensitive": (r"(?:\.env\b|api[ _-]?keys?|access keys?|tokens?|credentials?|secrets?|passwords?|passphrases?|"
                   r"private keys?|ssh\b|id_rsa|id_ed25519|\.aws|cookies?|env vars|environment variables|seed phrase|"
                   r"wallet|passports?|phone(?: numbers?)?|(?:home|postal|mailing|street) address(?:es)?|"
@@ -421,11 +473,14 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"\bcontact (?:list|book|details)s?\b|\baddress book\b|\bcalendar\b|"
                   r"баз\w* (?:данн\w*|клиент\w*|пользовател\w*)|дамп\w*|календар\w*|список контакт\w*"),
     "target": (URLISH + r"|\+\d[\d ()-]{8,}\d|\b(?:webhook|pastebin|gist|telegram|телеграм\w*)\b|"
-               r"\b(?:commit messages?|pr descriptions?|issue comments?|public (?:gist|bucket|repo\w*|channel|page)s?|"
+               r"\b(?:commit messages?|pr descriptions?|issue comments?|public (?:\w+ )?(?:gist|bucket|repo\w*|channel|page|"
+               r"folder|drive|link|wiki|doc\w*|notebook|board)s?|(?:slack|discord|mattermost|ms teams|irc|zulip|whatsapp)"
+               r"(?: channel| chat| dm)?|#[\w-]+ (?:channel|chat)|"
                r"(?:every|each|all|any|the next) (?:reply|replies|response|responses|answer|answers|commit|message)s?)\b|"
                r"(?:в|во) (?:кажд\w*|любо\w*|вс\w*|следующ\w*) (?:ответ\w*|коммит\w*|сообщени\w*)|"
                r"\b(?:the |a |an )?(?:web )?form (?:at|on)\b|"
-               r"(?:в|во) (?:описани\w* (?:pr|пулл?-?реквест\w*)|сообщени\w* коммит\w*)"),
+               r"(?:в|во) (?:описани\w* (?:pr|пулл?-?реквест\w*)|сообщени\w* коммит\w*)|(?:публичн|общ|открыт)\w* (?:\w+ )?"
+               r"(?:гист|репозитори|канал|чат|папк|страниц|ссылк|диск)\w*"),
     # trust-source: a source declared trustworthy + its content may be run/followed
     "trust_decl": (r"\b(?:official|officially|endorsed|signed by|trusted|trustworthy|verified|reliable|authoritative|whitelisted|allowlisted|vetted|"
                    r"(?:carry|carries|has|have|with)\s+(?:the\s+)?(?:[\w']+\s+)?authority|"
@@ -532,6 +587,25 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
         "ex_en2": (SECRETS_EN + r"[^.;!?]{0,30}?\b(?:to|into|in)\b[^.;!?]{0,10}?" + _EXFIL_DEST_EN
                                 + r"[^.;!?]{0,60}?" + _EXFIL_VERB_EN, _F),
         "ex_ru": (_EXFIL_VERB_RU + r"[^.;!?]{0,80}?" + SECRETS_RU + r"[^.;!?]{0,100}?" + _EXFIL_DEST_RU, _F),
+        # a secret file read and shipped by a network tool in one command: `cat ~/.ssh/id_rsa | nc …`,
+        # `curl -F f=@.env …`, `scp ~/.aws/credentials host:`, `nc host port < ~/.netrc`
+        "ex_command": (r"\b(?:cat|tar|zip|gzip|base64|xxd|cp|head|tail|less|type|gc|get-content)\b[^|\n]{0,80}?"
+                       + SECRET_FILE + r"[^|\n]{0,40}?\|\s*(?:[^|\n]{0,40}\|\s*)?(?:sudo\s+)?" + NET_TOOL + "|"
+                       + NET_TOOL + r"[^\n]{0,100}?(?:\s-d|--data[\w-]*|\s-f|--form|\s-t|--upload-file|--post-file|"
+                       r"--body-file|--attach)[\s=]*[\"']?(?:[\w.-]+=)?@?" + SECRET_FILE + "|"
+                       r"\b(?:scp|rsync)\s+(?:-\S+\s+)*" + SECRET_FILE + r"\S*\s+\S*:|" + NET_TOOL + r"[^<\n]{0,80}<\s*"
+                       + SECRET_FILE, _F),
+        # a secret carried in a request: the carrier, the verb that puts it there, the secret by kind
+        "ex_carrier": (r"\b(?:query(?: string| param\w*)?|url param\w*|(?:request |http )?(?:headers?|body|params?|"
+                       r"parameters?)|in the (?:url|link|request))\b|(?<!\w)(?:параметр\w*|заголов\w*|в (?:url|ссылк\w*|"
+                       r"запрос\w*|теле запроса))", _F),
+        "ex_put": (r"\b(?:add|append|put|include|pass|attach|embed|send|set|stick|tack)\w*\b|(?<!\w)(?:добав|"
+                   r"передава|переда|вставля|встав|прикладыва|приложи|указыва|укажи|отправ)\w*", _F),
+        "ex_service_key": (r"\b(github|gitlab|openai|anthropic|stripe|aws|slack|npm|pypi|docker|google|gcp|azure|twilio|"
+                           r"sendgrid|heroku|vercel|cloudflare|telegram)[ _-]?(?:api[ _-]?|access[ _-]?|secret[ _-]?|"
+                           r"personal[ _-]?|bot[ _-]?)?(?:keys?|tokens?|secrets?|pat)\b", _F),
+        "ex_private": (SECRET_FILE + r"|\b(?:passwords?|passphrases?|private keys?|session cookies?|seed phrases?)\b|"
+                       r"(?<!\w)(?:парол\w*|приватн\w* ключ\w*)", _F),
         "trust_word": (
             r"\b(?:(?:trusted|trustworthy|authoritative|whitelisted|allowlisted|verified|official|safe|first-party)\s+(?:source|"
             r"origin|mirror|site|domain|sender|repo\w*|registry|host|server|channel|url|link|cdn|feed|provider|"
@@ -626,7 +700,7 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
 _EXFIL_STEMS = ("inbox", "mailbox", "contacts", "repo", "codebase", "database", "db", "дамп", "баз", "код", "api",
                 "access", "auth", "client", "private", "env",
                 ".env", "key", "token", "credential", "secret", "passw", "passphrase", "ssh", "id_", ".aws", "cookie",
-                "environment", "env var", ".npmrc", ".netrc", ".pgpass", "keychain", "seed", "wallet", ".md",
+                "environment", "env var", ".npmrc", ".netrc", ".pgpass", "kube", "shadow", "gnupg", ".docker", "keychain", "seed", "wallet", ".md",
                 "personal", "user", "ключ", "токен", "парол", "секрет", "учетн", "личн", "данн", "перепис", "куки",
                 "содерж", "переменн")
 
@@ -638,7 +712,8 @@ _TRUST_STEMS = ("approv", "weight", "first-party", "одобрен", "согла
 _WORD = r"\w+"
 #: Exfiltration needs somewhere to send to: a URL, an address, a domain or "every reply"-like words.
 _DEST_HINT = (r"://|@|\w\.[a-z]{2,}|\b\d{1,3}\.\d{1,3}\.|repl|respon|messag|answer|summar|webhook|"
-              r"pastebin|gist|telemetr|commit|\bform\b|ответ|сообщени|письм|сводк|коммит")
+              r"pastebin|gist|telemetr|commit|\bform\b|slack|channel|public|ответ|сообщени|письм|сводк|коммит|канал|чат|"
+              r"публичн|гист")
 
 
 # -- families of meaning (rules.poisoning.families) --------------------------------------------------------------
@@ -667,16 +742,16 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"received)|incoming (?:e-?mails?|messages?|mail)|(?:any|every|each|all)\s+(?:\w+\s+)?(?:readmes?|repos?|repository|"
         r"repositories|web ?pages?|sites?|documents?|files? you (?:open|read|fetch)|e-?mails?|messages?|tickets?|"
         r"issues?|comments?|links?|urls?|pdfs?|attachments?)|(?:the\s+)?(?:build |ci |release |github )?bots? "
-        r"(?:posts?|says?|writes?|outputs?|comments?|messages?)|chat messages?|slack messages?|forum posts?|pages? "
+        r"(?:posts?|posted|says?|said|writes?|wrote|outputs?|comments?|messages?)|chat messages?|slack messages?|forum posts?|pages? "
         r"(?:you|we|the agent) (?:fetch|visit|open|read|load|browse)\w*|content (?:you|the agent) (?:fetch|read|"
-        r"load|browse)\w*|(?:whatever|anything|everything)\s+(?:\w+\s+){0,3}?(?:posts?|says?|writes?|returns?|serves?|"
+        r"load|browse)\w*|(?:whatever|anything|everything)\s+(?:\S+\s+){0,3}?(?:posts?|posted|says?|said|writes?|written|returns?|returned|serves?|served|"
         r"outputs?|publish\w*))\b|"
         r"(?<!\w)(?:веб-?страниц\w*|(?:загруженн|скачанн|внешн|полученн|открыт|прочитанн)\w*\s+(?:\w+\s+)?"
         r"(?:страниц|документ|файл|контент|текст|сайт|источник|данн|репозитори)\w*|результат\w* поиск\w*|"
         r"вывод\w*\s+(?:\w+\s+)?(?:инструмент|утилит|команд|тул|скрипт|mcp)\w*|ответ\w*\s+(?:инструмент|сервер|api|"
         r"тул|mcp)\w*|ответ\w*\s+(?:\S+\s+)?\S*(?:сервер|mcp|api)\w*|сторонн\w* (?:пакет|библиотек|репозитори|проект|сайт|источник)\w*|(?:с|со|на|из)\s+(?:\w+\s+)?(?:сайтов|"
         r"страниц|форумов|блогов|веб-страниц)(?!\w)|(?:возвраща|выда|показыва|пиш)\w*\s+(?:поиск|инструмент|бот|сайт|"
-        r"сервер|api)\w*|(?:письм|сообщени|вложени)\w*\s+(?:от|из|с)\s|входящ\w* (?:письм|сообщени|почт)\w*|"
+        r"сервер|api)\w*|(?:письм|писем|сообщени|вложени)\w*\s+(?:от|из|с)\s|входящ\w* (?:письм|сообщени|почт)\w*|"
         r"комментари\w*\s+(?:в|к|из|на)\s+\w*|(?:люб|кажд|вс)\w*\s+(?:\w+\s+)?(?:сайт|страниц|readme|репозитори|"
         r"документ|письм|сообщени|тикет|комментари|ссылк)\w*|(?:сайт|страниц|тикет)\w*\s+в\s+интернет\w*)"),
     # a named outside place: a URL, a host, an address
@@ -688,12 +763,15 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"(?:always|never)\s+(?:\w+\s+)?(?:correct|right|accurate|true|wrong|mistaken|trustworthy|safe)|"
         r"(?:verified|approved|vetted|endorsed|checked|cleared|signed off) by " + _USER_EN + r"|"
         r"(?:(?:same|equal|full) (?:weight|authority|standing|force) as|like|as if (?:it|they) (?:came|come|were) "
-        r"from|on behalf of|in the name of) " + _USER_EN + r"(?:\s+own)?)\b|"
+        r"from|on behalf of|in the name of) " + _USER_EN + r"(?:\s+own)?|"
+        r"(?:carr(?:y|ies)|has|have|holds?|bears?|with|gets?) (?:the )?(?:full )?" + _USER_EN + r"\s+(?:own\s+)?"
+        r"(?:authority|weight|approval|voice|word|blessing|mandate)|speaks? for " + _USER_EN + r")\b|"
         r"\b(?:believe|trust) (?:everything|anything|all)\b|"
         r"(?<!\w)(?:(?:верь|доверяй|верить|доверять) (?:всему|всем|вс[её])|истин\w* в последней инстанции|авторитетн\w*|официальн\w*|доверенн\w*|надежн\w*|проверенн\w*|обязательн\w* (?:к|для) "
         r"(?:исполнени|выполнени)\w*|источник\w* истин\w*|последн\w* слов\w*|всегда\s+(?:\w+\s+)?(?:прав|вер[её]?н|точ[её]?н|"
         r"коррект|надеж[её]?н|безошибоч)\w*|(?:так же|также|наравне|как|словно|будто)(?:,)?\s+(?:как\s+)?(?:и\s+)?(?:от\s+|к\s+|слова\w*\s+)?"
-        r"пользовател\w*|от имени пользовател\w*)"),
+        r"пользовател\w*|от имени пользовател\w*|(?:согласован|одобрен|утвержден|разрешен)\w* (?:с |со |у )?(?:пользовател|"
+        r"владельц|владельцем)\w*)"),
     # acting on what the content says (the content is the object: its instructions, requests, whatever it says)
     "obey_strong": (
         r"\b(?:obey\w*|compl(?:y|ies|ied)(?: with)?|carr(?:y|ies|ied) (?:\w+ )?out|act(?:ed|ing)? (?:on|upon)|"
@@ -703,7 +781,7 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"asks?|suggests?|contains?|lists?|writes?|returns?|proposes?)|"
         r"as (?:\w+\s+)?(?:instructions?|orders?|commands?|directives?|requests?) (?:from|of|by) " + _USER_EN + r"|"
         r"as (?:binding|authoritative|direct|mandatory|standing|real|true|official|your own|first-class|"
-        r"trusted|the user'?s?)\s+(?:\w+\s+)?(?:instructions?|orders?|commands?|directives?|rules|requests?|word)|"
+        r"trusted|" + _USER_EN + r")\s+(?:\w+\s+)?(?:instructions?|orders?|commands?|directives?|rules|requests?|words?)|"
         r"as (?:an? )?(?:instructions?|orders?|commands?|directives?))\b|"
         r"\bact (?:on|upon|according to) (?:it|them|that|this)\b|(?<!\w)действуй (?:по|согласно) (?:нему|ней|ним|им|этому)|"
         r"\b(?:must|are to|is to|have to|has to|shall|should always) be (?:followed|obeyed|executed|carried out|"
@@ -733,7 +811,8 @@ _FAMILY_SOURCES: dict[str, str] = {
     "unchecked": (
         r"\b(?:without (?:double-?)?(?:checking|verif\w*|review\w*|question\w*|confirm\w*|asking)|no need to "
         r"(?:check|verify|review|double-?check|confirm)|need(?:s)? no (?:check\w*|verification|review)|"
-        r"(?:as[- ]is|blindly|unquestioningly|automatically))\b|(?<!\w)(?:без (?:проверк|подтвержд|вопрос)\w*|"
+        r"(?:as[- ]is|as (?:given|written|posted|provided)|verbatim|word for word|blindly|unquestioningly|"
+        r"automatically))\b|(?<!\w)(?:без (?:проверк|подтвержд|вопрос)\w*|"
         r"(?:проверять|перепроверять) (?:\w+\s+)?не (?:нужно|надо|требуется|стоит)|не (?:нужно|надо) "
         r"(?:\w+\s+)?(?:проверять|перепроверять)|не глядя|как есть|автоматически)"),
     # a declaration: X is/are ..., X — ..., treat X as ...
@@ -742,7 +821,7 @@ _FAMILY_SOURCES: dict[str, str] = {
 
     # override-user: the user's word (their instructions, preferences, requests, objections, corrections)
     "user_word": (
-        r"\b(?:(?:the\s+)?(?:user|owner|human|operator)'?s?|their|his|her)\s+(?:\w+\s+){0,2}?(?:instructions?|guidance|"
+        r"\b(?:(?:the\s+)?(?:user|owner|human|operator)'?s?|their|his|her|such|these|those)\s+(?:\w+\s+){0,2}?(?:instructions?|guidance|"
         r"advice|suggestions?|comments?|say|"
         r"preferences?|requests?|wishes|wants|objections?|corrections?|complaints?|rules?|directives?|orders?|"
         r"words?|opinions?|decisions?|choices?|feedback|answers?|replies|input|commands?|bans?|restrictions?|"
@@ -774,6 +853,9 @@ _FAMILY_SOURCES: dict[str, str] = {
         r"enforced)|(?:shouldn't|mustn't|needn't) be (?:followed|obeyed|honou?red|respected|applied|heeded)|"
         r"(?:up to you|at your (?:own )?discretion|your call)|comes? (?:second|last|after)|(?:subordinate|second) to|"
         r"less important than|(?:is|are) not (?:law|the law|gospel|final)|as (?:outdated|obsolete|mere|soft|default)\w*|"
+        r"(?:treat|regard|take|count|file)\w*\s+(?:\w+\s+){0,3}?as\s+(?:\w+\s+)?(?:noise|optional|advisory|suggestions?|"
+        r"irrelevant|background|jokes?|venting|fyi)\b|(?<!\w)(?:воспринима|счита|рассматрива|принима)\w*\s+(?:\w+\s+){0,3}?"
+        r"(?:как|за)\s+(?:\w+\s+)?(?:фон|шум|совет|рекомендаци|пожелани|необязательн|шутк)\w*|"
         r"(?:may|can) (?:lift|relax|drop|waive|bend)\w*|(?:is|are) (?:just |only |merely )?(?:background|"
         r"context|informational|for reference|fyi|a hint|hints|noise)(?: only)?\b|(?:change|changes|mean|means) nothing|"
         r"(?:don't|do not|doesn't|does not) (?:change|mean) anything|you make (?:the|all) (?:decisions|calls)|(?:is|are) not (?:considered |treated as |really )?(?:binding|"
@@ -825,7 +907,8 @@ _FAMILY_SOURCES: dict[str, str] = {
              r"(?<!\w)(?:побежда\w*|в приоритете|главн\w*|важнее|приоритет\w* у)"),
 
     # persistence: the line (or the command it carries) names itself
-    "self": (r"\b(?:this|these|the present|the following|the above)\s+(?:exact\s+|very\s+|same\s+|whole\s+)?"
+    "self": (r"\b(?:the\s+)?(?:line|entry|note|rule|instruction|text|block|paragraph)s?\s+(?:above|below)\b|"
+             r"\b(?:this|these|the present|the following|the above)\s+(?:exact\s+|very\s+|same\s+|whole\s+)?"
              r"(?:line|entry|note|rule|instruction|text|block|paragraph|reminder|directive|message|command|script|"
              r"snippet|hook|memory)s?\b|"
              r"(?<!\w)(?:эт[уаоиы]\w*|данн\w*|настоящ\w*|следующ\w*)\s+(?:\w+\s+)?(?:запис|строк|заметк|правил|инструкци|"
@@ -835,7 +918,8 @@ _FAMILY_SOURCES: dict[str, str] = {
              r"(?:be\s+)?(?:delet|remov|archiv|prun|drop|eras|compact|clean|garbage|expir|forg|overwrit|edit|chang|"
              r"touch|summari[sz])\w*|(?:must|should|has to|have to|is to|needs? to)\s+(?:always\s+)?(?:stay|remain|"
              r"persist|survive|be kept|be preserved|be restored|be re-?added)|(?:keep|preserve|retain|pin|store|save|"
-             r"remember)\s+(?:\w+\s+){0,3}?(?:permanently|forever|for good|indefinitely|always|in every session|"
+             r"remember)\s+(?:\w+\s+){0,3}?(?:permanently|forever|for good|indefinitely|always|in every session|verbatim|"
+             r"unchanged|word for word|in every (?:future )?(?:version|revision|copy|edit)|"
              r"across (?:all )?sessions)|(?:is|are) to (?:be )?(?:kept|preserved|left)|(?:kept|left) (?:untouched|intact|"
              r"as is|alone|in place)|sticky|pinned|must (?:always )?(?:be|stay|remain) (?:present|there|loaded)|at all times|surviv\w*\s+(?:\w+\s+)?(?:cleanups?|compaction|gc|garbage collection|"
              r"pruning|resets?|archiv\w*|every \w+)|(?:re-?add|restore|recreate|re-?insert|re-?create|rewrite|"
@@ -896,8 +980,9 @@ _FAMILY_SOURCES: dict[str, str] = {
                          r"earlier|previously|so far|until now)\b|(?<!\w)(?:вс[её]|то),?\s+(?:что\s+)?(?:\w+\s+){0,3}?"
                          r"(?:выше|ранее|раньше|до этого|прежде|до сих пор)(?!\w)"),
     "prior_void": (r"\b(?:can|may|should|must|is to|are to) (?:safely )?be (?:disregarded|ignored|forgotten|dropped|"
-                   r"discarded|set aside)|(?:is|are) (?:now )?(?:void|cancel+ed|obsolete|null)\b|valid any ?more|(?:is|are) (?:no "
-                   r"longer|not) valid|(?<!\w)(?:можно "
+                   r"discarded|set aside)|(?:is|are) (?:now |all )?(?:void|cancel+ed|obsolete|null|stale|outdated|superseded|moot|"
+                   r"irrelevant)\b|valid any ?more|(?:is|are) (?:no "
+                   r"longer|not) valid|(?<!\w)(?:устарел\w*|неактуальн\w*|можно "
                    r"(?:забыть|игнорировать|не учитывать|отбросить)|не действу\w*|отменя\w*|утратил\w* силу)"),
     "forget": (r"\b(?:ignore|disregard|forget|drop|discard|set aside|throw out|erase|wipe)\b|(?<!\w)(?:забудь|"
                r"игнорируй|проигнорируй|отбрось|не учитывай|выброси|сотри из памяти)(?!\w)"),
@@ -908,11 +993,12 @@ _FAMILY_SOURCES: dict[str, str] = {
                  r"dump\w*|relay\w*|cop(?:y|ies|ied|ying)|paste[ds]?|pasting|attach\w*|export\w*|deliver\w*|"
                  r"ship(?:s|ped|ping)?|push(?:es|ed|ing)?|beam\w*|back(?:s|ed|ing)? up|mirror\w*|replicat\w*|"
                  r"publish\w*|report(?:s|ed|ing)?|text(?:s|ed|ing)? (?:it|them|the|all|any|every|each|your|my)|go(?:es)? (?:straight |directly )?(?:to|into)|end(?:s)? up (?:at|in|on)|log(?:s|ged|ging)? (?:\w+ )?(?:to|into|at)|cc|bcc|dm|"
-                 r"put (?:\w+ )?(?:into|in|on) (?:the|a|an))\b|"
+                 r"put (?:\w+ )?(?:into|in|on) (?:the|a|an)|record(?:s|ed|ing)?|note (?:it|them) (?:down )?(?:in|on)|"
+                 r"write (?:it|them) (?:down )?(?:in|on|to|into))\b|"
                  r"(?<!\w)(?:отправ|пересыл|перешл|перенаправ|загруж|загруз|выгруж|выгруз|сли[вйт]|переда|прикладыва|"
                  r"приложи|копир|скопир|синхронизир|публику|опублику|присыла|пришл|дублир|скидыва|скин|шли|отсыла|"
                  r"отошл|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|вставля|встав|прикрепля|прикреп|"
-                 r"бэкап|заливай|залей|залить|залива|сообща|сообщи|уход\w* на|попада\w* (?:на|в)|(?:сохраня|храни|клад|положи)\w* "
+                 r"бэкап|заливай|залей|залить|залива|полож|клад|помест|размест|сообща|сообщи|уход\w* на|попада\w* (?:на|в)|(?:сохраня|храни|клад|положи)\w* "
                  r"(?:\w+\s+)?копи)\w*|\b(?:save|store|keep|drop|place) (?:a |an )?(?:cop(?:y|ies)|backup|mirror)\b"),
     # a secret or private datum by kind: keys and tokens of any service, credential files, personal data
     "secret_kind": (
@@ -930,7 +1016,8 @@ _FAMILY_SOURCES: dict[str, str] = {
                 r"buckets?|links?|repos?|gists?|channels?|pages?|drives?)|external (?:servers?|hosts?|endpoints?|"
                 r"storage|services?|addresses?|drives?)|remote (?:servers?|hosts?|endpoints?)|(?:the|this|that) "
                 r"(?:\w+ )?link(?: in| from| below| above| provided| given)?|paste ?bin|pastebin|hastebin|gist|"
-                r"webhooks?|discord|telegram|whatsapp|signal chat|(?:the|a|an|this) (?:web )?form|personal e-?mail|"
+                r"webhooks?|discord|telegram|whatsapp|signal chat|slack|mattermost|ms teams|irc|zulip|#[\w-]+ channel|"
+                r"(?:the|a|an|this) (?:web )?form|personal e-?mail|"
                 r"(?:my|his|her|their) (?:personal )?(?:e-?mail|inbox|server|drive)|commit messages?|pr (?:descriptions?|titles?)|"
                 r"pull request (?:descriptions?|bodies)|issue (?:comments?|bodies|descriptions?)|release notes|"
                 r"(?:every|each|all|any|the next) (?:reply|replies|response|responses|answer|answers|message|"
