@@ -125,7 +125,14 @@ def _classify(line: Line) -> Classification:
         return Classification(Tier.DIRECTIVE, 0.95, None, tuple(reasons))
 
     score, cues = _env_score(nfc, f, hits)
+    guess = next(iter(hits["env_hedge"]), None)
+    if guess is not None and score > 0:
+        return Classification(Tier.HYPOTHESIS, 0.8, None, (
+            f"a possibility {_q(nfc[guess.start:guess.end])} about what the environment showed: the agent's "
+            f"inference (environment cues {score:.1f}: {', '.join(cues)})",))
     imperative = next(iter(hits["imperative"]), None)
+    if imperative is None and ENV_THRESHOLD <= score < ENV_THRESHOLD + 0.5:
+        imperative = _clause_imperative(f)
     if score >= ENV_THRESHOLD and not (imperative and score < ENV_THRESHOLD + 0.5):
         conf = min(0.95, 0.55 + 0.3 * score)
         return Classification(Tier.OBSERVATION, conf, None,
@@ -145,11 +152,26 @@ def _classify(line: Line) -> Classification:
 _LABEL = re.compile(r"^((?:[^:\n]|(?<=\d):(?=\d)){1,48}?):(?!\d)")
 
 
-#: A source label ("pytest:", "Статус CI:") and a number in the value after it: together they make an observation;
-#: a label alone ("Test runner: vitest") is a configuration fact, not something the environment reported.
+#: A source in the line's topic position, and what it reported. The topic position is a short label before the
+#: first colon ("pytest:", "Статус CI:", "Flight tracker:"), a place that opens the line ("In the spreadsheet",
+#: «В договоре»), or the subject of a reporting verb ("The thermostat reports", «Умная колонка сообщила»). A label
+#: or a place gives LABEL_WEIGHT and a number standing alone after it (a measured value) LABEL_NUMBER_WEIGHT more: a
+#: label or place alone ("Test runner: vitest", «В тестах `any` допустим») is a configuration fact, not something
+#: the environment reported. A subject gives SUBJECT_WEIGHT, and only with its reporting verb close after it.
 LABEL_WEIGHT = 0.6
 LABEL_NUMBER_WEIGHT = 0.2
-_DIGIT = re.compile(r"\d")
+SUBJECT_WEIGHT = 0.3
+#: The subject is among the line's first words ("November bank statement lists"); its verb follows within a few
+#: characters ("The PDF contract (page 3) states").
+SUBJECT_WORDS = 4
+SUBJECT_VERB_GAP = 24
+#: An env cue of at least this weight is a reporting verb or a stronger phrase (tool names and units weigh less).
+VERB_WEIGHT = 0.4
+_DIGIT = re.compile(r"(?<![\w\-./])\d")  # a number standing alone, not one inside a name ("stg-eu-1", "Q4")
+_LOCATIVE = re.compile(r"(?:in|on|at|inside|в|во|на)\s+(?:the\s+|this\s+|our\s+|my\s+)?")
+_WORD = re.compile(r"\w[\w\-]*")
+_FIRST_WORD = re.compile(r"[`\s]*([\w.\-/]+)")
+_CLAUSE_BREAK = re.compile(r"[,;.!?]\s")  # the verb of another clause has another subject
 
 
 def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
@@ -158,26 +180,65 @@ def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
     sources = hits["env_source"]
     m = _LABEL.match(f)
     label = m.end(1) if m else None  # the label ends where its colon stands
+    if label is not None and len(f[:label].split()) > 6:
+        label = None  # a colon late in a sentence closes no label
     label_end = -1
-    if label is not None and len(f[:label].split()) <= 6:
-        if any(h.end <= label for h in sources):
-            label_end = label
+    topic = -1  # where the label or place that names the source ends
+    if label is not None and any(h.end <= label for h in sources):
+        label_end = topic = label
+        score += LABEL_WEIGHT
+        cues.append(f"source label {_q(nfc[: label + 1])}")
+    elif label is None and (sources or hits["env_subject"]):
+        loc = _LOCATIVE.match(f)
+        src = next((h for h in sources if loc and h.start == loc.end()), None) if sources else None
+        if src is not None:
+            topic = src.end
             score += LABEL_WEIGHT
-            cues.append(f"source label {_q(nfc[: label + 1])}")
-            if _DIGIT.search(f, label + 1):
-                score += LABEL_NUMBER_WEIGHT
-                cues.append("a measured value")
-    if label is None and sources:
-        first = _FIRST_WORD.match(f)
-        if first and any(h.start >= first.start(1) and h.end <= first.end(1) for h in sources):
-            score += 0.3
+            cues.append(f"read in {_q(nfc[src.start:src.end])}")
+        elif (first := _FIRST_WORD.match(f)) and _DIGIT.search(f, first.end()) and any(
+                h.start == first.start(1) and h.end == first.end(1) for h in sources):
+            score += SUBJECT_WEIGHT  # a tool or source, then a value: "HTTP 500 from /api", "pytest 3 failed"
             cues.append(f"starts with {_q(first.group(1))}")
+        else:
+            words = [w.end() for w, _ in zip(_WORD.finditer(f), range(SUBJECT_WORDS))]
+            for src in sorted(sources + hits["env_subject"], key=lambda h: h.start):
+                if not words or src.end > words[-1]:
+                    break
+                verb = next((h for h in hits["env"] if h.weight >= VERB_WEIGHT
+                             and src.end <= h.start <= src.end + SUBJECT_VERB_GAP
+                             and not _CLAUSE_BREAK.search(f, src.end, h.start)), None)
+                if verb is not None:
+                    score += SUBJECT_WEIGHT
+                    cues.append(f"source {_q(nfc[src.start:src.end])} as the subject")
+                    break
+    if topic >= 0:
+        if _DIGIT.search(f, topic + 1):
+            score += LABEL_NUMBER_WEIGHT
+            cues.append("a measured value")
+        elif label_end < 0:
+            score -= LABEL_WEIGHT / 2  # a place with no value: only half a cue
     for h in hits["env"]:
         if h.end <= label_end and h.weight <= 0.3:
             continue  # a source noun or tool inside the label is the label itself
         score += h.weight
         cues.append(_q(nfc[h.start:h.end]))
     return round(score, 2), cues
+
+
+#: A leading place phrase closed by a comma ("In the spreadsheet, add two columns"): its main clause follows.
+_LEADING_PLACE = re.compile(r"(?:in|on|at|inside|в|во|на)\s[^,.;:!?]{1,60},\s*")
+
+
+def _clause_imperative(f: str):
+    """An imperative opening the main clause after a leading place phrase: the agent's own rule about that place,
+    not a report from it (the line-start imperatives are in ``hits``)."""
+    m = _LEADING_PLACE.match(f)
+    if m is None:
+        return None
+    hit = next(iter(lx.scan(f[m.end():], ("imperative",))["imperative"]), None)
+    if hit is None or hit.start:
+        return None
+    return lx.Hit(hit.start + m.end(), hit.end + m.end(), hit.lang, hit.phrase, hit.weight)
 
 
 #: The colon that closes a marker phrase ("User said:", "Decided with the user (Nov 3):") and the blanks after it.
@@ -213,7 +274,6 @@ _ARTICLES = frozenset({"the", "a", "an"})
 _RU_CONT = ("а", "я", "ы", "и", "ов", "ев", "ей", "ого", "его", "их", "ых", "ия", "ии", "ой")
 _RU_VERB = ("ет", "ит", "ем", "им", "ют", "ят", "ут", "ат", "ли", "ло", "ть", "ться")
 _NUMERIC = re.compile(r"^[\dvq][\d.x+]*$")
-_FIRST_WORD = re.compile(r"[`\s]*([\w.\-/]+)")
 _SENTENCE_END = re.compile(r"[.;!?]\s")
 _CLOCK = re.compile(r"\d+:\d")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")

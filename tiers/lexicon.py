@@ -33,7 +33,8 @@ __all__ = ["CATEGORIES", "LANGS", "Entry", "Hit", "LexiconError", "Scope", "comp
 #: The languages with a marker file, in the order their phrases are tried.
 LANGS: tuple[str, ...] = ("en", "ru")
 #: Every category of the lexicon (the tables of a marker file).
-CATEGORIES: tuple[str, ...] = ("user", "decision", "hedge", "agent_hedge", "imperative", "env", "env_source")
+CATEGORIES: tuple[str, ...] = ("user", "decision", "hedge", "agent_hedge", "imperative", "env", "env_source",
+                                "env_subject", "env_hedge")
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "markers")
 
 
