@@ -296,24 +296,48 @@ def _openings() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     """Scope openings indexed by their first word, longest first."""
     index: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
     sw = lx.scope_words()
-    for kind, table in (("temporal", sw.temporal), ("strong", sw.strong), ("weak", sw.weak)):
+    for kind, table in (("temporal", sw.temporal), ("strong", sw.strong), ("weak", sw.weak), ("dated", sw.dated),
+                        ("restricted", sw.restricted)):
         for phrase in table:
             index.setdefault(phrase[0], []).append((kind, phrase))
     for entries in index.values():
-        entries.sort(key=lambda e: (-len(e[1]), ("temporal", "strong", "weak").index(e[0])))
+        entries.sort(key=lambda e: (-len(e[1]), _KINDS.index(e[0])))
     return index
 
 
+_KINDS = ("temporal", "strong", "weak", "dated", "restricted")
+
+
 def _opening(toks: list[_Tok], i: int):
-    """(kind, length) when a scope opening starts at token i; kind is temporal, strong or weak."""
-    entries = _openings().get(toks[i][2])
+    """(kind, length) when a scope opening starts at token i; kind is temporal, strong, weak or restricted (a
+    dated opening before a date is temporal, before anything else none; «только» before a noun in the dative
+    plural opens a restriction)."""
+    t = toks[i][2]
+    entries = _openings().get(t)
     if not entries:
+        if t in lx.scope_words().only and i + 1 < len(toks) and _audience(toks[i + 1]):
+            return "strong", 1
         return None
     for kind, phrase in entries:
         n = len(phrase)
         if i + n <= len(toks) and all(toks[i + k][2] == phrase[k] for k in range(1, n)):
+            if kind == "dated":
+                if i + n < len(toks) and _date_word(toks[i + n][2]):
+                    return "temporal", n
+                continue
             return kind, n
     return None
+
+
+def _date_word(t: str) -> bool:
+    """A token that starts a date or a period: a number, a month, a quarter, a weekday."""
+    return bool(_NUMERIC.match(t)) or lx.is_time_head(t) or lx.is_schedule_head(t)
+
+
+def _audience(tok: _Tok) -> bool:
+    """A Russian noun in the dative plural («подписчикам», «партнёрам»): whom a restriction is for."""
+    t = tok[2]
+    return tok[3] and len(t) > 4 and _russian(tok) and t.endswith(lx.scope_words().audience_endings)
 
 
 class _Phrase:
@@ -340,6 +364,7 @@ def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
             i += 1
             continue
         kind, length = op
+        t0 = toks[i][2]
         j = i + length
         if _russian(toks[i]) and not _clause(toks, i, length):
             j = _ru_phrase_end(nfc, toks, j)
@@ -350,26 +375,34 @@ def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
                     break
                 if kind != "temporal" and toks[j][3] and _opening(toks, j):
                     break
-                if kind != "temporal" and t in lx.scope_words().only and j + 1 < n and toks[j + 1][3] \
-                        and _opening(toks, j + 1):
-                    break
+                if kind not in ("temporal", "restricted") and t in lx.scope_words().only and j + 1 < n \
+                        and toks[j + 1][3] and _opening(toks, j + 1):
+                    break  # "only" opens the next phrase (a restricted one needs it: "to staff only from May")
                 j += 1
         j = _parenthetical_end(toks, j)
-        lead_only = i > 0 and toks[i - 1][2] in lx.scope_words().only
-        trail_only = j - 1 > i and toks[j - 1][2] in lx.scope_words().only
+        only_words = lx.scope_words().only
+        lead_only = i > 0 and toks[i - 1][2] in only_words
+        trail_only = j - 1 > i and toks[j - 1][2] in only_words
         valid = True
-        if kind == "weak":
+        if kind == "restricted" and not (lead_only or trail_only):
+            valid = False  # "switch to Postgres": the option's target
+        elif kind == "weak":
             head = toks[i + length] if i + length < j else None
             if head is None:
                 valid = False
             else:
                 orig = nfc[head[0]:head[1]]
-                if (orig[:1].isupper() and not _ACRONYM_PLURAL.match(orig)) or lx.is_schedule_head(head[2]) \
-                        or _CLOCK.match(head[2]):
+                if lx.is_schedule_head(head[2]) or _CLOCK.match(head[2]):
                     valid = False
+                elif orig[:1].isupper() and not _ACRONYM_PLURAL.match(orig):
+                    # A brand names the option ("in Cloudflare R2"); a place name right after a scope phrase
+                    # says where its noun is ("for partners in Japan", «для клиентов из Сибири»).
+                    valid = bool(out) and out[-1].end == i and out[-1].valid and out[-1].kind == "strong"
+                    kind = "place" if valid else kind
         if i + length >= j:
             valid = False  # an opening with nothing after it
-        out.append(_Phrase(i - 1 if lead_only else i, i, j, kind, lead_only or trail_only, valid))
+        out.append(_Phrase(i - 1 if lead_only else i, i, j, kind, lead_only or trail_only or t0 in only_words,
+                           valid))
         i = j if j > i else i + 1
     return out
 
@@ -418,12 +451,14 @@ def find_scope(nfc: str, f: str | None = None, start: int = 0) -> str | None:
         if k > 0:
             prev = phrases[k - 1]
             gap = [t[2] for t in toks[prev.end:phrases[k].start]]
-            if gap in ([], [","]) and prev.valid and prev.kind in ("strong", "weak"):
+            if gap in ([], [","]) and prev.valid and prev.kind in ("strong", "weak", "restricted", "place"):
                 k -= 1
+                if phrases[k].kind == "place":
+                    k -= 1  # "for partners in Japan until …"
         candidates.append(k)
     if not candidates:
         strong = [k for k, p in enumerate(phrases) if p.kind == "strong" and p.valid]
-        weak = [k for k, p in enumerate(phrases) if p.kind == "weak" and p.valid]
+        weak = [k for k, p in enumerate(phrases) if p.kind in ("weak", "place", "restricted") and p.valid]
         if strong:
             candidates.append(strong[-1])
         elif weak:
@@ -443,8 +478,8 @@ def _leading_scope(nfc: str, f: str, toks: list[_Tok]) -> str | None:
         return None
     kind, length = op
     j = i + length
-    if j >= len(toks):
-        return None
+    if j >= len(toks) or (kind == "restricted" and i == 0):
+        return None  # "to" with no "only" before it names the option's target
     if kind == "weak":
         head = toks[j]
         if nfc[head[0]:head[1]][:1].isupper() and not lx.is_time_head(head[2]):
@@ -519,8 +554,13 @@ def _ru_phrase_end(nfc: str, toks: list[_Tok], j: int) -> int:
     k = _ru_noun(toks, j)
     if k <= j:
         return j
-    if _NUMERIC.match(toks[j][2]) and k < n and lx.is_time_head(toks[k][2]):
-        k += 1  # "до 15 января"
+    if _NUMERIC.match(toks[j][2]):
+        if k < n and lx.is_time_head(toks[k][2]):
+            k += 1  # "до 15 января"
+        if k + 1 < n and toks[k][2] in lx.scope_words().range_to and _NUMERIC.match(toks[k + 1][2]):
+            k += 2  # "с 1 по 15 декабря", "с 20 декабря по 10 января"
+            if k < n and lx.is_time_head(toks[k][2]):
+                k += 1
     k, closed = _ru_names(nfc, toks, k)
     if closed or lx.is_time_head(toks[k - 1][2]):
         return k  # "для клиента «Альфа»", "на этой неделе"
@@ -538,6 +578,7 @@ def _ru_phrase_end(nfc: str, toks: list[_Tok], j: int) -> int:
 
 
 _QUOTES = frozenset({'"', "'", "`"})
+_RU_AND = frozenset({"и", "или"})
 _RU_GEN_ADJ = ("ого", "его", "ой", "ей", "их", "ых")
 
 
@@ -552,6 +593,8 @@ def _ru_noun(toks: list[_Tok], j: int) -> int:
     h = j
     while h + 1 < len(toks) and toks[h][3] and toks[h + 1][3] and _ru_adjective(toks[h][2]) \
             and not toks[h + 1][2].endswith(_RU_VERB):
+        if toks[h + 1][2] in _RU_AND and h + 2 < len(toks) and _ru_adjective(toks[h + 2][2]):
+            h += 1  # "в московском и питерском офисах"
         h += 1
     return h + 1 if toks[h][3] else h
 

@@ -65,6 +65,8 @@ class Scope:
     temporal: tuple[tuple[str, ...], ...]
     strong: tuple[tuple[str, ...], ...]
     weak: tuple[tuple[str, ...], ...]
+    dated: tuple[tuple[str, ...], ...]
+    restricted: tuple[tuple[str, ...], ...]
     conjunctions: frozenset[str]
     only: frozenset[str]
     schedule_heads: tuple[str, ...]
@@ -73,6 +75,8 @@ class Scope:
     adjective_endings: tuple[str, ...]
     determiners: frozenset[str]
     attached: frozenset[str]
+    range_to: frozenset[str]
+    audience_endings: tuple[str, ...]
 
 
 class LexiconError(ValueError):
@@ -81,9 +85,9 @@ class LexiconError(ValueError):
 
 # -- data ----------------------------------------------------------------------------------------------------------
 #: The sections a marker file may hold: the categories, and the scope vocabulary (``[scope.<name>]``).
-SCOPE_SECTIONS: tuple[str, ...] = ("temporal", "strong", "weak", "conjunctions", "only", "schedule_heads",
-                                   "time_heads", "clause_subjects", "adjective_endings", "determiners",
-                                   "attached")
+SCOPE_SECTIONS: tuple[str, ...] = ("temporal", "strong", "weak", "dated", "restricted", "conjunctions", "only",
+                                   "schedule_heads", "time_heads", "clause_subjects", "adjective_endings",
+                                   "determiners", "attached", "range_to", "audience_endings")
 _SECTIONS = frozenset(CATEGORIES) | {f"scope.{name}" for name in SCOPE_SECTIONS}
 
 
@@ -153,13 +157,16 @@ def scope_words() -> Scope:
         return tuple(tuple(w.split()) for w in merged.get(key, ()))
 
     return Scope(
-        temporal=seqs("temporal"), strong=seqs("strong"), weak=seqs("weak"),
+        temporal=seqs("temporal"), strong=seqs("strong"), weak=seqs("weak"), dated=seqs("dated"),
+        restricted=seqs("restricted"),
         conjunctions=frozenset(merged.get("conjunctions", ())), only=frozenset(merged.get("only", ())),
         schedule_heads=tuple(merged.get("schedule_heads", ())), time_heads=tuple(merged.get("time_heads", ())),
         clause_subjects=frozenset(merged.get("clause_subjects", ())),
         adjective_endings=tuple(merged.get("adjective_endings", ())),
         determiners=frozenset(merged.get("determiners", ())),
         attached=frozenset(merged.get("attached", ())),
+        range_to=frozenset(merged.get("range_to", ())),
+        audience_endings=tuple(merged.get("audience_endings", ())),
     )
 
 
