@@ -119,6 +119,10 @@ def _classify(line: Line) -> Classification:
         reasons = [f"user marker {_q(nfc[user.start:user.end])}"]
         start = _payload_start(f, user.end)
         restrictive = _restrictive_scope(nfc, f, start)
+        if restrictive and _instruction(f, start):
+            reasons.append(f"an instruction in the user's words, restricted by {_q(restrictive)}: still the user's "
+                           "directive (a restriction makes a choice, not a request, a DECISION)")
+            return Classification(Tier.DIRECTIVE, 0.9, None, tuple(reasons))
         if restrictive:
             reasons.append(f"the user's words restrict the choice to {_q(restrictive)}")
             return Classification(Tier.DECISION, 0.75, _orig_span(text, body, restrictive), tuple(reasons))
@@ -634,6 +638,30 @@ def _en_phrase_end(toks: list[_Tok], j: int) -> int:
             break
         k += 1
     return k
+
+
+def _instruction(f: str, start: int) -> bool:
+    """The user's payload is a request: it opens with an imperative, perhaps after a leading scope phrase and its
+    comma ("ping me only for blockers", "until Friday, reply only to clients"), not with the chosen thing ("SQLite
+    only for prototype A")."""
+    tail = f[start:].lstrip(" \"'«„“`")
+    m = _LEAD_CLAUSE.match(tail)
+    for at in (0, m.end()) if m else (0,):
+        clause = tail[at:]
+        if _ADDRESSED.match(clause):
+            return True
+        hit = next(iter(lx.scan(clause, ("imperative",))["imperative"]), None)
+        if hit is not None and hit.start == 0:
+            return True
+    return False
+
+
+#: A leading phrase closed by a comma before the main clause ("until the end of the sprint, ").
+_LEAD_CLAUSE = re.compile(r"[^,.;:!?]{1,80},\s*")
+#: A verb addressed to the agent: a word and "me"/"us" ("ping me", "send us"), or a Russian imperative
+#: ("присылайте", "используй", "пиши мне"; a bare "-и" is as often a plural noun: «логи»).
+_ADDRESSED = re.compile(r"[a-z]+ (?:me|us)(?!\w)|[а-я]{2,}(?:ай|яй|уй|ей|йте|ите)(?:сь|ся)?(?!\w)"
+                        r"|[а-я]{2,}и (?:мне|нам)(?!\w)")
 
 
 def _restrictive_scope(nfc: str, f: str, start: int) -> str | None:
