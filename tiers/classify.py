@@ -173,8 +173,12 @@ SUBJECT_VERB_GAP = 24
 VERB_WEIGHT = 0.4
 _DIGIT = re.compile(r"(?<![\w\-./])\d")  # a number standing alone, not one inside a name ("stg-eu-1", "Q4")
 _LOCATIVE = re.compile(r"(?:in|on|at|inside|в|во|на)\s+(?:the\s+|this\s+|our\s+|my\s+)?")
+_PLACE_HEAD = re.compile(r"(?:[\w\-]+\s+){0,2}")  # up to two modifiers before the source noun
 _WORD = re.compile(r"\w[\w\-]*")
 _FIRST_WORD = re.compile(r"[`\s]*([\w.\-/]+)")
+#: A condition clause, to its comma: what it names is supposed, not reported ("if the deploy passed").
+_CONDITION_WORD = re.compile(r"(?<!\w)(?:if|unless|whenever|если|в случае)(?!\w)")
+_CONDITION = re.compile(r"(?<!\w)(?:if|unless|whenever|если|в случае)(?!\w)[^,;.!?]*")
 _CLAUSE_BREAK = re.compile(r"[,;.!?]\s")  # the verb of another clause has another subject
 
 
@@ -194,7 +198,8 @@ def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
         cues.append(f"source label {_q(nfc[: label + 1])}")
     elif label is None and (sources or hits["env_subject"]):
         loc = _LOCATIVE.match(f)
-        src = next((h for h in sources if loc and h.start == loc.end()), None) if sources else None
+        near = loc and _PLACE_HEAD.match(f, loc.end())  # "in the lease PDF": the source after its modifiers
+        src = next((h for h in sources if near and loc.end() <= h.start <= near.end()), None) if near else None
         if src is not None:
             topic = src.end
             score += LABEL_WEIGHT
@@ -221,9 +226,12 @@ def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
             cues.append("a measured value")
         elif label_end < 0:
             score -= LABEL_WEIGHT / 2  # a place with no value: only half a cue
+    conditions = [m.span() for m in _CONDITION.finditer(f)] if _CONDITION_WORD.search(f) else ()
     for h in hits["env"]:
         if h.end <= label_end and h.weight <= 0.3:
             continue  # a source noun or tool inside the label is the label itself
+        if any(a <= h.start < b for a, b in conditions):
+            continue  # "…, if the deploy passed": a condition reports nothing
         score += h.weight
         cues.append(_q(nfc[h.start:h.end]))
     return round(score, 2), cues
@@ -319,7 +327,7 @@ def _opening(toks: list[_Tok], i: int):
     t = toks[i][2]
     entries = _openings().get(t)
     if not entries:
-        if t in lx.scope_words().only and i + 1 < len(toks) and _audience(toks[i + 1]):
+        if t in lx.scope_words().only and i + 1 < len(toks) and _audience(toks, i + 1):
             return "strong", 1
         return None
     for kind, phrase in entries:
@@ -338,10 +346,12 @@ def _date_word(t: str) -> bool:
     return bool(_NUMERIC.match(t)) or lx.is_time_head(t) or lx.is_schedule_head(t)
 
 
-def _audience(tok: _Tok) -> bool:
-    """A Russian noun in the dative plural («подписчикам», «партнёрам»): whom a restriction is for."""
-    t = tok[2]
-    return tok[3] and len(t) > 4 and _russian(tok) and t.endswith(lx.scope_words().audience_endings)
+def _audience(toks: list[_Tok], k: int) -> bool:
+    """A Russian noun in the dative plural, perhaps after adjectives («подписчикам», «постоянным покупателям»):
+    whom a restriction is for."""
+    end = _ru_noun(toks, k)
+    t = toks[end - 1] if end > k else toks[k]
+    return t[3] and len(t[2]) > 4 and _russian(t) and t[2].endswith(lx.scope_words().audience_endings)
 
 
 class _Phrase:
@@ -455,7 +465,9 @@ def find_scope(nfc: str, f: str | None = None, start: int = 0) -> str | None:
         if k > 0:
             prev = phrases[k - 1]
             gap = [t[2] for t in toks[prev.end:phrases[k].start]]
-            if gap in ([], [","]) and prev.valid and prev.kind in ("strong", "weak", "restricted", "place"):
+            quantity = prev.open_at + 1 < len(toks) and _NUMERIC.match(toks[prev.open_at + 1][2])
+            if gap in ([], [","]) and prev.valid and prev.kind in ("strong", "weak", "restricted", "place") \
+                    and not quantity:  # "within 4 hours between March and May": the option's measure
                 k -= 1
                 if phrases[k].kind == "place":
                     k -= 1  # "for partners in Japan until …"
@@ -555,7 +567,7 @@ def _ru_phrase_end(nfc: str, toks: list[_Tok], j: int) -> int:
     n = len(toks)
     if j < n and toks[j][2] in _QUOTES:
         return _ru_names(nfc, toks, j)[0]  # a name alone: "только в `scripts/`", "для «Ромашки»"
-    k = _ru_noun(toks, j)
+    k = _ru_noun(toks, j, nfc)
     if k <= j:
         return j
     if _NUMERIC.match(toks[j][2]):
@@ -572,17 +584,21 @@ def _ru_phrase_end(nfc: str, toks: list[_Tok], j: int) -> int:
             and not toks[k][2].endswith(_RU_VERB):
         return _ru_names(nfc, toks, k + 1)[0]  # a noun with its name in any case: "для демо клиенту «Ромашка»"
     if k < n and toks[k][3] and _russian(toks[k]) and _ru_genitive(toks, k):
-        k, closed = _ru_names(nfc, toks, _ru_noun(toks, k))
-        if closed:
-            return k
+        g = _ru_noun(toks, k, nfc)
+        if not (g < n and toks[g][2].endswith(_RU_THIRD_PERSON)):  # "в филиалах касса закрывается": a subject
+            k, closed = _ru_names(nfc, toks, g)
+            if closed:
+                return k
     if k + 1 < n and toks[k][2] in lx.scope_words().attached and (toks[k + 1][3] or toks[k + 1][2] in _QUOTES):
-        inner = _ru_noun(toks, k + 1) if toks[k + 1][3] else k + 1
+        inner = _ru_noun(toks, k + 1, nfc) if toks[k + 1][3] else k + 1
         k = _ru_names(nfc, toks, inner)[0]
     return k
 
 
 _QUOTES = frozenset({'"', "'", "`"})
 _RU_AND = frozenset({"и", "или"})
+#: Third-person verb endings: the word before such a verb is its subject, not a genitive («касса закрывается»).
+_RU_THIRD_PERSON = ("ется", "ится", "ются", "ятся", "ает", "яет", "ует", "еет", "ают", "яют", "уют")
 _RU_GEN_ADJ = ("ого", "его", "ой", "ей", "их", "ых")
 
 
@@ -590,13 +606,14 @@ def _ru_adjective(t: str) -> bool:
     return t.endswith(lx.scope_words().adjective_endings) or t in lx.scope_words().determiners or t == "свой"
 
 
-def _ru_noun(toks: list[_Tok], j: int) -> int:
-    """The end of a noun with the adjectives and determiners before it (``новый кластер``, ``этой неделе``)."""
+def _ru_noun(toks: list[_Tok], j: int, nfc: str = "") -> int:
+    """The end of a noun with the adjectives and determiners before it (``новый кластер``, ``этой неделе``); a
+    capitalized word is a name, not an adjective (``из Китая``)."""
     if j >= len(toks):
         return j
     h = j
     while h + 1 < len(toks) and toks[h][3] and toks[h + 1][3] and _ru_adjective(toks[h][2]) \
-            and not toks[h + 1][2].endswith(_RU_VERB):
+            and not toks[h + 1][2].endswith(_RU_VERB) and not nfc[toks[h][0]:toks[h][0] + 1].isupper():
         if toks[h + 1][2] in _RU_AND and h + 2 < len(toks) and _ru_adjective(toks[h + 2][2]):
             h += 1  # "в московском и питерском офисах"
         h += 1
