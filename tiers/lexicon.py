@@ -235,7 +235,7 @@ def _keys(phrase: str) -> tuple[frozenset[str], frozenset[str]] | None:
     a wildcard or punctuation first): such a phrase is searched for over the whole line. A ``^`` phrase has the
     keys of its first word (its pattern then fails fast anywhere but at the start)."""
     if phrase.startswith("re:"):
-        return None
+        return _raw_keys(phrase[3:])
     phrase = phrase.removeprefix("^")
     words: set[str] = set()
     stems: set[str] = set()
@@ -256,6 +256,35 @@ def _keys(phrase: str) -> tuple[frozenset[str], frozenset[str]] | None:
         if not optional:  # a match starts at this token, or at an optional one before it
             return frozenset(words), frozenset(stems)
     return None
+
+
+_RAW_LEAD = re.compile(r"\w+")
+
+
+def _raw_keys(pattern: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The stem a raw pattern's every match starts with: its leading letters, when the pattern opens with them, no
+    quantifier follows them and it has no top-level ``|`` (``may(?<!\\wmay)…``, ``мо(?:жет|гут)…``); else None."""
+    lead = _RAW_LEAD.match(pattern)
+    if lead is None or pattern[lead.end():lead.end() + 1] in ("*", "?", "+", "{", "|"):
+        return None
+    depth = 0
+    escaped = in_class = False
+    for ch in pattern:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            return None
+    return frozenset(), frozenset({lead.group()})
 
 
 @dataclass(frozen=True, slots=True)
