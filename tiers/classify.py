@@ -171,15 +171,17 @@ SUBJECT_WORDS = 4
 SUBJECT_VERB_GAP = 24
 #: An env cue of at least this weight is a reporting verb or a stronger phrase (tool names and units weigh less).
 VERB_WEIGHT = 0.4
-_DIGIT = re.compile(r"(?<![\w\-./])\d")  # a number standing alone, not one inside a name ("stg-eu-1", "Q4")
-_LOCATIVE = re.compile(r"(?:in|on|at|inside|в|во|на)\s+(?:the\s+|this\s+|our\s+|my\s+)?")
-_PLACE_HEAD = re.compile(r"(?:[\w\-]+\s+){0,2}")  # up to two modifiers before the source noun
-_WORD = re.compile(r"\w[\w\-]*")
+#: Patterns of the environment and instruction checks, compiled when a line first needs them (the hook classifies
+#: one line per process, most often one with a marker, which never gets here).
+_re = functools.cache(re.compile)
+_DIGIT = r"(?<![\w\-./])\d"  # a number standing alone, not one inside a name ("stg-eu-1", "Q4")
+#: A place opening the line, and up to two modifiers before its source noun ("in the lease PDF").
+_LOCATIVE = r"(?:in|on|at|inside|в|во|на)\s+(?:the\s+|this\s+|our\s+|my\s+)?((?:[\w\-]+\s+){0,2})"
+_WORD = r"\w[\w\-]*"
 _FIRST_WORD = re.compile(r"[`\s]*([\w.\-/]+)")
 #: A condition clause, to its comma: what it names is supposed, not reported ("if the deploy passed").
-_CONDITION_WORD = re.compile(r"(?<!\w)(?:if|unless|whenever|если|в случае)(?!\w)")
-_CONDITION = re.compile(r"(?<!\w)(?:if|unless|whenever|если|в случае)(?!\w)[^,;.!?]*")
-_CLAUSE_BREAK = re.compile(r"[,;.!?]\s")  # the verb of another clause has another subject
+_CONDITION = r"(?<!\w)(?:if|unless|whenever|если|в случае)(?!\w)[^,;.!?]*"
+_CLAUSE_BREAK = r"[,;.!?]\s"  # the verb of another clause has another subject
 
 
 def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
@@ -197,36 +199,35 @@ def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
         score += LABEL_WEIGHT
         cues.append(f"source label {_q(nfc[: label + 1])}")
     elif label is None and (sources or hits["env_subject"]):
-        loc = _LOCATIVE.match(f)
-        near = loc and _PLACE_HEAD.match(f, loc.end())  # "in the lease PDF": the source after its modifiers
-        src = next((h for h in sources if near and loc.end() <= h.start <= near.end()), None) if near else None
+        loc = _re(_LOCATIVE).match(f)
+        src = next((h for h in sources if loc.start(1) <= h.start <= loc.end(1)), None) if loc else None
         if src is not None:
             topic = src.end
             score += LABEL_WEIGHT
             cues.append(f"read in {_q(nfc[src.start:src.end])}")
-        elif (first := _FIRST_WORD.match(f)) and _DIGIT.search(f, first.end()) and any(
+        elif (first := _FIRST_WORD.match(f)) and _re(_DIGIT).search(f, first.end()) and any(
                 h.start == first.start(1) and h.end == first.end(1) for h in sources):
             score += SUBJECT_WEIGHT  # a tool or source, then a value: "HTTP 500 from /api", "pytest 3 failed"
             cues.append(f"starts with {_q(first.group(1))}")
         else:
-            words = [w.end() for w, _ in zip(_WORD.finditer(f), range(SUBJECT_WORDS))]
+            words = [w.end() for w, _ in zip(_re(_WORD).finditer(f), range(SUBJECT_WORDS))]
             for src in sorted(sources + hits["env_subject"], key=lambda h: h.start):
                 if not words or src.end > words[-1]:
                     break
                 verb = next((h for h in hits["env"] if h.weight >= VERB_WEIGHT
                              and src.end <= h.start <= src.end + SUBJECT_VERB_GAP
-                             and not _CLAUSE_BREAK.search(f, src.end, h.start)), None)
+                             and not _re(_CLAUSE_BREAK).search(f, src.end, h.start)), None)
                 if verb is not None:
                     score += SUBJECT_WEIGHT
                     cues.append(f"source {_q(nfc[src.start:src.end])} as the subject")
                     break
     if topic >= 0:
-        if _DIGIT.search(f, topic + 1):
+        if _re(_DIGIT).search(f, topic + 1):
             score += LABEL_NUMBER_WEIGHT
             cues.append("a measured value")
         elif label_end < 0:
             score -= LABEL_WEIGHT / 2  # a place with no value: only half a cue
-    conditions = [m.span() for m in _CONDITION.finditer(f)] if _CONDITION_WORD.search(f) else ()
+    conditions = [m.span() for m in _re(_CONDITION).finditer(f)]
     for h in hits["env"]:
         if h.end <= label_end and h.weight <= 0.3:
             continue  # a source noun or tool inside the label is the label itself
@@ -237,14 +238,13 @@ def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
     return round(score, 2), cues
 
 
-#: A leading place phrase closed by a comma ("In the spreadsheet, add two columns"): its main clause follows.
-_LEADING_PLACE = re.compile(r"(?:in|on|at|inside|в|во|на)\s[^,.;:!?]{1,60},\s*")
 
 
 def _clause_imperative(f: str):
     """An imperative opening the main clause after a leading place phrase: the agent's own rule about that place,
     not a report from it (the line-start imperatives are in ``hits``)."""
-    m = _LEADING_PLACE.match(f)
+    loc = _re(_LOCATIVE).match(f)  # a leading place phrase closed by a comma: its main clause follows
+    m = _re(_LEAD_CLAUSE).match(f, loc.start()) if loc else None
     if m is None:
         return None
     hit = next(iter(lx.scan(f[m.end():], ("imperative",))["imperative"]), None)
@@ -662,10 +662,10 @@ def _instruction(f: str, start: int) -> bool:
     comma ("ping me only for blockers", "until Friday, reply only to clients"), not with the chosen thing ("SQLite
     only for prototype A")."""
     tail = f[start:].lstrip(" \"'«„“`")
-    m = _LEAD_CLAUSE.match(tail)
+    m = _re(_LEAD_CLAUSE).match(tail)
     for at in (0, m.end()) if m else (0,):
         clause = tail[at:]
-        if _ADDRESSED.match(clause):
+        if _re(_ADDRESSED).match(clause):
             return True
         hit = next(iter(lx.scan(clause, ("imperative",))["imperative"]), None)
         if hit is not None and hit.start == 0:
@@ -674,11 +674,11 @@ def _instruction(f: str, start: int) -> bool:
 
 
 #: A leading phrase closed by a comma before the main clause ("until the end of the sprint, ").
-_LEAD_CLAUSE = re.compile(r"[^,.;:!?]{1,80},\s*")
+_LEAD_CLAUSE = r"[^,.;:!?]{1,80},\s*"
 #: A verb addressed to the agent: a word and "me"/"us" ("ping me", "send us"), or a Russian imperative
 #: ("присылайте", "используй", "пиши мне"; a bare "-и" is as often a plural noun: «логи»).
-_ADDRESSED = re.compile(r"[a-z]+ (?:me|us)(?!\w)|[а-я]{2,}(?:ай|яй|уй|ей|йте|ите)(?:сь|ся)?(?!\w)"
-                        r"|[а-я]{2,}и (?:мне|нам)(?!\w)")
+_ADDRESSED = (r"[a-z]+ (?:me|us)(?!\w)|[а-я]{2,}(?:ай|яй|уй|ей|йте|ите)(?:сь|ся)?(?!\w)"
+              r"|[а-я]{2,}и (?:мне|нам)(?!\w)")
 
 
 def _restrictive_scope(nfc: str, f: str, start: int) -> str | None:
