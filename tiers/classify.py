@@ -341,6 +341,17 @@ def _opening(toks: list[_Tok], i: int):
     return None
 
 
+def _measure(toks: list[_Tok], j: int) -> bool:
+    """A bare number and then a word that names no time («до 3000 ₽», «до 10 человек»): an amount, not a date
+    («до 15 января», «до 5 числа», «до 2027 года», «до 18:00» are dates)."""
+    if j >= len(toks) or not toks[j][2].isdigit():
+        return False
+    if j + 1 >= len(toks):
+        return False
+    nxt = toks[j + 1][2]
+    return nxt not in _BREAKS and nxt != "," and not lx.is_time_head(nxt) and not _NUMERIC.match(nxt)
+
+
 def _date_word(t: str) -> bool:
     """A token that starts a date or a period: a number, a month, a quarter, a weekday."""
     return bool(_NUMERIC.match(t)) or lx.is_time_head(t) or lx.is_schedule_head(t)
@@ -398,7 +409,9 @@ def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
         lead_only = i > 0 and toks[i - 1][2] in only_words
         trail_only = j - 1 > i and toks[j - 1][2] in only_words
         valid = True
-        if kind == "restricted" and not (lead_only or trail_only):
+        if kind == "temporal" and _russian(toks[i]) and _measure(toks, i + length):
+            valid = False  # "до 3000 ₽ каждому": a cap on the option, not a time
+        elif kind == "restricted" and not (lead_only or trail_only):
             valid = False  # "switch to Postgres": the option's target
         elif kind == "weak":
             head = toks[i + length] if i + length < j else None
@@ -577,6 +590,12 @@ def _ru_phrase_end(nfc: str, toks: list[_Tok], j: int) -> int:
             k += 2  # "с 1 по 15 декабря", "с 20 декабря по 10 января"
             if k < n and lx.is_time_head(toks[k][2]):
                 k += 1
+    if k + 1 < n and toks[k][2] in lx.scope_words().comparatives and _NUMERIC.match(toks[k + 1][2]):
+        k += 2  # "для заказов дороже 5000 ₽": a measure of the noun
+        if k < n and ((not toks[k][3] and toks[k][2] not in _BREAKS and toks[k][2] != ",")
+                      or (toks[k][3] and len(toks[k][2]) <= 3 and _russian(toks[k]))):
+            k += 1  # its unit or currency sign ("₽", "кг", "руб")
+        return k
     k, closed = _ru_names(nfc, toks, k)
     if closed or lx.is_time_head(toks[k - 1][2]):
         return k  # "для клиента «Альфа»", "на этой неделе"
@@ -614,8 +633,8 @@ def _ru_noun(toks: list[_Tok], j: int, nfc: str = "") -> int:
     h = j
     while h + 1 < len(toks) and toks[h][3] and toks[h + 1][3] and _ru_adjective(toks[h][2]) \
             and not toks[h + 1][2].endswith(_RU_VERB) and not nfc[toks[h][0]:toks[h][0] + 1].isupper():
-        if toks[h + 1][2] in _RU_AND and h + 2 < len(toks) and _ru_adjective(toks[h + 2][2]):
-            h += 1  # "в московском и питерском офисах"
+        if toks[h + 1][2] in _RU_AND and h + 2 < len(toks) and (_ru_adjective(toks[h + 2][2]) or "-" in toks[h + 2][2]):
+            h += 1  # "в московском и питерском офисах", "в тестовом и демо-окружениях"
         h += 1
     return h + 1 if toks[h][3] else h
 

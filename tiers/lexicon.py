@@ -77,6 +77,7 @@ class Scope:
     attached: frozenset[str]
     range_to: frozenset[str]
     audience_endings: tuple[str, ...]
+    comparatives: frozenset[str]
 
 
 class LexiconError(ValueError):
@@ -87,7 +88,7 @@ class LexiconError(ValueError):
 #: The sections a marker file may hold: the categories, and the scope vocabulary (``[scope.<name>]``).
 SCOPE_SECTIONS: tuple[str, ...] = ("temporal", "strong", "weak", "dated", "restricted", "conjunctions", "only",
                                    "schedule_heads", "time_heads", "clause_subjects", "adjective_endings",
-                                   "determiners", "attached", "range_to", "audience_endings")
+                                   "determiners", "attached", "range_to", "audience_endings", "comparatives")
 _SECTIONS = frozenset(CATEGORIES) | {f"scope.{name}" for name in SCOPE_SECTIONS}
 
 
@@ -167,6 +168,7 @@ def scope_words() -> Scope:
         attached=frozenset(merged.get("attached", ())),
         range_to=frozenset(merged.get("range_to", ())),
         audience_endings=tuple(merged.get("audience_endings", ())),
+        comparatives=frozenset(merged.get("comparatives", ())),
     )
 
 
