@@ -119,13 +119,24 @@ def _classify(line: Line) -> Classification:
         reasons = [f"user marker {_q(nfc[user.start:user.end])}"]
         start = _payload_start(f, user.end)
         restrictive = _restrictive_scope(nfc, f, start)
+        if restrictive and _instruction(f, start):
+            reasons.append(f"an instruction in the user's words, restricted by {_q(restrictive)}: still the user's "
+                           "directive (a restriction makes a choice, not a request, a DECISION)")
+            return Classification(Tier.DIRECTIVE, 0.9, None, tuple(reasons))
         if restrictive:
             reasons.append(f"the user's words restrict the choice to {_q(restrictive)}")
             return Classification(Tier.DECISION, 0.75, _orig_span(text, body, restrictive), tuple(reasons))
         return Classification(Tier.DIRECTIVE, 0.95, None, tuple(reasons))
 
     score, cues = _env_score(nfc, f, hits)
+    guess = next(iter(hits["env_hedge"]), None)
+    if guess is not None and score > 0:
+        return Classification(Tier.HYPOTHESIS, 0.8, None, (
+            f"a possibility {_q(nfc[guess.start:guess.end])} about what the environment showed: the agent's "
+            f"inference (environment cues {score:.1f}: {', '.join(cues)})",))
     imperative = next(iter(hits["imperative"]), None)
+    if imperative is None and ENV_THRESHOLD <= score < ENV_THRESHOLD + 0.5:
+        imperative = _clause_imperative(f)
     if score >= ENV_THRESHOLD and not (imperative and score < ENV_THRESHOLD + 0.5):
         conf = min(0.95, 0.55 + 0.3 * score)
         return Classification(Tier.OBSERVATION, conf, None,
@@ -145,11 +156,32 @@ def _classify(line: Line) -> Classification:
 _LABEL = re.compile(r"^((?:[^:\n]|(?<=\d):(?=\d)){1,48}?):(?!\d)")
 
 
-#: A source label ("pytest:", "Статус CI:") and a number in the value after it: together they make an observation;
-#: a label alone ("Test runner: vitest") is a configuration fact, not something the environment reported.
+#: A source in the line's topic position, and what it reported. The topic position is a short label before the
+#: first colon ("pytest:", "Статус CI:", "Flight tracker:"), a place that opens the line ("In the spreadsheet",
+#: «В договоре»), or the subject of a reporting verb ("The thermostat reports", «Умная колонка сообщила»). A label
+#: or a place gives LABEL_WEIGHT and a number standing alone after it (a measured value) LABEL_NUMBER_WEIGHT more: a
+#: label or place alone ("Test runner: vitest", «В тестах `any` допустим») is a configuration fact, not something
+#: the environment reported. A subject gives SUBJECT_WEIGHT, and only with its reporting verb close after it.
 LABEL_WEIGHT = 0.6
 LABEL_NUMBER_WEIGHT = 0.2
-_DIGIT = re.compile(r"\d")
+SUBJECT_WEIGHT = 0.3
+#: The subject is among the line's first words ("November bank statement lists"); its verb follows within a few
+#: characters ("The PDF contract (page 3) states").
+SUBJECT_WORDS = 4
+SUBJECT_VERB_GAP = 24
+#: An env cue of at least this weight is a reporting verb or a stronger phrase (tool names and units weigh less).
+VERB_WEIGHT = 0.4
+#: Patterns of the environment and instruction checks, compiled when a line first needs them (the hook classifies
+#: one line per process, most often one with a marker, which never gets here).
+_re = functools.cache(re.compile)
+_DIGIT = r"(?<![\w\-./])\d"  # a number standing alone, not one inside a name ("stg-eu-1", "Q4")
+#: A place opening the line, and up to two modifiers before its source noun ("in the lease PDF").
+_LOCATIVE = r"(?:in|on|at|inside|в|во|на)\s+(?:the\s+|this\s+|our\s+|my\s+)?((?:[\w\-]+\s+){0,2})"
+_WORD = r"\w[\w\-]*"
+_FIRST_WORD = re.compile(r"[`\s]*([\w.\-/]+)")
+#: A condition clause, to its comma: what it names is supposed, not reported ("if the deploy passed").
+_CONDITION = r"(?<!\w)(?:if|unless|whenever|если|в случае)(?!\w)[^,;.!?]*"
+_CLAUSE_BREAK = r"[,;.!?]\s"  # the verb of another clause has another subject
 
 
 def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
@@ -158,26 +190,67 @@ def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
     sources = hits["env_source"]
     m = _LABEL.match(f)
     label = m.end(1) if m else None  # the label ends where its colon stands
+    if label is not None and len(f[:label].split()) > 6:
+        label = None  # a colon late in a sentence closes no label
     label_end = -1
-    if label is not None and len(f[:label].split()) <= 6:
-        if any(h.end <= label for h in sources):
-            label_end = label
+    topic = -1  # where the label or place that names the source ends
+    if label is not None and any(h.end <= label for h in sources):
+        label_end = topic = label
+        score += LABEL_WEIGHT
+        cues.append(f"source label {_q(nfc[: label + 1])}")
+    elif label is None and (sources or hits["env_subject"]):
+        loc = _re(_LOCATIVE).match(f)
+        src = next((h for h in sources if loc.start(1) <= h.start <= loc.end(1)), None) if loc else None
+        if src is not None:
+            topic = src.end
             score += LABEL_WEIGHT
-            cues.append(f"source label {_q(nfc[: label + 1])}")
-            if _DIGIT.search(f, label + 1):
-                score += LABEL_NUMBER_WEIGHT
-                cues.append("a measured value")
-    if label is None and sources:
-        first = _FIRST_WORD.match(f)
-        if first and any(h.start >= first.start(1) and h.end <= first.end(1) for h in sources):
-            score += 0.3
+            cues.append(f"read in {_q(nfc[src.start:src.end])}")
+        elif (first := _FIRST_WORD.match(f)) and _re(_DIGIT).search(f, first.end()) and any(
+                h.start == first.start(1) and h.end == first.end(1) for h in sources):
+            score += SUBJECT_WEIGHT  # a tool or source, then a value: "HTTP 500 from /api", "pytest 3 failed"
             cues.append(f"starts with {_q(first.group(1))}")
+        else:
+            words = [w.end() for w, _ in zip(_re(_WORD).finditer(f), range(SUBJECT_WORDS))]
+            for src in sorted(sources + hits["env_subject"], key=lambda h: h.start):
+                if not words or src.end > words[-1]:
+                    break
+                verb = next((h for h in hits["env"] if h.weight >= VERB_WEIGHT
+                             and src.end <= h.start <= src.end + SUBJECT_VERB_GAP
+                             and not _re(_CLAUSE_BREAK).search(f, src.end, h.start)), None)
+                if verb is not None:
+                    score += SUBJECT_WEIGHT
+                    cues.append(f"source {_q(nfc[src.start:src.end])} as the subject")
+                    break
+    if topic >= 0:
+        if _re(_DIGIT).search(f, topic + 1):
+            score += LABEL_NUMBER_WEIGHT
+            cues.append("a measured value")
+        elif label_end < 0:
+            score -= LABEL_WEIGHT / 2  # a place with no value: only half a cue
+    conditions = [m.span() for m in _re(_CONDITION).finditer(f)]
     for h in hits["env"]:
         if h.end <= label_end and h.weight <= 0.3:
             continue  # a source noun or tool inside the label is the label itself
+        if any(a <= h.start < b for a, b in conditions):
+            continue  # "…, if the deploy passed": a condition reports nothing
         score += h.weight
         cues.append(_q(nfc[h.start:h.end]))
     return round(score, 2), cues
+
+
+
+
+def _clause_imperative(f: str):
+    """An imperative opening the main clause after a leading place phrase: the agent's own rule about that place,
+    not a report from it (the line-start imperatives are in ``hits``)."""
+    loc = _re(_LOCATIVE).match(f)  # a leading place phrase closed by a comma: its main clause follows
+    m = _re(_LEAD_CLAUSE).match(f, loc.start()) if loc else None
+    if m is None:
+        return None
+    hit = next(iter(lx.scan(f[m.end():], ("imperative",))["imperative"]), None)
+    if hit is None or hit.start:
+        return None
+    return lx.Hit(hit.start + m.end(), hit.end + m.end(), hit.lang, hit.phrase, hit.weight)
 
 
 #: The colon that closes a marker phrase ("User said:", "Decided with the user (Nov 3):") and the blanks after it.
@@ -213,7 +286,6 @@ _ARTICLES = frozenset({"the", "a", "an"})
 _RU_CONT = ("а", "я", "ы", "и", "ов", "ев", "ей", "ого", "его", "их", "ых", "ия", "ии", "ой")
 _RU_VERB = ("ет", "ит", "ем", "им", "ют", "ят", "ут", "ат", "ли", "ло", "ть", "ться")
 _NUMERIC = re.compile(r"^[\dvq][\d.x+]*$")
-_FIRST_WORD = re.compile(r"[`\s]*([\w.\-/]+)")
 _SENTENCE_END = re.compile(r"[.;!?]\s")
 _CLOCK = re.compile(r"\d+:\d")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
@@ -236,24 +308,61 @@ def _openings() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     """Scope openings indexed by their first word, longest first."""
     index: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
     sw = lx.scope_words()
-    for kind, table in (("temporal", sw.temporal), ("strong", sw.strong), ("weak", sw.weak)):
+    for kind, table in (("temporal", sw.temporal), ("strong", sw.strong), ("weak", sw.weak), ("dated", sw.dated),
+                        ("restricted", sw.restricted)):
         for phrase in table:
             index.setdefault(phrase[0], []).append((kind, phrase))
     for entries in index.values():
-        entries.sort(key=lambda e: (-len(e[1]), ("temporal", "strong", "weak").index(e[0])))
+        entries.sort(key=lambda e: (-len(e[1]), _KINDS.index(e[0])))
     return index
 
 
+_KINDS = ("temporal", "strong", "weak", "dated", "restricted")
+
+
 def _opening(toks: list[_Tok], i: int):
-    """(kind, length) when a scope opening starts at token i; kind is temporal, strong or weak."""
-    entries = _openings().get(toks[i][2])
+    """(kind, length) when a scope opening starts at token i; kind is temporal, strong, weak or restricted (a
+    dated opening before a date is temporal, before anything else none; «только» before a noun in the dative
+    plural opens a restriction)."""
+    t = toks[i][2]
+    entries = _openings().get(t)
     if not entries:
+        if t in lx.scope_words().only and i + 1 < len(toks) and _audience(toks, i + 1):
+            return "strong", 1
         return None
     for kind, phrase in entries:
         n = len(phrase)
         if i + n <= len(toks) and all(toks[i + k][2] == phrase[k] for k in range(1, n)):
+            if kind == "dated":
+                if i + n < len(toks) and _date_word(toks[i + n][2]):
+                    return "temporal", n
+                continue
             return kind, n
     return None
+
+
+def _measure(toks: list[_Tok], j: int) -> bool:
+    """A bare number and then a word that names no time («до 3000 ₽», «до 10 человек»): an amount, not a date
+    («до 15 января», «до 5 числа», «до 2027 года», «до 18:00» are dates)."""
+    if j >= len(toks) or not toks[j][2].isdigit():
+        return False
+    if j + 1 >= len(toks):
+        return False
+    nxt = toks[j + 1][2]
+    return nxt not in _BREAKS and nxt != "," and not lx.is_time_head(nxt) and not _NUMERIC.match(nxt)
+
+
+def _date_word(t: str) -> bool:
+    """A token that starts a date or a period: a number, a month, a quarter, a weekday."""
+    return bool(_NUMERIC.match(t)) or lx.is_time_head(t) or lx.is_schedule_head(t)
+
+
+def _audience(toks: list[_Tok], k: int) -> bool:
+    """A Russian noun in the dative plural, perhaps after adjectives («подписчикам», «постоянным покупателям»):
+    whom a restriction is for."""
+    end = _ru_noun(toks, k)
+    t = toks[end - 1] if end > k else toks[k]
+    return t[3] and len(t[2]) > 4 and _russian(t) and t[2].endswith(lx.scope_words().audience_endings)
 
 
 class _Phrase:
@@ -280,6 +389,7 @@ def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
             i += 1
             continue
         kind, length = op
+        t0 = toks[i][2]
         j = i + length
         if _russian(toks[i]) and not _clause(toks, i, length):
             j = _ru_phrase_end(nfc, toks, j)
@@ -290,26 +400,36 @@ def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
                     break
                 if kind != "temporal" and toks[j][3] and _opening(toks, j):
                     break
-                if kind != "temporal" and t in lx.scope_words().only and j + 1 < n and toks[j + 1][3] \
-                        and _opening(toks, j + 1):
-                    break
+                if kind not in ("temporal", "restricted") and t in lx.scope_words().only and j + 1 < n \
+                        and toks[j + 1][3] and _opening(toks, j + 1):
+                    break  # "only" opens the next phrase (a restricted one needs it: "to staff only from May")
                 j += 1
         j = _parenthetical_end(toks, j)
-        lead_only = i > 0 and toks[i - 1][2] in lx.scope_words().only
-        trail_only = j - 1 > i and toks[j - 1][2] in lx.scope_words().only
+        only_words = lx.scope_words().only
+        lead_only = i > 0 and toks[i - 1][2] in only_words
+        trail_only = j - 1 > i and toks[j - 1][2] in only_words
         valid = True
-        if kind == "weak":
+        if kind == "temporal" and _russian(toks[i]) and _measure(toks, i + length):
+            valid = False  # "до 3000 ₽ каждому": a cap on the option, not a time
+        elif kind == "restricted" and not (lead_only or trail_only):
+            valid = False  # "switch to Postgres": the option's target
+        elif kind == "weak":
             head = toks[i + length] if i + length < j else None
             if head is None:
                 valid = False
             else:
                 orig = nfc[head[0]:head[1]]
-                if (orig[:1].isupper() and not _ACRONYM_PLURAL.match(orig)) or lx.is_schedule_head(head[2]) \
-                        or _CLOCK.match(head[2]):
+                if lx.is_schedule_head(head[2]) or _CLOCK.match(head[2]):
                     valid = False
+                elif orig[:1].isupper() and not _ACRONYM_PLURAL.match(orig):
+                    # A brand names the option ("in Cloudflare R2"); a place name right after a scope phrase
+                    # says where its noun is ("for partners in Japan", «для клиентов из Сибири»).
+                    valid = bool(out) and out[-1].end == i and out[-1].valid and out[-1].kind == "strong"
+                    kind = "place" if valid else kind
         if i + length >= j:
             valid = False  # an opening with nothing after it
-        out.append(_Phrase(i - 1 if lead_only else i, i, j, kind, lead_only or trail_only, valid))
+        out.append(_Phrase(i - 1 if lead_only else i, i, j, kind, lead_only or trail_only or t0 in only_words,
+                           valid))
         i = j if j > i else i + 1
     return out
 
@@ -358,12 +478,16 @@ def find_scope(nfc: str, f: str | None = None, start: int = 0) -> str | None:
         if k > 0:
             prev = phrases[k - 1]
             gap = [t[2] for t in toks[prev.end:phrases[k].start]]
-            if gap in ([], [","]) and prev.valid and prev.kind in ("strong", "weak"):
+            quantity = prev.open_at + 1 < len(toks) and _NUMERIC.match(toks[prev.open_at + 1][2])
+            if gap in ([], [","]) and prev.valid and prev.kind in ("strong", "weak", "restricted", "place") \
+                    and not quantity:  # "within 4 hours between March and May": the option's measure
                 k -= 1
+                if phrases[k].kind == "place":
+                    k -= 1  # "for partners in Japan until …"
         candidates.append(k)
     if not candidates:
         strong = [k for k, p in enumerate(phrases) if p.kind == "strong" and p.valid]
-        weak = [k for k, p in enumerate(phrases) if p.kind == "weak" and p.valid]
+        weak = [k for k, p in enumerate(phrases) if p.kind in ("weak", "place", "restricted") and p.valid]
         if strong:
             candidates.append(strong[-1])
         elif weak:
@@ -383,8 +507,8 @@ def _leading_scope(nfc: str, f: str, toks: list[_Tok]) -> str | None:
         return None
     kind, length = op
     j = i + length
-    if j >= len(toks):
-        return None
+    if j >= len(toks) or (kind == "restricted" and i == 0):
+        return None  # "to" with no "only" before it names the option's target
     if kind == "weak":
         head = toks[j]
         if nfc[head[0]:head[1]][:1].isupper() and not lx.is_time_head(head[2]):
@@ -456,11 +580,22 @@ def _ru_phrase_end(nfc: str, toks: list[_Tok], j: int) -> int:
     n = len(toks)
     if j < n and toks[j][2] in _QUOTES:
         return _ru_names(nfc, toks, j)[0]  # a name alone: "только в `scripts/`", "для «Ромашки»"
-    k = _ru_noun(toks, j)
+    k = _ru_noun(toks, j, nfc)
     if k <= j:
         return j
-    if _NUMERIC.match(toks[j][2]) and k < n and lx.is_time_head(toks[k][2]):
-        k += 1  # "до 15 января"
+    if _NUMERIC.match(toks[j][2]):
+        if k < n and lx.is_time_head(toks[k][2]):
+            k += 1  # "до 15 января"
+        if k + 1 < n and toks[k][2] in lx.scope_words().range_to and _NUMERIC.match(toks[k + 1][2]):
+            k += 2  # "с 1 по 15 декабря", "с 20 декабря по 10 января"
+            if k < n and lx.is_time_head(toks[k][2]):
+                k += 1
+    if k + 1 < n and toks[k][2] in lx.scope_words().comparatives and _NUMERIC.match(toks[k + 1][2]):
+        k += 2  # "для заказов дороже 5000 ₽": a measure of the noun
+        if k < n and ((not toks[k][3] and toks[k][2] not in _BREAKS and toks[k][2] != ",")
+                      or (toks[k][3] and len(toks[k][2]) <= 3 and _russian(toks[k]))):
+            k += 1  # its unit or currency sign ("₽", "кг", "руб")
+        return k
     k, closed = _ru_names(nfc, toks, k)
     if closed or lx.is_time_head(toks[k - 1][2]):
         return k  # "для клиента «Альфа»", "на этой неделе"
@@ -468,16 +603,21 @@ def _ru_phrase_end(nfc: str, toks: list[_Tok], j: int) -> int:
             and not toks[k][2].endswith(_RU_VERB):
         return _ru_names(nfc, toks, k + 1)[0]  # a noun with its name in any case: "для демо клиенту «Ромашка»"
     if k < n and toks[k][3] and _russian(toks[k]) and _ru_genitive(toks, k):
-        k, closed = _ru_names(nfc, toks, _ru_noun(toks, k))
-        if closed:
-            return k
+        g = _ru_noun(toks, k, nfc)
+        if not (g < n and toks[g][2].endswith(_RU_THIRD_PERSON)):  # "в филиалах касса закрывается": a subject
+            k, closed = _ru_names(nfc, toks, g)
+            if closed:
+                return k
     if k + 1 < n and toks[k][2] in lx.scope_words().attached and (toks[k + 1][3] or toks[k + 1][2] in _QUOTES):
-        inner = _ru_noun(toks, k + 1) if toks[k + 1][3] else k + 1
+        inner = _ru_noun(toks, k + 1, nfc) if toks[k + 1][3] else k + 1
         k = _ru_names(nfc, toks, inner)[0]
     return k
 
 
 _QUOTES = frozenset({'"', "'", "`"})
+_RU_AND = frozenset({"и", "или"})
+#: Third-person verb endings: the word before such a verb is its subject, not a genitive («касса закрывается»).
+_RU_THIRD_PERSON = ("ется", "ится", "ются", "ятся", "ает", "яет", "ует", "еет", "ают", "яют", "уют")
 _RU_GEN_ADJ = ("ого", "его", "ой", "ей", "их", "ых")
 
 
@@ -485,13 +625,16 @@ def _ru_adjective(t: str) -> bool:
     return t.endswith(lx.scope_words().adjective_endings) or t in lx.scope_words().determiners or t == "свой"
 
 
-def _ru_noun(toks: list[_Tok], j: int) -> int:
-    """The end of a noun with the adjectives and determiners before it (``новый кластер``, ``этой неделе``)."""
+def _ru_noun(toks: list[_Tok], j: int, nfc: str = "") -> int:
+    """The end of a noun with the adjectives and determiners before it (``новый кластер``, ``этой неделе``); a
+    capitalized word is a name, not an adjective (``из Китая``)."""
     if j >= len(toks):
         return j
     h = j
     while h + 1 < len(toks) and toks[h][3] and toks[h + 1][3] and _ru_adjective(toks[h][2]) \
-            and not toks[h + 1][2].endswith(_RU_VERB):
+            and not toks[h + 1][2].endswith(_RU_VERB) and not nfc[toks[h][0]:toks[h][0] + 1].isupper():
+        if toks[h + 1][2] in _RU_AND and h + 2 < len(toks) and (_ru_adjective(toks[h + 2][2]) or "-" in toks[h + 2][2]):
+            h += 1  # "в московском и питерском офисах", "в тестовом и демо-окружениях"
         h += 1
     return h + 1 if toks[h][3] else h
 
@@ -531,6 +674,30 @@ def _en_phrase_end(toks: list[_Tok], j: int) -> int:
             break
         k += 1
     return k
+
+
+def _instruction(f: str, start: int) -> bool:
+    """The user's payload is a request: it opens with an imperative, perhaps after a leading scope phrase and its
+    comma ("ping me only for blockers", "until Friday, reply only to clients"), not with the chosen thing ("SQLite
+    only for prototype A")."""
+    tail = f[start:].lstrip(" \"'«„“`")
+    m = _re(_LEAD_CLAUSE).match(tail)
+    for at in (0, m.end()) if m else (0,):
+        clause = tail[at:]
+        if _re(_ADDRESSED).match(clause):
+            return True
+        hit = next(iter(lx.scan(clause, ("imperative",))["imperative"]), None)
+        if hit is not None and hit.start == 0:
+            return True
+    return False
+
+
+#: A leading phrase closed by a comma before the main clause ("until the end of the sprint, ").
+_LEAD_CLAUSE = r"[^,.;:!?]{1,80},\s*"
+#: A verb addressed to the agent: a word and "me"/"us" ("ping me", "send us"), or a Russian imperative
+#: ("присылайте", "используй", "пиши мне"; a bare "-и" is as often a plural noun: «логи»).
+_ADDRESSED = (r"[a-z]+ (?:me|us)(?!\w)|[а-я]{2,}(?:ай|яй|уй|ей|йте|ите)(?:сь|ся)?(?!\w)"
+              r"|[а-я]{2,}и (?:мне|нам)(?!\w)")
 
 
 def _restrictive_scope(nfc: str, f: str, start: int) -> str | None:

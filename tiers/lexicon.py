@@ -33,7 +33,8 @@ __all__ = ["CATEGORIES", "LANGS", "Entry", "Hit", "LexiconError", "Scope", "comp
 #: The languages with a marker file, in the order their phrases are tried.
 LANGS: tuple[str, ...] = ("en", "ru")
 #: Every category of the lexicon (the tables of a marker file).
-CATEGORIES: tuple[str, ...] = ("user", "decision", "hedge", "agent_hedge", "imperative", "env", "env_source")
+CATEGORIES: tuple[str, ...] = ("user", "decision", "hedge", "agent_hedge", "imperative", "env", "env_source",
+                                "env_subject", "env_hedge")
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "markers")
 
 
@@ -64,6 +65,8 @@ class Scope:
     temporal: tuple[tuple[str, ...], ...]
     strong: tuple[tuple[str, ...], ...]
     weak: tuple[tuple[str, ...], ...]
+    dated: tuple[tuple[str, ...], ...]
+    restricted: tuple[tuple[str, ...], ...]
     conjunctions: frozenset[str]
     only: frozenset[str]
     schedule_heads: tuple[str, ...]
@@ -72,6 +75,9 @@ class Scope:
     adjective_endings: tuple[str, ...]
     determiners: frozenset[str]
     attached: frozenset[str]
+    range_to: frozenset[str]
+    audience_endings: tuple[str, ...]
+    comparatives: frozenset[str]
 
 
 class LexiconError(ValueError):
@@ -80,9 +86,9 @@ class LexiconError(ValueError):
 
 # -- data ----------------------------------------------------------------------------------------------------------
 #: The sections a marker file may hold: the categories, and the scope vocabulary (``[scope.<name>]``).
-SCOPE_SECTIONS: tuple[str, ...] = ("temporal", "strong", "weak", "conjunctions", "only", "schedule_heads",
-                                   "time_heads", "clause_subjects", "adjective_endings", "determiners",
-                                   "attached")
+SCOPE_SECTIONS: tuple[str, ...] = ("temporal", "strong", "weak", "dated", "restricted", "conjunctions", "only",
+                                   "schedule_heads", "time_heads", "clause_subjects", "adjective_endings",
+                                   "determiners", "attached", "range_to", "audience_endings", "comparatives")
 _SECTIONS = frozenset(CATEGORIES) | {f"scope.{name}" for name in SCOPE_SECTIONS}
 
 
@@ -152,13 +158,17 @@ def scope_words() -> Scope:
         return tuple(tuple(w.split()) for w in merged.get(key, ()))
 
     return Scope(
-        temporal=seqs("temporal"), strong=seqs("strong"), weak=seqs("weak"),
+        temporal=seqs("temporal"), strong=seqs("strong"), weak=seqs("weak"), dated=seqs("dated"),
+        restricted=seqs("restricted"),
         conjunctions=frozenset(merged.get("conjunctions", ())), only=frozenset(merged.get("only", ())),
         schedule_heads=tuple(merged.get("schedule_heads", ())), time_heads=tuple(merged.get("time_heads", ())),
         clause_subjects=frozenset(merged.get("clause_subjects", ())),
         adjective_endings=tuple(merged.get("adjective_endings", ())),
         determiners=frozenset(merged.get("determiners", ())),
         attached=frozenset(merged.get("attached", ())),
+        range_to=frozenset(merged.get("range_to", ())),
+        audience_endings=tuple(merged.get("audience_endings", ())),
+        comparatives=frozenset(merged.get("comparatives", ())),
     )
 
 
@@ -227,7 +237,7 @@ def _keys(phrase: str) -> tuple[frozenset[str], frozenset[str]] | None:
     a wildcard or punctuation first): such a phrase is searched for over the whole line. A ``^`` phrase has the
     keys of its first word (its pattern then fails fast anywhere but at the start)."""
     if phrase.startswith("re:"):
-        return None
+        return _raw_keys(phrase[3:])
     phrase = phrase.removeprefix("^")
     words: set[str] = set()
     stems: set[str] = set()
@@ -248,6 +258,35 @@ def _keys(phrase: str) -> tuple[frozenset[str], frozenset[str]] | None:
         if not optional:  # a match starts at this token, or at an optional one before it
             return frozenset(words), frozenset(stems)
     return None
+
+
+_RAW_LEAD = re.compile(r"\w+")
+
+
+def _raw_keys(pattern: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The stem a raw pattern's every match starts with: its leading letters, when the pattern opens with them, no
+    quantifier follows them and it has no top-level ``|`` (``may(?<!\\wmay)…``, ``мо(?:жет|гут)…``); else None."""
+    lead = _RAW_LEAD.match(pattern)
+    if lead is None or pattern[lead.end():lead.end() + 1] in ("*", "?", "+", "{", "|"):
+        return None
+    depth = 0
+    escaped = in_class = False
+    for ch in pattern:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            return None
+    return frozenset(), frozenset({lead.group()})
 
 
 @dataclass(frozen=True, slots=True)
