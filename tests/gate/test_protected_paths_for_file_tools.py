@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gate_helpers import install
+from gate_helpers import installed_with_memory
 from hostsim import claude, send
 
 from rules.governance import evaluate_command
@@ -26,11 +26,7 @@ NEIGHBOURS = [("app-config", "config/app.yml", "port: 8080\n"), ("env-example", 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    root.mkdir()
-    install(root)
-    (root / "MEMORY.md").write_text("# Memory\n", encoding="utf-8")
-    return root
+    return installed_with_memory(tmp_path, "# Memory\n")
 
 
 def _params():
