@@ -259,7 +259,10 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
             continue
         # "never push without a green run" is itself a requirement: it restates "always run the tests before
         # pushing" (two requirements on one act), it does not deny it
-        if cc.force == "prohibit" and kc.force == "oblige" and any(cc.signs.get(x, 0) > 0 for x in cc.local_neg):
+        # (so is "don't merge functions that lack type hints" against the plain rule "type hints on all functions",
+        # when what it requires is the rule's own thing)
+        if cc.force == "prohibit" and kc.force in {"oblige", "assert"} and any(
+                cc.signs.get(x, 0) > 0 and (kc.force == "oblige" or kc.signs.get(x, 0) > 0) for x in cc.local_neg):
             continue
         # "don't use merge commits" against "always squash-merge": ruling out an alternative agrees
         if cc.force == "prohibit" and kc.force in {"oblige", "assert"} and not c.markers & _LICENSING \

@@ -84,7 +84,10 @@ def _analyze(prepared: Line) -> Analysis:
     content_spans = _scan_starts(texts, kinds, codes, infos, 5, content_starts, False)
     marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span (never changed)
     marker_tokens: set[int] = set()
+    label: set[int] = set()  # the tokens of a provenance label ("The user asked:"): who said it, not what
     for s, e, ids in marker_spans:
+        if "USER_MARKER" in ids:
+            label.update(range(s, e))
         marker_list.append((s, ids))
         if e == s + 1:
             marker_tokens.add(s)
@@ -93,6 +96,10 @@ def _analyze(prepared: Line) -> Analysis:
     covered_by_content = set()
     concept_at: list[tuple[int, set[str]]] = []
     span_end: dict[int, int] = {}  # a concept's end token where it is not the next one (looked up with a default)
+    if label:
+        # (the user it names stays: the constraints' weights are measured with it)
+        content_spans = [sp if sp[0] not in label else (sp[0], sp[1], sp[2] & _LABEL_KEEPS) for sp in content_spans]
+        content_spans = [sp for sp in content_spans if sp[2]]
     for s, e, ids in content_spans:
         concept_at.append((s, ids))
         span_end[s] = e
@@ -396,6 +403,9 @@ def _analyze(prepared: Line) -> Analysis:
                          "INDIFF" in line_markers)
 
 
+#: What a provenance label's words mean in the claim: only the user it names ("asked" in "The user asked:" is no
+#: request for approval).
+_LABEL_KEEPS = frozenset({"USER_G"})
 #: The first item of a tuple (a sort key called in C).
 _first = itemgetter(0)
 
