@@ -59,8 +59,9 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
     cs = shape(c.text)
     if not (rel >= ANCHOR_MIN or cs.code & ks.code or stems(c.text) & stems(k.text)):
         return None
-    setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception) or (
-        bool(cs.people) and _routed().search(c.text) is not None)
+    setting = c.hedged or "FUTURE_PLAN" in c.markers or any(
+        cl.force in _SETTING for cl in c.clauses if not cl.exception) or (
+        bool(cs.people) and _routed().search(c.text) is not None) or prescribes(cs.text)
     got = substituted(cs, ks, setting)
     if got is not None and got[0] in _FORMAT_TYPES and "NEG" in c.markers and "NEG" not in k.markers:
         return None  # "no locale date formats like DD/MM/YYYY": a format ruled out is not one given
@@ -102,6 +103,32 @@ def _routed() -> re.Pattern[str]:
                       r"\b(?:отправляем|шлём|шлем|передаём|передаем|пересылаем|направляем|назначаем|подписывает|"
                       r"согласует|утверждает|одобряет|проверяет|ревьюит|делает|ведёт|ведет|отвечает\s+за|"
                       r"принимает)\b", re.U)
+
+
+#: a Russian infinitive (a bare infinitive prescribes: «Счета отдавать на подпись …», «задачи заводить в …»); not
+#: a noun or numeral in the same letters (память, часть, пять, десять)
+_RU_INFINITIVE = re.compile(r"(?<![\w-])[а-яё]{2,}(?:[аяеиуы]ть(?:ся)?|ти|чь)(?![\w-])", re.I)
+_NOT_INFINITIVE = frozenset("""память опять пять шесть девять десять двадцать тридцать часть сеть путь
+степень новость дать""".split())
+_RU_PAST = re.compile(r"(?<![\w-])[а-яё]{2,}(?:ал|ял|ел|ил|ул|ыл)(?:а|о|и|ся|ась|ось|ись)?(?![\w-])", re.I)
+
+
+def prescribes(text: str) -> bool:
+    """The line prescribes by its mood: an English imperative (its first word a verb of the lexicon in its base
+    form: "Ask Julia to review …", "Route the reports to …") or a Russian bare infinitive with no verb in the past
+    («Счета отдавать на подпись Сергею»)."""
+    from .structure import _strip
+
+    body = _strip(text)
+    first = re.match(r"[^\W\d_][\w'-]*", body)
+    if first and first.group(0).isascii():
+        w = first.group(0).casefold()
+        if w.endswith(("s", "ed", "ing")) or len(w) < 3:
+            return False
+        kind = lexicon().kind
+        return any(kind.get(x) == "action" for x in analyze(w).concepts)
+    infinitives = [m.group(0).casefold() for m in _RU_INFINITIVE.finditer(body)]
+    return any(w not in _NOT_INFINITIVE for w in infinitives) and _RU_PAST.search(body) is None
 
 
 _WHEN_WORD = (r"(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|понедел|вторн|сред|"

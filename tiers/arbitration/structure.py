@@ -89,7 +89,7 @@ _URL = re.compile(r"\bhttps?://[^\s`'\")>]+|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io
                   r"host|cloud|internal|local|site|ai|рф)\b(?![.\w-]*@)", re.I)
 #: a cloud region or zone: "eu-west-1", "us-east-1", "ru-central1-a", "europe-west4" (a digit in it)
 _REGION = re.compile(r"\b[a-z]{2,6}(?:-[a-z]+){1,2}-?\d{1,2}(?:-[a-z]|[a-z])?\b", re.I)
-_NUMBER = re.compile(r"(?<![\w.,/-])([€$£]|₽)?\s?(\d{1,3}(?:[ ,\u00a0\u202f]\d{3})+|\d+(?:[.,]\d+)?)(?![\w.-]*[/@])"
+_NUMBER = re.compile(r"(?:(?<![\w.,/-])|(?<=(?<![\w.-])v))([€$£]|₽)?\s?(\d{1,3}(?:[ ,\u00a0\u202f]\d{3})+|\d+(?:[.,]\d+)?)(?![\w.-]*[/@])"
                      r"(?:\s?([%€$£₽]|[^\W\d_]{1,14}\.?))?", re.U)
 _MONTH = (r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?|(?:янв|фев|мар|апр|ма[йя]|июн|июл|авг|"
           r"сен|окт|ноя|дек)[а-я]*\.?)")
@@ -173,7 +173,7 @@ _UNITS = {
     "chars": ("char", "chars", "character", "characters", "символ", "символа", "символов", "знаков", "знака",
               "columns", "cols"),
     "people": ("people", "persons", "guests", "человек", "гостей", "участников"),
-    "px": ("px", "пикселей"),
+    "px": ("px", "pixel", "pixels", "пикселей", "пикселя", "пиксель", "пикс"),
     "times": ("times", "time", "раз", "раза"),
     "req": ("requests", "request", "req", "rps", "запросов", "запроса"),
 }
@@ -300,6 +300,13 @@ _LENGTH_STEMS = frozenset({"lengt", "dlin", "dlina", "width", "shiri"})
 _LINE_WORD = re.compile(r"\b(?:lines?|строк\w*)\b", re.I)
 
 
+#: an adjective of dimension after an amount and its unit names what it measures ("640 px wide", «2 м в длину»)
+_DIMENSION_NOUN = {"wide": "width", "long": "lengt", "high": "heigh", "tall": "heigh", "deep": "depth",
+                   "heavy": "weigh", "ширину": "shiri", "длину": "dlin", "высоту": "visot"}
+_DIMENSION_WORD = re.compile(r"\s*(?:[^\W\d_]+\.?\s+)?(?:в\s+)?(wide|long|high|tall|deep|heavy|ширину|длину|высоту)\b",
+                             re.I)
+
+
 def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number, ...]:
     # code, addresses, regions, clock times and dates are not amounts (dates are the concept layer's)
     masked = _NOT_AMOUNT.sub(_blank, body)
@@ -322,11 +329,14 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
         if key_end >= 0 and m.start() > key_end:
             anchors |= key_stems  # "Target Java version for services: 17"
         if after and unit is None and after.casefold() not in _STOP and after.casefold() not in _NOT_UNIT \
-                and len(after) > 2:
+                and len(after) > 2 and not after.isupper():  # "Node 18 LTS": an acronym after it is a label
             unit = "w:" + stem(after.rstrip("."))  # "9 nodes", "14 pods": a counted thing
         # "upgrade to 20", «обновляем до 20»: a preposition after a verb of setting names a target, not a limit
         limit = (bool(_LIMIT.search(masked[max(0, m.start() - 24):m.start()])) and not _TARGET.search(prefix)) or bool(
             re.match(r"\s*(?:max|maximum|максимум)\b", masked[m.end():], re.I))
+        dim = _DIMENSION_WORD.match(masked, m.end())
+        if dim:
+            anchors.add(_DIMENSION_NOUN[dim.group(1).casefold()])  # "640 pixels wide" is a width
         if unit is None and anchors & _LENGTH_STEMS and _LINE_WORD.search(body):
             unit = "chars"  # "max line length is 100", «длина строки 120»: a line's length counts characters
         near, rest = masked[max(0, m.start() - 24):m.start()], masked[m.end():m.end() + 40]
@@ -352,6 +362,9 @@ _ROUTED_TO = re.compile(r"\b(?:go(?:es)?|sent|send[s]?|rout(?:e[sd]?|ing)|assign
                         re.I)
 
 
+_VERSION_AFTER = re.compile(r"\s*v?\d")
+
+
 def _people(body: str) -> list[tuple[int, str]]:
     out = []
     masked = _CODE.sub(lambda m: " " * len(m.group(0)), body)
@@ -366,6 +379,8 @@ def _people(body: str) -> list[tuple[int, str]]:
             continue  # "in Madrid", "to Frankfurt", «в Казани»: a place; "questions go to Tomasz": a person
         if not _unknown(word):
             continue  # a known word (a tool, a city, a weekday), not a person
+        if _VERSION_AFTER.match(masked, m.end()):
+            continue  # "Node 18", "Kotlin v2.0": a product and its version
         out.append((m.start(), name_key(word)))
     return out
 
@@ -502,7 +517,7 @@ def stems(text: str) -> frozenset[str]:
     """The content-word stems of a line (not names, code spans, numbers or stop words): what two lines about the
     same slot share, whatever their values."""
     body = _strip(text)
-    names = {name_key(m.group(1)) for m in _NAME.finditer(body)}
+    names = {key for _, key in _people(body)}  # a capital that starts the line is a word («Бот работает …»)
     folded = body.casefold()
     return frozenset(stem(w) for w in _WORD.findall(_CODE.sub(" ", folded) if "`" in folded else folded)
                      if w not in _STOP and len(w) > 2 and not (names and name_key(w) in names))
