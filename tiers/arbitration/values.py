@@ -174,7 +174,7 @@ def window_moved(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
     lx = lexicon()
     c_times = [v for cl in c.clauses if not cl.exception for s, v, sg in cl.values if s == "TIME" and sg > 0]
     cw = _window(c_times)
-    if cw is None:
+    if cw is None and len(set(c_times)) != 1:
         return None
     c_topic = {x for cl in c.clauses for x in cl.direct if lx.kind.get(x) in {"action", "object"}}
     for kc in k.clauses:
@@ -184,6 +184,22 @@ def window_moved(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
         if kw is None or kw == cw:
             continue
         topic = {x for x in kc.direct if lx.kind.get(x) in {"action", "object"}} & c_topic
-        if topic - {"CONTACT"}:
-            return "window", "–".join(cw), "–".join(kw)
+        if not topic - {"CONTACT"}:
+            continue
+        lo, hi = _minutes(kw[0]), _minutes(kw[1])
+        if cw is None:
+            # one time: inside the window it is a case of it; outside, the act is set where the rule does not allow
+            # it ("calls can be booked from 9:00" against «созвоны только с 11 до 17»), unless it is another act's
+            t = _minutes(c_times[0])
+            if lo <= t < hi or any(own_act(cl, kc) for cl in c.clauses if not cl.exception):
+                continue
+            return "window", c_times[0], "–".join(kw)
+        if lo <= _minutes(cw[0]) and _minutes(cw[1]) <= hi:
+            continue  # "this Sunday's maintenance runs 02:30–03:30" inside "02:00–04:00": a case of the window
+        return "window", "–".join(cw), "–".join(kw)
     return None
+
+
+def _minutes(v: str) -> int:
+    h, m = v.split(":")
+    return int(h) * 60 + int(m)

@@ -67,6 +67,8 @@ def _analyze(prepared: Line) -> Analysis:
     norm = prepared.normalized
     if " on" in norm or " off" in norm:
         norm = _particles(norm)
+    if _CLOCK_NEEDS.search(norm):
+        norm = clock_hours(norm)
     texts, kinds, codes, infos, flags, line_flags = _line_tokens(norm, memos, lx)
     n_tok = len(texts)
     marker_starts, content_starts, lexical_toks, split_cands, value_toks = _token_roles(flags)
@@ -430,3 +432,51 @@ def _particles(norm: str) -> str:
 #: A participle or adjective with a negative prefix: English "un" + a word ending in -ed/-able/-ible (not "under…",
 #: "uni…"), Russian «не» + a participle in -нн- («неподписанный», «незашифрованные»). Group 1: the word negated.
 _NEG_PREFIXED = _lazy(r"^un(?!der|i|til|less)([a-z]{3,}(?:ed|able|ible))$|^не(?!до)([а-я]{3,}нн[а-я]{1,4})$")
+
+
+#: an hour written without minutes: "9 am", "7pm", «9 утра», «7 вечера», «с 11 до 17», «после 19», "from 10 to 16"
+_CLOCK_NEEDS = _lazy(r"\d\s?(?:am|pm|a\.m\.|p\.m\.|утра|вечера|дня|ночи)\b|(?:^|\s)(?:с|со|до|после|from|between)\s\d")
+_DAYPART_HOUR = _lazy(r"(?<![\d:.,])(\d{1,2})\s?(am|pm|a\.m\.|p\.m\.|утра|вечера|дня|ночи)(?![\w])")
+_HOUR_RANGE = _lazy(r"(?<![\w:.,])(с|со|from|between)\s(\d{1,2})\s(до|по|to|till|until|and|-|–)\s(\d{1,2})"
+                    r"(?!\d|[:.,]\d|\s*(?:-?[а-яё]|[a-z]|%))")
+_HOUR_BOUND = _lazy(r"(?<![\w:.,])(до|после)\s(\d{1,2})(?!\d|[:.,]\d|\s*(?:-?[а-яё]|[a-z]|%))")
+
+
+#: words of a line about when people or things are reachable or happen (bare numbers in a range are hours there)
+_HOURS_CONTEXT = _lazy(r"\b(?:call|calls|calling|meet\w*|hours?|window|available|work\w*|office|shifts?|standups?|"
+                       r"slots?|online|contact\w*|quiet|notif\w*|messag\w*|emails?|ping\w*|deploy\w*|open\w*|"
+                       r"звон\w*|созвон\w*|встреч\w*|час\w*|окн\w*|работ\w*|смен\w*|доступ\w*|связ\w*|пиш\w*|"
+                       r"писать|уведом\w*|беспоко\w*|тревож\w*|депло\w*|выкат\w*|утр\w*|вечер\w*|стендап\w*)\b")
+_VERSION_CONTEXT = _lazy(r"\b(?:v|version\w*|upgrad\w*|bump\w*|releases?|верси\w*|обнов\w*|подним\w*|релиз\w*)\b")
+
+
+def _hh(h: str, part: str = "") -> str | None:
+    n = int(h)
+    if part in {"pm", "p.m.", "вечера", "дня"} and n < 12:
+        n += 12
+    elif part in {"am", "a.m.", "ночи"} and n == 12:
+        n = 0
+    return f"{n:02d}:00" if 0 <= n <= 24 else None
+
+
+def clock_hours(norm: str) -> str:
+    """Hours written without minutes read as clock times: "9 am" and «9 утра» are 09:00, "7pm" and «7 вечера»
+    19:00; in a range or a bound of hours («с 11 до 17», "from 10 to 16", «после 19», «до 10») a bare number up to
+    24 that no word follows ("from 3 to 5 replicas", «до 10 человек», «до 25-го») is an hour too."""
+    def part(m):
+        got = _hh(m.group(1), m.group(2))
+        return got if got else m.group(0)
+
+    def rng(m):
+        a, b = _hh(m.group(2)), _hh(m.group(4))
+        return f"{m.group(1)} {a} {m.group(3)} {b}" if a and b else m.group(0)
+
+    def bound(m):
+        got = _hh(m.group(2))
+        return f"{m.group(1)} {got}" if got else m.group(0)
+
+    norm = _DAYPART_HOUR.sub(part, norm)
+    if not _HOURS_CONTEXT.search(norm) or _VERSION_CONTEXT.search(norm):
+        return norm  # "bump Postgres from 14 to 16": numbers of something else
+    norm = _HOUR_RANGE.sub(rng, norm)
+    return _HOUR_BOUND.sub(bound, norm)
