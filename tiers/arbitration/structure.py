@@ -429,7 +429,16 @@ _ORDER_SPLIT = re.compile(r"\s*(?:→|->|=>|>|,?\s*\b(?:and\s+)?then\b|,?\s*\b(?
                           r"следом)\b|,?\s*\bfollowed\s+by\b|[,;])\s*", re.I)
 #: words of an ordered list that are not its items
 _ORDER_STOP = frozenset(stem(w) for w in """first second third last then next order sequence goes go always
-сначала первым первой первый потом затем порядок порядке очередь""".split())
+afterwards later after before end сначала первым первой первый потом затем порядок порядке очередь после перед
+конце напоследок""".split())
+
+
+#: a word that puts its clause later in a sequence, and the "and" that joins the clause to the one before it
+_LATER = re.compile(r"\b(?:afterwards|after that|later|at the end|last|in the end|после этого|в конце|напоследок|"
+                    r"потом)\b", re.I)
+_AND = re.compile(r"\s*(?:,\s*|\b)(?:and|и|а)\b\s*", re.I)
+_BEFORE_AFTER = re.compile(r"\s+(?:before|after|перед|после)\s+", re.I)
+_AFTER_WORDS = frozenset({"after", "после"})
 
 
 @functools.lru_cache(maxsize=65536)
@@ -438,9 +447,20 @@ def _ordered(body: str) -> tuple[frozenset[str], ...]:
     if not _ORDER_WORDS.search(body):
         return ()
     text = _CODE.sub(lambda m: " " + m.group(1).replace(" ", "_") + " ", body) if "`" in body else body
+    if ":" in text and _ORDER_SPLIT.search(text.split(":", 1)[0]) is None:
+        text = text.split(":", 1)[1]  # "Release flow: A first, then B": the label is not an item
+    pieces = _ORDER_SPLIT.split(text)
+    if len(pieces) == 1 and _LATER.search(text):
+        pieces = _AND.split(text)  # "publish first and tag it afterwards"
+    if len(pieces) == 1:
+        m = _BEFORE_AFTER.search(text)
+        if m:  # "tag before publishing"; "publish after tagging" is the other way round
+            pieces = [text[:m.start()], text[m.end():]]
+            if m.group(0).strip().casefold() in _AFTER_WORDS:
+                pieces.reverse()
     parts = [frozenset(stem(w) for w in _WORD.findall(part.casefold())
                        if w not in _STOP and stem(w) not in _ORDER_STOP)
-             for part in _ORDER_SPLIT.split(text)]
+             for part in pieces]
     parts = [p for p in parts if p]
     return tuple(parts) if len(parts) >= 2 else ()
 
