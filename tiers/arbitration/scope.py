@@ -58,7 +58,8 @@ def scope_frame(k: Analysis, scope: str) -> frozenset[str]:
 
 _WIDE = re.compile(r"\b(?:all|every|everywhere|any|always|permanent\w*|forever|from now on|for good|across|"
                    r"все|всех|всем|всё|везде|всегда|любо\w+|навсегда|постоянно|отныне|во всех|по всем)\b", re.I)
-_GENERAL = re.compile(r"\b(?:our|now|new|nowadays|в проекте|наш\w*|теперь|новы\w+)\b|"
+_GENERAL = re.compile(r"\b(?:our|now|new|nowadays|primary|default|в проекте|наш\w*|теперь|новы\w+|основн\w+|"
+                      r"главн\w+|по умолчанию)\b|"
                       r"\b(?:this|the whole|the entire|across the)\s+(?:project|repo|repository|monorepo|codebase|"
                       r"company|team|org|organi[sz]ation)\b|"
                       r"(?:в|во|по)\s+(?:этом|всем|всём|нашем)\s+(?:проекте|репозитории|монорепо|коде|компании)|"

@@ -65,7 +65,9 @@ class Shape:
             return True
         if self.addresses and ("@" in text or "." in text):
             return True
-        if (self.templates or self.forms) and "`" in text:
+        if (self.templates or self.forms) and ("`" in text or _PLAIN_TEMPLATE.search(text)):
+            return True
+        if self.numbers and _ONE_PERIOD.search(text):
             return True
         if self.order and _ORDER_WORDS.search(text):
             return True
@@ -140,6 +142,11 @@ _WORD_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "
                "восемь": 8, "девять": 9, "десять": 10}
 
 
+#: one period named by an article ("for a month", "one week", «один год», «одну неделю»): an amount of 1
+_ONE_PERIOD = re.compile(r"(?<![\w-])(a|an|one|один|одну|одна)\s+(?:day|week|month|year|день|неделю|неделя|месяц|год)"
+                         r"(?![\w-])", re.I)
+
+
 def _times_digits(m: re.Match) -> str:
     """"twice" -> "2 times", «дважды» -> «2 раза», "two" -> "2": the count in digits (the words keep their
     length, so the positions of the line stay)."""
@@ -170,6 +177,9 @@ _UNITS = {
     "s": ("s", "sec", "secs", "second", "seconds", "сек", "секунд", "секунды"),
     "ms": ("ms", "мс",),
     "day": ("day", "days", "день", "дня", "дней", "сутки", "суток"),
+    "week": ("week", "weeks", "wk", "wks", "неделя", "недели", "недель", "неделю", "нед"),
+    "month": ("month", "months", "mo", "месяц", "месяца", "месяцев", "мес"),
+    "year": ("year", "years", "yr", "yrs", "год", "года", "лет"),
     "chars": ("char", "chars", "character", "characters", "символ", "символа", "символов", "знаков", "знака",
               "columns", "cols"),
     "people": ("people", "persons", "guests", "человек", "гостей", "участников"),
@@ -194,7 +204,8 @@ _UNIT_OF = {form: cls for cls, forms in _UNITS.items() for form in forms}
 #: Units of one dimension, each as a multiple of the dimension's base: "2 h" and "120 min" are one amount, "5000 ms"
 #: and "30 s" are two (sizes in binary multiples, as the tools that state them count: 1 GB = 1024 MB).
 _DIMENSION = {"ms": ("time", 0.001), "s": ("time", 1.0), "min": ("time", 60.0), "h": ("time", 3600.0),
-              "day": ("time", 86400.0), "KB": ("size", 1024.0), "MB": ("size", 1024.0 ** 2),
+              "day": ("time", 86400.0), "week": ("time", 7 * 86400.0), "month": ("time", 30 * 86400.0),
+              "year": ("time", 365 * 86400.0), "KB": ("size", 1024.0), "MB": ("size", 1024.0 ** 2),
               "GB": ("size", 1024.0 ** 3)}
 
 
@@ -312,6 +323,8 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
     masked = _NOT_AMOUNT.sub(_blank, body)
     if _TIMES_WORDS.search(masked):
         masked = _TIMES_WORDS.sub(_times_digits, masked)
+    if _ONE_PERIOD.search(masked):
+        masked = _ONE_PERIOD.sub(lambda m: "1".ljust(len(m.group(1))) + m.group(0)[len(m.group(1)):], masked)
     out = []
     for m in _NUMBER.finditer(masked):
         value = _parse_number(m.group(2))
@@ -389,7 +402,8 @@ def _people(body: str) -> list[tuple[int, str]]:
 def shape(text: str) -> Shape:
     """The structural values of ``text`` (one memory line)."""
     body = _strip(text)
-    digits = _DIGIT.search(body) is not None or _TIMES_WORDS.search(body) is not None
+    digits = _DIGIT.search(body) is not None or _TIMES_WORDS.search(body) is not None or \
+        _ONE_PERIOD.search(body) is not None
     code = frozenset(c.strip().casefold() for c in _CODE.findall(body)) if "`" in body else frozenset()
     keyed = bool(_KEYED.match(body))
     key_stems: frozenset[str] = frozenset()
@@ -406,6 +420,10 @@ def shape(text: str) -> Shape:
                           or (_TEMPLATE_CONTEXT.search(body) and re.search(r"[\w][/(\[:_-]|[\])][\s:]", c))))
     forms = frozenset() if not code else frozenset(_skeleton(c) for c in _CODE.findall(body) if not _PATH.match(c) and (
         re.search(r"[<{]", c) or re.search(r"[\w][/(\[:_-]|[\])][\s:]", c)))
+    if _PLAIN_TEMPLATE.search(body) and _TEMPLATE_CONTEXT.search(body):
+        # a template written as text in a line about names or formats ("name branches release/YYYY.MM")
+        plain = frozenset(_skeleton(t.rstrip(".,;:)")) for t in _PLAIN_TEMPLATE.findall(_CODE.sub(" ", body)))
+        templates, forms = templates | plain, forms | plain
     people_at = _people(body)
     lm = _NAME.match(body)
     lead = name_key(lm.group(1)) if lm and _unknown(lm.group(1)) else None
@@ -543,9 +561,17 @@ def stems(text: str) -> frozenset[str]:
                      if w not in _STOP and len(w) > 2 and not (names and name_key(w) in names))
 
 
+#: a template outside a code span: a token with a placeholder (``<ticket>``, ``{slug}``) or a run of placeholder
+#: letters (YYYY, MM, DD, NNN, XXX) joined to other parts by / . _ -
+_PLACEHOLDER = r"(?:<[^<>\s]+>|\{[^{}\s]+\}|\b(?:YYYY|YY|MM|DD|HH|N{2,}|X{2,})\b)"
+_PLAIN_TEMPLATE = re.compile(rf"(?<![\w`])(?=[^\s`]*{_PLACEHOLDER})[^\s`]*[/._-][^\s`]*|(?<![\w`])[\w-]*<[^<>\s]+>[\w/.-]*")
+
+
 def _skeleton(code: str) -> str:
-    """A template's comparable form: placeholders (``<ticket>``, ``{slug}``, ``TICKET-123``) reduced to one mark."""
-    t = code.strip().casefold()
+    """A template's comparable form: placeholders (``<ticket>``, ``{slug}``, ``TICKET-123``, YYYY) reduced to one
+    mark."""
+    t = re.sub(r"\b(?:YYYY|YY|MM|DD|HH|N{2,}|X{2,})\b", "○", code.strip())
+    t = t.casefold()
     t = re.sub(r"<[^>]*>|\{[^}]*\}", "○", t)
     t = re.sub(r"\b[a-z]+-\d+\b", "○", t)
     return t
