@@ -670,7 +670,9 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     k_code = _code_spans(k.text)
     shared_code = k_code & _code_spans(c.text) if k_code else frozenset()
     for kc in k.clauses:
-        if kc.exception or kc.force not in {"prohibit", "oblige"}:
+        # a plain statement over every case ("type hints on all new functions") is a rule, like an obligation
+        ruling = kc.force in {"prohibit", "oblige"} or (kc.force == "assert" and "UNIVERSAL" in kc.markers)
+        if kc.exception or not ruling:
             continue
         sign = -1 if kc.force == "prohibit" else 1
         core = _core(kc, sign)
@@ -689,11 +691,17 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
                 continue
             if not permissive and kc.values and not _names_the_case(cc, kc):
                 continue  # a guess about the act in general, not about the case the rule rules out ("on Sunday")
+            # a permission naming no act of its own ("raw SQL is acceptable") permits the rule's act on its things
+            nominal = permissive and sign < 0 and not any(kind.get(x) == "action" for x in cc.direct)
             for x, w in core.items():
                 sg = cc.signs.get(x, 0)
                 if (sign < 0 and sg > 0) or (sign > 0 and (sg < 0 or (sg > 0 and cc.force == "relax"))):
                     got[x] = w
                     acts |= kind.get(x) == "action"
+            if nominal and any(x in got for x in core if kind.get(x) != "action"):
+                for x, w in core.items():
+                    if kind.get(x) == "action":
+                        got[x] = w
             if permissive and sign < 0:
                 for span in shared_code:
                     got["code:" + span] = CODE_WEIGHT

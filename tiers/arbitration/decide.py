@@ -168,6 +168,13 @@ def _mentions(c: Analysis) -> bool:
     return (c.mention or cites_user(c.text)) and not (c.markers & _LICENSING)
 
 
+def _before_value(scope: str, value: str) -> str:
+    """A scope cut before the constraint's own value, when the scope finder took the choice in with the case ("for
+    the EU launch is `eu-west-1`"): the value chosen is not the case it is chosen for."""
+    at = scope.casefold().find(value.casefold().lstrip("!")) if len(value) > 2 else -1
+    return scope[:at].rstrip(" `«\"'") if at > 0 else scope
+
+
 def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
                    today: _dt.date | None = None) -> Conflict | None:
     """The conflict between a candidate and one constraint, or None when they are compatible (``today``: the day
@@ -204,7 +211,7 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
     sub = sub or structural or window_moved(c, k)
     if sub and insufficient(c, k):
         sub = None  # "one approval is not enough" beside "two approvals" restates the minimum
-    if sub and cons.scope and not in_scope(c, cons.scope):
+    if sub and cons.scope and not in_scope(c, _before_value(cons.scope, sub[2])):
         sub = None  # another value outside the scope's case is that case's own
     if sub:
         slot, val, kval = sub

@@ -139,6 +139,14 @@ def _analyze(prepared: Line) -> Analysis:
         if ids is None:
             ids = wmemo[key] = {"w:" + _stem(key)}  # shared by the lines holding the word: never changed
         concept_at.append((i, ids))
+        if kind in {"word", "path"} and t.find(".", 1) > 0:
+            # a dotted name whose first part is a known tool ("unittest.testcase", "react.component"): the tool
+            head = t.split(".", 1)[0]
+            entry = ext_memo.get(head, 0)
+            if entry == 0:
+                entry = ext_memo[head] = _scan_entry(head, lx.content, lx.content_prefix)
+            if entry is not None and entry[0] and any(lx.slot_of.get(c) for c in entry[1]):
+                concept_at.append((i, entry[1]))
         ext = _EXT.search(t) if kind in {"word", "path"} and t.find(".", 1) > 0 else None  # "." in t[1:]
         if ext:
             # a file extension alone: what _match_at finds for a one-token list, the best one-token pattern
