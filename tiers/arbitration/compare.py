@@ -654,6 +654,17 @@ def _code_spans(text: str) -> frozenset[str]:
 _LIGHT_CORE = frozenset({"USER_G", "DO", "GET", "GO", "THING", "w:first"})
 
 
+_UNIVERSAL_WORD = re.compile(r"\b(?:all|every|each|any|все|всех|всем|каждый|каждого|каждую|каждом|любой|любые|любых)\s+"
+                             r"([^,;.!?]+)", re.I)
+
+
+@functools.lru_cache(maxsize=4096)
+def _domain(text: str) -> frozenset[str]:
+    """The concepts a rule's universal word ranges over ("all new Python functions" → NEW, PYTHON, function)."""
+    m = _UNIVERSAL_WORD.search(text)
+    return analyze(m.group(1)).concepts if m else frozenset()
+
+
 def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     """(what, detail) when the candidate permits, relaxes or — as a guess — recommends what a constraint's clause
     rules out, with or without a condition of its own ("… are acceptable when …", «в тестах допустим»): an
@@ -676,6 +687,12 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue
         sign = -1 if kc.force == "prohibit" else 1
         core = _core(kc, sign)
+        if sign > 0 and "UNIVERSAL" in kc.markers:
+            # "type hints on all new functions": what "all" ranges over is where an exception falls ("private
+            # helpers can skip type hints"), not what it must name again
+            domain = _domain(k.text)
+            if any(x not in domain for x in core):
+                core = {x: w for x, w in core.items() if x not in domain}
         total = math.fsum(core.values()) + CODE_WEIGHT * len(k_code)
         if total <= 0:
             continue

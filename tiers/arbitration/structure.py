@@ -142,9 +142,10 @@ _WORD_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "
                "восемь": 8, "девять": 9, "десять": 10}
 
 
-#: one period named by an article ("for a month", "one week", «один год», «одну неделю»): an amount of 1
-_ONE_PERIOD = re.compile(r"(?<![\w-])(a|an|one|один|одну|одна)\s+(?:day|week|month|year|день|неделю|неделя|месяц|год)"
-                         r"(?![\w-])", re.I)
+#: one period named by an article after a preposition of duration ("for a month", "within one week", «на один год»):
+#: an amount of 1 ("twice a week" is a rate, not an amount)
+_ONE_PERIOD = re.compile(r"(?:(?<=\bfor )|(?<=\bover )|(?<=\bafter )|(?<=\bwithin ))(a|an|one)\s+(?:day|week|month|year)"
+                         r"(?![\w-])|(?:(?<=\bна )|(?<=\bчерез ))(один|одну)\s+(?:день|неделю|месяц|год)(?![\w-])", re.I)
 
 
 def _times_digits(m: re.Match) -> str:
@@ -324,7 +325,7 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
     if _TIMES_WORDS.search(masked):
         masked = _TIMES_WORDS.sub(_times_digits, masked)
     if _ONE_PERIOD.search(masked):
-        masked = _ONE_PERIOD.sub(lambda m: "1".ljust(len(m.group(1))) + m.group(0)[len(m.group(1)):], masked)
+        masked = _ONE_PERIOD.sub(lambda m: "1".ljust(len(m.group(1) or m.group(2))) + m.group(0)[len(m.group(1) or m.group(2)):], masked)
     out = []
     for m in _NUMBER.finditer(masked):
         value = _parse_number(m.group(2))
