@@ -115,6 +115,8 @@ def may_flip(c: Analysis, k: Analysis) -> bool:
     k_pos, k_neg, _ = signed(k)
     if loose or not c_pos.isdisjoint(k_neg) or not c_neg.isdisjoint(k_pos):
         return True
+    if "PERMIT" in c.markers and "ONLY" in k.markers and any(cl.has_only for cl in k.clauses):
+        return True  # a permission beside an "only" rule may give the act to another (``only_excepted``)
     return _limited(k) and any(sg > 0 and (s == "TIME" or s.startswith("NUM:")) for s, _, sg in c.values)
 
 
@@ -663,6 +665,42 @@ def _domain(text: str) -> frozenset[str]:
     """The concepts a rule's universal word ranges over ("all new Python functions" → NEW, PYTHON, function)."""
     m = _UNIVERSAL_WORD.search(text)
     return analyze(m.group(1)).concepts if m else frozenset()
+
+
+_ONLY_WORD = re.compile(r"\b(?:only|solely|exclusively|только|лишь)\s+([^\W\d_][\w'-]*)", re.I)
+_ONLY_SKIP = frozenset("""for in on at to by with from after before when if the a an our my для в во на по с со к
+после до при если когда""".split())
+
+
+def only_excepted(c: Analysis, k: Analysis) -> tuple[str, str] | None:
+    """"Only Omar restarts the workers" against "anyone on call can restart the workers": a permission of the
+    rule's act that leaves out the one thing "only" allows and names another of its kind in its place."""
+    m = _ONLY_WORD.search(k.text)
+    if m is None or m.group(1).casefold() in _ONLY_SKIP:
+        return None
+    lx = lexicon()
+    target = {x for x in analyze(m.group(1)).concepts if lx.kind.get(x) not in {"generic", "slot"}}
+    if not target:
+        return None
+    lexical = all(x.startswith("w:") for x in target)
+    slots = {lx.slot_of.get(x) for x in target} - {None}
+    for kc in k.clauses:
+        if kc.exception or not kc.has_only:
+            continue
+        acts = {x for x in kc.direct if lx.kind.get(x) == "action" and x not in _LIGHT_CORE and x not in target
+                and kc.signs.get(x, 0) > 0}
+        if not acts:
+            continue
+        for cc in c.clauses:
+            if cc.exception or cc.force != "permit" or not any(cc.signs.get(x, 0) > 0 for x in acts):
+                continue
+            if any(x in cc.signs for x in target):
+                continue
+            other = [x for x in cc.direct if x not in k.concepts and cc.signs.get(x, 0) > 0 and (
+                (lexical and x.startswith("w:")) or (slots and lx.slot_of.get(x) in slots))]
+            if other:
+                return "permits", "it permits the act to another than the only one the constraint allows"
+    return None
 
 
 def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:

@@ -113,6 +113,11 @@ _NOT_INFINITIVE = frozenset("""память опять пять шесть де�
 _RU_PAST = re.compile(r"(?<![\w-])[а-яё]{2,}(?:ал|ял|ел|ил|ул|ыл)(?:а|о|и|ся|ась|ось|ись)?(?![\w-])", re.I)
 
 
+#: verbs of setting and keeping the concept lexicon does not count as acts ("Keep the snapshots for a month")
+_SETTING_VERBS = frozenset("""keep set route make put pin assign forward leave give store retain hand let please
+stick name call""".split())
+
+
 def prescribes(text: str) -> bool:
     """The line prescribes by its mood: an English imperative (its first word a verb of the lexicon in its base
     form: "Ask Julia to review …", "Route the reports to …") or a Russian bare infinitive with no verb in the past
@@ -126,7 +131,7 @@ def prescribes(text: str) -> bool:
         if w.endswith(("s", "ed", "ing")) or len(w) < 3:
             return False
         kind = lexicon().kind
-        return any(kind.get(x) == "action" for x in analyze(w).concepts)
+        return w in _SETTING_VERBS or any(kind.get(x) == "action" for x in analyze(w).concepts)
     infinitives = [m.group(0).casefold() for m in _RU_INFINITIVE.finditer(body)]
     return any(w not in _NOT_INFINITIVE for w in infinitives) and _RU_PAST.search(body) is None
 
@@ -180,7 +185,7 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
     """The conflict between a candidate and one constraint, or None when they are compatible (``today``: the day
     a date without a year is read from)."""
     from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed,
-                          may_flip, polarity, relatedness, threshold, time_window)
+                          may_flip, only_excepted, polarity, relatedness, threshold, time_window)
     from .scope import in_scope, scope_frame, scope_generalization
     from .structure import shape
     from .values import LIGHT, substitution, window_moved
@@ -268,6 +273,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
             detail = f"the line {what} what the constraint rules out" if what != "bypasses" else detail
         elif gate_bypassed(c, k):
             detail = "it skips the approval the constraint requires"
+        elif cons.tier is Tier.DIRECTIVE and (pol := only_excepted(c, k)) is not None:
+            detail = pol[1]
         else:
             pol = licensed(c, k)
             if pol is None:

@@ -58,6 +58,9 @@ def scope_frame(k: Analysis, scope: str) -> frozenset[str]:
 
 _WIDE = re.compile(r"\b(?:all|every|everywhere|any|always|permanent\w*|forever|from now on|for good|across|"
                    r"все|всех|всем|всё|везде|всегда|любо\w+|навсегда|постоянно|отныне|во всех|по всем)\b", re.I)
+#: how often, not over which cases: "every night", «каждое утро» (the lexicon's FREQUENCY marker)
+_FREQUENCY = re.compile(r"\b(?:every|each)\s+(?:night|day|morning|evening|hour|week|month|year|minute|weekday)\b|"
+                        r"\bкажд\w+\s+(?:ночь|день|утро|вечер|час|неделю|месяц|год)\b", re.I)
 _GENERAL = re.compile(r"\b(?:our|now|new|nowadays|primary|default|в проекте|наш\w*|теперь|новы\w+|основн\w+|"
                       r"главн\w+|по умолчанию)\b|"
                       r"\b(?:this|the whole|the entire|across the)\s+(?:project|repo|repository|monorepo|codebase|"
@@ -194,7 +197,8 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
             and not c.report:
         return "widened"
     matched = {x.removeprefix("v:") for x in choice if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals)}
-    if (c.universal or _WIDE.search(c.text)) and (best >= 0.75 or len(matched | (k_typed & c_typed)) >= 2):
+    if (c.universal or _WIDE.search(_FREQUENCY.sub(" ", c.text))) and (
+            best >= 0.75 or len(matched | (k_typed & c_typed)) >= 2):
         return "widened"  # restating more than the bare value: "all X", "permanently", «во всех»
     if not kept_words and not (scope_ids & c.concepts) and _GENERAL.search(c.text):
         return "widened"  # "new services", "our Python version … now": a general claim, the scope dropped

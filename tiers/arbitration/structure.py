@@ -158,7 +158,7 @@ def _times_digits(m: re.Match) -> str:
     return (f"{n} times" if word.isascii() else f"{n} раза").ljust(len(word))
 
 
-_ORDER_WORDS = re.compile(r"\b(?:first|then|after|order|next|followed|escalat\w*|rotation|сначала|потом|затем|"
+_ORDER_WORDS = re.compile(r"\b(?:first|then|after|before|перед|order|next|followed|escalat\w*|rotation|сначала|потом|затем|"
                           r"после|порядок|порядку|очеред\w*|первы\w*|перв\w+|за ней|за ним|следом|rota|roster|график\w*)\b|→|->|>", re.I)
 _FIRST = re.compile(r"\b(?:first|primary|первы\w*|перв\w+|сначала)\b", re.I)
 _REPORT = re.compile(r"^\s*(?:[-*]\s+)?(?:\d{1,2}:\d{2}\s|\d{4}-\d{2}-\d{2}\b)|\b(?:was|were|went|happened|ran|scaled|"

@@ -236,6 +236,7 @@ def _analyze(prepared: Line) -> Analysis:
         ru_neg = False
         only_pos: list[int] = []
         markers = cl.markers
+        relaxed = False  # "optional, not required": one relaxation said twice denies once
         for k, ms in marker_list:
             if k < s:
                 continue
@@ -243,6 +244,10 @@ def _analyze(prepared: Line) -> Analysis:
                 break
             for m in ms:
                 markers.add(m)
+                if m == "RELAX":
+                    if relaxed:
+                        continue
+                    relaxed = True
                 if m == "NEG" or m == "RELAX":
                     if m == "NEG" and _cyrillic_first(texts[k]):
                         ru_neg = True  # negative concord: «никогда не», «ничего не» deny once
