@@ -173,9 +173,9 @@ _UNITS = {
     "GBP": ("£", "gbp", "pound", "pounds", "фунт", "фунтов"),
     "RUB": ("₽", "rub", "руб", "руб.", "рубль", "рублей", "рубля", "р", "р."),
     "%": ("%", "percent", "процент", "процентов", "процента"),
-    "min": ("min", "mins", "minute", "minutes", "мин", "мин.", "минут", "минуты", "минута"),
-    "h": ("h", "hour", "hours", "ч", "час", "часа", "часов"),
-    "s": ("s", "sec", "secs", "second", "seconds", "сек", "секунд", "секунды"),
+    "min": ("min", "mins", "minute", "minutes", "мин", "мин.", "минут", "минуты", "минута", "минуту"),
+    "h": ("h", "hour", "hours", "hr", "hrs", "ч", "час", "часа", "часов"),
+    "s": ("s", "sec", "secs", "second", "seconds", "сек", "секунд", "секунды", "секунда", "секунду"),
     "ms": ("ms", "мс",),
     "day": ("day", "days", "день", "дня", "дней", "сутки", "суток"),
     "week": ("week", "weeks", "wk", "wks", "неделя", "недели", "недель", "неделю", "нед"),
@@ -312,6 +312,9 @@ _LENGTH_STEMS = frozenset({"lengt", "dlin", "dlina", "width", "shiri"})
 _LINE_WORD = re.compile(r"\b(?:lines?|строк\w*)\b", re.I)
 
 
+#: the period of a rate after its unit: "… per minute", "… a second", "/h", «… в секунду», «… за час»
+_PER = re.compile(r"\s*(?:per|a|an|each|every|/|в|за)\s*(second|sec|minute|min|hour|hr|h|day|секунду|минуту|час|день|"
+                  r"сутки)\b", re.I)
 #: an adjective of dimension after an amount and its unit names what it measures ("640 px wide", «2 м в длину»)
 _DIMENSION_NOUN = {"wide": "width", "long": "lengt", "high": "heigh", "tall": "heigh", "deep": "depth",
                    "heavy": "weigh", "ширину": "shiri", "длину": "dlin", "высоту": "visot"}
@@ -348,6 +351,12 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
         # "upgrade to 20", «обновляем до 20»: a preposition after a verb of setting names a target, not a limit
         limit = (bool(_LIMIT.search(masked[max(0, m.start() - 24):m.start()])) and not _TARGET.search(prefix)) or bool(
             re.match(r"\s*(?:max|maximum|максимум)\b", masked[m.end():], re.I))
+        per = _PER.match(masked, m.end()) if unit is not None and unit not in _DIMENSION else None
+        if per and _UNIT_OF.get(per.group(1).casefold()) == "day":
+            per = None  # "3 meetings a day" is a quota of a day, compared as a count
+        if per:  # "600 requests per minute", «10 запросов в секунду»: a rate, compared per second
+            seconds = _DIMENSION[_UNIT_OF[per.group(1).casefold()]][1]
+            unit, value = f"{unit}/s", value / seconds
         dim = _DIMENSION_WORD.match(masked, m.end())
         if dim:
             anchors.add(_DIMENSION_NOUN[dim.group(1).casefold()])  # "640 pixels wide" is a width
@@ -629,13 +638,17 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
     # a number of the same measure
     k_values = {measure(n) for n in k.numbers}
     c_stems = stems(c.text) if c.numbers else frozenset()
+    k_stems = stems(k.text) if c.numbers else frozenset()
     for cn in c.numbers:
         if c.report:
             continue
         c_dim, c_amount = measure(cn)
         for kn in k.numbers:
             # the word the constraint's number is anchored to, named again beside an amount in a unit
-            keyed_again = cn.unit is not None and cn.unit[:2] != "w:" and bool(kn.anchors & c_stems)
+            # (or the word the candidate's amount is anchored to is one the constraint names: «Сессию держим 1 час»
+            # against «сессия живёт 20 минут»)
+            keyed_again = cn.unit is not None and cn.unit[:2] != "w:" and bool(
+                kn.anchors & c_stems or cn.anchors & k_stems)
             if not (cn.limit or setting or keyed_again or cn.anchors & kn.anchors) or (kn.limit and not cn.limit):
                 continue  # an amount beside a limit is a case of it (the threshold rule's), not another limit
             k_dim, k_amount = measure(kn)
@@ -692,7 +705,12 @@ def one_amount(c_text: str, k_text: str, c_value: str, k_value: str) -> bool:
         return False
     c_m = {measure(n) for n in shape(c_text).numbers if n.value == cv and n.unit in _DIMENSION}
     k_m = {measure(n) for n in shape(k_text).numbers if n.value == kv and n.unit in _DIMENSION}
-    return any(cd == kd and _same_amount(ca, ka) for cd, ca in c_m for kd, ka in k_m)
+    if any(cd == kd and _same_amount(ca, ka) for cd, ca in c_m for kd, ka in k_m):
+        return True
+    # rates are compared per second ("600 requests per minute" is "10 requests a second")
+    c_r = {(n.unit, n.value) for n in shape(c_text).numbers if n.unit and n.unit.endswith("/s")}
+    k_r = {(n.unit, n.value) for n in shape(k_text).numbers if n.unit and n.unit.endswith("/s")}
+    return any(cu == ku and _same_amount(ca, ka) for cu, ca in c_r for ku, ka in k_r)
 
 
 def _same_amount(a: float, b: float) -> bool:

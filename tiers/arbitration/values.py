@@ -59,7 +59,9 @@ LIGHT = {"USE_TOOL", "CHANGE", "ADD", "WRITE", "SWITCH"}
 #: Slots that say when something happens: a value of them belongs to the act of its clause.
 WHEN_SLOTS = frozenset({"DATE", "TIME", "DAYPART", "DOM"})
 #: Acts that set when another act happens (moving the standup sets the standup's time, not a time of its own).
-_TIMING_ACTS = frozenset({"SCHEDULE", "MOVE", "BOOK_V", "SWITCH", "CHANGE", "DO", "GET", "GO", "USE_TOOL", "ADD"})
+#: Running a thing at a time is the thing at that time ("run the backup at 04:00").
+_TIMING_ACTS = frozenset({"SCHEDULE", "MOVE", "BOOK_V", "SWITCH", "CHANGE", "DO", "GET", "GO", "USE_TOOL", "ADD",
+                          "RUN"})
 
 
 def own_act(ccl: Clause, kcl: Clause) -> bool:
@@ -136,6 +138,8 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     continue
                 if slot in WHEN_SLOTS and own_act(ccl, kcl):
                     continue  # "tables are released at 18:00" beside "book for 19:30": another act's time
+                if slot == "TIME" and len(set(pvs)) == 2:
+                    continue  # a window ("02:00–04:00"): a time in or out of it is window_moved's to judge
                 if any(cl2.signs.get(x, 0) < 0 < kcl.signs.get(x, 0) for cl2 in c.clauses for x in cl2.local_neg):
                     continue  # "outside staging, the cache is Memcached": the line places itself outside this case
                 if slot.startswith("NUM:"):

@@ -90,6 +90,11 @@ def _analyze(prepared: Line) -> Analysis:
     for s, e, ids in marker_spans:
         if "USER_MARKER" in ids:
             label.update(range(s, e))
+        if "MENTION" in ids and e == s + 1 and texts[s].startswith(_REMINDER_WORDS) and not _labels(texts, kinds, e):
+            # «Напоминания шлём в 9:30», "reminders go out at 8": reminders as the subject, not a label
+            ids = ids - {"MENTION"}
+            if not ids:
+                continue
         marker_list.append((s, ids))
         if e == s + 1:
             marker_tokens.add(s)
@@ -416,6 +421,17 @@ def _analyze(prepared: Line) -> Analysis:
     return _new_analysis(text, clauses, frozenset(all_concepts), frozenset(line_markers), values,
                          "HEDGE" in line_markers, report, "MENTION" in line_markers, "UNIVERSAL" in line_markers,
                          "INDIFF" in line_markers)
+
+
+#: reminder words: a mention when they label the line ("Reminder:", «Напоминание —», "reminder that …")
+_REMINDER_WORDS = ("reminder", "напоминани")
+_LABEL_NEXT = frozenset({":", "—", "–", "-", "(", "that", "что"})
+
+
+def _labels(texts: list, kinds: list, at: int) -> bool:
+    """The token at ``at`` (after a reminder word) makes that word a label: a colon or dash, "that", «о»; or the
+    line ends there."""
+    return at >= len(texts) or texts[at] in _LABEL_NEXT or kinds[at] == "punct" and texts[at] not in {",", "."}
 
 
 #: What a provenance label's words mean in the claim: only the user it names ("asked" in "The user asked:" is no
