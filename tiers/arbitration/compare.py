@@ -246,8 +246,11 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
             continue
         # "text messages, not voice notes" against "no voice messages": the line denies the very thing the
         # constraint denies elsewhere in it; its other clause is about a sibling, not a flip.
+        # (a denied concept counts through its parents too: "emails" denies what "email addresses" does)
         if kc.force == "prohibit" and cc.force in {"assert", "oblige"} and any(
-                cl2 is not cc and x not in cc.signs and cl2.signs.get(x, 0) < 0
+                cl2 is not cc and x not in cc.signs and (cl2.signs.get(x, 0) < 0 or any(
+                    cl2.signs.get(y, 0) < 0 for y in lexicon().expand(x) if y != x and y not in cc.signs
+                    and kind.get(y) not in {"generic", "slot", "qualifier"}))
                 for cl2 in c.clauses for x in k_denied):
             continue
         if _contrapositive(c, cc, k, kc):

@@ -69,6 +69,8 @@ def _analyze(prepared: Line) -> Analysis:
         norm = _particles(norm)
     if _CLOCK_NEEDS.search(norm):
         norm = clock_hours(norm)
+    if "-free" in norm:  # "meat- and fish-free", "gluten-free": without them
+        norm = _FREE_OF.sub(lambda m: "free of " + " and ".join(x for x in m.groups() if x), norm)
     texts, kinds, codes, infos, flags, line_flags = _line_tokens(norm, memos, lx)
     n_tok = len(texts)
     marker_starts, content_starts, lexical_toks, split_cands, value_toks = _token_roles(flags)
@@ -423,6 +425,8 @@ def _analyze(prepared: Line) -> Analysis:
                          "INDIFF" in line_markers)
 
 
+#: "X-free", "X- and Y-free": free of X (and Y)
+_FREE_OF = _lazy(r"\b(?:([a-z]+)-\s+(?:and|or)\s+)?([a-z]+)-free\b")
 #: reminder words: a mention when they label the line ("Reminder:", «Напоминание —», "reminder that …")
 _REMINDER_WORDS = ("reminder", "напоминани")
 _LABEL_NEXT = frozenset({":", "—", "–", "-", "(", "that", "что"})
