@@ -12,6 +12,7 @@ import math
 import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, analyze, lexicon
+from .structure import prescribes
 from .values import SHAPE_SLOTS, same_value, shared_signs
 
 #: Minimum shared weight between a candidate clause and a constraint clause for a polarity comparison.
@@ -723,7 +724,9 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     shared_code = k_code & _code_spans(c.text) if k_code else frozenset()
     for kc in k.clauses:
         # a plain statement over every case ("type hints on all new functions") is a rule, like an obligation
-        ruling = kc.force in {"prohibit", "oblige"} or (kc.force == "assert" and "UNIVERSAL" in kc.markers)
+        # (so is a rule given by its mood: "answer within 2 hours", «отвечать в течение двух часов»)
+        ruling = kc.force in {"prohibit", "oblige"} or (kc.force == "assert" and (
+            "UNIVERSAL" in kc.markers or prescribes(k.text)))
         if kc.exception or not ruling:
             continue
         sign = -1 if kc.force == "prohibit" else 1

@@ -49,7 +49,7 @@ ANCHOR_MIN = 0.25
 
 def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | None:
     """A typed value (number, version, region, address, format, person, order) the candidate replaces."""
-    from .structure import shape, stems, substituted
+    from .structure import prescribes, shape, stems, substituted
 
     if c.report:
         return None
@@ -103,37 +103,6 @@ def _routed() -> re.Pattern[str]:
                       r"\b(?:отправляем|шлём|шлем|передаём|передаем|пересылаем|направляем|назначаем|подписывает|"
                       r"согласует|утверждает|одобряет|проверяет|ревьюит|делает|ведёт|ведет|отвечает\s+за|"
                       r"принимает)\b", re.U)
-
-
-#: a Russian infinitive (a bare infinitive prescribes: «Счета отдавать на подпись …», «задачи заводить в …»); not
-#: a noun or numeral in the same letters (память, часть, пять, десять)
-_RU_INFINITIVE = re.compile(r"(?<![\w-])[а-яё]{2,}(?:[аяеиуы]ть(?:ся)?|ти|чь)(?![\w-])", re.I)
-_NOT_INFINITIVE = frozenset("""память опять пять шесть девять десять двадцать тридцать часть сеть путь
-степень новость дать""".split())
-_RU_PAST = re.compile(r"(?<![\w-])[а-яё]{2,}(?:ал|ял|ел|ил|ул|ыл)(?:а|о|и|ся|ась|ось|ись)?(?![\w-])", re.I)
-
-
-#: verbs of setting and keeping the concept lexicon does not count as acts ("Keep the snapshots for a month")
-_SETTING_VERBS = frozenset("""keep set route make put pin assign forward leave give store retain hand let please
-stick name call""".split())
-
-
-def prescribes(text: str) -> bool:
-    """The line prescribes by its mood: an English imperative (its first word a verb of the lexicon in its base
-    form: "Ask Julia to review …", "Route the reports to …") or a Russian bare infinitive with no verb in the past
-    («Счета отдавать на подпись Сергею»)."""
-    from .structure import _strip
-
-    body = _strip(text)
-    first = re.match(r"[^\W\d_][\w'-]*", body)
-    if first and first.group(0).isascii():
-        w = first.group(0).casefold()
-        if w.endswith(("s", "ed", "ing")) or len(w) < 3:
-            return False
-        kind = lexicon().kind
-        return w in _SETTING_VERBS or any(kind.get(x) == "action" for x in analyze(w).concepts)
-    infinitives = [m.group(0).casefold() for m in _RU_INFINITIVE.finditer(body)]
-    return any(w not in _NOT_INFINITIVE for w in infinitives) and _RU_PAST.search(body) is None
 
 
 _WHEN_WORD = (r"(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|понедел|вторн|сред|"

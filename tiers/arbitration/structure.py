@@ -104,7 +104,8 @@ _NAME = re.compile(r"(?<![\w`@./-])([A-ZА-ЯЁ][a-zа-яё]{2,}(?:-[A-ZА-ЯЁ]
 _PATH = re.compile(r"^(?:[~.]?/|\.)?[\w.-]+(?:/[\w.-]*)+$|^[\w-]+\.[a-z0-9]{1,5}$|^\.[\w.-]+$")
 _KEYED = re.compile(r"^[^:—–=]{2,60}?(?::|\s[—–-]\s|=)\s*\S")
 _TEMPLATE_CONTEXT = re.compile(
-    r"\b(?:format\w*|nam(?:e|es|ed|ing)|follow\w*|pattern|template|convention|e\.g\.|like|style|"
+    r"\b(?:format\w*|nam(?:e|es|ed|ing)|number(?:s|ed|ing)?|follow\w*|pattern|template|convention|e\.g\.|like|style|"
+    r"нумерац\w*|"
     r"формат\w*|называ\w*|именова\w*|имена|шаблон\w*|например|вида|вид)\b", re.I)
 _LIMIT = re.compile(r"\b(?:up to|max(?:imum)?|at most|no more than|not more than|limit\w*|cap|under|below|over|above|"
                     r"more than|less than|at least|min(?:imum)?|свыше|больше|меньше|минимум|не меньше|"
@@ -721,3 +722,34 @@ def _shown(n: Number) -> str:
     v = int(n.value) if n.value == int(n.value) else n.value
     unit = n.unit[2:] if n.unit and n.unit.startswith("w:") else n.unit
     return f"{v} {unit}" if unit else str(v)
+
+
+#: a Russian infinitive (a bare infinitive prescribes: «Счета отдавать на подпись …», «задачи заводить в …»); not
+#: a noun or numeral in the same letters (память, часть, пять, десять)
+_RU_INFINITIVE = re.compile(r"(?<![\w-])[а-яё]{2,}(?:[аяеиуы]ть(?:ся)?|ти|чь)(?![\w-])", re.I)
+_NOT_INFINITIVE = frozenset("""память опять пять шесть девять десять двадцать тридцать часть сеть путь
+степень новость дать""".split())
+_RU_PAST = re.compile(r"(?<![\w-])[а-яё]{2,}(?:ал|ял|ел|ил|ул|ыл)(?:а|о|и|ся|ась|ось|ись)?(?![\w-])", re.I)
+
+
+#: verbs of setting and keeping the concept lexicon does not count as acts ("Keep the snapshots for a month")
+_SETTING_VERBS = frozenset("""keep set route make put pin assign forward leave give store retain hand let please
+stick name call""".split())
+
+
+def prescribes(text: str) -> bool:
+    """The line prescribes by its mood: an English imperative (its first word a verb of the lexicon in its base
+    form: "Ask Julia to review …", "Route the reports to …") or a Russian bare infinitive with no verb in the past
+    («Счета отдавать на подпись Сергею»)."""
+    from ..concepts import analyze as _analyze, lexicon as _lexicon
+
+    body = _strip(text)
+    first = re.match(r"[^\W\d_][\w'-]*", body)
+    if first and first.group(0).isascii():
+        w = first.group(0).casefold()
+        if w.endswith(("s", "ed", "ing")) or len(w) < 3:
+            return False
+        kind = _lexicon().kind
+        return w in _SETTING_VERBS or any(kind.get(x) == "action" for x in _analyze(w).concepts)
+    infinitives = [m.group(0).casefold() for m in _RU_INFINITIVE.finditer(body)]
+    return any(w not in _NOT_INFINITIVE for w in infinitives) and _RU_PAST.search(body) is None
