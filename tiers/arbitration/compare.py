@@ -12,7 +12,7 @@ import math
 import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, analyze, lexicon
-from .structure import prescribes
+from .structure import artifact_modifiers, prescribes
 from .values import SHAPE_SLOTS, same_value, shared_signs
 
 #: Minimum shared weight between a candidate clause and a constraint clause for a polarity comparison.
@@ -229,6 +229,19 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
             continue  # "Outside staging, …", «кроме прода, …»: a frame naming the case left out, not a claim
         shared = shared_signs(cc, kc)
         kind = lexicon().kind
+        if cc.force == "assert" and not c.universal:
+            # "Deploy notes for Friday", «заметки о деплое»: a plain statement about an artifact of the act
+            mods = artifact_modifiers(c.text)
+            if mods:
+                shared = [x for x in shared if x not in mods]
+                acts = _clause_actions(kc, kind)
+                if not shared or (acts and acts <= mods) or (kc.direct & mods and not any(
+                        kind.get(x) in {"action", "object"} and x not in mods for x in shared)):
+                    continue
+        if kc.force == "prohibit" and cc.force in {"assert", "oblige"} and any(
+                x in cc.local_neg and cc.signs.get(x, 0) < 0 and kc.signs.get(x, 0) < 0
+                and kind.get(x) in {"object", "action", "value"} for x in shared):
+            continue  # "alcohol-free drinks only" against "no alcohol at team events": it rules the thing out too
         if all(kind.get(x) == "qualifier" for x in shared):
             continue  # sharing only "Wednesday" or "prod" is not being about the same thing
         if _disjoint_values(cc, kc):

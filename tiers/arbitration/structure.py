@@ -753,3 +753,36 @@ def prescribes(text: str) -> bool:
         return w in _SETTING_VERBS or any(kind.get(x) == "action" for x in _analyze(w).concepts)
     infinitives = [m.group(0).casefold() for m in _RU_INFINITIVE.finditer(body)]
     return any(w not in _NOT_INFINITIVE for w in infinitives) and _RU_PAST.search(body) is None
+
+
+#: nouns of an artifact about a thing (its notes, template, settings, protection, page…): "deploy notes", "email
+#: templates", "force-push protection", «заметки о деплое», «шаблоны писем» are about the artifact, not the act
+_ARTIFACT = (r"notes?|minutes|templates?|docs?|documentation|protection|settings|dashboard|checklist|guide|"
+             r"polic(?:y|ies)|scripts?|history|button|page|form|hooks?|queue|config|configuration|metrics|stats|"
+             r"statistics|tooling|runbook|wiki|readme|slides?|recording|transcript|archive")
+_MODIFIER = re.compile(rf"\b([a-z][\w'-]*?)(?:'s)?[ -](?:{_ARTIFACT})\b|"
+                       rf"\b(?:{_ARTIFACT})\s+(?:for|about|on|of)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+|that\s+)?"
+                       r"([a-z][\w'-]*)|"
+                       r"(?<![\w-])(?:заметк\w*|шаблон\w*|документаци\w*|инструкци\w*|чек-лист\w*|настройк\w*|"
+                       r"дашборд\w*|страниц\w*|скрипт\w*|истори\w*|защит\w*|регламент\w*|запис\w+ встреч\w*|"
+                       r"протокол\w*|вики)\s+(?:о|об|про|по|для|от)?\s*([а-яё][\w-]*)", re.I)
+
+
+@functools.lru_cache(maxsize=8192)
+def artifact_modifiers(text: str) -> frozenset[str]:
+    """The concepts a line names only as what an artifact is about ("Deploy notes for Friday's release",
+    «Заметки о деплое»): the line speaks of the artifact; it neither does nor gives them."""
+    from ..concepts import analyze as _analyze
+
+    body = _strip(text)
+    if not _MODIFIER.search(body):
+        return frozenset()
+    out: set[str] = set()
+    for m in _MODIFIER.finditer(body):
+        word = next(g for g in m.groups() if g)
+        if word.casefold() in _STOP:
+            continue
+        out |= _analyze(word).concepts
+    # a concept the line also names outside such a phrase is its own
+    rest = {x for cl in _analyze(_MODIFIER.sub(" ", body)).clauses for x in cl.direct}
+    return frozenset(out - rest)

@@ -7,7 +7,7 @@ key's value); ``tiers.concepts`` extracts (slot, value, sign) per clause.
 from __future__ import annotations
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
-from .structure import one_amount
+from .structure import artifact_modifiers, one_amount
 
 
 def shared_signs(cc: Clause, kc: Clause) -> list[str]:
@@ -92,6 +92,7 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
         return None
     kv, cv = values_by_slot(k), values_by_slot(c)
     lx = lexicon()
+    mods = artifact_modifiers(c.text)  # "customer email templates" gives no channel
     for slot, cvals in cv.items():
         kvals = kv.get(slot)
         if not kvals or slot == "MONTH_V":
@@ -101,7 +102,7 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
         ruled = bool(k_neg) and (slot in lx.slot_of.values() or slot == "NAME" or slot in SHAPE_SLOTS)
         k_pos = [(v, cl) for v, sg, cl in kvals if sg > 0]
         for val, sg, ccl in cvals:
-            if sg <= 0:
+            if sg <= 0 or (mods and val in mods and ccl.force == "assert"):
                 continue
             if (ruled and any(same_value(slot, val, nv) for nv in k_neg)
                     and not any(same_value(slot, val, pv) for pv, _ in k_pos)):
