@@ -114,6 +114,28 @@ def _moved_from() -> re.Pattern[str]:
                       r"(?=(?:to|на)\b)", re.I)
 
 
+#: a question ("Should we deploy on Friday?", «Можно ли выкатить в пятницу?»): a sentence ending in "?"
+_QUESTION_SENTENCE = re.compile(r"(?:^|(?<=[.!?;]))[^.!?;]*\?")
+#: «за выходные», «за пятницу»: the period a report or a sum covers, not when the act happens
+_COVERS = re.compile(r"(?<![\w-])за\s+(?:эти\s+|прошл\w+\s+)?(?:выходн\w+|понедельник|вторник|сред[уы]|четверг|"
+                     r"пятниц[уы]|суббот[уы]|воскресень[ея])(?![\w-])", re.I)
+#: the answer that opens a reply to the question before it ("No, deploy it on Friday")
+_ANSWER = re.compile(r"^(?:yes|no|nope|yeah|да|нет)\s*[,.!:—–-]\s*", re.I)
+
+
+def claims(text: str) -> str:
+    """What a line claims: its questions dropped ("Should we deploy on Friday? Asking the user first." claims only
+    the second sentence; "No, …" answering it is not a negation), and the days a thing covers («отчёт за
+    выходные») left out of when it happens."""
+    if "?" in text:
+        marker = re.match(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?", text).group(0)
+        body = _ANSWER.sub("", _QUESTION_SENTENCE.sub(" ", text[len(marker):]).strip())
+        text = (marker + body) if body.strip(" -") else ""
+    if "за " in text:
+        text = _COVERS.sub(" ", text)
+    return text
+
+
 def moved_to(text: str) -> str:
     """A move states where a thing goes: "moved from 9:00 to 11:00", «перенесён с пятницы на четверг» say 11:00
     and Thursday; the value left behind is dropped before the line is analysed."""
@@ -333,7 +355,10 @@ def arbitrate(index: ConstraintIndex, text: str | Line, tier: Tier | str, *, fil
     content = line.content.strip()
     if not line.body:
         return Arbitration("allow", cand_tier, content, file)
-    a = analyze(moved_to(content))  # the stamp-free content: Analysis.text is what the comparisons read
+    claim = claims(content)
+    if not claim:
+        return Arbitration("allow", cand_tier, content, file)  # a question asks, it claims nothing
+    a = analyze(moved_to(claim))  # the stamp-free content: Analysis.text is what the comparisons read
     if _mentions(a) and index.judge is None:
         return Arbitration("allow", cand_tier, content, file)  # check_conflict passes a mention against anything
     conflicts: list[Conflict] = []

@@ -652,6 +652,8 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
                 kn.anchors & c_stems or cn.anchors & k_stems)
             if not (cn.limit or setting or keyed_again or cn.anchors & kn.anchors) or (kn.limit and not cn.limit):
                 continue  # an amount beside a limit is a case of it (the threshold rule's), not another limit
+            if other_thing(c.text, k.text, kn.anchors & (cn.anchors | c_stems)):
+                continue  # "the DB query timeout" is not "the HTTP timeout"
             k_dim, k_amount = measure(kn)
             # one dimension (seconds and milliseconds, MB and GB) is one measure, compared after conversion
             same_measure = (c_dim is not None and c_dim == k_dim and (c_dim[:2] != "w:" or kn.anchors
@@ -758,6 +760,7 @@ def prescribes(text: str) -> bool:
 #: nouns of an artifact about a thing (its notes, template, settings, protection, page…): "deploy notes", "email
 #: templates", "force-push protection", «заметки о деплое», «шаблоны писем» are about the artifact, not the act
 _ARTIFACT = (r"notes?|minutes|templates?|docs?|documentation|protection|settings|dashboard|checklist|guide|"
+             r"freeze|ban|moratorium|embargo|"
              r"polic(?:y|ies)|scripts?|history|button|page|form|hooks?|queue|config|configuration|metrics|stats|"
              r"statistics|tooling|runbook|wiki|readme|slides?|recording|transcript|archive")
 _MODIFIER = re.compile(rf"\b([a-z][\w'-]*?)(?:'s)?[ -](?:{_ARTIFACT})\b|"
@@ -765,7 +768,12 @@ _MODIFIER = re.compile(rf"\b([a-z][\w'-]*?)(?:'s)?[ -](?:{_ARTIFACT})\b|"
                        r"([a-z][\w'-]*)|"
                        r"(?<![\w-])(?:заметк\w*|шаблон\w*|документаци\w*|инструкци\w*|чек-лист\w*|настройк\w*|"
                        r"дашборд\w*|страниц\w*|скрипт\w*|истори\w*|защит\w*|регламент\w*|запис\w+ встреч\w*|"
-                       r"протокол\w*|вики)\s+(?:о|об|про|по|для|от)?\s*([а-яё][\w-]*)", re.I)
+                       r"протокол\w*|вики|запрет\w*|заморозк\w*|мораторий\w*)\s+(?:о|об|про|по|для|от|на)?\s*([а-яё][\w-]*)", re.I)
+
+
+_BAN = re.compile(r"\b(?:freeze|ban|moratorium|embargo)\b|запрет|заморозк|моратори", re.I)
+_EXEMPT = re.compile(r"\b(?:exempt\w*|except\w*|lifted|waived|does\s?n[o']t apply|not apply|outside)\b|"
+                     r"освобожд\w*|кроме|не действует|не распространя\w*|снят\w*|отмен\w*", re.I)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -778,7 +786,10 @@ def artifact_modifiers(text: str) -> frozenset[str]:
     if not _MODIFIER.search(body):
         return frozenset()
     out: set[str] = set()
+    exempt = _EXEMPT.search(body) is not None
     for m in _MODIFIER.finditer(body):
+        if exempt and _BAN.search(m.group(0)):
+            continue  # "exempt from the Friday deploy freeze": the ban lifted for it, the act allowed
         word = next(g for g in m.groups() if g)
         if word.casefold() in _STOP:
             continue
@@ -786,3 +797,39 @@ def artifact_modifiers(text: str) -> frozenset[str]:
     # a concept the line also names outside such a phrase is its own
     rest = {x for cl in _analyze(_MODIFIER.sub(" ", body)).clauses for x in cl.direct}
     return frozenset(out - rest)
+
+
+_PAIR = re.compile(r"([^\W\d_][\w-]*)[ \t]+(?=([^\W\d_][\w-]*))")
+
+
+@functools.lru_cache(maxsize=8192)
+def _modifiers(text: str, anchor: str) -> frozenset[str]:
+    """The stems of the nouns right before a common noun whose stem is ``anchor``, with only a space between ("DB
+    query timeout" → {"query"}; not a verb: "targets Node", "run Python"; not a capitalized name after it)."""
+    from ..concepts import analyze as _analyze, lexicon as _lexicon
+
+    kind = _lexicon().kind
+    out = set()
+    for m in _PAIR.finditer(_strip(text)):
+        word, head = m.group(1), m.group(2)
+        if stem(head.casefold()) != anchor or not head.islower() or word.casefold() in _STOP or len(word) < 2:
+            continue
+        if word.isascii() and word.islower() and word.endswith("s") and not word.endswith("ss"):
+            continue  # "targets", "runs": a verb
+        if any(kind.get(x) == "action" for x in _analyze(word).concepts):
+            continue
+        out.add(stem(word.casefold()))
+    return frozenset(out)
+
+
+def other_thing(c_text: str, k_text: str, anchors: frozenset[str]) -> bool:
+    """The two lines put different words before the anchor they share, neither named by the other line ("The DB
+    query timeout" against "the HTTP timeout"): amounts of two things of one kind."""
+    if not anchors:
+        return False
+    c_stems, k_stems = stems(c_text), stems(k_text)
+    for a in anchors:
+        cm, km = _modifiers(c_text, a), _modifiers(k_text, a)
+        if cm and km and not (cm & k_stems) and not (km & c_stems):
+            return True
+    return False

@@ -7,7 +7,7 @@ key's value); ``tiers.concepts`` extracts (slot, value, sign) per clause.
 from __future__ import annotations
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
-from .structure import artifact_modifiers, one_amount
+from .structure import artifact_modifiers, one_amount, other_thing, shape, stems
 
 
 def shared_signs(cc: Clause, kc: Clause) -> list[str]:
@@ -139,11 +139,17 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     continue
                 if slot in WHEN_SLOTS and own_act(ccl, kcl):
                     continue  # "tables are released at 18:00" beside "book for 19:30": another act's time
+                if slot == "DAYPART" and any(s2 == "TIME" for s2, _, _ in kcl.values) and any(
+                        s2 == "TIME" for s2, _, _ in ccl.values):
+                    continue  # parts of the day read off clock times: the times are compared, not their parts
                 if slot == "TIME" and len(set(pvs)) == 2:
                     continue  # a window ("02:00–04:00"): a time in or out of it is window_moved's to judge
                 if any(cl2.signs.get(x, 0) < 0 < kcl.signs.get(x, 0) for cl2 in c.clauses for x in cl2.local_neg):
                     continue  # "outside staging, the cache is Memcached": the line places itself outside this case
                 if slot.startswith("NUM:"):
+                    anchors = frozenset(a for n in shape(k.text).numbers for a in n.anchors)
+                    if other_thing(c.text, k.text, anchors & stems(c.text)):
+                        continue  # "the DB query timeout" is not "the HTTP timeout"
                     if slot[4:] in ccl.signs and not one_amount(c.text, k.text, val, pvs[0]):
                         return slot, val, pvs[0]
                     continue
