@@ -6,6 +6,8 @@ key's value); ``tiers.concepts`` extracts (slot, value, sign) per clause.
 
 from __future__ import annotations
 
+import re
+
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
 from .structure import artifact_modifiers, one_amount, other_thing, shape, stems
 
@@ -147,6 +149,8 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                 if any(cl2.signs.get(x, 0) < 0 < kcl.signs.get(x, 0) for cl2 in c.clauses for x in cl2.local_neg):
                     continue  # "outside staging, the cache is Memcached": the line places itself outside this case
                 if slot.startswith("NUM:"):
+                    if _within_limit(k.text, pvs[0], c.text, val):
+                        continue  # an amount within a limit ("1200" beside «до 1500 рублей») is a case of it
                     anchors = frozenset(a for n in shape(k.text).numbers for a in n.anchors)
                     if other_thing(c.text, k.text, anchors & stems(c.text)):
                         continue  # "the DB query timeout" is not "the HTTP timeout"
@@ -161,6 +165,8 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                                if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) not in {"qualifier"}]
                 lonely = len([x for x in ccl.content if not lx.slot_of.get(x)]) <= 2 and (
                     slot in ccl.direct or any(x in k.concepts for x in ccl.content if lx.slot_of.get(x) != slot))
+                if slot in PERSONAL_SLOTS and not anchors and _someone_else(c):
+                    continue  # "the vendor's support team sits in America/Chicago": another's setting
                 if anchors or (lonely and slot not in {"DATE", "TIME", "DAY", "PROPER", "DOM"}) \
                         or slot in PERSONAL_SLOTS \
                         or slot.startswith("KEY:"):
@@ -168,6 +174,29 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
     return None
 
 
+
+
+def _within_limit(k_text: str, k_value: str, c_text: str, c_value: str) -> bool:
+    """The constraint states ``k_value`` as an upper limit ("up to 1500", «до 1500 рублей»; not a minimum) and the
+    candidate gives an amount within it that is not a limit of its own."""
+    try:
+        kv, cv = float(k_value.replace(",", ".")), float(c_value.replace(",", "."))
+    except ValueError:
+        return False
+    if not any(n.limit and n.bound != "min" and abs(n.value - kv) < 1e-9 for n in shape(k_text).numbers):
+        return False
+    return cv <= kv and not any(n.limit and abs(n.value - cv) < 1e-9 for n in shape(c_text).numbers)
+
+
+#: another party whose settings a line may give: a vendor, a client, a colleague, a team
+_OTHER_PARTY = re.compile(r"\b(?:vendor|client|customer|colleague|partner|team|contractor|supplier)s?(?:'s)?\b|"
+                          r"(?<![\w-])(?:у|для)\s+(?:клиент|коллег|подрядчик|партн[её]р|поставщик|команд)\w*", re.I)
+
+
+def _someone_else(c: Analysis) -> bool:
+    """The candidate gives a setting of another party than the user: it names no user and names a vendor, a
+    client, a colleague or a team ("the vendor's support team sits in America/Chicago")."""
+    return "USER_G" not in c.concepts and _OTHER_PARTY.search(c.text) is not None
 
 
 def _window(times: list[str]) -> tuple[str, str] | None:
