@@ -12,7 +12,7 @@ import math
 import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, analyze, lexicon
-from .structure import artifact_modifiers, prescribes
+from .phrasing import artifact_modifiers, prescribes
 from .values import SHAPE_SLOTS, same_value, shared_signs
 
 #: Minimum shared weight between a candidate clause and a constraint clause for a polarity comparison.

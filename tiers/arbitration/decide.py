@@ -49,7 +49,8 @@ ANCHOR_MIN = 0.25
 
 def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | None:
     """A typed value (number, version, region, address, format, person, order) the candidate replaces."""
-    from .structure import prescribes, shape, stems, substituted
+    from .phrasing import prescribes
+    from .structure import shape, stems, substituted
 
     if c.report:
         return None
@@ -114,8 +115,12 @@ def _moved_from() -> re.Pattern[str]:
                       r"(?=(?:to|на)\b)", re.I)
 
 
-#: a question ("Should we deploy on Friday?", «Можно ли выкатить в пятницу?»): a sentence ending in "?"
-_QUESTION_SENTENCE = re.compile(r"(?:^|(?<=[.!?;]))[^.!?;]*\?")
+#: a question ("Should we deploy on Friday?", «Можно ли выкатить в пятницу?»): a sentence ending in "?" that asks
+#: by its form (an interrogative or auxiliary first, or «ли»); "Friday deploys are fine?" is a claim with a "?"
+_QUESTION_SENTENCE = re.compile(
+    r"(?:^|(?<=[.!?;]))\s*(?:(?:should|shall|can|could|may|might|must|is|are|was|were|do|does|did|will|would|have|has|"
+    r"what|when|where|who|whom|which|why|how|whether|кто|что|когда|где|куда|почему|зачем|как|какой|какая|какие|"
+    r"сколько|разве|неужели)\b[^.!?;]*|[^.!?;]*\bли\b[^.!?;]*)\?", re.I)
 #: «за выходные», «за пятницу»: the period a report or a sum covers, not when the act happens
 _COVERS = re.compile(r"(?<![\w-])за\s+(?:эти\s+|прошл\w+\s+)?(?:выходн\w+|понедельник|вторник|сред[уы]|четверг|"
                      r"пятниц[уы]|суббот[уы]|воскресень[ея])(?![\w-])", re.I)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
-from .structure import artifact_modifiers, one_amount, other_thing, shape, stems
+from .phrasing import artifact_modifiers
+from .structure import one_amount, other_thing, shape, stems
 
 
 def shared_signs(cc: Clause, kc: Clause) -> list[str]:
