@@ -12,6 +12,7 @@ import math
 import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, analyze, lexicon
+from .phrasing import artifact_modifiers, prescribes
 from .values import SHAPE_SLOTS, same_value, shared_signs
 
 #: Minimum shared weight between a candidate clause and a constraint clause for a polarity comparison.
@@ -115,6 +116,8 @@ def may_flip(c: Analysis, k: Analysis) -> bool:
     k_pos, k_neg, _ = signed(k)
     if loose or not c_pos.isdisjoint(k_neg) or not c_neg.isdisjoint(k_pos):
         return True
+    if "PERMIT" in c.markers and "ONLY" in k.markers and any(cl.has_only for cl in k.clauses):
+        return True  # a permission beside an "only" rule may give the act to another (``only_excepted``)
     return _limited(k) and any(sg > 0 and (s == "TIME" or s.startswith("NUM:")) for s, _, sg in c.values)
 
 
@@ -226,6 +229,19 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
             continue  # "Outside staging, …", «кроме прода, …»: a frame naming the case left out, not a claim
         shared = shared_signs(cc, kc)
         kind = lexicon().kind
+        if cc.force == "assert" and not c.universal:
+            # "Deploy notes for Friday", «заметки о деплое»: a plain statement about an artifact of the act
+            mods = artifact_modifiers(c.text)
+            if mods:
+                shared = [x for x in shared if x not in mods]
+                acts = _clause_actions(kc, kind)
+                if not shared or (acts and acts <= mods) or (kc.direct & mods and not any(
+                        kind.get(x) in {"action", "object"} and x not in mods for x in shared)):
+                    continue
+        if kc.force == "prohibit" and cc.force in {"assert", "oblige"} and any(
+                x in cc.local_neg and cc.signs.get(x, 0) < 0 and kc.signs.get(x, 0) < 0
+                and kind.get(x) in {"object", "action", "value"} for x in shared):
+            continue  # "alcohol-free drinks only" against "no alcohol at team events": it rules the thing out too
         if all(kind.get(x) == "qualifier" for x in shared):
             continue  # sharing only "Wednesday" or "prod" is not being about the same thing
         if _disjoint_values(cc, kc):
@@ -244,8 +260,11 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
             continue
         # "text messages, not voice notes" against "no voice messages": the line denies the very thing the
         # constraint denies elsewhere in it; its other clause is about a sibling, not a flip.
+        # (a denied concept counts through its parents too: "emails" denies what "email addresses" does)
         if kc.force == "prohibit" and cc.force in {"assert", "oblige"} and any(
-                cl2 is not cc and x not in cc.signs and cl2.signs.get(x, 0) < 0
+                cl2 is not cc and x not in cc.signs and (cl2.signs.get(x, 0) < 0 or any(
+                    cl2.signs.get(y, 0) < 0 for y in lexicon().expand(x) if y != x and y not in cc.signs
+                    and kind.get(y) not in {"generic", "slot", "qualifier"}))
                 for cl2 in c.clauses for x in k_denied):
             continue
         if _contrapositive(c, cc, k, kc):
@@ -259,7 +278,10 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
             continue
         # "never push without a green run" is itself a requirement: it restates "always run the tests before
         # pushing" (two requirements on one act), it does not deny it
-        if cc.force == "prohibit" and kc.force == "oblige" and any(cc.signs.get(x, 0) > 0 for x in cc.local_neg):
+        # (so is "don't merge functions that lack type hints" against the plain rule "type hints on all functions",
+        # when what it requires is the rule's own thing)
+        if cc.force == "prohibit" and kc.force in {"oblige", "assert"} and any(
+                cc.signs.get(x, 0) > 0 and (kc.force == "oblige" or kc.signs.get(x, 0) > 0) for x in cc.local_neg):
             continue
         # "don't use merge commits" against "always squash-merge": ruling out an alternative agrees
         if cc.force == "prohibit" and kc.force in {"oblige", "assert"} and not c.markers & _LICENSING \
@@ -651,6 +673,53 @@ def _code_spans(text: str) -> frozenset[str]:
 _LIGHT_CORE = frozenset({"USER_G", "DO", "GET", "GO", "THING", "w:first"})
 
 
+_UNIVERSAL_WORD = re.compile(r"\b(?:all|every|each|any|все|всех|всем|каждый|каждого|каждую|каждом|любой|любые|любых)\s+"
+                             r"([^,;.!?]+)", re.I)
+
+
+@functools.lru_cache(maxsize=4096)
+def _domain(text: str) -> frozenset[str]:
+    """The concepts a rule's universal word ranges over ("all new Python functions" → NEW, PYTHON, function)."""
+    m = _UNIVERSAL_WORD.search(text)
+    return analyze(m.group(1)).concepts if m else frozenset()
+
+
+_ONLY_WORD = re.compile(r"\b(?:only|solely|exclusively|только|лишь)\s+([^\W\d_][\w'-]*)", re.I)
+_ONLY_SKIP = frozenset("""for in on at to by with from after before when if the a an our my для в во на по с со к
+после до при если когда""".split())
+
+
+def only_excepted(c: Analysis, k: Analysis) -> tuple[str, str] | None:
+    """"Only Omar restarts the workers" against "anyone on call can restart the workers": a permission of the
+    rule's act that leaves out the one thing "only" allows and names another of its kind in its place."""
+    m = _ONLY_WORD.search(k.text)
+    if m is None or m.group(1).casefold() in _ONLY_SKIP:
+        return None
+    lx = lexicon()
+    target = {x for x in analyze(m.group(1)).concepts if lx.kind.get(x) not in {"generic", "slot"}}
+    if not target:
+        return None
+    lexical = all(x.startswith("w:") for x in target)
+    slots = {lx.slot_of.get(x) for x in target} - {None}
+    for kc in k.clauses:
+        if kc.exception or not kc.has_only:
+            continue
+        acts = {x for x in kc.direct if lx.kind.get(x) == "action" and x not in _LIGHT_CORE and x not in target
+                and kc.signs.get(x, 0) > 0}
+        if not acts:
+            continue
+        for cc in c.clauses:
+            if cc.exception or cc.force != "permit" or not any(cc.signs.get(x, 0) > 0 for x in acts):
+                continue
+            if any(x in cc.signs for x in target):
+                continue
+            other = [x for x in cc.direct if x not in k.concepts and cc.signs.get(x, 0) > 0 and (
+                (lexical and x.startswith("w:")) or (slots and lx.slot_of.get(x) in slots))]
+            if other:
+                return "permits", "it permits the act to another than the only one the constraint allows"
+    return None
+
+
 def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     """(what, detail) when the candidate permits, relaxes or — as a guess — recommends what a constraint's clause
     rules out, with or without a condition of its own ("… are acceptable when …", «в тестах допустим»): an
@@ -667,10 +736,20 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     k_code = _code_spans(k.text)
     shared_code = k_code & _code_spans(c.text) if k_code else frozenset()
     for kc in k.clauses:
-        if kc.exception or kc.force not in {"prohibit", "oblige"}:
+        # a plain statement over every case ("type hints on all new functions") is a rule, like an obligation
+        # (so is a rule given by its mood: "answer within 2 hours", «отвечать в течение двух часов»)
+        ruling = kc.force in {"prohibit", "oblige"} or (kc.force == "assert" and (
+            "UNIVERSAL" in kc.markers or prescribes(k.text)))
+        if kc.exception or not ruling:
             continue
         sign = -1 if kc.force == "prohibit" else 1
         core = _core(kc, sign)
+        if sign > 0 and "UNIVERSAL" in kc.markers:
+            # "type hints on all new functions": what "all" ranges over is where an exception falls ("private
+            # helpers can skip type hints"), not what it must name again
+            domain = _domain(k.text)
+            if any(x not in domain for x in core):
+                core = {x: w for x, w in core.items() if x not in domain}
         total = math.fsum(core.values()) + CODE_WEIGHT * len(k_code)
         if total <= 0:
             continue
@@ -686,11 +765,17 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
                 continue
             if not permissive and kc.values and not _names_the_case(cc, kc):
                 continue  # a guess about the act in general, not about the case the rule rules out ("on Sunday")
+            # a permission naming no act of its own ("raw SQL is acceptable") permits the rule's act on its things
+            nominal = permissive and sign < 0 and not any(kind.get(x) == "action" for x in cc.direct)
             for x, w in core.items():
                 sg = cc.signs.get(x, 0)
                 if (sign < 0 and sg > 0) or (sign > 0 and (sg < 0 or (sg > 0 and cc.force == "relax"))):
                     got[x] = w
                     acts |= kind.get(x) == "action"
+            if nominal and any(x in got for x in core if kind.get(x) != "action"):
+                for x, w in core.items():
+                    if kind.get(x) == "action":
+                        got[x] = w
             if permissive and sign < 0:
                 for span in shared_code:
                     got["code:" + span] = CODE_WEIGHT

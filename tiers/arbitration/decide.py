@@ -24,9 +24,10 @@ _loaded = False
 def _load_comparisons() -> None:
     global _loaded, c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed, \
         may_flip, polarity, relatedness, threshold, time_window, in_scope, scope_frame, scope_generalization, \
-        _shown, bounded, shape, stems, substituted, LIGHT, substitution, window_moved
+        _shown, bounded, shape, stems, substituted, LIGHT, substitution, window_moved, only_excepted, prescribes
     from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed,
-                          may_flip, polarity, relatedness, threshold, time_window)
+                          may_flip, only_excepted, polarity, relatedness, threshold, time_window)
+    from .phrasing import prescribes
     from .scope import in_scope, scope_frame, scope_generalization
     from .structure import _shown, bounded, shape, stems, substituted
     from .values import LIGHT, substitution, window_moved
@@ -74,8 +75,9 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
     cs = shape(c.text)
     if not (rel >= ANCHOR_MIN or cs.code & ks.code or stems(c.text) & stems(k.text)):
         return None
-    setting = c.hedged or any(cl.force in _SETTING for cl in c.clauses if not cl.exception) or (
-        bool(cs.people) and _routed().search(c.text) is not None)
+    setting = c.hedged or "FUTURE_PLAN" in c.markers or any(
+        cl.force in _SETTING for cl in c.clauses if not cl.exception) or (
+        bool(cs.people) and _routed().search(c.text) is not None) or prescribes(cs.text)
     got = substituted(cs, ks, setting)
     if got is not None and got[0] in _FORMAT_TYPES and "NEG" in c.markers and "NEG" not in k.markers:
         return None  # "no locale date formats like DD/MM/YYYY": a format ruled out is not one given
@@ -126,6 +128,32 @@ def _moved_from() -> re.Pattern[str]:
                       r"(?=(?:to|на)\b)", re.I)
 
 
+#: a question ("Should we deploy on Friday?", «Можно ли выкатить в пятницу?»): a sentence ending in "?" that asks
+#: by its form (an interrogative or auxiliary first, or «ли»); "Friday deploys are fine?" is a claim with a "?"
+_QUESTION_SENTENCE = re.compile(
+    r"(?:^|(?<=[.!?;]))\s*(?:(?:should|shall|can|could|may|might|must|is|are|was|were|do|does|did|will|would|have|has|"
+    r"what|when|where|who|whom|which|why|how|whether|кто|что|когда|где|куда|почему|зачем|как|какой|какая|какие|"
+    r"сколько|разве|неужели)\b[^.!?;]*|[^.!?;]*\bли\b[^.!?;]*)\?", re.I)
+#: «за выходные», «за пятницу»: the period a report or a sum covers, not when the act happens
+_COVERS = re.compile(r"(?<![\w-])за\s+(?:эти\s+|прошл\w+\s+)?(?:выходн\w+|понедельник|вторник|сред[уы]|четверг|"
+                     r"пятниц[уы]|суббот[уы]|воскресень[ея])(?![\w-])", re.I)
+#: the answer that opens a reply to the question before it ("No, deploy it on Friday")
+_ANSWER = re.compile(r"^(?:yes|no|nope|yeah|да|нет)\s*[,.!:—–-]\s*", re.I)
+
+
+def claims(text: str) -> str:
+    """What a line claims: its questions dropped ("Should we deploy on Friday? Asking the user first." claims only
+    the second sentence; "No, …" answering it is not a negation), and the days a thing covers («отчёт за
+    выходные») left out of when it happens."""
+    if "?" in text:
+        marker = re.match(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?", text).group(0)
+        body = _ANSWER.sub("", _QUESTION_SENTENCE.sub(" ", text[len(marker):]).strip())
+        text = (marker + body) if body.strip(" -") else ""
+    if "за " in text:
+        text = _COVERS.sub(" ", text)
+    return text
+
+
 def moved_to(text: str) -> str:
     """A move states where a thing goes: "moved from 9:00 to 11:00", «перенесён с пятницы на четверг» say 11:00
     and Thursday; the value left behind is dropped before the line is analysed."""
@@ -152,6 +180,13 @@ def cites_user(text: str) -> bool:
 
 def _mentions(c: Analysis) -> bool:
     return (c.mention or cites_user(c.text)) and not (c.markers & _LICENSING)
+
+
+def _before_value(scope: str, value: str) -> str:
+    """A scope cut before the constraint's own value, when the scope finder took the choice in with the case ("for
+    the EU launch is `eu-west-1`"): the value chosen is not the case it is chosen for."""
+    at = scope.casefold().find(value.casefold().lstrip("!")) if len(value) > 2 else -1
+    return scope[:at].rstrip(" `«\"'") if at > 0 else scope
 
 
 def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
@@ -186,7 +221,7 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
     sub = sub or structural or window_moved(c, k)
     if sub and insufficient(c, k):
         sub = None  # "one approval is not enough" beside "two approvals" restates the minimum
-    if sub and cons.scope and not in_scope(c, cons.scope):
+    if sub and cons.scope and not in_scope(c, _before_value(cons.scope, sub[2])):
         sub = None  # another value outside the scope's case is that case's own
     if sub:
         slot, val, kval = sub
@@ -243,6 +278,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
             detail = f"the line {what} what the constraint rules out" if what != "bypasses" else detail
         elif gate_bypassed(c, k):
             detail = "it skips the approval the constraint requires"
+        elif cons.tier is Tier.DIRECTIVE and (pol := only_excepted(c, k)) is not None:
+            detail = pol[1]
         else:
             pol = licensed(c, k)
             if pol is None:
@@ -332,7 +369,10 @@ def arbitrate(index: ConstraintIndex, text: str | Line, tier: Tier | str, *, fil
     content = line.content.strip()
     if not line.body:
         return Arbitration("allow", cand_tier, content, file)
-    a = analyze(moved_to(content))  # the stamp-free content: Analysis.text is what the comparisons read
+    claim = claims(content)
+    if not claim:
+        return Arbitration("allow", cand_tier, content, file)  # a question asks, it claims nothing
+    a = analyze(moved_to(claim))  # the stamp-free content: Analysis.text is what the comparisons read
     if _mentions(a) and index.judge is None:
         return Arbitration("allow", cand_tier, content, file)  # check_conflict passes a mention against anything
     conflicts: list[Conflict] = []

@@ -58,7 +58,11 @@ def scope_frame(k: Analysis, scope: str) -> frozenset[str]:
 
 _WIDE = re.compile(r"\b(?:all|every|everywhere|any|always|permanent\w*|forever|from now on|for good|across|"
                    r"все|всех|всем|всё|везде|всегда|любо\w+|навсегда|постоянно|отныне|во всех|по всем)\b", re.I)
-_GENERAL = re.compile(r"\b(?:our|now|new|nowadays|в проекте|наш\w*|теперь|новы\w+)\b|"
+#: how often, not over which cases: "every night", «каждое утро» (the lexicon's FREQUENCY marker)
+_FREQUENCY = re.compile(r"\b(?:every|each)\s+(?:night|day|morning|evening|hour|week|month|year|minute|weekday)\b|"
+                        r"\bкажд\w+\s+(?:ночь|день|утро|вечер|час|неделю|месяц|год)\b", re.I)
+_GENERAL = re.compile(r"\b(?:our|now|new|nowadays|primary|default|в проекте|наш\w*|теперь|новы\w+|основн\w+|"
+                      r"главн\w+|по умолчанию)\b|"
                       r"\b(?:this|the whole|the entire|across the)\s+(?:project|repo|repository|monorepo|codebase|"
                       r"company|team|org|organi[sz]ation)\b|"
                       r"(?:в|во|по)\s+(?:этом|всем|всём|нашем)\s+(?:проекте|репозитории|монорепо|коде|компании)|"
@@ -80,6 +84,25 @@ def _scope_parts(scope: str) -> tuple[frozenset[str], frozenset[str]]:
     specific = {x.strip("`«»").casefold() for x in _SPECIFIC.findall(case)}
     specific = {x for x in specific if x not in {"only", "for"}}
     return frozenset(words), frozenset(specific)
+
+
+#: words of a scope that are neither its case nor its bound
+_BOUND_STOP = frozenset(stem(w) for w in ("only", "for", "the", "until", "while", "during", "только", "для", "пока",
+                                          "время", "before", "after", "within", "inside", "done", "ends", "over",
+                                          "не", "is", "are"))
+#: an additive particle: the claim holds in one more case ("on the new cluster too", «там тоже»)
+_ADDITIVE = re.compile(r"\b(?:too|also|as well|тоже|также|и там|и на)\b", re.I)
+
+
+def _acts_restated(choice: dict[str, float], c: Analysis) -> bool:
+    """A choice of acts ("skip the code review step") comes back whole: every act of it, at least two."""
+    acts = [x for x in choice if lexicon().kind.get(x) == "action"]
+    return len(acts) >= 2 and all(x in c.concepts for x in acts)
+
+
+def case_of(scope: str) -> str:
+    """The case part of a scope, before its time bound ("for hotfixes" of "for hotfixes during the freeze")."""
+    return _TEMPORAL.split(scope, maxsplit=1)[0]
 
 
 def _text_has(text: str, part: str) -> bool:
@@ -127,7 +150,8 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     # (or restated whole: "push without review" names nothing but acts, and all of them)
     if not (k_typed & c_typed) and not any(
             (x in c.concepts and (lx.kind.get(x) in {"value", "object"} or x.startswith("w:")))
-            or (x.startswith("v:") and x[2:] in c_vals) for x in choice) and not (best >= 1.0 and len(choice) >= 2):
+            or (x.startswith("v:") and x[2:] in c_vals) for x in choice) and not (best >= 1.0 and len(choice) >= 2) \
+            and not _acts_restated(choice, c):
         return None
     # A restatement keeps the choice's polarity: "No SQLite in production" does not restate "SQLite for the demo".
     k_sign = {x: sg for cl in k.clauses if not cl.exception for x, sg in cl.signs.items() if sg}
@@ -152,6 +176,18 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
             _text_has(c.text, x.strip("`«»").casefold()) for x in _SPECIFIC.findall(bound)
             if re.search(r"\d|`|«", x)):
         return None  # "until 3.0 ships" for «до релиза 3.0»: the line speaks of the bound itself
+    if bound.strip() and not c.report:
+        bound_words = {stem(w) for w in re.findall(r"[^\W\d_][\w-]*", _TEMPORAL.sub(" ", bound)) if len(w) > 2}
+        bound_words -= _BOUND_STOP
+        named_bound = bool(bound_words & stems(c.text))
+        if named_bound and _ADDITIVE.search(c.text):
+            return "widened"  # "7 days, on the new cluster too": the choice carried past its bound
+        case_words = {stem(w) for w in re.findall(r"[^\W\d_][\w-]*", case_of(scope)) if len(w) > 2} - _BOUND_STOP
+        rule = c.universal or any(cl.force in {"permit", "relax", "indiff", "oblige"} for cl in c.clauses)
+        if rule and case_words and case_words & stems(c.text) and not named_bound and not _TEMPORAL.search(c.text) \
+                and not any(s_ in when or s_ in {"TIME", "DAYPART"} for s_, _, _ in c.values):
+            return "dropped"  # "for hotfixes during the freeze" -> "hotfixes may": the case kept as a rule, its time
+            # dropped (a plain statement of the present is inside any time bound: "prod runs on Redis too")
     # a month or date that names the scope's case ("the report for November"), not its time bound: kept kind
     # without it is the kind in general («в отчётах» for «для отчёта за ноябрь»)
     case = _TEMPORAL.split(scope, maxsplit=1)[0]
@@ -161,7 +197,8 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
             and not c.report:
         return "widened"
     matched = {x.removeprefix("v:") for x in choice if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals)}
-    if (c.universal or _WIDE.search(c.text)) and (best >= 0.75 or len(matched | (k_typed & c_typed)) >= 2):
+    if (c.universal or _WIDE.search(_FREQUENCY.sub(" ", c.text))) and (
+            best >= 0.75 or len(matched | (k_typed & c_typed)) >= 2):
         return "widened"  # restating more than the bare value: "all X", "permanently", «во всех»
     if not kept_words and not (scope_ids & c.concepts) and _GENERAL.search(c.text):
         return "widened"  # "new services", "our Python version … now": a general claim, the scope dropped

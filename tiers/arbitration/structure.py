@@ -65,7 +65,9 @@ class Shape:
             return True
         if self.addresses and ("@" in text or "." in text):
             return True
-        if (self.templates or self.forms) and "`" in text:
+        if (self.templates or self.forms) and ("`" in text or _PLAIN_TEMPLATE.search(text)):
+            return True
+        if self.numbers and _ONE_PERIOD.search(text):
             return True
         if self.order and _ORDER_WORDS.search(text):
             return True
@@ -89,7 +91,7 @@ _URL = re.compile(r"\bhttps?://[^\s`'\")>]+|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io
                   r"host|cloud|internal|local|site|ai|рф)\b(?![.\w-]*@)", re.I)
 #: a cloud region or zone: "eu-west-1", "us-east-1", "ru-central1-a", "europe-west4" (a digit in it)
 _REGION = re.compile(r"\b[a-z]{2,6}(?:-[a-z]+){1,2}-?\d{1,2}(?:-[a-z]|[a-z])?\b", re.I)
-_NUMBER = re.compile(r"(?<![\w.,/-])([€$£]|₽)?\s?(\d{1,3}(?:[ ,\u00a0\u202f]\d{3})+|\d+(?:[.,]\d+)?)(?![\w.-]*[/@])"
+_NUMBER = re.compile(r"(?:(?<![\w.,/-])|(?<=(?<![\w.-])v))([€$£]|₽)?\s?(\d{1,3}(?:[ ,\u00a0\u202f]\d{3})+|\d+(?:[.,]\d+)?)(?![\w.-]*[/@])"
                      r"(?:\s?([%€$£₽]|[^\W\d_]{1,14}\.?))?", re.U)
 _MONTH = (r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?|(?:янв|фев|мар|апр|ма[йя]|июн|июл|авг|"
           r"сен|окт|ноя|дек)[а-я]*\.?)")
@@ -102,7 +104,8 @@ _NAME = re.compile(r"(?<![\w`@./-])([A-ZА-ЯЁ][a-zа-яё]{2,}(?:-[A-ZА-ЯЁ]
 _PATH = re.compile(r"^(?:[~.]?/|\.)?[\w.-]+(?:/[\w.-]*)+$|^[\w-]+\.[a-z0-9]{1,5}$|^\.[\w.-]+$")
 _KEYED = re.compile(r"^[^:—–=]{2,60}?(?::|\s[—–-]\s|=)\s*\S")
 _TEMPLATE_CONTEXT = re.compile(
-    r"\b(?:format\w*|nam(?:e|es|ed|ing)|follow\w*|pattern|template|convention|e\.g\.|like|style|"
+    r"\b(?:format\w*|nam(?:e|es|ed|ing)|number(?:s|ed|ing)?|follow\w*|pattern|template|convention|e\.g\.|like|style|"
+    r"нумерац\w*|"
     r"формат\w*|называ\w*|именова\w*|имена|шаблон\w*|например|вида|вид)\b", re.I)
 _LIMIT = re.compile(r"\b(?:up to|max(?:imum)?|at most|no more than|not more than|limit\w*|cap|under|below|over|above|"
                     r"more than|less than|at least|min(?:imum)?|свыше|больше|меньше|минимум|не меньше|"
@@ -140,6 +143,12 @@ _WORD_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "
                "восемь": 8, "девять": 9, "десять": 10}
 
 
+#: one period named by an article after a preposition of duration ("for a month", "within one week", «на один год»):
+#: an amount of 1 ("twice a week" is a rate, not an amount)
+_ONE_PERIOD = re.compile(r"(?:(?<=\bfor )|(?<=\bover )|(?<=\bafter )|(?<=\bwithin ))(a|an|one)\s+(?:day|week|month|year)"
+                         r"(?![\w-])|(?:(?<=\bна )|(?<=\bчерез ))(один|одну)\s+(?:день|неделю|месяц|год)(?![\w-])", re.I)
+
+
 def _times_digits(m: re.Match) -> str:
     """"twice" -> "2 times", «дважды» -> «2 раза», "two" -> "2": the count in digits (the words keep their
     length, so the positions of the line stay)."""
@@ -150,7 +159,7 @@ def _times_digits(m: re.Match) -> str:
     return (f"{n} times" if word.isascii() else f"{n} раза").ljust(len(word))
 
 
-_ORDER_WORDS = re.compile(r"\b(?:first|then|after|order|next|followed|escalat\w*|rotation|сначала|потом|затем|"
+_ORDER_WORDS = re.compile(r"\b(?:first|then|after|before|перед|order|next|followed|escalat\w*|rotation|сначала|потом|затем|"
                           r"после|порядок|порядку|очеред\w*|первы\w*|перв\w+|за ней|за ним|следом|rota|roster|график\w*)\b|→|->|>", re.I)
 _FIRST = re.compile(r"\b(?:first|primary|первы\w*|перв\w+|сначала)\b", re.I)
 _REPORT = re.compile(r"^\s*(?:[-*]\s+)?(?:\d{1,2}:\d{2}\s|\d{4}-\d{2}-\d{2}\b)|\b(?:was|were|went|happened|ran|scaled|"
@@ -165,15 +174,18 @@ _UNITS = {
     "GBP": ("£", "gbp", "pound", "pounds", "фунт", "фунтов"),
     "RUB": ("₽", "rub", "руб", "руб.", "рубль", "рублей", "рубля", "р", "р."),
     "%": ("%", "percent", "процент", "процентов", "процента"),
-    "min": ("min", "mins", "minute", "minutes", "мин", "мин.", "минут", "минуты", "минута"),
-    "h": ("h", "hour", "hours", "ч", "час", "часа", "часов"),
-    "s": ("s", "sec", "secs", "second", "seconds", "сек", "секунд", "секунды"),
+    "min": ("min", "mins", "minute", "minutes", "мин", "мин.", "минут", "минуты", "минута", "минуту"),
+    "h": ("h", "hour", "hours", "hr", "hrs", "ч", "час", "часа", "часов"),
+    "s": ("s", "sec", "secs", "second", "seconds", "сек", "секунд", "секунды", "секунда", "секунду"),
     "ms": ("ms", "мс",),
     "day": ("day", "days", "день", "дня", "дней", "сутки", "суток"),
+    "week": ("week", "weeks", "wk", "wks", "неделя", "недели", "недель", "неделю", "нед"),
+    "month": ("month", "months", "mo", "месяц", "месяца", "месяцев", "мес"),
+    "year": ("year", "years", "yr", "yrs", "год", "года", "лет"),
     "chars": ("char", "chars", "character", "characters", "символ", "символа", "символов", "знаков", "знака",
               "columns", "cols"),
     "people": ("people", "persons", "guests", "человек", "гостей", "участников"),
-    "px": ("px", "пикселей"),
+    "px": ("px", "pixel", "pixels", "пикселей", "пикселя", "пиксель", "пикс"),
     "times": ("times", "time", "раз", "раза"),
     "req": ("requests", "request", "req", "rps", "запросов", "запроса"),
 }
@@ -199,7 +211,8 @@ _UNIT_OF = {form: cls for cls, forms in _UNITS.items() for form in forms}
 #: Units of one dimension, each as a multiple of the dimension's base: "2 h" and "120 min" are one amount, "5000 ms"
 #: and "30 s" are two (sizes in binary multiples, as the tools that state them count: 1 GB = 1024 MB).
 _DIMENSION = {"ms": ("time", 0.001), "s": ("time", 1.0), "min": ("time", 60.0), "h": ("time", 3600.0),
-              "day": ("time", 86400.0), "KB": ("size", 1024.0), "MB": ("size", 1024.0 ** 2),
+              "day": ("time", 86400.0), "week": ("time", 7 * 86400.0), "month": ("time", 30 * 86400.0),
+              "year": ("time", 365 * 86400.0), "KB": ("size", 1024.0), "MB": ("size", 1024.0 ** 2),
               "GB": ("size", 1024.0 ** 3)}
 
 
@@ -305,11 +318,23 @@ _LENGTH_STEMS = frozenset({"lengt", "dlin", "dlina", "width", "shiri"})
 _LINE_WORD = re.compile(r"\b(?:lines?|строк\w*)\b", re.I)
 
 
+#: the period of a rate after its unit: "… per minute", "… a second", "/h", «… в секунду», «… за час»
+_PER = re.compile(r"\s*(?:per|a|an|each|every|/|в|за)\s*(second|sec|minute|min|hour|hr|h|day|секунду|минуту|час|день|"
+                  r"сутки)\b", re.I)
+#: an adjective of dimension after an amount and its unit names what it measures ("640 px wide", «2 м в длину»)
+_DIMENSION_NOUN = {"wide": "width", "long": "lengt", "high": "heigh", "tall": "heigh", "deep": "depth",
+                   "heavy": "weigh", "ширину": "shiri", "длину": "dlin", "высоту": "visot"}
+_DIMENSION_WORD = re.compile(r"\s*(?:[^\W\d_]+\.?\s+)?(?:в\s+)?(wide|long|high|tall|deep|heavy|ширину|длину|высоту)\b",
+                             re.I)
+
+
 def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number, ...]:
     # code, addresses, regions, clock times and dates are not amounts (dates are the concept layer's)
     masked = _NOT_AMOUNT.sub(_blank, body)
     if _TIMES_WORDS.search(masked):
         masked = _TIMES_WORDS.sub(_times_digits, masked)
+    if _ONE_PERIOD.search(masked):
+        masked = _ONE_PERIOD.sub(lambda m: "1".ljust(len(m.group(1) or m.group(2))) + m.group(0)[len(m.group(1) or m.group(2)):], masked)
     out = []
     for m in _NUMBER.finditer(masked):
         value = _parse_number(m.group(2))
@@ -327,11 +352,20 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
         if key_end >= 0 and m.start() > key_end:
             anchors |= key_stems  # "Target Java version for services: 17"
         if after and unit is None and after.casefold() not in _STOP and after.casefold() not in _NOT_UNIT \
-                and len(after) > 2:
+                and len(after) > 2 and not after.isupper():  # "Node 18 LTS": an acronym after it is a label
             unit = "w:" + stem(after.rstrip("."))  # "9 nodes", "14 pods": a counted thing
         # "upgrade to 20", «обновляем до 20»: a preposition after a verb of setting names a target, not a limit
         limit = (bool(_LIMIT.search(masked[max(0, m.start() - 24):m.start()])) and not _TARGET.search(prefix)) or bool(
             re.match(r"\s*(?:max|maximum|максимум)\b", masked[m.end():], re.I))
+        per = _PER.match(masked, m.end()) if unit is not None and unit not in _DIMENSION else None
+        if per and _UNIT_OF.get(per.group(1).casefold()) == "day":
+            per = None  # "3 meetings a day" is a quota of a day, compared as a count
+        if per:  # "600 requests per minute", «10 запросов в секунду»: a rate, compared per second
+            seconds = _DIMENSION[_UNIT_OF[per.group(1).casefold()]][1]
+            unit, value = f"{unit}/s", value / seconds
+        dim = _DIMENSION_WORD.match(masked, m.end())
+        if dim:
+            anchors.add(_DIMENSION_NOUN[dim.group(1).casefold()])  # "640 pixels wide" is a width
         if unit is None and anchors & _LENGTH_STEMS and _LINE_WORD.search(body):
             unit = "chars"  # "max line length is 100", «длина строки 120»: a line's length counts characters
         near, rest = masked[max(0, m.start() - 24):m.start()], masked[m.end():m.end() + 40]
@@ -357,6 +391,9 @@ _ROUTED_TO = re.compile(r"\b(?:go(?:es)?|sent|send[s]?|rout(?:e[sd]?|ing)|assign
                         re.I)
 
 
+_VERSION_AFTER = re.compile(r"\s*v?\d")
+
+
 def _people(body: str) -> list[tuple[int, str]]:
     out = []
     masked = _CODE.sub(lambda m: " " * len(m.group(0)), body)
@@ -371,6 +408,8 @@ def _people(body: str) -> list[tuple[int, str]]:
             continue  # "in Madrid", "to Frankfurt", «в Казани»: a place; "questions go to Tomasz": a person
         if not _unknown(word):
             continue  # a known word (a tool, a city, a weekday), not a person
+        if _VERSION_AFTER.match(masked, m.end()):
+            continue  # "Node 18", "Kotlin v2.0": a product and its version
         out.append((m.start(), name_key(word)))
     return out
 
@@ -379,7 +418,8 @@ def _people(body: str) -> list[tuple[int, str]]:
 def shape(text: str) -> Shape:
     """The structural values of ``text`` (one memory line)."""
     body = _strip(text)
-    digits = _DIGIT.search(body) is not None or _TIMES_WORDS.search(body) is not None
+    digits = _DIGIT.search(body) is not None or _TIMES_WORDS.search(body) is not None or \
+        _ONE_PERIOD.search(body) is not None
     code = frozenset(c.strip().casefold() for c in _CODE.findall(body)) if "`" in body else frozenset()
     keyed = bool(_KEYED.match(body))
     key_stems: frozenset[str] = frozenset()
@@ -396,6 +436,10 @@ def shape(text: str) -> Shape:
                           or (_TEMPLATE_CONTEXT.search(body) and re.search(r"[\w][/(\[:_-]|[\])][\s:]", c))))
     forms = frozenset() if not code else frozenset(_skeleton(c) for c in _CODE.findall(body) if not _PATH.match(c) and (
         re.search(r"[<{]", c) or re.search(r"[\w][/(\[:_-]|[\])][\s:]", c)))
+    if _PLAIN_TEMPLATE.search(body) and _TEMPLATE_CONTEXT.search(body):
+        # a template written as text in a line about names or formats ("name branches release/YYYY.MM")
+        plain = frozenset(_skeleton(t.rstrip(".,;:)")) for t in _PLAIN_TEMPLATE.findall(_CODE.sub(" ", body)))
+        templates, forms = templates | plain, forms | plain
     people_at = _people(body)
     lm = _NAME.match(body)
     lead = name_key(lm.group(1)) if lm and _unknown(lm.group(1)) else None
@@ -419,7 +463,16 @@ _ORDER_SPLIT = re.compile(r"\s*(?:→|->|=>|>|,?\s*\b(?:and\s+)?then\b|,?\s*\b(?
                           r"следом)\b|,?\s*\bfollowed\s+by\b|[,;])\s*", re.I)
 #: words of an ordered list that are not its items
 _ORDER_STOP = frozenset(stem(w) for w in """first second third last then next order sequence goes go always
-сначала первым первой первый потом затем порядок порядке очередь""".split())
+afterwards later after before end сначала первым первой первый потом затем порядок порядке очередь после перед
+конце напоследок""".split())
+
+
+#: a word that puts its clause later in a sequence, and the "and" that joins the clause to the one before it
+_LATER = re.compile(r"\b(?:afterwards|after that|later|at the end|last|in the end|после этого|в конце|напоследок|"
+                    r"потом)\b", re.I)
+_AND = re.compile(r"\s*(?:,\s*|\b)(?:and|и|а)\b\s*", re.I)
+_BEFORE_AFTER = re.compile(r"\s+(?:before|after|перед|после)\s+", re.I)
+_AFTER_WORDS = frozenset({"after", "после"})
 
 
 @functools.lru_cache(maxsize=65536)
@@ -428,9 +481,20 @@ def _ordered(body: str) -> tuple[frozenset[str], ...]:
     if not _ORDER_WORDS.search(body):
         return ()
     text = _CODE.sub(lambda m: " " + m.group(1).replace(" ", "_") + " ", body) if "`" in body else body
+    if ":" in text and _ORDER_SPLIT.search(text.split(":", 1)[0]) is None:
+        text = text.split(":", 1)[1]  # "Release flow: A first, then B": the label is not an item
+    pieces = _ORDER_SPLIT.split(text)
+    if len(pieces) == 1 and _LATER.search(text):
+        pieces = _AND.split(text)  # "publish first and tag it afterwards"
+    if len(pieces) == 1:
+        m = _BEFORE_AFTER.search(text)
+        if m:  # "tag before publishing"; "publish after tagging" is the other way round
+            pieces = [text[:m.start()], text[m.end():]]
+            if m.group(0).strip().casefold() in _AFTER_WORDS:
+                pieces.reverse()
     parts = [frozenset(stem(w) for w in _WORD.findall(part.casefold())
                        if w not in _STOP and stem(w) not in _ORDER_STOP)
-             for part in _ORDER_SPLIT.split(text)]
+             for part in pieces]
     parts = [p for p in parts if p]
     return tuple(parts) if len(parts) >= 2 else ()
 
@@ -507,15 +571,23 @@ def stems(text: str) -> frozenset[str]:
     """The content-word stems of a line (not names, code spans, numbers or stop words): what two lines about the
     same slot share, whatever their values."""
     body = _strip(text)
-    names = {name_key(m.group(1)) for m in _NAME.finditer(body)}
+    names = {key for _, key in _people(body)}  # a capital that starts the line is a word («Бот работает …»)
     folded = body.casefold()
     return frozenset(stem(w) for w in _WORD.findall(_CODE.sub(" ", folded) if "`" in folded else folded)
                      if w not in _STOP and len(w) > 2 and not (names and name_key(w) in names))
 
 
+#: a template outside a code span: a token with a placeholder (``<ticket>``, ``{slug}``) or a run of placeholder
+#: letters (YYYY, MM, DD, NNN, XXX) joined to other parts by / . _ -
+_PLACEHOLDER = r"(?:<[^<>\s]+>|\{[^{}\s]+\}|\b(?:YYYY|YY|MM|DD|HH|N{2,}|X{2,})\b)"
+_PLAIN_TEMPLATE = re.compile(rf"(?<![\w`])(?=[^\s`]*{_PLACEHOLDER})[^\s`]*[/._-][^\s`]*|(?<![\w`])[\w-]*<[^<>\s]+>[\w/.-]*")
+
+
 def _skeleton(code: str) -> str:
-    """A template's comparable form: placeholders (``<ticket>``, ``{slug}``, ``TICKET-123``) reduced to one mark."""
-    t = code.strip().casefold()
+    """A template's comparable form: placeholders (``<ticket>``, ``{slug}``, ``TICKET-123``, YYYY) reduced to one
+    mark."""
+    t = re.sub(r"\b(?:YYYY|YY|MM|DD|HH|N{2,}|X{2,})\b", "○", code.strip())
+    t = t.casefold()
     t = re.sub(r"<[^>]*>|\{[^}]*\}", "○", t)
     t = re.sub(r"\b[a-z]+-\d+\b", "○", t)
     return t
@@ -572,15 +644,21 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
     # a number of the same measure
     k_values = {measure(n) for n in k.numbers}
     c_stems = stems(c.text) if c.numbers else frozenset()
+    k_stems = stems(k.text) if c.numbers else frozenset()
     for cn in c.numbers:
         if c.report:
             continue
         c_dim, c_amount = measure(cn)
         for kn in k.numbers:
             # the word the constraint's number is anchored to, named again beside an amount in a unit
-            keyed_again = cn.unit is not None and cn.unit[:2] != "w:" and bool(kn.anchors & c_stems)
+            # (or the word the candidate's amount is anchored to is one the constraint names: «Сессию держим 1 час»
+            # against «сессия живёт 20 минут»)
+            keyed_again = cn.unit is not None and cn.unit[:2] != "w:" and bool(
+                kn.anchors & c_stems or cn.anchors & k_stems)
             if not (cn.limit or setting or keyed_again or cn.anchors & kn.anchors) or (kn.limit and not cn.limit):
                 continue  # an amount beside a limit is a case of it (the threshold rule's), not another limit
+            if other_thing(c.text, k.text, kn.anchors & (cn.anchors | c_stems)):
+                continue  # "the DB query timeout" is not "the HTTP timeout"
             k_dim, k_amount = measure(kn)
             # one dimension (seconds and milliseconds, MB and GB) is one measure, compared after conversion
             same_measure = (c_dim is not None and c_dim == k_dim and (c_dim[:2] != "w:" or kn.anchors
@@ -635,7 +713,12 @@ def one_amount(c_text: str, k_text: str, c_value: str, k_value: str) -> bool:
         return False
     c_m = {measure(n) for n in shape(c_text).numbers if n.value == cv and n.unit in _DIMENSION}
     k_m = {measure(n) for n in shape(k_text).numbers if n.value == kv and n.unit in _DIMENSION}
-    return any(cd == kd and _same_amount(ca, ka) for cd, ca in c_m for kd, ka in k_m)
+    if any(cd == kd and _same_amount(ca, ka) for cd, ca in c_m for kd, ka in k_m):
+        return True
+    # rates are compared per second ("600 requests per minute" is "10 requests a second")
+    c_r = {(n.unit, n.value) for n in shape(c_text).numbers if n.unit and n.unit.endswith("/s")}
+    k_r = {(n.unit, n.value) for n in shape(k_text).numbers if n.unit and n.unit.endswith("/s")}
+    return any(cu == ku and _same_amount(ca, ka) for cu, ca in c_r for ku, ka in k_r)
 
 
 def _same_amount(a: float, b: float) -> bool:
@@ -646,3 +729,39 @@ def _shown(n: Number) -> str:
     v = int(n.value) if n.value == int(n.value) else n.value
     unit = n.unit[2:] if n.unit and n.unit.startswith("w:") else n.unit
     return f"{v} {unit}" if unit else str(v)
+
+
+_PAIR = re.compile(r"([^\W\d_][\w-]*)[ \t]+(?=([^\W\d_][\w-]*))")
+
+
+@functools.lru_cache(maxsize=8192)
+def _modifiers(text: str, anchor: str) -> frozenset[str]:
+    """The stems of the nouns right before a common noun whose stem is ``anchor``, with only a space between ("DB
+    query timeout" → {"query"}; not a verb: "targets Node", "run Python"; not a capitalized name after it)."""
+    from ..concepts import analyze as _analyze, lexicon as _lexicon
+
+    kind = _lexicon().kind
+    out = set()
+    for m in _PAIR.finditer(_strip(text)):
+        word, head = m.group(1), m.group(2)
+        if stem(head.casefold()) != anchor or not head.islower() or word.casefold() in _STOP or len(word) < 2:
+            continue
+        if word.isascii() and word.islower() and word.endswith("s") and not word.endswith("ss"):
+            continue  # "targets", "runs": a verb
+        if any(kind.get(x) == "action" for x in _analyze(word).concepts):
+            continue
+        out.add(stem(word.casefold()))
+    return frozenset(out)
+
+
+def other_thing(c_text: str, k_text: str, anchors: frozenset[str]) -> bool:
+    """The two lines put different words before the anchor they share, neither named by the other line ("The DB
+    query timeout" against "the HTTP timeout"): amounts of two things of one kind."""
+    if not anchors:
+        return False
+    c_stems, k_stems = stems(c_text), stems(k_text)
+    for a in anchors:
+        cm, km = _modifiers(c_text, a), _modifiers(k_text, a)
+        if cm and km and not (cm & k_stems) and not (km & c_stems):
+            return True
+    return False

@@ -6,8 +6,11 @@ key's value); ``tiers.concepts`` extracts (slot, value, sign) per clause.
 
 from __future__ import annotations
 
+import re
+
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
-from .structure import one_amount
+from .phrasing import artifact_modifiers
+from .structure import one_amount, other_thing, shape, stems
 
 
 def shared_signs(cc: Clause, kc: Clause) -> list[str]:
@@ -59,7 +62,9 @@ LIGHT = {"USE_TOOL", "CHANGE", "ADD", "WRITE", "SWITCH"}
 #: Slots that say when something happens: a value of them belongs to the act of its clause.
 WHEN_SLOTS = frozenset({"DATE", "TIME", "DAYPART", "DOM"})
 #: Acts that set when another act happens (moving the standup sets the standup's time, not a time of its own).
-_TIMING_ACTS = frozenset({"SCHEDULE", "MOVE", "BOOK_V", "SWITCH", "CHANGE", "DO", "GET", "GO", "USE_TOOL", "ADD"})
+#: Running a thing at a time is the thing at that time ("run the backup at 04:00").
+_TIMING_ACTS = frozenset({"SCHEDULE", "MOVE", "BOOK_V", "SWITCH", "CHANGE", "DO", "GET", "GO", "USE_TOOL", "ADD",
+                          "RUN"})
 
 
 def own_act(ccl: Clause, kcl: Clause) -> bool:
@@ -90,6 +95,7 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
         return None
     kv, cv = values_by_slot(k), values_by_slot(c)
     lx = lexicon()
+    mods = artifact_modifiers(c.text)  # "customer email templates" gives no channel
     for slot, cvals in cv.items():
         kvals = kv.get(slot)
         if not kvals or slot == "MONTH_V":
@@ -99,7 +105,7 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
         ruled = bool(k_neg) and (slot in lx.slot_of.values() or slot == "NAME" or slot in SHAPE_SLOTS)
         k_pos = [(v, cl) for v, sg, cl in kvals if sg > 0]
         for val, sg, ccl in cvals:
-            if sg <= 0:
+            if sg <= 0 or (mods and val in mods and ccl.force == "assert"):
                 continue
             if (ruled and any(same_value(slot, val, nv) for nv in k_neg)
                     and not any(same_value(slot, val, pv) for pv, _ in k_pos)):
@@ -136,9 +142,19 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     continue
                 if slot in WHEN_SLOTS and own_act(ccl, kcl):
                     continue  # "tables are released at 18:00" beside "book for 19:30": another act's time
+                if slot == "DAYPART" and any(s2 == "TIME" for s2, _, _ in kcl.values) and any(
+                        s2 == "TIME" for s2, _, _ in ccl.values):
+                    continue  # parts of the day read off clock times: the times are compared, not their parts
+                if slot == "TIME" and len(set(pvs)) == 2:
+                    continue  # a window ("02:00–04:00"): a time in or out of it is window_moved's to judge
                 if any(cl2.signs.get(x, 0) < 0 < kcl.signs.get(x, 0) for cl2 in c.clauses for x in cl2.local_neg):
                     continue  # "outside staging, the cache is Memcached": the line places itself outside this case
                 if slot.startswith("NUM:"):
+                    if _within_limit(k.text, pvs[0], c.text, val):
+                        continue  # an amount within a limit ("1200" beside «до 1500 рублей») is a case of it
+                    anchors = frozenset(a for n in shape(k.text).numbers for a in n.anchors)
+                    if other_thing(c.text, k.text, anchors & stems(c.text)):
+                        continue  # "the DB query timeout" is not "the HTTP timeout"
                     if slot[4:] in ccl.signs and not one_amount(c.text, k.text, val, pvs[0]):
                         return slot, val, pvs[0]
                     continue
@@ -150,6 +166,8 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                                if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) not in {"qualifier"}]
                 lonely = len([x for x in ccl.content if not lx.slot_of.get(x)]) <= 2 and (
                     slot in ccl.direct or any(x in k.concepts for x in ccl.content if lx.slot_of.get(x) != slot))
+                if slot in PERSONAL_SLOTS and not anchors and _someone_else(c):
+                    continue  # "the vendor's support team sits in America/Chicago": another's setting
                 if anchors or (lonely and slot not in {"DATE", "TIME", "DAY", "PROPER", "DOM"}) \
                         or slot in PERSONAL_SLOTS \
                         or slot.startswith("KEY:"):
@@ -157,6 +175,29 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
     return None
 
 
+
+
+def _within_limit(k_text: str, k_value: str, c_text: str, c_value: str) -> bool:
+    """The constraint states ``k_value`` as an upper limit ("up to 1500", «до 1500 рублей»; not a minimum) and the
+    candidate gives an amount within it that is not a limit of its own."""
+    try:
+        kv, cv = float(k_value.replace(",", ".")), float(c_value.replace(",", "."))
+    except ValueError:
+        return False
+    if not any(n.limit and n.bound != "min" and abs(n.value - kv) < 1e-9 for n in shape(k_text).numbers):
+        return False
+    return cv <= kv and not any(n.limit and abs(n.value - cv) < 1e-9 for n in shape(c_text).numbers)
+
+
+#: another party whose settings a line may give: a vendor, a client, a colleague, a team
+_OTHER_PARTY = re.compile(r"\b(?:vendor|client|customer|colleague|partner|team|contractor|supplier)s?(?:'s)?\b|"
+                          r"(?<![\w-])(?:у|для)\s+(?:клиент|коллег|подрядчик|партн[её]р|поставщик|команд)\w*", re.I)
+
+
+def _someone_else(c: Analysis) -> bool:
+    """The candidate gives a setting of another party than the user: it names no user and names a vendor, a
+    client, a colleague or a team ("the vendor's support team sits in America/Chicago")."""
+    return "USER_G" not in c.concepts and _OTHER_PARTY.search(c.text) is not None
 
 
 def _window(times: list[str]) -> tuple[str, str] | None:
@@ -174,7 +215,7 @@ def window_moved(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
     lx = lexicon()
     c_times = [v for cl in c.clauses if not cl.exception for s, v, sg in cl.values if s == "TIME" and sg > 0]
     cw = _window(c_times)
-    if cw is None:
+    if cw is None and len(set(c_times)) != 1:
         return None
     c_topic = {x for cl in c.clauses for x in cl.direct if lx.kind.get(x) in {"action", "object"}}
     for kc in k.clauses:
@@ -184,6 +225,22 @@ def window_moved(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
         if kw is None or kw == cw:
             continue
         topic = {x for x in kc.direct if lx.kind.get(x) in {"action", "object"}} & c_topic
-        if topic - {"CONTACT"}:
-            return "window", "–".join(cw), "–".join(kw)
+        if not topic - {"CONTACT"}:
+            continue
+        lo, hi = _minutes(kw[0]), _minutes(kw[1])
+        if cw is None:
+            # one time: inside the window it is a case of it; outside, the act is set where the rule does not allow
+            # it ("calls can be booked from 9:00" against «созвоны только с 11 до 17»), unless it is another act's
+            t = _minutes(c_times[0])
+            if lo <= t < hi or any(own_act(cl, kc) for cl in c.clauses if not cl.exception):
+                continue
+            return "window", c_times[0], "–".join(kw)
+        if lo <= _minutes(cw[0]) and _minutes(cw[1]) <= hi:
+            continue  # "this Sunday's maintenance runs 02:30–03:30" inside "02:00–04:00": a case of the window
+        return "window", "–".join(cw), "–".join(kw)
     return None
+
+
+def _minutes(v: str) -> int:
+    h, m = v.split(":")
+    return int(h) * 60 + int(m)

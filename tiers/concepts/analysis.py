@@ -67,6 +67,10 @@ def _analyze(prepared: Line) -> Analysis:
     norm = prepared.normalized
     if " on" in norm or " off" in norm:
         norm = _particles(norm)
+    if _CLOCK_NEEDS.search(norm):
+        norm = clock_hours(norm)
+    if "-free" in norm:  # "meat- and fish-free", "gluten-free": without them
+        norm = _FREE_OF.sub(lambda m: "free of " + " and ".join(x for x in m.groups() if x), norm)
     texts, kinds, codes, infos, flags, line_flags = _line_tokens(norm, memos, lx)
     n_tok = len(texts)
     marker_starts, content_starts, lexical_toks, split_cands, value_toks = _token_roles(flags)
@@ -84,7 +88,15 @@ def _analyze(prepared: Line) -> Analysis:
     content_spans = _scan_starts(texts, kinds, codes, infos, 5, content_starts, False)
     marker_list: list[tuple[int, set[str]]] = []  # (start token, markers) of each marker span (never changed)
     marker_tokens: set[int] = set()
+    label: set[int] = set()  # the tokens of a provenance label ("The user asked:"): who said it, not what
     for s, e, ids in marker_spans:
+        if "USER_MARKER" in ids:
+            label.update(range(s, e))
+        if "MENTION" in ids and e == s + 1 and texts[s].startswith(_REMINDER_WORDS) and not _labels(texts, kinds, e):
+            # «Напоминания шлём в 9:30», "reminders go out at 8": reminders as the subject, not a label
+            ids = ids - {"MENTION"}
+            if not ids:
+                continue
         marker_list.append((s, ids))
         if e == s + 1:
             marker_tokens.add(s)
@@ -93,6 +105,10 @@ def _analyze(prepared: Line) -> Analysis:
     covered_by_content = set()
     concept_at: list[tuple[int, set[str]]] = []
     span_end: dict[int, int] = {}  # a concept's end token where it is not the next one (looked up with a default)
+    if label:
+        # (the user it names stays: the constraints' weights are measured with it)
+        content_spans = [sp if sp[0] not in label else (sp[0], sp[1], sp[2] & _LABEL_KEEPS) for sp in content_spans]
+        content_spans = [sp for sp in content_spans if sp[2]]
     for s, e, ids in content_spans:
         concept_at.append((s, ids))
         span_end[s] = e
@@ -130,6 +146,14 @@ def _analyze(prepared: Line) -> Analysis:
         if ids is None:
             ids = wmemo[key] = {"w:" + _stem(key)}  # shared by the lines holding the word: never changed
         concept_at.append((i, ids))
+        if kind in {"word", "path"} and t.find(".", 1) > 0:
+            # a dotted name whose first part is a known tool ("unittest.testcase", "react.component"): the tool
+            head = t.split(".", 1)[0]
+            entry = ext_memo.get(head, 0)
+            if entry == 0:
+                entry = ext_memo[head] = _scan_entry(head, lx.content, lx.content_prefix)
+            if entry is not None and entry[0] and any(lx.slot_of.get(c) for c in entry[1]):
+                concept_at.append((i, entry[1]))
         ext = _EXT.search(t) if kind in {"word", "path"} and t.find(".", 1) > 0 else None  # "." in t[1:]
         if ext:
             # a file extension alone: what _match_at finds for a one-token list, the best one-token pattern
@@ -219,6 +243,7 @@ def _analyze(prepared: Line) -> Analysis:
         ru_neg = False
         only_pos: list[int] = []
         markers = cl.markers
+        relaxed = False  # "optional, not required": one relaxation said twice denies once
         for k, ms in marker_list:
             if k < s:
                 continue
@@ -226,6 +251,10 @@ def _analyze(prepared: Line) -> Analysis:
                 break
             for m in ms:
                 markers.add(m)
+                if m == "RELAX":
+                    if relaxed:
+                        continue
+                    relaxed = True
                 if m == "NEG" or m == "RELAX":
                     if m == "NEG" and _cyrillic_first(texts[k]):
                         ru_neg = True  # negative concord: «никогда не», «ничего не» deny once
@@ -396,6 +425,22 @@ def _analyze(prepared: Line) -> Analysis:
                          "INDIFF" in line_markers)
 
 
+#: "X-free", "X- and Y-free": free of X (and Y)
+_FREE_OF = _lazy(r"\b(?:([a-z]+)-\s+(?:and|or)\s+)?([a-z]+)-free\b")
+#: reminder words: a mention when they label the line ("Reminder:", «Напоминание —», "reminder that …")
+_REMINDER_WORDS = ("reminder", "напоминани")
+_LABEL_NEXT = frozenset({":", "—", "–", "-", "(", "that", "что"})
+
+
+def _labels(texts: list, kinds: list, at: int) -> bool:
+    """The token at ``at`` (after a reminder word) makes that word a label: a colon or dash, "that", «о»; or the
+    line ends there."""
+    return at >= len(texts) or texts[at] in _LABEL_NEXT or kinds[at] == "punct" and texts[at] not in {",", "."}
+
+
+#: What a provenance label's words mean in the claim: only the user it names ("asked" in "The user asked:" is no
+#: request for approval).
+_LABEL_KEEPS = frozenset({"USER_G"})
 #: The first item of a tuple (a sort key called in C).
 _first = itemgetter(0)
 
@@ -420,3 +465,51 @@ def _particles(norm: str) -> str:
 #: A participle or adjective with a negative prefix: English "un" + a word ending in -ed/-able/-ible (not "under…",
 #: "uni…"), Russian «не» + a participle in -нн- («неподписанный», «незашифрованные»). Group 1: the word negated.
 _NEG_PREFIXED = _lazy(r"^un(?!der|i|til|less)([a-z]{3,}(?:ed|able|ible))$|^не(?!до)([а-я]{3,}нн[а-я]{1,4})$")
+
+
+#: an hour written without minutes: "9 am", "7pm", «9 утра», «7 вечера», «с 11 до 17», «после 19», "from 10 to 16"
+_CLOCK_NEEDS = _lazy(r"\d\s?(?:am|pm|a\.m\.|p\.m\.|утра|вечера|дня|ночи)\b|(?:^|\s)(?:с|со|до|после|from|between)\s\d")
+_DAYPART_HOUR = _lazy(r"(?<![\d:.,])(\d{1,2})\s?(am|pm|a\.m\.|p\.m\.|утра|вечера|дня|ночи)(?![\w])")
+_HOUR_RANGE = _lazy(r"(?<![\w:.,])(с|со|from|between)\s(\d{1,2})\s(до|по|to|till|until|and|-|–)\s(\d{1,2})"
+                    r"(?!\d|[:.,]\d|\s*(?:-?[а-яё]|[a-z]|%))")
+_HOUR_BOUND = _lazy(r"(?<![\w:.,])(до|после)\s(\d{1,2})(?!\d|[:.,]\d|\s*(?:-?[а-яё]|[a-z]|%))")
+
+
+#: words of a line about when people or things are reachable or happen (bare numbers in a range are hours there)
+_HOURS_CONTEXT = _lazy(r"\b(?:call|calls|calling|meet\w*|hours?|window|available|work\w*|office|shifts?|standups?|"
+                       r"slots?|online|contact\w*|quiet|notif\w*|messag\w*|emails?|ping\w*|deploy\w*|open\w*|"
+                       r"звон\w*|созвон\w*|встреч\w*|час\w*|окн\w*|работ\w*|смен\w*|доступ\w*|связ\w*|пиш\w*|"
+                       r"писать|уведом\w*|беспоко\w*|тревож\w*|депло\w*|выкат\w*|утр\w*|вечер\w*|стендап\w*)\b")
+_VERSION_CONTEXT = _lazy(r"\b(?:v|version\w*|upgrad\w*|bump\w*|releases?|верси\w*|обнов\w*|подним\w*|релиз\w*)\b")
+
+
+def _hh(h: str, part: str = "") -> str | None:
+    n = int(h)
+    if part in {"pm", "p.m.", "вечера", "дня"} and n < 12:
+        n += 12
+    elif part in {"am", "a.m.", "ночи"} and n == 12:
+        n = 0
+    return f"{n:02d}:00" if 0 <= n <= 24 else None
+
+
+def clock_hours(norm: str) -> str:
+    """Hours written without minutes read as clock times: "9 am" and «9 утра» are 09:00, "7pm" and «7 вечера»
+    19:00; in a range or a bound of hours («с 11 до 17», "from 10 to 16", «после 19», «до 10») a bare number up to
+    24 that no word follows ("from 3 to 5 replicas", «до 10 человек», «до 25-го») is an hour too."""
+    def part(m):
+        got = _hh(m.group(1), m.group(2))
+        return got if got else m.group(0)
+
+    def rng(m):
+        a, b = _hh(m.group(2)), _hh(m.group(4))
+        return f"{m.group(1)} {a} {m.group(3)} {b}" if a and b else m.group(0)
+
+    def bound(m):
+        got = _hh(m.group(2))
+        return f"{m.group(1)} {got}" if got else m.group(0)
+
+    norm = _DAYPART_HOUR.sub(part, norm)
+    if not _HOURS_CONTEXT.search(norm) or _VERSION_CONTEXT.search(norm):
+        return norm  # "bump Postgres from 14 to 16": numbers of something else
+    norm = _HOUR_RANGE.sub(rng, norm)
+    return _HOUR_BOUND.sub(bound, norm)

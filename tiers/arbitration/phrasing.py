@@ -1,0 +1,83 @@
+"""How a line says what it says: a rule given by its mood (an imperative, a Russian bare infinitive), and things
+named only as what an artifact is about ("deploy notes", «заметки о деплое»). docs/arbitration.md, the rules of
+session 13."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from .structure import _STOP, _strip
+
+
+#: a Russian infinitive (a bare infinitive prescribes: «Счета отдавать на подпись …», «задачи заводить в …»); not
+#: a noun or numeral in the same letters (память, часть, пять, десять)
+_RU_INFINITIVE = re.compile(r"(?<![\w-])[а-яё]{2,}(?:[аяеиуы]ть(?:ся)?|ти|чь)(?![\w-])", re.I)
+_NOT_INFINITIVE = frozenset("""память опять пять шесть девять десять двадцать тридцать часть сеть путь
+степень новость дать""".split())
+_RU_PAST = re.compile(r"(?<![\w-])[а-яё]{2,}(?:ал|ял|ел|ил|ул|ыл)(?:а|о|и|ся|ась|ось|ись)?(?![\w-])", re.I)
+
+
+#: verbs of setting and keeping the concept lexicon does not count as acts ("Keep the snapshots for a month")
+_SETTING_VERBS = frozenset("""keep set route make put pin assign forward leave give store retain hand let please
+stick name call""".split())
+
+
+def prescribes(text: str) -> bool:
+    """The line prescribes by its mood: an English imperative (its first word a verb of the lexicon in its base
+    form: "Ask Julia to review …", "Route the reports to …") or a Russian bare infinitive with no verb in the past
+    («Счета отдавать на подпись Сергею»)."""
+    from ..concepts import analyze as _analyze, lexicon as _lexicon
+
+    body = _strip(text)
+    first = re.match(r"[^\W\d_][\w'-]*", body)
+    if first and first.group(0).isascii():
+        w = first.group(0).casefold()
+        if w.endswith(("s", "ed", "ing")) or len(w) < 3:
+            return False
+        kind = _lexicon().kind
+        return w in _SETTING_VERBS or any(kind.get(x) == "action" for x in _analyze(w).concepts)
+    infinitives = [m.group(0).casefold() for m in _RU_INFINITIVE.finditer(body)]
+    return any(w not in _NOT_INFINITIVE for w in infinitives) and _RU_PAST.search(body) is None
+
+
+#: nouns of an artifact about a thing (its notes, template, settings, protection, page…): "deploy notes", "email
+#: templates", "force-push protection", «заметки о деплое», «шаблоны писем» are about the artifact, not the act
+_ARTIFACT = (r"notes?|minutes|templates?|docs?|documentation|protection|settings|dashboard|checklist|guide|"
+             r"freeze|ban|moratorium|embargo|"
+             r"polic(?:y|ies)|scripts?|history|button|page|form|hooks?|queue|config|configuration|metrics|stats|"
+             r"statistics|tooling|runbook|wiki|readme|slides?|recording|transcript|archive")
+_MODIFIER = re.compile(rf"\b([a-z][\w'-]*?)(?:'s)?[ -](?:{_ARTIFACT})\b|"
+                       rf"\b(?:{_ARTIFACT})\s+(?:for|about|on|of)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+|that\s+)?"
+                       r"([a-z][\w'-]*)|"
+                       r"(?<![\w-])(?:заметк\w*|шаблон\w*|документаци\w*|инструкци\w*|чек-лист\w*|настройк\w*|"
+                       r"дашборд\w*|страниц\w*|скрипт\w*|истори\w*|защит\w*|регламент\w*|запис\w+ встреч\w*|"
+                       r"протокол\w*|вики|запрет\w*|заморозк\w*|мораторий\w*)\s+(?:о|об|про|по|для|от|на)?\s*([а-яё][\w-]*)", re.I)
+
+
+_BAN = re.compile(r"\b(?:freeze|ban|moratorium|embargo)\b|запрет|заморозк|моратори", re.I)
+_EXEMPT = re.compile(r"\b(?:exempt\w*|except\w*|lifted|waived|does\s?n[o']t apply|not apply|outside)\b|"
+                     r"освобожд\w*|кроме|не действует|не распространя\w*|снят\w*|отмен\w*", re.I)
+
+
+@functools.lru_cache(maxsize=8192)
+def artifact_modifiers(text: str) -> frozenset[str]:
+    """The concepts a line names only as what an artifact is about ("Deploy notes for Friday's release",
+    «Заметки о деплое»): the line speaks of the artifact; it neither does nor gives them."""
+    from ..concepts import analyze as _analyze
+
+    body = _strip(text)
+    if not _MODIFIER.search(body):
+        return frozenset()
+    out: set[str] = set()
+    exempt = _EXEMPT.search(body) is not None
+    for m in _MODIFIER.finditer(body):
+        if exempt and _BAN.search(m.group(0)):
+            continue  # "exempt from the Friday deploy freeze": the ban lifted for it, the act allowed
+        word = next(g for g in m.groups() if g)
+        if word.casefold() in _STOP:
+            continue
+        out |= _analyze(word).concepts
+    # a concept the line also names outside such a phrase is its own
+    rest = {x for cl in _analyze(_MODIFIER.sub(" ", body)).clauses for x in cl.direct}
+    return frozenset(out - rest)
