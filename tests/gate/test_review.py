@@ -188,12 +188,17 @@ def test_keeping_an_expiring_hypothesis_gives_it_a_fresh_time_to_live(capsys, ws
     assert stamp.tier is Tier.HYPOTHESIS and stamp.expires > now
 
 
-def test_a_decision_whose_date_bound_passed_is_expiring_and_can_be_kept_as_a_hypothesis(capsys, ws):
+def _append_decision(ws: Path, choice: str, scope: str) -> str:
+    """Append a stamped DECISION "<choice> <scope>" to MEMORY.md; returns its text."""
     w = Workspace(ws)
-    text = "- Decided with the user: use the blue theme until 2026-01-15."
-    stamp = make_stamp(text, Tier.DECISION, current_session(w), w.key, scope="until 2026-01-15")
+    text = f"- Decided with the user: {choice} {scope}."
     with open(ws / "MEMORY.md", "a", encoding="utf-8") as fh:
-        fh.write(apply_stamp(text, stamp) + "\n")
+        fh.write(apply_stamp(text, make_stamp(text, Tier.DECISION, current_session(w), w.key, scope=scope)) + "\n")
+    return text
+
+
+def test_a_decision_whose_date_bound_passed_is_expiring_and_can_be_kept_as_a_hypothesis(capsys, ws):
+    text = _append_decision(ws, "use the blue theme", "until 2026-01-15")
     item = _one(_items(capsys, ws, "--kind", "expiring"), "expiring", text)
     assert item["tier"] == "DECISION" and "2026-01-15 passed" in item["why"]
     assert item["actions"] == ["keep", "dismiss"]  # confirming would re-stamp the same ended scope
@@ -205,11 +210,7 @@ def test_a_decision_whose_date_bound_passed_is_expiring_and_can_be_kept_as_a_hyp
 
 
 def test_a_decision_still_in_scope_is_not_listed(capsys, ws):
-    w = Workspace(ws)
-    text = "- Decided with the user: use the blue theme until 2099-01-15."
-    stamp = make_stamp(text, Tier.DECISION, current_session(w), w.key, scope="until 2099-01-15")
-    with open(ws / "MEMORY.md", "a", encoding="utf-8") as fh:
-        fh.write(apply_stamp(text, stamp) + "\n")
+    text = _append_decision(ws, "use the blue theme", "until 2099-01-15")
     assert not [i for i in _items(capsys, ws, "--kind", "expiring") if i["text"] == text]
 
 
