@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HOSTS = ("openclaw", "claude", "codex", "gemini", "copilot", "cursor")
@@ -119,3 +122,25 @@ def installed_with_memory(tmp_path: Path, memory: str) -> Path:
     install(root)
     (root / "MEMORY.md").write_text(memory, encoding="utf-8")
     return root
+
+
+@contextlib.contextmanager
+def serving(ws: Path):
+    """A real `cuticle serve` for ``ws``, up (its `serve.json` written and its door open) until the block ends;
+    then interrupted as a user would, and killed if it does not stop."""
+    proc = subprocess.Popen([sys.executable, "-m", "gate", "serve", "--workspace", str(ws)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    state = ws / ".cuticle"
+    try:
+        for _ in range(400):
+            info = state / "serve.json"
+            if (state / "hook.door").exists() and info.exists() and info.stat().st_size:
+                break
+            time.sleep(0.05)
+        yield proc
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gate_helpers import CONFLICT, Hook, write_payload
+from gate_helpers import CONFLICT, Hook, serving, write_payload
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="the door is a FIFO")
 
@@ -45,19 +45,8 @@ def run_installed(payload, ws: Path, *args: str, env: dict | None = None, cwd: P
 
 @pytest.fixture
 def door_server(ws: Path):
-    proc = subprocess.Popen([sys.executable, "-m", "gate", "serve", "--workspace", str(ws)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    door = ws / ".cuticle" / "hook.door"
-    for _ in range(400):
-        if door.exists() and (ws / ".cuticle" / "serve.json").exists():
-            break
-        time.sleep(0.05)
-    yield proc
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with serving(ws) as proc:
+        yield proc
 
 
 def conflict_payload(ws: Path) -> dict:

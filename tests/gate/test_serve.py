@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gate_helpers import CONFLICT, run_hook, write_payload
+from gate_helpers import CONFLICT, run_hook, serving, write_payload
 
 
 @pytest.fixture(autouse=True)
@@ -25,20 +25,8 @@ def _servers_allowed(monkeypatch):
 
 @pytest.fixture
 def server(ws: Path):
-    proc = subprocess.Popen([sys.executable, "-m", "gate", "serve", "--workspace", str(ws)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    info_path = ws / ".cuticle" / "serve.json"
-    for _ in range(200):
-        if info_path.exists() and info_path.stat().st_size:
-            break
-        time.sleep(0.05)
-    info = json.loads(info_path.read_text())
-    yield info
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with serving(ws):
+        yield json.loads((ws / ".cuticle" / "serve.json").read_text())
 
 
 def _post(info: dict, path: str, body: bytes, token: str | None = None) -> tuple[int, dict]:
