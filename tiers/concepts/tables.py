@@ -34,6 +34,27 @@ def _ing_form(pat: tuple[tuple[str, bool], ...]) -> tuple[tuple[str, bool], ...]
     return pat[:-1] + ((last[:-1] + "ing", True),)
 
 
+_VOWELS = frozenset("aeiou")
+
+
+def _en_inflections(word: str) -> tuple[str, ...]:
+    """The regular English inflections of a verb or noun written as one exact word ("book" -> "books", "booked",
+    "booking"; "drop" -> "dropped", "dropping"; "reply" -> "replies", "replied"; "erase" -> "erased", "erasing").
+    Over-generated forms of nouns ("flighted") are harmless: no text holds them."""
+    if len(word) < 3 or not word.isascii() or not word.isalpha():
+        return ()
+    if word.endswith("e"):
+        return word + "s", word + "d", word[:-1] + "ing"
+    if word.endswith("y") and word[-2] not in _VOWELS:
+        return word[:-1] + "ies", word[:-1] + "ied", word + "ing"
+    if word.endswith(("s", "sh", "ch", "x", "z")):
+        return word + "es", word + "ed", word + "ing"
+    stem = word
+    if len(word) <= 4 and word[-1] in "bdglmnprt" and word[-2] in _VOWELS and word[-3] not in _VOWELS:
+        stem = word + word[-1]  # one syllable ending consonant-vowel-consonant: drop -> dropped
+    return word + "s", stem + "ed", stem + "ing"
+
+
 class Lexicon:
     """The compiled concept lexicon: pattern tables for content concepts and for function-word markers."""
 
@@ -62,6 +83,7 @@ class Lexicon:
                 self.kind[cid] = "value"
                 self.slot_of[cid] = slot
                 self._add(self.content, self.content_prefix, pats, (cid,))
+        self._add_inflections(data)
         for name, pats in data.get("marker", {}).items():
             self._add(self.marker, self.marker_prefix, pats, (name,))
         for cid, parents in data.get("broader", {}).items():
@@ -71,6 +93,24 @@ class Lexicon:
         for a, b in data.get("antonyms", {}).get("pairs", []):
             self.antonym[b] = a
         self.weights.update({k: float(v) for k, v in data.get("weights", {}).items()})
+
+    def _add_inflections(self, data: dict) -> None:
+        """Every exact one-word English pattern of an action or an object also matches its regular inflections
+        (``_en_inflections``): a rule about booking is met by a line that "booked". A form that some pattern of the
+        lexicon already names keeps that pattern's concept (the lexicon's senses win over the rule)."""
+        named = {t for t in self.content}
+        for kind in ("action", "object"):
+            for cid, pats in data.get(kind, {}).items():
+                for text in pats:
+                    pat = self._pattern(text)
+                    if len(pat) != 1 or pat[0][1]:
+                        continue
+                    for form in _en_inflections(pat[0][0]):
+                        if form in named:
+                            continue
+                        entries = self.content.setdefault(form, [])
+                        if not any(ids == (cid,) for _, ids in entries):
+                            entries.append((((form, False),), (cid,)))
 
     @staticmethod
     def _pattern(text: str) -> tuple[tuple[str, bool], ...]:
@@ -131,7 +171,7 @@ class Lexicon:
 #: the pattern tokenizer cost a fresh process ~80 ms). Regenerate with ``python -m tiers.concepts --build`` after
 #: editing the TOML; a test checks the file against a fresh build, and a stale file is ignored at run time.
 BUILT = DATA.with_name("concepts.built.json")
-_BUILD_VERSION = 2  # 2: stems ending in a silent e also match their -ing form
+_BUILD_VERSION = 3  # 2: stems ending in a silent e also match their -ing form; 3: English inflections
 _LEXICON_FIELDS = ("kind", "weights", "broader", "slot_of", "antonym", "content", "content_prefix", "marker",
                    "marker_prefix")
 
