@@ -12,7 +12,7 @@ import math
 import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, analyze, lexicon
-from .phrasing import artifact_modifiers, prescribes
+from .phrasing import agent_act, artifact_modifiers, prescribes
 from .values import SHAPE_SLOTS, same_value, shared_signs
 
 #: Minimum shared weight between a candidate clause and a constraint clause for a polarity comparison.
@@ -220,8 +220,8 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
         kc, ov = _best_clause(cc, k, frame)
         if kc is None or (ov < OVERLAP_MIN and not _nominal_permission(cc, kc)):
             continue
-        if c.report and cc.force not in PERMISSIVE:
-            continue
+        if c.report and cc.force not in PERMISSIVE and not agent_act(c.text):
+            continue  # a report of the environment states a fact; the agent's record of its own act does not
         if cc.force not in CONFLICT_FORCES:
             continue
         if cc.local_neg and cc.force == "assert" and all(
@@ -294,6 +294,7 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
             return ("permits" if cc.force == "permit" else "asserts"), "it drops what the constraint requires"
         agree = dis = 0.0
         ant_agree = ant_dis = False
+        thing_dis = False
         for x in shared:
             s = cc.signs[x] * kc.signs[x]
             w = _pair_w(x, cc, kc)
@@ -304,6 +305,10 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
             else:
                 dis += w
                 ant_dis |= antonymic
+                thing_dis |= antonymic or kind.get(x) in {"object", "value"}
+        if c.report and cc.force not in PERMISSIVE and not thing_dis:
+            continue  # the agent's record of the ruled act done to another thing ("Published the release notes"
+            # beside "never publish packages to the public registry") is another case
         # A pair of opposites ("HTTP"/"HTTPS", "failing"/"pass") is the core of the claim: it decides alone.
         if ant_dis or ant_agree:
             conflict = ant_dis

@@ -81,3 +81,35 @@ def artifact_modifiers(text: str) -> frozenset[str]:
     # a concept the line also names outside such a phrase is its own
     rest = {x for cl in _analyze(_MODIFIER.sub(" ", body)).clauses for x in cl.direct}
     return frozenset(out - rest)
+
+
+#: English past forms that do not end in -ed (the agent's record of an act: "Sent the invoice …")
+_EN_IRREGULAR_PAST = frozenset("""sent made put set bought took gave wrote ran kept left got paid sold held told
+brought built chose drove found hung laid lent lit meant met read rode shut spent spun stuck swept threw won
+""".split())
+#: a Russian short passive participle («забронирован», «добавлено», «удалены»): an act done, its doer left out
+_RU_SHORT_PARTICIPLE = re.compile(r"(?<![\w-])[а-яё]{3,}(?:ован|ирован|ен|ён|ан|ят)(?:а|о|ы)?(?![\w-])", re.I)
+_RU_NOT_PARTICIPLE = frozenset("""план плана экран экрана охрана стакан стакана рецепт океан роман романа
+карман кармана диван дивана баран тюльпан шафран сторона стороны страна страны цена цены стена стены
+смена смены замена замены время имя семья""".split())
+
+
+@functools.lru_cache(maxsize=8192)
+def agent_act(text: str) -> bool:
+    """The line records an act done by the writer with no subject of its own ("Booked the flight for …",
+    "Turned off 2FA …", «Забронирован рейс …», «Заказал пиццу», «В тесто добавлено …»): the agent's account of
+    what it did, which holds it to the rules it did it under — unlike a report of the environment with its own
+    subject ("CI deployed …", "The standup took 25 minutes"), which states a fact."""
+    body = _strip(text)
+    body = re.sub(r"^\d{1,2}:\d{2}\s+", "", body)  # a time-stamp prefix of a daily note
+    first = re.match(r"[^\W\d_][\w'-]*", body)
+    if first is None:
+        return False
+    w = first.group(0).casefold()
+    if w.isascii():
+        return (w.endswith("ed") and len(w) > 4) or w in _EN_IRREGULAR_PAST
+    if _RU_PAST.fullmatch(w) and not w.endswith(("ся", "сь")):
+        return True  # «Заказал …», «Купили …»: a verb first, its subject the writer
+    head = body.split()[:5]
+    return any(_RU_SHORT_PARTICIPLE.fullmatch(x.strip(".,;:«»\"'").casefold()) and
+               x.strip(".,;:«»\"'").casefold() not in _RU_NOT_PARTICIPLE for x in head)
