@@ -24,10 +24,11 @@ _loaded = False
 def _load_comparisons() -> None:
     global _loaded, c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed, \
         may_flip, polarity, relatedness, threshold, time_window, in_scope, scope_frame, scope_generalization, \
-        _shown, bounded, shape, stems, substituted, LIGHT, substitution, window_moved, only_excepted, prescribes
+        _shown, bounded, shape, stems, substituted, LIGHT, substitution, window_moved, only_excepted, prescribes, \
+        agent_act
     from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed,
                           may_flip, only_excepted, polarity, relatedness, threshold, time_window)
-    from .phrasing import prescribes
+    from .phrasing import agent_act, prescribes
     from .scope import in_scope, scope_frame, scope_generalization
     from .structure import _shown, bounded, shape, stems, substituted
     from .values import LIGHT, substitution, window_moved
@@ -216,8 +217,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
                               "the line drops the scope" if how == "dropped" else "the line widens the scope")
         return Conflict(cons, "scope-generalization", reason, res, 1.0 + rel)
     sub = substitution(c, k)
-    if sub and shape(c.text).report:
-        sub = None  # "scaled from 6 to 9 nodes": a report substitutes nothing
+    if sub and shape(c.text).report and not agent_act(c.text):
+        sub = None  # "scaled from 6 to 9 nodes": a report substitutes nothing (the agent's own act does)
     sub = sub or structural or window_moved(c, k)
     if sub and insufficient(c, k):
         sub = None  # "one approval is not enough" beside "two approvals" restates the minimum

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
-from .phrasing import artifact_modifiers
+from .phrasing import agent_act, artifact_modifiers
 from .structure import one_amount, other_thing, shape, stems
 
 
@@ -90,8 +90,9 @@ def _value_is_object(cl: Clause, value: str) -> bool:
 
 
 def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
-    """(slot, candidate value, constraint value) when the candidate sets a slot the constraint fixed."""
-    if c.report:
+    """(slot, candidate value, constraint value) when the candidate sets a slot the constraint fixed (a report of
+    the environment sets nothing; the agent's record of its own act does: "Rented a manual car")."""
+    if c.report and not agent_act(c.text):
         return None
     kv, cv = values_by_slot(k), values_by_slot(c)
     lx = lexicon()
