@@ -5,6 +5,27 @@ from __future__ import annotations
 from .words import _BOUNDARY_FIRST, _BOUNDARY_WORDS, _DASH_STOP, _EXCEPTION_WORDS, _SPLIT_PUNCT
 
 
+#: a negation that opens a noun list ("no A, B or C", «никаких A, B и C»): the commas after it split no clause
+_LIST_NEGATION = frozenset({"no", "without", "никаких", "никакого", "никакой", "без", "ни"})
+
+
+_LIST_AND = frozenset({"or", "and", "nor", "или", "и", "ни"})
+_LIST_STOP = frozenset({"not", "no", "never", "n't", "не", "нет", "никогда", "is", "are", "was", "were"})
+
+
+def _list_goes_on(texts: list[str], kinds: list[str], j: int) -> bool:
+    """The words after a comma are more items of a list: a conjunction within a few words before the next mark,
+    and no negation or verb of being of their own ("crab or lobster dishes", not "Anna can't stand it")."""
+    seen_and = False
+    for k in range(j, min(j + 6, len(texts))):
+        if kinds[k] == "punct":
+            break
+        if texts[k] in _LIST_STOP:
+            return False
+        seen_and |= texts[k] in _LIST_AND
+    return seen_and
+
+
 def _split_lists(texts: list[str], kinds: list[str], codes: list[bool],
                  cands: list[int]) -> list[tuple[int, int, bool]]:
     """Clause bounds (start, end, exception) of a token list. ``cands``: in order, the tokens that can end or start
@@ -21,6 +42,9 @@ def _split_lists(texts: list[str], kinds: list[str], codes: list[bool],
         if kinds[i] == "punct" and t in _SPLIT_PUNCT:
             if t == ":" and i <= 3:
                 continue
+            if t == "," and any(i - k >= start and texts[i - k] in _LIST_NEGATION for k in (2, 3)) \
+                    and _list_goes_on(texts, kinds, i + 1):
+                continue  # "no shrimp, crab or lobster", «без сахара, мёда и сиропа»: a denied list goes on
             if t == "-":
                 j = i + 1
                 while j < n and not (kinds[j] == "punct" and texts[j] in _DASH_STOP):
