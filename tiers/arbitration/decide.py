@@ -220,6 +220,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
     if sub and shape(c.text).report and not agent_act(c.text):
         sub = None  # "scaled from 6 to 9 nodes": a report substitutes nothing (the agent's own act does)
     sub = sub or structural or window_moved(c, k)
+    if sub and bound is not None and (sub[0] == "number" or sub[0].startswith("NUM:")):
+        sub = None  # an amount beside a bound the rule sets is a case of the bound ("5 stars" beside "4 or more")
     if sub and insufficient(c, k):
         sub = None  # "one approval is not enough" beside "two approvals" restates the minimum
     if sub and cons.scope and not in_scope(c, _before_value(cons.scope, sub[2])):

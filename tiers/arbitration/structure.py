@@ -119,10 +119,12 @@ _MIN_BEFORE = re.compile(r"(?:\b(?:at least|no less than|not less than|never les
                          r"min(?:imum)?|не меньше|не менее|не ниже|не короче|не реже|минимум|как минимум)\s*"
                          r"(?:of\s+)?[€$£₽]?\s*)$", re.I)
 _MAX_AFTER = re.compile(r"^\s*(?:[^\W\d_][\w'-]*[\s,]+){0,3}?(?:or (?:less|fewer|under|below)|at most|max(?:imum)?\b|"
-                        r"tops\b|,?\s*not more\b|,?\s*no more\b|или меньше|или менее|максимум|,?\s*не больше\b|"
+                        r"tops\b|,?\s*not more\b|,?\s*no more\b|or lower\b|and (?:less|fewer|under|below|lower)\b|или меньше|или менее|"
+                        r"или ниже|и меньше|и менее|и ниже|максимум|,?\s*не больше\b|"
                         r",?\s*не более\b)", re.I)
-_MIN_AFTER = re.compile(r"^\s*(?:[^\W\d_][\w'-]*[\s,]+){0,3}?(?:or (?:more|longer|above|over)|at least|minimum\b|"
-                        r"или больше|или более|минимум|,?\s*не меньше\b|,?\s*не менее\b)", re.I)
+_MIN_AFTER = re.compile(r"^\s*(?:[^\W\d_][\w'-]*[\s,]+){0,3}?(?:or (?:more|longer|above|over|higher|better)|"
+                        r"and (?:more|above|over|higher|up)\b|at least|minimum\b|"
+                        r"или больше|или более|или выше|и больше|и более|и выше|минимум|,?\s*не меньше\b|,?\s*не менее\b)", re.I)
 #: a bare comparative before a number: its side is the bound only under a negation ("never book a layover shorter
 #: than 90 minutes" keeps layovers at 90 or more; "flights over 10 hours need approval" sets no bound)
 _LESS_BEFORE = re.compile(r"\b(?:shorter|less|fewer|cheaper|earlier|smaller|lower)\s+than\s*[€$£₽]?\s*$|"
