@@ -44,9 +44,12 @@ def prepare(run):
         try:
             cache["CU201.index"] = index = ConstraintIndex.from_workspace(run.ws, classified=classified)
             if warmed and len(index):
-                # the comparisons load before the lint processes fork, not once in each (~25 ms of patterns)
+                # the comparisons load, and the constraints are shaped, before the lint processes fork, not once
+                # in each (~25 ms of patterns, ~0.1 ms a constraint)
                 import tiers.arbitration.compare  # noqa: F401
                 import tiers.arbitration.scope  # noqa: F401
+
+                index.shape_constraints()
         finally:
             if warmed:  # what indexing did not take (lines already memoized here) is dropped
                 from tiers.classify import seed_classifications

@@ -160,3 +160,31 @@ def test_a_re_lint_of_cached_results_neither_warms_up_nor_forks(tmp_path: Path, 
     monkeypatch.setattr(cu201, "_warm_files", lambda paths: pytest.fail("warmed up an indexed workspace"))
     monkeypatch.setattr(parallel, "fork_map", lambda fn, items: pytest.fail("forked for cached results"))
     assert lint_paths(ws, jobs=2, select=["CU201", "CU106"]).findings == one.findings
+
+
+def test_the_constraints_are_shaped_before_the_lint_processes_fork(tmp_path: Path, monkeypatch) -> None:
+    import rules.parallel as parallel
+    import tiers.arbitrate as arbitrate
+    from tiers.arbitration import ConstraintIndex
+    from tiers.arbitration.structure import shape
+
+    ws = _workspace(tmp_path, files=5, per_file=40)
+    texts = {c.analysis.text for c in ConstraintIndex.from_workspace(ws, persist=False).constraints}
+    assert texts
+    arbitrate._DISK.clear()
+    arbitrate._FILE_CACHE.clear()
+    shape.cache_clear()
+    unshaped = []
+    real = parallel.fork_map
+
+    def watched(fn, items):
+        if any(isinstance(share, list) and share and isinstance(share[0], tuple) for share in items):  # the lint
+            before = shape.cache_info().misses
+            for text in texts:
+                shape(text)
+            unshaped.append(shape.cache_info().misses - before)
+        return real(fn, items)
+
+    monkeypatch.setattr(parallel, "fork_map", watched)
+    lint_paths(ws, jobs=2, select=["CU201"])
+    assert unshaped == [0]

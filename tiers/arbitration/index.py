@@ -407,6 +407,16 @@ class ConstraintIndex:
             index.session = None
         return index
 
+    def shape_constraints(self) -> None:
+        """Compute the structural values (``structure.shape``) of every constraint now. A parallel lint calls this
+        before forking: each process would otherwise shape the constraints its lines meet, most of them, again
+        (~0.1 ms a line; 0.4 s of CPU per process on a 10,000-line workspace). The memo holds a pure function of
+        the text: the same values either way."""
+        from .structure import shape
+
+        for c in self.constraints:
+            shape(c.analysis.text)
+
     def facts_about(self, a: Analysis) -> list[Constraint]:
         """The live stamped OBSERVATION and HYPOTHESIS lines sharing an index key with ``a``."""
         keys = a.index_keys
