@@ -673,10 +673,13 @@ def align(old_texts: list[str], new_texts: list[str]) -> tuple[dict[int, int], l
     moved lines matched by content so that reordering a file cannot re-label old memory."""
     from tiers.stamps import strip_stamp
 
-    # a kept line's text appears on both sides: strip its stamp once per distinct text
-    keys = {t: strip_stamp(t).rstrip() for t in {*old_texts, *new_texts}}
-    ok = [keys[t] for t in old_texts]
-    nk = [keys[t] for t in new_texts]
+    # lines written alike are alike without their stamps: the leading run the two sides share as written (all of
+    # the old file, for an append) is kept as it is; after it, a kept line's text appears on both sides, so its
+    # stamp is stripped once per distinct text
+    pr = _common_prefix(old_texts, new_texts)
+    keys = {t: strip_stamp(t).rstrip() for t in {*old_texts[pr:], *new_texts[pr:]}}
+    ok = old_texts[:pr] + [keys[t] for t in old_texts[pr:]]
+    nk = new_texts[:pr] + [keys[t] for t in new_texts[pr:]]
     p = _common_prefix(ok, nk)
     s = _common_suffix(ok, nk, min(len(ok), len(nk)) - p)
     keep: dict[int, int] = dict(zip(range(p), range(p)))

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import threading
 from tiers.record import dataclass, field
-from typing import Any
+
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from typing import Any
 
 from tiers.plugins import GROUP, PluginFailure
 from tiers.plugins import new_plugin_manager as _new_manager
@@ -137,10 +140,9 @@ def _third_party_manager() -> Any:
     global _verdict_manager
     with _lock:
         if _verdict_manager is None:
-            from tiers.plugins import installed_entry_points
+            from tiers.plugins import other_entry_points
 
-            own = {"cuticle"}
-            eps = [ep for ep in installed_entry_points() if getattr(getattr(ep, "dist", None), "name", None) not in own]
+            eps = other_entry_points(frozenset({"cuticle"}))
             if eps:
                 _verdict_manager, failures = _new_manager(entry_points=eps)
                 _verdict_manager.cuticle_failures = failures

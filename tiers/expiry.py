@@ -9,9 +9,12 @@ of either, so a GC at session start reads bounds without loading the arbitration
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
 import re
+
+TYPE_CHECKING = False  # datetime is imported by the functions that compute dates: every write imports this module
+if TYPE_CHECKING:  # (through arbitration), few meet a DECISION
+    import datetime as _dt
 
 __all__ = ["decision_ended", "scope_end"]
 
@@ -46,6 +49,8 @@ def scope_end(text: str, today: _dt.date) -> _dt.date | None:
     """The last day a scope's date bound covers ("until Dec 6" -> Dec 6), or None without one. A date without a
     year is the nearest such date not more than half a year after ``today`` (a bound written last December is
     read in January as last December's)."""
+    import datetime as _dt
+
     for n, rx in enumerate(_date_bounds()):
         m = rx.search(text)
         if not m:
@@ -76,6 +81,8 @@ def decision_ended(text: str, stamped_in: int | None, today: _dt.date | None = N
     """Why a DECISION whose scope and content are ``text`` no longer binds ("date bound 2026-12-06 passed",
     "session bound passed"), or None while it binds. ``stamped_in``: the session its stamp records (None for an
     unstamped line: no session bound can be read then); ``session``: the workspace's current session."""
+    import datetime as _dt
+
     today = today or _dt.date.today()
     end = scope_end(text, today)
     if end is not None and end < today:

@@ -11,7 +11,6 @@ stamp, reason, id), and ``restore(ws, id)`` puts it back.
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 
 from .errors import ConfigError, UsageError, WorkspaceError
@@ -30,8 +29,9 @@ from .fsutil import (
 from .model import Tier
 from .record import dataclass, field
 
-TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+TYPE_CHECKING = False  # typing and datetime cost start-up time on the hook path; annotations are postponed
 if TYPE_CHECKING:
+    import datetime as _dt
     from typing import Any
 
 __all__ = ["GcReport", "Removed", "archive_once", "collect", "hypothesis_ttl", "mark_state", "removal_reason",

@@ -328,6 +328,62 @@ def _pattern(ci: int, idx: int) -> re.Pattern[str]:
         raise LexiconError(f"markers/{entry.lang}.txt: [{CATEGORIES[ci]}] {entry.phrase!r}: {exc}") from None
 
 
+@functools.cache
+def _required(ci: int, idx: int) -> tuple[tuple[str, ...], ...]:
+    """What every match of a phrase leaves in the line, so a line without it is never matched against the phrase
+    (and the phrase is compiled only for a line that could match it): per required word token, the word prefixes
+    one of which some ``\\w`` run of the line starts with. A token counts when it is not optional, is a word
+    token (``a|b*``; ``_``, ``#`` and punctuation give nothing) and its match must start a run: the first token
+    (``(?<!\\w)`` before it) or one that ``\\s+`` separates from the word token before it. Each alternative gives
+    its leading word characters (a stem's stem, ``error`` of ``error.log``). A token after punctuation (``\\s*``
+    between them) counts when every form of that punctuation ends in a non-word character. Raw patterns give
+    nothing."""
+    phrase = entries(CATEGORIES[ci])[idx].phrase
+    if phrase.startswith("re:"):
+        return ()
+    toks = [t for t in phrase.removeprefix("^").split(" ") if t]
+    parsed = []
+    for tok in toks:
+        optional = tok.endswith("?") and len(tok) > 1
+        bare = tok[:-1] if optional else tok
+        wordy = bare not in ("_", "#") and all(a[:1].isalnum() for a in bare.split("|"))
+        parsed.append((bare, optional, wordy or bare in ("_", "#")))
+    out = []
+    for i, (bare, optional, wordy) in enumerate(parsed):
+        if optional or not wordy or bare in ("_", "#"):
+            continue
+        if i == 0:
+            starts_run = True
+        elif i == 1 and parsed[0][1]:
+            starts_run = parsed[0][2]  # an optional word token first: (?<!\w) before it, \s+ after it
+        elif parsed[i - 1][2]:
+            starts_run = True  # \s+ between two word tokens
+        else:  # \s* after punctuation: a run starts here if every form of that punctuation ends in a non-word
+            prev, prev_optional, _ = parsed[i - 1]
+            starts_run = not prev_optional and all(
+                alt and not alt.endswith("*") and not (alt[-1].isalnum() or alt[-1] == "_") for alt in prev.split("|"))
+        if not starts_run:
+            continue
+        prefixes = []
+        for alt in bare.split("|"):
+            run = _WORD_RUN.match(alt[:-1] if alt.endswith("*") and len(alt) > 1 else alt)
+            if run is None:
+                break
+            prefixes.append(run.group())
+        else:
+            out.append(tuple(prefixes))
+    return tuple(out)
+
+
+def _may_match(ci: int, idx: int, words: frozenset[str]) -> bool:
+    """False when the line whose ``\\w`` runs are ``words`` lacks what every match of the phrase has
+    (:func:`_required`)."""
+    for prefixes in _required(ci, idx):
+        if not any(w.startswith(prefixes) for w in words):
+            return False
+    return True
+
+
 @functools.lru_cache(maxsize=65536)
 def _candidates(word: str) -> tuple[tuple[int, int], ...]:
     """(category, entry) of every phrase a match of which can start at ``word`` (memory files repeat their words:
@@ -346,13 +402,19 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
     several phrases match at one position, the earliest entry of the category wins."""
     index = _index()
     found: set[tuple[int, int, int, int]] = set()  # (category, start, entry, end)
-    for m in _WORD_RUN.finditer(folded):
+    runs = list(_WORD_RUN.finditer(folded))
+    words = frozenset(m.group() for m in runs)
+    for m in runs:
         pos = m.start()
         for ci, idx in _candidates(m.group()):
+            if not _may_match(ci, idx, words):
+                continue
             hit = _pattern(ci, idx).match(folded, pos)
             if hit is not None:
                 found.add((ci, hit.start(), idx, hit.end()))
     for ci, idx in index.loose:
+        if not _may_match(ci, idx, words):
+            continue
         for hit in _pattern(ci, idx).finditer(folded):
             found.add((ci, hit.start(), idx, hit.end()))
     wanted = {CATEGORIES.index(c): c for c in categories}

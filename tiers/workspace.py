@@ -24,8 +24,10 @@ DEFAULT_GUARDED: tuple[str, ...] = ("PERSONALITY.md", "INSIGHTS.md")
 
 
 @functools.lru_cache(maxsize=256)
-def glob_to_regex(pattern: str) -> re.Pattern[str]:
-    """Translate a path glob (``**`` spans directories, ``*`` and ``?`` stay inside one) to a compiled regex."""
+def glob_source(pattern: str) -> str:
+    """The regular expression (source text, anchored with ``\\Z``) of a path glob: ``**`` spans directories, ``*``
+    and ``?`` stay inside one. Callers that join many globs into one alternation take the text, not a compiled
+    pattern per glob (compiling is the expensive part of a cold hook call)."""
     out: list[str] = []
     i = 0
     while i < len(pattern):
@@ -44,7 +46,13 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
         else:
             out.append(re.escape(pattern[i]))
             i += 1
-    return re.compile("".join(out) + r"\Z")
+    return "".join(out) + r"\Z"
+
+
+@functools.lru_cache(maxsize=256)
+def glob_to_regex(pattern: str) -> re.Pattern[str]:
+    """A path glob (:func:`glob_source`) compiled."""
+    return re.compile(glob_source(pattern))
 
 
 def glob_match(rel_path: str, patterns: tuple[str, ...] | list[str]) -> bool:

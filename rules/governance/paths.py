@@ -15,7 +15,7 @@ import re
 
 from tiers.record import dataclass, field
 from tiers.hostfiles import HOME_PACK_GLOBS, HOST_PACK_GLOBS
-from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, SELF_GLOBS, glob_match, glob_to_regex  # noqa: F401
+from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, SELF_GLOBS, glob_match, glob_source, glob_to_regex  # noqa: F401
 
 
 #: host hook settings, MCP server lists and cuticle's own files, relative to the workspace: one set with the gate's
@@ -538,7 +538,7 @@ def _secret_path(path: str) -> bool:
 @functools.lru_cache(maxsize=128)
 def _combined(globs: tuple[str, ...]):
     """One compiled alternation for a set of globs (one regex match instead of one per glob)."""
-    return re.compile("|".join(f"(?:{glob_to_regex(g).pattern})" for g in globs) or r"(?!)")
+    return re.compile("|".join(f"(?:{glob_source(g)})" for g in globs) or r"(?!)")
 
 
 def _match(path: str, globs: tuple[str, ...]) -> bool:

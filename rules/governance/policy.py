@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tiers.errors import ConfigError
 from tiers.record import dataclass, field
-from tiers.workspace import glob_match, glob_to_regex
+from tiers.workspace import glob_match, glob_source, glob_to_regex
 
 from .analyze import INVARIANTS, TYPES, Effect, Options
 from .canon import _sha256  # hashlib's SHA-256, imported once in canon
@@ -185,59 +185,79 @@ def _alternation(patterns: list[str]):
     return re.compile("|".join(f"(?:{p})" for p in dict.fromkeys(patterns))).match
 
 
-def _glob_matchers(globs: tuple[str, ...]) -> tuple:
-    """(basename, whole path, host) matchers for a list of target globs, with :func:`target_match` semantics."""
-    base: list[str] = []
-    path: list[str] = []
-    host: list[str] = []
-    for g in globs:
-        host.append(fnmatch.translate(g.lower()))
-        if "/" not in g.rstrip("/"):
-            base.append(glob_to_regex(g.rstrip("/")).pattern)
-        else:
-            path.append(glob_to_regex(g).pattern)
-            path.append(glob_to_regex(g.rstrip("/") + "/**").pattern)
-    return _alternation(base), _alternation(path), _alternation(host)
+class _Globs:
+    """A list of target globs with :func:`target_match` semantics, as one regex per kind (basename, whole path,
+    host), each compiled the first time an effect of its kind asks (a hook call asks about one or two)."""
+
+    __slots__ = ("globs", "_path", "_host")
+
+    def __init__(self, globs: tuple[str, ...]) -> None:
+        self.globs = globs
+        self._path: tuple | None = None
+        self._host: tuple | None = None
+
+    def path_hit(self, base: str, target: str) -> bool:
+        """Some glob matches the path ``target`` (``base``: its last component)."""
+        if self._path is None:
+            bases: list[str] = []
+            paths: list[str] = []
+            for g in self.globs:
+                if "/" not in g.rstrip("/"):
+                    bases.append(glob_source(g.rstrip("/")))
+                else:
+                    paths.append(glob_source(g))
+                    paths.append(glob_source(g.rstrip("/") + "/**"))
+            self._path = (_alternation(bases), _alternation(paths))
+        pb, pp = self._path
+        return (pb is not None and bool(pb(base))) or (pp is not None and bool(pp(target)))
+
+    def host_hit(self, low: str) -> bool:
+        """Some glob matches the (lower-cased) host ``low``."""
+        if self._host is None:
+            self._host = (_alternation([fnmatch.translate(g.lower()) for g in self.globs]),)
+        ph = self._host[0]
+        return ph is not None and bool(ph(low))
 
 
 class _RuleMatcher:
-    """One rule of a plan with its target globs and branches compiled: one regex per kind instead of one
-    :func:`target_match` call per glob (``Rule.matches`` is the reference; a hypothesis test checks they agree)."""
+    """One rule of a plan with its target globs and branches as alternations (:class:`_Globs`, compiled on first
+    use): one regex per kind instead of one :func:`target_match` call per glob (``Rule.matches`` is the reference;
+    a hypothesis test checks they agree)."""
 
-    __slots__ = ("rule", "targets", "has_pos", "pos", "neg", "branches")
+    __slots__ = ("rule", "targets", "has_pos", "pos", "neg", "_branches")
 
     def __init__(self, rule: Rule) -> None:
         self.rule = rule
         self.targets = bool(rule.targets)
         pos = tuple(t for t in rule.targets if not t.startswith("!"))
         self.has_pos = bool(pos)
-        self.pos = _glob_matchers(pos)
-        self.neg = _glob_matchers(tuple(t[1:] for t in rule.targets if t.startswith("!")))
-        self.branches = _alternation([glob_to_regex(b).pattern for b in rule.branches])
+        self.pos = _Globs(pos)
+        self.neg = _Globs(tuple(t[1:] for t in rule.targets if t.startswith("!")))
+        self._branches: tuple | None = None
 
     def hits(self, kind: str, target: str) -> bool:
         """``rule.matches(eff)`` for an effect with a target, the rule's action already checked."""
         if self.targets:
             if kind == "path":
                 base = target.rstrip("/").rsplit("/", 1)[-1]
-                pb, pp, _ = self.pos
-                if self.has_pos and not ((pb is not None and pb(base)) or (pp is not None and pp(target))):
+                if self.has_pos and not self.pos.path_hit(base, target):
                     return False
-                nb, np_, _ = self.neg
-                if (nb is not None and nb(base)) or (np_ is not None and np_(target)):
+                if self.neg.globs and self.neg.path_hit(base, target):
                     return False
             elif kind == "host":
                 low = target.lower()
-                ph = self.pos[2]
-                if self.has_pos and not ph(low):
+                if self.has_pos and not self.pos.host_hit(low):
                     return False
-                nh = self.neg[2]
-                if nh is not None and nh(low):
+                if self.neg.globs and self.neg.host_hit(low):
                     return False
             else:
                 return False
-        if self.branches is not None:
-            if kind != "branch" or not self.branches(target):
+        if self.rule.branches:
+            if kind != "branch":
+                return False
+            if self._branches is None:
+                self._branches = (_alternation([glob_source(b) for b in self.rule.branches]),)
+            if not self._branches[0](target):
                 return False
         return True
 
@@ -246,27 +266,19 @@ def _deny_path_gate(deny: list) -> object:
     """For path effects: a test that is false when no deny rule can hit the path, because each of them hits a path
     only through one of its positive globs (or never: a rule with branches); None when some rule may hit a path
     without one (no targets, or negative targets only), so every rule must be asked."""
-    base: list[str] = []
-    path: list[str] = []
+    globs: list[str] = []
     for m in deny:
-        if m.branches is not None and not m.targets:
+        if m.rule.branches and not m.targets:
             continue  # hits() refuses every path
         if not m.targets or not m.has_pos:
             return None
-        for g in m.rule.targets:
-            if g.startswith("!"):
-                continue
-            if "/" not in g.rstrip("/"):
-                base.append(glob_to_regex(g.rstrip("/")).pattern)
-            else:
-                path.append(glob_to_regex(g).pattern)
-                path.append(glob_to_regex(g.rstrip("/") + "/**").pattern)
+        globs.extend(g for g in m.rule.targets if not g.startswith("!"))
     if not deny:
         return None
-    pb, pp = _alternation(base), _alternation(path)
+    every = _Globs(tuple(globs))
 
     def gate(target: str) -> bool:
-        return bool((pb is not None and pb(target.rstrip("/").rsplit("/", 1)[-1])) or (pp is not None and pp(target)))
+        return every.path_hit(target.rstrip("/").rsplit("/", 1)[-1], target)
     return gate
 
 
@@ -287,7 +299,7 @@ def _plan(policy: Policy) -> dict:
                     matchers[id(rule)])
         plain = next(((m.rule, "deny") for m in deny if not m.rule.targets and not m.rule.branches), None) or next(
             ((m.rule, "allow") for m in allow if not m.rule.targets and not m.rule.branches), (None, "deny"))
-        head = next((k for k, m in enumerate(allow) if not m.targets and m.branches is None), len(allow))
+        head = next((k for k, m in enumerate(allow) if not m.targets and not m.rule.branches), len(allow))
         plan[typ] = (tuple(deny), tuple(allow), plain, _deny_path_gate(deny), tuple(allow[:head]),
                      allow[head].rule if head < len(allow) else None)
     if len(_PLANS) > 64:

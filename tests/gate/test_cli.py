@@ -87,6 +87,36 @@ def test_a_memory_write_stays_light(tmp_path):
     assert heavy == []
 
 
+@pytest.mark.parametrize("command, decision", [("git status", None), ('echo "- x" >> MEMORY.md', "deny")])
+def test_a_shell_call_stays_light(tmp_path, command, decision):
+    """A Bash call runs canonicalization and the policy without the slow-to-load standard modules: no logging,
+    typing or subprocess, and no importlib.metadata (its email, zipfile and socket imports) when no other
+    distribution declares cuticle plugins; allowed or denied alike."""
+    (tmp_path / ".cuticle").mkdir()
+    (tmp_path / ".cuticle" / "config.toml").write_text("", encoding="utf-8")
+    (tmp_path / ".cuticle" / "key").write_text("5a" * 32 + "\n", encoding="ascii")
+    payload = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "PreToolUse", "tool_name": "Bash",
+               "tool_input": {"command": command}}
+    code = (
+        "import io, json, sys\n"
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
+        "from gate.cli import main\n"
+        "out = io.StringIO(); real = sys.stdout; sys.stdout = out\n"
+        "code = main(['hook', 'claude', '--no-server'])\n"
+        "sys.stdout = real\n"
+        "heavy = sorted(m for m in ('argparse', 'pluggy', 'yaml', 'logging', 'typing', 'subprocess',"
+        " 'importlib.metadata', 'dataclasses', 'inspect') if m in sys.modules)\n"
+        "print(json.dumps([code, out.getvalue(), heavy]))\n"
+    )
+    for run in ("first", "steady"):  # the first call parses config.toml (tomllib) and leaves its cache
+        proc = subprocess.run([sys.executable, "-S", "-c", code, json.dumps(payload)], capture_output=True,
+                              text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True, cwd=tmp_path)
+        _code, out, heavy = json.loads(proc.stdout.strip().splitlines()[-1])
+        got = json.loads(out)["hookSpecificOutput"].get("permissionDecision") if out.strip() else None
+        assert got == decision, proc.stderr
+    assert heavy == []
+
+
 def test_a_hook_call_stays_light(tmp_path):
     """The hook runs on every agent write: a call on a non-memory file imports neither argparse nor the heavy
     packages (numpy, pluggy, markdown-it)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tiers import lexicon as lx
@@ -117,3 +117,74 @@ def test_scan_never_raises_and_hits_lie_inside_the_line(text: str) -> None:
     for category, hits in lx.scan(f).items():
         for h in hits:
             assert 0 <= h.start <= h.end <= len(f), category
+
+
+# -- the required-word check that spares compiling phrases a line cannot match -----------------------------------
+_PHRASES = [(ci, idx) for ci, category in enumerate(lx.CATEGORIES) for idx, e in enumerate(lx.entries(category))
+            if not e.phrase.startswith("re:")]
+
+
+@st.composite
+def _phrase_and_matching_line(draw):
+    """A phrase of the shipped lexicon and a line written from it (each token one of its forms, optional tokens
+    in or out, punctuation with or without spaces, words around it), kept only if the phrase matches it."""
+    ci, idx = draw(st.sampled_from(_PHRASES))
+    phrase = lx.entries(lx.CATEGORIES[ci])[idx].phrase.removeprefix("^")
+    parts = [draw(st.sampled_from(["", "so ", "x ", "(", '"', "- "]))]
+    for tok in phrase.split(" "):
+        if not tok:
+            continue
+        if tok.endswith("?") and len(tok) > 1:
+            if not draw(st.booleans()):
+                continue
+            tok = tok[:-1]
+        if tok == "_":
+            form = draw(st.sampled_from(["word", "x2", "it's"]))
+        elif tok == "#":
+            form = draw(st.sampled_from(["3", "42", "3.0.1", "11:02"]))
+        else:
+            form = draw(st.sampled_from(tok.split("|")))
+            if form.endswith("*") and len(form) > 1:
+                form = form[:-1] + draw(st.sampled_from(["", "s", "ом", "-x"]))
+        parts.append(form)
+        parts.append(draw(st.sampled_from([" ", " ", "  ", ""])))
+    parts.append(draw(st.sampled_from(["", ".", " now", "!"])))
+    line = "".join(parts)
+    assume(lx._pattern(ci, idx).search(line) is not None)
+    return ci, idx, line
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_phrase_and_matching_line())
+def test_a_line_a_phrase_matches_always_passes_its_required_word_check(case) -> None:
+    ci, idx, line = case
+    words = frozenset(m.group() for m in lx._WORD_RUN.finditer(line))
+    assert lx._may_match(ci, idx, words), (lx.entries(lx.CATEGORIES[ci])[idx].phrase, line, lx._required(ci, idx))
+
+
+def test_the_required_word_check_skips_a_phrase_whose_words_are_absent() -> None:
+    (ci, idx), = [(ci, idx) for ci, idx in _PHRASES if lx.entries(lx.CATEGORIES[ci])[idx].phrase
+                  == "the? user|human signed off"]
+    assert lx._required(ci, idx) == (("user", "human"), ("signed",), ("off",))
+    assert not lx._may_match(ci, idx, frozenset({"the", "user", "signed"}))
+    assert lx._may_match(ci, idx, frozenset({"users", "signed", "off"}))  # a prefix: the pattern decides the rest
+    assert lx._may_match(ci, idx, frozenset({"human", "signed", "off"}))
+
+
+@pytest.mark.parametrize("phrase, required", [
+    ('" ( user|human', (("user", "human"),)),            # after punctuation that ends in a non-word
+    ("( from|by|per the? user|human", (("from", "by", "per"), ("user", "human"))),
+    ("re:user said", ()),                                  # a raw pattern: nothing known
+    (".net core", ()),                                     # punctuation ending in a word: not a run start
+    ("_ said", (("said",),)),
+    ("user? said", (("said",),)),
+    ("пользовател* сказал*", (("пользовател",), ("сказал",))),
+    ("error.log|ci/cd shows", (("error", "ci"), ("shows",))),
+])
+def test_required_words_of_the_pattern_language(monkeypatch, phrase: str, required: tuple) -> None:
+    monkeypatch.setattr(lx, "entries", lambda category: (lx.Entry("en", phrase),))
+    lx._required.cache_clear()
+    try:
+        assert lx._required(0, 0) == required
+    finally:
+        lx._required.cache_clear()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
 import re
 
@@ -12,6 +11,10 @@ from ..line import Line, prepare
 from .index import RELATED_MIN, ConstraintIndex
 from .lifecycle import Retired, binding
 from .records import Arbitration, Conflict, Constraint, conflict_error, explain
+
+TYPE_CHECKING = False  # datetime only names types here: the hook path does not load it
+if TYPE_CHECKING:
+    import datetime as _dt
 
 # compare, scope, structure and values (the comparisons of two lines) compile some hundred patterns at import, a
 # fifth of an in-process hook call: ``check_conflict`` imports them when a line first meets a constraint it could

@@ -10,12 +10,14 @@
 
 from __future__ import annotations
 
-import datetime as _dt
-
 from ..expiry import decision_ended, scope_end
 from ..model import Tier
 from ..record import dataclass
 from .records import Constraint
+
+TYPE_CHECKING = False  # datetime only names types here: the hook path does not load it
+if TYPE_CHECKING:
+    import datetime as _dt
 
 __all__ = ["Retired", "binding", "scope_end", "scope_ended"]
 

@@ -13,7 +13,6 @@ A directory in no repository has no work tree to update.
 from __future__ import annotations
 
 import os
-import subprocess
 import time
 
 from ..invariants._targets import unknown_update
@@ -40,6 +39,8 @@ def git_lines(repo: str | None, args: list[str], timeout: float = GIT_TIMEOUT) -
     """The output lines of a read-only ``git -C REPO ARGS`` (None: no git, an error or a slow answer)."""
     if timeout <= 0:
         return None
+    import subprocess  # only a command that touches git's work tree runs git: the hook path does not load it
+
     try:
         out = subprocess.run(["git", "-c", "core.quotePath=false", "-C", repo or ".", *args], capture_output=True,
                              timeout=timeout, check=False, stdin=subprocess.DEVNULL)
@@ -144,6 +145,8 @@ def tracked_protected(env, top: str) -> str | None:
     """The first protected path (display form) the repository at ``top`` tracks, "" when it tracks none, None when
     git cannot list them."""
     specs = env.repo_pathspecs(top)  # only the protected globs: a large tree is not listed file by file
+    import subprocess
+
     try:
         out = subprocess.run(["git", "-C", top, "ls-files", "-z", *(["--", *specs] if specs else [])],
                              capture_output=True, timeout=GIT_TIMEOUT, check=False, stdin=subprocess.DEVNULL)

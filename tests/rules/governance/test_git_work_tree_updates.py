@@ -186,7 +186,7 @@ def test_a_slow_git_counts_as_unknown(repo: Workspace, monkeypatch) -> None:
     def slow(*args, **kwargs):
         raise subprocess.TimeoutExpired("git", worktree.GIT_TIMEOUT)
 
-    monkeypatch.setattr(worktree.subprocess, "run", slow)
+    monkeypatch.setattr(subprocess, "run", slow)  # worktree imports subprocess when it runs git
     ev = evaluate_command("git cherry-pick src", repo)
     assert ev.decision == "deny", ev.reason
 
