@@ -360,7 +360,7 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"владел\w*|руководств\w*|команд[аыеу]\b|распоряжени\w*|решени\w* (?:админ|владел|руковод)\w*|"
                   r"нов\w* политик\w*|дал\w* добро"),
     # instruction-override: earlier instructions declared void
-    "void": (r"\bnothing\s+(?:\w+\s+){0,2}?(?:earlier|above|before|previously|so far)\b(?:[^.;!?]|\.(?=\S)){0,30}?\b(?:"
+    "rules_voided": (r"\bnothing\s+(?:\w+\s+){0,2}?(?:earlier|above|before|previously|so far)\b(?:[^.;!?]|\.(?=\S)){0,30}?\b(?:"
              r"applies|apply|counts|matters|is valid|holds)\b|\b(?:(?:all|any|every)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous\s+|prior\s+|earlier\s+|"
              r"preceding\s+|old\s+|older\s+|existing\s+|other\s+|former\s+)?|(?:the\s+|your\s+)?(?:previous|prior|"
              r"earlier|preceding|old|older|existing|other|former)\s+)(?:system\s+|memory\s+)?(?:instructions?|rules|"
@@ -531,7 +531,7 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"(?:it|them)\b)|(?<!\w)(?:отключи|отключить|отключать|выключи|выключить|выключать|обойди|обойти|"
                   r"обходи|пропусти|пропустить|пропускать|убери|убрать|сними|снять|деактивируй|деактивировать)(?!\w)"),
     # html comments addressed to the assistant (anywhere in the first words of the comment)
-    "addressed": (r"^\W{0,3}(?:(?:note|message|memo|instructions?|reminder|hint|directive)s?\s+(?:to|for)\s+(?:the\s+|"
+    "to_ai": (r"^\W{0,3}(?:(?:note|message|memo|instructions?|reminder|hint|directive)s?\s+(?:to|for)\s+(?:the\s+|"
                   r"any\s+|all\s+)?" + _AI + r"s?\b|(?:for|to)\s+(?:the\s+)?" + _AI + r"s?(?:\s+only)?\s*(?:[:,—–]|\s-\s)|"
                   r"(?:dear\s+|hey\s+|attention\s+)?" + _AI + r"s?(?:\s+only)?\s*(?:[:,—–]|\s-\s)|(?:dear|hey|attention)\s+" + _AI
                   + r"|(?:заметк\w*|примечани\w*|пометк\w*|записк\w*|сообщени\w*|инструкци\w*|указани\w*|напоминани\w*)\s+(?:для\s+)?" + _AI +
@@ -667,17 +667,17 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
             r"any |it |that |to )|(?:при следующем|когда будешь|ты должен|тебе нужно|добавь|отправь|выполни|запомни|"
             r"запиши|игнорируй|удали|скопируй|доверяй|всегда|никогда)\b", _F),
         "sentence": (r"[.;!?](?:\s|$)|\s[—–]\s", 0),
-        **{"f_" + k: (v, _F) for k, v in _FRAME_SOURCES.items()},
-        "f_split": (r"[.!?;](?=\s|$)", 0),
-        "f_hedge": (r"\b(?:probably|likely|maybe|perhaps|seems?|apparently|i think|might)\b|скорее всего|вероятно|"
+        **{k: (v, _F) for k, v in {**_FRAME_SOURCES, **_FAMILY_SOURCES}.items()},
+        "split": (r"[.!?;](?=\s|$)", 0),
+        "hedge": (r"\b(?:probably|likely|maybe|perhaps|seems?|apparently|i think|might)\b|скорее всего|вероятно|"
                     r"кажется|возможно|похоже|видимо|наверное", _F),
-        "f_own": (r"\bmy\b|(?<!\w)мо(?:и|их|ими|ей|ю|я|е)(?!\w)", _F),
-        "f_only_user": (r"\b(?:ask|check with|confirm with|consult)\s+(?:the\s+)?(?:user|owner|human)\s+first\b|"
+        "own": (r"\bmy\b|(?<!\w)мо(?:и|их|ими|ей|ю|я|е)(?!\w)", _F),
+        "only_user": (r"\b(?:ask|check with|confirm with|consult)\s+(?:the\s+)?(?:user|owner|human)\s+first\b|"
                         r"\bfirst\s+(?:ask|check with|confirm with)\s+(?:the\s+)?(?:user|owner|human)\b|"
                         r"(?<!\w)(?:сначала|сперва|прежде)\s+(?:\w+\s+)?(?:спросить|спроси|уточнить|уточни|согласовать|"
                         r"согласуй)\s+(?:у\s+|с\s+)?(?:пользовател|владел)\w*|\bonly (?:the )?(?:user|owner|human)\b|\b(?:user|owner) (?:must|has to|should) (?:approve|"
                         r"confirm|decide)|только (?:сам )?пользовател\w*|только с (?:разрешени|согласи)\w* пользовател", _F),
-        "f_keep": (r"\b(?:re-?enabled|enabled again|turned (?:back )?on|back on|keep (?:it|them|\w+) (?:on|enabled)|must "
+        "kept_on": (r"\b(?:re-?enabled|enabled again|turned (?:back )?on|back on|keep (?:it|them|\w+) (?:on|enabled)|must "
                    r"(?:stay|remain|be) (?:on|enabled|active)|stays? enabled)\b|включ\w* обратно|снова включ\w*|"
                    r"(?:должн\w*|оставаться) (?:быть |оставаться )?включ\w*", _F),
         "word": (_WORD, 0),
@@ -808,7 +808,7 @@ _FAMILY_SOURCES: dict[str, str] = {
                        r"listed)\b|(?<!\w)(?:вс[её]|все|всему|всем|что бы ни),? (?:что |то,? что )?(?:там |тут )?(?:написано|сказано|"
                        r"указано|пишут|говорят|опубликовано|предлагают|советуют)"),
     # verification waived: act on it without checking
-    "unchecked": (
+    "unchecked_any": (
         r"\b(?:without (?:double-?)?(?:checking|verif\w*|review\w*|question\w*|confirm\w*|asking)|no need to "
         r"(?:check|verify|review|double-?check|confirm)|need(?:s)? no (?:check\w*|verification|review)|"
         r"(?:as[- ]is|as (?:given|written|posted|provided)|verbatim|word for word|blindly|unquestioningly|"
@@ -965,7 +965,7 @@ _FAMILY_SOURCES: dict[str, str] = {
                        r"(?:инструкци|правил|указани|заметк|запис)\w*|(?:остальн|други|прежн|предыдущ)\w*\s+"
                        r"(?:инструкци|правил|указани|заметк|запис)\w*)"),
     # ... and rules declared void without naming what they are about
-    "void": (r"\b(?:revoked|rescinded|cancel+ed|voided|annulled|lifted|suspended|withdrawn|null and void|no longer "
+    "void_any": (r"\b(?:revoked|rescinded|cancel+ed|voided|annulled|lifted|suspended|withdrawn|null and void|no longer "
              r"(?:apply|applies|valid|binding|hold|in force|in effect)|(?:do|does) not apply|(?:don't|doesn't) apply)\b|"
              r"(?<!\w)(?:отменен\w*|отменя\w*|аннулир\w*|недействительн\w*|(?:больше )?не (?:действу|применя|"
              r"считаются)\w*|утратил\w* силу|не имеют силы|сняты)"),
@@ -1027,4 +1027,88 @@ _FAMILY_SOURCES: dict[str, str] = {
                 r"бакет|диск)\w*|внешн\w* (?:сервер|хост|адрес|хранилищ|диск)\w*|(?:эт|т|указанн|следующ)\w* "
                 r"ссылк\w*|веб-?форм\w*|форм\w* на|личн\w* (?:почт|ящик)\w*|(?:по|через) ссылк\w*|(?:сообщени|описани)\w* "
                 r"(?:коммит|pr|пулл?-?реквест)\w*|(?:в|во|к|ко) (?:кажд|любо|вс)\w* (?:ответ|сообщени|коммит|тикет|issue)\w*)"),
+    # (moved from families.py: one table of word classes)
+    "above_memory": (r"\b(?:more|most|higher|greater)\s+(?:authoritative|reliable|trustworthy|important|binding|"
+                     r"credible|weight)\s+(?:than|over)\b|(?<!\w)(?:авторитетнее|надежнее|достовернее|важнее|"
+                     r"главнее)(?!\w)"),
+    "memory": (r"\b(?:memory|notes|rules|instructions|guidance|directives|(?:the )?user'?s?|this file|"
+               r"(?:memory|user|agents|claude)\.md)\b|(?<!\w)(?:памят|заметк|правил|инструкци|указани|"
+               r"пользовател)\w*"),
+    "orders_for_ai": (r"\b(?:instructions?|commands?|orders?|directives?|tasks?|steps|messages?) (?:meant |written )?"
+                  r"(?:for|to|addressed to|aimed at) (?:you|the (?:assistant|agent|ai|model|bot)|ai agents?|agents)\b|"
+                  r"(?<!\w)(?:указани|команд|инструкци|приказ|распоряжени|сообщени)\w* (?:для|адресованн\w*) "
+                  r"(?:тебя|теб[ея]|ассистент\w*|агент\w*|ии|модел\w*|бот\w*)"),
+    "obey_them": (r"\b(?:run|execute|follow|obey|apply|carry out|do|perform|implement)\s+(?:them|it|those|these|"
+                  r"each|all of them)\b|\bcarry (?:them|it) out\b|(?<!\w)(?:исполня|исполни|выполня|выполни|следуй|"
+                  r"запуска|запусти|применя|примени)\w*\s+(?:их|это|его|все|каждую)(?!\w)"),
+    "mem_rules": (r"\b(?:rules|instructions|guidance|notes|entries|directives)\s+(?:in|from|of)\s+(?:the\s+|your\s+)?"
+                  r"(?:memory(?:\.md)?|user\.md|agents\.md|claude\.md|this file)\b|(?<!\w)(?:правил|инструкци|указани|"
+                  r"заметк|запис)\w*\s+(?:из|в)\s+(?:памят\w*|memory\.md|user\.md|agents\.md|claude\.md|этом файле)"),
+    "drop_them": (r"\b(?:ignore|disregard|forget|drop|skip|discard|delete|replaces?|supersedes?|overrides?) (?:them|it|"
+                  r"those|these|all of them)\b|(?<!\w)(?:заменя\w*|отменя\w*) (?:их|это|все)(?!\w)|"
+                  r"(?<!\w)(?:игнорируй|не учитывай|забудь|отбрось|пропускай|удали) (?:их|это|все)(?!\w)"),
+    "side_with": (r"\b(?:side with|go with|follow|trust|prefer|believe|listen to|obey|pick|choose)\b|(?<!\w)(?:слушай|"
+                  r"верь|следуй|выбирай|вставай на сторону|доверяй|прав\w* (?:бот|сайт|тикет|инструмент))\w*"),
+    "mem_rules_prior": (r"\b(?:your|the|all) (?:earlier|previous|prior|old|original|existing|former|system) (?:instructions|"
+                        r"rules|guidance|notes|entries|directives)\b|(?<!\w)(?:прежн|предыдущ|стар|ранн)\w* "
+                        r"(?:инструкци|правил|указани|заметк|запис)\w*"),
+    "loser": r"(?:\b(?:over|than|instead of|rather than|not)|(?<!\w)(?:вместо|чем|а не|не))\s+(?:\S+\s+)?$",
+    "spread_files": (r"\b(?:every|each|all|any)\s+(?:new\s+|future\s+|other\s+|later\s+)*(?:days?|daily notes?|notes?|"
+                     r"files?|memory files?|documents?|entries|projects?|repos?|repositories|sessions?)\b|"
+                     r"(?<!\w)(?:во? (?:кажд|вс|любо)\w*)\s+(?:нов\w*\s+|будущ\w*\s+)?(?:заметк|файл|день|дн|проект|"
+                     r"репозитори|сесси|запис)\w*"),
+    "copy_any": (r"\b(?:cop(?:y|ies)|duplicat\w*|replicat\w*|propagat\w*|paste|carry|spread|clone|mirror|add|append|"
+                 r"insert|include|put|write|repeat)\b|(?<!\w)(?:копир|скопир|дублир|продублир|распростран|добав|"
+                 r"встав|впиш|запиш|повтор|перенос|перенес)\w*"),
+    "applies_to": r"\s+(?:to|for|in|within|on|inside|outside|при|к|для|в|на|вне)\s",
+    "verify": (r"\b(?:verify|verified first|check|validate|double-check|cross-check|confirm|review|sanity-check)\w*|"
+               r"(?<!\w)(?:провер|сверя|свер|перепровер)\w*"),
+    "internal_any": r"\b(?:our|internal|in-house|self-hosted|company|corporate)\b|(?<!\w)(?:наш|внутренн|корпоративн)\w*",
+    "from_before": r"(?:\bfrom|\bat|(?<!\w)(?:из|с|со|от))\s+(?:(?!(?:to|into|onto|в|во|на|к)\s)\S+\s+){0,2}$",
+    "dest_before": (r"(?:\b(?:to|into|onto|in|on|at|via|through|under|inside)|(?<!\w)(?:в|во|на|через|к|по))\s+"
+                    r"(?:\S+\s+){0,4}$"),
+    "self_core": (r"\b(?:the\s+)?(?:line|entry|note|rule|instruction|text|block|paragraph)s?\s+(?:above|below)\b|"
+                  r"\b(?:this|these|the present|the following)\s+(?:exact\s+|very\s+|same\s+|whole\s+)?(?:line|"
+                  r"entry|note|rule|instruction|text|block|paragraph|reminder|directive|message|memory)s?\b|"
+                  r"(?<!\w)(?:эт[уаоиы]\w*|данн\w*|настоящ\w*|следующ\w*)\s+(?:\w+\s+)?(?:запис|строк|заметк|"
+                  r"правил|инструкци|текст|абзац|напоминани|пункт|блок)\w*"),
+    "agent_md": r"(?:claude|agents|memory|user|gemini|copilot-instructions)\.md\b|\.cursorrules|\.windsurfrules",
+    "routed": (r"\b(?:unless|until) (?:the\s+)?(?:user|owner|human)\b|\bwithout (?:the\s+)?(?:user|owner)'?s?\b|"
+               r"\b(?:ask|check with|confirm with) (?:the\s+)?(?:user|owner|human)\b|"
+               r"(?<!\w)(?:без (?:\w+\s+)?(?:согласи|разрешени|ведома)\w* пользовател|(?:спроси|уточни у|согласуй "
+               r"с) пользовател|пока пользователь не|если пользователь не попросит)"),
+    "place_verb": (r"\b(?:write|writes|wrote|put|puts|insert\w*|add|adds|added|include\w*|embed\w*|mention\w*|"
+                   r"append\w*)\b|(?<!\w)(?:пиши|напиши|запиши|впиши|вставля|вставь|добавля|добавь|включа|включи|"
+                   r"указыва|укажи)\w*"),
+    "user_speaks": (r"^\W*(?:the\s+)?(?:user|owner)\s+(?:\w+\s+)?(?:asks?|asked|wants|wanted|says|said|prefers|"
+                    r"requests?|requested|insists)\b|^\W*(?:пользовател|владел)\w*\s+(?:\w+\s+)?(?:просит|"
+                    r"попросил\w*|хочет|сказал\w*|велел\w*|требует|предпочитает|настаивает)"),
+    "neg_any": NEG_EN + "|" + NEG_RU,
+    "hypothetical": r"\b(?:would|could|might)\s+$|(?<!\w)бы\s+(?:\w+\s+)?$",
+    "user_ref_any": r"\b(?:user|owner|human|operator)'?s?\b|(?<!\w)(?:пользовател|владел)\w*",
+    "pronoun": r"^(?:their|his|her|such|these|those|его|ее|её|их)\b",
+    "conflict_any": (r"\b(?:conflicts?|contradicts?|disagrees?|differs?|clash(?:es)?|diverges?|(?:is|are) at odds)\b|"
+                 r"(?<!\w)(?:расход|противореч|не совпада|конфликту)\w*"),
+    "rule_obj_any": (r"\b(?:instructions?|rules|directives|guidelines|guidance|policies|prompts?|orders|constraints|"
+                 r"notes|entries)\b|(?<!\w)(?:инструкци\w*|правил\w*|указани\w*|директив\w*|ограничени\w*|"
+                 r"заметк\w*|запис\w*)"),
+    "scoped_any": r"\s*(?:\w+\s+){0,2}?(?:about|regarding|on|for|про|насчет|о|об|по поводу|для)\s",
+    "prior_any": (r"\b(?:previous|prior|earlier|above|preceding|old|older|existing|former|original|all|other)\b|"
+              r"(?:memory|user|agents|claude)\.md|(?<!\w)(?:прежн|предыдущ|ранн|стар|прошл|исходн|вс|остальн|"
+              r"други)\w*|(?<!\w)(?:ранее|раньше|выше|в памяти)(?!\w)"),
+    "auto_obj": (r"\b(?:all|every|any|each|everything|anything|commands?|tool calls?|tools?|permissions?|prompts?|"
+                 r"requests?|actions?|changes|edits|writes|shell|installs?|deletions?|pushes)\b|(?<!\w)(?:вс[её]|"
+                 r"все|любы\w*|команд\w*|запрос\w*|действи\w*|изменени\w*|разрешени\w*|установк\w*)"),
+    "auto_act": (r"\b(?:answer|reply|respond|click|approve|confirm|accept)\w*\s+(?:\S+\s+){0,4}?(?:yourself|on (?:the "
+                 r"user'?s?|their|my|his|her) behalf|with\s+[\"'«“]?(?:yes|y|ok|approve|allow)\b)|"
+                 r"(?<!\w)(?:отвеча|подтвержда|одобря|жми|нажима)\w*\s+(?:\w+\s+){0,3}?(?:сам\b|сама\b|за пользовател\w*|"
+                 r"[\"'«“]да[\"'»”])|"
+                 r"\bauto-?(?:approve|accept|confirm|allow|grant)\w*|\b(?:approve|accept|confirm|allow|grant|"
+                 r"permit)\w*\s+(?:\S+\s+){0,4}?(?:automatically|without (?:asking|prompting|a prompt))|"
+                 r"\b(?:always\s+)?(?:say|answer|click|reply|respond)\s+[\"'«“]?(?:yes|y|ok|allow)[\"'»”]?\s+to (?:all|every|any|each)\b|"
+                 r"(?<!\w)(?:отвеча|говори|жми|нажима|выбира)\w*\s+[\"'«“]?(?:да|yes|ok|разрешить)[\"'»”]?\s+(?:на|для)\s+"
+                 r"(?:все|любые|любой|каждый|каждое)|\byes to all\b|"
+                 r"(?<!\w)(?:автоматически\s+(?:\w+\s+)?(?:одобря|подтвержда|разреша|принима|соглаша)\w*|"
+                 r"(?:одобря|подтвержда|разреша|принима)\w*\s+(?:\S+\s+){0,3}?автоматически|автоподтвержд\w*|"
+                 r"автоодобр\w*)"),
 }
