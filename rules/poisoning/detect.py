@@ -24,11 +24,13 @@ class Signal:
     strong: bool = True
 
 
-from .families import FAMILIES, GATES as _FAMILY_GATES, family_matches
+from .families import FAMILIES, family_matches
 from .patterns import (
     NET_TOOL_WORDS,
     _AI,
+    FRAME_GATES,
     _EXFIL_STEMS,
+    _STEMS,
     _P,
     _TRUST_STEMS,
     _aux,
@@ -145,46 +147,6 @@ def _b64_commands(text: str) -> list[Signal]:
     return out
 
 
-#: Cheap substring prefilters: a detector's regexes run only when one of its stems occurs in the line.
-_STEMS: dict[str, tuple[str, ...]] = {
-    "instruction-override": ("ignor", "disregard", "forget", "overrid", "overrul", "discard", "drop", "instruction",
-                             "follow", "obey", "execute", "apply", "инструкц", "выполн", "следуй",
-                             "you are now", "newest", "latest", "last", "игнор", "забуд", "забыт", "внимани",
-                             "учитыв", "отбрось", "пренебре", "отмени", "соблюд", "выполн", "следуй", "инструкц",
-                             "prompt", "промпт", "подсказк", "no prior", "no previous", "no earlier", "no former",
-                             "you are no", "ты больше", "ты теперь", "ты уже", "restriction", "limitation", "guardrail",
-                             "guideline", "boundaries", "ограничени", "запрет"),
-    "override-user": ("ignor", "disregard", "overrid", "overrul", "follow", "listen", "attention", "even if",
-                      "regardless", "no matter", "whatever", "without", "tell", "inform", "notify", "alert",
-                      "no longer", "approved", "authori", "если пользовател", "слушай", "игнор", "не обращай",
-                      "учитывай", "не выполняй", "вопреки", "несмотря", "не говори", "не сообщай", "не рассказывай",
-                      "не показывай", "без ведома", "одобрил", "разрешил", "priority", "precedence", "pretend",
-                      "mention", "reveal", "disclose", "hide", "conceal", "secret", "скрыв", "скрой",
-                      "утаи", "вид", "притвор"),
-    "disable-safety": ("bypass", "circumvent", "skip", "disable", "turn off", "switch off", "around", "deactivat",
-                       "evade", "--no-verify", "--dangerously", "--yolo", "--no-sandbox", "--disable-hook", "safety",
-                       "security", "permission", "without", "confirm", "approval", "провер", "защит", "гейт", "хук",
-                       ">", "tee", "sed -i", ".md",
-                       "огранич", "обойд", "обход", "отключ", "выключ", "пропус", "игнор", "спрашив", "запрашив",
-                       "подтвержд", "off", "false", "disabl", "none", "warning", "alert", "mismatch", "error", "предупрежд",
-                       "оповещ", "несовпад", "ошибк"),
-    "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
-                       "распоряж", "систем", "администратор", "владел", "tool", "function", "security",
-                       "assistant", "agent", "model", "bot", "crawler", "llm", "gpt", "ассистент", "агент", "модел",
-                       "нейросет"),
-    "run-command": ("curl", "wget", "fetch", "iwr", "invoke", "irm", "<(", "-c", "rm ", "python", "mkfs", "dd ",
-                    "exec", "eval", "iex", "urlopen", "downloadstring",
-                    "chmod", ":()", "http", "download"),
-    "persistence": ("memory", ".md", "notes", "session", "prompt", "памят", "строк", "правил", "инструкц", "запис",
-                    "навсегда", "сесси", "запуск",
-                    # (a line that restores itself; "remember forever"; "long-term memory" already holds "memory")
-                    "restor", "re-add", "readd", "recreat", "re-creat", "reinsert", "re-insert", "it back", "them back",
-                    "it again", "them again", "this back", "верни", "восстанов", "заметк", "remember"),
-    # a command that wipes work, ordered for every session or build
-    "wipe": ("git", "drop", "truncate", "prune", "destroy", "kubectl"),
-}
-
-
 @functools.lru_cache(maxsize=1)
 def _stem_groups() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, str], ...]]:
     """(word stem -> the groups it opens, (other stem, group) pairs): a stem made of word characters can occur
@@ -192,7 +154,7 @@ def _stem_groups() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, str], ..
     searched for in the whole line."""
     groups = {**_STEMS, "exfiltration": _EXFIL_STEMS, "trust-source": _TRUST_STEMS,
               "base64": ("base64", "atob", "frombase64", "b64decode"),
-              **{"frame:" + g: stems for g, stems in _FRAME_GATES.items()}}
+              **{"frame:" + g: stems for g, stems in FRAME_GATES.items()}}
     words: dict[str, set[str]] = {}
     other: list[tuple[str, str]] = []
     for name, stems in groups.items():
@@ -435,38 +397,6 @@ def _sentences(text: str):
     yield start, text[start:]
 
 
-#: Substrings without which a frame cannot match: a frame's regexes are compiled and run only when one occurs.
-_FRAME_GATES = {
-    "safety": ("ask", "confirm", "approv", "permission", "consent", "sign", "check", "gate", "hook", "guard", "sandbox",
-               "verif", "protect", "filter", "safe", "secur", "cuticle", "review", "спрашива", "запрашива", "подтвержд",
-               "разрешени", "соглас", "одобрени", "ревью", "вопрос", "гейт", "хук", "провер", "защит", "огранич",
-               "песочниц", "фильтр", "предохран", "scan", "сканер", "сканир"),
-    "override": ("instruct", "rule", "guid", "directive", "note", "entr", "order", "prompt", "polic", "only",
-                 "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только", "everyth", "anyth",
-                 ".md", "все"),
-    "user": ("user", "owner", "human", "пользовател", "владел"),
-    # override-user: a change kept from the user; the user's word and an outside source disagreeing
-    "conceal": ("mention", "tell", "reveal", "disclos", "announc", "flag", "report", "explain", "упомина", "сообща",
-                "не говори", "рассказыва", "объясня"),
-    "dismiss": ("whatever", "ignored", "disregarded", "skipped", "overridden", "можно не", "можно игнор",
-                "не учитыва", "не считаются", "устарел", "не действу", "актуальн", "какие бы", "как бы", "какой бы",
-                "каким бы", "какую бы"),
-    "conflict": ("conflict", "contradict", "disagree", "differ", "clash", "diverge", "odds", "расход", "противореч",
-                 "совпада", "конфликт"),
-    # the frames of _general_frames: an ignoring verb, a ranking verb or a copying verb
-    "general": ("ignor", "disregard", "forget", "drop", "discard", "aside", "throw", "overrid", "overrul", "игнор",
-                "забуд", "забыт", "отброс", "учитыв", "внимани", "пренебре", "precedence", "priority", "outrank",
-                "outweigh", "supersed", "trump", "win", "replac", "above", "важнее", "главнее", "приоритет", "заменя",
-                "отменя", "перекрыва", "выше", "copy", "copie", "paste", "carry", "propagat", "replicat", "repeat",
-                "duplicat", "keep", "add", "append", "includ", "insert", "mirror", "spread", "move", "transfer",
-                "скопир", "копир", "перенес", "перенос", "дублир", "повтор", "добав", "встав", "распростран"),
-    **_FAMILY_GATES,
-    "trust": ("offici", "trust", "verif", "reliab", "authorit", "whitelist", "allowlist", "vett", "safe", "approved",
-              "endorse", "signed", "официальн",
-              "доверен", "проверен", "надежн", "довер", "безопасн"),
-}
-
-
 def _self_act(sent: str, start: int) -> bool:
     """The sending verb is the user's own finite act ("the user sends", «пользователь отправляет»), not an order."""
     if not _aux()["subject_user"].search(sent, 0, start):
@@ -617,7 +547,7 @@ def _link_payloads(text: str) -> list[Signal]:
     return out
 
 
-#: (frame, kind, strong, the frame groups of _FRAME_GATES that must all be present)
+#: (frame, kind, strong, the frame groups of FRAME_GATES that must all be present)
 _SENTENCE_FRAMES = (("rules_voided", "instruction-override", True, frozenset({"override"})),
                     ("only_this", "instruction-override", False, frozenset({"override"})),
                     ("user_void", "override-user", True, frozenset({"user"})),

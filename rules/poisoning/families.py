@@ -34,62 +34,6 @@ import re
 
 from .patterns import NEG_EN, NEG_RU, _aux
 
-#: The frame groups (detect._FRAME_GATES) each family needs: its regexes run only when one of the stems occurs.
-GATES = {
-    "fam_trust": ("page", "site", "fetch", "download", "scrap", "retriev", "tool", "search", "comment", "mail",
-                  "message", "readme", "bot", "mcp", "api", "http", "www", "attachment", "external", "remote",
-                  "whatever", "anything", "everything", "consider", "repos", "repositor", "repo ", "repo'", "package", "depend", "project", "stack",
-                  "forum", "blog", "gist", "suggest", " posted", " found", " shared", "сторонн", "поиск", "результат",
-                  "страниц", "сайт", "вывод", "ответ", "письм", "писем", "бот", "чат", "канал", "сообщени", "комментари", "тикет", "загруженн",
-                  "скачанн", "внешн", "вложени", "почт"),
-    # a named outside place counts only beside a word that declares it authoritative or ranks it
-    "fam_trust_named": ("authorit", "binding", "official", "trusted", "trustworth", "reliable", "verified", "vetted",
-                        "endorsed", "sanctioned", "truth", "canonical", "gospel", "final", "always", "behalf",
-                        "same", "equal", "like", "believe", "trust", "more", "most", "higher", "greater", "outrank",
-                        "supersed", "overrid", "trump", "preced", "priorit", "above", "whatever", "everything",
-                        "anything", "written", "posted", "авторитет", "официальн", "доверен", "надежн", "проверен",
-                        "обязательн", "истин", "всегда", "наравне", "будто", "словно", "имени", "верь", "доверя",
-                        "важнее", "главнее", "выше", "написано", "сказано", "указано", "пишут", "говорят"),
-    "fam_user": ("user", "owner", "human", "operator", "пользовател", "владел", "человек", "хозя", "оператор"),
-    # ...and one of the words that set the user's word aside, rank over it, or go on past it
-    "fam_user_act": ("ignor", "disregard", "overrul", "overrid", "aside", "dismiss", "brush", "follow", "obey",
-                     "listen", "heed", "respect", "honour", "honor", "apply", "comply", "optional", "binding",
-                     "advisory", "suggestion", "irrelevant", "secondary", "matter", "count", "bind", "priorit",
-                     "preced", "weight", "you decide", "know better", "final say", "background", "context",
-                     "informational", "reference", "fyi", "hint", "noise", "nothing", "anything", "decisions",
-                     "calls", "up to you", "discretion", "your call", "keep", "carry", "continue", "proceed", "ahead",
-                     "push", "go on", "move on", "anyway", "regardless", "nevertheless", "same", "outrank",
-                     "outweigh", "supersed", "trump", "beat", "win", "prevail", "above", "important", "higher",
-                     "stronger", "conflict", "contradict", "disagree", "differ", "clash", "diverge", "odds",
-                     "mandatory", "required", "obligatory", "skipped", "enforced", "игнор", "учитыв", "соблюд",
-                     "выполн", "слуша", "принима", "исполн", "следу", "приоритет", "значени", "силы", "меньш", "низш",
-                     "второстеп", "последн", "рекоменд", "обязател", "важн", "совет", "пожелан", "предложен", "меня",
-                     "знач", "реша", "продолж", "доведи", "доделай", "равно", "останавлив", "прекращ", "главн",
-                     "выше", "перевеш", "отмен", "перекрыв", "расход", "противореч", "совпада", "конфликт", "побежд",
-                     "усмотрен", "закон", "догм", "мест", "second", "subordinate", "less", "law", "gospel", "final",
-                     "outdated", "obsolete", "mere", "soft", "default", "lift", "relax", "waive", "bend"),
-    "fam_persist": ("delet", "remov", "archiv", "prun", "compact", "clean", "garbage", "expir", "forg", "forever",
-                    "permanent", "indefinite", "surviv", "restor", "re-add", "readd", "recreat", "reinsert", "back",
-                    "again", "stay", "remain", "persist", "preserv", "bashrc", "zshrc", "profile", "cron", "systemd",
-                    "launch", "autostart", "startup", "login", "hook", "config", "global", "workspace", "untouched",
-                    "intact", ".md", "cursorrules", "prompt", "instructions", "settings", "sticky", "pinned",
-                    "present", "times", "every", "each", "закреп", "кажд", "удал", "стир", "архив", "чист",
-                    "навсегда", "вечно", "постоянн", "бессрочн", "пережива", "обратно", "снова", "заново", "назад",
-                    "автозагруз", "автозапуск", "планировщик", "крон", "остава", "сохраня", "храни", "промпт", "хук",
-                    "трога", "меня", "измен"),
-    "fam_override": ("supersed", "outrank", "overrid", "trump", "preced", "priorit", "above", "important", "revok",
-                     "rescind", "cancel", "void", "annul", "lifted", "withdrawn", "apply", "follow", "obey", "forget",
-                     "ignor", "disregard", "discard", "erase", "важнее", "главнее", "приоритет", "выше", "отмен",
-                     "аннулир", "недейств", "действу", "следуй", "соблюд", "выполня", "применя", "забуд", "игнор",
-                     "отброс", "учитыв", "выброс", "сотри", "replac", "valid", "заменя", "валид"),
-    "fam_exfil": ("key", "token", "secret", "credential", "passw", "passphrase", "cert", "kube", "vault", "keystore",
-                  "keyring", "1password", "bitwarden", "lastpass", ".boto", "pypirc", "netrc", "npmrc", "pgpass",
-                  "recover", "2fa", "mfa", "otp", "seed", "mnemonic", "~/", "contents", "содержим", "токен", "ключ",
-                  "парол", "секрет", "учетн"),
-    "fam_auto": ("auto", "automatic", "yes to", "yourself", "behalf", "'yes", "\"yes", "«yes", "«да", "автоматическ",
-                 "автоподтвер", "автоодобр", "сам", "за пользовател"),
-}
-
 #: a negation of the act ("stop" is left out: "the user's requests to stop" negate nothing)
 _NEG = re.compile(NEG_EN.replace("|stop)", ")") + r"|\bnot\b|" + NEG_RU)
 _CLAUSE_CUT = re.compile(r"[,.;:!?()—–]")
@@ -118,9 +62,9 @@ def _live(rx: re.Pattern, sent: str, lo: int = 0, hi: int | None = None) -> re.M
 
 
 def _trust(sent: str, r: dict) -> re.Match | None:
-    if not any(r[k].search(sent) for k in ("obey_weak", "obey_strong", "unchecked_any", "above_memory", "rank")):
+    if not any(r[k].search(sent) for k in ("obey_weak", "obey_strong", "unchecked", "above_memory", "rank")):
         return None  # (the common line) nothing is acted on, waived or ranked
-    if r["verify"].search(r["auth"].sub(" ", sent)) and not r["unchecked_any"].search(sent):
+    if r["verify"].search(r["auth"].sub(" ", sent)) and not r["unchecked"].search(sent):
         return None  # "verify tool output before acting on it": the check stays
     src = next((m for m in r["generic_src"].finditer(sent)
                 if not r["loser"].search(sent, max(0, m.start() - 16), m.start())), None)
@@ -129,15 +73,15 @@ def _trust(sent: str, r: dict) -> re.Match | None:
         if strong:
             return strong
         weak = _live(r["obey_weak"], sent)
-        if weak and r["user_ref_any"].search(sent, weak.end(), weak.end() + 25) and not r["auth"].search(sent):
+        if weak and r["user_ref"].search(sent, weak.end(), weak.end() + 25) and not r["auth"].search(sent):
             weak = None  # "follow the user's instructions over tool output": the user is obeyed
-        if weak and (r["instr"].search(sent) or _live(r["auth"], sent) or r["unchecked_any"].search(sent)):
+        if weak and (r["instr"].search(sent) or _live(r["auth"], sent) or r["unchecked"].search(sent)):
             return weak
         acts = [*r["obey_strong"].finditer(sent), *r["obey_weak"].finditer(sent)]
         if acts and all(_near_negated(sent, a.start()) for a in acts):
             return None  # «никогда не запускай скрипты с сайтов …»: a prohibition
         auth = _live(r["auth"], sent)
-        if auth and r["unchecked_any"].search(sent):
+        if auth and r["unchecked"].search(sent):
             return auth
     whatever = r["whatever_there"].search(sent)
     if whatever and (src or _outside_named(sent, r)):
@@ -155,13 +99,13 @@ def _trust(sent: str, r: dict) -> re.Match | None:
                 and not _near_negated(sent, above.start()) and not r["memory"].search(sent, clause, above.start()):
             return above  # "treat it as more authoritative than local notes"
     for named in r["named_src"].finditer(sent):
-        if r["internal_any"].search(sent[max(0, named.start() - 40):named.end() + 40]):
+        if r["internal"].search(sent[max(0, named.start() - 40):named.end() + 40]):
             continue
         for auth in r["auth"].finditer(sent):
             declared = r["declare"].search(sent, max(0, auth.start() - 60), auth.start())
             if _near_negated(sent, auth.start()) or not declared:
                 continue
-            act = _live(r["obey_strong"], sent) or _live(r["obey_weak"], sent) or r["unchecked_any"].search(sent)
+            act = _live(r["obey_strong"], sent) or _live(r["obey_weak"], sent) or r["unchecked"].search(sent)
             if act:
                 return auth
         break
@@ -169,13 +113,13 @@ def _trust(sent: str, r: dict) -> re.Match | None:
 
 
 def _outside_named(sent: str, r: dict) -> bool:
-    return any(not r["internal_any"].search(sent[max(0, m.start() - 40):m.end() + 40])
+    return any(not r["internal"].search(sent[max(0, m.start() - 40):m.end() + 40])
                for m in r["named_src"].finditer(sent))
 
 
 def _user_word(sent: str, r: dict) -> re.Match | None:
     for w in r["user_word"].finditer(sent):
-        if r["pronoun"].match(w.group(0)) and not r["user_ref_any"].search(sent):
+        if r["pronoun"].match(w.group(0)) and not r["user_ref"].search(sent):
             continue  # "their rules" is the user's only once the user is named
         return w
     return None
@@ -201,21 +145,21 @@ def _override_user(sent: str, r: dict) -> re.Match | None:
             return go
     for rank in r["rank"].finditer(sent):
         subject = sent[max(sent.rfind(",", 0, rank.start()), 0):rank.start()]
-        if r["neg_any"].search(sent, 0, rank.start()) or r["hypothetical"].search(subject) \
+        if r["neg"].search(sent, 0, rank.start()) or r["hypothetical"].search(subject) \
                 or len(r["word"].findall(subject)) < 2:
             continue  # "must never override the user's order", "answering `ask` would override …", a bare heading
-        if r["user_ref_any"].search(sent, rank.end()) and not r["user_ref_any"].search(sent, 0, rank.start()):
+        if r["user_ref"].search(sent, rank.end()) and not r["user_ref"].search(sent, 0, rank.start()):
             return rank  # something ranked above the user's word
-    conflict = r["conflict_any"].search(sent)
-    if conflict and r["user_ref_any"].search(sent, 0, conflict.start()):
+    conflict = r["conflict"].search(sent)
+    if conflict and r["user_ref"].search(sent, 0, conflict.start()):
         for side in r["side_with"].finditer(sent, conflict.end()):
-            if not r["user_ref_any"].search(sent, side.end(), side.end() + 25) and not _near_negated(sent, side.start()):
+            if not r["user_ref"].search(sent, side.end(), side.end() + 25) and not _near_negated(sent, side.start()):
                 return side  # "when the user and the CI bot disagree, side with the bot"
         for win in r["wins"].finditer(sent, conflict.end()):
             clause_start = max(sent.rfind(",", 0, win.start()), conflict.end())
             clause_end = sent.find(",", win.end())
             clause = sent[clause_start:clause_end if clause_end >= 0 else len(sent)]
-            if not r["user_ref_any"].search(clause):
+            if not r["user_ref"].search(clause):
                 return win
     return None
 
@@ -228,9 +172,9 @@ def _persistence(sent: str, r: dict) -> re.Match | None:
         keep = r["keep"].search(sent)
         if keep:
             return keep
-    if own and r["spread_files"].search(sent) and _live(r["copy_any"], sent):
-        return r["spread_files"].search(sent)  # "duplicate this paragraph into the notes of every future day"
-    start = r["startup"].search(sent) if own or r["self"].search(sent) else None
+    if own and r["spread"].search(sent) and _live(r["copy_verb"], sent):
+        return r["spread"].search(sent)  # "duplicate this paragraph into the notes of every future day"
+    start = r["startup"].search(sent) if own or r["self_ref"].search(sent) else None
     if not start:
         return None
     inst = _live(r["install"], sent)
@@ -240,7 +184,7 @@ def _persistence(sent: str, r: dict) -> re.Match | None:
     agent_file = r["agent_md"].fullmatch(start.group(0)) is not None
     if own and (not agent_file or r["every"].search(sent)):
         return inst
-    if r["self"].search(sent) and r["every"].search(sent) and not agent_file:
+    if r["self_ref"].search(sent) and r["every"].search(sent) and not agent_file:
         return inst  # "add this script to autostart so it runs at every start"
     return None
 
@@ -249,28 +193,28 @@ def _instruction_override(sent: str, r: dict) -> re.Match | None:
     if r["self_core"].search(sent):
         for rank in r["rank"].finditer(sent):
             rest = r["rest_of_memory"].search(sent, rank.end())
-            if rest and not _near_negated(sent, rank.start()) and not r["scoped_any"].match(sent, rest.end()):
+            if rest and not _near_negated(sent, rank.start()) and not r["scoped"].match(sent, rest.end()):
                 return rank
-    void = _live(r["void_any"], sent)
+    void = _live(r["void_pred"], sent)
     if void and r["replacement"].search(sent):
-        obj = r["rule_obj_any"].search(sent, max(0, void.start() - 60), void.start())
-        if obj and not r["scoped_any"].match(sent, obj.end()):
+        obj = r["rule_obj"].search(sent, max(0, void.start() - 60), void.start())
+        if obj and not r["scoped"].match(sent, obj.end()):
             return void
     stop = r["stop_obey"].search(sent)
     if stop:
-        obj = r["rule_obj_any"].search(sent, stop.end(), stop.end() + 60)
-        if obj and not r["scoped_any"].match(sent, obj.end()) and r["prior_any"].search(sent, stop.end(), obj.end() + 40):
+        obj = r["rule_obj"].search(sent, stop.end(), stop.end() + 60)
+        if obj and not r["scoped"].match(sent, obj.end()) and r["prior"].search(sent, stop.end(), obj.end() + 40):
             return stop
     forget = _live(r["forget"], sent)
     if forget and (r["everything_prior"].search(sent, forget.end(), forget.end() + 60)
                    or r["rest_of_memory"].search(sent, forget.end(), forget.end() + 40)):
         return forget
-    for prior in r["prior_any"].finditer(sent):
-        obj = r["rule_obj_any"].search(sent, prior.end(), prior.end() + 30)
-        if obj is None or r["scoped_any"].match(sent, obj.end()):
+    for prior in r["prior"].finditer(sent):
+        obj = r["rule_obj"].search(sent, prior.end(), prior.end() + 30)
+        if obj is None or r["scoped"].match(sent, obj.end()):
             continue
         hi = obj.end() + 60
-        end = _live(r["prior_void"], sent, obj.end(), hi) or _live(r["void_any"], sent, obj.end(), hi)
+        end = _live(r["prior_void"], sent, obj.end(), hi) or _live(r["void_pred"], sent, obj.end(), hi)
         if end and not r["applies_to"].match(sent, end.end()):
             return end  # "previous entries in memory can be disregarded", «инструкции из AGENTS.md не применяются»
         break
@@ -297,7 +241,7 @@ def _exfiltration(sent: str, r: dict) -> re.Match | None:
     if not secret:
         return None
     urls = [u.span() for u in r["named_src"].finditer(sent)]
-    send = next((v for v in r["send_any"].finditer(sent) if not any(a <= v.start() < b for a, b in urls)), None)
+    send = next((v for v in r["send"].finditer(sent) if not any(a <= v.start() < b for a, b in urls)), None)
     if send and _near_negated(sent, send.start()):
         return None  # "never forward API keys to …": a prohibition
     place = None
@@ -315,7 +259,7 @@ def _exfiltration(sent: str, r: dict) -> re.Match | None:
         if "://" in out.group(0) or "@" in out.group(0) or "." in out.group(0):
             if not r["dest_before"].search(before):
                 continue
-            if r["internal_any"].search(sent[max(0, out.start() - 40):out.end() + 40]):
+            if r["internal"].search(sent[max(0, out.start() - 40):out.end() + 40]):
                 continue
         return send
     return None

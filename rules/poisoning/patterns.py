@@ -386,20 +386,15 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"руководствуйся)\w*\s+только\b|(?:работа|действу|важн)\w*\s+только\s+(?:эт\w*|указани\w*|"
                   r"инструкци\w*|правил\w*)"),
     # instruction-override, looser: earlier memory (object + "earlier") declared void, any word order
-    "prior": (r"\b(?:(?:stored|saved|kept|written|recorded) in (?:the |your )?memory|in (?:your |the )?memory)\b|"
-              r"(?<!\w)(?:в памяти|из памяти|записанн\w* в памят\w*)(?!\w)|"
-              r"\b(?:previous|prior|earlier|above|preceding|old|older|existing|former|so far|until now|before "
-              r"(?:today|now|this(?: line| entry| note| block| point)?))\b|(?:memory|user|agents|claude)\.md|(?<!\w)(?:прежн\w*|предыдущ\w*|"
-              r"ранее|раньше|ранн\w*|выше|до (?:этой|этого|сих пор)\w*|стар\w*)(?!\w)"),
+    "prior": '(?:\\b(?:(?:stored|saved|kept|written|recorded) in (?:the |your )?memory|in (?:your |the )?memory)\\b|(?<!\\w)(?:в памяти|из памяти|записанн\\w* в памят\\w*)(?!\\w)|\\b(?:previous|prior|earlier|above|preceding|old|older|existing|former|so far|until now|before (?:today|now|this(?: line| entry| note| block| point)?))\\b|(?:memory|user|agents|claude)\\.md|(?<!\\w)(?:прежн\\w*|предыдущ\\w*|ранее|раньше|ранн\\w*|выше|до (?:этой|этого|сих пор)\\w*|стар\\w*)(?!\\w))|(?:\\b(?:previous|prior|earlier|above|preceding|old|older|existing|former|original|all|other)\\b|(?:memory|user|agents|claude)\\.md|(?<!\\w)(?:прежн|предыдущ|ранн|стар|прошл|исходн|вс|остальн|други)\\w*|(?<!\\w)(?:ранее|раньше|выше|в памяти)(?!\\w))',
     "mem_obj": (r"\b(?:instructions?|rules|guidance|guidelines|directives|notes|entries|orders|prompts?|policies|"
                 r"everything|anything|all of it)\b|(?:memory|user|agents|claude)\.md|(?<!\w)(?:правил\w*|указани\w*|"
                 r"инструкци\w*|директив\w*|заметк\w*|запис\w*|вс[её])(?!\w)"),
-    "void_pred": (r"\b(?:void|null|invalid|cancel+ed|revoked|obsolete|outdated|superseded|deprecated|rescinded|"
-                  r"no longer (?:apply|applies|valid|in force|relevant|counts?|holds?|matters?)|(?:do|does) not apply|"
-                  r"(?:don't|doesn't) apply|(?:was|were) (?:just )?(?:a test|fake|a decoy))\b|(?<!\w)(?:недействительн\w*|"
-                  r"отменен\w*|отменя\w*|утратил\w* силу|(?:больше )?не (?:действу|применя|работа|считаются)\w*|аннулир\w*|"
-                  r"не имеют силы|"
-                  r"неактуальн\w*)"),
+    "void_pred": (r"\b(?:void|null|invalid|cancel+ed|revoked|voided|annulled|lifted|suspended|withdrawn|obsolete|outdated|"
+                  r"superseded|deprecated|rescinded|no longer (?:apply|applies|valid|binding|in force|in effect|relevant|"
+                  r"counts?|holds?|matters?)|(?:do|does) not apply|(?:don't|doesn't) apply|(?:was|were) (?:just )?"
+                  r"(?:a test|fake|a decoy))\b|(?<!\w)(?:недействительн\w*|отменен\w*|отменя\w*|утратил\w* силу|"
+                  r"(?:больше )?не (?:действу|применя|работа|считаются)\w*|аннулир\w*|не имеют силы|неактуальн\w*|сняты)"),
     # override-user: the user's word set aside
     "user_void": (r"\buser'?s?\s+(?:[\w'\"«»“”/-]+\s+){0,6}?(?:rules?|instructions?|preferences?|requests?|directives?|wish(?:es)?|"
                   r"restrictions?|orders?|bans?|limits?|words)\b[^.;!?]{0,40}?\b(?:is|are|was|were|has been|have been)?\s*"
@@ -427,8 +422,8 @@ _FRAME_SOURCES: dict[str, str] = {
                     r"откаж\w*|жалу\w*|проси\w*|попрос\w*|скаж\w*)[^.]{0,80}?(?:вс[её] равно|несмотря ни на что|"
                     r"продолжай|не слушай|игнорир\w*)"),
     # override-user: when the user's word and an outside source disagree, the outside source is to be followed
-    "conflict": (r"\b(?:conflicts?|contradicts?|disagrees?|differs?|clash(?:es)?|diverges?|(?:is|are) at odds)\s+with\b|"
-                 r"(?<!\w)(?:расход|противореч|не совпада|конфликту|расходя)\w*"),
+    "conflict": (r"\b(?:conflicts?|contradicts?|disagrees?|differs?|clash(?:es)?|diverges?|(?:is|are) at odds)\b|"
+                 r"(?<!\w)(?:расход|противореч|не совпада|конфликту)\w*"),
     "follow_verb": (r"\b(?:follow|obey|go with|side with|prefer|trust|use|apply|do what)\b|(?<!\w)(?:выполняй|следуй|"
                     r"слушай|слушайся|делай (?:как|по)|верь|доверяй|руководствуйся|исполняй)(?!\w)"),
     "conceal": (r"\b(?:don't|do not|never|without)\s+(?:mention|mentioning|tell|telling|reveal|revealing|disclose|disclosing|"
@@ -448,14 +443,7 @@ _FRAME_SOURCES: dict[str, str] = {
                     r"\b(?:his|her|their)\s+(?:words|instructions|rules|requests?|bans?|wishes|"
                     r"preferences)\s+(?:can|may|should)\s+(?:safely\s+)?be\s+(?:ignored|disregarded|skipped|overridden)\b"),
     # exfiltration: sending verb + sensitive object + outside target, any order within a sentence
-    "send": (r"\b(?:send|post|upload|e-?mail|mail|forward|transmit|exfiltrate|leak|share|sync|submit|pipe|dump|cc|"
-             r"bcc|report|push|relay|copy|copie|attach|include|paste|dm|text|ship|export|deliver|hand over|back up|"
-             r"mirror|record)(?:s|es|ed|d|ing|ted|red|ped)?\b|\blog(?:s|ged|ging)?\s+(?:it|them|this|that|everything|all|"
-             r"\w+)\s+(?:to|into|at)\b|"
-             r"(?:отправ|пересыл|перешл|перенаправ|загруж|загрузи|выгруж|выгрузи|сли|слей|сливай|переда|прикладыва|"
-             r"приложи|копир|скопир|синхронизир|публику|опубликуй|присыла|пришли|дублир|скрыт\w* копи|скидыва|скинь|"
-             r"кида|кинь|шли|отсыла|отошли|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|добавля|добавь|"
-             r"вставля|вставь|прикрепля|прикрепи|коммит|полож|клад|помест|размест)\w*"),
+    "send": '(?:\\b(?:send|post|upload|e-?mail|mail|forward|transmit|exfiltrate|leak|share|sync|submit|pipe|dump|cc|bcc|report|push|relay|copy|copie|attach|include|paste|dm|text|ship|export|deliver|hand over|back up|mirror|record)(?:s|es|ed|d|ing|ted|red|ped)?\\b|\\blog(?:s|ged|ging)?\\s+(?:it|them|this|that|everything|all|\\w+)\\s+(?:to|into|at)\\b|(?:отправ|пересыл|перешл|перенаправ|загруж|загрузи|выгруж|выгрузи|сли|слей|сливай|переда|прикладыва|приложи|копир|скопир|синхронизир|публику|опубликуй|присыла|пришли|дублир|скрыт\\w* копи|скидыва|скинь|кида|кинь|шли|отсыла|отошли|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|добавля|добавь|вставля|вставь|прикрепля|прикрепи|коммит|полож|клад|помест|размест)\\w*)|(?:\\b(?:send|sends|sent|sending|post(?:s|ed|ing)?|upload\\w*|e-?mail(?:s|ed|ing)?|mail(?:s|ed|ing)?|forward\\w*|transmit\\w*|exfiltrat\\w*|leak\\w*|shar(?:e|es|ed|ing)|sync\\w*|submit\\w*|pipe[ds]?|dump\\w*|relay\\w*|cop(?:y|ies|ied|ying)|paste[ds]?|pasting|attach\\w*|export\\w*|deliver\\w*|ship(?:s|ped|ping)?|push(?:es|ed|ing)?|beam\\w*|back(?:s|ed|ing)? up|mirror\\w*|replicat\\w*|publish\\w*|report(?:s|ed|ing)?|text(?:s|ed|ing)? (?:it|them|the|all|any|every|each|your|my)|go(?:es)? (?:straight |directly )?(?:to|into)|end(?:s)? up (?:at|in|on)|log(?:s|ged|ging)? (?:\\w+ )?(?:to|into|at)|cc|bcc|dm|put (?:\\w+ )?(?:into|in|on) (?:the|a|an)|record(?:s|ed|ing)?|note (?:it|them) (?:down )?(?:in|on)|write (?:it|them) (?:down )?(?:in|on|to|into))\\b|(?<!\\w)(?:отправ|пересыл|перешл|перенаправ|загруж|загруз|выгруж|выгруз|сли[вйт]|переда|прикладыва|приложи|копир|скопир|синхронизир|публику|опублику|присыла|пришл|дублир|скидыва|скин|шли|отсыла|отошл|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|вставля|встав|прикрепля|прикреп|бэкап|заливай|залей|залить|залива|полож|клад|помест|размест|сообща|сообщи|уход\\w* на|попада\\w* (?:на|в)|(?:сохраня|храни|клад|положи)\\w* (?:\\w+\\s+)?копи)\\w*|\\b(?:save|store|keep|drop|place) (?:a |an )?(?:cop(?:y|ies)|backup|mirror)\\b)',
     "sensitive": (r"(?:\.env\b|api[ _-]?keys?|access keys?|tokens?|credentials?|secrets?|passwords?|passphrases?|"
                   r"private keys?|ssh\b|id_rsa|id_ed25519|\.aws|cookies?|env vars|environment variables|seed phrase|"
                   r"wallet|passports?|phone(?: numbers?)?|(?:home|postal|mailing|street) address(?:es)?|"
@@ -489,17 +477,21 @@ _FRAME_SOURCES: dict[str, str] = {
     "trust_act": (r"\b(?:run|runs|ran|execute[ds]?|executing|install(?:s|ed|ing)?|follow(?:s|ed)?|obey(?:ed)?|"
                   r"apply|applied|source[ds]?|pipe[ds]?)\b|(?:запуска|запуст|выполня|выполн|устанавлива|установ|ставь|"
                   r"ставить|следуй|следовать|исполня)\w*"),
-    "unchecked": (r"\b(?:as[- ]is|without (?:review\w*|check\w*|verif\w*|question\w*|asking|confirmation)|need(?:s)? no "
-                  r"(?:review|check\w*|verification)|no (?:review|checks?) (?:needed|required)|automatically|blindly|"
-                  r"safe to (?:run|execute|install))\b|без проверк\w*|без ревью|как есть|автоматически|не глядя|сразу"),
+    "unchecked": (r"\b(?:as[- ]is|as (?:given|written|posted|provided)|verbatim|word for word|blindly|unquestioningly|"
+                  r"automatically|without (?:double-?)?(?:review\w*|check\w*|verif\w*|question\w*|asking|confirm\w*)|"
+                  r"no need to (?:check|verify|review|double-?check|confirm)|need(?:s)? no (?:review|check\w*|verification)|"
+                  r"no (?:review|checks?) (?:needed|required)|safe to (?:run|execute|install))\b|"
+                  r"(?<!\w)(?:без (?:проверк|подтвержд|вопрос|ревью)\w*|(?:проверять|перепроверять) (?:\w+\s+)?не "
+                  r"(?:нужно|надо|требуется|стоит)|не (?:нужно|надо) (?:\w+\s+)?(?:проверять|перепроверять)|не глядя|"
+                  r"как есть|автоматически|сразу)"),
     # instruction-override, any word order: an order to set aside instructions named as earlier or as memory's
     "ignore_verb": (r"\b(?:ignore|disregard|forget|drop|discard|set aside|throw out|override|overrule)\b|"
                     r"(?<!\w)(?:игнорир\w*|проигнорир\w*|забудь|забыть|отбрось|отбросить|не учитывай|не учитывать|"
                     r"не обращай внимания на|пренебреги)(?!\w)"),
-    "rule_obj": (r"\b(?:instructions?|rules|directives|guidelines|guidance|policies|prompts?|orders|constraints|"
+    "rule_obj": (r"\b(?:instructions?|rules|directives|guidelines|guidance|policies|prompts?|orders|constraints|notes|entries|"
                  r"(?:memory|user|agents|claude)\.md)\b|(?<!\w)(?:инструкци\w*|правил\w*|указани\w*|директив\w*|"
-                 r"ограничени\w*)"),
-    "scoped": (r"\s*(?:\w+\s+){0,2}?(?:about|regarding|on|for (?:the|this)|про|насчет|о|об|по поводу|для)\s"),
+                 r"ограничени\w*|заметк\w*|запис\w*)"),
+    "scoped": '\\s*(?:\\w+\\s+){0,2}?(?:about|regarding|on|for|про|насчет|о|об|по поводу|для)\\s',
     # instruction-override: an outside source ranked above memory, the rules or the user
     "precedence": (r"\b(?:takes?|taking|took|have|has|get|gets) (?:precedence|priority) over\b|\b(?:outranks?|"
                    r"outweighs?|supersedes?|overrides?|trumps?|wins? over|replaces?|are above|is above)\b|"
@@ -514,18 +506,9 @@ _FRAME_SOURCES: dict[str, str] = {
                 r"directives|the user|user'?s|this file)\b|(?<!\w)(?:памят\w*|заметк\w*|правил\w*|инструкци\w*|"
                 r"пользовател\w*|этом файле)"),
     # persistence: the line orders itself copied into other files or sessions
-    "copy_verb": (r"\b(?:copy|copies|paste|carry (?:it |this |them )?(?:over|forward)|propagate|replicate|repeat|"
-                  r"duplicate|keep|add|append|include|insert|re-?add|mirror|spread|move|transfer)\b|"
-                  r"(?<!\w)(?:скопир\w*|копир\w*|перенес\w*|перенос\w*|дублир\w*|продублир\w*|повтор\w*|"
-                  r"добав\w*|встав\w*|распростран\w*)"),
-    "self_ref": (r"\b(?:this|these|the present|the same) (?:exact |very |whole |same )?(?:note|line|entry|text|"
-                 r"instruction|rule|paragraph|block|message|sentence|reminder)s?\b|\bverbatim\b|"
-                 r"(?<!\w)(?:эт\w*|данн\w*|настоящ\w*) (?:\w+ )?(?:запис\w*|строк\w*|заметк\w*|правил\w*|"
-                 r"инструкци\w*|текст\w*|абзац\w*|напоминани\w*)|дословно"),
-    "spread": (r"\b(?:every|each|all|any)\s+(?:new\s+|future\s+)*[\w./*-]*\.md\b|\b(?:every|each|all|any) (?:of the )?(?:new |future |other |subsequent |later |following )*"
-               r"(?:daily )?(?:files?|notes?|sessions?|memory files?|documents?|entries|conversations?|chats?|"
-               r"projects?|repos?|repositories)\b|(?<!\w)(?:во? вс\w*|в кажд\w*|в любо\w*) (?:\w+ ){0,2}?"
-               r"(?:заметк\w*|файл\w*|сесси\w*|запис\w*|документ\w*|проект\w*|чат\w*)"),
+    "copy_verb": '(?:\\b(?:copy|copies|paste|carry (?:it |this |them )?(?:over|forward)|propagate|replicate|repeat|duplicate|keep|add|append|include|insert|re-?add|mirror|spread|move|transfer)\\b|(?<!\\w)(?:скопир\\w*|копир\\w*|перенес\\w*|перенос\\w*|дублир\\w*|продублир\\w*|повтор\\w*|добав\\w*|встав\\w*|распростран\\w*))|(?:\\b(?:cop(?:y|ies)|duplicat\\w*|replicat\\w*|propagat\\w*|paste|carry|spread|clone|mirror|add|append|insert|include|put|write|repeat)\\b|(?<!\\w)(?:копир|скопир|дублир|продублир|распростран|добав|встав|впиш|запиш|повтор|перенос|перенес)\\w*)',
+    "self_ref": '(?:\\b(?:this|these|the present|the same) (?:exact |very |whole |same )?(?:note|line|entry|text|instruction|rule|paragraph|block|message|sentence|reminder)s?\\b|\\bverbatim\\b|(?<!\\w)(?:эт\\w*|данн\\w*|настоящ\\w*) (?:\\w+ )?(?:запис\\w*|строк\\w*|заметк\\w*|правил\\w*|инструкци\\w*|текст\\w*|абзац\\w*|напоминани\\w*)|дословно)|(?:\\b(?:the\\s+)?(?:line|entry|note|rule|instruction|text|block|paragraph)s?\\s+(?:above|below)\\b|\\b(?:this|these|the present|the following|the above)\\s+(?:exact\\s+|very\\s+|same\\s+|whole\\s+)?(?:line|entry|note|rule|instruction|text|block|paragraph|reminder|directive|message|command|script|snippet|hook|memory)s?\\b|(?<!\\w)(?:эт[уаоиы]\\w*|данн\\w*|настоящ\\w*|следующ\\w*)\\s+(?:\\w+\\s+)?(?:запис|строк|заметк|правил|инструкци|текст|абзац|напоминани|команд|скрипт|хук|настройк|пункт|блок)\\w*)',
+    "spread": '(?:\\b(?:every|each|all|any)\\s+(?:new\\s+|future\\s+)*[\\w./*-]*\\.md\\b|\\b(?:every|each|all|any) (?:of the )?(?:new |future |other |subsequent |later |following )*(?:daily )?(?:files?|notes?|sessions?|memory files?|documents?|entries|conversations?|chats?|projects?|repos?|repositories)\\b|(?<!\\w)(?:во? вс\\w*|в кажд\\w*|в любо\\w*) (?:\\w+ ){0,2}?(?:заметк\\w*|файл\\w*|сесси\\w*|запис\\w*|документ\\w*|проект\\w*|чат\\w*))|(?:\\b(?:every|each|all|any)\\s+(?:new\\s+|future\\s+|other\\s+|later\\s+)*(?:days?|daily notes?|notes?|files?|memory files?|documents?|entries|projects?|repos?|repositories|sessions?)\\b|(?<!\\w)(?:во? (?:кажд|вс|любо)\\w*)\\s+(?:нов\\w*\\s+|будущ\\w*\\s+)?(?:заметк|файл|день|дн|проект|репозитори|сесси|запис)\\w*)',
     # disable-safety with the safeguard named first: "the hook is in the way, disable it"
     "off_order": (r"\b(?:(?:turn|switch|shut) (?:it|them) off|(?:disable|bypass|skip|deactivate|remove|circumvent) "
                   r"(?:it|them)\b)|(?<!\w)(?:отключи|отключить|отключать|выключи|выключить|выключать|обойди|обойти|"
@@ -642,7 +625,7 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
             r"\b(?:same|equal|equivalent)\s+(?:weight|authority|priority|standing|status|force)\s+as\s+(?:the\s+|a\s+)?"
             r"(?:user|owner)\b|(?:тот же|такой же|такую же|ту же|равн\w*)\s+(?:вес|силу|приоритет|статус|авторитет)\w*,?\s+"
             r"(?:что и|как и|как|с)\s+(?:у\s+)?(?:пользовател|владел)\w*", _F),
-        "internal": (r"\b(?:our|internal|own|company|corporate|наш\w*|внутренн\w*|корпоративн\w*)\b", _F),
+        "internal": (r"\b(?:our|internal|own|in-house|self-hosted|company|corporate)\b|(?<!\w)(?:наш|внутренн|корпоративн)\w*", _F),
         "b64_pipe": (
             r"\bbase64\s+(?:-d|--decode|-D|-di|-id)\b[^\n]{0,60}?\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|"
             r"perl|node|ruby|eval|source)\b|\b(?:eval|exec)\s*[\"(]?\s*\$\(\s*(?:echo|printf)\s+['\"]?[A-Za-z0-9+/=]{12,}"
@@ -688,13 +671,53 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
         "predicate": (r"^(?:is|are|as|be|considered|deemed|marked|listed as)\s+(?:a |an |the |fully )?", 0),
         "wipe": (DESTRUCTIVE, _F),
         "recurring": (RECURRING, _F),
-        "user_ref": (r"\b(?:user|owner)'?s?\b|(?<!\w)(?:пользовател|владел)\w*", _F),
+        "user_ref": (r"\b(?:user|owner|human|operator)'?s?\b|(?<!\w)(?:пользовател|владел)\w*", _F),
         # a safeguard replaced by another one is still in place ("deprecated; we migrated to trivy")
         "replaced": (r"\b(?:migrated to|moved to|replaced (?:by|with)|in favou?r of|superseded by|switched to|instead)\b|"
                      r"(?<!\w)(?:заменен\w*|заменил\w*|вместо|перешли на|переехал\w* на)(?!\w)", _F),
         "todo_tag": (r"^\W{0,3}(?:todo|fixme|xxx|hack|note|nb)\s*\(\s*@?([\w.-]+)\s*\)", _F),
         "internal_strict": (r"\b(?:internal|corporate|in-house|self-hosted)\b|внутренн\w*|корпоративн\w*", _F),
     }
+
+
+#: Cheap substring prefilters: a detector's regexes run only when one of its stems occurs in the line.
+_STEMS: dict[str, tuple[str, ...]] = {
+    "instruction-override": ("ignor", "disregard", "forget", "overrid", "overrul", "discard", "drop", "instruction",
+                             "follow", "obey", "execute", "apply", "инструкц", "выполн", "следуй",
+                             "you are now", "newest", "latest", "last", "игнор", "забуд", "забыт", "внимани",
+                             "учитыв", "отбрось", "пренебре", "отмени", "соблюд", "выполн", "следуй", "инструкц",
+                             "prompt", "промпт", "подсказк", "no prior", "no previous", "no earlier", "no former",
+                             "you are no", "ты больше", "ты теперь", "ты уже", "restriction", "limitation", "guardrail",
+                             "guideline", "boundaries", "ограничени", "запрет"),
+    "override-user": ("ignor", "disregard", "overrid", "overrul", "follow", "listen", "attention", "even if",
+                      "regardless", "no matter", "whatever", "without", "tell", "inform", "notify", "alert",
+                      "no longer", "approved", "authori", "если пользовател", "слушай", "игнор", "не обращай",
+                      "учитывай", "не выполняй", "вопреки", "несмотря", "не говори", "не сообщай", "не рассказывай",
+                      "не показывай", "без ведома", "одобрил", "разрешил", "priority", "precedence", "pretend",
+                      "mention", "reveal", "disclose", "hide", "conceal", "secret", "скрыв", "скрой",
+                      "утаи", "вид", "притвор"),
+    "disable-safety": ("bypass", "circumvent", "skip", "disable", "turn off", "switch off", "around", "deactivat",
+                       "evade", "--no-verify", "--dangerously", "--yolo", "--no-sandbox", "--disable-hook", "safety",
+                       "security", "permission", "without", "confirm", "approval", "провер", "защит", "гейт", "хук",
+                       ">", "tee", "sed -i", ".md",
+                       "огранич", "обойд", "обход", "отключ", "выключ", "пропус", "игнор", "спрашив", "запрашив",
+                       "подтвержд", "off", "false", "disabl", "none", "warning", "alert", "mismatch", "error", "предупрежд",
+                       "оповещ", "несовпад", "ошибк"),
+    "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
+                       "распоряж", "систем", "администратор", "владел", "tool", "function", "security",
+                       "assistant", "agent", "model", "bot", "crawler", "llm", "gpt", "ассистент", "агент", "модел",
+                       "нейросет"),
+    "run-command": ("curl", "wget", "fetch", "iwr", "invoke", "irm", "<(", "-c", "rm ", "python", "mkfs", "dd ",
+                    "exec", "eval", "iex", "urlopen", "downloadstring",
+                    "chmod", ":()", "http", "download"),
+    "persistence": ("memory", ".md", "notes", "session", "prompt", "памят", "строк", "правил", "инструкц", "запис",
+                    "навсегда", "сесси", "запуск",
+                    # (a line that restores itself; "remember forever"; "long-term memory" already holds "memory")
+                    "restor", "re-add", "readd", "recreat", "re-creat", "reinsert", "re-insert", "it back", "them back",
+                    "it again", "them again", "this back", "верни", "восстанов", "заметк", "remember"),
+    # a command that wipes work, ordered for every session or build
+    "wipe": ("git", "drop", "truncate", "prune", "destroy", "kubectl"),
+}
 
 
 _EXFIL_STEMS = ("inbox", "mailbox", "contacts", "repo", "codebase", "database", "db", "дамп", "баз", "код", "api",
@@ -808,13 +831,6 @@ _FAMILY_SOURCES: dict[str, str] = {
                        r"listed)\b|(?<!\w)(?:вс[её]|все|всему|всем|что бы ни),? (?:что |то,? что )?(?:там |тут )?(?:написано|сказано|"
                        r"указано|пишут|говорят|опубликовано|предлагают|советуют)"),
     # verification waived: act on it without checking
-    "unchecked_any": (
-        r"\b(?:without (?:double-?)?(?:checking|verif\w*|review\w*|question\w*|confirm\w*|asking)|no need to "
-        r"(?:check|verify|review|double-?check|confirm)|need(?:s)? no (?:check\w*|verification|review)|"
-        r"(?:as[- ]is|as (?:given|written|posted|provided)|verbatim|word for word|blindly|unquestioningly|"
-        r"automatically))\b|(?<!\w)(?:без (?:проверк|подтвержд|вопрос)\w*|"
-        r"(?:проверять|перепроверять) (?:\w+\s+)?не (?:нужно|надо|требуется|стоит)|не (?:нужно|надо) "
-        r"(?:\w+\s+)?(?:проверять|перепроверять)|не глядя|как есть|автоматически)"),
     # a declaration: X is/are ..., X — ..., treat X as ...
     "declare": (r"\b(?:is|are|be|been|as|consider\w*|deem\w*|counts? as|regard\w*|treat\w*|view\w* as|call\w*)\b|\s[—–-]\s|"
                 r"(?<!\w)(?:является|являются|счита\w*|признан\w*|это)(?!\w)"),
@@ -907,12 +923,6 @@ _FAMILY_SOURCES: dict[str, str] = {
              r"(?<!\w)(?:побежда\w*|в приоритете|главн\w*|важнее|приоритет\w* у)"),
 
     # persistence: the line (or the command it carries) names itself
-    "self": (r"\b(?:the\s+)?(?:line|entry|note|rule|instruction|text|block|paragraph)s?\s+(?:above|below)\b|"
-             r"\b(?:this|these|the present|the following|the above)\s+(?:exact\s+|very\s+|same\s+|whole\s+)?"
-             r"(?:line|entry|note|rule|instruction|text|block|paragraph|reminder|directive|message|command|script|"
-             r"snippet|hook|memory)s?\b|"
-             r"(?<!\w)(?:эт[уаоиы]\w*|данн\w*|настоящ\w*|следующ\w*)\s+(?:\w+\s+)?(?:запис|строк|заметк|правил|инструкци|"
-             r"текст|абзац|напоминани|команд|скрипт|хук|настройк|пункт|блок)\w*"),
     "keep": (r"\b(?:(?:never|don't|do not|must not|mustn't|should not|shouldn't|cannot|can't|may not|under no "
              r"circumstances|in no case|at no time|no one|nobody|no agent)\s+(?:\w+\s+){0,4}?"
              r"(?:be\s+)?(?:delet|remov|archiv|prun|drop|eras|compact|clean|garbage|expir|forg|overwrit|edit|chang|"
@@ -965,10 +975,6 @@ _FAMILY_SOURCES: dict[str, str] = {
                        r"(?:инструкци|правил|указани|заметк|запис)\w*|(?:остальн|други|прежн|предыдущ)\w*\s+"
                        r"(?:инструкци|правил|указани|заметк|запис)\w*)"),
     # ... and rules declared void without naming what they are about
-    "void_any": (r"\b(?:revoked|rescinded|cancel+ed|voided|annulled|lifted|suspended|withdrawn|null and void|no longer "
-             r"(?:apply|applies|valid|binding|hold|in force|in effect)|(?:do|does) not apply|(?:don't|doesn't) apply)\b|"
-             r"(?<!\w)(?:отменен\w*|отменя\w*|аннулир\w*|недействительн\w*|(?:больше )?не (?:действу|применя|"
-             r"считаются)\w*|утратил\w* силу|не имеют силы|сняты)"),
     "replacement": (r"\b(?:below|following|instead|the new (?:policy|rules|instructions)|this (?:note|entry|line|file)|"
                     r"what follows|from now on)\b|(?<!\w)(?:ниже|следующ\w*|вместо\w*|нов\w* (?:правил|инструкци|"
                     r"указани|политик)\w*|теперь|отныне|только эт\w*)"),
@@ -988,18 +994,6 @@ _FAMILY_SOURCES: dict[str, str] = {
                r"игнорируй|проигнорируй|отбрось|не учитывай|выброси|сотри из памяти)(?!\w)"),
 
     # exfiltration, the send verb in every form (sent, sending, will be sent, «отправлять», «отправлено»)
-    "send_any": (r"\b(?:send|sends|sent|sending|post(?:s|ed|ing)?|upload\w*|e-?mail(?:s|ed|ing)?|mail(?:s|ed|ing)?|"
-                 r"forward\w*|transmit\w*|exfiltrat\w*|leak\w*|shar(?:e|es|ed|ing)|sync\w*|submit\w*|pipe[ds]?|"
-                 r"dump\w*|relay\w*|cop(?:y|ies|ied|ying)|paste[ds]?|pasting|attach\w*|export\w*|deliver\w*|"
-                 r"ship(?:s|ped|ping)?|push(?:es|ed|ing)?|beam\w*|back(?:s|ed|ing)? up|mirror\w*|replicat\w*|"
-                 r"publish\w*|report(?:s|ed|ing)?|text(?:s|ed|ing)? (?:it|them|the|all|any|every|each|your|my)|go(?:es)? (?:straight |directly )?(?:to|into)|end(?:s)? up (?:at|in|on)|log(?:s|ged|ging)? (?:\w+ )?(?:to|into|at)|cc|bcc|dm|"
-                 r"put (?:\w+ )?(?:into|in|on) (?:the|a|an)|record(?:s|ed|ing)?|note (?:it|them) (?:down )?(?:in|on)|"
-                 r"write (?:it|them) (?:down )?(?:in|on|to|into))\b|"
-                 r"(?<!\w)(?:отправ|пересыл|перешл|перенаправ|загруж|загруз|выгруж|выгруз|сли[вйт]|переда|прикладыва|"
-                 r"приложи|копир|скопир|синхронизир|публику|опублику|присыла|пришл|дублир|скидыва|скин|шли|отсыла|"
-                 r"отошл|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|вставля|встав|прикрепля|прикреп|"
-                 r"бэкап|заливай|залей|залить|залива|полож|клад|помест|размест|сообща|сообщи|уход\w* на|попада\w* (?:на|в)|(?:сохраня|храни|клад|положи)\w* "
-                 r"(?:\w+\s+)?копи)\w*|\b(?:save|store|keep|drop|place) (?:a |an )?(?:cop(?:y|ies)|backup|mirror)\b"),
     # a secret or private datum by kind: keys and tokens of any service, credential files, personal data
     "secret_kind": (
         r"\b(?:(?:aws|gcp|azure|github|gitlab|openai|anthropic|stripe|slack|npm|pypi|docker|deploy|ssh|gpg|pgp|"
@@ -1053,17 +1047,9 @@ _FAMILY_SOURCES: dict[str, str] = {
                         r"rules|guidance|notes|entries|directives)\b|(?<!\w)(?:прежн|предыдущ|стар|ранн)\w* "
                         r"(?:инструкци|правил|указани|заметк|запис)\w*"),
     "loser": r"(?:\b(?:over|than|instead of|rather than|not)|(?<!\w)(?:вместо|чем|а не|не))\s+(?:\S+\s+)?$",
-    "spread_files": (r"\b(?:every|each|all|any)\s+(?:new\s+|future\s+|other\s+|later\s+)*(?:days?|daily notes?|notes?|"
-                     r"files?|memory files?|documents?|entries|projects?|repos?|repositories|sessions?)\b|"
-                     r"(?<!\w)(?:во? (?:кажд|вс|любо)\w*)\s+(?:нов\w*\s+|будущ\w*\s+)?(?:заметк|файл|день|дн|проект|"
-                     r"репозитори|сесси|запис)\w*"),
-    "copy_any": (r"\b(?:cop(?:y|ies)|duplicat\w*|replicat\w*|propagat\w*|paste|carry|spread|clone|mirror|add|append|"
-                 r"insert|include|put|write|repeat)\b|(?<!\w)(?:копир|скопир|дублир|продублир|распростран|добав|"
-                 r"встав|впиш|запиш|повтор|перенос|перенес)\w*"),
     "applies_to": r"\s+(?:to|for|in|within|on|inside|outside|при|к|для|в|на|вне)\s",
     "verify": (r"\b(?:verify|verified first|check|validate|double-check|cross-check|confirm|review|sanity-check)\w*|"
                r"(?<!\w)(?:провер|сверя|свер|перепровер)\w*"),
-    "internal_any": r"\b(?:our|internal|in-house|self-hosted|company|corporate)\b|(?<!\w)(?:наш|внутренн|корпоративн)\w*",
     "from_before": r"(?:\bfrom|\bat|(?<!\w)(?:из|с|со|от))\s+(?:(?!(?:to|into|onto|в|во|на|к)\s)\S+\s+){0,2}$",
     "dest_before": (r"(?:\b(?:to|into|onto|in|on|at|via|through|under|inside)|(?<!\w)(?:в|во|на|через|к|по))\s+"
                     r"(?:\S+\s+){0,4}$"),
@@ -1083,19 +1069,8 @@ _FAMILY_SOURCES: dict[str, str] = {
     "user_speaks": (r"^\W*(?:the\s+)?(?:user|owner)\s+(?:\w+\s+)?(?:asks?|asked|wants|wanted|says|said|prefers|"
                     r"requests?|requested|insists)\b|^\W*(?:пользовател|владел)\w*\s+(?:\w+\s+)?(?:просит|"
                     r"попросил\w*|хочет|сказал\w*|велел\w*|требует|предпочитает|настаивает)"),
-    "neg_any": NEG_EN + "|" + NEG_RU,
     "hypothetical": r"\b(?:would|could|might)\s+$|(?<!\w)бы\s+(?:\w+\s+)?$",
-    "user_ref_any": r"\b(?:user|owner|human|operator)'?s?\b|(?<!\w)(?:пользовател|владел)\w*",
     "pronoun": r"^(?:their|his|her|such|these|those|его|ее|её|их)\b",
-    "conflict_any": (r"\b(?:conflicts?|contradicts?|disagrees?|differs?|clash(?:es)?|diverges?|(?:is|are) at odds)\b|"
-                 r"(?<!\w)(?:расход|противореч|не совпада|конфликту)\w*"),
-    "rule_obj_any": (r"\b(?:instructions?|rules|directives|guidelines|guidance|policies|prompts?|orders|constraints|"
-                 r"notes|entries)\b|(?<!\w)(?:инструкци\w*|правил\w*|указани\w*|директив\w*|ограничени\w*|"
-                 r"заметк\w*|запис\w*)"),
-    "scoped_any": r"\s*(?:\w+\s+){0,2}?(?:about|regarding|on|for|про|насчет|о|об|по поводу|для)\s",
-    "prior_any": (r"\b(?:previous|prior|earlier|above|preceding|old|older|existing|former|original|all|other)\b|"
-              r"(?:memory|user|agents|claude)\.md|(?<!\w)(?:прежн|предыдущ|ранн|стар|прошл|исходн|вс|остальн|"
-              r"други)\w*|(?<!\w)(?:ранее|раньше|выше|в памяти)(?!\w)"),
     "auto_obj": (r"\b(?:all|every|any|each|everything|anything|commands?|tool calls?|tools?|permissions?|prompts?|"
                  r"requests?|actions?|changes|edits|writes|shell|installs?|deletions?|pushes)\b|(?<!\w)(?:вс[её]|"
                  r"все|любы\w*|команд\w*|запрос\w*|действи\w*|изменени\w*|разрешени\w*|установк\w*)"),
@@ -1111,4 +1086,88 @@ _FAMILY_SOURCES: dict[str, str] = {
                  r"(?<!\w)(?:автоматически\s+(?:\w+\s+)?(?:одобря|подтвержда|разреша|принима|соглаша)\w*|"
                  r"(?:одобря|подтвержда|разреша|принима)\w*\s+(?:\S+\s+){0,3}?автоматически|автоподтвержд\w*|"
                  r"автоодобр\w*)"),
+}
+
+
+#: Substrings without which a frame cannot match: a frame's regexes are compiled and run only when one occurs.
+FRAME_GATES = {
+    "safety": ("ask", "confirm", "approv", "permission", "consent", "sign", "check", "gate", "hook", "guard", "sandbox",
+               "verif", "protect", "filter", "safe", "secur", "cuticle", "review", "спрашива", "запрашива", "подтвержд",
+               "разрешени", "соглас", "одобрени", "ревью", "вопрос", "гейт", "хук", "провер", "защит", "огранич",
+               "песочниц", "фильтр", "предохран", "scan", "сканер", "сканир"),
+    "override": ("instruct", "rule", "guid", "directive", "note", "entr", "order", "prompt", "polic", "only",
+                 "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только", "everyth", "anyth",
+                 ".md", "все"),
+    "user": ("user", "owner", "human", "пользовател", "владел"),
+    # override-user: a change kept from the user; the user's word and an outside source disagreeing
+    "conceal": ("mention", "tell", "reveal", "disclos", "announc", "flag", "report", "explain", "упомина", "сообща",
+                "не говори", "рассказыва", "объясня"),
+    "dismiss": ("whatever", "ignored", "disregarded", "skipped", "overridden", "можно не", "можно игнор",
+                "не учитыва", "не считаются", "устарел", "не действу", "актуальн", "какие бы", "как бы", "какой бы",
+                "каким бы", "какую бы"),
+    "conflict": ("conflict", "contradict", "disagree", "differ", "clash", "diverge", "odds", "расход", "противореч",
+                 "совпада", "конфликт"),
+    # the frames of _general_frames: an ignoring verb, a ranking verb or a copying verb
+    "general": ("ignor", "disregard", "forget", "drop", "discard", "aside", "throw", "overrid", "overrul", "игнор",
+                "забуд", "забыт", "отброс", "учитыв", "внимани", "пренебре", "precedence", "priority", "outrank",
+                "outweigh", "supersed", "trump", "win", "replac", "above", "важнее", "главнее", "приоритет", "заменя",
+                "отменя", "перекрыва", "выше", "copy", "copie", "paste", "carry", "propagat", "replicat", "repeat",
+                "duplicat", "keep", "add", "append", "includ", "insert", "mirror", "spread", "move", "transfer",
+                "скопир", "копир", "перенес", "перенос", "дублир", "повтор", "добав", "встав", "распростран"),
+    # the families of meaning (rules.poisoning.families)
+    "fam_trust": ("page", "site", "fetch", "download", "scrap", "retriev", "tool", "search", "comment", "mail",
+                  "message", "readme", "bot", "mcp", "api", "http", "www", "attachment", "external", "remote",
+                  "whatever", "anything", "everything", "consider", "repos", "repositor", "repo ", "repo'", "package", "depend", "project", "stack",
+                  "forum", "blog", "gist", "suggest", " posted", " found", " shared", "сторонн", "поиск", "результат",
+                  "страниц", "сайт", "вывод", "ответ", "письм", "писем", "бот", "чат", "канал", "сообщени", "комментари", "тикет", "загруженн",
+                  "скачанн", "внешн", "вложени", "почт"),
+    # a named outside place counts only beside a word that declares it authoritative or ranks it
+    "fam_trust_named": ("authorit", "binding", "official", "trusted", "trustworth", "reliable", "verified", "vetted",
+                        "endorsed", "sanctioned", "truth", "canonical", "gospel", "final", "always", "behalf",
+                        "same", "equal", "like", "believe", "trust", "more", "most", "higher", "greater", "outrank",
+                        "supersed", "overrid", "trump", "preced", "priorit", "above", "whatever", "everything",
+                        "anything", "written", "posted", "авторитет", "официальн", "доверен", "надежн", "проверен",
+                        "обязательн", "истин", "всегда", "наравне", "будто", "словно", "имени", "верь", "доверя",
+                        "важнее", "главнее", "выше", "написано", "сказано", "указано", "пишут", "говорят"),
+    "fam_user": ("user", "owner", "human", "operator", "пользовател", "владел", "человек", "хозя", "оператор"),
+    # ...and one of the words that set the user's word aside, rank over it, or go on past it
+    "fam_user_act": ("ignor", "disregard", "overrul", "overrid", "aside", "dismiss", "brush", "follow", "obey",
+                     "listen", "heed", "respect", "honour", "honor", "apply", "comply", "optional", "binding",
+                     "advisory", "suggestion", "irrelevant", "secondary", "matter", "count", "bind", "priorit",
+                     "preced", "weight", "you decide", "know better", "final say", "background", "context",
+                     "informational", "reference", "fyi", "hint", "noise", "nothing", "anything", "decisions",
+                     "calls", "up to you", "discretion", "your call", "keep", "carry", "continue", "proceed", "ahead",
+                     "push", "go on", "move on", "anyway", "regardless", "nevertheless", "same", "outrank",
+                     "outweigh", "supersed", "trump", "beat", "win", "prevail", "above", "important", "higher",
+                     "stronger", "conflict", "contradict", "disagree", "differ", "clash", "diverge", "odds",
+                     "mandatory", "required", "obligatory", "skipped", "enforced", "игнор", "учитыв", "соблюд",
+                     "выполн", "слуша", "принима", "исполн", "следу", "приоритет", "значени", "силы", "меньш", "низш",
+                     "второстеп", "последн", "рекоменд", "обязател", "важн", "совет", "пожелан", "предложен", "меня",
+                     "знач", "реша", "продолж", "доведи", "доделай", "равно", "останавлив", "прекращ", "главн",
+                     "выше", "перевеш", "отмен", "перекрыв", "расход", "противореч", "совпада", "конфликт", "побежд",
+                     "усмотрен", "закон", "догм", "мест", "second", "subordinate", "less", "law", "gospel", "final",
+                     "outdated", "obsolete", "mere", "soft", "default", "lift", "relax", "waive", "bend"),
+    "fam_persist": ("delet", "remov", "archiv", "prun", "compact", "clean", "garbage", "expir", "forg", "forever",
+                    "permanent", "indefinite", "surviv", "restor", "re-add", "readd", "recreat", "reinsert", "back",
+                    "again", "stay", "remain", "persist", "preserv", "bashrc", "zshrc", "profile", "cron", "systemd",
+                    "launch", "autostart", "startup", "login", "hook", "config", "global", "workspace", "untouched",
+                    "intact", ".md", "cursorrules", "prompt", "instructions", "settings", "sticky", "pinned",
+                    "present", "times", "every", "each", "закреп", "кажд", "удал", "стир", "архив", "чист",
+                    "навсегда", "вечно", "постоянн", "бессрочн", "пережива", "обратно", "снова", "заново", "назад",
+                    "автозагруз", "автозапуск", "планировщик", "крон", "остава", "сохраня", "храни", "промпт", "хук",
+                    "трога", "меня", "измен"),
+    "fam_override": ("supersed", "outrank", "overrid", "trump", "preced", "priorit", "above", "important", "revok",
+                     "rescind", "cancel", "void", "annul", "lifted", "withdrawn", "apply", "follow", "obey", "forget",
+                     "ignor", "disregard", "discard", "erase", "важнее", "главнее", "приоритет", "выше", "отмен",
+                     "аннулир", "недейств", "действу", "следуй", "соблюд", "выполня", "применя", "забуд", "игнор",
+                     "отброс", "учитыв", "выброс", "сотри", "replac", "valid", "заменя", "валид"),
+    "fam_exfil": ("key", "token", "secret", "credential", "passw", "passphrase", "cert", "kube", "vault", "keystore",
+                  "keyring", "1password", "bitwarden", "lastpass", ".boto", "pypirc", "netrc", "npmrc", "pgpass",
+                  "recover", "2fa", "mfa", "otp", "seed", "mnemonic", "~/", "contents", "содержим", "токен", "ключ",
+                  "парол", "секрет", "учетн"),
+    "fam_auto": ("auto", "automatic", "yes to", "yourself", "behalf", "'yes", "\"yes", "«yes", "«да", "автоматическ",
+                 "автоподтвер", "автоодобр", "сам", "за пользовател"),
+    "trust": ("offici", "trust", "verif", "reliab", "authorit", "whitelist", "allowlist", "vett", "safe", "approved",
+              "endorse", "signed", "официальн",
+              "доверен", "проверен", "надежн", "довер", "безопасн"),
 }
