@@ -62,7 +62,12 @@ def _clause_after(text: str, end: int) -> str:
 
 
 def _negated(text: str, start: int) -> bool:
-    return bool(_aux()["neg"].search(_clause_before(text, start)))
+    """A negation before the act in its clause ("never disable …"), or a prohibition after it ("отключать его
+    нельзя", "bypassing the hook is not allowed")."""
+    aux = _aux()
+    if aux["neg"].search(_clause_before(text, start)):
+        return True
+    return aux["forbidden"].match(text, start) is not None
 
 
 def _mentioned(text: str, start: int, end: int) -> bool:
@@ -704,11 +709,16 @@ def detect(line: str) -> list[Signal]:
             continue  # "Added a fixture: '<!-- note to the AI: … -->' must be flagged": a quoted example
         inner_signals = _scan_plain(inner)
         tag = aux["todo_tag"].match(inner)
-        if tag and not inner_signals and not re.fullmatch(_AI, tag.group(1)):
+        body = inner[tag.end():].lstrip() if tag else inner  # "TODO: assistant, …" addresses the agent too
+        addressed = (aux["agent_address"].search(body) or aux["you_imperative"].search(body)
+                     or aux["to_ai"].search(body))
+        to_agent = re.fullmatch(_AI, tag.group(1)) if tag and tag.group(1) else \
+            (aux["agent_address"].search(body) or aux["to_ai"].search(body))
+        if tag and not inner_signals and not to_agent:
             outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]
-            continue  # "<!-- TODO(user): add the Q1 plan -->": a note to a person, not an order to the agent
-        addressed = (aux["agent_address"].search(inner) or aux["you_imperative"].search(inner)
-                     or aux["to_ai"].search(inner))
+            continue  # "<!-- TODO(user): add the Q1 plan -->", "<!-- TODO: add the numbers -->": a note to whoever edits
+        addressed = addressed or (aux["agent_address"].search(inner) or aux["you_imperative"].search(inner)
+                                  or aux["to_ai"].search(inner))
         if inner_signals or addressed:
             signals.append(Signal("html-comment", m.start(), m.end(), m.group(0)[:120]))
         outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]

@@ -82,9 +82,16 @@ DESTRUCTIVE = (r"\bgit\s+clean\s+-\w*[fdx]\w*|\bgit\s+reset\s+--hard\b|\bgit\s+p
                r"\bgit\s+checkout\s+(?:-f\s+)?--\s+\.|\bdrop\s+(?:database|schema|table)\b|\btruncate\s+table\b|"
                r"\bdocker\s+system\s+prune\b|\bkubectl\s+delete\s+(?:ns|namespace|all)\b|\bterraform\s+destroy\b")
 #: A safety setting given an "off" value in a config: `policy: off`, `verify_ssl = false`.
-SAFETY_KEY_OFF = (r"\b[\w.-]*(?:policy|gate|guard|safety|security|sandbox|verify|verification|hooks?|scan\w*|checks?|"
+SAFETY_KEY_OFF = (r"\b(?![\w.-]*(?:disabl|skip|bypass))[\w.-]*(?:policy|gate|guard|safety|security|sandbox|verify|verification|hooks?|scan\w*|checks?|"
                   r"confirm\w*|protection|cuticle|filter\w*|approvals?)[\w.-]*\s*[:=]\s*[\"']?(?:off|false|no|none|"
-                  r"disabled?|0)\b")
+                  r"disabled?|0)\b|"
+                  # the same key named for switching the safeguard off, set to on ("CUTICLE_DISABLE=1", "skip_hooks: true")
+                  r"\b[\w.-]*(?:(?:disabl\w*|skip|no|bypass|off)[_.-]?(?:policy|gate|guard|safety|security|sandbox|verify|"
+                  r"verification|hooks?|scan\w*|checks?|confirm\w*|protection|cuticle|filter\w*|approvals?)|(?:policy|gate|"
+                  r"guard|safety|security|sandbox|verify|verification|hooks?|scan\w*|checks?|confirm\w*|protection|cuticle|"
+                  r"filter\w*|approvals?)[_.-]?(?:disabled?|skip|off|bypass))[\w.-]*\s*[:=]\s*[\"']?(?:1|true|yes|on)\b|"
+                  # hooks pointed at nothing
+                  r"\bhookspath\s*[:=]?\s*[\"']?/dev/null")
 AGENT_ADDRESS = (r"^\s*(?:ai(?: agent)?|agent|assistant|llm|model|claude|gpt|chatgpt|copilot|codex|gemini|bot|system|"
                  r"ассистент|агент|модель|ии|бот|система)\s*(?:[:,—–]|\s-\s)")
 
@@ -649,9 +656,12 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
             r"execute|remember|ignore|copy|write|include|delete|remove|trust|forget|always|never)\s+(?:the |this |all |"
             r"any |it |that |to )|(?:при следующем|когда будешь|ты должен|тебе нужно|добавь|отправь|выполни|запомни|"
             r"запиши|игнорируй|удали|скопируй|доверяй|всегда|никогда)\b", _F),
-        "sentence": (r"[.;!?](?:\s|$)|\s[—–]\s", 0),
         **{k: (v, _F) for k, v in {**_FRAME_SOURCES, **_FAMILY_SOURCES}.items()},
         "split": (r"[.!?;](?=\s|$)", 0),
+        # a prohibition right after the act it forbids, at most three words (its object) between, no conjunction
+        "forbidden": (r"\w+\s+(?:(?!(?:and|or|but|then|и|или|но|а|потом)\b)[\w-]+\s+){0,3}?(?:(?:нельзя|запрещено|"
+                      r"запрещается|недопустимо|не допускается|не разрешается)(?!\w)|(?:is|are) (?:not (?:allowed|"
+                      r"permitted)|forbidden|prohibited|never allowed)\b)", _F),
         "hedge": (r"\b(?:probably|likely|maybe|perhaps|seems?|apparently|i think|might)\b|скорее всего|вероятно|"
                     r"кажется|возможно|похоже|видимо|наверное", _F),
         "own": (r"\bmy\b|(?<!\w)мо(?:и|их|ими|ей|ю|я|е)(?!\w)", _F),
@@ -675,7 +685,8 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
         # a safeguard replaced by another one is still in place ("deprecated; we migrated to trivy")
         "replaced": (r"\b(?:migrated to|moved to|replaced (?:by|with)|in favou?r of|superseded by|switched to|instead)\b|"
                      r"(?<!\w)(?:заменен\w*|заменил\w*|вместо|перешли на|переехал\w* на)(?!\w)", _F),
-        "todo_tag": (r"^\W{0,3}(?:todo|fixme|xxx|hack|note|nb)\s*\(\s*@?([\w.-]+)\s*\)", _F),
+        # a note to whoever edits the file: tagged for a person ("TODO(maria):") or an untagged TODO/FIXME
+        "todo_tag": (r"^\W{0,3}(?:(?:todo|fixme|xxx|hack|note|nb)\s*\(\s*@?([\w.-]+)\s*\)|(?:todo|fixme)\b\s*[:\-—–])", _F),
         "internal_strict": (r"\b(?:internal|corporate|in-house|self-hosted)\b|внутренн\w*|корпоративн\w*", _F),
     }
 
@@ -697,7 +708,7 @@ _STEMS: dict[str, tuple[str, ...]] = {
                       "mention", "reveal", "disclose", "hide", "conceal", "secret", "скрыв", "скрой",
                       "утаи", "вид", "притвор"),
     "disable-safety": ("bypass", "circumvent", "skip", "disable", "turn off", "switch off", "around", "deactivat",
-                       "evade", "--no-verify", "--dangerously", "--yolo", "--no-sandbox", "--disable-hook", "safety",
+                       "evade", "--no-verify", "--dangerously", "hookspath", "--yolo", "--no-sandbox", "--disable-hook", "safety",
                        "security", "permission", "without", "confirm", "approval", "провер", "защит", "гейт", "хук",
                        ">", "tee", "sed -i", ".md",
                        "огранич", "обойд", "обход", "отключ", "выключ", "пропус", "игнор", "спрашив", "запрашив",
@@ -911,7 +922,10 @@ _FAMILY_SOURCES: dict[str, str] = {
                   r"(?:останов|прекрат|стоп|отмен|подожд|перестат|не дела)\w*)"),
     "go_on": (r"\b(?:keep (?:going|working|on)|carry on|go(?:es)? on|move on|continue(?! to ask)|proceed|go ahead|push (?:on|through)|finish "
               r"(?:anyway|regardless)|anyway|regardless|nevertheless|all the same|don't stop|do not stop|ignore "
-              r"(?:it|that|this|them|him|her))\b|(?<!\w)(?:продолжа\w*|продолжи|доведи|доделай|вс[её] равно|несмотря "
+              r"(?:it|that|this|them|him|her|the (?:objection|protest|complaint|request)s?)|pay (?:it |them |him |her )?no "
+              r"attention|take no notice|(?:don't|do not) (?:listen|react)|brush (?:it|that|this) off)\b|"
+              r"(?<!\w)(?:не обращай (?:на (?:это|него|нее|неё|них) )?внимани\w*|не слушай|не реагируй|пропускай мимо ушей|"
+              r"продолжа\w*|продолжи|доведи|доделай|вс[её] равно|несмотря "
               r"ни на что|не останавливайся|не прекращай|игнорируй (?:это|его|ее|её))"),
     # ranking: "X outranks / wins over / is more important than Y"
     "rank": (r"\b(?:outranks?|outweighs?|overrides?|overrules?|supersedes?|trumps?|beats|wins? (?:over|against)|"
@@ -1122,7 +1136,9 @@ FRAME_GATES = {
                   "страниц", "сайт", "вывод", "ответ", "письм", "писем", "бот", "чат", "канал", "сообщени", "комментари", "тикет", "загруженн",
                   "скачанн", "внешн", "вложени", "почт"),
     # a named outside place counts only beside a word that declares it authoritative or ranks it
-    "fam_trust_named": ("authorit", "binding", "official", "trusted", "trustworth", "reliable", "verified", "vetted",
+    "fam_trust_named": ("approv", "endors", "sanction", "cleared", "signed", "checked", "speak", "weight",
+                        "voice", "mandate", "blessing", "согласован", "одобрен", "утвержден", "разрешен", "последн",
+                        "authorit", "binding", "official", "trusted", "trustworth", "reliable", "verified", "vetted",
                         "endorsed", "sanctioned", "truth", "canonical", "gospel", "final", "always", "behalf",
                         "same", "equal", "like", "believe", "trust", "more", "most", "higher", "greater", "outrank",
                         "supersed", "overrid", "trump", "preced", "priorit", "above", "whatever", "everything",
@@ -1131,7 +1147,7 @@ FRAME_GATES = {
                         "важнее", "главнее", "выше", "написано", "сказано", "указано", "пишут", "говорят"),
     "fam_user": ("user", "owner", "human", "operator", "пользовател", "владел", "человек", "хозя", "оператор"),
     # ...and one of the words that set the user's word aside, rank over it, or go on past it
-    "fam_user_act": ("ignor", "disregard", "overrul", "overrid", "aside", "dismiss", "brush", "follow", "obey",
+    "fam_user_act": ("attention", "notice", "react", "brush", "внимани", "реагир", "ушей", "ignor", "disregard", "overrul", "overrid", "aside", "dismiss", "brush", "follow", "obey",
                      "listen", "heed", "respect", "honour", "honor", "apply", "comply", "optional", "binding",
                      "advisory", "suggestion", "irrelevant", "secondary", "matter", "count", "bind", "priorit",
                      "preced", "weight", "you decide", "know better", "final say", "background", "context",
