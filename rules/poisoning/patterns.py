@@ -708,7 +708,7 @@ _STEMS: dict[str, tuple[str, ...]] = {
                       "mention", "reveal", "disclose", "hide", "conceal", "secret", "скрыв", "скрой",
                       "утаи", "вид", "притвор"),
     "disable-safety": ("bypass", "circumvent", "skip", "disable", "turn off", "switch off", "around", "deactivat",
-                       "evade", "--no-verify", "--dangerously", "hookspath", "--yolo", "--no-sandbox", "--disable-hook", "safety",
+                       "evade", "--no-verify", "--dangerously", "hookspath", "no_", "no-", "--yolo", "--no-sandbox", "--disable-hook", "safety",
                        "security", "permission", "without", "confirm", "approval", "провер", "защит", "гейт", "хук",
                        ">", "tee", "sed -i", ".md",
                        "огранич", "обойд", "обход", "отключ", "выключ", "пропус", "игнор", "спрашив", "запрашив",
