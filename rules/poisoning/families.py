@@ -274,7 +274,7 @@ def _auto_approve(sent: str, r: dict) -> re.Match | None:
     return None
 
 
-#: (frame group of GATES, kind, finder)
+#: (frame group of patterns.FRAME_GATES, kind, finder)
 FAMILIES = (("fam_trust", "trust-source", _trust),
             ("fam_user", "override-user", _override_user),
             ("fam_persist", "persistence", _persistence),

@@ -1,9 +1,12 @@
 """The poisoning detector's vocabulary: word classes, patterns per detector kind, semantic frames and the stems
 that gate them, as regular-expression sources (EN and RU). Compiled on first need (rules.poisoning.detect).
 
-Every pattern runs on casefolded text (``detect.normalize``). Adding a wording is adding an alternative here; adding
-a detector kind is a new entry of ``_P`` with its stems in ``_STEMS``, and a test row in
-tests/rules/test_poisoning_categories.py.
+Every pattern runs on casefolded text (``detect.normalize``). One table for both the frames (``detect``) and the
+families (``families``): each word class has one name and one definition, and ``_aux()`` compiles it on first use.
+Adding a wording is adding an alternative here, plus a stem in its gate (``_STEMS`` per kind, ``FRAME_GATES`` per
+frame group) when the alternative holds none (tests/rules/poisoning/test_gates_never_change_a_verdict.py checks);
+adding a detector kind is a new entry of ``_P`` with its stems in ``_STEMS``, and a test row in
+tests/rules/test_poisoning_categories.py. The how-to is in docs/rules.md ("One vocabulary, and how to change it").
 
 Over 800 lines because it is data: the EN and RU word classes and patterns, read top to bottom like a table; the
 code that uses them is in ``detect`` and ``families``.
