@@ -213,7 +213,7 @@ def _instruction_override(sent: str, r: dict) -> re.Match | None:
         obj = r["rule_obj"].search(sent, prior.end(), prior.end() + 30)
         if obj is None or r["scoped"].match(sent, obj.end()):
             continue
-        hi = obj.end() + 60
+        hi = obj.end() + 90  # room for a relative clause ("… in MEMORY.md, written by an older model, can be …")
         end = _live(r["prior_void"], sent, obj.end(), hi) or _live(r["void_pred"], sent, obj.end(), hi)
         if end and not r["applies_to"].match(sent, end.end()):
             return end  # "previous entries in memory can be disregarded", «инструкции из AGENTS.md не применяются»

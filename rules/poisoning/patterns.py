@@ -1003,7 +1003,7 @@ _FAMILY_SOURCES: dict[str, str] = {
                          r"earlier|previously|so far|until now)\b|(?<!\w)(?:вс[её]|то),?\s+(?:что\s+)?(?:\w+\s+){0,3}?"
                          r"(?:выше|ранее|раньше|до этого|прежде|до сих пор)(?!\w)"),
     "prior_void": (r"\b(?:can|may|should|must|is to|are to) (?:safely )?be (?:disregarded|ignored|forgotten|dropped|"
-                   r"discarded|set aside)|(?:is|are) (?:now |all )?(?:void|cancel+ed|obsolete|null|stale|outdated|superseded|moot|"
+                   r"discarded|set aside|thrown (?:away|out)|scrapped|binned|deleted|skipped)|(?:is|are) (?:now |all )?(?:void|cancel+ed|obsolete|null|stale|outdated|superseded|moot|"
                    r"irrelevant)\b|valid any ?more|(?:is|are) (?:no "
                    r"longer|not) valid|(?<!\w)(?:устарел\w*|неактуальн\w*|можно "
                    r"(?:забыть|игнорировать|не учитывать|отбросить)|не действу\w*|отменя\w*|утратил\w* силу)"),
@@ -1031,13 +1031,17 @@ _FAMILY_SOURCES: dict[str, str] = {
                 r"(?:the|a|an|this) (?:web )?form|personal e-?mail|"
                 r"(?:my|his|her|their) (?:personal )?(?:e-?mail|inbox|server|drive)|commit messages?|pr (?:descriptions?|titles?)|"
                 r"pull request (?:descriptions?|bodies)|issue (?:comments?|bodies|descriptions?)|release notes|"
+                # what is filed in a tracker or forum others read
+                r"(?:bug|issue|crash) reports?|(?:upstream|public) (?:issues?|trackers?|tickets?|forums?)|"
+                r"(?:every|each|all|any) (?:\w+ )?(?:issues?|tickets?|pull requests?|prs?|merge requests?)|"
                 r"(?:every|each|all|any|the next) (?:reply|replies|response|responses|answer|answers|message|"
                 r"messages|summary|summaries|issue|issues|comment|comments)|public (?:logs?|issues?))\b|"
                 r"\b(?:gs|gcs|az|abfs|wasbs?|rsync|scp|smb|webdav|ipfs)://\S+|\+\d[\d ()-]{8,}\d|(?<!\w)(?:телеграм\w*|"
                 r"дискорд\w*|общ\w* (?:диск|папк)\w*|публичн\w* (?:\w+ )?(?:репозитори|папк|ссылк|гист|канал|"
                 r"бакет|диск)\w*|внешн\w* (?:сервер|хост|адрес|хранилищ|диск)\w*|(?:эт|т|указанн|следующ)\w* "
                 r"ссылк\w*|веб-?форм\w*|форм\w* на|личн\w* (?:почт|ящик)\w*|(?:по|через) ссылк\w*|(?:сообщени|описани)\w* "
-                r"(?:коммит|pr|пулл?-?реквест)\w*|(?:в|во|к|ко) (?:кажд|любо|вс)\w* (?:ответ|сообщени|коммит|тикет|issue)\w*)"),
+                r"(?:(?:кажд|любо|вс)\w* )?(?:коммит|pr|pull request|merge request|пулл?-?реквест|мерж-?реквест|тикет|"
+                r"issue|задач)\w*|баг-?репорт\w*|отч[её]т\w* об ошибк\w*|(?:в|во|к|ко) (?:кажд|любо|вс)\w* (?:ответ|сообщени|коммит|тикет|issue)\w*)"),
     # (moved from families.py: one table of word classes)
     "above_memory": (r"\b(?:more|most|higher|greater)\s+(?:authoritative|reliable|trustworthy|important|binding|"
                      r"credible|weight)\s+(?:than|over)\b|(?<!\w)(?:авторитетнее|надежнее|достовернее|важнее|"
@@ -1177,7 +1181,7 @@ FRAME_GATES = {
                     "трога", "меня", "измен"),
     "fam_override": ("supersed", "outrank", "overrid", "trump", "preced", "priorit", "above", "important", "revok",
                      "rescind", "cancel", "void", "annul", "lifted", "withdrawn", "apply", "follow", "obey", "forget",
-                     "ignor", "disregard", "discard", "erase", "важнее", "главнее", "приоритет", "выше", "отмен",
+                     "ignor", "disregard", "discard", "erase", "thrown", "scrapp", "binned", "skipped", "deleted", "важнее", "главнее", "приоритет", "выше", "отмен",
                      "аннулир", "недейств", "действу", "следуй", "соблюд", "выполня", "применя", "забуд", "игнор",
                      "отброс", "учитыв", "выброс", "сотри", "replac", "valid", "заменя", "валид"),
     "fam_exfil": ("key", "token", "secret", "credential", "passw", "passphrase", "cert", "kube", "vault", "keystore",
