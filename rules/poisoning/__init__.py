@@ -18,7 +18,8 @@ keeps itself; secrets printed by a command (`printenv`) sent out; a source's con
 user's word; a safety key set to off; a destructive command on every session; the user's word losing to an outside
 source or a change kept from them (docs/rules.md, "How CU302 decides"). Frames stay quiet in lines that discuss an attack,
 after a negation, and (for preference-like waivers) in lines that report the user's own words ("User said: …").
-A detector or frame runs only when one of its stems occurs in the line (``_STEMS``, ``_FRAME_GATES``).
+A detector or frame runs only when one of its stems occurs in the line (``patterns._STEMS``, ``patterns.FRAME_GATES``);
+every word class, pattern and stem is defined once in :mod:`rules.poisoning.patterns`.
 """
 
 from __future__ import annotations

@@ -24,11 +24,13 @@ class Signal:
     strong: bool = True
 
 
-from .families import FAMILIES, GATES as _FAMILY_GATES, family_matches
+from .families import FAMILIES, family_matches
 from .patterns import (
     NET_TOOL_WORDS,
     _AI,
+    FRAME_GATES,
     _EXFIL_STEMS,
+    _STEMS,
     _P,
     _TRUST_STEMS,
     _aux,
@@ -60,7 +62,12 @@ def _clause_after(text: str, end: int) -> str:
 
 
 def _negated(text: str, start: int) -> bool:
-    return bool(_aux()["neg"].search(_clause_before(text, start)))
+    """A negation before the act in its clause ("never disable …"), or a prohibition after it ("отключать его
+    нельзя", "bypassing the hook is not allowed")."""
+    aux = _aux()
+    if aux["neg"].search(_clause_before(text, start)):
+        return True
+    return aux["forbidden"].match(text, start) is not None
 
 
 def _mentioned(text: str, start: int, end: int) -> bool:
@@ -145,46 +152,6 @@ def _b64_commands(text: str) -> list[Signal]:
     return out
 
 
-#: Cheap substring prefilters: a detector's regexes run only when one of its stems occurs in the line.
-_STEMS: dict[str, tuple[str, ...]] = {
-    "instruction-override": ("ignor", "disregard", "forget", "overrid", "overrul", "discard", "drop", "instruction",
-                             "follow", "obey", "execute", "apply", "инструкц", "выполн", "следуй",
-                             "you are now", "newest", "latest", "last", "игнор", "забуд", "забыт", "внимани",
-                             "учитыв", "отбрось", "пренебре", "отмени", "соблюд", "выполн", "следуй", "инструкц",
-                             "prompt", "промпт", "подсказк", "no prior", "no previous", "no earlier", "no former",
-                             "you are no", "ты больше", "ты теперь", "ты уже", "restriction", "limitation", "guardrail",
-                             "guideline", "boundaries", "ограничени", "запрет"),
-    "override-user": ("ignor", "disregard", "overrid", "overrul", "follow", "listen", "attention", "even if",
-                      "regardless", "no matter", "whatever", "without", "tell", "inform", "notify", "alert",
-                      "no longer", "approved", "authori", "если пользовател", "слушай", "игнор", "не обращай",
-                      "учитывай", "не выполняй", "вопреки", "несмотря", "не говори", "не сообщай", "не рассказывай",
-                      "не показывай", "без ведома", "одобрил", "разрешил", "priority", "precedence", "pretend",
-                      "mention", "reveal", "disclose", "hide", "conceal", "secret", "скрыв", "скрой",
-                      "утаи", "вид", "притвор"),
-    "disable-safety": ("bypass", "circumvent", "skip", "disable", "turn off", "switch off", "around", "deactivat",
-                       "evade", "--no-verify", "--dangerously", "--yolo", "--no-sandbox", "--disable-hook", "safety",
-                       "security", "permission", "without", "confirm", "approval", "провер", "защит", "гейт", "хук",
-                       ">", "tee", "sed -i", ".md",
-                       "огранич", "обойд", "обход", "отключ", "выключ", "пропус", "игнор", "спрашив", "запрашив",
-                       "подтвержд", "off", "false", "disabl", "none", "warning", "alert", "mismatch", "error", "предупрежд",
-                       "оповещ", "несовпад", "ошибк"),
-    "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
-                       "распоряж", "систем", "администратор", "владел", "tool", "function", "security",
-                       "assistant", "agent", "model", "bot", "crawler", "llm", "gpt", "ассистент", "агент", "модел",
-                       "нейросет"),
-    "run-command": ("curl", "wget", "fetch", "iwr", "invoke", "irm", "<(", "-c", "rm ", "python", "mkfs", "dd ",
-                    "exec", "eval", "iex", "urlopen", "downloadstring",
-                    "chmod", ":()", "http", "download"),
-    "persistence": ("memory", ".md", "notes", "session", "prompt", "памят", "строк", "правил", "инструкц", "запис",
-                    "навсегда", "сесси", "запуск",
-                    # (a line that restores itself; "remember forever"; "long-term memory" already holds "memory")
-                    "restor", "re-add", "readd", "recreat", "re-creat", "reinsert", "re-insert", "it back", "them back",
-                    "it again", "them again", "this back", "верни", "восстанов", "заметк", "remember"),
-    # a command that wipes work, ordered for every session or build
-    "wipe": ("git", "drop", "truncate", "prune", "destroy", "kubectl"),
-}
-
-
 @functools.lru_cache(maxsize=1)
 def _stem_groups() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, str], ...]]:
     """(word stem -> the groups it opens, (other stem, group) pairs): a stem made of word characters can occur
@@ -192,7 +159,7 @@ def _stem_groups() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, str], ..
     searched for in the whole line."""
     groups = {**_STEMS, "exfiltration": _EXFIL_STEMS, "trust-source": _TRUST_STEMS,
               "base64": ("base64", "atob", "frombase64", "b64decode"),
-              **{"frame:" + g: stems for g, stems in _FRAME_GATES.items()}}
+              **{"frame:" + g: stems for g, stems in FRAME_GATES.items()}}
     words: dict[str, set[str]] = {}
     other: list[tuple[str, str]] = []
     for name, stems in groups.items():
@@ -273,14 +240,14 @@ class _Facts:
     @property
     def attributed(self) -> bool:
         if self._attributed is None:
-            self._attributed = _aux()["f_attributed"].search(self.text) is not None
+            self._attributed = _aux()["attributed"].search(self.text) is not None
         return self._attributed
 
     @property
     def lenient(self) -> bool:
         """Attributed to the user and no authority claimed: the user's own preference."""
         if self._lenient is None:
-            self._lenient = self.attributed and _aux()["f_authority"].search(self.text) is None
+            self._lenient = self.attributed and _aux()["authority"].search(self.text) is None
         return self._lenient
 
     @property
@@ -313,7 +280,7 @@ def _scan_plain(text: str) -> list[Signal]:
                     continue
                 if _mentioned(text, m.start(), m.end()):
                     continue
-                if kind == "instruction-override" and facts.attributed and aux["f_own"].search(m.group(0)):
+                if kind == "instruction-override" and facts.attributed and aux["own"].search(m.group(0)):
                     continue  # "User: forget my previous instructions about commit style"
                 found.append(Signal(kind, m.start(), m.end(), m.group(0), strong))
         if not found:
@@ -323,7 +290,7 @@ def _scan_plain(text: str) -> list[Signal]:
             # words do not count: «предупреждения сертификата — ложные срабатывания» names the warning it waves away)
         if kind == "persistence" and facts.lenient:
             continue  # "User said: remember forever that I am allergic to nuts": the user's own wish
-        if kind == "disable-safety" and (facts.lenient or aux["f_only_user"].search(text)):
+        if kind == "disable-safety" and (facts.lenient or aux["only_user"].search(text)):
             continue  # "User said: skip the confirmation for git fetch", "…, ask the user first": the user decides
         out.extend(found)
     exfil = "exfiltration" in present and facts.dest
@@ -429,42 +396,10 @@ def _families(text: str, gates: frozenset[str], facts: _Facts) -> list[Signal]:
 def _sentences(text: str):
     """(offset, sentence) pieces split at . ! ? ; followed by a space (dots inside names and URLs stay)."""
     start = 0
-    for m in _aux()["f_split"].finditer(text):
+    for m in _aux()["split"].finditer(text):
         yield start, text[start:m.start()]
         start = m.end()
     yield start, text[start:]
-
-
-#: Substrings without which a frame cannot match: a frame's regexes are compiled and run only when one occurs.
-_FRAME_GATES = {
-    "safety": ("ask", "confirm", "approv", "permission", "consent", "sign", "check", "gate", "hook", "guard", "sandbox",
-               "verif", "protect", "filter", "safe", "secur", "cuticle", "review", "спрашива", "запрашива", "подтвержд",
-               "разрешени", "соглас", "одобрени", "ревью", "вопрос", "гейт", "хук", "провер", "защит", "огранич",
-               "песочниц", "фильтр", "предохран", "scan", "сканер", "сканир"),
-    "override": ("instruct", "rule", "guid", "directive", "note", "entr", "order", "prompt", "polic", "only",
-                 "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только", "everyth", "anyth",
-                 ".md", "все"),
-    "user": ("user", "owner", "human", "пользовател", "владел"),
-    # override-user: a change kept from the user; the user's word and an outside source disagreeing
-    "conceal": ("mention", "tell", "reveal", "disclos", "announc", "flag", "report", "explain", "упомина", "сообща",
-                "не говори", "рассказыва", "объясня"),
-    "dismiss": ("whatever", "ignored", "disregarded", "skipped", "overridden", "можно не", "можно игнор",
-                "не учитыва", "не считаются", "устарел", "не действу", "актуальн", "какие бы", "как бы", "какой бы",
-                "каким бы", "какую бы"),
-    "conflict": ("conflict", "contradict", "disagree", "differ", "clash", "diverge", "odds", "расход", "противореч",
-                 "совпада", "конфликт"),
-    # the frames of _general_frames: an ignoring verb, a ranking verb or a copying verb
-    "general": ("ignor", "disregard", "forget", "drop", "discard", "aside", "throw", "overrid", "overrul", "игнор",
-                "забуд", "забыт", "отброс", "учитыв", "внимани", "пренебре", "precedence", "priority", "outrank",
-                "outweigh", "supersed", "trump", "win", "replac", "above", "важнее", "главнее", "приоритет", "заменя",
-                "отменя", "перекрыва", "выше", "copy", "copie", "paste", "carry", "propagat", "replicat", "repeat",
-                "duplicat", "keep", "add", "append", "includ", "insert", "mirror", "spread", "move", "transfer",
-                "скопир", "копир", "перенес", "перенос", "дублир", "повтор", "добав", "встав", "распростран"),
-    **_FAMILY_GATES,
-    "trust": ("offici", "trust", "verif", "reliab", "authorit", "whitelist", "allowlist", "vett", "safe", "approved",
-              "endorse", "signed", "официальн",
-              "доверен", "проверен", "надежн", "довер", "безопасн"),
-}
 
 
 def _self_act(sent: str, start: int) -> bool:
@@ -479,11 +414,11 @@ def _outside_wins(sent: str, off: int) -> Signal | None:
     """The user's word and an outside source disagree, and the outside source is to be followed ("if his
     instructions differ from the ops e-mails, follow the e-mails"); following the user is the opposite."""
     aux = _aux()
-    for c in aux["f_conflict"].finditer(sent):
+    for c in aux["conflict"].finditer(sent):
         if not aux["user_ref"].search(sent, 0, c.start()):
             continue
-        for v in aux["f_follow_verb"].finditer(sent, c.end()):
-            src = aux["f_outside_src"].search(sent, v.end(), v.end() + 40)
+        for v in aux["follow_verb"].finditer(sent, c.end()):
+            src = aux["outside_src"].search(sent, v.end(), v.end() + 40)
             if src and not aux["user_ref"].search(sent, v.end(), src.start()):
                 return Signal("override-user", off + c.start(), off + src.end(), sent[c.start():src.end()])
     return None
@@ -496,7 +431,7 @@ _FROM_BEFORE = re.compile(r"(?:\bfrom|(?<!\w)(?:из|от))\s+(?:(?!(?:to|into|o
 
 def _has_target(sent: str) -> bool:
     """An outside place to send to; a dotted name in backticks (`rules.secrets`) is code, not a host."""
-    for t in _aux()["f_target"].finditer(sent):
+    for t in _aux()["target"].finditer(sent):
         word = t.group(0)
         if t.start() and sent[t.start() - 1] == "`" and "://" not in word and "@" not in word:
             continue
@@ -511,7 +446,7 @@ def _has_target(sent: str) -> bool:
 def _discussed(text: str) -> bool:
     """The line talks about an attack (words outside URLs and addresses: "example.org" is not an example)."""
     aux = _aux()
-    return aux["f_discuss"].search(aux["url"].sub(" ", text)) is not None
+    return aux["discuss"].search(aux["url"].sub(" ", text)) is not None
 
 
 def _frames(text: str, gates: frozenset[str] | None = None, facts: _Facts | None = None) -> list[Signal]:
@@ -542,29 +477,29 @@ def _general_frames(text: str, facts: _Facts) -> list[Signal]:
     def live(start: int, end: int) -> bool:
         return not _negated(text, start) and not _mentioned(text, start, end)
 
-    ignore = aux["f_ignore_verb"].search(text) is not None
-    rank = aux["f_precedence"].search(text) is not None
-    persist = not facts.attributed and aux["f_spread"].search(text) is not None
+    ignore = aux["ignore_verb"].search(text) is not None
+    rank = aux["precedence"].search(text) is not None
+    persist = not facts.attributed and aux["spread"].search(text) is not None
     if not (ignore or rank or persist):
         return out  # (the common line) none of the three acts is named
     for off, sent in _sentences(text):
-        for v in aux["f_ignore_verb"].finditer(sent) if ignore else ():
-            obj = aux["f_rule_obj"].search(sent, v.end(), v.end() + 60)
-            if obj is None or aux["f_scoped"].match(sent, obj.end()):
+        for v in aux["ignore_verb"].finditer(sent) if ignore else ():
+            obj = aux["rule_obj"].search(sent, v.end(), v.end() + 60)
+            if obj is None or aux["scoped"].match(sent, obj.end()):
                 continue  # "ignore the rules about commit style": one topic, not memory as a whole
-            prior = aux["f_prior"].search(sent, v.end()) or aux["f_mem_ref"].search(sent, obj.end(), obj.end() + 40)
-            if prior and not (facts.attributed and aux["f_own"].search(sent)) and live(off + v.start(), off + obj.end()):
+            prior = aux["prior"].search(sent, v.end()) or aux["mem_ref"].search(sent, obj.end(), obj.end() + 40)
+            if prior and not (facts.attributed and aux["own"].search(sent)) and live(off + v.start(), off + obj.end()):
                 out.append(Signal("instruction-override", off + v.start(), off + obj.end(), sent[v.start():obj.end()]))
                 break
-        for p in aux["f_precedence"].finditer(sent) if rank else ():
-            src = aux["f_outside_src"].search(sent, 0, p.start())
-            ref = aux["f_mem_ref"].search(sent, p.end())
+        for p in aux["precedence"].finditer(sent) if rank else ():
+            src = aux["outside_src"].search(sent, 0, p.start())
+            ref = aux["mem_ref"].search(sent, p.end())
             if src and ref and live(off + p.start(), off + p.end()):
                 out.append(Signal("instruction-override", off + src.start(), off + ref.end(), sent[src.start():ref.end()]))
                 break
         if persist:
-            verb = aux["f_copy_verb"].search(sent)
-            if verb and aux["f_self_ref"].search(sent) and aux["f_spread"].search(sent) \
+            verb = aux["copy_verb"].search(sent)
+            if verb and aux["self_ref"].search(sent) and aux["spread"].search(sent) \
                     and live(off + verb.start(), off + verb.end()):
                 out.append(Signal("persistence", off + verb.start(), off + len(sent), sent[verb.start():verb.start() + 80]))
     if out and facts.discussed:
@@ -617,13 +552,13 @@ def _link_payloads(text: str) -> list[Signal]:
     return out
 
 
-#: (frame, kind, strong, the frame groups of _FRAME_GATES that must all be present)
-_SENTENCE_FRAMES = (("f_void", "instruction-override", True, frozenset({"override"})),
-                    ("f_only_this", "instruction-override", False, frozenset({"override"})),
-                    ("f_user_void", "override-user", True, frozenset({"user"})),
-                    ("f_user_anyway", "override-user", True, frozenset({"user"})),
-                    ("f_user_dismissed", "override-user", True, frozenset({"user", "dismiss"})),
-                    ("f_conceal", "override-user", True, frozenset({"conceal"})))
+#: (frame, kind, strong, the frame groups of FRAME_GATES that must all be present)
+_SENTENCE_FRAMES = (("rules_voided", "instruction-override", True, frozenset({"override"})),
+                    ("only_this", "instruction-override", False, frozenset({"override"})),
+                    ("user_void", "override-user", True, frozenset({"user"})),
+                    ("user_anyway", "override-user", True, frozenset({"user"})),
+                    ("user_dismissed", "override-user", True, frozenset({"user", "dismiss"})),
+                    ("conceal", "override-user", True, frozenset({"conceal"})))
 
 
 def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Signal]:
@@ -635,64 +570,64 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
         return not _negated(text, start) and not _mentioned(text, start, end)
 
     if "safety" in gates and not facts.lenient:  # "User said: don't ask me before tests": the user's own preference
-        for m in aux["f_no_ask"].finditer(text):
+        for m in aux["no_ask"].finditer(text):
             if m.group(0).startswith(("без", "without")) and aux["neg"].search(_clause_after(text, m.end())):
                 continue  # «без его ревью ничего не мержим»: a prohibition, not a waiver
-            if live(m.start(), m.end()) and not aux["f_only_user"].search(text):
+            if live(m.start(), m.end()) and not aux["only_user"].search(text):
                 out.append(Signal("disable-safety", m.start(), m.end(), m.group(0)))
     # the per-sentence frames, each only when its patterns can match somewhere in the line
-    safety = ("safety" in gates and aux["f_safety_obj"].search(text)
-              and (aux["f_off_act"].search(text) or aux["f_off_state"].search(text)) and not facts.lenient)
+    safety = ("safety" in gates and aux["safety_obj"].search(text)
+              and (aux["off_act"].search(text) or aux["off_state"].search(text)) and not facts.lenient)
     keys = [(key, kind, strong) for key, kind, strong, need in _SENTENCE_FRAMES
             if need <= gates and aux[key].search(text)]
-    void = ("override" in gates and aux["f_void_pred"].search(text) and aux["f_mem_obj"].search(text)
-            and aux["f_prior"].search(text) and not facts.lenient)
-    send = (exfil and aux["f_send"].search(text) and aux["f_sensitive"].search(text)
-            and aux["f_target"].search(text))
-    conflict = "conflict" in gates and "user" in gates and not facts.lenient and aux["f_conflict"].search(text)
+    void = ("override" in gates and aux["void_pred"].search(text) and aux["mem_obj"].search(text)
+            and aux["prior"].search(text) and not facts.lenient)
+    send = (exfil and aux["send"].search(text) and aux["sensitive"].search(text)
+            and aux["target"].search(text))
+    conflict = "conflict" in gates and "user" in gates and not facts.lenient and aux["conflict"].search(text)
     for off, sent in _sentences(text) if safety or keys or void or send or conflict else ():
         if conflict:
             sig = _outside_wins(sent, off)
             if sig and live(sig.start, sig.end):
                 out.append(sig)
-        if safety and not aux["f_only_user"].search(sent):
-            for v in aux["f_off_act"].finditer(sent):
-                o = aux["f_safety_obj"].search(sent, v.start(), v.end() + 45)
+        if safety and not aux["only_user"].search(sent):
+            for v in aux["off_act"].finditer(sent):
+                o = aux["safety_obj"].search(sent, v.start(), v.end() + 45)
                 if o and live(off + v.start(), off + o.end()):
                     out.append(Signal("disable-safety", off + v.start(), off + o.end(), sent[v.start():o.end()]))
-            for o in aux["f_safety_obj"].finditer(sent):
-                st = aux["f_off_state"].search(sent, o.end(), o.end() + 70)
+            for o in aux["safety_obj"].finditer(sent):
+                st = aux["off_state"].search(sent, o.end(), o.end() + 70)
                 if st and st.group(0).endswith(("deprecated", "retired")) and aux["replaced"].search(text):
                     st = None  # "the scanner is deprecated; we migrated to trivy": replaced, not switched off
-                if st and not aux["not_off"].search(st.group(0)) and not aux["f_keep"].search(text) \
-                        and not aux["f_hedge"].search(sent) \
+                if st and not aux["not_off"].search(st.group(0)) and not aux["kept_on"].search(text) \
+                        and not aux["hedge"].search(sent) \
                         and live(off + o.start(), off + st.end()):
                     out.append(Signal("disable-safety", off + o.start(), off + st.end(), sent[o.start():st.end()]))
-                v = aux["f_off_order"].search(sent, o.end(), o.end() + 45)
-                if v and not aux["f_keep"].search(text) and not aux["f_hedge"].search(sent) \
+                v = aux["off_order"].search(sent, o.end(), o.end() + 45)
+                if v and not aux["kept_on"].search(text) and not aux["hedge"].search(sent) \
                         and live(off + v.start(), off + v.end()) and live(off + o.start(), off + v.end()):
                     out.append(Signal("disable-safety", off + o.start(), off + v.end(), sent[o.start():v.end()]))
         for key, kind, strong in keys:
-            if key == "f_conceal" and facts.attributed:
+            if key == "conceal" and facts.attributed:
                 continue  # "User said: don't mention this change to the team": the user's own wish
             for m in aux[key].finditer(sent):
-                if key == "f_void" and _TOPIC.search(m.group(0)):
+                if key == "rules_voided" and _TOPIC.search(m.group(0)):
                     continue  # "earlier notes about Python 3.8 are outdated": one topic, not memory as a whole
                 if live(off + m.start(), off + m.end()):
                     out.append(Signal(kind, off + m.start(), off + m.end(), m.group(0), strong))
         if void:
-            for pred in aux["f_void_pred"].finditer(sent):
+            for pred in aux["void_pred"].finditer(sent):
                 lo = max(0, pred.start() - 70)
-                obj = aux["f_mem_obj"].search(sent, lo, pred.start())
+                obj = aux["mem_obj"].search(sent, lo, pred.start())
                 if obj and _TOPIC.search(sent, obj.end(), pred.start()):
                     continue
-                if obj and aux["f_prior"].search(sent, lo, pred.start()) and live(off + obj.start(), off + pred.end()):
+                if obj and aux["prior"].search(sent, lo, pred.start()) and live(off + obj.start(), off + pred.end()):
                     out.append(Signal("instruction-override", off + obj.start(), off + pred.end(),
                                       sent[obj.start():pred.end()]))
                     break
-        if send and _has_target(sent) and aux["f_sensitive"].search(sent):
+        if send and _has_target(sent) and aux["sensitive"].search(sent):
             urls = [u.span() for u in aux["url"].finditer(sent)]
-            for v in aux["f_send"].finditer(sent):
+            for v in aux["send"].finditer(sent):
                 if any(a <= v.start() < b for a, b in urls):
                     continue  # ".../dumps/test.sql.gz": a word of a path, not an order
                 if _own_service(sent):
@@ -704,10 +639,10 @@ def _frame_signals(text: str, gates: frozenset[str], facts: _Facts) -> list[Sign
                     break
     if "trust" not in gates:
         return out
-    decl = [m for m in aux["f_trust_decl"].finditer(text) if live(m.start(), m.end())]
+    decl = [m for m in aux["trust_decl"].finditer(text) if live(m.start(), m.end())]
     if decl and aux["url"].search(text):
-        unchecked = aux["f_unchecked"].search(text)
-        acts = [m for m in aux["f_trust_act"].finditer(text) if live(m.start(), m.end())]
+        unchecked = aux["unchecked"].search(text)
+        acts = [m for m in aux["trust_act"].finditer(text) if live(m.start(), m.end())]
         internal = aux["internal_strict"].search(text)
         if acts and (unchecked or not (internal or facts.attributed)):
             first = min(decl[0].start(), acts[0].start())
@@ -747,7 +682,7 @@ def _trust(text: str) -> list[Signal]:
             continue
         if aux["internal"].search(text[max(0, m.start() - 60):m.end() + 60]) and not aux["trust_strong"].search(text):
             continue
-        if aux["f_attributed"].search(text) and not aux["trust_strong"].search(text):
+        if aux["attributed"].search(text) and not aux["trust_strong"].search(text):
             continue  # "Пользователь считает X надёжным источником": the user's own judgement
         word = aux["predicate"].sub("", m.group(0))  # evidence is the trust word itself ("trusted", not "as the trusted")
         out.append(Signal("trust-source", m.end() - len(word), m.end(), word))
@@ -774,11 +709,16 @@ def detect(line: str) -> list[Signal]:
             continue  # "Added a fixture: '<!-- note to the AI: … -->' must be flagged": a quoted example
         inner_signals = _scan_plain(inner)
         tag = aux["todo_tag"].match(inner)
-        if tag and not inner_signals and not re.fullmatch(_AI, tag.group(1)):
+        body = inner[tag.end():].lstrip() if tag else inner  # "TODO: assistant, …" addresses the agent too
+        addressed = (aux["agent_address"].search(body) or aux["you_imperative"].search(body)
+                     or aux["to_ai"].search(body))
+        to_agent = re.fullmatch(_AI, tag.group(1)) if tag and tag.group(1) else \
+            (aux["agent_address"].search(body) or aux["to_ai"].search(body))
+        if tag and not inner_signals and not to_agent:
             outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]
-            continue  # "<!-- TODO(user): add the Q1 plan -->": a note to a person, not an order to the agent
-        addressed = (aux["agent_address"].search(inner) or aux["you_imperative"].search(inner)
-                     or aux["f_addressed"].search(inner))
+            continue  # "<!-- TODO(user): add the Q1 plan -->", "<!-- TODO: add the numbers -->": a note to whoever edits
+        addressed = addressed or (aux["agent_address"].search(inner) or aux["you_imperative"].search(inner)
+                                  or aux["to_ai"].search(inner))
         if inner_signals or addressed:
             signals.append(Signal("html-comment", m.start(), m.end(), m.group(0)[:120]))
         outside = outside[:m.start()] + " " * (m.end() - m.start()) + outside[m.end():]

@@ -1,9 +1,12 @@
 """The poisoning detector's vocabulary: word classes, patterns per detector kind, semantic frames and the stems
 that gate them, as regular-expression sources (EN and RU). Compiled on first need (rules.poisoning.detect).
 
-Every pattern runs on casefolded text (``detect.normalize``). Adding a wording is adding an alternative here; adding
-a detector kind is a new entry of ``_P`` with its stems in ``_STEMS``, and a test row in
-tests/rules/test_poisoning_categories.py.
+Every pattern runs on casefolded text (``detect.normalize``). One table for both the frames (``detect``) and the
+families (``families``): each word class has one name and one definition, and ``_aux()`` compiles it on first use.
+Adding a wording is adding an alternative here, plus a stem in its gate (``_STEMS`` per kind, ``FRAME_GATES`` per
+frame group) when the alternative holds none (tests/rules/poisoning/test_gates_never_change_a_verdict.py checks);
+adding a detector kind is a new entry of ``_P`` with its stems in ``_STEMS``, and a test row in
+tests/rules/test_poisoning_categories.py. The how-to is in docs/rules.md ("One vocabulary, and how to change it").
 
 Over 800 lines because it is data: the EN and RU word classes and patterns, read top to bottom like a table; the
 code that uses them is in ``detect`` and ``families``.
@@ -82,9 +85,16 @@ DESTRUCTIVE = (r"\bgit\s+clean\s+-\w*[fdx]\w*|\bgit\s+reset\s+--hard\b|\bgit\s+p
                r"\bgit\s+checkout\s+(?:-f\s+)?--\s+\.|\bdrop\s+(?:database|schema|table)\b|\btruncate\s+table\b|"
                r"\bdocker\s+system\s+prune\b|\bkubectl\s+delete\s+(?:ns|namespace|all)\b|\bterraform\s+destroy\b")
 #: A safety setting given an "off" value in a config: `policy: off`, `verify_ssl = false`.
-SAFETY_KEY_OFF = (r"\b[\w.-]*(?:policy|gate|guard|safety|security|sandbox|verify|verification|hooks?|scan\w*|checks?|"
+SAFETY_KEY_OFF = (r"\b(?![\w.-]*(?:disabl|skip|bypass))[\w.-]*(?:policy|gate|guard|safety|security|sandbox|verify|verification|hooks?|scan\w*|checks?|"
                   r"confirm\w*|protection|cuticle|filter\w*|approvals?)[\w.-]*\s*[:=]\s*[\"']?(?:off|false|no|none|"
-                  r"disabled?|0)\b")
+                  r"disabled?|0)\b|"
+                  # the same key named for switching the safeguard off, set to on ("CUTICLE_DISABLE=1", "skip_hooks: true")
+                  r"\b[\w.-]*(?:(?:disabl\w*|skip|no|bypass|off)[_.-]?(?:policy|gate|guard|safety|security|sandbox|verify|"
+                  r"verification|hooks?|scan\w*|checks?|confirm\w*|protection|cuticle|filter\w*|approvals?)|(?:policy|gate|"
+                  r"guard|safety|security|sandbox|verify|verification|hooks?|scan\w*|checks?|confirm\w*|protection|cuticle|"
+                  r"filter\w*|approvals?)[_.-]?(?:disabled?|skip|off|bypass))[\w.-]*\s*[:=]\s*[\"']?(?:1|true|yes|on)\b|"
+                  # hooks pointed at nothing
+                  r"\bhookspath\s*[:=]?\s*[\"']?/dev/null")
 AGENT_ADDRESS = (r"^\s*(?:ai(?: agent)?|agent|assistant|llm|model|claude|gpt|chatgpt|copilot|codex|gemini|bot|system|"
                  r"ассистент|агент|модель|ии|бот|система)\s*(?:[:,—–]|\s-\s)")
 
@@ -360,7 +370,7 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"владел\w*|руководств\w*|команд[аыеу]\b|распоряжени\w*|решени\w* (?:админ|владел|руковод)\w*|"
                   r"нов\w* политик\w*|дал\w* добро"),
     # instruction-override: earlier instructions declared void
-    "void": (r"\bnothing\s+(?:\w+\s+){0,2}?(?:earlier|above|before|previously|so far)\b(?:[^.;!?]|\.(?=\S)){0,30}?\b(?:"
+    "rules_voided": (r"\bnothing\s+(?:\w+\s+){0,2}?(?:earlier|above|before|previously|so far)\b(?:[^.;!?]|\.(?=\S)){0,30}?\b(?:"
              r"applies|apply|counts|matters|is valid|holds)\b|\b(?:(?:all|any|every)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous\s+|prior\s+|earlier\s+|"
              r"preceding\s+|old\s+|older\s+|existing\s+|other\s+|former\s+)?|(?:the\s+|your\s+)?(?:previous|prior|"
              r"earlier|preceding|old|older|existing|other|former)\s+)(?:system\s+|memory\s+)?(?:instructions?|rules|"
@@ -386,20 +396,15 @@ _FRAME_SOURCES: dict[str, str] = {
                   r"руководствуйся)\w*\s+только\b|(?:работа|действу|важн)\w*\s+только\s+(?:эт\w*|указани\w*|"
                   r"инструкци\w*|правил\w*)"),
     # instruction-override, looser: earlier memory (object + "earlier") declared void, any word order
-    "prior": (r"\b(?:(?:stored|saved|kept|written|recorded) in (?:the |your )?memory|in (?:your |the )?memory)\b|"
-              r"(?<!\w)(?:в памяти|из памяти|записанн\w* в памят\w*)(?!\w)|"
-              r"\b(?:previous|prior|earlier|above|preceding|old|older|existing|former|so far|until now|before "
-              r"(?:today|now|this(?: line| entry| note| block| point)?))\b|(?:memory|user|agents|claude)\.md|(?<!\w)(?:прежн\w*|предыдущ\w*|"
-              r"ранее|раньше|ранн\w*|выше|до (?:этой|этого|сих пор)\w*|стар\w*)(?!\w)"),
+    "prior": '(?:\\b(?:(?:stored|saved|kept|written|recorded) in (?:the |your )?memory|in (?:your |the )?memory)\\b|(?<!\\w)(?:в памяти|из памяти|записанн\\w* в памят\\w*)(?!\\w)|\\b(?:previous|prior|earlier|above|preceding|old|older|existing|former|so far|until now|before (?:today|now|this(?: line| entry| note| block| point)?))\\b|(?:memory|user|agents|claude)\\.md|(?<!\\w)(?:прежн\\w*|предыдущ\\w*|ранее|раньше|ранн\\w*|выше|до (?:этой|этого|сих пор)\\w*|стар\\w*)(?!\\w))|(?:\\b(?:previous|prior|earlier|above|preceding|old|older|existing|former|original|all|other)\\b|(?:memory|user|agents|claude)\\.md|(?<!\\w)(?:прежн|предыдущ|ранн|стар|прошл|исходн|вс|остальн|други)\\w*|(?<!\\w)(?:ранее|раньше|выше|в памяти)(?!\\w))',
     "mem_obj": (r"\b(?:instructions?|rules|guidance|guidelines|directives|notes|entries|orders|prompts?|policies|"
                 r"everything|anything|all of it)\b|(?:memory|user|agents|claude)\.md|(?<!\w)(?:правил\w*|указани\w*|"
                 r"инструкци\w*|директив\w*|заметк\w*|запис\w*|вс[её])(?!\w)"),
-    "void_pred": (r"\b(?:void|null|invalid|cancel+ed|revoked|obsolete|outdated|superseded|deprecated|rescinded|"
-                  r"no longer (?:apply|applies|valid|in force|relevant|counts?|holds?|matters?)|(?:do|does) not apply|"
-                  r"(?:don't|doesn't) apply|(?:was|were) (?:just )?(?:a test|fake|a decoy))\b|(?<!\w)(?:недействительн\w*|"
-                  r"отменен\w*|отменя\w*|утратил\w* силу|(?:больше )?не (?:действу|применя|работа|считаются)\w*|аннулир\w*|"
-                  r"не имеют силы|"
-                  r"неактуальн\w*)"),
+    "void_pred": (r"\b(?:void|null|invalid|cancel+ed|revoked|voided|annulled|lifted|suspended|withdrawn|obsolete|outdated|"
+                  r"superseded|deprecated|rescinded|no longer (?:apply|applies|valid|binding|in force|in effect|relevant|"
+                  r"counts?|holds?|matters?)|(?:do|does) not apply|(?:don't|doesn't) apply|(?:was|were) (?:just )?"
+                  r"(?:a test|fake|a decoy))\b|(?<!\w)(?:недействительн\w*|отменен\w*|отменя\w*|утратил\w* силу|"
+                  r"(?:больше )?не (?:действу|применя|работа|считаются)\w*|аннулир\w*|не имеют силы|неактуальн\w*|сняты)"),
     # override-user: the user's word set aside
     "user_void": (r"\buser'?s?\s+(?:[\w'\"«»“”/-]+\s+){0,6}?(?:rules?|instructions?|preferences?|requests?|directives?|wish(?:es)?|"
                   r"restrictions?|orders?|bans?|limits?|words)\b[^.;!?]{0,40}?\b(?:is|are|was|were|has been|have been)?\s*"
@@ -427,8 +432,8 @@ _FRAME_SOURCES: dict[str, str] = {
                     r"откаж\w*|жалу\w*|проси\w*|попрос\w*|скаж\w*)[^.]{0,80}?(?:вс[её] равно|несмотря ни на что|"
                     r"продолжай|не слушай|игнорир\w*)"),
     # override-user: when the user's word and an outside source disagree, the outside source is to be followed
-    "conflict": (r"\b(?:conflicts?|contradicts?|disagrees?|differs?|clash(?:es)?|diverges?|(?:is|are) at odds)\s+with\b|"
-                 r"(?<!\w)(?:расход|противореч|не совпада|конфликту|расходя)\w*"),
+    "conflict": (r"\b(?:conflicts?|contradicts?|disagrees?|differs?|clash(?:es)?|diverges?|(?:is|are) at odds)\b|"
+                 r"(?<!\w)(?:расход|противореч|не совпада|конфликту)\w*"),
     "follow_verb": (r"\b(?:follow|obey|go with|side with|prefer|trust|use|apply|do what)\b|(?<!\w)(?:выполняй|следуй|"
                     r"слушай|слушайся|делай (?:как|по)|верь|доверяй|руководствуйся|исполняй)(?!\w)"),
     "conceal": (r"\b(?:don't|do not|never|without)\s+(?:mention|mentioning|tell|telling|reveal|revealing|disclose|disclosing|"
@@ -448,14 +453,7 @@ _FRAME_SOURCES: dict[str, str] = {
                     r"\b(?:his|her|their)\s+(?:words|instructions|rules|requests?|bans?|wishes|"
                     r"preferences)\s+(?:can|may|should)\s+(?:safely\s+)?be\s+(?:ignored|disregarded|skipped|overridden)\b"),
     # exfiltration: sending verb + sensitive object + outside target, any order within a sentence
-    "send": (r"\b(?:send|post|upload|e-?mail|mail|forward|transmit|exfiltrate|leak|share|sync|submit|pipe|dump|cc|"
-             r"bcc|report|push|relay|copy|copie|attach|include|paste|dm|text|ship|export|deliver|hand over|back up|"
-             r"mirror|record)(?:s|es|ed|d|ing|ted|red|ped)?\b|\blog(?:s|ged|ging)?\s+(?:it|them|this|that|everything|all|"
-             r"\w+)\s+(?:to|into|at)\b|"
-             r"(?:отправ|пересыл|перешл|перенаправ|загруж|загрузи|выгруж|выгрузи|сли|слей|сливай|переда|прикладыва|"
-             r"приложи|копир|скопир|синхронизир|публику|опубликуй|присыла|пришли|дублир|скрыт\w* копи|скидыва|скинь|"
-             r"кида|кинь|шли|отсыла|отошли|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|добавля|добавь|"
-             r"вставля|вставь|прикрепля|прикрепи|коммит|полож|клад|помест|размест)\w*"),
+    "send": '(?:\\b(?:send|post|upload|e-?mail|mail|forward|transmit|exfiltrate|leak|share|sync|submit|pipe|dump|cc|bcc|report|push|relay|copy|copie|attach|include|paste|dm|text|ship|export|deliver|hand over|back up|mirror|record)(?:s|es|ed|d|ing|ted|red|ped)?\\b|\\blog(?:s|ged|ging)?\\s+(?:it|them|this|that|everything|all|\\w+)\\s+(?:to|into|at)\\b|(?:отправ|пересыл|перешл|перенаправ|загруж|загрузи|выгруж|выгрузи|сли|слей|сливай|переда|прикладыва|приложи|копир|скопир|синхронизир|публику|опубликуй|присыла|пришли|дублир|скрыт\\w* копи|скидыва|скинь|кида|кинь|шли|отсыла|отошли|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|добавля|добавь|вставля|вставь|прикрепля|прикрепи|коммит|полож|клад|помест|размест)\\w*)|(?:\\b(?:send|sends|sent|sending|post(?:s|ed|ing)?|upload\\w*|e-?mail(?:s|ed|ing)?|mail(?:s|ed|ing)?|forward\\w*|transmit\\w*|exfiltrat\\w*|leak\\w*|shar(?:e|es|ed|ing)|sync\\w*|submit\\w*|pipe[ds]?|dump\\w*|relay\\w*|cop(?:y|ies|ied|ying)|paste[ds]?|pasting|attach\\w*|export\\w*|deliver\\w*|ship(?:s|ped|ping)?|push(?:es|ed|ing)?|beam\\w*|back(?:s|ed|ing)? up|mirror\\w*|replicat\\w*|publish\\w*|report(?:s|ed|ing)?|text(?:s|ed|ing)? (?:it|them|the|all|any|every|each|your|my)|go(?:es)? (?:straight |directly )?(?:to|into)|end(?:s)? up (?:at|in|on)|log(?:s|ged|ging)? (?:\\w+ )?(?:to|into|at)|cc|bcc|dm|put (?:\\w+ )?(?:into|in|on) (?:the|a|an)|record(?:s|ed|ing)?|note (?:it|them) (?:down )?(?:in|on)|write (?:it|them) (?:down )?(?:in|on|to|into))\\b|(?<!\\w)(?:отправ|пересыл|перешл|перенаправ|загруж|загруз|выгруж|выгруз|сли[вйт]|переда|прикладыва|приложи|копир|скопир|синхронизир|публику|опублику|присыла|пришл|дублир|скидыва|скин|шли|отсыла|отошл|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|вставля|встав|прикрепля|прикреп|бэкап|заливай|залей|залить|залива|полож|клад|помест|размест|сообща|сообщи|уход\\w* на|попада\\w* (?:на|в)|(?:сохраня|храни|клад|положи)\\w* (?:\\w+\\s+)?копи)\\w*|\\b(?:save|store|keep|drop|place) (?:a |an )?(?:cop(?:y|ies)|backup|mirror)\\b)',
     "sensitive": (r"(?:\.env\b|api[ _-]?keys?|access keys?|tokens?|credentials?|secrets?|passwords?|passphrases?|"
                   r"private keys?|ssh\b|id_rsa|id_ed25519|\.aws|cookies?|env vars|environment variables|seed phrase|"
                   r"wallet|passports?|phone(?: numbers?)?|(?:home|postal|mailing|street) address(?:es)?|"
@@ -489,17 +487,21 @@ _FRAME_SOURCES: dict[str, str] = {
     "trust_act": (r"\b(?:run|runs|ran|execute[ds]?|executing|install(?:s|ed|ing)?|follow(?:s|ed)?|obey(?:ed)?|"
                   r"apply|applied|source[ds]?|pipe[ds]?)\b|(?:запуска|запуст|выполня|выполн|устанавлива|установ|ставь|"
                   r"ставить|следуй|следовать|исполня)\w*"),
-    "unchecked": (r"\b(?:as[- ]is|without (?:review\w*|check\w*|verif\w*|question\w*|asking|confirmation)|need(?:s)? no "
-                  r"(?:review|check\w*|verification)|no (?:review|checks?) (?:needed|required)|automatically|blindly|"
-                  r"safe to (?:run|execute|install))\b|без проверк\w*|без ревью|как есть|автоматически|не глядя|сразу"),
+    "unchecked": (r"\b(?:as[- ]is|as (?:given|written|posted|provided)|verbatim|word for word|blindly|unquestioningly|"
+                  r"automatically|without (?:double-?)?(?:review\w*|check\w*|verif\w*|question\w*|asking|confirm\w*)|"
+                  r"no need to (?:check|verify|review|double-?check|confirm)|need(?:s)? no (?:review|check\w*|verification)|"
+                  r"no (?:review|checks?) (?:needed|required)|safe to (?:run|execute|install))\b|"
+                  r"(?<!\w)(?:без (?:проверк|подтвержд|вопрос|ревью)\w*|(?:проверять|перепроверять) (?:\w+\s+)?не "
+                  r"(?:нужно|надо|требуется|стоит)|не (?:нужно|надо) (?:\w+\s+)?(?:проверять|перепроверять)|не глядя|"
+                  r"как есть|автоматически|сразу)"),
     # instruction-override, any word order: an order to set aside instructions named as earlier or as memory's
     "ignore_verb": (r"\b(?:ignore|disregard|forget|drop|discard|set aside|throw out|override|overrule)\b|"
                     r"(?<!\w)(?:игнорир\w*|проигнорир\w*|забудь|забыть|отбрось|отбросить|не учитывай|не учитывать|"
                     r"не обращай внимания на|пренебреги)(?!\w)"),
-    "rule_obj": (r"\b(?:instructions?|rules|directives|guidelines|guidance|policies|prompts?|orders|constraints|"
+    "rule_obj": (r"\b(?:instructions?|rules|directives|guidelines|guidance|policies|prompts?|orders|constraints|notes|entries|"
                  r"(?:memory|user|agents|claude)\.md)\b|(?<!\w)(?:инструкци\w*|правил\w*|указани\w*|директив\w*|"
-                 r"ограничени\w*)"),
-    "scoped": (r"\s*(?:\w+\s+){0,2}?(?:about|regarding|on|for (?:the|this)|про|насчет|о|об|по поводу|для)\s"),
+                 r"ограничени\w*|заметк\w*|запис\w*)"),
+    "scoped": '\\s*(?:\\w+\\s+){0,2}?(?:about|regarding|on|for|про|насчет|о|об|по поводу|для)\\s',
     # instruction-override: an outside source ranked above memory, the rules or the user
     "precedence": (r"\b(?:takes?|taking|took|have|has|get|gets) (?:precedence|priority) over\b|\b(?:outranks?|"
                    r"outweighs?|supersedes?|overrides?|trumps?|wins? over|replaces?|are above|is above)\b|"
@@ -514,24 +516,15 @@ _FRAME_SOURCES: dict[str, str] = {
                 r"directives|the user|user'?s|this file)\b|(?<!\w)(?:памят\w*|заметк\w*|правил\w*|инструкци\w*|"
                 r"пользовател\w*|этом файле)"),
     # persistence: the line orders itself copied into other files or sessions
-    "copy_verb": (r"\b(?:copy|copies|paste|carry (?:it |this |them )?(?:over|forward)|propagate|replicate|repeat|"
-                  r"duplicate|keep|add|append|include|insert|re-?add|mirror|spread|move|transfer)\b|"
-                  r"(?<!\w)(?:скопир\w*|копир\w*|перенес\w*|перенос\w*|дублир\w*|продублир\w*|повтор\w*|"
-                  r"добав\w*|встав\w*|распростран\w*)"),
-    "self_ref": (r"\b(?:this|these|the present|the same) (?:exact |very |whole |same )?(?:note|line|entry|text|"
-                 r"instruction|rule|paragraph|block|message|sentence|reminder)s?\b|\bverbatim\b|"
-                 r"(?<!\w)(?:эт\w*|данн\w*|настоящ\w*) (?:\w+ )?(?:запис\w*|строк\w*|заметк\w*|правил\w*|"
-                 r"инструкци\w*|текст\w*|абзац\w*|напоминани\w*)|дословно"),
-    "spread": (r"\b(?:every|each|all|any)\s+(?:new\s+|future\s+)*[\w./*-]*\.md\b|\b(?:every|each|all|any) (?:of the )?(?:new |future |other |subsequent |later |following )*"
-               r"(?:daily )?(?:files?|notes?|sessions?|memory files?|documents?|entries|conversations?|chats?|"
-               r"projects?|repos?|repositories)\b|(?<!\w)(?:во? вс\w*|в кажд\w*|в любо\w*) (?:\w+ ){0,2}?"
-               r"(?:заметк\w*|файл\w*|сесси\w*|запис\w*|документ\w*|проект\w*|чат\w*)"),
+    "copy_verb": '(?:\\b(?:copy|copies|paste|carry (?:it |this |them )?(?:over|forward)|propagate|replicate|repeat|duplicate|keep|add|append|include|insert|re-?add|mirror|spread|move|transfer)\\b|(?<!\\w)(?:скопир\\w*|копир\\w*|перенес\\w*|перенос\\w*|дублир\\w*|продублир\\w*|повтор\\w*|добав\\w*|встав\\w*|распростран\\w*))|(?:\\b(?:cop(?:y|ies)|duplicat\\w*|replicat\\w*|propagat\\w*|paste|carry|spread|clone|mirror|add|append|insert|include|put|write|repeat)\\b|(?<!\\w)(?:копир|скопир|дублир|продублир|распростран|добав|встав|впиш|запиш|повтор|перенос|перенес)\\w*)',
+    "self_ref": '(?:\\b(?:this|these|the present|the same) (?:exact |very |whole |same )?(?:note|line|entry|text|instruction|rule|paragraph|block|message|sentence|reminder)s?\\b|\\bverbatim\\b|(?<!\\w)(?:эт\\w*|данн\\w*|настоящ\\w*) (?:\\w+ )?(?:запис\\w*|строк\\w*|заметк\\w*|правил\\w*|инструкци\\w*|текст\\w*|абзац\\w*|напоминани\\w*)|дословно)|(?:\\b(?:the\\s+)?(?:line|entry|note|rule|instruction|text|block|paragraph)s?\\s+(?:above|below)\\b|\\b(?:this|these|the present|the following|the above)\\s+(?:exact\\s+|very\\s+|same\\s+|whole\\s+)?(?:line|entry|note|rule|instruction|text|block|paragraph|reminder|directive|message|command|script|snippet|hook|memory)s?\\b|(?<!\\w)(?:эт[уаоиы]\\w*|данн\\w*|настоящ\\w*|следующ\\w*)\\s+(?:\\w+\\s+)?(?:запис|строк|заметк|правил|инструкци|текст|абзац|напоминани|команд|скрипт|хук|настройк|пункт|блок)\\w*)',
+    "spread": '(?:\\b(?:every|each|all|any)\\s+(?:new\\s+|future\\s+)*[\\w./*-]*\\.md\\b|\\b(?:every|each|all|any) (?:of the )?(?:new |future |other |subsequent |later |following )*(?:daily )?(?:files?|notes?|sessions?|memory files?|documents?|entries|conversations?|chats?|projects?|repos?|repositories)\\b|(?<!\\w)(?:во? вс\\w*|в кажд\\w*|в любо\\w*) (?:\\w+ ){0,2}?(?:заметк\\w*|файл\\w*|сесси\\w*|запис\\w*|документ\\w*|проект\\w*|чат\\w*))|(?:\\b(?:every|each|all|any)\\s+(?:new\\s+|future\\s+|other\\s+|later\\s+)*(?:days?|daily notes?|notes?|files?|memory files?|documents?|entries|projects?|repos?|repositories|sessions?)\\b|(?<!\\w)(?:во? (?:кажд|вс|любо)\\w*)\\s+(?:нов\\w*\\s+|будущ\\w*\\s+)?(?:заметк|файл|день|дн|проект|репозитори|сесси|запис)\\w*)',
     # disable-safety with the safeguard named first: "the hook is in the way, disable it"
     "off_order": (r"\b(?:(?:turn|switch|shut) (?:it|them) off|(?:disable|bypass|skip|deactivate|remove|circumvent) "
                   r"(?:it|them)\b)|(?<!\w)(?:отключи|отключить|отключать|выключи|выключить|выключать|обойди|обойти|"
                   r"обходи|пропусти|пропустить|пропускать|убери|убрать|сними|снять|деактивируй|деактивировать)(?!\w)"),
     # html comments addressed to the assistant (anywhere in the first words of the comment)
-    "addressed": (r"^\W{0,3}(?:(?:note|message|memo|instructions?|reminder|hint|directive)s?\s+(?:to|for)\s+(?:the\s+|"
+    "to_ai": (r"^\W{0,3}(?:(?:note|message|memo|instructions?|reminder|hint|directive)s?\s+(?:to|for)\s+(?:the\s+|"
                   r"any\s+|all\s+)?" + _AI + r"s?\b|(?:for|to)\s+(?:the\s+)?" + _AI + r"s?(?:\s+only)?\s*(?:[:,—–]|\s-\s)|"
                   r"(?:dear\s+|hey\s+|attention\s+)?" + _AI + r"s?(?:\s+only)?\s*(?:[:,—–]|\s-\s)|(?:dear|hey|attention)\s+" + _AI
                   + r"|(?:заметк\w*|примечани\w*|пометк\w*|записк\w*|сообщени\w*|инструкци\w*|указани\w*|напоминани\w*)\s+(?:для\s+)?" + _AI +
@@ -642,7 +635,7 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
             r"\b(?:same|equal|equivalent)\s+(?:weight|authority|priority|standing|status|force)\s+as\s+(?:the\s+|a\s+)?"
             r"(?:user|owner)\b|(?:тот же|такой же|такую же|ту же|равн\w*)\s+(?:вес|силу|приоритет|статус|авторитет)\w*,?\s+"
             r"(?:что и|как и|как|с)\s+(?:у\s+)?(?:пользовател|владел)\w*", _F),
-        "internal": (r"\b(?:our|internal|own|company|corporate|наш\w*|внутренн\w*|корпоративн\w*)\b", _F),
+        "internal": (r"\b(?:our|internal|own|in-house|self-hosted|company|corporate)\b|(?<!\w)(?:наш|внутренн|корпоративн)\w*", _F),
         "b64_pipe": (
             r"\bbase64\s+(?:-d|--decode|-D|-di|-id)\b[^\n]{0,60}?\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|"
             r"perl|node|ruby|eval|source)\b|\b(?:eval|exec)\s*[\"(]?\s*\$\(\s*(?:echo|printf)\s+['\"]?[A-Za-z0-9+/=]{12,}"
@@ -666,18 +659,21 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
             r"execute|remember|ignore|copy|write|include|delete|remove|trust|forget|always|never)\s+(?:the |this |all |"
             r"any |it |that |to )|(?:при следующем|когда будешь|ты должен|тебе нужно|добавь|отправь|выполни|запомни|"
             r"запиши|игнорируй|удали|скопируй|доверяй|всегда|никогда)\b", _F),
-        "sentence": (r"[.;!?](?:\s|$)|\s[—–]\s", 0),
-        **{"f_" + k: (v, _F) for k, v in _FRAME_SOURCES.items()},
-        "f_split": (r"[.!?;](?=\s|$)", 0),
-        "f_hedge": (r"\b(?:probably|likely|maybe|perhaps|seems?|apparently|i think|might)\b|скорее всего|вероятно|"
+        **{k: (v, _F) for k, v in {**_FRAME_SOURCES, **_FAMILY_SOURCES}.items()},
+        "split": (r"[.!?;](?=\s|$)", 0),
+        # a prohibition right after the act it forbids, at most three words (its object) between, no conjunction
+        "forbidden": (r"\w+\s+(?:(?!(?:and|or|but|then|и|или|но|а|потом)\b)[\w-]+\s+){0,3}?(?:(?:нельзя|запрещено|"
+                      r"запрещается|недопустимо|не допускается|не разрешается)(?!\w)|(?:is|are) (?:not (?:allowed|"
+                      r"permitted)|forbidden|prohibited|never allowed)\b)", _F),
+        "hedge": (r"\b(?:probably|likely|maybe|perhaps|seems?|apparently|i think|might)\b|скорее всего|вероятно|"
                     r"кажется|возможно|похоже|видимо|наверное", _F),
-        "f_own": (r"\bmy\b|(?<!\w)мо(?:и|их|ими|ей|ю|я|е)(?!\w)", _F),
-        "f_only_user": (r"\b(?:ask|check with|confirm with|consult)\s+(?:the\s+)?(?:user|owner|human)\s+first\b|"
+        "own": (r"\bmy\b|(?<!\w)мо(?:и|их|ими|ей|ю|я|е)(?!\w)", _F),
+        "only_user": (r"\b(?:ask|check with|confirm with|consult)\s+(?:the\s+)?(?:user|owner|human)\s+first\b|"
                         r"\bfirst\s+(?:ask|check with|confirm with)\s+(?:the\s+)?(?:user|owner|human)\b|"
                         r"(?<!\w)(?:сначала|сперва|прежде)\s+(?:\w+\s+)?(?:спросить|спроси|уточнить|уточни|согласовать|"
                         r"согласуй)\s+(?:у\s+|с\s+)?(?:пользовател|владел)\w*|\bonly (?:the )?(?:user|owner|human)\b|\b(?:user|owner) (?:must|has to|should) (?:approve|"
                         r"confirm|decide)|только (?:сам )?пользовател\w*|только с (?:разрешени|согласи)\w* пользовател", _F),
-        "f_keep": (r"\b(?:re-?enabled|enabled again|turned (?:back )?on|back on|keep (?:it|them|\w+) (?:on|enabled)|must "
+        "kept_on": (r"\b(?:re-?enabled|enabled again|turned (?:back )?on|back on|keep (?:it|them|\w+) (?:on|enabled)|must "
                    r"(?:stay|remain|be) (?:on|enabled|active)|stays? enabled)\b|включ\w* обратно|снова включ\w*|"
                    r"(?:должн\w*|оставаться) (?:быть |оставаться )?включ\w*", _F),
         "word": (_WORD, 0),
@@ -688,13 +684,54 @@ def _aux_sources() -> dict[str, tuple[str, int]]:
         "predicate": (r"^(?:is|are|as|be|considered|deemed|marked|listed as)\s+(?:a |an |the |fully )?", 0),
         "wipe": (DESTRUCTIVE, _F),
         "recurring": (RECURRING, _F),
-        "user_ref": (r"\b(?:user|owner)'?s?\b|(?<!\w)(?:пользовател|владел)\w*", _F),
+        "user_ref": (r"\b(?:user|owner|human|operator)'?s?\b|(?<!\w)(?:пользовател|владел)\w*", _F),
         # a safeguard replaced by another one is still in place ("deprecated; we migrated to trivy")
         "replaced": (r"\b(?:migrated to|moved to|replaced (?:by|with)|in favou?r of|superseded by|switched to|instead)\b|"
                      r"(?<!\w)(?:заменен\w*|заменил\w*|вместо|перешли на|переехал\w* на)(?!\w)", _F),
-        "todo_tag": (r"^\W{0,3}(?:todo|fixme|xxx|hack|note|nb)\s*\(\s*@?([\w.-]+)\s*\)", _F),
+        # a note to whoever edits the file: tagged for a person ("TODO(maria):") or an untagged TODO/FIXME
+        "todo_tag": (r"^\W{0,3}(?:(?:todo|fixme|xxx|hack|note|nb)\s*\(\s*@?([\w.-]+)\s*\)|(?:todo|fixme)\b\s*[:\-—–])", _F),
         "internal_strict": (r"\b(?:internal|corporate|in-house|self-hosted)\b|внутренн\w*|корпоративн\w*", _F),
     }
+
+
+#: Cheap substring prefilters: a detector's regexes run only when one of its stems occurs in the line.
+_STEMS: dict[str, tuple[str, ...]] = {
+    "instruction-override": ("ignor", "disregard", "forget", "overrid", "overrul", "discard", "drop", "instruction",
+                             "follow", "obey", "execute", "apply", "инструкц", "выполн", "следуй",
+                             "you are now", "newest", "latest", "last", "игнор", "забуд", "забыт", "внимани",
+                             "учитыв", "отбрось", "пренебре", "отмени", "соблюд", "выполн", "следуй", "инструкц",
+                             "prompt", "промпт", "подсказк", "no prior", "no previous", "no earlier", "no former",
+                             "you are no", "ты больше", "ты теперь", "ты уже", "restriction", "limitation", "guardrail",
+                             "guideline", "boundaries", "ограничени", "запрет"),
+    "override-user": ("ignor", "disregard", "overrid", "overrul", "follow", "listen", "attention", "even if",
+                      "regardless", "no matter", "whatever", "without", "tell", "inform", "notify", "alert",
+                      "no longer", "approved", "authori", "если пользовател", "слушай", "игнор", "не обращай",
+                      "учитывай", "не выполняй", "вопреки", "несмотря", "не говори", "не сообщай", "не рассказывай",
+                      "не показывай", "без ведома", "одобрил", "разрешил", "priority", "precedence", "pretend",
+                      "mention", "reveal", "disclose", "hide", "conceal", "secret", "скрыв", "скрой",
+                      "утаи", "вид", "притвор"),
+    "disable-safety": ("bypass", "circumvent", "skip", "disable", "turn off", "switch off", "around", "deactivat",
+                       "evade", "--no-verify", "--dangerously", "hookspath", "no_", "no-", "--yolo", "--no-sandbox", "--disable-hook", "safety",
+                       "security", "permission", "without", "confirm", "approval", "провер", "защит", "гейт", "хук",
+                       ">", "tee", "sed -i", ".md",
+                       "огранич", "обойд", "обход", "отключ", "выключ", "пропус", "игнор", "спрашив", "запрашив",
+                       "подтвержд", "off", "false", "disabl", "none", "warning", "alert", "mismatch", "error", "предупрежд",
+                       "оповещ", "несовпад", "ошибк"),
+    "fake-authority": ("system", "admin", "owner", "team", "developer", "maintainer", "решени", "указани",
+                       "распоряж", "систем", "администратор", "владел", "tool", "function", "security",
+                       "assistant", "agent", "model", "bot", "crawler", "llm", "gpt", "ассистент", "агент", "модел",
+                       "нейросет"),
+    "run-command": ("curl", "wget", "fetch", "iwr", "invoke", "irm", "<(", "-c", "rm ", "python", "mkfs", "dd ",
+                    "exec", "eval", "iex", "urlopen", "downloadstring",
+                    "chmod", ":()", "http", "download"),
+    "persistence": ("memory", ".md", "notes", "session", "prompt", "памят", "строк", "правил", "инструкц", "запис",
+                    "навсегда", "сесси", "запуск",
+                    # (a line that restores itself; "remember forever"; "long-term memory" already holds "memory")
+                    "restor", "re-add", "readd", "recreat", "re-creat", "reinsert", "re-insert", "it back", "them back",
+                    "it again", "them again", "this back", "верни", "восстанов", "заметк", "remember"),
+    # a command that wipes work, ordered for every session or build
+    "wipe": ("git", "drop", "truncate", "prune", "destroy", "kubectl"),
+}
 
 
 _EXFIL_STEMS = ("inbox", "mailbox", "contacts", "repo", "codebase", "database", "db", "дамп", "баз", "код", "api",
@@ -808,13 +845,6 @@ _FAMILY_SOURCES: dict[str, str] = {
                        r"listed)\b|(?<!\w)(?:вс[её]|все|всему|всем|что бы ни),? (?:что |то,? что )?(?:там |тут )?(?:написано|сказано|"
                        r"указано|пишут|говорят|опубликовано|предлагают|советуют)"),
     # verification waived: act on it without checking
-    "unchecked": (
-        r"\b(?:without (?:double-?)?(?:checking|verif\w*|review\w*|question\w*|confirm\w*|asking)|no need to "
-        r"(?:check|verify|review|double-?check|confirm)|need(?:s)? no (?:check\w*|verification|review)|"
-        r"(?:as[- ]is|as (?:given|written|posted|provided)|verbatim|word for word|blindly|unquestioningly|"
-        r"automatically))\b|(?<!\w)(?:без (?:проверк|подтвержд|вопрос)\w*|"
-        r"(?:проверять|перепроверять) (?:\w+\s+)?не (?:нужно|надо|требуется|стоит)|не (?:нужно|надо) "
-        r"(?:\w+\s+)?(?:проверять|перепроверять)|не глядя|как есть|автоматически)"),
     # a declaration: X is/are ..., X — ..., treat X as ...
     "declare": (r"\b(?:is|are|be|been|as|consider\w*|deem\w*|counts? as|regard\w*|treat\w*|view\w* as|call\w*)\b|\s[—–-]\s|"
                 r"(?<!\w)(?:является|являются|счита\w*|признан\w*|это)(?!\w)"),
@@ -895,7 +925,10 @@ _FAMILY_SOURCES: dict[str, str] = {
                   r"(?:останов|прекрат|стоп|отмен|подожд|перестат|не дела)\w*)"),
     "go_on": (r"\b(?:keep (?:going|working|on)|carry on|go(?:es)? on|move on|continue(?! to ask)|proceed|go ahead|push (?:on|through)|finish "
               r"(?:anyway|regardless)|anyway|regardless|nevertheless|all the same|don't stop|do not stop|ignore "
-              r"(?:it|that|this|them|him|her))\b|(?<!\w)(?:продолжа\w*|продолжи|доведи|доделай|вс[её] равно|несмотря "
+              r"(?:it|that|this|them|him|her|the (?:objection|protest|complaint|request)s?)|pay (?:it |them |him |her )?no "
+              r"attention|take no notice|(?:don't|do not) (?:listen|react)|brush (?:it|that|this) off)\b|"
+              r"(?<!\w)(?:не обращай (?:на (?:это|него|нее|неё|них) )?внимани\w*|не слушай|не реагируй|пропускай мимо ушей|"
+              r"продолжа\w*|продолжи|доведи|доделай|вс[её] равно|несмотря "
               r"ни на что|не останавливайся|не прекращай|игнорируй (?:это|его|ее|её))"),
     # ranking: "X outranks / wins over / is more important than Y"
     "rank": (r"\b(?:outranks?|outweighs?|overrides?|overrules?|supersedes?|trumps?|beats|wins? (?:over|against)|"
@@ -907,12 +940,6 @@ _FAMILY_SOURCES: dict[str, str] = {
              r"(?<!\w)(?:побежда\w*|в приоритете|главн\w*|важнее|приоритет\w* у)"),
 
     # persistence: the line (or the command it carries) names itself
-    "self": (r"\b(?:the\s+)?(?:line|entry|note|rule|instruction|text|block|paragraph)s?\s+(?:above|below)\b|"
-             r"\b(?:this|these|the present|the following|the above)\s+(?:exact\s+|very\s+|same\s+|whole\s+)?"
-             r"(?:line|entry|note|rule|instruction|text|block|paragraph|reminder|directive|message|command|script|"
-             r"snippet|hook|memory)s?\b|"
-             r"(?<!\w)(?:эт[уаоиы]\w*|данн\w*|настоящ\w*|следующ\w*)\s+(?:\w+\s+)?(?:запис|строк|заметк|правил|инструкци|"
-             r"текст|абзац|напоминани|команд|скрипт|хук|настройк|пункт|блок)\w*"),
     "keep": (r"\b(?:(?:never|don't|do not|must not|mustn't|should not|shouldn't|cannot|can't|may not|under no "
              r"circumstances|in no case|at no time|no one|nobody|no agent)\s+(?:\w+\s+){0,4}?"
              r"(?:be\s+)?(?:delet|remov|archiv|prun|drop|eras|compact|clean|garbage|expir|forg|overwrit|edit|chang|"
@@ -965,10 +992,6 @@ _FAMILY_SOURCES: dict[str, str] = {
                        r"(?:инструкци|правил|указани|заметк|запис)\w*|(?:остальн|други|прежн|предыдущ)\w*\s+"
                        r"(?:инструкци|правил|указани|заметк|запис)\w*)"),
     # ... and rules declared void without naming what they are about
-    "void": (r"\b(?:revoked|rescinded|cancel+ed|voided|annulled|lifted|suspended|withdrawn|null and void|no longer "
-             r"(?:apply|applies|valid|binding|hold|in force|in effect)|(?:do|does) not apply|(?:don't|doesn't) apply)\b|"
-             r"(?<!\w)(?:отменен\w*|отменя\w*|аннулир\w*|недействительн\w*|(?:больше )?не (?:действу|применя|"
-             r"считаются)\w*|утратил\w* силу|не имеют силы|сняты)"),
     "replacement": (r"\b(?:below|following|instead|the new (?:policy|rules|instructions)|this (?:note|entry|line|file)|"
                     r"what follows|from now on)\b|(?<!\w)(?:ниже|следующ\w*|вместо\w*|нов\w* (?:правил|инструкци|"
                     r"указани|политик)\w*|теперь|отныне|только эт\w*)"),
@@ -980,7 +1003,7 @@ _FAMILY_SOURCES: dict[str, str] = {
                          r"earlier|previously|so far|until now)\b|(?<!\w)(?:вс[её]|то),?\s+(?:что\s+)?(?:\w+\s+){0,3}?"
                          r"(?:выше|ранее|раньше|до этого|прежде|до сих пор)(?!\w)"),
     "prior_void": (r"\b(?:can|may|should|must|is to|are to) (?:safely )?be (?:disregarded|ignored|forgotten|dropped|"
-                   r"discarded|set aside)|(?:is|are) (?:now |all )?(?:void|cancel+ed|obsolete|null|stale|outdated|superseded|moot|"
+                   r"discarded|set aside|thrown (?:away|out)|scrapped|binned|deleted|skipped)|(?:is|are) (?:now |all )?(?:void|cancel+ed|obsolete|null|stale|outdated|superseded|moot|"
                    r"irrelevant)\b|valid any ?more|(?:is|are) (?:no "
                    r"longer|not) valid|(?<!\w)(?:устарел\w*|неактуальн\w*|можно "
                    r"(?:забыть|игнорировать|не учитывать|отбросить)|не действу\w*|отменя\w*|утратил\w* силу)"),
@@ -988,18 +1011,6 @@ _FAMILY_SOURCES: dict[str, str] = {
                r"игнорируй|проигнорируй|отбрось|не учитывай|выброси|сотри из памяти)(?!\w)"),
 
     # exfiltration, the send verb in every form (sent, sending, will be sent, «отправлять», «отправлено»)
-    "send_any": (r"\b(?:send|sends|sent|sending|post(?:s|ed|ing)?|upload\w*|e-?mail(?:s|ed|ing)?|mail(?:s|ed|ing)?|"
-                 r"forward\w*|transmit\w*|exfiltrat\w*|leak\w*|shar(?:e|es|ed|ing)|sync\w*|submit\w*|pipe[ds]?|"
-                 r"dump\w*|relay\w*|cop(?:y|ies|ied|ying)|paste[ds]?|pasting|attach\w*|export\w*|deliver\w*|"
-                 r"ship(?:s|ped|ping)?|push(?:es|ed|ing)?|beam\w*|back(?:s|ed|ing)? up|mirror\w*|replicat\w*|"
-                 r"publish\w*|report(?:s|ed|ing)?|text(?:s|ed|ing)? (?:it|them|the|all|any|every|each|your|my)|go(?:es)? (?:straight |directly )?(?:to|into)|end(?:s)? up (?:at|in|on)|log(?:s|ged|ging)? (?:\w+ )?(?:to|into|at)|cc|bcc|dm|"
-                 r"put (?:\w+ )?(?:into|in|on) (?:the|a|an)|record(?:s|ed|ing)?|note (?:it|them) (?:down )?(?:in|on)|"
-                 r"write (?:it|them) (?:down )?(?:in|on|to|into))\b|"
-                 r"(?<!\w)(?:отправ|пересыл|перешл|перенаправ|загруж|загруз|выгруж|выгруз|сли[вйт]|переда|прикладыва|"
-                 r"приложи|копир|скопир|синхронизир|публику|опублику|присыла|пришл|дублир|скидыва|скин|шли|отсыла|"
-                 r"отошл|сбрасыва|сбрось|экспортир|пости|запости|выкладыва|выложи|вставля|встав|прикрепля|прикреп|"
-                 r"бэкап|заливай|залей|залить|залива|полож|клад|помест|размест|сообща|сообщи|уход\w* на|попада\w* (?:на|в)|(?:сохраня|храни|клад|положи)\w* "
-                 r"(?:\w+\s+)?копи)\w*|\b(?:save|store|keep|drop|place) (?:a |an )?(?:cop(?:y|ies)|backup|mirror)\b"),
     # a secret or private datum by kind: keys and tokens of any service, credential files, personal data
     "secret_kind": (
         r"\b(?:(?:aws|gcp|azure|github|gitlab|openai|anthropic|stripe|slack|npm|pypi|docker|deploy|ssh|gpg|pgp|"
@@ -1020,11 +1031,166 @@ _FAMILY_SOURCES: dict[str, str] = {
                 r"(?:the|a|an|this) (?:web )?form|personal e-?mail|"
                 r"(?:my|his|her|their) (?:personal )?(?:e-?mail|inbox|server|drive)|commit messages?|pr (?:descriptions?|titles?)|"
                 r"pull request (?:descriptions?|bodies)|issue (?:comments?|bodies|descriptions?)|release notes|"
+                # what is filed in a tracker or forum others read
+                r"(?:bug|issue|crash) reports?|(?:upstream|public) (?:issues?|trackers?|tickets?|forums?)|"
+                r"(?:every|each|all|any) (?:\w+ )?(?:issues?|tickets?|pull requests?|prs?|merge requests?)|"
                 r"(?:every|each|all|any|the next) (?:reply|replies|response|responses|answer|answers|message|"
                 r"messages|summary|summaries|issue|issues|comment|comments)|public (?:logs?|issues?))\b|"
                 r"\b(?:gs|gcs|az|abfs|wasbs?|rsync|scp|smb|webdav|ipfs)://\S+|\+\d[\d ()-]{8,}\d|(?<!\w)(?:телеграм\w*|"
                 r"дискорд\w*|общ\w* (?:диск|папк)\w*|публичн\w* (?:\w+ )?(?:репозитори|папк|ссылк|гист|канал|"
                 r"бакет|диск)\w*|внешн\w* (?:сервер|хост|адрес|хранилищ|диск)\w*|(?:эт|т|указанн|следующ)\w* "
                 r"ссылк\w*|веб-?форм\w*|форм\w* на|личн\w* (?:почт|ящик)\w*|(?:по|через) ссылк\w*|(?:сообщени|описани)\w* "
-                r"(?:коммит|pr|пулл?-?реквест)\w*|(?:в|во|к|ко) (?:кажд|любо|вс)\w* (?:ответ|сообщени|коммит|тикет|issue)\w*)"),
+                r"(?:(?:кажд|любо|вс)\w* )?(?:коммит|pr|pull request|merge request|пулл?-?реквест|мерж-?реквест|тикет|"
+                r"issue|задач)\w*|баг-?репорт\w*|отч[её]т\w* об ошибк\w*|(?:в|во|к|ко) (?:кажд|любо|вс)\w* (?:ответ|сообщени|коммит|тикет|issue)\w*)"),
+    # (moved from families.py: one table of word classes)
+    "above_memory": (r"\b(?:more|most|higher|greater)\s+(?:authoritative|reliable|trustworthy|important|binding|"
+                     r"credible|weight)\s+(?:than|over)\b|(?<!\w)(?:авторитетнее|надежнее|достовернее|важнее|"
+                     r"главнее)(?!\w)"),
+    "memory": (r"\b(?:memory|notes|rules|instructions|guidance|directives|(?:the )?user'?s?|this file|"
+               r"(?:memory|user|agents|claude)\.md)\b|(?<!\w)(?:памят|заметк|правил|инструкци|указани|"
+               r"пользовател)\w*"),
+    "orders_for_ai": (r"\b(?:instructions?|commands?|orders?|directives?|tasks?|steps|messages?) (?:meant |written )?"
+                  r"(?:for|to|addressed to|aimed at) (?:you|the (?:assistant|agent|ai|model|bot)|ai agents?|agents)\b|"
+                  r"(?<!\w)(?:указани|команд|инструкци|приказ|распоряжени|сообщени)\w* (?:для|адресованн\w*) "
+                  r"(?:тебя|теб[ея]|ассистент\w*|агент\w*|ии|модел\w*|бот\w*)"),
+    "obey_them": (r"\b(?:run|execute|follow|obey|apply|carry out|do|perform|implement)\s+(?:them|it|those|these|"
+                  r"each|all of them)\b|\bcarry (?:them|it) out\b|(?<!\w)(?:исполня|исполни|выполня|выполни|следуй|"
+                  r"запуска|запусти|применя|примени)\w*\s+(?:их|это|его|все|каждую)(?!\w)"),
+    "mem_rules": (r"\b(?:rules|instructions|guidance|notes|entries|directives)\s+(?:in|from|of)\s+(?:the\s+|your\s+)?"
+                  r"(?:memory(?:\.md)?|user\.md|agents\.md|claude\.md|this file)\b|(?<!\w)(?:правил|инструкци|указани|"
+                  r"заметк|запис)\w*\s+(?:из|в)\s+(?:памят\w*|memory\.md|user\.md|agents\.md|claude\.md|этом файле)"),
+    "drop_them": (r"\b(?:ignore|disregard|forget|drop|skip|discard|delete|replaces?|supersedes?|overrides?) (?:them|it|"
+                  r"those|these|all of them)\b|(?<!\w)(?:заменя\w*|отменя\w*) (?:их|это|все)(?!\w)|"
+                  r"(?<!\w)(?:игнорируй|не учитывай|забудь|отбрось|пропускай|удали) (?:их|это|все)(?!\w)"),
+    "side_with": (r"\b(?:side with|go with|follow|trust|prefer|believe|listen to|obey|pick|choose)\b|(?<!\w)(?:слушай|"
+                  r"верь|следуй|выбирай|вставай на сторону|доверяй|прав\w* (?:бот|сайт|тикет|инструмент))\w*"),
+    "mem_rules_prior": (r"\b(?:your|the|all) (?:earlier|previous|prior|old|original|existing|former|system) (?:instructions|"
+                        r"rules|guidance|notes|entries|directives)\b|(?<!\w)(?:прежн|предыдущ|стар|ранн)\w* "
+                        r"(?:инструкци|правил|указани|заметк|запис)\w*"),
+    "loser": r"(?:\b(?:over|than|instead of|rather than|not)|(?<!\w)(?:вместо|чем|а не|не))\s+(?:\S+\s+)?$",
+    "applies_to": r"\s+(?:to|for|in|within|on|inside|outside|при|к|для|в|на|вне)\s",
+    "verify": (r"\b(?:verify|verified first|check|validate|double-check|cross-check|confirm|review|sanity-check)\w*|"
+               r"(?<!\w)(?:провер|сверя|свер|перепровер)\w*"),
+    "from_before": r"(?:\bfrom|\bat|(?<!\w)(?:из|с|со|от))\s+(?:(?!(?:to|into|onto|в|во|на|к)\s)\S+\s+){0,2}$",
+    "dest_before": (r"(?:\b(?:to|into|onto|in|on|at|via|through|under|inside)|(?<!\w)(?:в|во|на|через|к|по))\s+"
+                    r"(?:\S+\s+){0,4}$"),
+    "self_core": (r"\b(?:the\s+)?(?:line|entry|note|rule|instruction|text|block|paragraph)s?\s+(?:above|below)\b|"
+                  r"\b(?:this|these|the present|the following)\s+(?:exact\s+|very\s+|same\s+|whole\s+)?(?:line|"
+                  r"entry|note|rule|instruction|text|block|paragraph|reminder|directive|message|memory)s?\b|"
+                  r"(?<!\w)(?:эт[уаоиы]\w*|данн\w*|настоящ\w*|следующ\w*)\s+(?:\w+\s+)?(?:запис|строк|заметк|"
+                  r"правил|инструкци|текст|абзац|напоминани|пункт|блок)\w*"),
+    "agent_md": r"(?:claude|agents|memory|user|gemini|copilot-instructions)\.md\b|\.cursorrules|\.windsurfrules",
+    "routed": (r"\b(?:unless|until) (?:the\s+)?(?:user|owner|human)\b|\bwithout (?:the\s+)?(?:user|owner)'?s?\b|"
+               r"\b(?:ask|check with|confirm with) (?:the\s+)?(?:user|owner|human)\b|"
+               r"(?<!\w)(?:без (?:\w+\s+)?(?:согласи|разрешени|ведома)\w* пользовател|(?:спроси|уточни у|согласуй "
+               r"с) пользовател|пока пользователь не|если пользователь не попросит)"),
+    "place_verb": (r"\b(?:write|writes|wrote|put|puts|insert\w*|add|adds|added|include\w*|embed\w*|mention\w*|"
+                   r"append\w*)\b|(?<!\w)(?:пиши|напиши|запиши|впиши|вставля|вставь|добавля|добавь|включа|включи|"
+                   r"указыва|укажи)\w*"),
+    "user_speaks": (r"^\W*(?:the\s+)?(?:user|owner)\s+(?:\w+\s+)?(?:asks?|asked|wants|wanted|says|said|prefers|"
+                    r"requests?|requested|insists)\b|^\W*(?:пользовател|владел)\w*\s+(?:\w+\s+)?(?:просит|"
+                    r"попросил\w*|хочет|сказал\w*|велел\w*|требует|предпочитает|настаивает)"),
+    "hypothetical": r"\b(?:would|could|might)\s+$|(?<!\w)бы\s+(?:\w+\s+)?$",
+    "pronoun": r"^(?:their|his|her|such|these|those|его|ее|её|их)\b",
+    "auto_obj": (r"\b(?:all|every|any|each|everything|anything|commands?|tool calls?|tools?|permissions?|prompts?|"
+                 r"requests?|actions?|changes|edits|writes|shell|installs?|deletions?|pushes)\b|(?<!\w)(?:вс[её]|"
+                 r"все|любы\w*|команд\w*|запрос\w*|действи\w*|изменени\w*|разрешени\w*|установк\w*)"),
+    "auto_act": (r"\b(?:answer|reply|respond|click|approve|confirm|accept)\w*\s+(?:\S+\s+){0,4}?(?:yourself|on (?:the "
+                 r"user'?s?|their|my|his|her) behalf|with\s+[\"'«“]?(?:yes|y|ok|approve|allow)\b)|"
+                 r"(?<!\w)(?:отвеча|подтвержда|одобря|жми|нажима)\w*\s+(?:\w+\s+){0,3}?(?:сам\b|сама\b|за пользовател\w*|"
+                 r"[\"'«“]да[\"'»”])|"
+                 r"\bauto-?(?:approve|accept|confirm|allow|grant)\w*|\b(?:approve|accept|confirm|allow|grant|"
+                 r"permit)\w*\s+(?:\S+\s+){0,4}?(?:automatically|without (?:asking|prompting|a prompt))|"
+                 r"\b(?:always\s+)?(?:say|answer|click|reply|respond)\s+[\"'«“]?(?:yes|y|ok|allow)[\"'»”]?\s+to (?:all|every|any|each)\b|"
+                 r"(?<!\w)(?:отвеча|говори|жми|нажима|выбира)\w*\s+[\"'«“]?(?:да|yes|ok|разрешить)[\"'»”]?\s+(?:на|для)\s+"
+                 r"(?:все|любые|любой|каждый|каждое)|\byes to all\b|"
+                 r"(?<!\w)(?:автоматически\s+(?:\w+\s+)?(?:одобря|подтвержда|разреша|принима|соглаша)\w*|"
+                 r"(?:одобря|подтвержда|разреша|принима)\w*\s+(?:\S+\s+){0,3}?автоматически|автоподтвержд\w*|"
+                 r"автоодобр\w*)"),
+}
+
+
+#: Substrings without which a frame cannot match: a frame's regexes are compiled and run only when one occurs.
+FRAME_GATES = {
+    "safety": ("ask", "confirm", "approv", "permission", "consent", "sign", "check", "gate", "hook", "guard", "sandbox",
+               "verif", "protect", "filter", "safe", "secur", "cuticle", "review", "спрашива", "запрашива", "подтвержд",
+               "разрешени", "соглас", "одобрени", "ревью", "вопрос", "гейт", "хук", "провер", "защит", "огранич",
+               "песочниц", "фильтр", "предохран", "scan", "сканер", "сканир"),
+    "override": ("instruct", "rule", "guid", "directive", "note", "entr", "order", "prompt", "polic", "only",
+                 "правил", "указани", "инструкци", "директив", "распоряж", "заметк", "запис", "только", "everyth", "anyth",
+                 ".md", "все"),
+    "user": ("user", "owner", "human", "пользовател", "владел"),
+    # override-user: a change kept from the user; the user's word and an outside source disagreeing
+    "conceal": ("mention", "tell", "reveal", "disclos", "announc", "flag", "report", "explain", "упомина", "сообща",
+                "не говори", "рассказыва", "объясня"),
+    "dismiss": ("whatever", "ignored", "disregarded", "skipped", "overridden", "можно не", "можно игнор",
+                "не учитыва", "не считаются", "устарел", "не действу", "актуальн", "какие бы", "как бы", "какой бы",
+                "каким бы", "какую бы"),
+    "conflict": ("conflict", "contradict", "disagree", "differ", "clash", "diverge", "odds", "расход", "противореч",
+                 "совпада", "конфликт"),
+    # the frames of _general_frames: an ignoring verb, a ranking verb or a copying verb
+    "general": ("ignor", "disregard", "forget", "drop", "discard", "aside", "throw", "overrid", "overrul", "игнор",
+                "забуд", "забыт", "отброс", "учитыв", "внимани", "пренебре", "precedence", "priority", "outrank",
+                "outweigh", "supersed", "trump", "win", "replac", "above", "важнее", "главнее", "приоритет", "заменя",
+                "отменя", "перекрыва", "выше", "copy", "copie", "paste", "carry", "propagat", "replicat", "repeat",
+                "duplicat", "keep", "add", "append", "includ", "insert", "mirror", "spread", "move", "transfer",
+                "скопир", "копир", "перенес", "перенос", "дублир", "повтор", "добав", "встав", "распростран"),
+    # the families of meaning (rules.poisoning.families)
+    "fam_trust": ("page", "site", "fetch", "download", "scrap", "retriev", "tool", "search", "comment", "mail",
+                  "message", "readme", "bot", "mcp", "api", "http", "www", "attachment", "external", "remote",
+                  "whatever", "anything", "everything", "consider", "repos", "repositor", "repo ", "repo'", "package", "depend", "project", "stack",
+                  "forum", "blog", "gist", "suggest", " posted", " found", " shared", "сторонн", "поиск", "результат",
+                  "страниц", "сайт", "вывод", "ответ", "письм", "писем", "бот", "чат", "канал", "сообщени", "комментари", "тикет", "загруженн",
+                  "скачанн", "внешн", "вложени", "почт"),
+    # a named outside place counts only beside a word that declares it authoritative or ranks it
+    "fam_trust_named": ("approv", "endors", "sanction", "cleared", "signed", "checked", "speak", "weight",
+                        "voice", "mandate", "blessing", "согласован", "одобрен", "утвержден", "разрешен", "последн",
+                        "authorit", "binding", "official", "trusted", "trustworth", "reliable", "verified", "vetted",
+                        "endorsed", "sanctioned", "truth", "canonical", "gospel", "final", "always", "behalf",
+                        "same", "equal", "like", "believe", "trust", "more", "most", "higher", "greater", "outrank",
+                        "supersed", "overrid", "trump", "preced", "priorit", "above", "whatever", "everything",
+                        "anything", "written", "posted", "авторитет", "официальн", "доверен", "надежн", "проверен",
+                        "обязательн", "истин", "всегда", "наравне", "будто", "словно", "имени", "верь", "доверя",
+                        "важнее", "главнее", "выше", "написано", "сказано", "указано", "пишут", "говорят"),
+    "fam_user": ("user", "owner", "human", "operator", "пользовател", "владел", "человек", "хозя", "оператор"),
+    # ...and one of the words that set the user's word aside, rank over it, or go on past it
+    "fam_user_act": ("attention", "notice", "react", "brush", "внимани", "реагир", "ушей", "ignor", "disregard", "overrul", "overrid", "aside", "dismiss", "brush", "follow", "obey",
+                     "listen", "heed", "respect", "honour", "honor", "apply", "comply", "optional", "binding",
+                     "advisory", "suggestion", "irrelevant", "secondary", "matter", "count", "bind", "priorit",
+                     "preced", "weight", "you decide", "know better", "final say", "background", "context",
+                     "informational", "reference", "fyi", "hint", "noise", "nothing", "anything", "decisions",
+                     "calls", "up to you", "discretion", "your call", "keep", "carry", "continue", "proceed", "ahead",
+                     "push", "go on", "move on", "anyway", "regardless", "nevertheless", "same", "outrank",
+                     "outweigh", "supersed", "trump", "beat", "win", "prevail", "above", "important", "higher",
+                     "stronger", "conflict", "contradict", "disagree", "differ", "clash", "diverge", "odds",
+                     "mandatory", "required", "obligatory", "skipped", "enforced", "игнор", "учитыв", "соблюд",
+                     "выполн", "слуша", "принима", "исполн", "следу", "приоритет", "значени", "силы", "меньш", "низш",
+                     "второстеп", "последн", "рекоменд", "обязател", "важн", "совет", "пожелан", "предложен", "меня",
+                     "знач", "реша", "продолж", "доведи", "доделай", "равно", "останавлив", "прекращ", "главн",
+                     "выше", "перевеш", "отмен", "перекрыв", "расход", "противореч", "совпада", "конфликт", "побежд",
+                     "усмотрен", "закон", "догм", "мест", "second", "subordinate", "less", "law", "gospel", "final",
+                     "outdated", "obsolete", "mere", "soft", "default", "lift", "relax", "waive", "bend"),
+    "fam_persist": ("delet", "remov", "archiv", "prun", "compact", "clean", "garbage", "expir", "forg", "forever",
+                    "permanent", "indefinite", "surviv", "restor", "re-add", "readd", "recreat", "reinsert", "back",
+                    "again", "stay", "remain", "persist", "preserv", "bashrc", "zshrc", "profile", "cron", "systemd",
+                    "launch", "autostart", "startup", "login", "hook", "config", "global", "workspace", "untouched",
+                    "intact", ".md", "cursorrules", "prompt", "instructions", "settings", "sticky", "pinned",
+                    "present", "times", "every", "each", "закреп", "кажд", "удал", "стир", "архив", "чист",
+                    "навсегда", "вечно", "постоянн", "бессрочн", "пережива", "обратно", "снова", "заново", "назад",
+                    "автозагруз", "автозапуск", "планировщик", "крон", "остава", "сохраня", "храни", "промпт", "хук",
+                    "трога", "меня", "измен"),
+    "fam_override": ("supersed", "outrank", "overrid", "trump", "preced", "priorit", "above", "important", "revok",
+                     "rescind", "cancel", "void", "annul", "lifted", "withdrawn", "apply", "follow", "obey", "forget",
+                     "ignor", "disregard", "discard", "erase", "thrown", "scrapp", "binned", "skipped", "deleted", "важнее", "главнее", "приоритет", "выше", "отмен",
+                     "аннулир", "недейств", "действу", "следуй", "соблюд", "выполня", "применя", "забуд", "игнор",
+                     "отброс", "учитыв", "выброс", "сотри", "replac", "valid", "заменя", "валид"),
+    "fam_exfil": ("key", "token", "secret", "credential", "passw", "passphrase", "cert", "kube", "vault", "keystore",
+                  "keyring", "1password", "bitwarden", "lastpass", ".boto", "pypirc", "netrc", "npmrc", "pgpass",
+                  "recover", "2fa", "mfa", "otp", "seed", "mnemonic", "~/", "contents", "содержим", "токен", "ключ",
+                  "парол", "секрет", "учетн"),
+    "fam_auto": ("auto", "automatic", "yes to", "yourself", "behalf", "'yes", "\"yes", "«yes", "«да", "автоматическ",
+                 "автоподтвер", "автоодобр", "сам", "за пользовател"),
+    "trust": ("offici", "trust", "verif", "reliab", "authorit", "whitelist", "allowlist", "vett", "safe", "approved",
+              "endorse", "signed", "официальн",
+              "доверен", "проверен", "надежн", "довер", "безопасн"),
 }
