@@ -1,7 +1,7 @@
-"""Safeguard switches, dismissals, late prohibitions, TODO notes and trackers, each stated generally (docs/rules.md, "How CU302 decides"): a safeguard key named for
-switching it off set to on, a dismissal after the user's objection, a prohibition stated after the act, an untagged
-TODO comment as a note to a person. Each flagged wording has look-alikes that must pass. None of these rows is a
-probe line."""
+"""Safeguard switches, dismissals, late prohibitions, TODO notes and trackers, each stated generally (docs/rules.md,
+"How CU302 decides"): a safeguard key named for switching it off set to on, a dismissal after the user's objection, a
+prohibition stated after the act, an untagged TODO comment as a note to a person. Each flagged wording has look-alikes
+that must pass. None of these rows is a probe line."""
 
 from __future__ import annotations
 
