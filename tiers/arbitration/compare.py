@@ -111,14 +111,18 @@ def may_flip(c: Analysis, k: Analysis) -> bool:
     """Whether ``polarity`` or ``licensed`` could find anything: both need a concept the two lines sign
     oppositely (a flip, a dropped requirement, a bypassed gate, a licensed exception; antonyms are folded onto one
     id with the opposite sign), or a clause of the candidate that relaxes or waves away — or a prohibited window or
-    limit the candidate gives a time or an amount for (``time_window``, ``threshold``)."""
+    limit the candidate gives a time or an amount for (``time_window``, ``threshold``), or a prohibited weekday
+    the candidate gives a date for (``date_on_ruled_day``)."""
     c_pos, c_neg, loose = signed(c)
     k_pos, k_neg, _ = signed(k)
     if loose or not c_pos.isdisjoint(k_neg) or not c_neg.isdisjoint(k_pos):
         return True
     if "PERMIT" in c.markers and "ONLY" in k.markers and any(cl.has_only for cl in k.clauses):
         return True  # a permission beside an "only" rule may give the act to another (``only_excepted``)
-    return _limited(k) and any(sg > 0 and (s == "TIME" or s.startswith("NUM:")) for s, _, sg in c.values)
+    if _limited(k) and any(sg > 0 and (s == "TIME" or s.startswith("NUM:")) for s, _, sg in c.values):
+        return True
+    return any(sg > 0 and s == "DATE" for s, _, sg in c.values) and any(
+        not cl.exception and cl.force == "prohibit" and any(s == "DAY" for s, _, _ in cl.values) for cl in k.clauses)
 
 
 def _limited(k: Analysis) -> bool:
@@ -489,8 +493,9 @@ def _weekday(md: str, today: _dt.date) -> str | None:
 
 def date_on_ruled_day(c: Analysis, k: Analysis, today: _dt.date | None = None) -> tuple[str, str] | None:
     """"Release 4.1 goes out Dec 11" against "don't deploy on Fridays": a date whose weekday the constraint rules
-    out, for the act it rules on (the clauses share an action or object, or the rule names nothing but days)."""
-    if c.report:
+    out, for the act it rules on (the clauses share an action or object, or the rule names nothing but days). A
+    report counts only when it records the agent's own act ("Booked the dentist for Dec 5")."""
+    if c.report and not agent_act(c.text):
         return None
     today = today or _dt.date.today()
     kind = lexicon().kind

@@ -210,6 +210,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
     if rel < RELATED_MIN and cons.tier is not Tier.DECISION and not c.indiff and structural is None \
             and bound is None:
         c_slots = {s for s, _, _ in c.values}
+        if "DATE" in c_slots:
+            c_slots.add("DAY")  # a date is a case of its weekday (date_on_ruled_day compares them)
         if not any(s in c_slots for s, _, _ in k.values) and (
                 rel < LICENSE_REL or not c.markers & _EXCEPTING or not may_flip(c, k)):
             return None  # unrelated and no common slot: nothing below could fire (but an exception or a guess,

@@ -418,6 +418,8 @@ def _analyze(prepared: Line) -> Analysis:
         values.append(keyed)
     for slot, _, _ in values:
         all_concepts.add(slot if not slot.startswith("NUM:") else "NUM")
+    if "DATE" in all_concepts:
+        all_concepts.add("DAY")  # a date falls on a weekday: a line naming one is offered the rules of weekdays
 
     report = _reports(texts, kinds, flags, line_flags, line_markers, concept_at, cinfo)
     return _new_analysis(text, clauses, frozenset(all_concepts), frozenset(line_markers), values,

@@ -115,19 +115,39 @@ for _d in _DAYS:
     DAY_GROUPS[_d] = frozenset({_d})
 
 
+#: Russian endings, longest first: a reflexive «-ся/-сь» goes first, then a verb's infinitive or tense ending, a
+#: verbal noun's «-ение/-ание» (удаление/удалять) or a case ending.
+_RU_REFLEXIVE = ("ся", "сь")
 _RU_ENDING = _lazy(
-    r"(?:ами|ями|ого|его|ому|ему|ыми|ими|ешь|ете|ишь|ите|ем|ет|ут|ют|ат|ят|им|ит|ам|ям|ах|ях|ов|ев|ей|ой|ый|ий|"
-    r"ая|яя|ое|ее|ые|ие|ую|юю|ом|а|я|о|е|ы|и|у|ю|ь)$")
+    r"(?:ениями|аниями|ением|анием|ениях|аниях|ения|ания|ении|ании|ение|ание|ений|аний|"
+    r"ами|ями|ого|его|ому|ему|ыми|ими|ешь|ете|ишь|ите|ать|ять|ить|еть|ыть|уть|ала|яла|ила|ела|али|яли|или|ели|"
+    r"ем|ет|ут|ют|ат|ят|им|ит|ам|ям|ах|ях|ов|ев|ей|ой|ый|ий|"
+    r"ая|яя|ое|ее|ые|ие|ую|юю|ом|ал|ял|ил|ел|ть|а|я|о|е|ы|и|у|ю|ь)$")
+#: English endings: a noun made from a verb is the verb (departures/depart, payment/pay), an agent noun the act
+#: (washer/wash, smoker/smoke), else the inflection goes.
+_EN_ENDINGS = ("ures", "ure", "ments", "ment", "ings", "ing", "ers", "er", "ed", "es", "s")
 
 
 def _stem(word: str) -> str:
+    """The word's stem: its inflection off, then its first 8 (EN) or 6 (RU) letters. The forms of one word, and a
+    verb and the nouns made from it, get one stem: after the ending a final «e» goes and «y» is «i»
+    (give/giving, cycle/cycling, story/stories), and a doubled consonant left by «-ing»/«-ed» is single
+    (running/run). Prefixes stay (aspect pairs such as курить/покурить are two stems)."""
     if "a" <= word[:1] <= "z":
-        # a noun made from a verb is the verb (departures/depart, payment/pay), else the inflection goes
-        for suf in ("ures", "ure", "ments", "ment", "ing", "ed", "es", "s"):
-            if len(word) > len(suf) + 3 and word.endswith(suf):
+        for suf in _EN_ENDINGS:
+            if word.endswith(suf) and len(word) - len(suf) >= (3 if suf in ("ing", "ings") else 4):
                 word = word[: -len(suf)]
+                if suf in ("ing", "ings", "ed", "ers", "er") and len(word) > 3 and word[-1] == word[-2] \
+                        and word[-1] not in "lsz":
+                    word = word[:-1]
                 break
+        if len(word) > 3 and word[-1] == "e":
+            word = word[:-1]
+        elif len(word) > 3 and word[-1] == "y":
+            word = word[:-1] + "i"
         return word[:8]
+    if word.endswith(_RU_REFLEXIVE) and len(word) > 5:
+        word = word[:-2]
     m = _RU_ENDING.search(word)
     if m and m.start() >= 3:
         word = word[:m.start()]  # «живём»/«живёт» -> «жив…»: inflection off before the cut
