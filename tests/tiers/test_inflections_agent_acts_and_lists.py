@@ -1,4 +1,4 @@
-"""Session 14: English inflections of exact lexicon words, the agent's record of its own act, denied lists."""
+"""English inflections of exact lexicon words, the agent's record of its own act, denied lists."""
 
 from __future__ import annotations
 
