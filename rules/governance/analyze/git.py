@@ -209,7 +209,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
             for b in ops:
                 w.report(no_protected_branch.branch_change(" ".join(rest), b, protected, segment=w.at))
     elif sub == "clone":
-        clone(w, rest, cwd, effects, _command_setting)
+        clone(w, rest, repo, effects, _command_setting)  # `git -C DIR clone URL`: the clone lands in DIR
     elif sub == "worktree":
         worktree(w, rest, repo, effects, dynamic)
     elif sub == "sparse-checkout":
@@ -335,8 +335,11 @@ def _runs_and_outputs(w: Walker, sub: str, rest: list[str], repo, effects) -> No
         i += 1
         if a == "--":
             break
-        if sub in ("clone", "fetch", "pull", "push", "ls-remote", "archive") and not a.startswith("-"):
-            run_ext(w, a, repo, f"git {sub}")
+        if sub in ("clone", "fetch", "pull", "push", "ls-remote", "archive"):
+            # a remote as an operand or as --remote=/--repo= (archive, push): an ext:: one runs its command
+            url = a if not a.startswith("-") else a.split("=", 1)[1] if a.startswith(("--remote=", "--repo=")) else ""
+            if url:
+                run_ext(w, url, repo, f"git {sub}")
         for names, kind in ((runs, "run"), (outputs, "out"),
                             (("-o", "--output-directory") if sub == "format-patch" else (), "dir"),
                             (("--suffix",) if sub == "format-patch" else (), "suffix")):

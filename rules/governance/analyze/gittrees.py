@@ -72,7 +72,7 @@ def _fill(w, how: str, dest, top: str | None, rev: str, effects) -> None:
     """``how`` checks out the files of ``rev`` (from the repository at ``top``) under the new directory ``dest``:
     a write of each; when they cannot be listed, every protected path under ``dest`` counts."""
     names = None
-    if dest.scope == "ws":  # outside the workspace only the protected paths in reach count, as for a clone
+    if dest.scope == "ws" and not w.git_moved:  # outside the workspace only what is in reach counts, as for a clone
         names = git_lines(top, ["ls-tree", "-r", "--name-only", "--full-tree", f"{rev}^{{tree}}"]) if top else None
     if names is None:
         w.reach_check(w.env.norm(dest.display.rstrip("/") + "/$(…)", None), how, "writes",

@@ -12,11 +12,12 @@ src/app.py; submodules at ``memory/vendor`` (in reach of the memory globs) and `
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from command_rows import assert_decision, git, git_repo, params
+from command_rows import GIT, assert_decision, git, git_repo, params
 from rules.governance import evaluate_command
 from tiers.workspace import Workspace
 
@@ -37,6 +38,10 @@ def repo(tmp_path_factory) -> Workspace:
     git(root, "submodule", "add", "-q", str(lib), "memory/vendor")
     git(root, "commit", "-qm", "submodules")
     git(root, "worktree", "add", "-q", "wt", "src")
+    empty = subprocess.run(["git", "mktree"], cwd=root, input=b"", capture_output=True, check=True).stdout.strip()
+    commit = subprocess.run([*GIT, "commit-tree", empty.decode(), "-m", "empty"], cwd=root, capture_output=True,
+                            check=True).stdout.strip()
+    git(root, "branch", "empty", commit.decode())  # a revision with no files at all
     return Workspace(root)
 
 
@@ -49,6 +54,11 @@ ROWS = [
     ("worktree-add-new-branch-under-memory", "deny", "git worktree add -b tmp1 memory/x", None),
     ("worktree-add-no-checkout-benign", "allow", "git worktree add --no-checkout build/empty mem", None),
     ("worktree-add-unknown-rev-under-memory", "deny", "git worktree add memory/x no-such-rev", None),
+    ("worktree-add-empty-rev-under-memory-benign", "allow", "git worktree add memory/x empty", None),
+    ("worktree-add-after-fetch", "deny", "git fetch origin && git worktree add memory/x empty", None),
+    ("worktree-add-through-alias", "deny", "git -c alias.w='!git worktree add memory/old mem' w", None),
+    ("worktree-add-through-xargs", "deny", "echo memory/old | xargs git worktree add", None),
+    ("worktree-add-into-home-skills", "deny", "git worktree add ~/.claude/skills/x mem", None),
     ("worktree-move-into-memory", "deny", "git worktree move wt memory/wt", None),
     ("worktree-move-benign", "allow", "git worktree move wt build/wt2", None),
     ("worktree-remove-benign", "allow", "git worktree remove wt", None),
@@ -81,6 +91,7 @@ ROWS = [
     ("checkout-no-recurse-benign", "allow", "git checkout src", None),
     ("clone-named-after-url", "deny", "git clone https://example.com/memory.git", None),
     ("clone-bundle-named-after-url", "deny", "cd memory && git clone /tmp/notes.bundle", None),
+    ("clone-in-dash-c-directory", "deny", "git -C memory clone https://example.com/x.git", None),
     ("clone-outside-benign", "allow", "git clone https://example.com/x.git ../x", None),
     ("clone-named-benign", "allow", "git clone https://example.com/tool.git", None),
 ]
