@@ -74,8 +74,8 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
             i += 2
             continue
         if a == "-c" and i + 1 < len(args):
-            k, _, v = args[i + 1].partition("=")
-            settings[k.lower()] = v
+            k, eq, v = args[i + 1].partition("=")
+            settings[k.lower()] = v if eq else "true"  # `-c KEY` alone sets a boolean to true
             if k.lower().startswith("alias."):
                 aliases[k[6:]] = v
             elif k.lower() == "core.worktree":
