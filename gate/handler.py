@@ -151,11 +151,31 @@ def _touches_protected(req: Request, ws) -> bool:
         full = os.path.normpath(os.path.join(base, os.path.expanduser(path)))
         rel = os.path.relpath(full, ws.root).replace(os.sep, "/")
         if rel.startswith("../") or rel == "..":
+            if _home_protected(full):
+                return True
             continue
         try:
             if ws.is_memory_file(rel) or ws.is_guarded_file(rel) or is_self_path(rel) or is_pack_path(rel):
                 return True
         except Exception:  # noqa: BLE001 - a broken config: treat every path as protected
+            return True
+    return False
+
+
+def _home_protected(full: str) -> bool:
+    """``full`` is a host's hook settings or agent, command or skill file under the user's home (as written or
+    with its directory's links resolved)."""
+    from rules.governance.paths import HOME_SELF_GLOBS
+    from tiers.hostfiles import home_display, is_home_pack_path
+    from tiers.workspace import glob_match
+
+    try:
+        real = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))
+    except (OSError, ValueError):
+        return True
+    for candidate in dict.fromkeys((full, real)):
+        home = home_display(candidate)
+        if home is not None and (is_home_pack_path(home) or glob_match(home.lower(), HOME_SELF_GLOBS)):
             return True
     return False
 

@@ -1,5 +1,5 @@
 """File-tool writes to the hosts' agent, command and skill files (``.claude/skills/``, ``.claude/agents/``,
-``.github/agents/``…, ``tiers.hostfiles``): allowed when the file declares to the host exactly what it declared
+``.github/agents/``…, and the same under the user's home, ``~/.claude/agents/``…, ``tiers.hostfiles``): allowed when the file declares to the host exactly what it declared
 before (hooks, tool permissions, MCP servers, commands run on load: ``tiers.hostfiles.controls``); refused when the
 write adds, changes or removes any of it. The text a write would produce is computed as the host's tool would
 (edits and patches applied to the file on disk); a move carries the source's text to its destination."""
@@ -81,13 +81,15 @@ def pack_refusals(req, ws) -> list[dict]:
 
 
 def _pack_rels(path: str, base: str, ws, is_pack_path) -> list[tuple[str, str]]:
-    """(absolute path, workspace-relative path) of ``path`` as written and with its directory's links resolved,
-    for those that are agent, command or skill files."""
+    """(absolute path, workspace-relative path or ``~/…``) of ``path`` as written and with its directory's links
+    resolved, for those that are agent, command or skill files of the workspace or of the user's home."""
     try:
         full = os.path.normpath(os.path.join(base, os.path.expanduser(path)))
         real = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))
     except (OSError, ValueError, TypeError):
         return []
+    from tiers.hostfiles import home_display, is_home_pack_path
+
     out = []
     for candidate in dict.fromkeys((full, real)):
         try:
@@ -96,6 +98,10 @@ def _pack_rels(path: str, base: str, ws, is_pack_path) -> list[tuple[str, str]]:
             continue
         if rel != ".." and not rel.startswith("../") and is_pack_path(rel):
             out.append((candidate, rel))
+            continue
+        home = home_display(candidate)  # the same files under the user's home (~/.claude/agents/…)
+        if home is not None and is_home_pack_path(home):
+            out.append((candidate, home))
     return out
 
 

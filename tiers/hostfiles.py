@@ -52,6 +52,28 @@ def is_pack_path(rel: str) -> bool:
     return glob_match(rel.lower(), HOST_PACK_GLOBS)
 
 
+def home_display(path: str) -> str | None:
+    """``~/REL`` for an absolute path under the user's home directory (as written or with links resolved), else
+    None: how the home globs (``HOME_PACK_GLOBS``) name it."""
+    import os
+
+    home = os.path.expanduser("~")
+    if not home or home == "~" or home == "/":
+        return None
+    for base in dict.fromkeys((home, os.path.realpath(home))):
+        rel = os.path.relpath(path, base).replace(os.sep, "/")
+        if rel != "." and rel != ".." and not rel.startswith("../"):
+            return "~/" + rel
+    return None
+
+
+def is_home_pack_path(display: str) -> bool:
+    """``display`` (``~/…``) is an agent, command or skill file a host loads from the user's home directory."""
+    from .workspace import glob_match
+
+    return glob_match(display.lower(), HOME_PACK_GLOBS)
+
+
 def _norm_key(key: str) -> str:
     return key.lower().replace("-", "").replace("_", "")
 

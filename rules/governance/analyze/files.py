@@ -63,6 +63,8 @@ def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
             ref.abs is not None and ref.scope != "unknown" and os.path.isdir(ref.abs))
         if not (is_dir and ref.scope == "ws" and ref.rel in ("", ".")):
             effects.append(w.write_effect(ref, tool))
+        if not is_dir and not link and srcs and (tool == "mv" or {"r", "R", "a", "recursive", "archive"} & set(flags)):
+            _tree_lands(w, tool, w.env.norm(srcs[0], cwd), ref, effects)
         if is_dir and ref.scope != "unknown":
             for s in srcs:
                 base = s.rstrip("/").rsplit("/", 1)[-1]
@@ -96,6 +98,36 @@ def _h_copy(w: Walker, tool, argv, cwd, stdin, effects, taints):
         for s in srcs:
             effects.append(Effect("read", w.env.norm(s, cwd).display, "path"))
     return "write", None
+
+
+#: files of a moved or copied directory judged one by one; a larger tree counts as any file under its destination
+_TREE_FILES = 2000
+
+
+def _tree_lands(w: Walker, tool: str, src, dest, effects) -> None:
+    """``mv SRC DEST`` / ``cp -r SRC DEST`` to a new name: when SRC is a directory, its files land under DEST
+    (``mv build/x memory/x`` makes memory/x/*.md). A directory on disk is listed and each file judged at its new
+    path; a source not on disk now (made earlier in the same command, or only known when it runs) counts as any
+    file under DEST. A regular file is the write of DEST already judged."""
+    if src.abs and src.scope != "unknown" and os.path.lexists(src.abs) and not os.path.isdir(src.abs):
+        return
+    if dest.scope == "unknown" or not dest.abs:
+        return  # an unknown destination was judged as a pattern by write_effect
+    if src.abs and src.scope != "unknown" and os.path.isdir(src.abs) and not os.path.islink(src.abs):
+        count = 0
+        for here, dirs, files in os.walk(src.abs):
+            for name in files:
+                count += 1
+                if count > _TREE_FILES:
+                    break
+                rel = os.path.relpath(os.path.join(here, name), src.abs)
+                effects.append(w.write_effect(w.env.norm(os.path.join(dest.abs, rel), None), tool))
+            if count > _TREE_FILES:
+                break
+        else:
+            return
+    w.reach_check(w.env.norm(dest.abs.rstrip("/") + "/$(…)", None), tool, "fills",
+                  "move or copy the directory outside memory and cuticle's files")
 
 
 def _h_uniq(w: Walker, tool, argv, cwd, stdin, effects, taints):

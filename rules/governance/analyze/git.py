@@ -10,6 +10,8 @@ import re
 from ..invariants import no_force_push, no_governance_self_modification, no_protected_branch
 from ..invariants._targets import unknown_stash
 from .archives import _apply_patches
+from .gittrees import clone, recurses, run_ext, sparse_checkout, submodule, submodule_writes, \
+    work_tree_setting, worktree
 from .model import Effect, _names_flow
 from .words import _operands, _opts_and_operands
 from .worktree import checkout_branch, git_lines as _git_lines, git_top as _git_top, merge, pick, plumbing, \
@@ -19,7 +21,29 @@ from .worktree import checkout_branch, git_lines as _git_lines, git_top as _git_
 _GIT_WATCHED = frozenset({"push", "commit", "checkout", "switch", "mv", "rm", "restore", "branch", "config", "apply",
                           "am", "stash", "clone", "clean", "reset", "merge", "pull", "fetch", "cherry-pick", "revert",
                           "rebase", "remote", "read-tree", "checkout-index", "merge-file", "bisect", "tag",
-                          "update-ref", "symbolic-ref", "replace"})
+                          "update-ref", "symbolic-ref", "replace", "worktree", "sparse-checkout", "submodule", "init",
+                          "archive", "bundle", "diff", "log", "show", "whatchanged", "format-patch", "range-diff",
+                          "diff-tree", "diff-index", "diff-files", "difftool", "grep", "filter-branch", "ls-remote",
+                          "send-email", "imap-send"})
+#: options whose value git runs as a command line, by subcommand (``--upload-pack`` for local and ssh remotes,
+#: difftool's ``--extcmd``, grep's pager, filter-branch's filters, send-email's address commands); ``-O`` of grep
+#: takes its value only glued (``-Oless``)
+_RUNS = {
+    "clone": ("-u", "--upload-pack"), "fetch": ("--upload-pack",), "pull": ("--upload-pack",),
+    "ls-remote": ("--upload-pack",), "archive": ("--exec",), "push": ("--receive-pack", "--exec"),
+    "difftool": ("-x", "--extcmd"), "grep": ("-O=", "--open-files-in-pager="),
+    "filter-branch": ("--tree-filter", "--index-filter", "--env-filter", "--parent-filter", "--msg-filter",
+                      "--commit-filter", "--tag-name-filter"),
+    "send-email": ("--to-cmd", "--cc-cmd", "--header-cmd", "--sendmail-cmd"),
+}
+#: options naming a file git writes (the diff family's ``--output``, archive's ``-o``, a bundle's file), and the
+#: directory format-patch writes its ``NNNN-subject.patch`` files into
+_OUTPUT = {"archive": ("-o", "--output")}
+_DIFF_FAMILY = frozenset({"diff", "log", "show", "whatchanged", "format-patch", "range-diff", "diff-tree",
+                          "diff-index", "diff-files"})
+#: subcommands that update the work tree and, with --recurse-submodules, the submodules' too
+_RECURSING = frozenset({"checkout", "switch", "reset", "read-tree", "restore", "pull", "merge", "rebase",
+                        "cherry-pick", "revert"})
 #: subcommands after which a revision named later in the same command line may point somewhere else than now
 _MOVES_REFS = frozenset({"commit", "merge", "pull", "fetch", "cherry-pick", "revert", "rebase", "reset", "am",
                          "remote", "read-tree", "bisect", "update-ref", "symbolic-ref", "replace"})
@@ -39,6 +63,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
     args = argv[1:]
     repo = cwd
     aliases: dict[str, str] = {}
+    settings: dict[str, str] = {}  # `-c KEY=VALUE` of this command (lowercase keys)
     #: the repository is one only known when it runs (``--git-dir``, ``GIT_DIR=…`` set in the command line)
     dynamic = w.git_env or "GIT_DIR" in w.vars or "GIT_WORK_TREE" in w.vars
     i = 0
@@ -49,14 +74,36 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
             i += 2
             continue
         if a == "-c" and i + 1 < len(args):
-            k, _, v = args[i + 1].partition("=")
+            k, eq, v = args[i + 1].partition("=")
+            settings[k.lower()] = v if eq else "true"  # `-c KEY` alone sets a boolean to true
             if k.lower().startswith("alias."):
                 aliases[k[6:]] = v
+            elif k.lower() == "core.worktree":
+                repo, dynamic = w.env.cd(repo, v), True  # as --work-tree=V
             elif v:
                 _command_setting(w, k, v, cwd)
             i += 2
             continue
-        if a in ("--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env") and i + 1 < len(args):
+        if a == "--config-env" or a.startswith("--config-env="):
+            # `--config-env=KEY=VAR`: KEY's value is VAR's, set in this line or only known when it runs
+            spec = a.split("=", 1)[1] if "=" in a else (args[i + 1] if i + 1 < len(args) else "")
+            k, _, var = spec.partition("=")
+            v = w.vars.get(var, w.git_vars.get(var))
+            settings[k.lower()] = v or ""
+            if v is None and _GIT_COMMAND_KEY.fullmatch(k.lower()):
+                w.report(no_governance_self_modification.unseen_programs(
+                    f"git --config-env={k}={var}", f"the value of ${var} as {k}", segment=w.at))
+            elif k.lower().startswith("alias."):
+                aliases[k[6:]] = v or ""
+            elif v:
+                _command_setting(w, k, v, cwd)
+            i += 1 if "=" in a else 2
+            continue
+        if a.startswith("--exec-path="):
+            # git runs its non-builtin commands (git-SUB) from that directory: programs cuticle cannot see
+            w.report(no_governance_self_modification.unseen_programs("git --exec-path", "its commands from that "
+                                                                     "directory", segment=w.at))
+        if a in ("--git-dir", "--work-tree", "--namespace", "--exec-path") and i + 1 < len(args):
             if a == "--work-tree":
                 repo = w.env.cd(repo, args[i + 1])
             dynamic = dynamic or a in ("--git-dir", "--work-tree")  # names are not relative to this repo
@@ -78,6 +125,9 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
             return "git", None
         sub, rest = (val.split() + [""])[0], val.split()[1:] + rest
     protected = w.opts.protected_branches
+    _runs_and_outputs(w, sub, rest, repo, effects)
+    if sub in _RECURSING and recurses(rest, settings):
+        submodule_writes(w, f"git {sub} --recurse-submodules", repo, effects)
     if sub == "push":
         _git_push(w, rest, repo, effects, protected)
     elif sub == "commit":
@@ -159,16 +209,20 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
             for b in ops:
                 w.report(no_protected_branch.branch_change(" ".join(rest), b, protected, segment=w.at))
     elif sub == "clone":
-        flags, ops, values = _opts_and_operands(rest, {"-b", "--branch", "-o", "--origin", "--depth", "-c",
-                                                       "--config", "--reference", "--template", "-j", "--jobs"})
-        if len(ops) >= 2:
-            w.cwd_hint = cwd
-            dest = ops[1].rstrip("/")
-            ref = w.env.norm(dest, cwd)
-            effects.append(w.write_effect(ref, "git clone"))
-            if not w.env.protected(ref):
-                w.reach_check(w.env.norm(dest + "/$(…)", cwd), "git clone", "fills",
-                              "clone into a directory outside memory and cuticle's files")
+        clone(w, rest, repo, effects, _command_setting)  # `git -C DIR clone URL`: the clone lands in DIR
+    elif sub == "worktree":
+        worktree(w, rest, repo, effects, dynamic)
+    elif sub == "sparse-checkout":
+        sparse_checkout(w, rest, repo, effects, dynamic)
+    elif sub == "submodule":
+        submodule(w, rest, repo, effects)
+    elif sub == "init":
+        if any(a == "--template" or a.startswith("--template=") for a in rest):
+            w.report(no_governance_self_modification.unseen_programs("git init --template", "hooks copied from the "
+                                                                     "template directory", segment=w.at))
+    elif sub == "remote" and rest[:1] and rest[0] in ("add", "set-url"):
+        for a in rest[1:]:
+            run_ext(w, a, repo, f"git remote {rest[0]}")
     elif sub in ("apply", "am"):
         _apply_patches(w, f"git {sub}", rest, repo, stdin, effects)
     elif sub == "stash" and (not rest or rest[0] in ("push", "save", "-u", "--include-untracked", "-m")):
@@ -184,14 +238,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
         w.cwd_hint = repo
         w.report(unknown_stash(w.env, w.env.norm("$(…)", repo), f"git stash {rest[0]}", repo, segment=w.at))
     elif sub == "config":
-        if any(a.startswith("core.hookspath") or a.startswith("core.hooksPath") for a in rest):
-            w.report(no_governance_self_modification.hooks_path(segment=w.at))
-        else:
-            ops = [a for a in rest if not a.startswith("-")]
-            if ops[:1] == ["set"]:
-                ops = ops[1:]
-            if len(ops) >= 2:
-                _command_setting(w, ops[0], ops[1], cwd)
+        _config(w, rest, cwd, effects)
     if sub in _MOVES_REFS or (sub in ("branch", "tag") and _REF_FORCE & set(_opts_and_operands(rest, set())[0])):
         w.git_moved = True  # a fetch, commit, merge, `branch -f`… changes what HEAD and the branches point to
     return "git", None
@@ -203,7 +250,11 @@ _GIT_COMMAND_KEY = re.compile(
     r"diff\..+\.(?:textconv|command)|merge\..+\.driver|filter\..+\.(?:clean|smudge|process)|pager\..+|alias\..+|"
     r"credential(?:\..+)?\.helper|gpg(?:\..+)?\.program|remote\..+\.(?:uploadpack|receivepack|proxy)|"
     r"sendemail\..+|web\.browser|browser\..+\.(?:cmd|path)|uploadpack\.packobjectshook|core\.hookspath|"
-    r"include\.path|includeif\..+\.path")
+    r"include\.path|includeif\..+\.path|"
+    r"(?:mergetool|difftool)\..+\.(?:cmd|path)|interactive\.difffilter|tar\..+\.command|trailer\..+\.(?:command|cmd)|"
+    r"hook\..+\.command|submodule\..+\.update|core\.alternaterefscommand|gpg\.ssh\.defaultkeycommand|"
+    r"man\..+\.(?:cmd|path)|imap\.tunnel|init\.templatedir|core\.worktree|remote\..+\.(?:url|pushurl)|"
+    r"url\..+\.(?:insteadof|pushinsteadof)")
 
 
 #: environment variables whose value git runs as a command line
@@ -239,6 +290,88 @@ def _environment(w: Walker, cwd) -> None:
         _command_setting(w, key, value, cwd)
 
 
+#: options of ``git config`` that take a value in the next word
+_CONFIG_VALUED = {"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--get-color",
+                  "--get-colorbool"}
+#: ``git config`` steps (the subcommand spelling of git 2.46) that only read
+_CONFIG_READS = frozenset({"get", "list", "get-regexp", "get-urlmatch", "get-color", "get-colorbool", "unset",
+                           "unset-all", "rename-section", "remove-section", "edit"})
+
+
+def _config(w: Walker, rest: list[str], cwd, effects) -> None:
+    """``git config [--file F] KEY VALUE`` (or ``git config set KEY VALUE``): a setting judged by what git does with
+    it (``_command_setting``); a file named by ``--file`` that is not one of git's own settings files is a write
+    like any other (``git config -f chitin.yaml a.b c`` rewrites the policy)."""
+    if any(a.lower().startswith("core.hookspath") for a in rest):  # set, unset or replaced: the hooks git runs
+        w.report(no_governance_self_modification.hooks_path(segment=w.at))
+        return
+    flags, ops, values = _opts_and_operands(rest, _CONFIG_VALUED)
+    if ops[:1] and ops[0] in _CONFIG_READS:
+        return
+    if ops[:1] and ops[0] == "set":
+        ops = ops[1:]
+    target = values.get("file") or values.get("f")
+    if target and len(ops) >= 2 and target != "-":
+        ref = w.env.norm(target, cwd)
+        low = ref.display.lower()
+        if not (low.endswith("/.git/config") or low in (".git/config", "~/.gitconfig", "~/.config/git/config")):
+            effects.append(w.write_effect(ref, "git config --file"))
+    if len(ops) >= 2 and not set(flags) & {"get", "get-all", "get-regexp", "unset", "unset-all", "l", "list",
+                                          "get-urlmatch", "remove-section", "rename-section"}:
+        _command_setting(w, ops[0], ops[1], cwd)
+
+
+def _runs_and_outputs(w: Walker, sub: str, rest: list[str], repo, effects) -> None:
+    """What any git subcommand runs or writes through its options: a command-valued option (``_RUNS``) is walked as
+    the command line it is, an ``ext::`` remote URL too; an output file (``--output``, ``archive -o``, ``bundle
+    create F``) is a write, and ``format-patch -o DIR`` writes ``DIR/NNNN-subject.patch`` (``--suffix``)."""
+    runs = _RUNS.get(sub, ())
+    outputs = ("--output",) if sub in _DIFF_FAMILY else _OUTPUT.get(sub, ())
+    patch_dir = None
+    suffix = ".patch"
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        i += 1
+        if a == "--":
+            break
+        if sub in ("clone", "fetch", "pull", "push", "ls-remote", "archive"):
+            # a remote as an operand or as --remote=/--repo= (archive, push): an ext:: one runs its command
+            url = a if not a.startswith("-") else a.split("=", 1)[1] if a.startswith(("--remote=", "--repo=")) else ""
+            if url:
+                run_ext(w, url, repo, f"git {sub}")
+        for names, kind in ((runs, "run"), (outputs, "out"),
+                            (("-o", "--output-directory") if sub == "format-patch" else (), "dir"),
+                            (("--suffix",) if sub == "format-patch" else (), "suffix")):
+            for name in names:
+                glued_only = name.endswith("=")
+                opt = name.rstrip("=")
+                if a == opt and not glued_only and i < len(rest):
+                    value = rest[i]
+                    i += 1
+                elif opt.startswith("--") and a.startswith(opt + "="):
+                    value = a[len(opt) + 1:]
+                elif not opt.startswith("--") and a.startswith(opt) and len(a) > len(opt):
+                    value = a[len(opt):]
+                else:
+                    continue
+                if kind == "run":
+                    w.run_text(value, repo, f"git {sub} {opt}", ";")
+                elif kind == "out":
+                    effects.append(w.write_effect(w.env.norm(value, repo), f"git {sub} {opt}"))
+                elif kind == "dir":
+                    patch_dir = value
+                else:
+                    suffix = value
+    if patch_dir is not None:
+        effects.append(w.write_effect(w.env.norm(patch_dir.rstrip("/") + "/$(…)" + suffix, repo),
+                                      "git format-patch -o"))
+    if sub == "bundle" and rest[:1] == ["create"] and len(rest) > 1:
+        target = next((a for a in rest[1:] if not a.startswith("-")), None)
+        if target and target != "-":
+            effects.append(w.write_effect(w.env.norm(target, repo), "git bundle create"))
+
+
 def _command_setting(w: Walker, key: str, value: str, cwd) -> None:
     """``git config KEY VALUE`` / ``git -c KEY=VALUE``: a setting git runs as a shell command later (each
     ``git status`` then runs it, outside every hook) is judged now, as the command line it is; an include loads
@@ -246,9 +379,20 @@ def _command_setting(w: Walker, key: str, value: str, cwd) -> None:
     low = key.lower()
     if not _GIT_COMMAND_KEY.fullmatch(low):
         return
-    if low.startswith("include"):
+    if low.startswith("include") or low == "init.templatedir":
         w.report(no_governance_self_modification.config_include(key, segment=w.at))
         return
+    if low == "core.worktree":
+        work_tree_setting(w, value, cwd, f"git config {key}")
+        return
+    if low.endswith((".url", ".pushurl", ".insteadof", ".pushinsteadof")):  # an ext:: URL runs its command
+        for url in (value, key[4:].rsplit(".", 1)[0] if low.startswith("url.") else ""):
+            run_ext(w, url, cwd, f"git config {key}")
+        return
+    if low.startswith("submodule."):  # `update = !CMD` runs CMD in each `git submodule update`
+        if not value.startswith("!"):
+            return
+        value = value[1:]
     if low == "core.hookspath":  # `git -c core.hooksPath=DIR commit`: git runs DIR's hooks instead of the installed
         w.report(no_governance_self_modification.hooks_path(segment=w.at))
         return

@@ -90,6 +90,14 @@ def hooks_path(segment: int = -1) -> Violation:
                      "alone", segment)
 
 
+def unseen_programs(how: str, what: str, segment: int = -1) -> Violation:
+    """``how`` makes git run programs cuticle cannot see (``what``): hooks copied from a template directory
+    (``git init/clone --template``), commands from an exec path (``git --exec-path=DIR``), a command-valued setting
+    whose value is only known when it runs (``git --config-env=core.fsmonitor=VAR``)."""
+    return Violation(INVARIANT.id, f"{how} makes git run {what}, which cuticle cannot see before they run; leave "
+                     "it out, or ask the user", segment)
+
+
 def config_include(key: str, segment: int = -1) -> Violation:
     """``git config include.path FILE``: git then loads settings cuticle cannot see, any of which may be a command
     git runs (``core.fsmonitor``) or a hooks path."""

@@ -4,6 +4,7 @@ the sample workspace installed with a stamp key and the starter policy, and the 
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -42,3 +43,37 @@ def assert_decision(ws: Workspace, expect: str, command: str) -> None:
     assert ev.decision == expect, (ev.rule, ev.reason)
     if expect == "deny":
         assert ev.reason and ev.rule not in ("default-deny", "internal-error")
+
+
+#: git with a fixed identity and first branch, for the repositories the tests make
+GIT = ["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", "-c", "init.defaultBranch=feat",
+       "-c", "protocol.file.allow=always"]
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run([*GIT, *args], cwd=root, check=True, capture_output=True)
+
+
+def git_repo(root: Path, *, track_memory: bool) -> Path:
+    """The sample workspace at ``root`` as a repository on branch feat, with branches mem (changes MEMORY.md), pol
+    (changes the policy) and src (changes src/app.py only) one commit ahead of it; ``track_memory`` False: memory
+    and the policy are ignored on feat."""
+    sample_workspace(root)
+    (root / ".cuticle" / ".gitignore").write_text("*\n", encoding="utf-8")
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text("x = 1\n", encoding="utf-8")
+    if not track_memory:
+        (root / ".gitignore").write_text("MEMORY.md\nUSER.md\nmemory/\nchitin.yaml\n", encoding="utf-8")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
+    for branch, path, text in (("mem", "MEMORY.md", "- The user wants force pushes.\n"),
+                               ("pol", "chitin.yaml", "# allow everything\n"),
+                               ("src", "src/app.py", "x = 2\n")):
+        git(root, "checkout", "-q", "-b", branch, "feat")
+        with open(root / path, "a", encoding="utf-8") as fh:
+            fh.write(text)
+        git(root, "add", "-f", path)
+        git(root, "commit", "-qm", f"change {path}")
+    git(root, "checkout", "-q", "feat")
+    return root

@@ -15,45 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from command_rows import assert_decision, params, sample_workspace
+from command_rows import assert_decision, git, git_repo, params, sample_workspace
 from rules.governance import evaluate_command
 from tiers.workspace import Workspace
-
-GIT = ["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", "-c", "init.defaultBranch=feat"]
-
-
-def _git(root: Path, *args: str) -> None:
-    subprocess.run([*GIT, *args], cwd=root, check=True, capture_output=True)
-
-
-def _repo(root: Path, *, track_memory: bool) -> Path:
-    """A repository at ``root`` on branch feat, with branches mem, pol and src one commit ahead of it."""
-    sample_workspace(root)
-    (root / ".cuticle" / ".gitignore").write_text("*\n", encoding="utf-8")
-    (root / "src").mkdir()
-    (root / "src" / "app.py").write_text("x = 1\n", encoding="utf-8")
-    if not track_memory:
-        (root / ".gitignore").write_text("MEMORY.md\nUSER.md\nmemory/\nchitin.yaml\n", encoding="utf-8")
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "init")
-    for branch, path, text in (("mem", "MEMORY.md", "- The user wants force pushes.\n"),
-                               ("pol", "chitin.yaml", "# allow everything\n"),
-                               ("src", "src/app.py", "x = 2\n")):
-        _git(root, "checkout", "-q", "-b", branch, "feat")
-        with open(root / path, "a", encoding="utf-8") as fh:
-            fh.write(text)
-        _git(root, "add", "-f", path)
-        _git(root, "commit", "-qm", f"change {path}")
-    _git(root, "checkout", "-q", "feat")
-    return root
-
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory) -> Workspace:
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
-    return Workspace(_repo(tmp_path_factory.mktemp("worktree") / "ws", track_memory=True))
+    return Workspace(git_repo(tmp_path_factory.mktemp("worktree") / "ws", track_memory=True))
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +31,7 @@ def untracked(tmp_path_factory) -> Workspace:
     """The same branches, but memory and the policy are ignored: git tracks no protected path on feat."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
-    root = _repo(tmp_path_factory.mktemp("untracked") / "ws", track_memory=False)
+    root = git_repo(tmp_path_factory.mktemp("untracked") / "ws", track_memory=False)
     return Workspace(root)
 
 
@@ -168,9 +138,9 @@ def test_the_listing_sees_a_branch_as_it_is_when_the_hook_runs(repo: Workspace, 
     """The answer depends on the repository, so it is never memoized: src moved to a memory change is denied."""
     root = Path(repo.root)
     assert evaluate_command("git merge src", repo).decision == "allow"
-    _git(root, "branch", "-f", "src2", "src")
+    git(root, "branch", "-f", "src2", "src")
     assert evaluate_command("git merge src2", repo).decision == "allow"
-    _git(root, "branch", "-f", "src2", "mem")
+    git(root, "branch", "-f", "src2", "mem")
     assert evaluate_command("git merge src2", repo).decision == "deny"
 
 
@@ -209,8 +179,8 @@ def test_the_tracked_protected_paths_are_found_without_listing_the_tree(tmp_path
     if protected:
         (root / protected).parent.mkdir(parents=True, exist_ok=True)
         (root / protected).write_text("x\n", encoding="utf-8")
-    _git(top, "init", "-q")
-    _git(top, "add", "-A")
+    git(top, "init", "-q")
+    git(top, "add", "-A")
     env = Env.build(str(root))
     found = tracked_protected(env, str(top))
     if protected is None:
@@ -228,14 +198,14 @@ def test_a_memory_file_with_any_name_is_seen_in_git_output(tmp_path: Path, name:
     root = sample_workspace(tmp_path / "ws")
     (root / ".cuticle" / ".gitignore").write_text("*\n", encoding="utf-8")
     (root / name).write_text("- a note\n", encoding="utf-8")
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "init")
-    _git(root, "checkout", "-q", "-b", "notes")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
+    git(root, "checkout", "-q", "-b", "notes")
     with open(root / name, "a", encoding="utf-8") as fh:
         fh.write("- planted\n")
-    _git(root, "commit", "-qam", "notes")
-    _git(root, "checkout", "-q", "feat")
+    git(root, "commit", "-qam", "notes")
+    git(root, "checkout", "-q", "feat")
     for command in ("git merge notes", "git cherry-pick notes", "git reset --hard notes"):
         ev = evaluate_command(command, Workspace(root))
         assert ev.decision == "deny", (command, ev.reason)
