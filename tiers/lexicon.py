@@ -375,11 +375,16 @@ def _required(ci: int, idx: int) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
-def _may_match(ci: int, idx: int, words: frozenset[str]) -> bool:
-    """False when the line whose ``\\w`` runs are ``words`` lacks what every match of the phrase has
-    (:func:`_required`)."""
+def _heads(folded: str) -> frozenset[str]:
+    """Every prefix of every ``\\w`` run of ``folded``: a run starts with ``p`` iff ``p`` is one of them."""
+    return frozenset(w[:i] for w in set(_WORD_RUN.findall(folded)) for i in range(1, len(w) + 1))
+
+
+def _may_match(ci: int, idx: int, heads: frozenset[str]) -> bool:
+    """False when the line whose ``\\w`` runs start with ``heads`` (every prefix of every run) lacks what every
+    match of the phrase has (:func:`_required`): a run starts with a required prefix iff that prefix is a head."""
     for prefixes in _required(ci, idx):
-        if not any(w.startswith(prefixes) for w in words):
+        if not any(p in heads for p in prefixes):
             return False
     return True
 
@@ -403,17 +408,17 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
     index = _index()
     found: set[tuple[int, int, int, int]] = set()  # (category, start, entry, end)
     runs = list(_WORD_RUN.finditer(folded))
-    words = frozenset(m.group() for m in runs)
+    heads = _heads(folded)
     for m in runs:
         pos = m.start()
         for ci, idx in _candidates(m.group()):
-            if not _may_match(ci, idx, words):
+            if not _may_match(ci, idx, heads):
                 continue
             hit = _pattern(ci, idx).match(folded, pos)
             if hit is not None:
                 found.add((ci, hit.start(), idx, hit.end()))
     for ci, idx in index.loose:
-        if not _may_match(ci, idx, words):
+        if not _may_match(ci, idx, heads):
             continue
         for hit in _pattern(ci, idx).finditer(folded):
             found.add((ci, hit.start(), idx, hit.end()))

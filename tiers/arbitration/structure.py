@@ -277,7 +277,10 @@ _RU_END = re.compile(r"(?:ами|ями|ого|его|ому|ему|ыми|им�
 # ------------------------------------------------------------------------------------------------ shape
 
 
+@functools.lru_cache(maxsize=65536)
 def _strip(text: str) -> str:
+    """The claim of a line: without stamp, markup and provenance label (memo: shape, stems and _modifiers of one
+    line each need it)."""
     from ..stamps import split_stamp
     from ..text import strip_markup
 
@@ -396,7 +399,9 @@ _ROUTED_TO = re.compile(r"\b(?:go(?:es)?|sent|send[s]?|rout(?:e[sd]?|ing)|assign
 _VERSION_AFTER = re.compile(r"\s*v?\d")
 
 
-def _people(body: str) -> list[tuple[int, str]]:
+@functools.lru_cache(maxsize=65536)
+def _people(body: str) -> tuple[tuple[int, str], ...]:
+    """(offset, name key) of each capitalized word of ``body`` that may name a person (memo: shape and stems)."""
     out = []
     masked = _CODE.sub(lambda m: " " * len(m.group(0)), body)
     for m in _NAME.finditer(masked):
