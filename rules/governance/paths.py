@@ -90,6 +90,18 @@ class PathRef:
 
 
 
+def _user_home(user: str) -> str:
+    """``~user``'s directory as the shell expands it: the account's home from the password database (``~root`` is
+    ``/root``, and ``~me`` is this user's own home, where the hosts' settings live); an unknown account keeps the
+    ``/home/user`` guess, which no protected path of this user can hide behind."""
+    import pwd  # a built-in module: no file is read until the lookup
+
+    try:
+        home = pwd.getpwnam(user).pw_dir
+    except (KeyError, ValueError, OSError):
+        return f"/home/{user}"
+    return posixpath.normpath(home) if home.startswith("/") else f"/home/{user}"
+
 @dataclass(slots=True)
 class Env:
     """Everything path decisions need: workspace root, home, memory and guarded globs, the policy's paths."""
@@ -138,7 +150,7 @@ class Env:
                 t = (self.home or "/home/~") + t[1:]
             elif not t.startswith("~+"):
                 user, _, rest = t[1:].partition("/")
-                t = f"/home/{user}" + ("/" + rest if rest else "")
+                t = _user_home(user) + ("/" + rest if rest else "")
         if t[0] == "$":
             for var in ("${HOME}", "$HOME"):
                 if t.startswith(var):

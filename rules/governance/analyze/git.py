@@ -335,6 +335,7 @@ def _runs_and_outputs(w: Walker, sub: str, rest: list[str], repo, effects) -> No
         i += 1
         if a == "--":
             break
+        a = _unbundled(a, runs, outputs, sub)
         if sub in ("clone", "fetch", "pull", "push", "ls-remote", "archive"):
             # a remote as an operand or as --remote=/--repo= (archive, push): an ext:: one runs its command
             url = a if not a.startswith("-") else a.split("=", 1)[1] if a.startswith(("--remote=", "--repo=")) else ""
@@ -370,6 +371,19 @@ def _runs_and_outputs(w: Walker, sub: str, rest: list[str], repo, effects) -> No
         target = next((a for a in rest[1:] if not a.startswith("-")), None)
         if target and target != "-":
             effects.append(w.write_effect(w.env.norm(target, repo), "git bundle create"))
+
+
+def _unbundled(a: str, runs, outputs, sub: str) -> str:
+    """Short options bundled into one word, as git's option parser reads them: ``-yx CMD`` is ``-y -x CMD`` and
+    ``-yxCMD`` is ``-y -xCMD``. The first letter of the bundle that is a command- or file-valued option of this
+    subcommand starts the option the rest of the word belongs to (read as an option even where an earlier letter
+    might have taken the rest as its value: a doubtful bundle is judged as the riskier reading)."""
+    if len(a) < 3 or a[0] != "-" or a[1] == "-":
+        return a
+    shorts = {n.rstrip("=")[1] for n in (*runs, *outputs, *(("-o",) if sub == "format-patch" else ()))
+              if len(n.rstrip("=")) == 2}
+    k = next((j for j in range(2, len(a)) if a[j] in shorts), None)
+    return a if k is None or a[1] in shorts else "-" + a[k:]
 
 
 def _command_setting(w: Walker, key: str, value: str, cwd) -> None:

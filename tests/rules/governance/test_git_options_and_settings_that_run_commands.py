@@ -38,6 +38,11 @@ ROWS = [
     ("config-env-known", "deny", f"export HOOK='{W}'; git --config-env=core.fsmonitor=HOOK status", None),
     ("config-env-benign", "allow", "git --config-env=user.name=NAME commit -m x", None),
     ("difftool-extcmd", "deny", f"git difftool -y -x 'sh -c \"{W}\"' HEAD", None),
+    # short options bundled into one word, as git's option parser reads them
+    ("difftool-extcmd-bundled", "deny", f"git difftool -yx 'sh -c \"{W}\"' HEAD", None),
+    ("difftool-extcmd-bundled-glued", "deny", f"git difftool -yx'sh -c \"{W}\"' HEAD", None),
+    ("clone-upload-pack-bundled", "deny", f"git clone -qu 'sh -c \"{W}\"' /srv/r.git /srv/out", None),
+    ("difftool-bundled-benign", "allow", "git difftool -yd HEAD~1", None),
     ("difftool-extcmd-equals", "deny", f"git difftool --extcmd='{W}' HEAD", None),
     ("grep-pager", "deny", f"git grep -O'sh -c \"{W}\"' foo", None),
     ("grep-pager-long", "deny", f"git grep --open-files-in-pager='{W}' foo", None),
