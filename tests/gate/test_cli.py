@@ -53,21 +53,16 @@ def test_hook_usage_errors_still_come_from_argparse():
     assert proc.returncode == 0 and "--no-server" in proc.stdout
 
 
-def test_a_memory_write_stays_light(tmp_path):
-    """A stamped write to a plain memory file (headings, list items: the Markdown model's fast path) runs classify,
-    provenance, arbitration and the security scan without importing any third-party package (run with ``-S``: none
-    is importable) nor the slow-to-load standard modules; a new line that meets no constraint it could be about
-    loads none of the comparison modules either."""
-    (tmp_path / ".cuticle").mkdir()
-    (tmp_path / ".cuticle" / "config.toml").write_text("[tiers]\nhypothesis_ttl = 3\n", encoding="utf-8")
-    (tmp_path / ".cuticle" / "key").write_text("5a" * 32 + "\n", encoding="ascii")  # installed, as by `cuticle init`
-    memory = tmp_path / "MEMORY.md"
-    memory.write_text("# MEMORY.md\n\n- User said: never deploy on Fridays.\n- Decided with the user: use Postgres "
-                      "for the API until the migration.\n- Пользователь сказал: отчёты присылай до 10:00.\n",
-                      encoding="utf-8")
-    payload = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "PreToolUse", "tool_name": "Write",
-               "tool_input": {"file_path": str(memory),
-                              "content": memory.read_text(encoding="utf-8") + "- The flaky test is probably a race.\n"}}
+def _installed(root: Path, config: str) -> None:
+    (root / ".cuticle").mkdir()
+    (root / ".cuticle" / "config.toml").write_text(config, encoding="utf-8")
+    (root / ".cuticle" / "key").write_text("5a" * 32 + "\n", encoding="ascii")  # installed, as by `cuticle init`
+
+
+def _hook_twice(root: Path, payload: dict, watched: tuple[str, ...]) -> tuple[int, str, list[str], str]:
+    """``cuticle hook claude --no-server`` on ``payload`` in a fresh ``-S`` interpreter, twice (the first call
+    parses config.toml and leaves its cache): the second call's exit code, stdout, which of ``watched`` it had
+    imported, and its stderr."""
     code = (
         "import io, json, sys\n"
         "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
@@ -75,15 +70,33 @@ def test_a_memory_write_stays_light(tmp_path):
         "out = io.StringIO(); real = sys.stdout; sys.stdout = out\n"
         "code = main(['hook', 'claude', '--no-server'])\n"
         "sys.stdout = real\n"
-        "heavy = sorted(m for m in ('argparse', 'numpy', 'regex', 'pluggy', 'markdown_it', 'yaml', 'frontmatter',"
-        " 'logging', 'dataclasses', 'inspect', 'typing', 'tiers.arbitration.compare') if m in sys.modules)\n"
-        "print(json.dumps([code, '<!--cu:H' in out.getvalue(), heavy]))\n"
+        f"heavy = sorted(m for m in {watched!r} if m in sys.modules)\n"
+        "print(json.dumps([code, out.getvalue(), heavy]))\n"
     )
-    for run in ("first", "steady"):  # the first call creates the key and the config cache, as `cuticle init` does
+    for _run in ("first", "steady"):
         proc = subprocess.run([sys.executable, "-S", "-c", code, json.dumps(payload)], capture_output=True,
-                              text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
-        exit_code, stamped, heavy = json.loads(proc.stdout.strip().splitlines()[-1])
-        assert exit_code == 0 and stamped, proc.stderr
+                              text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True, cwd=root)
+        exit_code, out, heavy = json.loads(proc.stdout.strip().splitlines()[-1])
+    return exit_code, out, heavy, proc.stderr
+
+
+def test_a_memory_write_stays_light(tmp_path):
+    """A stamped write to a plain memory file (headings, list items: the Markdown model's fast path) runs classify,
+    provenance, arbitration and the security scan without importing any third-party package (run with ``-S``: none
+    is importable) nor the slow-to-load standard modules; a new line that meets no constraint it could be about
+    loads none of the comparison modules either."""
+    _installed(tmp_path, "[tiers]\nhypothesis_ttl = 3\n")
+    memory = tmp_path / "MEMORY.md"
+    memory.write_text("# MEMORY.md\n\n- User said: never deploy on Fridays.\n- Decided with the user: use Postgres "
+                      "for the API until the migration.\n- Пользователь сказал: отчёты присылай до 10:00.\n",
+                      encoding="utf-8")
+    payload = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "PreToolUse", "tool_name": "Write",
+               "tool_input": {"file_path": str(memory),
+                              "content": memory.read_text(encoding="utf-8") + "- The flaky test is probably a race.\n"}}
+    exit_code, out, heavy, err = _hook_twice(tmp_path, payload, (
+        "argparse", "numpy", "regex", "pluggy", "markdown_it", "yaml", "frontmatter", "logging", "dataclasses",
+        "inspect", "typing", "tiers.arbitration.compare"))
+    assert exit_code == 0 and "<!--cu:H" in out, err
     assert heavy == []
 
 
@@ -92,28 +105,14 @@ def test_a_shell_call_stays_light(tmp_path, command, decision):
     """A Bash call runs canonicalization and the policy without the slow-to-load standard modules: no logging,
     typing or subprocess, and no importlib.metadata (its email, zipfile and socket imports) when no other
     distribution declares cuticle plugins; allowed or denied alike."""
-    (tmp_path / ".cuticle").mkdir()
-    (tmp_path / ".cuticle" / "config.toml").write_text("", encoding="utf-8")
-    (tmp_path / ".cuticle" / "key").write_text("5a" * 32 + "\n", encoding="ascii")
+    _installed(tmp_path, "")
     payload = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "PreToolUse", "tool_name": "Bash",
                "tool_input": {"command": command}}
-    code = (
-        "import io, json, sys\n"
-        "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
-        "from gate.cli import main\n"
-        "out = io.StringIO(); real = sys.stdout; sys.stdout = out\n"
-        "code = main(['hook', 'claude', '--no-server'])\n"
-        "sys.stdout = real\n"
-        "heavy = sorted(m for m in ('argparse', 'pluggy', 'yaml', 'logging', 'typing', 'subprocess',"
-        " 'importlib.metadata', 'dataclasses', 'inspect') if m in sys.modules)\n"
-        "print(json.dumps([code, out.getvalue(), heavy]))\n"
-    )
-    for run in ("first", "steady"):  # the first call parses config.toml (tomllib) and leaves its cache
-        proc = subprocess.run([sys.executable, "-S", "-c", code, json.dumps(payload)], capture_output=True,
-                              text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True, cwd=tmp_path)
-        _code, out, heavy = json.loads(proc.stdout.strip().splitlines()[-1])
-        got = json.loads(out)["hookSpecificOutput"].get("permissionDecision") if out.strip() else None
-        assert got == decision, proc.stderr
+    _code, out, heavy, err = _hook_twice(tmp_path, payload, (
+        "argparse", "pluggy", "yaml", "logging", "typing", "subprocess", "importlib.metadata", "dataclasses",
+        "inspect"))
+    got = json.loads(out)["hookSpecificOutput"].get("permissionDecision") if out.strip() else None
+    assert got == decision, err
     assert heavy == []
 
 
