@@ -291,6 +291,37 @@ def _h_truncate_like(w: Walker, tool, argv, cwd, stdin, effects, taints):
     return "write", None
 
 
+#: compressors replace each file with its compressed copy (decompressors: the copy with its suffix dropped) unless told
+#: to keep it; zstd, lz4 and brotli keep the input unless ``--rm``; ``-c``/``-l``/``-t`` write no file at all
+_DECOMPRESSORS = frozenset({"gunzip", "bunzip2", "unxz", "unlzma", "unzstd", "uncompress"})
+_PACKED = frozenset({"gz", "tgz", "bz2", "xz", "lzma", "lz4", "zst", "z", "lz", "br"})
+_NO_FILE = frozenset({"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"})
+
+
+def _h_compress(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """``gzip F`` deletes F and creates ``F.gz``; ``gunzip F.gz`` (``gzip -d``, ``xz -d``…) deletes ``F.gz`` and
+    creates F: a write of each file removed or created, unless the call writes to standard output or only lists or
+    tests; a bundle such as ``-kv`` counts letter by letter."""
+    args = argv[1:]
+    flags = {a for a in args if a.startswith("--")} | {"-" + c for a in args
+                                                       if a.startswith("-") and not a.startswith("--") for c in a[1:]}
+    if flags & _NO_FILE:
+        return "read", None
+    ops = _operands(args)
+    if tool in ("zstd", "unzstd", "lz4", "brotli"):
+        removes = "--rm" in flags or (tool == "brotli" and "-j" in flags)
+    else:
+        removes = not flags & {"-k", "--keep"}
+    touched = list(ops) if removes else []
+    if tool in _DECOMPRESSORS or flags & {"-d", "--decompress", "--uncompress"}:
+        touched += [o[: o.rindex(".")] for o in ops if o.rsplit(".", 1)[-1].lower() in _PACKED]
+    if not touched:
+        return "read", None
+    for ref in w.paths(touched, cwd):
+        effects.append(w.write_effect(ref, f"{tool} (replaces the file)"))
+    return "write", None
+
+
 def _h_yq(w: Walker, tool, argv, cwd, stdin, effects, taints):
     if any(a in ("-i", "--inplace", "--in-place") for a in argv[1:]):
         ops = _operands(argv[1:])

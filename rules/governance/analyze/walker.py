@@ -42,6 +42,9 @@ _MAX_SEGMENTS = 2000
 _STDIN_PATHS = frozenset({"/dev/stdin", "-", "/dev/fd/0", "/proc/self/fd/0"})
 #: commands whose operands are text, never a file name (a decoded argument of theirs hides no file)
 _TEXT_ONLY = FETCHERS | {"echo", "printf", "test", "[", "[[", "export", "declare", "local", "git"}
+#: options by which a program not otherwise known rewrites the files it is given (formatters' and fixers' ``--write``,
+#: ``-w``, ``--fix``, in-place editing): each path operand of such a call is a write
+_REWRITES = frozenset({"--write", "-w", "--fix", "--in-place", "--inplace", "--overwrite", "--replace", "--rewrite"})
 #: all-False "dynamic" flags and all-None taints for a command of literal words, shared by length:
 #: nothing changes these sequences in place (dispatch and the handlers only index, slice and rebind them), and a
 #: list with a true first flag, the one case dispatch concatenates, never comes from here
@@ -728,6 +731,10 @@ class Walker:
                 res = ("read", _names_flow([*ops, *(o.rstrip("/") + "/$(…)" for o in ops)] or ["$(…)"]))
         elif cat == _C_EXEC:
             res = ("exec", None)
+            if not _REWRITES.isdisjoint(argv[1:]):  # `npx prettier --write F`, `gofmt -w F`, `x --fix F`
+                for ref in self.paths(_operands(argv[1:]), cwd):
+                    effects.append(self.write_effect(ref, f"{tool} (rewrites its inputs)"))
+                res = ("write", None)
             if self.downloads or self.written:
                 self.check_exec_of_download(argv[0], cwd, "sh", op)
         elif cat == _C_SHELL:
