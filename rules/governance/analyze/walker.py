@@ -732,7 +732,8 @@ class Walker:
         elif cat == _C_EXEC:
             res = ("exec", None)
             if not _REWRITES.isdisjoint(argv[1:]):  # `npx prettier --write F`, `gofmt -w F`, `x --fix F`
-                for ref in self.paths(_operands(argv[1:]), cwd):
+                ops = _operands(argv[1:])  # a directory operand: any file below it (`prettier --write .`)
+                for ref in self.paths([*ops, *(o.rstrip("/") + "/$(…)" for o in ops)], cwd):
                     effects.append(self.write_effect(ref, f"{tool} (rewrites its inputs)"))
                 res = ("write", None)
             if self.downloads or self.written:

@@ -1,8 +1,8 @@
 """Programs that replace the files they are given: a compressor deletes each file and creates its compressed copy
 (a decompressor creates the file with the suffix dropped), so ``gzip MEMORY.md`` and ``gunzip memory/old.md.gz``
 write memory; a program not otherwise known that is given an option naming an in-place rewrite (``--write``, ``-w``,
-``--fix``, ``--in-place``…) writes each path it is handed. Keeping the input, writing to standard output, listing
-and testing write nothing; so do the same programs on other files."""
+``--fix``, ``--in-place``…) writes each path it is handed, and any file below a directory it is handed. Keeping the
+input, writing to standard output, listing and testing write nothing; so do the same programs on other files."""
 
 from __future__ import annotations
 
@@ -34,6 +34,9 @@ ROWS = [  # (id, expect, command, finding)
     ("prettier-check-memory", "allow", "npx prettier --check MEMORY.md", None),
     ("gofmt-w-source", "allow", "gofmt -w main.go", None),
     ("eslint-fix-source", "allow", "npx eslint --fix src/app.js", None),
+    ("prettier-write-workspace", "deny", "npx prettier --write .", None),
+    ("prettier-write-memory-dir", "deny", "npx prettier --write memory/", None),
+    ("eslint-fix-source-dir", "allow", "npx eslint --fix src", None),
 ]
 
 
