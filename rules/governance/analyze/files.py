@@ -322,6 +322,26 @@ def _h_compress(w: Walker, tool, argv, cwd, stdin, effects, taints):
     return "write", None
 
 
+def _h_recode(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """Converters of a file's text: ``dos2unix F`` (``unix2dos``, ``mac2unix``, ``unix2mac``) rewrites each file in
+    place (``-n IN OUT`` writes OUT: every operand counts); ``iconv``/``recode``-style ``-o F``/``--output F`` writes
+    F; ``recode CHARSET F`` rewrites F."""
+    if tool == "iconv":
+        flags, ops, values = _opts_and_operands(argv[1:], {"-f", "-t", "-o", "--from-code", "--to-code", "--output"})
+        targets = [v for k, v in values.items() if k in ("o", "output") and v]
+    elif tool == "recode":
+        flags, ops, values = _opts_and_operands(argv[1:], set())
+        targets = ops[1:]
+    else:
+        flags, ops, values = _opts_and_operands(argv[1:], set())
+        targets = ops
+    if not targets:
+        return "read", None
+    for ref in w.paths(targets, cwd):
+        effects.append(w.write_effect(ref, f"{tool} (rewrites the file)"))
+    return "write", None
+
+
 def _h_yq(w: Walker, tool, argv, cwd, stdin, effects, taints):
     if any(a in ("-i", "--inplace", "--in-place") for a in argv[1:]):
         ops = _operands(argv[1:])

@@ -2,7 +2,8 @@
 (a decompressor creates the file with the suffix dropped), so ``gzip MEMORY.md`` and ``gunzip memory/old.md.gz``
 write memory; a program not otherwise known that is given an option naming an in-place rewrite (``--write``, ``-w``,
 ``--fix``, ``--in-place``…) writes each path it is handed, and any file below a directory it is handed. Keeping the
-input, writing to standard output, listing and testing write nothing; so do the same programs on other files."""
+input, writing to standard output, listing and testing write nothing; so do the same programs on other files.
+Converters of a file's text (``dos2unix``, ``recode``) rewrite it in place; ``iconv -o F`` writes F."""
 
 from __future__ import annotations
 
@@ -37,6 +38,15 @@ ROWS = [  # (id, expect, command, finding)
     ("prettier-write-workspace", "deny", "npx prettier --write .", None),
     ("prettier-write-memory-dir", "deny", "npx prettier --write memory/", None),
     ("eslint-fix-source-dir", "allow", "npx eslint --fix src", None),
+    # converters of a file's text rewrite it in place, or write their -o file
+    ("dos2unix-memory", "deny", "dos2unix MEMORY.md", None),
+    ("dos2unix-new-file-into-memory", "deny", "dos2unix -n /tmp/a.md memory/a.md", None),
+    ("iconv-output-memory", "deny", "iconv -f utf8 -t ascii MEMORY.md -o MEMORY.md", None),
+    ("iconv-output-equals-user", "deny", "iconv --output=USER.md -t ascii /tmp/x", None),
+    ("recode-user", "deny", "recode latin1..utf8 USER.md", None),
+    ("iconv-reads-memory", "allow", "iconv -f utf8 -t ascii MEMORY.md", None),
+    ("iconv-output-elsewhere", "allow", "iconv -f latin1 -t utf8 -o/tmp/o.txt MEMORY.md", None),
+    ("unix2dos-other-file", "allow", "unix2dos notes.txt", None),
 ]
 
 
