@@ -342,6 +342,16 @@ def _h_recode(w: Walker, tool, argv, cwd, stdin, effects, taints):
     return "write", None
 
 
+def _h_unison(w: Walker, tool, argv, cwd, stdin, effects, taints):
+    """``unison ROOT1 ROOT2`` syncs both ways: any file below either local root may be written; a profile name alone
+    names roots cuticle cannot see (``~/.unison/NAME.prf``), so the roots are unknown."""
+    flags, ops, values = _opts_and_operands(argv[1:], {"-root", "-path", "-ignore", "-logfile", "-servercmd"})
+    roots = [o for o in ops if "://" not in o] if len(ops) > 1 else ["$(…)"]
+    for ref in w.paths([*roots, *(r.rstrip("/") + "/$(…)" for r in roots)], cwd):
+        effects.append(w.write_effect(ref, f"{tool} (syncs both ways)"))
+    return "write", None
+
+
 def _h_yq(w: Walker, tool, argv, cwd, stdin, effects, taints):
     if any(a in ("-i", "--inplace", "--in-place") for a in argv[1:]):
         ops = _operands(argv[1:])

@@ -8,7 +8,7 @@ from .awk import _h_awk
 from .cuticle import _h_cuticle, _h_package
 from .files import (
     _h_base64, _h_chmod, _h_compress, _h_copy, _h_dd, _h_infra, _h_mount, _h_recode, _h_rm, _h_sed, _h_sort,
-    _h_source, _h_tee, _h_truncate_like,
+    _h_source, _h_tee, _h_truncate_like, _h_unison,
     _h_uniq, _h_yq,
 )
 from .find import _h_find
@@ -38,6 +38,7 @@ _FINAL = {
     **{t: _h_compress for t in ("gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "lz4",
                                 "zstd", "unzstd", "pigz", "compress", "uncompress", "lzip", "brotli")},
     **{t: _h_recode for t in ("dos2unix", "unix2dos", "mac2unix", "unix2mac", "iconv", "recode")},
+    "unison": _h_unison,
 }
 
 _C_HANDLER, _C_SHELL, _C_INTERP, _C_SQL, _C_WIPER, _C_ESCALATOR, _C_NET, _C_WRITE, _C_READ, _C_EXEC = range(10)

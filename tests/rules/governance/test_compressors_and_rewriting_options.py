@@ -3,7 +3,8 @@
 write memory; a program not otherwise known that is given an option naming an in-place rewrite (``--write``, ``-w``,
 ``--fix``, ``--in-place``…) writes each path it is handed, and any file below a directory it is handed. Keeping the
 input, writing to standard output, listing and testing write nothing; so do the same programs on other files.
-Converters of a file's text (``dos2unix``, ``recode``) rewrite it in place; ``iconv -o F`` writes F."""
+Converters of a file's text (``dos2unix``, ``recode``) rewrite it in place; ``iconv -o F`` writes F; ``unison``
+writes below both roots it syncs."""
 
 from __future__ import annotations
 
@@ -47,6 +48,10 @@ ROWS = [  # (id, expect, command, finding)
     ("iconv-reads-memory", "allow", "iconv -f utf8 -t ascii MEMORY.md", None),
     ("iconv-output-elsewhere", "allow", "iconv -f latin1 -t utf8 -o/tmp/o.txt MEMORY.md", None),
     ("unix2dos-other-file", "allow", "unix2dos notes.txt", None),
+    # a two-way sync writes below both of its local roots; a profile alone names roots nobody can see
+    ("unison-into-workspace", "deny", "unison /tmp/a . -batch", None),
+    ("unison-profile", "deny", "unison myprofile", None),
+    ("unison-elsewhere", "allow", "unison /tmp/a /tmp/b -batch", None),
 ]
 
 
