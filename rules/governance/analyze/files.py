@@ -286,8 +286,13 @@ _TRUNC_VALUED = {"truncate": {"-s", "--size", "-r", "--reference"}, "shred": {"-
 
 def _h_truncate_like(w: Walker, tool, argv, cwd, stdin, effects, taints):
     flags, ops, values = _opts_and_operands(argv[1:], _TRUNC_VALUED.get(tool, set()))
-    for ref in w.paths(ops, cwd):
-        effects.append(w.write_effect(ref, tool))
+    return _writes(w, ops, cwd, effects, tool)
+
+
+def _writes(w: Walker, targets: list[str], cwd, effects, how: str):
+    """Each of ``targets`` (path words, resolved against ``cwd``) as a write effect of ``how``: the handler's answer."""
+    for ref in w.paths(targets, cwd):
+        effects.append(w.write_effect(ref, how))
     return "write", None
 
 
@@ -315,41 +320,30 @@ def _h_compress(w: Walker, tool, argv, cwd, stdin, effects, taints):
     touched = list(ops) if removes else []
     if tool in _DECOMPRESSORS or flags & {"-d", "--decompress", "--uncompress"}:
         touched += [o[: o.rindex(".")] for o in ops if o.rsplit(".", 1)[-1].lower() in _PACKED]
-    if not touched:
-        return "read", None
-    for ref in w.paths(touched, cwd):
-        effects.append(w.write_effect(ref, f"{tool} (replaces the file)"))
-    return "write", None
+    return _writes(w, touched, cwd, effects, f"{tool} (replaces the file)") if touched else ("read", None)
 
 
 def _h_recode(w: Walker, tool, argv, cwd, stdin, effects, taints):
     """Converters of a file's text: ``dos2unix F`` (``unix2dos``, ``mac2unix``, ``unix2mac``) rewrites each file in
     place (``-n IN OUT`` writes OUT: every operand counts); ``iconv``/``recode``-style ``-o F``/``--output F`` writes
     F; ``recode CHARSET F`` rewrites F."""
+    _flags, ops, values = _opts_and_operands(argv[1:], {"-f", "-t", "-o", "--from-code", "--to-code", "--output"}
+                                             if tool == "iconv" else set())
     if tool == "iconv":
-        flags, ops, values = _opts_and_operands(argv[1:], {"-f", "-t", "-o", "--from-code", "--to-code", "--output"})
         targets = [v for k, v in values.items() if k in ("o", "output") and v]
-    elif tool == "recode":
-        flags, ops, values = _opts_and_operands(argv[1:], set())
-        targets = ops[1:]
     else:
-        flags, ops, values = _opts_and_operands(argv[1:], set())
-        targets = ops
-    if not targets:
-        return "read", None
-    for ref in w.paths(targets, cwd):
-        effects.append(w.write_effect(ref, f"{tool} (rewrites the file)"))
-    return "write", None
+        targets = ops[1:] if tool == "recode" else ops
+    return _writes(w, targets, cwd, effects, f"{tool} (rewrites the file)") if targets else ("read", None)
 
 
 def _h_unison(w: Walker, tool, argv, cwd, stdin, effects, taints):
     """``unison ROOT1 ROOT2`` syncs both ways: any file below either local root may be written; a profile name alone
-    names roots cuticle cannot see (``~/.unison/NAME.prf``), so the roots are unknown."""
-    flags, ops, values = _opts_and_operands(argv[1:], {"-root", "-path", "-ignore", "-logfile", "-servercmd"})
-    roots = [o for o in ops if "://" not in o] if len(ops) > 1 else ["$(…)"]
-    for ref in w.paths([*roots, *(r.rstrip("/") + "/$(…)" for r in roots)], cwd):
-        effects.append(w.write_effect(ref, f"{tool} (syncs both ways)"))
-    return "write", None
+    names roots cuticle cannot see (``~/.unison/NAME.prf``), so the roots are unknown. Its options are single-dash
+    words (``-batch``, ``-path P``): every word that is not one counts as a possible root (a value such as ``-path
+    memory`` too, the safer reading)."""
+    words = [a for a in argv[1:] if not a.startswith("-")]
+    roots = [o for o in words if "://" not in o] if len(words) > 1 else ["$(…)"]
+    return _writes(w, [*roots, *(r.rstrip("/") + "/$(…)" for r in roots)], cwd, effects, f"{tool} (syncs both ways)")
 
 
 def _h_yq(w: Walker, tool, argv, cwd, stdin, effects, taints):
