@@ -274,9 +274,11 @@ def _wordish(part: str) -> bool:
 
 def _looks_random(tok: str) -> bool:
     """A run of 24+ token characters that is neither a word, a path, a hash nor a kebab or snake name."""
-    if "/" in tok and not tok.endswith("=") and (_DIGITS.isdisjoint(tok[:8]) or all(
-            _wordish(part) for part in tok.split("/"))):
-        return False  # a path, or one whose every part is words and numbers (2026-12-02/notes-v2/draft)
+    if "/" in tok and not tok.endswith("=") and (_DIGITS.isdisjoint(tok[:8]) or tok[0] == "/" and tok.lower() == tok
+                                                 or all(_wordish(part) for part in tok.split("/"))):
+        # a path: no digit near its start, or absolute and all lower case (/tmp/s14final/gate/hook: random keys mix
+        # cases), or every part words and numbers (2026-12-02/notes-v2/draft)
+        return False
     core = tok.strip("=")
     if len(core) < 24 or core.isalpha() or core.isdigit():
         return False

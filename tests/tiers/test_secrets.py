@@ -126,6 +126,7 @@ KEPT = [
     "long-kebab-case-branch-name-for-the-feature",
     ".claude/settings.json.cuticle-backup-20261202162000",
     "cp 2026-12-02/notes-v2/draft-final-review.md out/",
+    "python -I -S /tmp/s14final/gate/cuticle_hook.py",  # an absolute path, digits near its start, all lower case
     "eyJabc.def.ghi",
 ]
 
