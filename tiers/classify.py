@@ -159,7 +159,8 @@ _LABEL = re.compile(r"^((?:[^:\n]|(?<=\d):(?=\d)){1,48}?):(?!\d)")
 #: A source in the line's topic position, and what it reported. The topic position is a short label before the
 #: first colon ("pytest:", "Статус CI:", "Flight tracker:"), a place that opens the line ("In the spreadsheet",
 #: «В договоре»), or the subject of a reporting verb ("The thermostat reports", «Умная колонка сообщила»). A label
-#: or a place gives LABEL_WEIGHT and a number standing alone after it (a measured value) LABEL_NUMBER_WEIGHT more: a
+#: or a place gives LABEL_WEIGHT and a number standing alone after it (a measured value) or a quoted literal (a
+#: status or text the source displayed: «Готово», "Delivered") LABEL_NUMBER_WEIGHT more: a
 #: label or place alone ("Test runner: vitest", «В тестах `any` допустим») is a configuration fact, not something
 #: the environment reported. A subject gives SUBJECT_WEIGHT, and only with its reporting verb close after it.
 LABEL_WEIGHT = 0.6
@@ -175,6 +176,8 @@ VERB_WEIGHT = 0.4
 #: one line per process, most often one with a marker, which never gets here).
 _re = functools.cache(re.compile)
 _DIGIT = r"(?<![\w\-./])\d"  # a number standing alone, not one inside a name ("stg-eu-1", "Q4")
+#: A quoted literal, as the folded text writes every double quote: what a source displayed ("готово", "delivered").
+_QUOTED = r'"[^"\n]{1,80}"'
 #: A place opening the line, and up to two modifiers before its source noun ("in the lease PDF").
 _LOCATIVE = r"(?:in|on|at|inside|в|во|на)\s+(?:the\s+|this\s+|our\s+|my\s+)?((?:[\w\-]+\s+){0,2})"
 _WORD = r"\w[\w\-]*"
@@ -225,6 +228,9 @@ def _env_score(nfc: str, f: str, hits: dict) -> tuple[float, list[str]]:
         if _re(_DIGIT).search(f, topic + 1):
             score += LABEL_NUMBER_WEIGHT
             cues.append("a measured value")
+        elif _re(_QUOTED).search(f, topic + 1):
+            score += LABEL_NUMBER_WEIGHT
+            cues.append("a quoted value")
         elif label_end < 0:
             score -= LABEL_WEIGHT / 2  # a place with no value: only half a cue
     conditions = [m.span() for m in _re(_CONDITION).finditer(f)]
@@ -352,6 +358,12 @@ def _measure(toks: list[_Tok], j: int) -> bool:
     return nxt not in _BREAKS and nxt != "," and not lx.is_time_head(nxt) and not _NUMERIC.match(nxt)
 
 
+def _range_dash(toks: list[_Tok], k: int) -> bool:
+    """Token ``k`` is the dash of a range between two dates or times ("Dec 18 – Jan 4", "9:00-12:00"): part of the
+    period, not a break."""
+    return toks[k][2] == "-" and 0 < k < len(toks) - 1 and _date_word(toks[k - 1][2]) and _date_word(toks[k + 1][2])
+
+
 def _date_word(t: str) -> bool:
     """A token that starts a date or a period: a number, a month, a quarter, a weekday."""
     return bool(_NUMERIC.match(t)) or lx.is_time_head(t) or lx.is_schedule_head(t)
@@ -396,8 +408,10 @@ def _phrases(nfc: str, toks: list[_Tok]) -> list[_Phrase]:
         else:
             while j < n:
                 t = toks[j][2]
-                if t in _BREAKS or t == ",":
+                if (t in _BREAKS or t == ",") and not _range_dash(toks, j):
                     break
+                if kind == "temporal" and j > i + length and t in _EN_SUBJECTS:
+                    break  # "during the freeze we ship nothing": a subject pronoun opens the main clause
                 if kind != "temporal" and toks[j][3] and _opening(toks, j):
                     break
                 if kind not in ("temporal", "restricted") and t in lx.scope_words().only and j + 1 < n \
@@ -519,7 +533,7 @@ def _leading_scope(nfc: str, f: str, toks: list[_Tok]) -> str | None:
     if clause or not russian:
         # Up to a comma when one closes the phrase within a few words (a Russian noun phrase ends by its grammar).
         for k in range(j, min(len(toks), j + 8)):
-            if toks[k][2] in _BREAKS:
+            if toks[k][2] in _BREAKS and not _range_dash(toks, k):
                 break
             if toks[k][2] == ",":
                 end = k
@@ -610,11 +624,15 @@ def _ru_phrase_end(nfc: str, toks: list[_Tok], j: int) -> int:
                 return k
     if k + 1 < n and toks[k][2] in lx.scope_words().attached and (toks[k + 1][3] or toks[k + 1][2] in _QUOTES):
         inner = _ru_noun(toks, k + 1, nfc) if toks[k + 1][3] else k + 1
+        if _NUMERIC.match(toks[k + 1][2]) and inner < n and lx.is_time_head(toks[inner][2]):
+            inner += 1  # a number and its time word: "за 2026 год", "с 5 декабря"
         k = _ru_names(nfc, toks, inner)[0]
     return k
 
 
 _QUOTES = frozenset({'"', "'", "`"})
+#: English subject pronouns: after the words of a time phrase, one starts the decision's own clause.
+_EN_SUBJECTS = frozenset({"i", "we", "you", "they", "he", "she"})
 _RU_AND = frozenset({"и", "или"})
 #: Third-person verb endings: the word before such a verb is its subject, not a genitive («касса закрывается»).
 _RU_THIRD_PERSON = ("ется", "ится", "ются", "ятся", "ает", "яет", "ует", "еет", "ают", "яют", "уют")
@@ -645,6 +663,8 @@ def _ru_genitive(toks: list[_Tok], k: int) -> bool:
     while k + 1 < len(toks) and toks[k][3] and toks[k][2].endswith(_RU_GEN_ADJ) and toks[k + 1][3]:
         k += 1
     t = toks[k][2]
+    if t in lx.scope_words().attached or t in _openings():
+        return False  # a preposition («для», «на»), however it ends, opens a phrase of its own
     return toks[k][3] and len(t) > 2 and t.endswith(_RU_CONT) and not t.endswith(_RU_VERB)
 
 

@@ -41,6 +41,14 @@ REPORTS = [
     ("en-strong-evidence-with-must", "- The contract says the deposit must be paid by Dec 10."),
     ("en-could-not", "- CI could not reach the registry: 3 retries, exit code 1."),
     ("ru-ne-mogla", "- Сборка не могла скачать пакет: 3 попытки, код выхода 1."),
+    # a quoted literal after a source label is what the source displayed
+    ("en-label-quoted-status", "- Jira: PAY-12 \"In review\", assignee Dana."),
+    ("ru-label-quoted-status", "- Трекер задач: OPS-31 — «На проверке»."),
+    # measuring devices by their kind, apps of a bank, synced feeds
+    ("en-label-device-kind", "- Glucometer: fasting reading 5.4 this morning."),
+    ("ru-label-device-kind", "- Тонометр: утром давление 128 на 84."),
+    ("ru-label-bank-app", "- Банковское приложение: перевод 4 500 ₽ отклонён в 09:12."),
+    ("en-label-sync", "- Strava sync: 12.4 km ride on Dec 1."),
 ]
 
 NOT_REPORTS = [
@@ -48,6 +56,8 @@ NOT_REPORTS = [
     ("en-config-label-port", "- Dev server port: 3000."),
     ("en-config-label-cluster", "- Staging cluster: stg-eu-1."),
     ("en-config-package", "- Package manager: pnpm 9."),
+    ("en-config-quoted-no-source", "- Commit style: \"feat: …\" prefixes."),
+    ("ru-config-quoted-no-source", "- Формат счетов: «ИП Иванов, №…»."),
     ("ru-config-place", "- В тестах и моках `any` допустим."),
     ("ru-config-services", "- Сервисов: 9."),
     # an instruction about the place, advice
