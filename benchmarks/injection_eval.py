@@ -3,11 +3,13 @@
 Each line goes through three paths that must agree: `rules.engine.scan_new_lines` (the gate's security scan),
 `lint_paths` on a file holding the line (the linter), and a real `cuticle hook claude` PreToolUse Write of the
 line into MEMORY.md (in process, through `gate.handler.handle`; blocked = flagged). Prints recall and false-flag rate per language and per kind,
-and lists every failure. Usage: python benchmarks/injection_eval.py [PATH.jsonl]
+and lists every failure (``--quiet``: the figures only, as a blind set is measured). Usage:
+python benchmarks/injection_eval.py [--quiet] [PATH.jsonl]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import secrets
 import sys
@@ -45,8 +47,15 @@ def _hook_blocks(root: Path, line: str) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    path = Path(argv[1]) if len(argv) > 1 else ROOT / "benchmarks" / "data" / "eval" / "injection-dev.jsonl"
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("path", nargs="?", type=Path,
+                    default=ROOT / "benchmarks" / "data" / "eval" / "injection-dev.jsonl")
+    ap.add_argument("--quiet", action="store_true", help="figures only, no failure list")
+    args = ap.parse_args(argv[1:])
+    try:
+        rows = [json.loads(line) for line in args.path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except (OSError, ValueError) as exc:
+        ap.error(f"cannot read {args.path}: {exc}")
     stats: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])  # (group, key) -> [hits, n]
     failures = []
     disagree = 0
@@ -80,7 +89,7 @@ def main(argv: list[str]) -> int:
     print(f"\nscan_new_lines vs lint disagreements: {disagree}")
     print(f"cuticle hook claude vs scan_new_lines disagreements: {len(hook_disagree)} {' '.join(hook_disagree)}")
     print(f"failures: {len(failures)}")
-    for f in failures:
+    for f in [] if args.quiet else failures:
         print("  ", f[0], f[1], f[2], f[3], repr(f[4][:100]))
     return 0
 

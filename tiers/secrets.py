@@ -144,6 +144,10 @@ _TOKEN_RUN = r"[A-Za-z0-9_\-+/=]{24}"
 _TOKEN_BYTES = bytes(0x61 if i < 128 and (chr(i).isalnum() or chr(i) in "_-+/=") else 0x20 for i in range(256))
 _RUN = b"a" * 24
 _HEX = r"[0-9a-f]+"
+#: a key fingerprint as OpenSSH and GnuPG print it (``SHA256:<base64>``, ``MD5:<hex pairs>``): a digest of a public
+#: key, public by design, whatever label it carries ("host key:")
+_DIGEST_PREFIX = r"(?i)(?:sha(?:1|224|256|384|512)|md5):"
+_DIGEST_BODY = r"[A-Za-z0-9+/=:]{16,}"
 _WORD = r"[A-Za-z]+[0-9]*|[0-9]+[A-Za-z]{0,3}"
 _DIGITS = frozenset("0123456789")
 _ALL_ANCHORS: tuple[str, ...] = tuple(dict.fromkeys(a for p in _PATTERNS for a in p.anchors))
@@ -325,6 +329,13 @@ def _is_secret(p: _Pattern, m: re.Match[str], value: str) -> bool:
     return not _plain(word) and len(word) >= 4
 
 
+def _fingerprint(text: str, start: int, value: str) -> bool:
+    """``value`` (found at ``start``) is a key fingerprint: it carries a digest prefix, or directly follows one."""
+    if _rx(_DIGEST_PREFIX + _DIGEST_BODY).fullmatch(value):
+        return True
+    return bool(_rx(_DIGEST_BODY).fullmatch(value)) and bool(_rx(_DIGEST_PREFIX + "$").search(text, max(0, start - 7), start))
+
+
 def _already_masked(value: str) -> bool:
     """A value that holds a mask: this module's, a fix's ``[REDACTED]`` or the stars of older outputs."""
     return MASK in value or "[REDACTED]" in value or "****" in value
@@ -342,7 +353,7 @@ def _spans(text: str) -> list[Secret]:
                 continue
             if p.kind == "private key" and _already_masked(value):
                 continue
-            if not _is_secret(p, m, value):
+            if not _is_secret(p, m, value) or _fingerprint(text, start, value):
                 continue
             if len(value) >= 2 and value[0] in "'\"" and value[-1] == value[0]:
                 start, end, value = start + 1, end - 1, value[1:-1]  # the quotes stay: only the value is hidden
