@@ -24,7 +24,8 @@ from .record import dataclass
 MAX_FILE_BYTES = 4 * 1024 * 1024
 
 
-#: A file without a final line break modified this recently may be a write in progress (seconds).
+#: Where the OS cannot say whether a writer has a file open, a file modified this recently may be a write in
+#: progress (seconds).
 SETTLE_SECONDS = 2.0
 #: ... and is checked again after this pause (seconds).
 SETTLE_PAUSE = 0.05
@@ -260,17 +261,45 @@ def _same(a: os.stat_result, b: os.stat_result) -> bool:
     return (a.st_dev, a.st_ino, a.st_size, a.st_mtime_ns) == (b.st_dev, b.st_ino, b.st_size, b.st_mtime_ns)
 
 
+def open_for_writing(path: Path) -> bool | None:
+    """Whether some process has ``path`` open for writing (a host between the chunks of one write), asked of the
+    kernel with a read lease that is taken and given back at once (Linux: refused while a writer has the file
+    open); None where that cannot be asked (another OS, a file system without leases, a file of another user)."""
+    if not hasattr(fcntl, "F_SETLEASE"):
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK)
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+        return False
+    except OSError as exc:
+        import errno
+
+        return True if exc.errno in (errno.EAGAIN, errno.EBUSY) else None
+    finally:
+        os.close(fd)
+
+
 def looks_torn(path: Path, seen: Seen) -> bool:
-    """True when ``seen`` may be a write caught half-way: its bytes are not valid UTF-8 (a character cut in two),
-    or it does not end with a line break, was modified in the last ``SETTLE_SECONDS`` and is still changing
-    ``SETTLE_PAUSE`` seconds later."""
+    """True when ``seen`` may be a write caught half-way, wherever its chunk ended: its bytes are not valid UTF-8
+    (a character cut in two), a process still has the file open for writing, or it was modified in the last
+    ``SETTLE_SECONDS`` and is still changing ``SETTLE_PAUSE`` seconds later when it does not end with a line break
+    (a writer that reopens to append the rest) or when no one can say whether a writer has it open (a first chunk
+    that ends at a line break looks complete: the line ending alone proves nothing)."""
     import time
 
     try:
         seen.data.decode("utf-8")
     except UnicodeDecodeError:
         return True
-    if not seen.data or seen.data.endswith((b"\n", b"\r")) or time.time() - seen.mtime_ns / 1e9 >= SETTLE_SECONDS:
+    writing = open_for_writing(path)
+    if writing:
+        return True
+    complete = writing is False and seen.data.endswith((b"\n", b"\r"))  # no writer on it, its last line ended
+    if not seen.data or complete or time.time() - seen.mtime_ns / 1e9 >= SETTLE_SECONDS:
         return False
     time.sleep(SETTLE_PAUSE)
     try:
