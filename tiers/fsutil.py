@@ -272,6 +272,11 @@ def open_for_writing(path: Path) -> bool | None:
     except OSError:
         return None
     try:
+        import signal
+
+        # a writer opening the file while the lease is held makes the kernel signal its holder, SIGIO by default
+        # (which ends the process): SIGURG is ignored unless handled
+        fcntl.fcntl(fd, fcntl.F_SETSIG, signal.SIGURG)
         fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK)
         fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
         return False

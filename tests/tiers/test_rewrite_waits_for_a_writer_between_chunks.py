@@ -64,3 +64,38 @@ def test_the_file_is_rewritten_once_the_writer_is_done(state) -> None:
     new = rewrite_file(path, _drop_old, lock_path=lock, scratch=scratch, attempts=1)  # just written, no writer left
     assert new is not None
     assert path.read_text(encoding="utf-8") == FIRST.replace("- Old: staging runs on Redis.\n", "") + REST
+
+
+OPENER = r"""
+import sys, time
+end = time.monotonic() + float(sys.argv[2])
+while time.monotonic() < end:
+    open(sys.argv[1], "ab").close()
+"""
+
+PROBER = r"""
+import sys, time
+from pathlib import Path
+from tiers.fsutil import open_for_writing
+end = time.monotonic() + float(sys.argv[2])
+while time.monotonic() < end:
+    open_for_writing(Path(sys.argv[1]))
+print("alive")
+"""
+
+
+def test_asking_whether_a_writer_is_on_the_file_never_ends_the_process(tmp_path: Path) -> None:
+    """A writer opening the file while the probe holds its lease makes the kernel signal the prober: that signal
+    must not be one that ends the process (a host's write would kill the hook or GC mid-way)."""
+    path = tmp_path / "MEMORY.md"
+    path.write_text("- a\n", encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    openers = [subprocess.Popen([sys.executable, "-c", OPENER, str(path), "3"]) for _ in range(2)]
+    try:
+        probe = subprocess.run([sys.executable, "-c", PROBER, str(path), "2"], capture_output=True, text=True,
+                               cwd=root, timeout=60)
+    finally:
+        for p in openers:
+            p.wait(timeout=30)
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout.strip() == "alive"
