@@ -377,6 +377,8 @@ def rewrite_file(path: Path, change, *, lock_path: Path, scratch: Path, attempts
     """Rewrite ``path`` with ``change(seen) -> bytes | None`` (None: nothing to do) so that no concurrent write is
     lost: under ``lock_path`` (cuticle's own writers), refusing a torn file, replacing only an unchanged one.
     Returns the bytes written, or None. Raises FileChanged when the file kept changing or looks torn."""
+    if Path(path).is_symlink():  # a rename would replace the link by a regular file (callers resolve it first)
+        raise WorkspaceError(f"{path}: a symbolic link; rewrite the file it points to")
     problem: FileChanged | None = None
     for _ in range(max(1, attempts)):
         with file_lock(path, lock_path=lock_path):
