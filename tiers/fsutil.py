@@ -24,7 +24,8 @@ from .record import dataclass
 MAX_FILE_BYTES = 4 * 1024 * 1024
 
 
-#: A file without a final line break modified this recently may be a write in progress (seconds).
+#: Where the OS cannot say whether a writer has a file open, a file modified this recently may be a write in
+#: progress (seconds).
 SETTLE_SECONDS = 2.0
 #: ... and is checked again after this pause (seconds).
 SETTLE_PAUSE = 0.05
@@ -260,17 +261,50 @@ def _same(a: os.stat_result, b: os.stat_result) -> bool:
     return (a.st_dev, a.st_ino, a.st_size, a.st_mtime_ns) == (b.st_dev, b.st_ino, b.st_size, b.st_mtime_ns)
 
 
+def open_for_writing(path: Path) -> bool | None:
+    """Whether some process has ``path`` open for writing (a host between the chunks of one write), asked of the
+    kernel with a read lease that is taken and given back at once (Linux: refused while a writer has the file
+    open); None where that cannot be asked (another OS, a file system without leases, a file of another user)."""
+    if not hasattr(fcntl, "F_SETLEASE"):
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        import signal
+
+        # a writer opening the file while the lease is held makes the kernel signal its holder, SIGIO by default
+        # (which ends the process): SIGURG is ignored unless handled
+        fcntl.fcntl(fd, fcntl.F_SETSIG, signal.SIGURG)
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK)
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+        return False
+    except OSError as exc:
+        import errno
+
+        return True if exc.errno in (errno.EAGAIN, errno.EBUSY) else None
+    finally:
+        os.close(fd)
+
+
 def looks_torn(path: Path, seen: Seen) -> bool:
-    """True when ``seen`` may be a write caught half-way: its bytes are not valid UTF-8 (a character cut in two),
-    or it does not end with a line break, was modified in the last ``SETTLE_SECONDS`` and is still changing
-    ``SETTLE_PAUSE`` seconds later."""
+    """True when ``seen`` may be a write caught half-way, wherever its chunk ended: its bytes are not valid UTF-8
+    (a character cut in two), a process still has the file open for writing, or it was modified in the last
+    ``SETTLE_SECONDS`` and is still changing ``SETTLE_PAUSE`` seconds later when it does not end with a line break
+    (a writer that reopens to append the rest) or when no one can say whether a writer has it open (a first chunk
+    that ends at a line break looks complete: the line ending alone proves nothing)."""
     import time
 
     try:
         seen.data.decode("utf-8")
     except UnicodeDecodeError:
         return True
-    if not seen.data or seen.data.endswith((b"\n", b"\r")) or time.time() - seen.mtime_ns / 1e9 >= SETTLE_SECONDS:
+    writing = open_for_writing(path)
+    if writing:
+        return True
+    complete = writing is False and seen.data.endswith((b"\n", b"\r"))  # no writer on it, its last line ended
+    if not seen.data or complete or time.time() - seen.mtime_ns / 1e9 >= SETTLE_SECONDS:
         return False
     time.sleep(SETTLE_PAUSE)
     try:
@@ -343,6 +377,8 @@ def rewrite_file(path: Path, change, *, lock_path: Path, scratch: Path, attempts
     """Rewrite ``path`` with ``change(seen) -> bytes | None`` (None: nothing to do) so that no concurrent write is
     lost: under ``lock_path`` (cuticle's own writers), refusing a torn file, replacing only an unchanged one.
     Returns the bytes written, or None. Raises FileChanged when the file kept changing or looks torn."""
+    if Path(path).is_symlink():  # a rename would replace the link by a regular file (callers resolve it first)
+        raise WorkspaceError(f"{path}: a symbolic link; rewrite the file it points to")
     problem: FileChanged | None = None
     for _ in range(max(1, attempts)):
         with file_lock(path, lock_path=lock_path):

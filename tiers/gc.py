@@ -117,8 +117,15 @@ def removal_reason(stamp, current: int, content: str = "", today: _dt.date | Non
 
 def rewrite_memory(ws, rel: str, change) -> bytes | None:
     """Rewrite memory file ``rel`` with ``change(seen) -> bytes | None`` the safe way (``fsutil.rewrite_file``,
-    with its lock and temp files in the state directory). FileChanged when a host kept writing to it."""
+    with its lock and temp files in the state directory). FileChanged when a host kept writing to it. A symbolic
+    link (the file's, or a folder's on its way) stays one: the file it points to is rewritten (under that file's
+    lock) when it lies inside the workspace; a link out of the workspace is a WorkspaceError and is left as it is."""
     path = ws.root / rel
+    real = path.resolve()
+    if real != path:  # the file, or a folder on its way, is a link
+        if not real.is_relative_to(ws.root):
+            raise WorkspaceError(f"{rel}: a link to {real.name}, outside the workspace; left as it is")
+        path, rel = real, real.relative_to(ws.root).as_posix()
     lock, scratch = memory_state_paths(ws.state_dir, rel)
     return rewrite_file(path, change, lock_path=lock, scratch=scratch)
 

@@ -375,9 +375,18 @@ def _required(ci: int, idx: int) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
+@functools.cache
+def _longest_required() -> int:
+    """The length of the longest prefix :func:`_required` gives for any phrase: no longer head is ever asked."""
+    return max((len(p) for ci, c in enumerate(CATEGORIES) for idx in range(len(entries(c)))
+                for prefixes in _required(ci, idx) for p in prefixes), default=0)
+
+
 def _heads(folded: str) -> frozenset[str]:
-    """Every prefix of every ``\\w`` run of ``folded``: a run starts with ``p`` iff ``p`` is one of them."""
-    return frozenset(w[:i] for w in set(_WORD_RUN.findall(folded)) for i in range(1, len(w) + 1))
+    """Every prefix of every ``\\w`` run of ``folded`` up to the longest required prefix (a run of any length
+    gives a bounded number): a run starts with ``p`` iff ``p`` is one of them."""
+    cap = _longest_required()
+    return frozenset(w[:i] for w in set(_WORD_RUN.findall(folded)) for i in range(1, min(len(w), cap) + 1))
 
 
 def _may_match(ci: int, idx: int, heads: frozenset[str]) -> bool:

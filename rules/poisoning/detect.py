@@ -189,8 +189,8 @@ def _word_groups(word: str) -> frozenset[str]:
     substring test per stem (there are several hundred stems)."""
     stems = _stem_groups()[0]
     n = len(word)
-    found = {word[i:i + k] for k in _stem_lengths() if k <= n for i in range(n - k + 1)}
-    return frozenset().union(*(stems[st] for st in found if st in stems))
+    found = {st for k in _stem_lengths() if k <= n for i in range(n - k + 1) if (st := word[i:i + k]) in stems}
+    return frozenset().union(*(stems[st] for st in found))
 
 
 def _present(text: str) -> frozenset[str]:
