@@ -120,12 +120,8 @@ def rewrite_memory(ws, rel: str, change) -> bytes | None:
     with its lock and temp files in the state directory). FileChanged when a host kept writing to it. A symbolic
     link (the file's, or a folder's on its way) stays one: the file it points to is rewritten (under that file's
     lock) when it lies inside the workspace; a link out of the workspace is a WorkspaceError and is left as it is."""
+    rel = ws.relpath(rel)  # a link is followed to its target; one out of the workspace is a WorkspaceError
     path = ws.root / rel
-    real = path.resolve()
-    if real != path:  # the file, or a folder on its way, is a link
-        if not real.is_relative_to(ws.root):
-            raise WorkspaceError(f"{rel}: a link to {real.name}, outside the workspace; left as it is")
-        path, rel = real, real.relative_to(ws.root).as_posix()
     lock, scratch = memory_state_paths(ws.state_dir, rel)
     return rewrite_file(path, change, lock_path=lock, scratch=scratch)
 

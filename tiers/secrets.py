@@ -333,7 +333,8 @@ def _fingerprint(text: str, start: int, value: str) -> bool:
     """``value`` (found at ``start``) is a key fingerprint: it carries a digest prefix, or directly follows one."""
     if _rx(_DIGEST_PREFIX + _DIGEST_BODY).fullmatch(value):
         return True
-    return bool(_rx(_DIGEST_BODY).fullmatch(value)) and bool(_rx(_DIGEST_PREFIX + "$").search(text, max(0, start - 7), start))
+    before = _rx(_DIGEST_PREFIX + "$").search(text, max(0, start - 7), start)
+    return before is not None and bool(_rx(_DIGEST_BODY).fullmatch(value))
 
 
 def _already_masked(value: str) -> bool:
