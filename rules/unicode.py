@@ -164,17 +164,26 @@ def scan(text: str) -> list[Hidden]:
 
 @functools.lru_cache(maxsize=4096)
 def _scan(text: str) -> tuple[Hidden, ...]:
-    out: list[Hidden] = []
+    # Runs are grown as lists and made Hidden records at the end, and a tag character takes the verdict of the tag
+    # just before it (the same run, the same base emoji): both were per character, the square of a long run.
+    runs: list[tuple[str, int, list[str]]] = []  # (kind, start, names) of each run so far
+    last_tag, last_tag_benign = -2, False
     for m in _candidates().finditer(text):
         i = m.start()
-        if text[i] == "\t" or _benign(text, i):
+        if text[i] == "\t":
+            continue
+        tag = _is_tag(text[i])
+        benign = last_tag_benign if tag and last_tag == i - 1 else _benign(text, i)
+        if tag:
+            last_tag, last_tag_benign = i, benign
+        if benign:
             continue
         kind = _kind(text[i])
-        if out and out[-1].kind == kind and out[-1].end == i:
-            prev = out[-1]
-            out[-1] = Hidden(kind, prev.start, i + 1, prev.names + (_name(text[i]),))
+        if runs and runs[-1][0] == kind and runs[-1][1] + len(runs[-1][2]) == i:
+            runs[-1][2].append(_name(text[i]))
         else:
-            out.append(Hidden(kind, i, i + 1, (_name(text[i]),)))
+            runs.append((kind, i, [_name(text[i])]))
+    out = [Hidden(kind, start, start + len(names), tuple(names)) for kind, start, names in runs]
     return tuple(_decode(text, h) if h.kind == "tag" else h for h in out)
 
 

@@ -191,9 +191,11 @@ def parse_stamp(comment: str) -> Stamp:
 
 # A stamp ends the line; an unterminated one ("<!--cu:D..." to the end) counts as a malformed stamp, but a closed
 # stamp followed by more text ("- Tests fail. <!--cu:..--> Still failing.") is not trailing: the text after it
-# is part of the line's content, never cut off with the stamp.
-_TRAILING = re.compile(r"[ \t]*(<!--[ \t]*cu:(?:(?!-->)[^\n])*-->|<!--[ \t]*cu:(?:(?!-->)[^\n])*)[ \t]*\Z")
-_INNER = re.compile(r"[ \t]*<!--[ \t]*cu:(?:(?!-->)[^\n])*-->")
+# is part of the line's content, never cut off with the stamp. Both patterns start only where a run of blanks
+# starts ((?<![ \t])): a match inside the run would also match from its start, and trying every blank of a long
+# run before a "<!--" that is no stamp costs the square of its length.
+_TRAILING = re.compile(r"(?<![ \t])[ \t]*(<!--[ \t]*cu:(?:(?!-->)[^\n])*-->|<!--[ \t]*cu:(?:(?!-->)[^\n])*)[ \t]*\Z")
+_INNER = re.compile(r"(?<![ \t])[ \t]*<!--[ \t]*cu:(?:(?!-->)[^\n])*-->")
 
 
 def split_stamp(line_text: str) -> tuple[str, Stamp | None, str | None]:

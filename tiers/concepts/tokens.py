@@ -8,12 +8,12 @@ from .patterns import _NOT_PLAIN, _VERBOSE, _lazy
 
 _TOKEN = _lazy(
     r"""
-    (?P<url>https?://[^\s<>"'`)\]]+?(?=[.,;:!?]*(?:[\s<>"'`)\]]|$)))
-  | (?P<mail>[\w.+-]+@[\w-]+\.[\w.-]+)
+    (?P<url>https?://(?:(?:[^\s<>"'`)\].,;:!?]|[.,;:!?]++(?=[^\s<>"'`)\].,;:!?]))+|[.,;:!?](?=[.,;:!?]*+(?:[\s<>"'`)\]]|$))))
+  | (?P<mail>(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.-]+)
   | (?P<phone>\+\d[\d\s()-]{6,}\d)
   | (?P<iso>\d{4}-\d{2}-\d{2}(?:t\d{2}:\d{2}(?::\d{2})?(?:z|[+-]\d{2}:?\d{2})?)?)
   | (?P<time>(?<![\d.:])\d{1,2}:\d{2}(?![\d:]))
-  | (?P<path>(?:[\w.*-]*\w|\.\w+)(?:/[\w.*-]*)+|\.{0,2}/[\w.*-]+(?:/[\w.*-]*)*)
+  | (?P<path>(?<![\w.*-])(?:[\w.*-]*\w|\.\w+)(?:/[\w.*-]*)+|\.{0,2}/[\w.*-]+(?:/[\w.*-]*)*)
   | (?P<flag>(?<![\w-])--?[a-z][\w-]*)
   | (?P<alnum>\d+[a-zа-я]\w*)
   | (?P<num>\d+(?:[.,]\d+)*(?:\.x)?\+?%?)
@@ -22,6 +22,12 @@ _TOKEN = _lazy(
     """,
     _VERBOSE,
 )
+
+
+# Linear on any line: a url is the longest run that does not end in closing marks, taken greedily with possessive
+# mark runs (a lazy run re-reading the marks ahead at each character was the square of a run of dots), and a
+# mail or path starts only where a run of its characters starts (one that fails at the run's start fails at every
+# character of it: trying each was the square of ``a-a-a-…``, ``....``, ``****``).
 
 
 class Token:
