@@ -93,8 +93,30 @@ def handle(host: str, event_arg: str | None, data: bytes | str, *, env: dict | N
         if record.pop("_log", True) or config_error:
             log_event(ws, record, create=record.pop("_create", True))
         return reply
-    except Exception as exc:  # noqa: BLE001 - the hook fails open on its own bugs, loudly
-        return _fail_open(host, req.host_event if req else event_arg, ws, f"internal error: {type(exc).__name__}: {exc}", t0)
+    except Exception as exc:  # noqa: BLE001 - the hook fails open on its own bugs, loudly, but never for a write
+        message = f"internal error: {type(exc).__name__}: {exc}"  # it could not check (docs/bad-input.md)
+        try:
+            unchecked = req is not None and req.event == PRE and _touches_protected(req, ws)
+        except Exception:  # noqa: BLE001 - paths too odd to judge: a write among them is refused
+            unchecked = req is not None and req.event == PRE and bool(req.ops)
+        if unchecked:
+            return _unchecked_write(host, req.host_event or event_arg, ws, message, t0)
+        return _fail_open(host, req.host_event if req else event_arg, ws, message, t0)
+
+
+def _unchecked_write(host: str, event: str | None, ws, message: str, t0: float) -> Reply:
+    """A before-tool write to a memory, guarded or state file that crashed a check: refused, not let through
+    unchecked (``check-failed``); logged as "check-failed"."""
+    from tiers.secrets import mask_json
+
+    message = mask_json(message)
+    log_event(ws, {"host": host, "event": event, "decision": "check-failed", "action": "block", "error": message,
+                   "ms": _ms(t0)}, create=False)
+    return answer.deny(host, PRE, json.dumps({
+        "kind": KIND_INPUT, "reason": "check-failed",
+        "message": f"cuticle could not check this write ({message}); the call is refused",
+        "resolve": "retry; if it fails again, report the bug (`.cuticle/events.jsonl` has the error)"}),
+        short="cuticle could not check this write")
 
 
 def late_answer(host: str, event_arg: str | None, data: bytes | str, budget: float, *, env: dict | None = None,

@@ -522,7 +522,13 @@ class Planner:
 
             findings = scan_new_lines(self.ws, rel, [text for _, text in scanned])
         except Exception as exc:  # noqa: BLE001 - a broken rule must not disable tiering and arbitration
-            self.diagnostics.append(f"security scan failed ({type(exc).__name__}: {exc}); lines not scanned")
+            from tiers.secrets import mask_json
+
+            message = mask_json(f"security scan failed ({type(exc).__name__}: {exc})")
+            self.diagnostics.append(f"{message}; lines not scanned")
+            plan.errors.append(_err(  # lines that could not be scanned are not let through unscanned
+                "check-failed", rel, f"{rel}: {message}; the new lines could not be checked and are refused",
+                resolve="retry; if it fails again, report the bug"))
             findings = ()
         for f in findings or ():
             from tiers.secrets import mask_json

@@ -282,6 +282,20 @@ def case_too_slow(ws):
     return h
 
 
+def case_check_failed(ws):
+    """A crashing check refuses the memory write (in-process: the crash is made by patching arbitration)."""
+    from unittest import mock
+
+    from gate.handler import handle
+
+    with mock.patch("tiers.arbitrate.arbitrate", side_effect=RuntimeError("boom")):
+        data = _raw(_write(ws, "MEMORY.md", _memory(ws) + "- Deploys moved to Tuesdays.\n"))
+        reply = handle("claude", "PreToolUse", data, env={}, cwd=str(ws))
+    h = Hook(subprocess.CompletedProcess([], reply.exit_code, reply.stdout, reply.stderr), "claude")
+    assert h.blocked and _reason(h)["reason"] == "check-failed"
+    return h
+
+
 def case_unknown_host(ws):
     h = run_hook("frobnicator", {"cwd": str(ws)}, cwd=ws)
     assert h.code == 0 and h.stdout == "" and "unknown host" in h.stderr and "fail-open" in h.stderr
