@@ -571,20 +571,25 @@ def test_a_secret_in_a_memory_line_is_blocked_and_masked_in_the_reason(ws):
 
 
 def test_a_genuine_internal_bug_fails_open_loudly_and_is_logged(ws, monkeypatch):
-    """The one fail-open left (docs/bad-input.md): a bug inside cuticle lets the call proceed with the host's allow
-    answer, one line on stderr that says so, and a "fail-open" record in the event log; nothing is written."""
-    from gate import handler, writepath
+    """The one fail-open left (docs/bad-input.md): a bug inside cuticle lets a call that writes no memory, guarded or
+    state file proceed with the host's allow answer, one line on stderr that says so, and a "fail-open" record in
+    the event log; the same bug on a memory write refuses it (``check-failed``) and nothing is written."""
+    from gate import handler
 
-    def broken(self, *args, **kwargs):
+    def broken(*args, **kwargs):
         raise RuntimeError("a bug in the write path")
 
-    monkeypatch.setattr(writepath.Planner, "plan", broken)
-    before = _memory(ws)
-    payload, _ = write_payload("claude", ws, "MEMORY.md", before + "- Maybe the cache is stale.\n")
+    monkeypatch.setattr(handler, "_dispatch", broken)
+    payload, _ = write_payload("claude", ws, "notes.txt", "plain text\n")
     reply = handler.handle("claude", None, json.dumps(payload).encode(), env={}, cwd=str(ws))
     assert (reply.exit_code, reply.stdout) == (0, "")
     assert reply.stderr.count("\n") == 1 and "internal error: RuntimeError" in reply.stderr
     assert "fail-open" in reply.stderr
     last = _events(ws)[-1]
     assert last["decision"] == "fail-open" and "a bug in the write path" in last["error"]
+    before = _memory(ws)
+    payload, _ = write_payload("claude", ws, "MEMORY.md", before + "- Maybe the cache is stale.\n")
+    reply = handler.handle("claude", None, json.dumps(payload).encode(), env={}, cwd=str(ws))
+    assert reply.exit_code == 2 and "check-failed" in reply.stdout
+    assert _events(ws)[-1]["decision"] == "check-failed"
     assert _memory(ws) == before
