@@ -346,6 +346,12 @@ def replace_if_unchanged(path: Path, seen: Seen, data: bytes, *, scratch: Path) 
             st = os.fstat(old_fd)
             if not seen.same_identity(st) or _read_fd(old_fd, st.st_size) != seen.data:
                 raise FileChanged(f"{path}: changed since it was read; not rewritten")
+            names = st.st_nlink - _links_in(scratch, st)  # the names the user gave this file
+            if names > 1:
+                raise WorkspaceError(
+                    f"{path}: a file with {names} names (hard links); a rewrite would give this name a new file "
+                    f"and leave the other names the old one, so it is left as it is (keep one name, or make the "
+                    f"others symbolic links)")
             os.replace(tmp, path)
             st2 = os.fstat(old_fd)
             if not seen.same_identity(st2) or _read_fd(old_fd, st2.st_size) != seen.data:
@@ -371,6 +377,18 @@ def replace_if_unchanged(path: Path, seen: Seen, data: bytes, *, scratch: Path) 
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+def _links_in(scratch: Path, st: os.stat_result) -> int:
+    """How many names of the file ``st`` are cuticle's own second links in ``scratch`` (this rewrite's, and one a
+    killed run left before the next run cleans it)."""
+    count = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(scratch):
+            with contextlib.suppress(OSError):
+                mine = entry.stat(follow_symlinks=False)
+                count += (mine.st_dev, mine.st_ino) == (st.st_dev, st.st_ino)
+    return count
 
 
 def rewrite_file(path: Path, change, *, lock_path: Path, scratch: Path, attempts: int = 3) -> bytes | None:
