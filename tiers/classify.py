@@ -38,10 +38,34 @@ def classify(line: str | Line) -> Classification:
         return _classify_cached(line)
     except Exception as exc:  # noqa: BLE001 - classification must never take the gate down
         import logging  # only on this path: logging costs milliseconds at import on the hook path
+        import traceback
 
-        logging.getLogger(__name__).exception("classify failed on %r", line)
+        text = line.text if isinstance(line, Line) else str(line)
+        where = "".join(traceback.format_tb(exc.__traceback__, limit=-3)).rstrip()  # code locations, no data
+        logging.getLogger(__name__).error("classify failed (%s) on a line of %d chars: %s\n%s", type(exc).__name__,
+                                          len(text), _log_excerpt(text), where)
         return Classification(Tier.HYPOTHESIS, 0.0, None, (f"could not classify ({type(exc).__name__}); "
                                                              "kept as HYPOTHESIS",))
+
+
+#: how much of a line a log record may show (after masking): enough to find it in the file, never the whole line
+LOG_EXCERPT = 60
+
+
+def _log_excerpt(text: str) -> str:
+    """The start of ``text`` for a log record: secret-masked (the one masker, ``tiers.secrets.mask_secrets``, on
+    the whole line, so a secret that crosses the cut is masked whole) and cut to LOG_EXCERPT characters; a line
+    too large to mask cheaply, or one the masker fails on, is not shown."""
+    if len(text) > 1024 * 1024:
+        return "(not shown)"
+    try:
+        from .secrets import mask_secrets
+
+        shown = mask_secrets(text)
+    except Exception:  # noqa: BLE001 - a line the masker cannot read is not shown at all
+        return "(not shown)"
+    shown = " ".join(shown.split())
+    return repr(shown if len(shown) <= LOG_EXCERPT else shown[: LOG_EXCERPT - 1] + "…")
 
 
 @functools.lru_cache(maxsize=32768)
