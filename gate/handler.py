@@ -68,6 +68,8 @@ def handle(host: str, event_arg: str | None, data: bytes | str, *, env: dict | N
             return _bad_input(host, event_arg, payload, ws, f"unreadable payload: {exc}", t0)
         if req.event is None:
             ws = _quiet_workspace(payload, env, cwd, host)
+            if not (req.host_event or event_arg):
+                return _no_event(host, ws, t0)
             return _fail_open(host, req.host_event, ws, f"unknown event {req.host_event or event_arg!r} for {host}", t0)
         if any("\x00" in p for p in _op_paths(req)):
             ws = _quiet_workspace(payload, env, cwd, host)
@@ -139,6 +141,8 @@ def late_answer(host: str, event_arg: str | None, data: bytes | str, budget: flo
     except Exception:  # noqa: BLE001 - the full check would have refused what cannot be read
         req = None
     event = req.event if req is not None else _event_of(event_arg)
+    if event is None and not (event_arg or (req.host_event if req is not None else None)):
+        event, req = PRE, None  # no event named anywhere: refused as a before-tool call that cannot be read
     message = f"the check did not finish within {budget:g} s (the host's hook timeout)"
     if host in HOSTS and event == PRE and (req is None or req.command or req.tool_kind == "shell"
                                            or _touches_protected(req, ws)):
@@ -226,6 +230,22 @@ def _fail_open(host: str, event: str | None, ws, message: str, t0: float) -> Rep
     return answer.noop(host, event or "", diagnostic=line)
 
 
+#: why a call that names no event is refused (docs/bad-input.md, ``no-event``)
+NO_EVENT = ("configuration error: the hook command names no event and the payload names none, so cuticle cannot "
+            "tell a tool call it must check from any other event; refused (`cuticle init` installs the hook "
+            "with its event: re-run it)")
+
+
+def _no_event(host: str, ws, t0: float) -> Reply:
+    """A call whose event neither the hook's argument nor the payload names: a configuration error (a hand-made
+    hook command), answered as the refusal of a before-tool call, so a write it carries is never let through."""
+    log_event(ws, {"host": host, "event": None, "decision": "block", "config_error": NO_EVENT, "ms": _ms(t0)},
+              create=False)
+    reason = json.dumps({"kind": KIND_INPUT, "reason": "no-event", "message": NO_EVENT,
+                         "resolve": "re-run `cuticle init` (or add the event name to the hook command)"})
+    return answer.deny(host, PRE, reason, short="cuticle: the hook names no event (configuration error)")
+
+
 def _bad_input(host: str, event_arg: str | None, payload: Any, ws, message: str, t0: float) -> Reply:
     """A payload cuticle cannot read: a before-tool call is refused (nothing unchecked gets through), any other
     event is answered as a no-op; both say why on stderr and in the log (docs/bad-input.md)."""
@@ -245,7 +265,9 @@ def _bad_input(host: str, event_arg: str | None, payload: Any, ws, message: str,
             hev = None
     event = canonical_event(hev or event_arg)
     shown = event_arg or hev
-    if event == PRE:
+    if not shown:  # no event named anywhere: it may be a tool call, so it is refused as one would be
+        message = f"{message}; {NO_EVENT}"
+    if event == PRE or not shown:
         reason = json.dumps({"kind": KIND_INPUT, "reason": "bad-input", "message": message,
                              "resolve": "cuticle could not read this tool call, so it cannot check it; retry it"},
                             ensure_ascii=False)

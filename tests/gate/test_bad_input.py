@@ -282,6 +282,19 @@ def case_too_slow(ws):
     return h
 
 
+def case_no_event(ws):
+    """No event on the command line nor in the payload: a configuration error that refuses the write it carries."""
+    payload = _write(ws, "MEMORY.md", _memory(ws) + "- Deploys moved to Tuesdays.\n")
+    del payload["hook_event_name"]
+    before = _memory(ws)
+    h = run_hook("claude", payload, None, cwd=ws)
+    assert h.blocked and _reason(h)["reason"] == "no-event" and "configuration error" in h.stderr
+    assert _memory(ws) == before
+    garbled = run_hook("claude", None, None, raw=b"{not json", cwd=ws)
+    assert garbled.blocked and _reason(garbled)["reason"] == "bad-input"
+    return h
+
+
 def case_check_failed(ws):
     """A crashing check refuses the memory write (in-process: the crash is made by patching arbitration)."""
     from unittest import mock
