@@ -11,8 +11,11 @@ from .structure import shape, stem, stems
 
 #: Share of a scoped decision's choice a candidate must restate to generalize it.
 CHOICE_MIN = 0.5
-#: At most this share of a restatement may be new material before it counts as a different claim.
+#: At most this share of a restatement may be new material before it counts as a different claim, when the line
+#: names a case of its own (``own_case``); a line that names none may add up to two thirds of ordinary words
+#: ("budget", "preferred", "wherever they travel") and still restate the choice without its scope.
 NOVEL_MAX = 0.34
+NOVEL_MAX_PLAIN = 0.67
 KIND_VALUE = 1.6
 ENV_SCOPE = frozenset({"PROD", "STAGING", "PREVIEW", "LOCAL_DEV", "MAIN_BRANCH", "FEATURE_BRANCH", "MOBILE_APP",
                        "WEB", "BACKEND", "DESKTOP_APP", "PROTOTYPE"})
@@ -92,6 +95,31 @@ _BOUND_STOP = frozenset(stem(w) for w in ("only", "for", "the", "until", "while"
                                           "не", "is", "are"))
 #: an additive particle: the claim holds in one more case ("on the new cluster too", «там тоже»)
 _ADDITIVE = re.compile(r"\b(?:too|also|as well|тоже|также|и там|и на)\b", re.I)
+
+
+#: a scope that is only a deadline ("until the end of December", «до конца года»): it runs from now, so a line about
+#: the present is inside it (a period, "while in Japan", «на время переезда», is a case of its own)
+_DEADLINE = re.compile(r"^\W*(?:until|till|by|до|к)\s+(?!.*\b(?:for|in|on|для|в|на)\s)", re.I)
+_QUOTED = re.compile(r"`[^`]+`|«[^»]+»|\"[^\"]+\"|“[^”]+”")
+
+
+def own_case(text: str, k_text: str) -> bool:
+    """Whether a line names a case of its own, a part the constraint does not name: a code span, a quoted name, a
+    token with a digit ("OPS-412", "iOS 16", "№3", "14:00"), a capitalised or upper-case word that does not open
+    the claim or a sentence. "`scripts/seed.py` prints …", «Договор с «Алтын Жол»» speak of one case, not of the
+    choice in general. (Tokens, not one pattern over the line: a long word is read once.)"""
+    from .structure import _strip
+
+    body = _strip(text)
+    k_fold = k_text.casefold()
+    parts = [m.group(0)[1:-1] for m in _QUOTED.finditer(body)]
+    opens = True  # the claim's first word, or a sentence's, is capitalised as any first word is
+    for tok in _QUOTED.sub(" ", body).split():
+        word = tok.strip(",;()[]\"'.:!?—–")
+        if any(ch.isdigit() for ch in word) or (word[:1].isupper() and not opens):
+            parts.append(word)
+        opens = tok[-1:] in ".:!?—–" or (opens and not word)
+    return any(p and p.casefold() not in k_fold for p in parts)
 
 
 def _acts_restated(choice: dict[str, float], c: Analysis) -> bool:
@@ -220,4 +248,6 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
         return None
     novel = [x for x in c_ids if x not in choice and x not in scope_ids and x not in k.concepts
              and not lx.slot_of.get(x)]
-    return "dropped" if len(novel) / max(len(c_ids), 1) <= NOVEL_MAX else None
+    plain = not (kept_words or own_case(c.text, k.text) or _DEADLINE.match(scope))
+    cap = NOVEL_MAX_PLAIN if plain else NOVEL_MAX
+    return "dropped" if len(novel) / max(len(c_ids), 1) <= cap else None
