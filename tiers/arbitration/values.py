@@ -135,8 +135,9 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     continue
                 k_months = {v for s2, v, sg2 in kcl.values if s2 == "MONTH_V" and sg2 > 0}
                 c_months = {v for s2, v, sg2 in ccl.values if s2 == "MONTH_V" and sg2 > 0}
-                if k_months and c_months and not (k_months & c_months):
-                    continue  # "in January: Wednesdays" says nothing about February
+                if k_months and c_months and not (k_months & c_months) and slot != "DATE":
+                    continue  # "in January: Wednesdays" says nothing about February (a date's own month is
+                    # part of the date: "starts Dec 18" against "starts Jan 8" moves the day)
                 if any(mentions_value(c, slot, pv) for pv in pvs):
                     continue
                 if kcl.force == "prohibit" and slot in {"DATE", "TIME", "DAY"}:
