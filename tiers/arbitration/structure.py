@@ -396,6 +396,8 @@ _ROUTED_TO = re.compile(r"\b(?:go(?:es)?|sent|send[s]?|rout(?:e[sd]?|ing)|assign
                         re.I)
 
 
+#: a title before a name: its full stop does not end a sentence ("Dr. Okafor", "Ms. Reyes", «д-р Иванов»)
+_TITLE = re.compile(r"(?<![\w.])(?:dr|mr|mrs|ms|mx|prof|sr|jr|д-р|проф|г-н|г-жа)\.$", re.I)
 _VERSION_AFTER = re.compile(r"\s*v?\d")
 
 
@@ -407,8 +409,8 @@ def _people(body: str) -> tuple[tuple[int, str], ...]:
     for m in _NAME.finditer(masked):
         word = m.group(1)
         before = masked[:m.start()].rstrip()
-        if not before or before.endswith((".", "!", "?", "(")):
-            continue  # a sentence starts with a capital anyway; "(Ireland)" is an aside
+        if not before or (before.endswith((".", "!", "?", "(")) and not _TITLE.search(before)):
+            continue  # a sentence starts with a capital anyway; "(Ireland)" is an aside; "Dr. Okafor" is a name
         prev = _WORD.findall(before[-12:])
         if prev and prev[-1].casefold() in _PLACE_PREP and before.endswith(prev[-1]) \
                 and not _ROUTED_TO.search(before[-40:]):
