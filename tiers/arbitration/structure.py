@@ -54,6 +54,8 @@ class Shape:
     #: data formats named by the line, as (class, value): ("file", "csv"), ("encoding", "utf-8"), ("date",
     #: "yyyy-mm-dd")
     formats: frozenset[tuple[str, str]] = frozenset()
+    #: ranges of amounts the line gives ("19–21°C", "between 2 and 4 hours", «от 3 до 5 дней»), as (low, high)
+    ranges: tuple[tuple[float, float], ...] = ()
     #: the items of an ordered list of things ("db, then backend, then frontend", "staging → canary → prod",
     #: «сначала база, потом фронт»), each as the stems of its words; () when the line states no order
     order: tuple[frozenset[str], ...] = ()
@@ -112,7 +114,7 @@ _LIMIT = re.compile(r"\b(?:up to|max(?:imum)?|at most|no more than|not more than
                     r"до|не больше|не более|максимум|максимальн\w*|лимит\w*|предел\w*|потолок)\b", re.I)
 #: bound phrases whose side does not depend on the clause: the negation in "no more than", "не больше", "not
 #: more" is part of the bound, not a prohibition of the amount
-_MAX_BEFORE = re.compile(r"(?:\b(?:up to|at most|at the most|no more than|not more than|never more than|no longer than|"
+_MAX_BEFORE = re.compile(r"(?:\b(?:up to|at most|capped at|limited to|a cap of|at the most|no more than|not more than|never more than|no longer than|"
                          r"not longer than|max(?:imum)?|не больше|не более|не дольше|не выше|не дороже|не длиннее|"
                          r"не чаще|максимум|не свыше)\s*(?:of\s+)?[€$£₽]?\s*)$", re.I)
 _MIN_BEFORE = re.compile(r"(?:\b(?:at least|no less than|not less than|never less than|no fewer than|"
@@ -333,6 +335,13 @@ _DIMENSION_WORD = re.compile(r"\s*(?:[^\W\d_]+\.?\s+)?(?:в\s+)?(wide|long|high|
                              re.I)
 
 
+#: magnitude words after a number ("5k", "10 тысяч", "2 million"): the number is scaled, not counted
+_MAGNITUDE = {"k": 1e3, "k.": 1e3, "thousand": 1e3, "тыс": 1e3, "тыс.": 1e3, "тысяч": 1e3, "тысячи": 1e3,
+              "тысяча": 1e3, "тысячу": 1e3, "million": 1e6, "millions": 1e6, "mln": 1e6, "млн": 1e6, "млн.": 1e6,
+              "миллион": 1e6, "миллиона": 1e6, "миллионов": 1e6}
+_AFTER_MAGNITUDE = re.compile(r"\s?([%€$£₽]|[^\W\d_]{1,14}\.?)")
+
+
 def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number, ...]:
     # code, addresses, regions, clock times and dates are not amounts (dates are the concept layer's)
     masked = _NOT_AMOUNT.sub(_blank, body)
@@ -346,6 +355,13 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
         if value is None:
             continue
         after = m.group(3)
+        end = m.end()
+        scale = _MAGNITUDE.get(after.casefold()) if after else None
+        if scale:  # "$5k", "10 тысяч рублей", "2 million": the magnitude scales the number, the unit comes after it
+            value *= scale
+            um = _AFTER_MAGNITUDE.match(masked, end)
+            after = um.group(1) if um else None
+            end = um.end() if um else end
         unit = _unit(after, m.group(1))
         prefix = masked[:m.start()]
         anchors = set()
@@ -361,19 +377,19 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
             unit = "w:" + stem(after.rstrip("."))  # "9 nodes", "14 pods": a counted thing
         # "upgrade to 20", «обновляем до 20»: a preposition after a verb of setting names a target, not a limit
         limit = (bool(_LIMIT.search(masked[max(0, m.start() - 24):m.start()])) and not _TARGET.search(prefix)) or bool(
-            re.match(r"\s*(?:max|maximum|максимум)\b", masked[m.end():], re.I))
-        per = _PER.match(masked, m.end()) if unit is not None and unit not in _DIMENSION else None
+            re.match(r"\s*(?:max|maximum|максимум)\b", masked[end:], re.I))
+        per = _PER.match(masked, end) if unit is not None and unit not in _DIMENSION else None
         if per and _UNIT_OF.get(per.group(1).casefold()) == "day":
             per = None  # "3 meetings a day" is a quota of a day, compared as a count
         if per:  # "600 requests per minute", «10 запросов в секунду»: a rate, compared per second
             seconds = _DIMENSION[_UNIT_OF[per.group(1).casefold()]][1]
             unit, value = f"{unit}/s", value / seconds
-        dim = _DIMENSION_WORD.match(masked, m.end())
+        dim = _DIMENSION_WORD.match(masked, end)
         if dim:
             anchors.add(_DIMENSION_NOUN[dim.group(1).casefold()])  # "640 pixels wide" is a width
         if unit is None and anchors & _LENGTH_STEMS and _LINE_WORD.search(body):
             unit = "chars"  # "max line length is 100", «длина строки 120»: a line's length counts characters
-        near, rest = masked[max(0, m.start() - 24):m.start()], masked[m.end():m.end() + 40]
+        near, rest = masked[max(0, m.start() - 24):m.start()], masked[end:end + 40]
         bound = "max" if _MAX_BEFORE.search(near) or _MAX_AFTER.match(rest) else \
             "min" if _MIN_BEFORE.search(near) or _MIN_AFTER.match(rest) else ""
         if not bound and _NEGATION.search(prefix):  # "never … shorter than 90 min": the range left is the bound
@@ -464,7 +480,29 @@ def shape(text: str) -> Shape:
     numbers = _numbers(body, key_end, key_stems) if digits else ()
     return Shape(text, code, numbers, regions, addresses, templates, forms, people,
                  lead, sequence,
-                 first, keyed, bool(_REPORT.search(body)), _formats(body), _ordered(body))
+                 first, keyed, bool(_REPORT.search(body)), _formats(body), _ranges(body) if digits else (),
+                 _ordered(body))
+
+
+#: a range of two amounts: "19–21", "2-4 hours", "between 2 and 4", «от 3 до 5» (dates and times are masked first)
+_RANGE = re.compile(r"(?<![\w.,/-])(\d+(?:[.,]\d+)?)\s?[–—-]\s?(\d+(?:[.,]\d+)?)(?![\d.,]*\d)|"
+                    r"\b(?:between|от)\s+(\d+(?:[.,]\d+)?)\s+(?:[^\W\d_]+\s+)?(?:and|и|до)\s+(\d+(?:[.,]\d+)?)",
+                    re.I)
+
+
+def _ranges(body: str) -> tuple[tuple[float, float], ...]:
+    out = []
+    for m in _RANGE.finditer(_NOT_AMOUNT.sub(_blank, body)):
+        lo, hi = _parse_number(m.group(1) or m.group(3)), _parse_number(m.group(2) or m.group(4))
+        if lo is not None and hi is not None and lo < hi:
+            out.append((lo, hi))
+    return tuple(out)
+
+
+def in_range(k: Shape, value: float, k_value: float) -> bool:
+    """The constraint gives ``k_value`` as an end of a range ("keep the house at 19–21°C") and ``value`` lies
+    inside it: a case of the range, not another value."""
+    return any(lo <= value <= hi and k_value in (lo, hi) for lo, hi in k.ranges)
 
 
 #: what separates the items of an ordered list: arrows, "then", «потом», «затем», "followed by", commas, semicolons
@@ -668,6 +706,8 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
                 continue  # an amount beside a limit is a case of it (the threshold rule's), not another limit
             if other_thing(c.text, k.text, kn.anchors & (cn.anchors | c_stems)):
                 continue  # "the DB query timeout" is not "the HTTP timeout"
+            if in_range(k, cn.value, kn.value):
+                continue  # 20 beside "19–21": inside the range the constraint gives
             k_dim, k_amount = measure(kn)
             # one dimension (seconds and milliseconds, MB and GB) is one measure, compared after conversion
             same_measure = (c_dim is not None and c_dim == k_dim and (c_dim[:2] != "w:" or kn.anchors
