@@ -134,7 +134,15 @@ def case_of(scope: str) -> str:
 
 
 def _text_has(text: str, part: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text.casefold()) is not None
+    """The line names a specific part: as written, or, for a name of words alone, in another inflection («для
+    клиента «Вектор»» is named by «счёт «Вектору»», "Altyn Zhol" by «Алтын Жола»)."""
+    if re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text.casefold()) is not None:
+        return True
+    words = part.split()
+    if not words or not all(w.isalpha() and len(w) > 3 for w in words):
+        return False
+    have = {stem(w) for w in re.findall(r"[^\W\d_]+", text.casefold())}
+    return all(stem(w) in have for w in words)
 
 
 def in_scope(c: Analysis, scope: str) -> bool:
