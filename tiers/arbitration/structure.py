@@ -249,9 +249,15 @@ def translit(word: str) -> str:
     return word.casefold().translate(_CYR_TABLE)
 
 
+_NAME_END = re.compile(r"(?:ой|ей|ою|ею|ом|ем|ым|им|ью|ья|ье|ьи|[аяуюеыиоь]|[aeiouy])$")
+
+
 def name_key(word: str) -> str:
     """A person's name as compared: transliterated, casefolded, its first four letters (declension: «Алину» and
     «Алина», «Наталью» and «Наталья» are one person; "Yulia" and «Юля» too, after "ju"/"yu")."""
+    m = _NAME_END.search(word.casefold())
+    if m and m.start() >= 3:
+        word = word[:m.start()]  # «Дану», «Даной» and "Dana" are one person: a case ending or a final vowel goes
     t = translit(word).replace("yu", "u").replace("ju", "u").replace("ya", "a").replace("ja", "a")
     t = t.replace("kh", "h").replace("y", "i").replace("j", "i")
     return t[:4]
