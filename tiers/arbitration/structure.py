@@ -94,7 +94,7 @@ _URL = re.compile(r"\bhttps?://[^\s`'\")>]+|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io
 #: a cloud region or zone: "eu-west-1", "us-east-1", "ru-central1-a", "europe-west4" (a digit in it)
 _REGION = re.compile(r"\b[a-z]{2,6}(?:-[a-z]+){1,2}-?\d{1,2}(?:-[a-z]|[a-z])?\b", re.I)
 _NUMBER = re.compile(r"(?:(?<![\w.,/-])|(?<=(?<![\w.-])v))([€$£]|₽)?\s?(\d{1,3}(?:[ ,\u00a0\u202f]\d{3})+|\d+(?:[.,]\d+)?)(?![\w.-]*[/@])"
-                     r"(?:\s?([%€$£₽]|[^\W\d_]{1,14}\.?))?", re.U)
+                     r"(?:[\s-]?([%€$£₽]|[^\W\d_]{1,14}\.?))?", re.U)
 _MONTH = (r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?|(?:янв|фев|мар|апр|ма[йя]|июн|июл|авг|"
           r"сен|окт|ноя|дек)[а-я]*\.?)")
 #: "Dec 22", "22 декабря", "Dec 22 – Jan 2", "19–23 декабря": dates, which the concept layer compares
@@ -698,11 +698,14 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
     k_values = {measure(n) for n in k.numbers}
     c_stems = stems(c.text) if c.numbers else frozenset()
     k_stems = stems(k.text) if c.numbers else frozenset()
+    c_values = {measure(n) for n in c.numbers if n.unit}
     for cn in c.numbers:
         if c.report:
             continue
         c_dim, c_amount = measure(cn)
         for kn in k.numbers:
+            if kn.unit and measure(kn) in c_values:
+                continue  # the line names the constraint's amount too ("7 days before each 90-day deadline")
             # the word the constraint's number is anchored to, named again beside an amount in a unit
             # (or the word the candidate's amount is anchored to is one the constraint names: «Сессию держим 1 час»
             # against «сессия живёт 20 минут»)
