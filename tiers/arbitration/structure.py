@@ -69,7 +69,7 @@ class Shape:
             return True
         if (self.templates or self.forms) and ("`" in text or _PLAIN_TEMPLATE.search(text)):
             return True
-        if self.numbers and _ONE_PERIOD.search(text):
+        if self.numbers and (_ONE_PERIOD.search(text) or _BARE_PERIOD.search(text)):
             return True
         if self.order and _ORDER_WORDS.search(text):
             return True
@@ -151,6 +151,23 @@ _WORD_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "
 #: an amount of 1 ("twice a week" is a rate, not an amount)
 _ONE_PERIOD = re.compile(r"(?:(?<=\bfor )|(?<=\bover )|(?<=\bafter )|(?<=\bwithin ))(a|an|one)\s+(?:day|week|month|year)"
                          r"(?![\w-])|(?:(?<=\bна )|(?<=\bчерез ))(один|одну)\s+(?:день|неделю|месяц|год)(?![\w-])", re.I)
+
+
+#: a period named after a verb of keeping or lasting, as its duration: «храним неделю», «живёт месяц», "keep them a
+#: week", "lasts a month" (not "every week", «в этом месяце», «Новый год»: ``_kept_for``)
+_BARE_PERIOD = re.compile(r"(?<![\w-])([^\W\d_]+)\s+(?:(a|an|one)\s+)?(day|week|month|year|день|неделю|месяц|год|сутки)"
+                          r"(?![\w-])", re.I)
+_KEEP_EN = frozenset("""keep keeps kept store stores stored retain retains retained hold holds held last lasts lasted
+stay stays stayed them it""".split())
+#: the ending of a Russian verb form (храним, хранится, живёт, держали), not of an adjective (новый, каждый)
+_RU_VERB_END = re.compile(r"(?:им|ем|ём|ют|ят|ут|ит|ет|ёт|ть|ться|тся|ся|ал|ла|ли|ло|ешь|ишь|ете|ите)$")
+
+
+def _kept_for(m: re.Match) -> bool:
+    word = m.group(1).casefold()
+    if m.group(3).isascii():
+        return bool(m.group(2)) and word in _KEEP_EN
+    return not m.group(2) and word not in _STOP and _RU_VERB_END.search(word) is not None
 
 
 def _times_digits(m: re.Match) -> str:
@@ -355,6 +372,14 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
         masked = _TIMES_WORDS.sub(_times_digits, masked)
     if _ONE_PERIOD.search(masked):
         masked = _ONE_PERIOD.sub(lambda m: "1".ljust(len(m.group(1) or m.group(2))) + m.group(0)[len(m.group(1) or m.group(2)):], masked)
+    if _BARE_PERIOD.search(masked):
+        # «храним неделю», "keep them a week": one period as an amount, written as "1" (a key's end moves with it)
+        for m in reversed([m for m in _BARE_PERIOD.finditer(masked) if _kept_for(m)]):
+            if m.group(2):
+                masked = masked[:m.start(2)] + "1".ljust(len(m.group(2))) + masked[m.end(2):]
+            else:
+                masked = masked[:m.start(3)] + "1 " + masked[m.start(3):]
+                key_end += 2 if 0 <= m.start(3) < key_end else 0
     out = []
     for m in _NUMBER.finditer(masked):
         value = _parse_number(m.group(2))
@@ -450,7 +475,8 @@ def shape(text: str) -> Shape:
     """The structural values of ``text`` (one memory line)."""
     body = _strip(text)
     digits = _DIGIT.search(body) is not None or _TIMES_WORDS.search(body) is not None or \
-        _ONE_PERIOD.search(body) is not None
+        _ONE_PERIOD.search(body) is not None or (_BARE_PERIOD.search(body) is not None and any(
+            _kept_for(m) for m in _BARE_PERIOD.finditer(body)))
     code = frozenset(c.strip().casefold() for c in _CODE.findall(body)) if "`" in body else frozenset()
     keyed = bool(_KEYED.match(body))
     key_stems: frozenset[str] = frozenset()
