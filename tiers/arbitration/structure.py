@@ -223,7 +223,8 @@ decreased to at on from до на с со остается останется о
 #: found 3-7x faster (each number of a line searches the whole text before it)
 _ANCHOR = re.compile(r"(?<![^\W\d_])([^\W\d_][\w'-]*+)(?:\s+(?:"
                      + "|".join(sorted(_SETTING_WORDS, key=len, reverse=True))
-                     + r")){0,2}(?:\s*(?:v|version)?|\s*(?:is|=|:|—|–|-))\s*$", re.I)
+                     + r")){0,2}(?:\s*(?:v|version)?|\s*(?:is|=|:|—|–|-))(?:\s+(?:only|just|exactly|только|лишь|ровно))?"
+                     r"\s*$", re.I)
 _TARGET = re.compile(r"\b(?:" + "|".join(sorted(_SETTING_WORDS - {"to", "at", "on", "from", "до", "на", "с", "со"},
                                                 key=len, reverse=True)) + r")\s+(?:to|до)\s*$", re.I)
 #: words after a number that are not what it counts ("26 until the release", «29 уже»)
@@ -362,6 +363,9 @@ _DIMENSION_WORD = re.compile(r"\s*(?:[^\W\d_]+\.?\s+)?(?:в\s+)?(wide|long|high|
 _MAGNITUDE = {"k": 1e3, "k.": 1e3, "thousand": 1e3, "тыс": 1e3, "тыс.": 1e3, "тысяч": 1e3, "тысячи": 1e3,
               "тысяча": 1e3, "тысячу": 1e3, "million": 1e6, "millions": 1e6, "mln": 1e6, "млн": 1e6, "млн.": 1e6,
               "миллион": 1e6, "миллиона": 1e6, "миллионов": 1e6}
+#: the endings of a Russian ordinal written with digits («95-м», «140-го», «3-й»)
+_RU_ORDINAL = frozenset({"й", "я", "е", "ю", "м", "х", "го", "му", "ми", "ой", "ый", "ий", "ая", "ое", "ые", "ую", "ом",
+                         "ым", "ого", "ому", "ыми"})
 _AFTER_MAGNITUDE = re.compile(r"\s?([%€$£₽]|[^\W\d_]{1,14}\.?)")
 
 
@@ -403,6 +407,12 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
             anchors.add(stem(am.group(1).casefold()))
         if key_end >= 0 and m.start() > key_end:
             anchors |= key_stems  # "Target Java version for services: 17"
+        if after and after.casefold() in _RU_ORDINAL and masked[m.end(2):m.end(2) + 1] == "-":
+            # «140-го размера», «95-м бензином»: an ordinal's ending, and the noun after it is what it numbers
+            om = _AFTER_MAGNITUDE.match(masked, end)
+            if om and om.group(1)[0].isalpha() and om.group(1).casefold() not in _STOP:
+                anchors.add(stem(om.group(1).casefold().rstrip(".")))
+            after = None
         if after and unit is None and after.casefold() not in _STOP and after.casefold() not in _NOT_UNIT \
                 and len(after) > 2 and not after.isupper():  # "Node 18 LTS": an acronym after it is a label
             unit = "w:" + stem(after.rstrip("."))  # "9 nodes", "14 pods": a counted thing
@@ -737,7 +747,12 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
             # against «сессия живёт 20 минут»)
             keyed_again = cn.unit is not None and cn.unit[:2] != "w:" and bool(
                 kn.anchors & c_stems or cn.anchors & k_stems)
-            if not (cn.limit or setting or keyed_again or cn.anchors & kn.anchors) or (kn.limit and not cn.limit):
+            # or each number's word is named by the other line: «заправлять только 95-м» against «заправлять
+            # машину 92-м», «машину» being the constraint's word too
+            crossed = cn.unit is None and kn.unit is None and bool(kn.anchors & c_stems) and bool(
+                cn.anchors & k_stems)
+            if not (cn.limit or setting or keyed_again or crossed or cn.anchors & kn.anchors) or (
+                    kn.limit and not cn.limit):
                 continue  # an amount beside a limit is a case of it (the threshold rule's), not another limit
             if other_thing(c.text, k.text, kn.anchors & (cn.anchors | c_stems)):
                 continue  # "the DB query timeout" is not "the HTTP timeout"
@@ -747,7 +762,8 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
             # one dimension (seconds and milliseconds, MB and GB) is one measure, compared after conversion
             same_measure = (c_dim is not None and c_dim == k_dim and (c_dim[:2] != "w:" or kn.anchors
                                                                        & cn.anchors)) \
-                or (bool(cn.anchors & kn.anchors) and (cn.unit is None or kn.unit is None or c_dim == k_dim))
+                or (bool(cn.anchors & kn.anchors) and (cn.unit is None or kn.unit is None or c_dim == k_dim)) \
+                or crossed
             if same_measure and not _same_amount(c_amount, k_amount) and (c_dim, c_amount) not in k_values:
                 return "number", _shown(cn), _shown(kn)
     return None
