@@ -122,6 +122,25 @@ def own_case(text: str, k_text: str) -> bool:
     return any(p and p.casefold() not in k_fold for p in parts)
 
 
+_LEAD_WORDS = frozenset("""only for the a an in on at of to with within inside при для в во на с со по только у""".split())
+
+
+def _head(scope: str) -> str | None:
+    """The stem of the word that names a scope's case: in English the last noun before "of" or of the phrase
+    ("the prototype of the inventory app", "the mobile prototype"), in Russian the first («прототип мобильного
+    приложения», «кэш сессий»)."""
+    words = [w for w in re.findall(r"[^\W\d_][\w-]*", case_of(scope).casefold())]
+    if not words:
+        return None
+    if all(w.isascii() for w in words):
+        if "of" in words:
+            words = words[:words.index("of")]
+        words = [w for w in words if w not in _LEAD_WORDS]
+        return stem(words[-1]) if words else None
+    words = [w for w in words if w not in _LEAD_WORDS]
+    return stem(words[0]) if words else None
+
+
 def _acts_restated(choice: dict[str, float], c: Analysis) -> bool:
     """A choice of acts ("skip the code review step") comes back whole: every act of it, at least two."""
     acts = [x for x in choice if lexicon().kind.get(x) == "action"]
@@ -247,12 +266,15 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     if specific and (kept_words or scope_ids & c.concepts) and not c.report and not (
             numeric and shape(c.text).numbers):
         return "widened"  # the kind of the scope without its case: "on hotfix branches" for `hotfix/3.1.4`
-    if scope_ids:
+    head = _head(scope)
+    # "for the inventory app" kept of "for the prototype of the inventory app": the whole named, not the case
+    whole_only = len(words) >= 3 and head is not None and head in words and head not in stems(c.text)
+    if scope_ids and not whole_only:
         sw = math.fsum(_w(x) for x in scope_ids)
         kept = math.fsum(_w(x) for x in scope_ids if x in c.concepts)
         if kept / sw > 0.5 or (scope_ids & c_ids & ENV_SCOPE):
             return None
-    if words and len(kept_words) * 2 > len(words):
+    if words and len(kept_words) * 2 > len(words) and not whole_only:
         return None
     novel = [x for x in c_ids if x not in choice and x not in scope_ids and x not in k.concepts
              and not lx.slot_of.get(x)]
