@@ -222,6 +222,8 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     if scope_when and scope_when & {(s, v) for s, v, _ in c.values}:
         return None  # "until the end of January" kept as "in January"; "after Dec 6" is about the bound
     words, specific = _scope_parts(scope)
+    # the concepts the line names itself: "Redis" brings CACHE as its parent, which does not name "the session cache"
+    c_named = frozenset(x for cl in c.clauses if not cl.exception for x in cl.direct)
     kept_words = words & stems(c.text)
     kept_specific = {p for p in specific if _text_has(c.text, p)}
     if kept_specific:
@@ -248,14 +250,14 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     case = _TEMPORAL.split(scope, maxsplit=1)[0]
     case_when = {(s_, v) for s_, v, _ in analyze(case).values if s_ in when} if case.strip() else set()
     kind_ids = scope_ids - {"MONTH", "BEFORE_X", "AFTER_X", "QUARTER", "TEMPORARY"}
-    if case_when and not any(s_ in when for s_, _, _ in c.values) and (kept_words or kind_ids & c.concepts) \
+    if case_when and not any(s_ in when for s_, _, _ in c.values) and (kept_words or kind_ids & c_named) \
             and not c.report:
         return "widened"
     matched = {x.removeprefix("v:") for x in choice if x in c.concepts or (x.startswith("v:") and x[2:] in c_vals)}
     if (c.universal or _WIDE.search(_FREQUENCY.sub(" ", c.text))) and (
             best >= 0.75 or len(matched | (k_typed & c_typed)) >= 2):
         return "widened"  # restating more than the bare value: "all X", "permanently", «во всех»
-    if not kept_words and not (scope_ids & c.concepts) and _GENERAL.search(c.text):
+    if not kept_words and not (scope_ids & c_named) and _GENERAL.search(c.text):
         return "widened"  # "new services", "our Python version … now": a general claim, the scope dropped
     c_ids = {x for cl in c.clauses for x in cl.direct if lx.kind.get(x) != "generic"}
     env_scope = scope_ids & ENV_SCOPE
@@ -263,7 +265,7 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     if env_scope and env_c and not (env_c & env_scope):
         return "widened"  # "Docker Compose only for local development" -> "production runs on Docker Compose"
     numeric = all(re.fullmatch(r"[\d.,]+", p) for p in specific)
-    if specific and (kept_words or scope_ids & c.concepts) and not c.report and not (
+    if specific and (kept_words or scope_ids & c_named) and not c.report and not (
             numeric and shape(c.text).numbers):
         return "widened"  # the kind of the scope without its case: "on hotfix branches" for `hotfix/3.1.4`
     head = _head(scope)
@@ -271,7 +273,7 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     whole_only = len(words) >= 3 and head is not None and head in words and head not in stems(c.text)
     if scope_ids and not whole_only:
         sw = math.fsum(_w(x) for x in scope_ids)
-        kept = math.fsum(_w(x) for x in scope_ids if x in c.concepts)
+        kept = math.fsum(_w(x) for x in scope_ids if x in c_named)
         if kept / sw > 0.5 or (scope_ids & c_ids & ENV_SCOPE):
             return None
     if words and len(kept_words) * 2 > len(words) and not whole_only:
