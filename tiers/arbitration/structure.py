@@ -54,6 +54,8 @@ class Shape:
     #: data formats named by the line, as (class, value): ("file", "csv"), ("encoding", "utf-8"), ("date",
     #: "yyyy-mm-dd")
     formats: frozenset[tuple[str, str]] = frozenset()
+    #: ranges of amounts the line gives ("19–21°C", "between 2 and 4 hours", «от 3 до 5 дней»), as (low, high)
+    ranges: tuple[tuple[float, float], ...] = ()
     #: the items of an ordered list of things ("db, then backend, then frontend", "staging → canary → prod",
     #: «сначала база, потом фронт»), each as the stems of its words; () when the line states no order
     order: tuple[frozenset[str], ...] = ()
@@ -67,7 +69,7 @@ class Shape:
             return True
         if (self.templates or self.forms) and ("`" in text or _PLAIN_TEMPLATE.search(text)):
             return True
-        if self.numbers and _ONE_PERIOD.search(text):
+        if self.numbers and (_ONE_PERIOD.search(text) or _BARE_PERIOD.search(text)):
             return True
         if self.order and _ORDER_WORDS.search(text):
             return True
@@ -92,7 +94,7 @@ _URL = re.compile(r"\bhttps?://[^\s`'\")>]+|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io
 #: a cloud region or zone: "eu-west-1", "us-east-1", "ru-central1-a", "europe-west4" (a digit in it)
 _REGION = re.compile(r"\b[a-z]{2,6}(?:-[a-z]+){1,2}-?\d{1,2}(?:-[a-z]|[a-z])?\b", re.I)
 _NUMBER = re.compile(r"(?:(?<![\w.,/-])|(?<=(?<![\w.-])v))([€$£]|₽)?\s?(\d{1,3}(?:[ ,\u00a0\u202f]\d{3})+|\d+(?:[.,]\d+)?)(?![\w.-]*[/@])"
-                     r"(?:\s?([%€$£₽]|[^\W\d_]{1,14}\.?))?", re.U)
+                     r"(?:[\s-]?([%€$£₽]|[^\W\d_]{1,14}\.?))?", re.U)
 _MONTH = (r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?|(?:янв|фев|мар|апр|ма[йя]|июн|июл|авг|"
           r"сен|окт|ноя|дек)[а-я]*\.?)")
 #: "Dec 22", "22 декабря", "Dec 22 – Jan 2", "19–23 декабря": dates, which the concept layer compares
@@ -112,7 +114,7 @@ _LIMIT = re.compile(r"\b(?:up to|max(?:imum)?|at most|no more than|not more than
                     r"до|не больше|не более|максимум|максимальн\w*|лимит\w*|предел\w*|потолок)\b", re.I)
 #: bound phrases whose side does not depend on the clause: the negation in "no more than", "не больше", "not
 #: more" is part of the bound, not a prohibition of the amount
-_MAX_BEFORE = re.compile(r"(?:\b(?:up to|at most|at the most|no more than|not more than|never more than|no longer than|"
+_MAX_BEFORE = re.compile(r"(?:\b(?:up to|at most|capped at|limited to|a cap of|at the most|no more than|not more than|never more than|no longer than|"
                          r"not longer than|max(?:imum)?|не больше|не более|не дольше|не выше|не дороже|не длиннее|"
                          r"не чаще|максимум|не свыше)\s*(?:of\s+)?[€$£₽]?\s*)$", re.I)
 _MIN_BEFORE = re.compile(r"(?:\b(?:at least|no less than|not less than|never less than|no fewer than|"
@@ -149,6 +151,23 @@ _WORD_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "
 #: an amount of 1 ("twice a week" is a rate, not an amount)
 _ONE_PERIOD = re.compile(r"(?:(?<=\bfor )|(?<=\bover )|(?<=\bafter )|(?<=\bwithin ))(a|an|one)\s+(?:day|week|month|year)"
                          r"(?![\w-])|(?:(?<=\bна )|(?<=\bчерез ))(один|одну)\s+(?:день|неделю|месяц|год)(?![\w-])", re.I)
+
+
+#: a period named after a verb of keeping or lasting, as its duration: «храним неделю», «живёт месяц», "keep them a
+#: week", "lasts a month" (not "every week", «в этом месяце», «Новый год»: ``_kept_for``)
+_BARE_PERIOD = re.compile(r"(?<![\w-])([^\W\d_]+)\s+(?:(a|an|one)\s+)?(day|week|month|year|день|неделю|месяц|год|сутки)"
+                          r"(?![\w-])", re.I)
+_KEEP_EN = frozenset("""keep keeps kept store stores stored retain retains retained hold holds held last lasts lasted
+stay stays stayed them it""".split())
+#: the ending of a Russian verb form (храним, хранится, живёт, держали), not of an adjective (новый, каждый)
+_RU_VERB_END = re.compile(r"(?:им|ем|ём|ют|ят|ут|ит|ет|ёт|ть|ться|тся|ся|ал|ла|ли|ло|ешь|ишь|ете|ите)$")
+
+
+def _kept_for(m: re.Match) -> bool:
+    word = m.group(1).casefold()
+    if m.group(3).isascii():
+        return bool(m.group(2)) and word in _KEEP_EN
+    return not m.group(2) and word not in _STOP and _RU_VERB_END.search(word) is not None
 
 
 def _times_digits(m: re.Match) -> str:
@@ -204,7 +223,8 @@ decreased to at on from до на с со остается останется о
 #: found 3-7x faster (each number of a line searches the whole text before it)
 _ANCHOR = re.compile(r"(?<![^\W\d_])([^\W\d_][\w'-]*+)(?:\s+(?:"
                      + "|".join(sorted(_SETTING_WORDS, key=len, reverse=True))
-                     + r")){0,2}(?:\s*(?:v|version)?|\s*(?:is|=|:|—|–|-))\s*$", re.I)
+                     + r")){0,2}(?:\s*(?:v|version)?|\s*(?:is|=|:|—|–|-))(?:\s+(?:only|just|exactly|только|лишь|ровно))?"
+                     r"\s*$", re.I)
 _TARGET = re.compile(r"\b(?:" + "|".join(sorted(_SETTING_WORDS - {"to", "at", "on", "from", "до", "на", "с", "со"},
                                                 key=len, reverse=True)) + r")\s+(?:to|до)\s*$", re.I)
 #: words after a number that are not what it counts ("26 until the release", «29 уже»)
@@ -247,9 +267,15 @@ def translit(word: str) -> str:
     return word.casefold().translate(_CYR_TABLE)
 
 
+_NAME_END = re.compile(r"(?:ой|ей|ою|ею|ом|ем|ым|им|ью|ья|ье|ьи|[аяуюеыиоь]|[aeiouy])$")
+
+
 def name_key(word: str) -> str:
     """A person's name as compared: transliterated, casefolded, its first four letters (declension: «Алину» and
     «Алина», «Наталью» and «Наталья» are one person; "Yulia" and «Юля» too, after "ju"/"yu")."""
+    m = _NAME_END.search(word.casefold())
+    if m and m.start() >= 3:
+        word = word[:m.start()]  # «Дану», «Даной» and "Dana" are one person: a case ending or a final vowel goes
     t = translit(word).replace("yu", "u").replace("ju", "u").replace("ya", "a").replace("ja", "a")
     t = t.replace("kh", "h").replace("y", "i").replace("j", "i")
     return t[:4]
@@ -333,6 +359,16 @@ _DIMENSION_WORD = re.compile(r"\s*(?:[^\W\d_]+\.?\s+)?(?:в\s+)?(wide|long|high|
                              re.I)
 
 
+#: magnitude words after a number ("5k", "10 тысяч", "2 million"): the number is scaled, not counted
+_MAGNITUDE = {"k": 1e3, "k.": 1e3, "thousand": 1e3, "тыс": 1e3, "тыс.": 1e3, "тысяч": 1e3, "тысячи": 1e3,
+              "тысяча": 1e3, "тысячу": 1e3, "million": 1e6, "millions": 1e6, "mln": 1e6, "млн": 1e6, "млн.": 1e6,
+              "миллион": 1e6, "миллиона": 1e6, "миллионов": 1e6}
+#: the endings of a Russian ordinal written with digits («95-м», «140-го», «3-й»)
+_RU_ORDINAL = frozenset({"й", "я", "е", "ю", "м", "х", "го", "му", "ми", "ой", "ый", "ий", "ая", "ое", "ые", "ую", "ом",
+                         "ым", "ого", "ому", "ыми"})
+_AFTER_MAGNITUDE = re.compile(r"\s?([%€$£₽]|[^\W\d_]{1,14}\.?)")
+
+
 def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number, ...]:
     # code, addresses, regions, clock times and dates are not amounts (dates are the concept layer's)
     masked = _NOT_AMOUNT.sub(_blank, body)
@@ -340,12 +376,27 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
         masked = _TIMES_WORDS.sub(_times_digits, masked)
     if _ONE_PERIOD.search(masked):
         masked = _ONE_PERIOD.sub(lambda m: "1".ljust(len(m.group(1) or m.group(2))) + m.group(0)[len(m.group(1) or m.group(2)):], masked)
+    if _BARE_PERIOD.search(masked):
+        # «храним неделю», "keep them a week": one period as an amount, written as "1" (a key's end moves with it)
+        for m in reversed([m for m in _BARE_PERIOD.finditer(masked) if _kept_for(m)]):
+            if m.group(2):
+                masked = masked[:m.start(2)] + "1".ljust(len(m.group(2))) + masked[m.end(2):]
+            else:
+                masked = masked[:m.start(3)] + "1 " + masked[m.start(3):]
+                key_end += 2 if 0 <= m.start(3) < key_end else 0
     out = []
     for m in _NUMBER.finditer(masked):
         value = _parse_number(m.group(2))
         if value is None:
             continue
         after = m.group(3)
+        end = m.end()
+        scale = _MAGNITUDE.get(after.casefold()) if after else None
+        if scale:  # "$5k", "10 тысяч рублей", "2 million": the magnitude scales the number, the unit comes after it
+            value *= scale
+            um = _AFTER_MAGNITUDE.match(masked, end)
+            after = um.group(1) if um else None
+            end = um.end() if um else end
         unit = _unit(after, m.group(1))
         prefix = masked[:m.start()]
         anchors = set()
@@ -356,24 +407,30 @@ def _numbers(body: str, key_end: int, key_stems: frozenset[str]) -> tuple[Number
             anchors.add(stem(am.group(1).casefold()))
         if key_end >= 0 and m.start() > key_end:
             anchors |= key_stems  # "Target Java version for services: 17"
+        if after and after.casefold() in _RU_ORDINAL and masked[m.end(2):m.end(2) + 1] == "-":
+            # «140-го размера», «95-м бензином»: an ordinal's ending, and the noun after it is what it numbers
+            om = _AFTER_MAGNITUDE.match(masked, end)
+            if om and om.group(1)[0].isalpha() and om.group(1).casefold() not in _STOP:
+                anchors.add(stem(om.group(1).casefold().rstrip(".")))
+            after = None
         if after and unit is None and after.casefold() not in _STOP and after.casefold() not in _NOT_UNIT \
                 and len(after) > 2 and not after.isupper():  # "Node 18 LTS": an acronym after it is a label
             unit = "w:" + stem(after.rstrip("."))  # "9 nodes", "14 pods": a counted thing
         # "upgrade to 20", «обновляем до 20»: a preposition after a verb of setting names a target, not a limit
         limit = (bool(_LIMIT.search(masked[max(0, m.start() - 24):m.start()])) and not _TARGET.search(prefix)) or bool(
-            re.match(r"\s*(?:max|maximum|максимум)\b", masked[m.end():], re.I))
-        per = _PER.match(masked, m.end()) if unit is not None and unit not in _DIMENSION else None
+            re.match(r"\s*(?:max|maximum|максимум)\b", masked[end:], re.I))
+        per = _PER.match(masked, end) if unit is not None and unit not in _DIMENSION else None
         if per and _UNIT_OF.get(per.group(1).casefold()) == "day":
             per = None  # "3 meetings a day" is a quota of a day, compared as a count
         if per:  # "600 requests per minute", «10 запросов в секунду»: a rate, compared per second
             seconds = _DIMENSION[_UNIT_OF[per.group(1).casefold()]][1]
             unit, value = f"{unit}/s", value / seconds
-        dim = _DIMENSION_WORD.match(masked, m.end())
+        dim = _DIMENSION_WORD.match(masked, end)
         if dim:
             anchors.add(_DIMENSION_NOUN[dim.group(1).casefold()])  # "640 pixels wide" is a width
         if unit is None and anchors & _LENGTH_STEMS and _LINE_WORD.search(body):
             unit = "chars"  # "max line length is 100", «длина строки 120»: a line's length counts characters
-        near, rest = masked[max(0, m.start() - 24):m.start()], masked[m.end():m.end() + 40]
+        near, rest = masked[max(0, m.start() - 24):m.start()], masked[end:end + 40]
         bound = "max" if _MAX_BEFORE.search(near) or _MAX_AFTER.match(rest) else \
             "min" if _MIN_BEFORE.search(near) or _MIN_AFTER.match(rest) else ""
         if not bound and _NEGATION.search(prefix):  # "never … shorter than 90 min": the range left is the bound
@@ -396,6 +453,8 @@ _ROUTED_TO = re.compile(r"\b(?:go(?:es)?|sent|send[s]?|rout(?:e[sd]?|ing)|assign
                         re.I)
 
 
+#: a title before a name: its full stop does not end a sentence ("Dr. Okafor", "Ms. Reyes", «д-р Иванов»)
+_TITLE = re.compile(r"(?<![\w.])(?:dr|mr|mrs|ms|mx|prof|sr|jr|д-р|проф|г-н|г-жа)\.$", re.I)
 _VERSION_AFTER = re.compile(r"\s*v?\d")
 
 
@@ -407,8 +466,8 @@ def _people(body: str) -> tuple[tuple[int, str], ...]:
     for m in _NAME.finditer(masked):
         word = m.group(1)
         before = masked[:m.start()].rstrip()
-        if not before or before.endswith((".", "!", "?", "(")):
-            continue  # a sentence starts with a capital anyway; "(Ireland)" is an aside
+        if not before or (before.endswith((".", "!", "?", "(")) and not _TITLE.search(before)):
+            continue  # a sentence starts with a capital anyway; "(Ireland)" is an aside; "Dr. Okafor" is a name
         prev = _WORD.findall(before[-12:])
         if prev and prev[-1].casefold() in _PLACE_PREP and before.endswith(prev[-1]) \
                 and not _ROUTED_TO.search(before[-40:]):
@@ -426,7 +485,8 @@ def shape(text: str) -> Shape:
     """The structural values of ``text`` (one memory line)."""
     body = _strip(text)
     digits = _DIGIT.search(body) is not None or _TIMES_WORDS.search(body) is not None or \
-        _ONE_PERIOD.search(body) is not None
+        _ONE_PERIOD.search(body) is not None or (_BARE_PERIOD.search(body) is not None and any(
+            _kept_for(m) for m in _BARE_PERIOD.finditer(body)))
     code = frozenset(c.strip().casefold() for c in _CODE.findall(body)) if "`" in body else frozenset()
     keyed = bool(_KEYED.match(body))
     key_stems: frozenset[str] = frozenset()
@@ -462,7 +522,29 @@ def shape(text: str) -> Shape:
     numbers = _numbers(body, key_end, key_stems) if digits else ()
     return Shape(text, code, numbers, regions, addresses, templates, forms, people,
                  lead, sequence,
-                 first, keyed, bool(_REPORT.search(body)), _formats(body), _ordered(body))
+                 first, keyed, bool(_REPORT.search(body)), _formats(body), _ranges(body) if digits else (),
+                 _ordered(body))
+
+
+#: a range of two amounts: "19–21", "2-4 hours", "between 2 and 4", «от 3 до 5» (dates and times are masked first)
+_RANGE = re.compile(r"(?<![\w.,/-])(\d+(?:[.,]\d+)?)\s?[–—-]\s?(\d+(?:[.,]\d+)?)(?![\d.,]*\d)|"
+                    r"\b(?:between|от)\s+(\d+(?:[.,]\d+)?)\s+(?:[^\W\d_]+\s+)?(?:and|и|до)\s+(\d+(?:[.,]\d+)?)",
+                    re.I)
+
+
+def _ranges(body: str) -> tuple[tuple[float, float], ...]:
+    out = []
+    for m in _RANGE.finditer(_NOT_AMOUNT.sub(_blank, body)):
+        lo, hi = _parse_number(m.group(1) or m.group(3)), _parse_number(m.group(2) or m.group(4))
+        if lo is not None and hi is not None and lo < hi:
+            out.append((lo, hi))
+    return tuple(out)
+
+
+def in_range(k: Shape, value: float, k_value: float) -> bool:
+    """The constraint gives ``k_value`` as an end of a range ("keep the house at 19–21°C") and ``value`` lies
+    inside it: a case of the range, not another value."""
+    return any(lo <= value <= hi and k_value in (lo, hi) for lo, hi in k.ranges)
 
 
 #: what separates the items of an ordered list: arrows, "then", «потом», «затем», "followed by", commas, semicolons
@@ -652,25 +734,36 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
     k_values = {measure(n) for n in k.numbers}
     c_stems = stems(c.text) if c.numbers else frozenset()
     k_stems = stems(k.text) if c.numbers else frozenset()
+    c_values = {measure(n) for n in c.numbers if n.unit}
     for cn in c.numbers:
         if c.report:
             continue
         c_dim, c_amount = measure(cn)
         for kn in k.numbers:
+            if kn.unit and measure(kn) in c_values:
+                continue  # the line names the constraint's amount too ("7 days before each 90-day deadline")
             # the word the constraint's number is anchored to, named again beside an amount in a unit
             # (or the word the candidate's amount is anchored to is one the constraint names: «Сессию держим 1 час»
             # against «сессия живёт 20 минут»)
             keyed_again = cn.unit is not None and cn.unit[:2] != "w:" and bool(
                 kn.anchors & c_stems or cn.anchors & k_stems)
-            if not (cn.limit or setting or keyed_again or cn.anchors & kn.anchors) or (kn.limit and not cn.limit):
+            # or each number's word is named by the other line: «заправлять только 95-м» against «заправлять
+            # машину 92-м», «машину» being the constraint's word too
+            crossed = cn.unit is None and kn.unit is None and bool(kn.anchors & c_stems) and bool(
+                cn.anchors & k_stems)
+            if not (cn.limit or setting or keyed_again or crossed or cn.anchors & kn.anchors) or (
+                    kn.limit and not cn.limit):
                 continue  # an amount beside a limit is a case of it (the threshold rule's), not another limit
             if other_thing(c.text, k.text, kn.anchors & (cn.anchors | c_stems)):
                 continue  # "the DB query timeout" is not "the HTTP timeout"
+            if in_range(k, cn.value, kn.value):
+                continue  # 20 beside "19–21": inside the range the constraint gives
             k_dim, k_amount = measure(kn)
             # one dimension (seconds and milliseconds, MB and GB) is one measure, compared after conversion
             same_measure = (c_dim is not None and c_dim == k_dim and (c_dim[:2] != "w:" or kn.anchors
                                                                        & cn.anchors)) \
-                or (bool(cn.anchors & kn.anchors) and (cn.unit is None or kn.unit is None or c_dim == k_dim))
+                or (bool(cn.anchors & kn.anchors) and (cn.unit is None or kn.unit is None or c_dim == k_dim)) \
+                or crossed
             if same_measure and not _same_amount(c_amount, k_amount) and (c_dim, c_amount) not in k_values:
                 return "number", _shown(cn), _shown(kn)
     return None

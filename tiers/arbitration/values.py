@@ -10,7 +10,7 @@ import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
 from .phrasing import agent_act, artifact_modifiers
-from .structure import one_amount, other_thing, shape, stems
+from .structure import _parse_number, in_range, one_amount, other_thing, shape, stems
 
 
 def shared_signs(cc: Clause, kc: Clause) -> list[str]:
@@ -135,8 +135,9 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     continue
                 k_months = {v for s2, v, sg2 in kcl.values if s2 == "MONTH_V" and sg2 > 0}
                 c_months = {v for s2, v, sg2 in ccl.values if s2 == "MONTH_V" and sg2 > 0}
-                if k_months and c_months and not (k_months & c_months):
-                    continue  # "in January: Wednesdays" says nothing about February
+                if k_months and c_months and not (k_months & c_months) and slot != "DATE":
+                    continue  # "in January: Wednesdays" says nothing about February (a date's own month is
+                    # part of the date: "starts Dec 18" against "starts Jan 8" moves the day)
                 if any(mentions_value(c, slot, pv) for pv in pvs):
                     continue
                 if kcl.force == "prohibit" and slot in {"DATE", "TIME", "DAY"}:
@@ -153,6 +154,9 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                 if slot.startswith("NUM:"):
                     if _within_limit(k.text, pvs[0], c.text, val):
                         continue  # an amount within a limit ("1200" beside «до 1500 рублей») is a case of it
+                    cnum, knum = _parse_number(val), _parse_number(pvs[0])
+                    if cnum is not None and knum is not None and in_range(shape(k.text), cnum, knum):
+                        continue  # 20 beside "19–21°C": inside the range the rule gives
                     anchors = frozenset(a for n in shape(k.text).numbers for a in n.anchors)
                     if other_thing(c.text, k.text, anchors & stems(c.text)):
                         continue  # "the DB query timeout" is not "the HTTP timeout"
