@@ -216,13 +216,13 @@ def offers(c: Analysis) -> bool:
 
 def avoided_thing(c: Analysis, cc: Clause, kc: Clause) -> bool:
     """A rule that keeps a thing away ("I'm allergic to tree nuts", «свинину не ем», "I don't fly", "no emoji in
-    anything you write") and a clause that offers, plans or gives that thing, named or as a member of its family
+    anything you write", «без эмодзи в письмах») and a clause that offers, plans or gives that thing, named or as a member of its family
     ("pistachio baklava for dessert", «карбонара с гуанчале», "the 07:15 Ryanair", "end the update with ✅"). One
     thing shared is enough here, where an act needs more overlap: the rule names no act of its own (eating is
     generic), so the thing is all it is about; a rule about a kind of thing ("red-eye flights") is about that kind,
     not its whole family. The line must offer the thing (``offers``): "The `dairy` table
     tracks milk yield", "Sugar Ray tickets arrive Dec 10" only name it. The weighing of the signs still decides."""
-    if kc.force != "prohibit" or cc.force not in {"assert", "oblige", "permit"} or not offers(c):
+    if cc.force not in {"assert", "oblige", "permit"} or not offers(c):
         return False
     lx = lexicon()
     kind = lx.kind
@@ -230,6 +230,7 @@ def avoided_thing(c: Analysis, cc: Clause, kc: Clause) -> bool:
         return False
     heads = {p for y in kc.direct for p in lx.expand(y)}  # "red-eye flights": flight is the head of the kind
     return any(kind.get(x) == "object" and x in kc.direct and cc.signs.get(x, 0) * kc.signs[x] < 0
+               and (kc.force == "prohibit" or (x in kc.local_neg and kc.signs[x] < 0))
                for x in kc.signs if x not in _AUDIENCE and x not in heads)
 
 
@@ -262,7 +263,12 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
         if cc.exception:
             continue
         kc, ov = _best_clause(cc, k, frame)
-        if kc is None or (ov < OVERLAP_MIN and not _nominal_permission(cc, kc) and not avoided_thing(c, cc, kc)):
+        avoid = kc is not None and avoided_thing(c, cc, kc)
+        if kc is not None and ov < OVERLAP_MIN and not avoid and not _nominal_permission(cc, kc):
+            # "coffee black, no sugar": the thing kept away may be in another clause than the best one
+            kc = next((kc2 for kc2 in k.clauses if not kc2.exception and avoided_thing(c, cc, kc2)), None)
+            avoid = kc is not None
+        if kc is None:
             continue
         if c.report and cc.force not in PERMISSIVE and not agent_act(c.text):
             continue  # a report of the environment states a fact; the agent's record of its own act does not
@@ -356,6 +362,8 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
         # A pair of opposites ("HTTP"/"HTTPS", "failing"/"pass") is the core of the claim: it decides alone.
         if ant_dis or ant_agree:
             conflict = ant_dis
+        elif avoid:
+            conflict = True  # the thing kept away, given: what else the two share is where the rule applies
         else:
             conflict = dis > agree + 1e-9
         if conflict:
