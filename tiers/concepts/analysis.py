@@ -261,7 +261,7 @@ def _analyze(prepared: Line) -> Analysis:
                         continue
                     relaxed = True
                 if m == "NEG" or m == "RELAX":
-                    if m == "NEG" and texts[k] in _REINFORCING:
+                    if m == "NEG" and texts[k].startswith(_REINFORCING):
                         reinforced = True  # "I don't fly anymore": a second word of one denial
                     elif m == "NEG" and _cyrillic_first(texts[k]):
                         ru_neg = True  # negative concord: «никогда не», «ничего не» deny once
@@ -442,8 +442,9 @@ _RU_FREE_OF = _lazy(r"(?<![\w-])без(?=(?:глютен|лактоз|орех|�
 #: emoji pictographs (the emoji blocks, the dingbats and miscellaneous symbols, with their variation selector and
 #: skin-tone modifiers): the lexicon knows them only as the word "emoji"
 _PICTOGRAPH = _lazy(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2300-\u23FF][\uFE0F\U0001F3FB-\U0001F3FF]*")
-#: words that only reinforce a denial ("not … anymore"): one denial with another, a denial alone ("I fly no more")
-_REINFORCING = frozenset({"anymore"})
+#: words that only reinforce a denial ("not … anymore", "no dairy — lactose intolerant"): one denial with another,
+#: a denial alone ("I'm lactose intolerant"); Russian ones deny once by negative concord already
+_REINFORCING = ("anymore", "allergic", "allergy", "allergies", "intoleran")
 #: reminder words: a mention when they label the line ("Reminder:", «Напоминание —», "reminder that …")
 _REMINDER_WORDS = ("reminder", "напоминани")
 _LABEL_NEXT = frozenset({":", "—", "–", "-", "(", "that", "что"})

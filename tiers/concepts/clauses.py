@@ -12,6 +12,9 @@ _LIST_NEGATION = frozenset({"no", "without", "никаких", "никакого
                             "избегать", "избегай", "кроме"})
 
 
+#: negations that, right after a dash, open a clause of their own however short ("I'm vegetarian — no meat")
+_DASH_NEGATION = frozenset({"no", "not", "never", "nothing", "не", "нет", "никаких", "никакого", "никакой", "никогда",
+                            "ничего", "без"})
 _LIST_AND = frozenset({"or", "and", "nor", "или", "и", "ни"})
 _LIST_STOP = frozenset({"not", "no", "never", "n't", "не", "нет", "никогда", "is", "are", "was", "were"})
 
@@ -56,8 +59,9 @@ def _split_lists(texts: list[str], kinds: list[str], codes: list[bool],
                 j = i + 1
                 while j < n and not (kinds[j] == "punct" and texts[j] in _DASH_STOP):
                     j += 1
-                if j - i - 1 <= 3:
-                    continue  # "X — Y" with a short Y is a copula («Кэш — Redis»), not a new clause
+                if j - i - 1 <= 3 and not (i + 1 < n and texts[i + 1] in _DASH_NEGATION):
+                    continue  # "X — Y" with a short Y is a copula («Кэш — Redis»), not a new clause; a Y that
+                    # opens with its own negation ("vegetarian — no meat recipes") is one
             if i > start:  # an empty clause is dropped
                 bounds.append((start, i, exception))
             start, exception, in_list = i + 1, False, False
