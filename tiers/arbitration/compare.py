@@ -193,6 +193,47 @@ def elliptical_denial(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     return None
 
 
+#: acts of a rule that do not make it a rule about an act: a rule "no emoji in anything you write" is about emoji
+_THING_RULE_ACTS = frozenset({"USE_TOOL", "CHANGE", "ADD", "WRITE", "SWITCH", "DO", "GET", "GO"})
+
+
+#: a label that opens a line and names what the rest of it is for ("Menu idea for Dec 12:", «На десерт —»)
+_LABEL_OPEN = re.compile(r"^[-*+]?\s*[^:—–.;!?]{1,60}?(?::|\s[—–-])\s", re.U)
+#: who a thing is for or kept from ("no dairy for the kids"): the audience of a rule about a thing, not the thing
+_AUDIENCE = frozenset({"USER_G", "CHILD", "EMPLOYEE", "CLIENT", "MANAGER", "TEAM", "CONTRACTOR", "RECRUITER",
+                       "CAREGIVER", "DOG"})
+_OFFER_MARKERS = frozenset({"HEDGE", "PERMIT", "OBLIGE", "FUTURE_PLAN"})
+_OFFER_CONCEPTS = frozenset({"SUGGEST", "MEAL", "ORDER", "BOOK_V", "LUNCH"})
+
+
+def offers(c: Analysis) -> bool:
+    """The line offers, plans or gives a thing rather than stating a fact about it: a guess or a permission, a
+    plan, an imperative, the agent's record of its act ("Ordered …", «Заказал …»), a suggestion or a meal, or a
+    labelled pick ("Dinner idea: …", «На десерт — …»)."""
+    return bool(c.markers & _OFFER_MARKERS or c.concepts & _OFFER_CONCEPTS) or prescribes(c.text) \
+        or agent_act(c.text) or _LABEL_OPEN.match(c.text) is not None
+
+
+def avoided_thing(c: Analysis, cc: Clause, kc: Clause) -> bool:
+    """A rule that keeps a thing away ("I'm allergic to tree nuts", «свинину не ем», "I don't fly", "no emoji in
+    anything you write", «без эмодзи в письмах») and a clause that offers, plans or gives that thing, named or as a member of its family
+    ("pistachio baklava for dessert", «карбонара с гуанчале», "the 07:15 Ryanair", "end the update with ✅"). One
+    thing shared is enough here, where an act needs more overlap: the rule names no act of its own (eating is
+    generic), so the thing is all it is about; a rule about a kind of thing ("red-eye flights") is about that kind,
+    not its whole family. The line must offer the thing (``offers``): "The `dairy` table
+    tracks milk yield", "Sugar Ray tickets arrive Dec 10" only name it. The weighing of the signs still decides."""
+    if cc.force not in {"assert", "oblige", "permit"} or not offers(c):
+        return False
+    lx = lexicon()
+    kind = lx.kind
+    if any(kind.get(x) == "action" and x not in _THING_RULE_ACTS for x in kc.direct):
+        return False
+    heads = {p for y in kc.direct for p in lx.expand(y)}  # "red-eye flights": flight is the head of the kind
+    return any(kind.get(x) == "object" and x in kc.direct and cc.signs.get(x, 0) * kc.signs[x] < 0
+               and (kc.force == "prohibit" or (x in kc.local_neg and kc.signs[x] < 0))
+               for x in kc.signs if x not in _AUDIENCE and x not in heads)
+
+
 def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """(what the candidate does, detail) when it flips the constraint's polarity, else None. ``frame``: the
     concepts of a DECISION's scope; a clause of the constraint holding nothing else is not compared."""
@@ -222,7 +263,12 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
         if cc.exception:
             continue
         kc, ov = _best_clause(cc, k, frame)
-        if kc is None or (ov < OVERLAP_MIN and not _nominal_permission(cc, kc)):
+        avoid = kc is not None and avoided_thing(c, cc, kc)
+        if kc is not None and ov < OVERLAP_MIN and not avoid and not _nominal_permission(cc, kc):
+            # "coffee black, no sugar": the thing kept away may be in another clause than the best one
+            kc = next((kc2 for kc2 in k.clauses if not kc2.exception and avoided_thing(c, cc, kc2)), None)
+            avoid = kc is not None
+        if kc is None:
             continue
         if c.report and cc.force not in PERMISSIVE and not agent_act(c.text):
             continue  # a report of the environment states a fact; the agent's record of its own act does not
@@ -316,6 +362,8 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
         # A pair of opposites ("HTTP"/"HTTPS", "failing"/"pass") is the core of the claim: it decides alone.
         if ant_dis or ant_agree:
             conflict = ant_dis
+        elif avoid:
+            conflict = True  # the thing kept away, given: what else the two share is where the rule applies
         else:
             conflict = dis > agree + 1e-9
         if conflict:

@@ -94,11 +94,16 @@ _RU_NOT_PARTICIPLE = frozenset("""план плана экран экрана о
 смена смены замена замены время имя семья""".split())
 
 
+#: prepositions that open a Russian place or purpose phrase before the verb («На сайт …», «В конфиг …», «Для биллинга …»)
+_RU_PLACE_PREP = frozenset("на в во для к ко из с со по у за под".split())
+
+
 @functools.lru_cache(maxsize=8192)
 def agent_act(text: str) -> bool:
     """The line records an act done by the writer with no subject of its own ("Booked the flight for …",
     "Turned off 2FA …", «Забронирован рейс …», «Заказал пиццу», «В тесто добавлено …»): the agent's account of
-    what it did, which holds it to the rules it did it under — unlike a report of the environment with its own
+    what it did (also an indefinite-personal «На сайт добавили …»: a place phrase, then a plural past verb with no
+    subject), which holds it to the rules it did it under — unlike a report of the environment with its own
     subject ("CI deployed …", "The standup took 25 minutes"), which states a fact."""
     body = _strip(text)
     body = re.sub(r"^\d{1,2}:\d{2}\s+", "", body)  # a time-stamp prefix of a daily note
@@ -111,5 +116,8 @@ def agent_act(text: str) -> bool:
     if _RU_PAST.fullmatch(w) and not w.endswith(("ся", "сь")):
         return True  # «Заказал …», «Купили …»: a verb first, its subject the writer
     head = body.split()[:5]
+    if w in _RU_PLACE_PREP and any(_RU_PAST.fullmatch(x.casefold()) and x.casefold().endswith("ли")
+                                   for x in head[1:]):
+        return True  # «На сайт добавили …», «В README дописали …»: a place, then a plural verb with no subject
     return any(_RU_SHORT_PARTICIPLE.fullmatch(x.strip(".,;:«»\"'").casefold()) and
                x.strip(".,;:«»\"'").casefold() not in _RU_NOT_PARTICIPLE for x in head)

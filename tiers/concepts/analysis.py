@@ -71,6 +71,10 @@ def _analyze(prepared: Line) -> Analysis:
         norm = clock_hours(norm)
     if "-free" in norm:  # "meat- and fish-free", "gluten-free": without them
         norm = _FREE_OF.sub(lambda m: "free of " + " and ".join(x for x in m.groups() if x), norm)
+    if "без" in norm:  # «безглютеновый», «безлактозное»: without it, as "gluten-free" is
+        norm = _RU_FREE_OF.sub("без ", norm)
+    if not norm.isascii() and _PICTOGRAPH.search(norm):
+        norm = _PICTOGRAPH.sub(" emoji ", norm)  # "end with a ✅", «ставить 👍»: a pictograph is an emoji
     texts, kinds, codes, infos, flags, line_flags = _line_tokens(norm, memos, lx)
     n_tok = len(texts)
     marker_starts, content_starts, lexical_toks, split_cands, value_toks = _token_roles(flags)
@@ -244,6 +248,7 @@ def _analyze(prepared: Line) -> Analysis:
         only_pos: list[int] = []
         markers = cl.markers
         relaxed = False  # "optional, not required": one relaxation said twice denies once
+        reinforced = False
         for k, ms in marker_list:
             if k < s:
                 continue
@@ -256,7 +261,9 @@ def _analyze(prepared: Line) -> Analysis:
                         continue
                     relaxed = True
                 if m == "NEG" or m == "RELAX":
-                    if m == "NEG" and _cyrillic_first(texts[k]):
+                    if m == "NEG" and texts[k].startswith(_REINFORCING):
+                        reinforced = True  # "I don't fly anymore": a second word of one denial
+                    elif m == "NEG" and _cyrillic_first(texts[k]):
                         ru_neg = True  # negative concord: «никогда не», «ничего не» deny once
                     else:
                         neg += 1
@@ -292,7 +299,7 @@ def _analyze(prepared: Line) -> Analysis:
                         j += 1
                 elif m == "ONLY":
                     only_pos.append(k)
-        neg += 1 if ru_neg else 0
+        neg += 1 if ru_neg or (reinforced and not neg) else 0
         base = -1 if neg % 2 else 1
         line_markers |= markers
 
@@ -429,6 +436,15 @@ def _analyze(prepared: Line) -> Analysis:
 
 #: "X-free", "X- and Y-free": free of X (and Y)
 _FREE_OF = _lazy(r"\b(?:([a-z]+)-\s+(?:and|or)\s+)?([a-z]+)-free\b")
+#: «безглютеновый», «безлактозное», «безалкогольное»: a Russian "X-free" adjective of a food family, split into «без»
+#: and the family's adjective (only these stems: «безопасный», «бесплатный» are words of their own)
+_RU_FREE_OF = _lazy(r"(?<![\w-])без(?=(?:глютен|лактоз|орех|алкогол|сахар|мясн|молоч|кофеин|яичн)[а-я]*(?![\w-]))")
+#: emoji pictographs (the emoji blocks, the dingbats and miscellaneous symbols, with their variation selector and
+#: skin-tone modifiers): the lexicon knows them only as the word "emoji"
+_PICTOGRAPH = _lazy(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2300-\u23FF][\uFE0F\U0001F3FB-\U0001F3FF]*")
+#: words that only reinforce a denial ("not … anymore", "no dairy — lactose intolerant"): one denial with another,
+#: a denial alone ("I'm lactose intolerant"); Russian ones deny once by negative concord already
+_REINFORCING = ("anymore", "allergic", "allergy", "allergies", "intoleran")
 #: reminder words: a mention when they label the line ("Reminder:", «Напоминание —», "reminder that …")
 _REMINDER_WORDS = ("reminder", "напоминани")
 _LABEL_NEXT = frozenset({":", "—", "–", "-", "(", "that", "что"})
