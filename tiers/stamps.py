@@ -30,6 +30,7 @@ import unicodedata
 from .record import dataclass
 
 from .errors import StampError
+from .lazy import LazyRe
 from .model import Tier
 
 __all__ = [
@@ -88,7 +89,7 @@ def _escape(scope: str) -> str:
     return "".join(out)
 
 
-_PCT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_PCT = LazyRe(r"(?:%[0-9A-Fa-f]{2})+")
 
 
 def _unescape(text: str) -> str:
@@ -133,8 +134,8 @@ def render_stamp(stamp: Stamp) -> str:
 
 _ID = re.compile(r"[a-z2-7]{4,12}")
 _MAC = re.compile(r"[a-z2-7]{4,16}")
-_OPEN = re.compile(r"<!--[ \t]*cu:")
-_FULL = re.compile(
+_OPEN = LazyRe(r"<!--[ \t]*cu:")
+_FULL = LazyRe(
     r"""<!--[ \t]*cu:
         (?P<tier>[A-Z])
         (?P<id>[a-z2-7]{4,12})
@@ -192,8 +193,8 @@ def parse_stamp(comment: str) -> Stamp:
 # A stamp ends the line; an unterminated one ("<!--cu:D..." to the end) counts as a malformed stamp, but a closed
 # stamp followed by more text ("- Tests fail. <!--cu:..--> Still failing.") is not trailing: the text after it
 # is part of the line's content, never cut off with the stamp.
-_TRAILING = re.compile(r"[ \t]*(<!--[ \t]*cu:(?:(?!-->)[^\n])*-->|<!--[ \t]*cu:(?:(?!-->)[^\n])*)[ \t]*\Z")
-_INNER = re.compile(r"[ \t]*<!--[ \t]*cu:(?:(?!-->)[^\n])*-->")
+_TRAILING = LazyRe(r"[ \t]*(<!--[ \t]*cu:(?:(?!-->)[^\n])*-->|<!--[ \t]*cu:(?:(?!-->)[^\n])*)[ \t]*\Z")
+_INNER = LazyRe(r"[ \t]*<!--[ \t]*cu:(?:(?!-->)[^\n])*-->")
 
 
 def split_stamp(line_text: str) -> tuple[str, Stamp | None, str | None]:

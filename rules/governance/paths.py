@@ -13,8 +13,9 @@ import os
 import posixpath
 import re
 
-from tiers.record import dataclass, field
 from tiers.hostfiles import HOME_PACK_GLOBS, HOST_PACK_GLOBS
+from tiers.lazy import LazyRe
+from tiers.record import dataclass, field
 from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, SELF_GLOBS, glob_match, glob_source, glob_to_regex  # noqa: F401
 
 
@@ -432,7 +433,7 @@ class Env:
         return _secret_path(ref.display if ref.scope != "ws" else (ref.rel or ""))
 
 
-_UNKNOWN_PART = re.compile(r"\$\(…\)|\$\(find\)|\$\{[^}]*\}|\$[A-Za-z_0-9@*#?!$-][A-Za-z_0-9]*|`[^`]*`|\(…\)")
+_UNKNOWN_PART = LazyRe(r"\$\(…\)|\$\(find\)|\$\{[^}]*\}|\$[A-Za-z_0-9@*#?!$-][A-Za-z_0-9]*|`[^`]*`|\(…\)")
 
 
 def is_pattern(text: str) -> bool:
