@@ -63,6 +63,11 @@ class LazyRe:
             self._re = rx
         return rx
 
+    @property
+    def compiled(self) -> bool:
+        """Whether the pattern has been compiled (in this process)."""
+        return self._re is not None
+
     def __getattr__(self, name: str) -> Any:
         # called only for a name without a value: a method before the first use, or an attribute the slots lack
         if name.startswith("__"):
