@@ -9,12 +9,14 @@ from __future__ import annotations
 import functools
 import re
 
+from tiers.lazy import LazyRe
+
 TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 if TYPE_CHECKING:
     from typing import Any
 
 #: an inline suppression comment (rules.suppress reads its kind and arguments)
-DIRECTIVE_RE = re.compile(r"<!--\s*cuticle\s*:\s*(?P<kind>[A-Za-z-]*)(?P<args>[^>]*?)\s*-->")
+DIRECTIVE_RE = LazyRe(r"<!--\s*cuticle\s*:\s*(?P<kind>[A-Za-z-]*)(?P<args>[^>]*?)\s*-->")
 
 
 def parse(data: bytes | str) -> Any:

@@ -23,6 +23,7 @@ from . import lexicon as lx
 from .model import Classification, Tier
 from .text import fold
 from .line import Line, prepare
+from .lazy import LazyRe
 
 __all__ = ["classify", "find_scope"]
 
@@ -284,7 +285,7 @@ def _clause_imperative(f: str):
 
 
 #: The colon that closes a marker phrase ("User said:", "Decided with the user (Nov 3):") and the blanks after it.
-_COLON = re.compile(r"(?:[^:\n]|(?<=\d):(?=\d)){0,60}?:(?!\d)\s*")
+_COLON = LazyRe(r"(?:[^:\n]|(?<=\d):(?=\d)){0,60}?:(?!\d)\s*")
 
 
 def _payload_start(f: str, marker_end: int) -> int:
@@ -310,18 +311,18 @@ def _orig_span(text: str, body: str, scope: str) -> str:
 
 
 # -- scope ----------------------------------------------------------------------------------------------------
-_TOKEN = re.compile(r"\d+(?::\d+)+|\w[\w\-+./'`]*\w|\w|[^\w\s]")
+_TOKEN = LazyRe(r"\d+(?::\d+)+|\w[\w\-+./'`]*\w|\w|[^\w\s]")
 _BREAKS = frozenset(".;!?:()|[]{}-")
 _ARTICLES = frozenset({"the", "a", "an"})
 _RU_CONT = ("а", "я", "ы", "и", "ов", "ев", "ей", "ого", "его", "их", "ых", "ия", "ии", "ой")
 _RU_VERB = ("ет", "ит", "ем", "им", "ют", "ят", "ут", "ат", "ли", "ло", "ть", "ться")
-_NUMERIC = re.compile(r"^[\dvq][\d.x+]*$")
-_SENTENCE_END = re.compile(r"[.;!?]\s")
-_CLOCK = re.compile(r"\d+:\d")
-_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
-_LATIN_NAME = re.compile(r"^[a-z][\w\-.]*$")
+_NUMERIC = LazyRe(r"^[\dvq][\d.x+]*$")
+_SENTENCE_END = LazyRe(r"[.;!?]\s")
+_CLOCK = LazyRe(r"\d+:\d")
+_CYRILLIC = LazyRe(r"[\u0400-\u04ff]")
+_LATIN_NAME = LazyRe(r"^[a-z][\w\-.]*$")
 #: Capitals with a plural "s" ("PRs", "VMs", "MRы" aside) name common things, not a brand: "on PRs" is a place.
-_ACRONYM_PLURAL = re.compile(r"^[A-Z]{2,}s$")
+_ACRONYM_PLURAL = LazyRe(r"^[A-Z]{2,}s$")
 
 
 #: A token is a plain tuple ``(start, end, text, is_word)`` (scope finding makes thousands of them in a lint run).

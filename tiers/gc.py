@@ -26,6 +26,7 @@ from .fsutil import (
     rewrite_file,
     utc_now,
 )
+from .lazy import LazyRe
 from .model import Tier
 from .record import dataclass, field
 
@@ -50,8 +51,8 @@ DEFAULT_TTL = 3
 #: A stamp that can make its line a GC candidate: a HYPOTHESIS with an expiry, a DECISION (its scope may have
 #: ended), or any stamp with a state (see the stamp grammar in tiers.stamps). A file without one is not parsed:
 #: session start runs GC over every memory file.
-_CANDIDATE = re.compile(rb"cu:(?:H[a-z2-7]{4,12}@[0-9]{1,12}~|C[a-z2-7]{4,12}@|"
-                        rb"[A-Z][a-z2-7]{4,12}@[0-9]{1,12}(?:~[0-9]{1,12})?!)")
+_CANDIDATE = LazyRe(rb"cu:(?:H[a-z2-7]{4,12}@[0-9]{1,12}~|C[a-z2-7]{4,12}@|"
+                    rb"[A-Z][a-z2-7]{4,12}@[0-9]{1,12}(?:~[0-9]{1,12})?!)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from .lazy import LazyRe
+
 #: workspace-relative globs of the agent, command and skill files (lowercase, matched case-insensitively)
 HOST_PACK_GLOBS: tuple[str, ...] = (
     ".claude/agents/**", ".claude/commands/**", ".claude/skills/**",
@@ -38,11 +40,11 @@ HOME_PACK_GLOBS: tuple[str, ...] = tuple("~/" + g for g in HOST_PACK_GLOBS if no
 CONTROL_KEYS: tuple[str, ...] = ("hooks", "allowedtools", "permissionmode", "mcpservers", "permissions")
 
 #: a YAML key at the start of a line: indented, a list item, a complex key (`? key`), quoted; a bare word counts too
-_KEY = re.compile(r"""^(?P<indent>[ \t]*)(?:-[ \t]+)?(?:\?[ \t]+)?["']?(?P<key>[A-Za-z][\w-]*)["']?[ \t]*(?::|$)""",
-                  re.M)
-_FLOW_KEY = re.compile(r"""[{,][ \t]*["']?(?P<key>[A-Za-z][\w-]*)["']?[ \t]*:""")
+_KEY = LazyRe(r"""^(?P<indent>[ \t]*)(?:-[ \t]+)?(?:\?[ \t]+)?["']?(?P<key>[A-Za-z][\w-]*)["']?[ \t]*(?::|$)""",
+              re.M)
+_FLOW_KEY = LazyRe(r"""[{,][ \t]*["']?(?P<key>[A-Za-z][\w-]*)["']?[ \t]*:""")
 #: shell commands run when the file is loaded: Claude Code's !`cmd`, Gemini CLI's !{cmd}
-_INLINE_SHELL = re.compile(r"!`[^`\n]*`|!\{[^}]*\}")
+_INLINE_SHELL = LazyRe(r"!`[^`\n]*`|!\{[^}]*\}")
 
 
 def is_pack_path(rel: str) -> bool:

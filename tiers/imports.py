@@ -14,12 +14,14 @@ import os
 import re
 from pathlib import Path
 
+from .lazy import LazyRe
+
 #: the instruction files whose ``@`` lines the hosts follow (when they are memory files of the workspace)
 IMPORTERS: tuple[str, ...] = ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md", "GEMINI.md", "AGENTS.md")
 MAX_HOPS = 5
-_IMPORT = re.compile(r"(?<![\w`@])@((?:~/|\.{1,2}/|/)?[\w.\-]+(?:/[\w.\-]+)*)")
-_FENCE = re.compile(r"^[ \t]{0,3}(?:`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"`+[^`]*`+")
+_IMPORT = LazyRe(r"(?<![\w`@])@((?:~/|\.{1,2}/|/)?[\w.\-]+(?:/[\w.\-]+)*)")
+_FENCE = LazyRe(r"^[ \t]{0,3}(?:`{3,}|~{3,})")
+_CODE_SPAN = LazyRe(r"`+[^`]*`+")
 
 _MEMO: dict[tuple, tuple[frozenset[str], tuple]] = {}
 

@@ -328,6 +328,13 @@ def _pattern(ci: int, idx: int) -> re.Pattern[str]:
         raise LexiconError(f"markers/{entry.lang}.txt: [{CATEGORIES[ci]}] {entry.phrase!r}: {exc}") from None
 
 
+#: the longest word prefix the required-word check compares (the marker files' longest is 15 characters). A longer
+#: required prefix is cut to it: a run that starts with the prefix starts with its cut, so the check stays a
+#: necessary condition, and a line's heads stay linear in its length without reading every phrase of the lexicon
+#: first (each hook call is a fresh process and checks a few lines)
+_HEAD_CAP = 16
+
+
 @functools.cache
 def _required(ci: int, idx: int) -> tuple[tuple[str, ...], ...]:
     """What every match of a phrase leaves in the line, so a line without it is never matched against the phrase
@@ -369,24 +376,16 @@ def _required(ci: int, idx: int) -> tuple[tuple[str, ...], ...]:
             run = _WORD_RUN.match(alt[:-1] if alt.endswith("*") and len(alt) > 1 else alt)
             if run is None:
                 break
-            prefixes.append(run.group())
+            prefixes.append(run.group()[:_HEAD_CAP])
         else:
             out.append(tuple(prefixes))
     return tuple(out)
 
 
-@functools.cache
-def _longest_required() -> int:
-    """The length of the longest prefix :func:`_required` gives for any phrase: no longer head is ever asked."""
-    return max((len(p) for ci, c in enumerate(CATEGORIES) for idx in range(len(entries(c)))
-                for prefixes in _required(ci, idx) for p in prefixes), default=0)
-
-
 def _heads(folded: str) -> frozenset[str]:
-    """Every prefix of every ``\\w`` run of ``folded`` up to the longest required prefix (a run of any length
-    gives a bounded number): a run starts with ``p`` iff ``p`` is one of them."""
-    cap = _longest_required()
-    return frozenset(w[:i] for w in set(_WORD_RUN.findall(folded)) for i in range(1, min(len(w), cap) + 1))
+    """Every prefix of every ``\\w`` run of ``folded`` up to ``_HEAD_CAP`` characters (a run of any length gives a
+    bounded number): a run starts with ``p`` (of at most that length) iff ``p`` is one of them."""
+    return frozenset(w[:i] for w in set(_WORD_RUN.findall(folded)) for i in range(1, min(len(w), _HEAD_CAP) + 1))
 
 
 def _may_match(ci: int, idx: int, heads: frozenset[str]) -> bool:

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from .record import dataclass, field
 
 from .errors import ParseError, UsageError
+from .lazy import LazyRe
 from .stamps import Stamp, split_stamp
 from .text import strip_markup
 
@@ -34,7 +35,7 @@ __all__ = ["KINDS", "Document", "Line", "memory_lines", "parse_document", "prose
 KINDS = ("memory", "heading", "fence", "html", "frontmatter", "table", "blank", "other")
 
 BOM = b"\xef\xbb\xbf"
-_LINE = re.compile(r"([^\r\n]*)(\r\n|\n|\r|\Z)")
+_LINE = LazyRe(r"([^\r\n]*)(\r\n|\n|\r|\Z)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,12 +157,12 @@ def parse_document(data: bytes | bytearray | memoryview | str) -> Document:
     return _parse_text(text, bom=bom, encoding=encoding)
 
 
-_HEADING_MARKS = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t]+|$)|[ \t]+#+[ \t]*$")
-_SETEXT = re.compile(r"[ \t]{0,3}(?:=+|-+)[ \t]*")
-_FENCE_MARK = re.compile(r"[ \t]*(?:`{3,}|~{3,})[^`]*")
-_TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)*[ \t]*:?-+:?[ \t]*\|?[ \t]*")
-_TAG = re.compile(r"<!--|-->|</?[A-Za-z][^<>]*>|<!\[CDATA\[|\]\]>")
-_FM_KEY = re.compile(r"[ \t]*-?[ \t]*[\w.-]+[ \t]*:[ \t]*")
+_HEADING_MARKS = LazyRe(r"^[ \t]{0,3}#{1,6}(?:[ \t]+|$)|[ \t]+#+[ \t]*$")
+_SETEXT = LazyRe(r"[ \t]{0,3}(?:=+|-+)[ \t]*")
+_FENCE_MARK = LazyRe(r"[ \t]*(?:`{3,}|~{3,})[^`]*")
+_TABLE_RULE = LazyRe(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)*[ \t]*:?-+:?[ \t]*\|?[ \t]*")
+_TAG = LazyRe(r"<!--|-->|</?[A-Za-z][^<>]*>|<!\[CDATA\[|\]\]>")
+_FM_KEY = LazyRe(r"[ \t]*-?[ \t]*[\w.-]+[ \t]*:[ \t]*")
 
 
 def prose_text(line: Line) -> str:
@@ -199,8 +200,8 @@ def prose_text(line: Line) -> str:
 
 #: one pass over the inline markup a reader does not see: a backslash escape (kept: its character), a character
 #: reference (decoded), an HTML comment or tag, the marks of code spans, emphasis and strikethrough (dropped)
-_INLINE = re.compile(r"\\(?P<esc>[!-/:-@\[-`{-~])|(?P<ref>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
-                     r"|<!--.*?-->|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|`+|\*+|~~", re.DOTALL)
+_INLINE = LazyRe(r"\\(?P<esc>[!-/:-@\[-`{-~])|(?P<ref>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
+                 r"|<!--.*?-->|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|`+|\*+|~~", re.DOTALL)
 
 
 def _inline(m: re.Match) -> str:
@@ -298,10 +299,10 @@ _SIMPLE_HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
 _SIMPLE_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)]) {1,4}(?=\S)")
 _RISKY_START = frozenset("#><|=_*-+:[\\ \t\u00a0")
 _DIGIT_MARKER = re.compile(r"\d{1,9}[.)]")
-_BOX = re.compile(r"\[[ xX]\] ")
+_BOX = LazyRe(r"\[[ xX]\] ")
 #: strong emphasis opening a line ("**Name:** Alex", "__init__ runs twice"): paragraph text, never a list item or a
 #: thematic break (those need a space or a third "*"/"_" after the first), and common in USER.md-style files
-_STRONG = re.compile(r"(?:\*\*|__)[^\s*_]")
+_STRONG = LazyRe(r"(?:\*\*|__)[^\s*_]")
 
 
 def _fast_kinds(texts: list[str]) -> list[str] | None:

@@ -30,6 +30,7 @@ import unicodedata
 from .record import dataclass
 
 from .errors import StampError
+from .lazy import LazyRe
 from .model import Tier
 
 __all__ = [
@@ -88,7 +89,7 @@ def _escape(scope: str) -> str:
     return "".join(out)
 
 
-_PCT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_PCT = LazyRe(r"(?:%[0-9A-Fa-f]{2})+")
 
 
 def _unescape(text: str) -> str:
@@ -133,8 +134,8 @@ def render_stamp(stamp: Stamp) -> str:
 
 _ID = re.compile(r"[a-z2-7]{4,12}")
 _MAC = re.compile(r"[a-z2-7]{4,16}")
-_OPEN = re.compile(r"<!--[ \t]*cu:")
-_FULL = re.compile(
+_OPEN = LazyRe(r"<!--[ \t]*cu:")
+_FULL = LazyRe(
     r"""<!--[ \t]*cu:
         (?P<tier>[A-Z])
         (?P<id>[a-z2-7]{4,12})
@@ -194,8 +195,8 @@ def parse_stamp(comment: str) -> Stamp:
 # is part of the line's content, never cut off with the stamp. Both patterns start only where a run of blanks
 # starts ((?<![ \t])): a match inside the run would also match from its start, and trying every blank of a long
 # run before a "<!--" that is no stamp costs the square of its length.
-_TRAILING = re.compile(r"(?<![ \t])[ \t]*(<!--[ \t]*cu:(?:(?!-->)[^\n])*-->|<!--[ \t]*cu:(?:(?!-->)[^\n])*)[ \t]*\Z")
-_INNER = re.compile(r"(?<![ \t])[ \t]*<!--[ \t]*cu:(?:(?!-->)[^\n])*-->")
+_TRAILING = LazyRe(r"(?<![ \t])[ \t]*(<!--[ \t]*cu:(?:(?!-->)[^\n])*-->|<!--[ \t]*cu:(?:(?!-->)[^\n])*)[ \t]*\Z")
+_INNER = LazyRe(r"(?<![ \t])[ \t]*<!--[ \t]*cu:(?:(?!-->)[^\n])*-->")
 
 
 def split_stamp(line_text: str) -> tuple[str, Stamp | None, str | None]:

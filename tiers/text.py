@@ -11,6 +11,8 @@ import functools
 import re
 import unicodedata
 
+from .lazy import LazyRe
+
 
 __all__ = ["WORD", "fold", "normalize", "normalize_nfc", "split_markup", "strip_markup", "words"]
 
@@ -75,7 +77,7 @@ def normalize_nfc(nfc: str) -> str:
     return " ".join(fold(nfc).casefold().replace("ё", "е").split())
 
 
-WORD = re.compile(r"\w+(?:['’]\w+)*")
+WORD = LazyRe(r"\w+(?:['’]\w+)*")
 
 
 def words(text: str) -> list[str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from .discover import CONFIG_NAME, KEY_NAME, STATE_DIR, installed_root, is_installed  # noqa: F401 - re-exported
 from .errors import ConfigError, WorkspaceError
 from .fsutil import atomic_write, file_lock
+from .lazy import LazyRe
 
 TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 if TYPE_CHECKING:
@@ -57,13 +58,77 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
 
 def glob_match(rel_path: str, patterns: tuple[str, ...] | list[str]) -> bool:
     """True when the workspace-relative POSIX path matches any of the globs."""
-    for p in patterns:
-        if "*" not in p and "?" not in p:  # a glob without a wildcard is a path (most memory globs): no regex
-            if rel_path == p:
-                return True
-        elif glob_to_regex(p).match(rel_path):
+    return glob_set(tuple(patterns)).match(rel_path)
+
+
+@functools.lru_cache(maxsize=256)
+def glob_set(globs: tuple[str, ...]) -> GlobSet:
+    """The :class:`GlobSet` of ``globs`` (one per tuple of globs and process)."""
+    return GlobSet(globs)
+
+
+class GlobSet:
+    """Globs matched as one: a path is in the set when any glob matches it (:func:`glob_source`).
+
+    The globs without a wildcard are a set of paths (most memory globs). The others are one alternation, compiled
+    the first time a path holds some wildcard glob's literal runs (in order, the first at the start and the last
+    at the end: what every match of the glob holds). So a cold hook call that asks about a memory file or an
+    ordinary path compiles nothing, and compiling is the expensive part of a cold call; once compiled, the regex
+    alone answers (the literal test only ever spares a compile, never changes an answer)."""
+
+    __slots__ = ("globs", "paths", "_runs", "_regex")
+
+    def __init__(self, globs: tuple[str, ...]) -> None:
+        self.globs = globs
+        wild = [g for g in dict.fromkeys(globs) if "*" in g or "?" in g]
+        self.paths = frozenset(g for g in globs if "*" not in g and "?" not in g)
+        self._runs = tuple(_literal_runs(g) for g in wild)
+        self._regex = LazyRe("|".join(f"(?:{glob_source(g)})" for g in wild)) if wild else None
+
+    def match(self, path: str) -> bool:
+        if path in self.paths:
             return True
-    return False
+        rx = self._regex
+        if rx is None:
+            return False
+        if not rx.compiled and not any(_holds_runs(path, runs) for runs in self._runs):
+            return False
+        return rx.match(path) is not None
+
+
+def _literal_runs(glob: str) -> tuple[str, ...]:
+    """The literal runs of a glob between its wildcards (``**/``, ``**``, ``*``, ``?``, as :func:`glob_source`
+    reads them): ``memory/**/*.md`` -> ``("memory/", "", ".md")``."""
+    runs: list[str] = []
+    current: list[str] = []
+    i = 0
+    while i < len(glob):
+        if glob.startswith("**", i):
+            i += 3 if glob.startswith("**/", i) else 2  # `**/` may match nothing: its slash is not required
+        elif glob[i] in "*?":
+            i += 1
+        else:
+            current.append(glob[i])
+            i += 1
+            continue
+        runs.append("".join(current))
+        current = []
+    runs.append("".join(current))
+    return tuple(runs)
+
+
+def _holds_runs(path: str, runs: tuple[str, ...]) -> bool:
+    """``path`` starts with the first run, ends with the last, and holds the others in order between them."""
+    first, last = runs[0], runs[-1]
+    if not path.startswith(first):
+        return False
+    pos = len(first)
+    for run in runs[1:-1]:
+        pos = path.find(run, pos)
+        if pos < 0:
+            return False
+        pos += len(run)
+    return len(path) - len(last) >= pos and path.endswith(last)
 
 
 #: Paths inside a workspace that only the user changes: cuticle's state (a `.cuticle/` at any depth: a nested one

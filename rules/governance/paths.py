@@ -13,9 +13,10 @@ import os
 import posixpath
 import re
 
-from tiers.record import dataclass, field
 from tiers.hostfiles import HOME_PACK_GLOBS, HOST_PACK_GLOBS
-from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, SELF_GLOBS, glob_match, glob_source, glob_to_regex  # noqa: F401
+from tiers.lazy import LazyRe
+from tiers.record import dataclass, field
+from tiers.workspace import DEFAULT_GUARDED, DEFAULT_MEMORY_GLOBS, SELF_GLOBS, GlobSet, glob_match, glob_set, glob_source, glob_to_regex  # noqa: F401
 
 
 #: host hook settings, MCP server lists and cuticle's own files, relative to the workspace: one set with the gate's
@@ -432,7 +433,7 @@ class Env:
         return _secret_path(ref.display if ref.scope != "ws" else (ref.rel or ""))
 
 
-_UNKNOWN_PART = re.compile(r"\$\(…\)|\$\(find\)|\$\{[^}]*\}|\$[A-Za-z_0-9@*#?!$-][A-Za-z_0-9]*|`[^`]*`|\(…\)")
+_UNKNOWN_PART = LazyRe(r"\$\(…\)|\$\(find\)|\$\{[^}]*\}|\$[A-Za-z_0-9@*#?!$-][A-Za-z_0-9]*|`[^`]*`|\(…\)")
 
 
 def is_pattern(text: str) -> bool:
@@ -547,17 +548,17 @@ def _secret_path(path: str) -> bool:
     return low != path and _match(low, SECRET_GLOBS)  # an all-lowercase path was just tried
 
 
-@functools.lru_cache(maxsize=128)
-def _combined(globs: tuple[str, ...]):
-    """One compiled alternation for a set of globs (one regex match instead of one per glob)."""
-    return re.compile("|".join(f"(?:{glob_source(g)})" for g in globs) or r"(?!)")
+def _combined(globs: tuple[str, ...]) -> GlobSet:
+    """A set of globs matched as one (``tiers.workspace.GlobSet``: a path set, and one alternation compiled when a
+    path could match a wildcard glob)."""
+    return glob_set(globs)
 
 
 def _match(path: str, globs: tuple[str, ...]) -> bool:
     # a glob character (one substring test each: a set's isdisjoint(path) would look up every character)
     if "*" in path or "?" in path or "[" in path:
         return any(_glob_overlap(path, g) for g in globs)
-    return _combined(globs).match(path) is not None
+    return _combined(globs).match(path)
 
 
 def _contains(path: str, globs: tuple[str, ...]) -> bool:
@@ -595,9 +596,9 @@ def _glob_overlap(pattern_path: str, glob: str) -> bool:
 
 def glob_in(path: str, globs: tuple[str, ...]) -> bool:
     """Path (or any of its ancestors) matches one of the globs: ``build/x/y`` is in ``build``."""
-    match = _combined(tuple(globs)).match  # glob_match (any glob matches) as one regex per ancestor
+    match = _combined(tuple(globs)).match  # glob_match (any glob matches) once per ancestor
     parts = path.split("/")
     for i in range(len(parts), 0, -1):
-        if match("/".join(parts[:i])) is not None:
+        if match("/".join(parts[:i])):
             return True
     return False

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tiers.errors import ConfigError
 from tiers.record import dataclass, field
-from tiers.workspace import glob_match, glob_source, glob_to_regex
+from tiers.workspace import glob_match, glob_set, glob_source, glob_to_regex
 
 from .analyze import INVARIANTS, TYPES, Effect, Options
 from .canon import _sha256  # hashlib's SHA-256, imported once in canon
@@ -203,13 +203,14 @@ class _Globs:
             paths: list[str] = []
             for g in self.globs:
                 if "/" not in g.rstrip("/"):
-                    bases.append(glob_source(g.rstrip("/")))
+                    bases.append(g.rstrip("/"))
                 else:
-                    paths.append(glob_source(g))
-                    paths.append(glob_source(g.rstrip("/") + "/**"))
-            self._path = (_alternation(bases), _alternation(paths))
+                    paths.append(g)
+                    paths.append(g.rstrip("/") + "/**")
+            # sets of globs: a regex is compiled only when a path could match one of its wildcard globs
+            self._path = (glob_set(tuple(bases)), glob_set(tuple(paths)))
         pb, pp = self._path
-        return (pb is not None and bool(pb(base))) or (pp is not None and bool(pp(target)))
+        return pb.match(base) or pp.match(target)
 
     def host_hit(self, low: str) -> bool:
         """Some glob matches the (lower-cased) host ``low``."""

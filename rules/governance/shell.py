@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import re
 
+from tiers.lazy import LazyRe
 from tiers.record import dataclass, field
-
-from ._lazy import LazyRe
 
 #: deepest nesting of substitutions/groups we follow; deeper input is kept as text (and treated as opaque)
 MAX_DEPTH = 48
@@ -39,7 +38,7 @@ _LIST_SPECIAL = frozenset("\n;)&|}")
 _KEYWORD_START = frozenset("{[iwufsc")
 _WORD_BREAK = frozenset(" \t\r\f\v;&|<>()\n")
 _PLAIN = re.compile(r"[^\s;&|<>()'\"\\$`]+")
-_BARE = re.compile(r"[^\s;&|<>()'\"\\$`]*")
+_BARE = LazyRe(r"[^\s;&|<>()'\"\\$`]*")
 #: a run of characters that mean nothing special inside double quotes / inside backticks
 _DQ_RUN = LazyRe(r'[^"\\$`]+')
 _BACKTICK_RUN = LazyRe(r"[^`\\]+")

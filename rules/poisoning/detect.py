@@ -8,6 +8,7 @@ import re
 import unicodedata
 
 from tiers.record import dataclass
+from tiers.lazy import LazyRe
 
 from ..unicode import reveal
 
@@ -102,9 +103,9 @@ _TO_LATIN = str.maketrans({"а": "a", "с": "c", "е": "e", "һ": "h", "і": "i"
 _TO_CYRILLIC = str.maketrans({"a": "а", "c": "с", "e": "е", "o": "о", "p": "р", "x": "х", "y": "у", "k": "к",
                               "b": "ь", "m": "м", "h": "н", "t": "т"})
 _LATIN = frozenset("abcdefghijklmnopqrstuvwxyz")
-_SCRIPT_SEAM = re.compile(r"[a-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u04ff][a-z]")
+_SCRIPT_SEAM = LazyRe(r"[a-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u04ff][a-z]")
 #: A word with a Latin letter next to a Cyrillic or Greek one (every word mixing the scripts has such a pair).
-_MIXED_WORD = re.compile(r"\w*(?:[a-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u04ff][a-z])\w*")
+_MIXED_WORD = LazyRe(r"\w*(?:[a-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u04ff][a-z])\w*")
 
 
 def _fold_mixed_script(text: str) -> str:
@@ -331,7 +332,7 @@ def _scan_plain(text: str) -> list[Signal]:
     return out
 
 
-_SERVICE_SECRET = re.compile(r"\b([a-z0-9]{3,})[_ -](?:api[_ -])?(?:token|key|secret)s?\b")
+_SERVICE_SECRET = LazyRe(r"\b([a-z0-9]{3,})[_ -](?:api[_ -])?(?:token|key|secret)s?\b")
 
 
 def _own_service(sent: str) -> bool:
@@ -379,7 +380,7 @@ def _secret_in_request(text: str) -> list[Signal]:
 
 
 #: A topic named after rules ("the rules about commit style"): those rules, not memory as a whole.
-_TOPIC = re.compile(r"\b(?:about|regarding|concerning|on the topic of)\b|(?<!\w)(?:про|насчет|по поводу|касательно)(?!\w)")
+_TOPIC = LazyRe(r"\b(?:about|regarding|concerning|on the topic of)\b|(?<!\w)(?:про|насчет|по поводу|касательно)(?!\w)")
 
 _FAMILY_GROUPS = frozenset(g for g, _, _ in FAMILIES)
 
@@ -426,7 +427,7 @@ def _outside_wins(sent: str, off: int) -> Signal | None:
 
 #: "from X" right before a place makes it the source; a destination word after "from" ("из конфигов в телеграм")
 #: makes it the destination again: the nearest preposition decides.
-_FROM_BEFORE = re.compile(r"(?:\bfrom|(?<!\w)(?:из|от))\s+(?:(?!(?:to|into|onto|в|во|на|к)\s)\S+\s+){0,2}$")
+_FROM_BEFORE = LazyRe(r"(?:\bfrom|(?<!\w)(?:из|от))\s+(?:(?!(?:to|into|onto|в|во|на|к)\s)\S+\s+){0,2}$")
 
 
 def _has_target(sent: str) -> bool:
@@ -508,18 +509,18 @@ def _general_frames(text: str, facts: _Facts) -> list[Signal]:
 
 
 #: Markdown links and images: the URL between the parentheses.
-_LINK = re.compile(r"!?\[[^\]\n]{0,200}\]\(\s*<?((?:\{\{[^}\n]{0,80}\}\}|[^)\s>])+)")  # a {{placeholder}} may hold spaces
+_LINK = LazyRe(r"!?\[[^\]\n]{0,200}\]\(\s*<?((?:\{\{[^}\n]{0,80}\}\}|[^)\s>])+)")  # a {{placeholder}} may hold spaces
 #: Schemes that run code or carry a document instead of pointing somewhere.
-_ACTIVE_SCHEME = re.compile(r"(?:javascript|vbscript|data)\s*:", re.IGNORECASE)
+_ACTIVE_SCHEME = LazyRe(r"(?:javascript|vbscript|data)\s*:", re.IGNORECASE)
 #: A template placeholder in a URL that names something private: the agent fills it in when it renders the link.
-_PLACEHOLDER = re.compile(r"(?:\{\{[^}]{0,60}\}\}|\$\{[^}]{0,60}\}|\$\([^)]{0,60}\)|%[a-z_]{2,30}%|<[a-z_ ]{2,30}>)")
-_PRIVATE = re.compile(r"env|key|token|secret|pass|cookie|session|ssh|credential|user|memory|history|conversation|"
-                      r"chat|prompt|email|contact|ключ|токен|парол|секрет|пользовател|памят")
+_PLACEHOLDER = LazyRe(r"(?:\{\{[^}]{0,60}\}\}|\$\{[^}]{0,60}\}|\$\([^)]{0,60}\)|%[a-z_]{2,30}%|<[a-z_ ]{2,30}>)")
+_PRIVATE = LazyRe(r"env|key|token|secret|pass|cookie|session|ssh|credential|user|memory|history|conversation|"
+                  r"chat|prompt|email|contact|ключ|токен|парол|секрет|пользовател|памят")
 
 
 #: A single-brace placeholder ({GITHUB_TOKEN}) counts only when it names a secret: {owner}/{repo} are URL templates.
-_BARE_PLACEHOLDER = re.compile(r"(?<!\{)\{[a-z_][\w.-]{1,60}\}(?!\})")
-_SECRET_NAME = re.compile(r"token|key|secret|pass|cookie|credential|session|env")
+_BARE_PLACEHOLDER = LazyRe(r"(?<!\{)\{[a-z_][\w.-]{1,60}\}(?!\})")
+_SECRET_NAME = LazyRe(r"token|key|secret|pass|cookie|credential|session|env")
 
 
 def _link_payloads(text: str) -> list[Signal]:

@@ -32,11 +32,13 @@ from __future__ import annotations
 import functools
 import re
 
+from tiers.lazy import LazyRe
+
 from .patterns import NEG_EN, NEG_RU, _aux
 
 #: a negation of the act ("stop" is left out: "the user's requests to stop" negate nothing)
-_NEG = re.compile(NEG_EN.replace("|stop)", ")") + r"|\bnot\b|" + NEG_RU)
-_CLAUSE_CUT = re.compile(r"[,.;:!?()—–]")
+_NEG = LazyRe(NEG_EN.replace("|stop)", ")") + r"|\bnot\b|" + NEG_RU)
+_CLAUSE_CUT = LazyRe(r"[,.;:!?()—–]")
 
 
 

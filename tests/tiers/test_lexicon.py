@@ -167,6 +167,14 @@ def test_the_heads_of_a_line_are_the_prefixes_of_its_word_runs_and_nothing_else(
     assert lx._heads("") == frozenset() and lx._heads(" ,. ") == frozenset()
 
 
+def test_a_long_word_gives_a_bounded_number_of_heads_and_a_long_required_word_is_compared_by_its_start() -> None:
+    word = "x" * 5000
+    assert lx._heads(word) == {word[:i] for i in range(1, lx._HEAD_CAP + 1)}  # linear in the line, not quadratic
+    required = [p for ci, idx in _PHRASES for prefixes in lx._required(ci, idx) for p in prefixes]
+    assert required and max(map(len, required)) <= lx._HEAD_CAP  # a longer one is cut: still a necessary condition
+    assert "internationaliza" in lx._heads("internationalization")
+
+
 def test_the_required_word_check_skips_a_phrase_whose_words_are_absent() -> None:
     (ci, idx), = [(ci, idx) for ci, idx in _PHRASES if lx.entries(lx.CATEGORIES[ci])[idx].phrase
                   == "the? user|human signed off"]

@@ -6,6 +6,7 @@ import functools
 import re
 
 from ..concepts import Analysis, analyze, lexicon
+from ..lazy import LazyRe
 from ..model import Tier
 from ..line import Line, prepare
 from .index import RELATED_MIN, ConstraintIndex
@@ -134,15 +135,15 @@ def _moved_from() -> re.Pattern[str]:
 
 #: a question ("Should we deploy on Friday?", «Можно ли выкатить в пятницу?»): a sentence ending in "?" that asks
 #: by its form (an interrogative or auxiliary first, or «ли»); "Friday deploys are fine?" is a claim with a "?"
-_QUESTION_SENTENCE = re.compile(
+_QUESTION_SENTENCE = LazyRe(
     r"(?:^|(?<=[.!?;]))\s*(?:(?:should|shall|can|could|may|might|must|is|are|was|were|do|does|did|will|would|have|has|"
     r"what|when|where|who|whom|which|why|how|whether|кто|что|когда|где|куда|почему|зачем|как|какой|какая|какие|"
     r"сколько|разве|неужели)\b[^.!?;]*|[^.!?;]*\bли\b[^.!?;]*)\?", re.I)
 #: «за выходные», «за пятницу»: the period a report or a sum covers, not when the act happens
-_COVERS = re.compile(r"(?<![\w-])за\s+(?:эти\s+|прошл\w+\s+)?(?:выходн\w+|понедельник|вторник|сред[уы]|четверг|"
-                     r"пятниц[уы]|суббот[уы]|воскресень[ея])(?![\w-])", re.I)
+_COVERS = LazyRe(r"(?<![\w-])за\s+(?:эти\s+|прошл\w+\s+)?(?:выходн\w+|понедельник|вторник|сред[уы]|четверг|"
+                 r"пятниц[уы]|суббот[уы]|воскресень[ея])(?![\w-])", re.I)
 #: the answer that opens a reply to the question before it ("No, deploy it on Friday")
-_ANSWER = re.compile(r"^(?:yes|no|nope|yeah|да|нет)\s*[,.!:—–-]\s*", re.I)
+_ANSWER = LazyRe(r"^(?:yes|no|nope|yeah|да|нет)\s*[,.!:—–-]\s*", re.I)
 
 
 def claims(text: str) -> str:

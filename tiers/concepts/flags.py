@@ -4,7 +4,9 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 
-from .patterns import _LazyStd, _plain
+from tiers.lazy import LazyRe
+
+from .patterns import _plain
 from .scan import _scan_entry
 from .tokens import _CLOSING, _PUNCT_TEXTS, _chunk_tokens, _clock_tokens, _tokens
 from .words import (
@@ -159,9 +161,9 @@ _SPLIT_ROLE = _F_SPLIT | _F_BOUND
 _VALUE_ROLE = _F_VALUE | _K_VALUE_KIND
 _MONTH_OR_UTC = _F_MON_ANY | _F_UTC
 # Substring tests as one alternation of literals each (the same answer as ``any(w in t for w in words)``).
-_HAS_CITY_NEED = _LazyStd("|".join(_CITY_TIME_NEEDS))
-_HAS_MON_EN = _LazyStd("|".join(k for k in _MONTHS if k.isascii()))
-_HAS_MON_ANY = _LazyStd("|".join(_MONTHS))
+_HAS_CITY_NEED = LazyRe("|".join(_CITY_TIME_NEEDS))
+_HAS_MON_EN = LazyRe("|".join(k for k in _MONTHS if k.isascii()))
+_HAS_MON_ANY = LazyRe("|".join(_MONTHS))
 
 
 _DATE_LETTERS = str.maketrans({"д": "d", "м": "m", "г": "y"})

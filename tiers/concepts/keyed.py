@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .patterns import _LazyStd, _lazy
+from tiers.lazy import LazyRe
+
+from .patterns import _lazy
 from .scan import _scan
 from .tables import lexicon
 from .tokens import tokenize
@@ -31,7 +33,7 @@ _PROVENANCE_WORDS = ("user", "пользовател", "decided", "agreed", "р�
                      "decision")
 #: The last _KEYED pattern: "label: value", "label = value", "label — value".
 _LABEL_VALUE = _KEYED[3]
-_SEPARATOR = _LazyStd("[:=\u2014\u2013]")
+_SEPARATOR = LazyRe("[:=\u2014\u2013]")
 
 
 def _may_be_provenance_label(text: str) -> bool:

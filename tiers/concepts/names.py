@@ -43,8 +43,8 @@ _PROPER_RE: tuple | None = None
 def _proper_re() -> tuple:
     """The `re` forms of _proper_words' patterns (for a plain line), compiled once."""
     global _PROPER_RE
-    _PROPER_RE = (_FIRST_WORD.on(True), _CAPITAL.on(True), _LAST_WORD_REVERSED.on(True), _SENTENCE_END.on(True),
-                  _QUOTED.on(True))
+    _PROPER_RE = (_FIRST_WORD.on(), _CAPITAL.on(), _LAST_WORD_REVERSED.on(), _SENTENCE_END.on(),
+                  _QUOTED.on())
     return _PROPER_RE
 
 

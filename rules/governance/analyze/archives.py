@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from .._lazy import LazyRe
+from tiers.lazy import LazyRe
+
 from ..invariants import no_network_egress
 from ..invariants._targets import protected_write
 from .model import Effect

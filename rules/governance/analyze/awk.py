@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 from tiers.record import field
-from .._lazy import LazyRe
+from tiers.lazy import LazyRe
+
 from ..canon import tool_name
 from ..paths import DEVICES, PathRef
 from .model import Effect, RANK, _flow

@@ -5,7 +5,8 @@ distribution).
 
 from __future__ import annotations
 
-from .._lazy import LazyRe
+from tiers.lazy import LazyRe
+
 from ..invariants import no_gate_control
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import os
 
-from .._lazy import LazyRe
+from tiers.lazy import LazyRe
+
 from ..invariants import no_permission_escalation, no_recursive_delete, script_execution_tracking
 from ..invariants._targets import link_to, protected_write
 from ..invariants.no_infra_destroy import infra_violation

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import re
 
+from tiers.lazy import LazyRe
+
 from ..invariants import no_force_push, no_governance_self_modification, no_protected_branch
 from ..invariants._targets import unknown_stash
 from .archives import _apply_patches
@@ -245,7 +247,7 @@ def _h_git(w: Walker, tool, argv, cwd, stdin, effects, taints):
 
 
 #: git settings whose value git later runs as a shell command (or, include.path, loads as more settings)
-_GIT_COMMAND_KEY = re.compile(
+_GIT_COMMAND_KEY = LazyRe(
     r"core\.(?:fsmonitor|pager|editor|sshcommand|askpass|gitproxy)|sequence\.editor|diff\.external|"
     r"diff\..+\.(?:textconv|command)|merge\..+\.driver|filter\..+\.(?:clean|smudge|process)|pager\..+|alias\..+|"
     r"credential(?:\..+)?\.helper|gpg(?:\..+)?\.program|remote\..+\.(?:uploadpack|receivepack|proxy)|"

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .._lazy import LazyRe
+from tiers.lazy import LazyRe
+
 from ..paths import PathRef, is_pattern
 from .archives import _extract
 from .cuticle import code_imports_gate, cuticle_args, package_args
@@ -294,34 +295,34 @@ def scan_code(self, lang: str, code: str, cwd, op, args: tuple[str, ...] = ()) -
             typ = "dangerous"
     return typ
 _FETCH_API = LazyRe(r"urlopen|urllib|requests\.(get|post)|http\.client|httpx|\bfetch\s*\(|https?\.get|"
-                        r"Net::HTTP|open-uri|URI\.open|LWP|HTTP::Tiny|file_get_contents\s*\(\s*['\"]https?:|"
-                        r"Invoke-WebRequest|iwr |DownloadString|curl_exec")
+                    r"Net::HTTP|open-uri|URI\.open|LWP|HTTP::Tiny|file_get_contents\s*\(\s*['\"]https?:|"
+                    r"Invoke-WebRequest|iwr |DownloadString|curl_exec")
 _EXEC_API = LazyRe(r"\bexec\s*\(|\beval\s*\(|\beval\s+(?=[\w$\"'])|\bcompile\s*\(|new\s+Function|\bFunction\s*\(|vm\.run|"
-                       r"\bsystem\s*\(|popen|subprocess|child_process|Invoke-Expression|\biex\b|instance_eval|"
-                       r"\bload\s*\(")
+                   r"\bsystem\s*\(|popen|subprocess|child_process|Invoke-Expression|\biex\b|instance_eval|"
+                   r"\bload\s*\(")
 _DECODE_API = LazyRe(r"b64decode|base64\.decode|atob\s*\(|Buffer\.from\([^)]*(?:base64|hex)|decode_base64|"
-                         r"unpack\s*\(\s*['\"][mH]|Base64\.decode|FromBase64String|codecs\.decode|fromhex|"
-                         r"unhexlify|a2b_hex|a2b_base64|b32decode|b85decode|\bpack\s*\(\s*['\"]H|decompress|"
-                         r"\bhex2bin|base64_decode|gzinflate|str_rot13|\\x[0-9a-fA-F]{2}.*\\x[0-9a-fA-F]{2}")
+                     r"unpack\s*\(\s*['\"][mH]|Base64\.decode|FromBase64String|codecs\.decode|fromhex|"
+                     r"unhexlify|a2b_hex|a2b_base64|b32decode|b85decode|\bpack\s*\(\s*['\"]H|decompress|"
+                     r"\bhex2bin|base64_decode|gzinflate|str_rot13|\\x[0-9a-fA-F]{2}.*\\x[0-9a-fA-F]{2}")
 _SHELL_CALL = LazyRe(r"os\.system|os\.popen|os\.exec[lv]p?e?|subprocess\.(?:run|call|Popen|check_output|"
-                         r"check_call|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|"
-                         r"(?:child_process\.|\b)(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)|"
-                         r"\bsystem|\bIO\.popen|Open3\.\w+|shell_exec|passthru|proc_open|\bqx|%x|Kernel\.exec|"
-                         r"Deno\.(?:run|Command)|Bun\.(?:spawn|spawnSync|\$)")
+                     r"check_call|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|"
+                     r"(?:child_process\.|\b)(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)|"
+                     r"\bsystem|\bIO\.popen|Open3\.\w+|shell_exec|passthru|proc_open|\bqx|%x|Kernel\.exec|"
+                     r"Deno\.(?:run|Command)|Bun\.(?:spawn|spawnSync|\$)")
 _BACKTICK = LazyRe(r"`([^`]+)`")
 _WRITE_API = LazyRe(r"open\s*\([^)]*['\"](?:[wax+][bt+]?|r\+[bt]?|rb\+)['\"]|inplace\s*=\s*(?:True|1)|"
-                        r"\.open\s*\(\s*['\"][wax]|\.write_(?:text|bytes)|os\.(?:rename|replace|"
-                        r"remove|unlink|symlink|link|truncate|chmod)|shutil\.(?:copy\w*|move)|writeFile|appendFile|"
-                        r"createWriteStream|renameSync|rename\(|copyFile|unlinkSync|rmSync|fs\.rm\b|File\.(?:write|"
-                        r"binwrite|delete|rename|open\([^)]*['\"][wa])|FileUtils\.|IO\.write|open\s*\(\s*\w+\s*,"
-                        r"\s*['\"]?[>+]|\bunlink\b|file_put_contents|fopen\([^)]*['\"][wa]|Set-Content|Out-File|"
-                        r"Add-Content|Remove-Item|Path\([^)]*\)\.(?:unlink|rename|replace|touch|write)|"
-                        r"open\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*['\"][>+]|"
-                        # any language's link/copy/rename/truncate call on literal names (perl `link "a", "b"`,
-                        # File::Copy `copy(…)`, node `fs.linkSync`, ruby `File.symlink`, php `copy(…)`)
-                        r"(?:(?<![.\w$])|(?<=fs\.)|(?<=fsp\.)|(?<=promises\.)|(?<=\)\.)|(?<=File\.)|(?<=Copy::))"
-                        r"(?:link|symlink|copy|copyfile|copy_file|rename|move|truncate|ftruncate|cp|mv)"
-                        r"(?:Sync)?\s*[(\"']")
+                    r"\.open\s*\(\s*['\"][wax]|\.write_(?:text|bytes)|os\.(?:rename|replace|"
+                    r"remove|unlink|symlink|link|truncate|chmod)|shutil\.(?:copy\w*|move)|writeFile|appendFile|"
+                    r"createWriteStream|renameSync|rename\(|copyFile|unlinkSync|rmSync|fs\.rm\b|File\.(?:write|"
+                    r"binwrite|delete|rename|open\([^)]*['\"][wa])|FileUtils\.|IO\.write|open\s*\(\s*\w+\s*,"
+                    r"\s*['\"]?[>+]|\bunlink\b|file_put_contents|fopen\([^)]*['\"][wa]|Set-Content|Out-File|"
+                    r"Add-Content|Remove-Item|Path\([^)]*\)\.(?:unlink|rename|replace|touch|write)|"
+                    r"open\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*['\"][>+]|"
+                    # any language's link/copy/rename/truncate call on literal names (perl `link "a", "b"`,
+                    # File::Copy `copy(…)`, node `fs.linkSync`, ruby `File.symlink`, php `copy(…)`)
+                    r"(?:(?<![.\w$])|(?<=fs\.)|(?<=fsp\.)|(?<=promises\.)|(?<=\)\.)|(?<=File\.)|(?<=Copy::))"
+                    r"(?:link|symlink|copy|copyfile|copy_file|rename|move|truncate|ftruncate|cp|mv)"
+                    r"(?:Sync)?\s*[(\"']")
 #: os.open with a flag that writes
 _OS_OPEN_WRITE = LazyRe(r"os\.open\s*\([^)]*O_(?:WRONLY|RDWR|APPEND|CREAT|TRUNC)")
 #: the script reads its own arguments (a path handed on the command line)
@@ -423,9 +424,9 @@ def _strip_mode(s: str) -> str:
 
 
 _RMTREE_API = LazyRe(r"shutil\.rmtree|rm_rf|rm_r\b|remove_dir_all|rmSync\([^)]*recursive|fs\.rm\([^)]*"
-                         r"recursive|rimraf|Remove-Item[^;]*-Recurse|rmtree")
+                     r"recursive|rimraf|Remove-Item[^;]*-Recurse|rmtree")
 _STRING = LazyRe(r"'''(.*?)'''|\"\"\"(.*?)\"\"\"|'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\"|"
-                     r"`((?:[^`\\]|\\.)*)`", re.S)
+                 r"`((?:[^`\\]|\\.)*)`", re.S)
 
 
 def _string_literals(code: str) -> list[str]:

@@ -4,7 +4,8 @@ becomes (decides no-network-egress for shell commands).
 
 from __future__ import annotations
 
-from .._lazy import LazyRe
+from tiers.lazy import LazyRe
+
 from ..invariants import no_network_egress
 from ..paths import DEVICES, is_pattern
 from .model import Effect

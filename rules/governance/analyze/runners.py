@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .._lazy import LazyRe
+from tiers.lazy import LazyRe
 
 
 # build tools whose program file holds shell recipes or file commands ------------------------------------------
@@ -191,7 +191,7 @@ def _h_at(w, tool, argv, cwd, stdin, effects, taints):
     return "exec", None
 
 
-_CRON_TIME = re.compile(r"\s*(?:@\w+|(?:\S+\s+){4}\S+)\s+(.*)")
+_CRON_TIME = LazyRe(r"\s*(?:@\w+|(?:\S+\s+){4}\S+)\s+(.*)")
 
 
 def _h_crontab(w, tool, argv, cwd, stdin, effects, taints):
@@ -216,7 +216,7 @@ def _h_crontab(w, tool, argv, cwd, stdin, effects, taints):
 
 
 #: tmux key names send-keys turns into keystrokes rather than text
-_TMUX_KEYS = re.compile(r"(?:Enter|C-[a-zA-Z]|M-[a-zA-Z]|Escape|Tab|Space|BSpace|KPEnter|Up|Down|Left|Right)")
+_TMUX_KEYS = LazyRe(r"(?:Enter|C-[a-zA-Z]|M-[a-zA-Z]|Escape|Tab|Space|BSpace|KPEnter|Up|Down|Left|Right)")
 
 
 def _h_tmux(w, tool, argv, cwd, stdin, effects, taints):

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .._lazy import LazyRe
+from tiers.lazy import LazyRe
+
 from ..invariants.no_destructive_sql import destructive, sql_kind
 from .model import RANK, Effect
 from .words import _short

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .._lazy import LazyRe
+from tiers.lazy import LazyRe
 
 _OCTAL_ESCAPE = LazyRe(r"\\[0-7]{3}")
 _HEX_ESCAPE = LazyRe(r"\\x([0-9a-fA-F]{1,2})")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from tiers.lazy import LazyRe
+
 from ..paths import DEVICES
 from ..shell import Simple
 from .find import _find_pattern
@@ -206,8 +208,8 @@ def _long(tool: str, name: str) -> str:
     opts = _LONG_PREFIX.get(tool, ())
     hits = [o for o in opts if o.startswith(name)]
     return hits[0] if len(hits) == 1 else name
-_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])\}|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])")
-_VAR_ANY = re.compile(r"\$[A-Za-z_{@*#?!0-9]")
+_VAR = LazyRe(r"\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])\}|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])")
+_VAR_ANY = LazyRe(r"\$[A-Za-z_{@*#?!0-9]")
 
 
 def _is_decoder(tool: str, argv) -> bool:

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import re
 
-from .._lazy import LazyRe
+from tiers.lazy import LazyRe
+
 from . import Invariant, Violation
 
 INVARIANT = Invariant("no-destructive-sql", "DROP, TRUNCATE, DELETE or UPDATE without WHERE", __doc__)

@@ -15,7 +15,8 @@ VSCODE_IPC_HOOK_CLI=/tmp/vscode-ipc-1.sock code --reuse-window x   # denied
 
 from __future__ import annotations
 
-from .._lazy import LazyRe
+from tiers.lazy import LazyRe
+
 from . import Invariant, Violation
 
 INVARIANT = Invariant("no-ide-socket-access", "talking to an IDE or editor socket", __doc__)
@@ -37,8 +38,8 @@ def _may_mention_ide(command: str) -> bool:
             or ("j" in low and "jetbrains" in low) or ("w" in low and "windsurf" in low)
             or ("z" in low and "zed" in low) or ("6" in low and "base64" in low) or ("\\" in low and "\\x" in low))
 _IDE = LazyRe(r"(?i)(vscode-ipc-[^\s]*\.sock|vscode-git-[^\s]*\.sock|vscode-[a-z0-9-]*\.sock|\.vscode-server/|"
-                  r"\.cursor-server/|cursor-ipc|VSCODE_IPC_HOOK|VSCODE_GIT_IPC|JETBRAINS_[A-Z_]*SOCK|"
-                  r"jetbrains[^\s]*\.sock|/\.?code-?server[^\s]*\.sock|windsurf[^\s]*\.sock|zed[^\s]*\.sock)")
+              r"\.cursor-server/|cursor-ipc|VSCODE_IPC_HOOK|VSCODE_GIT_IPC|JETBRAINS_[A-Z_]*SOCK|"
+              r"jetbrains[^\s]*\.sock|/\.?code-?server[^\s]*\.sock|windsurf[^\s]*\.sock|zed[^\s]*\.sock)")
 
 
 def _ide_hit(text: str) -> bool:

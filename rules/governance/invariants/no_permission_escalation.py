@@ -23,7 +23,8 @@ unwrapped command's words (`rules/governance/analyze/files.py`).
 
 from __future__ import annotations
 
-from .._lazy import LazyRe
+from tiers.lazy import LazyRe
+
 from . import Invariant, Violation
 
 INVARIANT = Invariant("no-permission-escalation", "sudo and friends, chmod 777 / setuid, chown root", __doc__)

@@ -32,7 +32,7 @@ INVARIANT = Invariant("no-protected-branch", "pushes, commits and deletions on p
 def branch_in(branch: str, protected) -> bool:
     """``tiers.workspace.glob_match(b, protected)`` (any glob matches) as one combined regex."""
     b = branch[len("refs/heads/"):] if branch.startswith("refs/heads/") else branch
-    return _combined(tuple(protected)).match(b) is not None
+    return _combined(tuple(protected)).match(b)
 
 
 def commit_on(branch: str | None, protected, segment: int = -1) -> Violation | None:
