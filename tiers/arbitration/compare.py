@@ -152,10 +152,16 @@ _NOT_ENOUGH = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+)?enough\b|\binsuffi
                          r"\bне\s+хватает\b|\bне\s+хватит\b|\bмало\b", re.I)
 
 
+@functools.lru_cache(maxsize=65536)
+def _says_not_enough(text: str) -> bool:
+    # memo: asked of the same candidate for each of its candidates (a 10,000-line lint asks 80,000 times)
+    return _NOT_ENOUGH.search(text) is not None
+
+
 def insufficient(c: Analysis, k: Analysis) -> bool:
     """"One approval is not enough" against "two approvals": the candidate calls an amount below the
     constraint's own amount of the same thing insufficient, which restates the minimum."""
-    if not _NOT_ENOUGH.search(c.text):
+    if not _says_not_enough(c.text):
         return False
     k_nums = {s: v for kc in k.clauses if kc.force in {"oblige", "assert"} for s, v, sg in kc.values
               if s.startswith("NUM:") and sg > 0}
@@ -708,6 +714,14 @@ LICENSE_MIN = 0.5
 #: apply it"): it names its act.
 GUESS_MIN = 0.3
 _QUESTION = re.compile(r"\?|\bли\b|\bwhether\b|\bask(?:ed|s|ing)? (?:if|whether)\b", re.I)
+
+
+@functools.lru_cache(maxsize=65536)
+def _asks(text: str) -> bool:
+    # memo: asked of the same candidate for each of its candidates
+    return _QUESTION.search(text) is not None
+
+
 _CORE_KINDS = frozenset({"action", "object", "value", None})  # None: a word the lexicon does not know
 
 
@@ -747,14 +761,21 @@ _ONLY_SKIP = frozenset("""for in on at to by with from after before when if the 
 после до при если когда""".split())
 
 
+@functools.lru_cache(maxsize=65536)
+def _only_word(text: str) -> str | None:
+    """The word after "only" in a rule ("only Omar restarts …"), or None (memo: asked for each candidate)."""
+    m = _ONLY_WORD.search(text)
+    return m.group(1) if m else None
+
+
 def only_excepted(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     """"Only Omar restarts the workers" against "anyone on call can restart the workers": a permission of the
     rule's act that leaves out the one thing "only" allows and names another of its kind in its place."""
-    m = _ONLY_WORD.search(k.text)
-    if m is None or m.group(1).casefold() in _ONLY_SKIP:
+    word = _only_word(k.text)
+    if word is None or word.casefold() in _ONLY_SKIP:
         return None
     lx = lexicon()
-    target = {x for x in analyze(m.group(1)).concepts if lx.kind.get(x) not in {"generic", "slot"}}
+    target = {x for x in analyze(word).concepts if lx.kind.get(x) not in {"generic", "slot"}}
     if not target:
         return None
     lexical = all(x.startswith("w:") for x in target)
@@ -788,7 +809,7 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     actions); an obliging clause's core must come back negated or relaxed. Clauses about other values of a
     compared slot (another weekday, another time) are other cases, not exceptions."""
     guess = c.hedged
-    if (c.report and not guess) or c.mention or _QUESTION.search(c.text):
+    if (c.report and not guess) or c.mention or _asks(c.text):
         return None  # "asked whether it may be moved" licenses nothing; a guess after a report is still a guess
     # a code span the rule names (`any`, `legacy/`) is part of its core; a permission naming it again names it
     k_code = _code_spans(k.text)

@@ -6,6 +6,7 @@ key's value); ``tiers.concepts`` extracts (slot, value, sign) per clause.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
@@ -89,6 +90,12 @@ def _value_is_object(cl: Clause, value: str) -> bool:
     return len(others) <= 1
 
 
+@functools.lru_cache(maxsize=2)
+def _lexicon_slots(lx) -> frozenset[str]:
+    """The slots the lexicon's values fill (a set once, not a scan of every value on each comparison)."""
+    return frozenset(lx.slot_of.values())
+
+
 def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
     """(slot, candidate value, constraint value) when the candidate sets a slot the constraint fixed (a report of
     the environment sets nothing; the agent's record of its own act does: "Rented a manual car")."""
@@ -103,7 +110,7 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
             continue  # a month names when a rule applies; another month is another case, not another value
         k_neg = [v for v, sg, _ in kvals if sg < 0]
         # whether a value the constraint denies can be "ruled out" below: a slot compared as a value
-        ruled = bool(k_neg) and (slot in lx.slot_of.values() or slot == "NAME" or slot in SHAPE_SLOTS)
+        ruled = bool(k_neg) and (slot in _lexicon_slots(lx) or slot == "NAME" or slot in SHAPE_SLOTS)
         k_pos = [(v, cl) for v, sg, cl in kvals if sg > 0]
         for val, sg, ccl in cvals:
             if sg <= 0 or (mods and val in mods and ccl.force == "assert"):
