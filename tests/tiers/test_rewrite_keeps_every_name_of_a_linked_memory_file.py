@@ -1,8 +1,12 @@
-"""A memory file with more than one name (a hard link: ``ln MEMORY.md ../shared/MEMORY.md``) is never split by a
-rewrite. GC, ``lint --fix``, stamping and restore replace a file by renaming a new one over it, which gives that
-name a new inode and leaves every other name the old content: the memory would fork in two. So cuticle refuses,
-with a one-line reason naming the file and what to do, and leaves every name as it was (docs/gate.md, "No line is
-lost"). cuticle's own second link to the file during a rewrite, or one a killed run left, is not a user's name."""
+"""A memory file with another name — a symbolic link (a MEMORY.md shared from a dotfiles repository, a worktree's
+link) or a hard link — keeps every name when cuticle rewrites it (GC, ``lint --fix``, stamping, restore).
+
+A symbolic link stays a link: the change goes to the file it points to when that lies inside the workspace, and a
+link out of the workspace is left as it is (cuticle never writes outside the workspace; replacing the link by a
+regular file would fork the user's memory in two). A hard link (``ln MEMORY.md ../shared/MEMORY.md``) is refused:
+a rewrite renames a new file over one name and leaves the other names the old content, so cuticle refuses with a
+one-line reason naming the file and what to do and leaves every name as it was (docs/gate.md, "No line is lost");
+cuticle's own second link to the file during a rewrite, or one a killed run left, is not a user's name."""
 
 from __future__ import annotations
 
@@ -100,3 +104,48 @@ def test_gc_leaves_a_hard_linked_file_whole_and_reports_why(ws: Workspace, tmp_p
     other.unlink()
     assert [r.text for r in gc.collect(ws).removed] == [apply_stamp(hyp, stamp)]  # archived once, then removed
     assert len(gc.archive_records(ws)) == 1
+
+
+@pytest.mark.parametrize("absolute", [True, False], ids=["absolute-link", "relative-link"])
+def test_a_link_inside_the_workspace_is_rewritten_through(ws: Workspace, absolute: bool) -> None:
+    real = ws.root / "shared" / "memory.md"
+    real.parent.mkdir()
+    real.write_bytes(OLD)
+    _settled(real)
+    link = ws.root / "MEMORY.md"
+    link.symlink_to(real if absolute else Path("shared") / "memory.md")
+    assert rewrite_memory(ws, "MEMORY.md", _drop_old) == NEW
+    assert link.is_symlink()
+    assert real.read_bytes() == NEW
+
+
+@pytest.mark.parametrize("absolute", [True, False], ids=["absolute-link", "relative-link"])
+def test_a_link_out_of_the_workspace_is_left_as_it_is(ws: Workspace, tmp_path: Path, absolute: bool) -> None:
+    outside = tmp_path / "elsewhere.md"
+    outside.write_bytes(OLD)
+    _settled(outside)
+    link = ws.root / "MEMORY.md"
+    link.symlink_to(outside if absolute else Path("..") / "elsewhere.md")
+    with pytest.raises(WorkspaceError, match="outside the workspace"):
+        rewrite_memory(ws, "MEMORY.md", _drop_old)
+    assert link.is_symlink()
+    assert outside.read_bytes() == OLD
+
+
+def test_a_regular_file_is_rewritten_as_before(ws: Workspace) -> None:
+    path = ws.root / "MEMORY.md"
+    path.write_bytes(OLD)
+    _settled(path)
+    assert rewrite_memory(ws, "MEMORY.md", _drop_old) == NEW
+    assert path.read_bytes() == NEW and not path.is_symlink()
+
+
+def test_a_folder_linked_out_of_the_workspace_is_left_as_it_is(ws: Workspace, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "2026-05-01.md").write_bytes(OLD)
+    _settled(outside / "2026-05-01.md")
+    (ws.root / "memory").symlink_to(outside)
+    with pytest.raises(WorkspaceError, match="outside the workspace"):
+        rewrite_memory(ws, "memory/2026-05-01.md", _drop_old)
+    assert (outside / "2026-05-01.md").read_bytes() == OLD
