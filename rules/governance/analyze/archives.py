@@ -8,6 +8,7 @@ from tiers.lazy import LazyRe
 from ..invariants import no_network_egress
 from ..invariants._targets import protected_write
 from .model import Effect
+from .tools import _TAR_LETTERS
 from .words import _operands, _opts_and_operands
 
 def _apply_patches(w: Walker, how: str, args, cwd, stdin, effects) -> None:
@@ -152,4 +153,3 @@ def _h_tar(w: Walker, tool, argv, cwd, stdin, effects, taints):
             effects.append(Effect("read", w.env.norm(m, cwd).display, "path"))
         return "write", None
     return "read", None
-_TAR_LETTERS = LazyRe(r"[a-zA-Z]+")

@@ -3,42 +3,40 @@
 
 from __future__ import annotations
 
-from .archives import _h_7z, _h_cloud_copy, _h_patch, _h_tar, _h_unzip
-from .awk import _h_awk
-from .cuticle import _h_cuticle, _h_package
-from .files import (
-    _h_base64, _h_chmod, _h_compress, _h_copy, _h_dd, _h_infra, _h_mount, _h_recode, _h_rm, _h_sed, _h_sort,
-    _h_source, _h_tee, _h_truncate_like, _h_unison,
-    _h_uniq, _h_yq,
-)
-from .find import _h_find
-from .runners import (
-    _SERVER_DIR_OPTS, _h_at, _h_cmake, _h_container, _h_cpio, _h_crontab, _h_make, _h_remote, _h_screen, _h_script,
-    _h_socat, _h_static_server, _h_tmux, _h_xmlstarlet,
-)
-from .git import _h_git
-from .tools import DEVICE_WIPERS, ESCALATORS, INTERPRETERS, NET_TOOLS, READ_TOOLS, SHELLS, SQL_CLIENTS, WRITE_TOOLS
+TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
+from .tools import (
+    DEVICE_WIPERS, ESCALATORS, INTERPRETERS, NET_TOOLS, READ_TOOLS, SERVER_DIR_OPTS, SHELLS, SQL_CLIENTS, WRITE_TOOLS,
+)
+
+#: tool -> "module:handler" of this package; the module is imported the first time a command runs the tool
+#: (:func:`final_handler`): a hook call pays only for the tools its command uses
 _FINAL = {
-    "rm": _h_rm, "unlink": _h_truncate_like, "shred": _h_truncate_like, "truncate": _h_truncate_like,
-    "touch": _h_truncate_like, "mkdir": _h_truncate_like, "rmdir": _h_truncate_like,
-    "cp": _h_copy, "mv": _h_copy, "ln": _h_copy, "install": _h_copy,
-    "tee": _h_tee, "sponge": _h_tee, "sed": _h_sed, "awk": _h_awk, "chmod": _h_chmod, "chown": _h_chmod,
-    "chgrp": _h_chmod, "dd": _h_dd, "git": _h_git, "source": _h_source, ".": _h_source, "tar": _h_tar,
-    "sort": _h_sort, "uniq": _h_uniq, "patch": _h_patch, "unzip": _h_unzip, "bsdtar": _h_tar, "7z": _h_7z,
-    "7za": _h_7z, "7zz": _h_7z, "unrar": _h_7z, "aws": _h_cloud_copy, "gsutil": _h_cloud_copy, "yq": _h_yq, "base64": _h_base64, "find": _h_find,
-    "terraform": _h_infra, "tofu": _h_infra, "pulumi": _h_infra, "kubectl": _h_infra, "helm": _h_infra,
-    "cdk": _h_infra, "cdktf": _h_infra,
-    "script": _h_script, "socat": _h_socat, "xmlstarlet": _h_xmlstarlet, "xml": _h_xmlstarlet,
-    "at": _h_at, "batch": _h_at, "crontab": _h_crontab, "tmux": _h_tmux, "screen": _h_screen, "ssh": _h_remote,
-    "docker": _h_container, "podman": _h_container, "nerdctl": _h_container,
-    "mount": _h_mount, "cpio": _h_cpio, **{t: _h_static_server for t in _SERVER_DIR_OPTS},
-    "make": _h_make, "gmake": _h_make, "cmake": _h_cmake,
-    "cuticle": _h_cuticle, "pip": _h_package, "pipx": _h_package, "uv": _h_package,
-    **{t: _h_compress for t in ("gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "lz4",
-                                "zstd", "unzstd", "pigz", "compress", "uncompress", "lzip", "brotli")},
-    **{t: _h_recode for t in ("dos2unix", "unix2dos", "mac2unix", "unix2mac", "iconv", "recode")},
-    "unison": _h_unison,
+    "rm": "files:_h_rm", "unlink": "files:_h_truncate_like", "shred": "files:_h_truncate_like",
+    "truncate": "files:_h_truncate_like", "touch": "files:_h_truncate_like", "mkdir": "files:_h_truncate_like",
+    "rmdir": "files:_h_truncate_like", "cp": "files:_h_copy", "mv": "files:_h_copy", "ln": "files:_h_copy",
+    "install": "files:_h_copy", "tee": "files:_h_tee", "sponge": "files:_h_tee", "sed": "files:_h_sed",
+    "awk": "awk:_h_awk", "chmod": "files:_h_chmod", "chown": "files:_h_chmod", "chgrp": "files:_h_chmod",
+    "dd": "files:_h_dd", "git": "git:_h_git", "source": "files:_h_source", ".": "files:_h_source",
+    "tar": "archives:_h_tar", "sort": "files:_h_sort", "uniq": "files:_h_uniq", "patch": "archives:_h_patch",
+    "unzip": "archives:_h_unzip", "bsdtar": "archives:_h_tar", "7z": "archives:_h_7z", "7za": "archives:_h_7z",
+    "7zz": "archives:_h_7z", "unrar": "archives:_h_7z", "aws": "archives:_h_cloud_copy",
+    "gsutil": "archives:_h_cloud_copy", "yq": "files:_h_yq", "base64": "files:_h_base64", "find": "find:_h_find",
+    "terraform": "files:_h_infra", "tofu": "files:_h_infra", "pulumi": "files:_h_infra", "kubectl": "files:_h_infra",
+    "helm": "files:_h_infra", "cdk": "files:_h_infra", "cdktf": "files:_h_infra", "script": "runners:_h_script",
+    "socat": "runners:_h_socat", "xmlstarlet": "runners:_h_xmlstarlet", "xml": "runners:_h_xmlstarlet",
+    "at": "runners:_h_at", "batch": "runners:_h_at", "crontab": "runners:_h_crontab", "tmux": "runners:_h_tmux",
+    "screen": "runners:_h_screen", "ssh": "runners:_h_remote", "docker": "runners:_h_container",
+    "podman": "runners:_h_container", "nerdctl": "runners:_h_container", "mount": "files:_h_mount",
+    "cpio": "runners:_h_cpio", **{t: "runners:_h_static_server" for t in SERVER_DIR_OPTS}, "make": "runners:_h_make",
+    "gmake": "runners:_h_make", "cmake": "runners:_h_cmake", "cuticle": "cuticle:_h_cuticle",
+    "pip": "cuticle:_h_package", "pipx": "cuticle:_h_package", "uv": "cuticle:_h_package",
+    **{t: "files:_h_compress" for t in ("gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "lz4",
+                                        "zstd", "unzstd", "pigz", "compress", "uncompress", "lzip", "brotli")},
+    **{t: "files:_h_recode" for t in ("dos2unix", "unix2dos", "mac2unix", "unix2mac", "iconv", "recode")},
+    "unison": "files:_h_unison",
 }
 
 _C_HANDLER, _C_SHELL, _C_INTERP, _C_SQL, _C_WIPER, _C_ESCALATOR, _C_NET, _C_WRITE, _C_READ, _C_EXEC = range(10)
@@ -64,3 +62,15 @@ def _category_missing(tool: str) -> int:
         if hit is not None:
             return hit
     return _C_WIPER if tool.startswith("mkfs") else _C_EXEC
+
+
+_HANDLERS: dict[str, Callable] = {}
+
+
+def final_handler(tool: str) -> Callable:
+    """The handler of a tool of :data:`_FINAL`, its module imported on first use."""
+    fn = _HANDLERS.get(tool)
+    if fn is None:
+        module, name = _FINAL[tool].split(":")
+        fn = _HANDLERS[tool] = getattr(__import__(f"{__package__}.{module}", fromlist=[name]), name)
+    return fn

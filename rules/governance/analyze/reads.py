@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 
 from ..invariants import no_governance_self_modification
-from .archives import _TAR_LETTERS
-from .tools import _STATE_DIR_OK
+from .tools import _STATE_DIR_OK, _TAR_LETTERS
 from .words import _opts_and_operands
 
 def carries_protected(self, target: str, cwd) -> bool:

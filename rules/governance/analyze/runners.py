@@ -131,9 +131,7 @@ def _h_xmlstarlet(w, tool, argv, cwd, stdin, effects, taints):
     return "write", None
 
 
-#: web servers that serve a directory operand (or option), else the working directory
-_SERVER_DIR_OPTS = {"httpd": ("-h",), "http-server": (), "live-server": (), "serve": (), "darkhttpd": (),
-                    "miniserve": (), "caddy": ("--root", "-r")}
+from .tools import SERVER_DIR_OPTS as _SERVER_DIR_OPTS  # noqa: E402
 
 
 def _h_static_server(w, tool, argv, cwd, stdin, effects, taints):

@@ -4,6 +4,8 @@ escalation tools, and the smaller sets the walker's data-flow tests use.
 
 from __future__ import annotations
 
+from tiers.lazy import LazyRe
+
 from ..invariants._targets import FIXES
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh", "mksh", "fish", "csh", "tcsh", "yash", "posh"})
@@ -61,3 +63,10 @@ _SELF_FIX = FIXES
 _DECODER_TOOLS = frozenset({"base64", "base32", "basenc", "xxd", "uudecode", "unbase64", "openssl", "python"})
 #: every tool the end of ``Walker.final`` does something for (the others skip it)
 _TAIL_TOOLS = FETCHERS | _DECODER_TOOLS | _FILTERS | _CWD_OR_VARS | _SECRET_CARRIERS | {"echo", "printf"}
+
+#: web servers that serve a directory operand (or option), else the working directory
+SERVER_DIR_OPTS = {"httpd": ("-h",), "http-server": (), "live-server": (), "serve": (), "darkhttpd": (),
+                   "miniserve": (), "caddy": ("--root", "-r")}
+
+#: the bundled-letters first operand of tar (``tar xzf``), which a reader and the archive handler both recognise
+_TAR_LETTERS = LazyRe(r"[a-zA-Z]+")

@@ -17,16 +17,12 @@ from ..invariants import no_governance_self_modification, no_secret_write, scrip
 from ..invariants._targets import protected_write, unknown_program_arg, unknown_target
 from ..invariants.no_ide_socket_access import _may_mention_ide
 from .find import _walker_find_delete, _walker_find_exec
-from .git import _walker_current_branch
 from .handlers import (
     _CATEGORIES, _C_ESCALATOR, _C_EXEC, _C_HANDLER, _C_INTERP, _C_NET, _C_READ, _C_SHELL, _C_SQL, _C_WIPER,
-    _FINAL, _category_missing,
+    _category_missing, final_handler,
 )
-from .interp import check_exec_of_download, run_interpreter, run_shell, scan_code
 from .model import Analysis, Effect, Options, RANK, Segment, _NO_FLOW, _PLAIN_EFFECTS, _PLAIN_TUPLES, _flow, _names_flow, _new
-from .net import run_net
 from .reads import carries_protected, dir_read, scan_state_secrets, tree_reader
-from .sql import run_sql
 from .text import _ENCODED_CHAR, _b64, _echo_text, _printf
 from .tools import (
     FETCHERS, _CWD_OR_VARS, _DECODER_TOOLS, _FILTERS, _META_TOOLS, _POSITIONAL, _TAIL_TOOLS,
@@ -55,6 +51,27 @@ _MAX_NEST = 12
 #: environment variables that point git at another repository, work tree or index than the directory's own
 _GIT_REPO_VARS = frozenset({"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR",
                             "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE"})
+
+
+class _Deferred:
+    """A Walker method defined in another module of this package: the module is imported the first time the method
+    is looked up, and the function then replaces this stand-in on the class."""
+
+    __slots__ = ("module", "name", "attr")
+
+    def __init__(self, module: str, name: str = "") -> None:
+        self.module = module
+        self.name = name
+        self.attr = ""
+
+    def __set_name__(self, owner: type, attr: str) -> None:
+        self.attr = attr
+        self.name = self.name or attr
+
+    def __get__(self, obj, owner: type):
+        fn = getattr(__import__(f"{__package__}.{self.module}", fromlist=[self.name]), self.name)
+        setattr(owner, self.attr, fn)
+        return fn if obj is None else fn.__get__(obj, owner)
 
 
 class Walker:
@@ -711,7 +728,7 @@ class Walker:
         if cat == -1:
             pass
         elif cat == _C_HANDLER:
-            res = _FINAL[tool](self, tool, argv, cwd, stdin, effects, taints)
+            res = final_handler(tool)(self, tool, argv, cwd, stdin, effects, taints)
         elif cat == _C_READ:
             res = ("read", None)
             end = False
@@ -830,24 +847,25 @@ class Walker:
 
     scan_state_secrets = scan_state_secrets
 
-    check_exec_of_download = check_exec_of_download
+    # the walk's parts for interpreters, nested shells, SQL clients, network tools and git, imported the first time
+    # a command needs one (a hook call pays only for what its command runs)
+    check_exec_of_download = _Deferred("interp")
 
-    run_shell = run_shell
+    run_shell = _Deferred("interp")
 
-    run_interpreter = run_interpreter
+    run_interpreter = _Deferred("interp")
 
-    scan_code = scan_code
+    scan_code = _Deferred("interp")
 
-    run_sql = run_sql
+    run_sql = _Deferred("sql")
 
-    run_net = run_net
+    run_net = _Deferred("net")
+
+    current_branch = _Deferred("git", "_walker_current_branch")
 
 
 Walker.find_exec = _walker_find_exec  # type: ignore[attr-defined]
 Walker.find_delete = _walker_find_delete  # type: ignore[attr-defined]
-
-
-Walker.current_branch = _walker_current_branch  # type: ignore[attr-defined]
 
 
 def analyze_command(command: str, env: Env, opts: Options | None = None, *, cwd: str | None = None,

@@ -8,7 +8,6 @@ an effect to the invariant that owns its path.
 
 from __future__ import annotations
 
-import glob
 
 from ..paths import PACK_FIX, PACK_WHAT
 from . import Violation
@@ -109,6 +108,8 @@ def unknown_target(env, ref, how: str, verb: str, cwd_hint: str | None, instead:
     reason offers instead (by default, naming the target literally)."""
     pattern = ref.abs if ref.scope == "ws" and ref.abs else ref.display
     if ref.scope != "unknown" and "$" not in pattern and "`" not in pattern and "(…)" not in pattern:
+        import glob  # only a command with a glob target expands it
+
         hit = None
         for found in sorted(glob.glob(pattern))[:500]:
             fref = env.norm(found, None)
