@@ -112,13 +112,19 @@ def _unchecked_write(host: str, event: str | None, ws, message: str, t0: float) 
     from tiers.secrets import mask_json
 
     message = mask_json(message)
-    log_event(ws, {"host": host, "event": event, "decision": "check-failed", "action": "block", "error": message,
-                   "ms": _ms(t0)}, create=False)
-    return answer.deny(host, PRE, json.dumps({
-        "kind": KIND_INPUT, "reason": "check-failed",
-        "message": f"cuticle could not check this write ({message}); the call is refused",
-        "resolve": "retry; if it fails again, report the bug (`.cuticle/events.jsonl` has the error)"}),
-        short="cuticle could not check this write")
+    return _refuse(host, ws, t0, {"event": event, "decision": "check-failed", "action": "block", "error": message},
+                   "check-failed", f"cuticle could not check this write ({message}); the call is refused",
+                   "retry; if it fails again, report the bug (`.cuticle/events.jsonl` has the error)",
+                   short="cuticle could not check this write")
+
+
+def _refuse(host: str, ws, t0: float, record: dict, reason: str, message: str, resolve: str, *, short: str) -> Reply:
+    """The before-tool refusal of a call cuticle could not check (unread, unnamed, crashed): logged with
+    ``record``, answered with a ``cuticle.input`` reason."""
+    log_event(ws, {"host": host, **record, "ms": _ms(t0)}, create=False)
+    body = json.dumps({"kind": KIND_INPUT, "reason": reason, "message": message, "resolve": resolve},
+                      ensure_ascii=False)
+    return answer.deny(host, PRE, body, short=short)
 
 
 def late_answer(host: str, event_arg: str | None, data: bytes | str, budget: float, *, env: dict | None = None,
@@ -239,11 +245,9 @@ NO_EVENT = ("configuration error: the hook command names no event and the payloa
 def _no_event(host: str, ws, t0: float) -> Reply:
     """A call whose event neither the hook's argument nor the payload names: a configuration error (a hand-made
     hook command), answered as the refusal of a before-tool call, so a write it carries is never let through."""
-    log_event(ws, {"host": host, "event": None, "decision": "block", "config_error": NO_EVENT, "ms": _ms(t0)},
-              create=False)
-    reason = json.dumps({"kind": KIND_INPUT, "reason": "no-event", "message": NO_EVENT,
-                         "resolve": "re-run `cuticle init` (or add the event name to the hook command)"})
-    return answer.deny(host, PRE, reason, short="cuticle: the hook names no event (configuration error)")
+    return _refuse(host, ws, t0, {"event": None, "decision": "block", "config_error": NO_EVENT}, "no-event",
+                   NO_EVENT, "re-run `cuticle init` (or add the event name to the hook command)",
+                   short="cuticle: the hook names no event (configuration error)")
 
 
 def _bad_input(host: str, event_arg: str | None, payload: Any, ws, message: str, t0: float) -> Reply:
@@ -268,12 +272,9 @@ def _bad_input(host: str, event_arg: str | None, payload: Any, ws, message: str,
     if not shown:  # no event named anywhere: it may be a tool call, so it is refused as one would be
         message = f"{message}; {NO_EVENT}"
     if event == PRE or not shown:
-        reason = json.dumps({"kind": KIND_INPUT, "reason": "bad-input", "message": message,
-                             "resolve": "cuticle could not read this tool call, so it cannot check it; retry it"},
-                            ensure_ascii=False)
-        log_event(ws, {"host": host, "event": shown, "decision": "block", "error": message, "ms": _ms(t0)},
-                  create=False)
-        return answer.deny(host, PRE, reason, short="cuticle could not read this tool call")
+        return _refuse(host, ws, t0, {"event": shown, "decision": "block", "error": message}, "bad-input", message,
+                       "cuticle could not read this tool call, so it cannot check it; retry it",
+                       short="cuticle could not read this tool call")
     log_event(ws, {"host": host, "event": shown, "decision": "ignored", "error": message, "ms": _ms(t0)},
               create=False)
     return answer.noop(host, shown or "", diagnostic=f"cuticle: {message}; nothing to check, the call proceeds")

@@ -3,7 +3,7 @@ link) or a hard link — keeps every name when cuticle rewrites it (GC, ``lint -
 
 A symbolic link stays a link: the change goes to the file it points to when that lies inside the workspace, and a
 link out of the workspace is left as it is (cuticle never writes outside the workspace; replacing the link by a
-regular file would fork the user's memory in two). A hard link (``ln MEMORY.md ../shared/MEMORY.md``) is refused:
+regular file would fork the user's memory in two). A hard link (``ln MEMORY.md ~/notes/MEMORY.md``) is refused:
 a rewrite renames a new file over one name and leaves the other names the old content, so cuticle refuses with a
 one-line reason naming the file and what to do and leaves every name as it was (docs/gate.md, "No line is lost");
 cuticle's own second link to the file during a rewrite, or one a killed run left, is not a user's name."""
