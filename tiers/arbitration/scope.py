@@ -141,18 +141,6 @@ def _head(scope: str) -> str | None:
     return stem(words[0]) if words else None
 
 
-def _implied(choice: dict[str, float], lx) -> set[str]:
-    """The concepts above the choice's own ones ([broader] parents, transitively)."""
-    seen: set[str] = set()
-    todo = [x for x in choice if not x.startswith(("v:", "w:"))]
-    while todo:
-        for p in lx.broader.get(todo.pop(), ()):
-            if p not in seen:
-                seen.add(p)
-                todo.append(p)
-    return seen
-
-
 def _acts_restated(choice: dict[str, float], c: Analysis) -> bool:
     """A choice of acts ("skip the code review step") comes back whole: every act of it, at least two."""
     acts = [x for x in choice if lexicon().kind.get(x) == "action"]
@@ -285,7 +273,8 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     whole_only = len(words) >= 3 and head is not None and head in words and head not in stems(c.text)
     # a scope concept that the choice itself implies (a parent of the chosen thing, held by the line only as that
     # parent) says nothing of the case: "taxis only for airport trips" is kept by "a taxi to the airport"
-    weighed = scope_ids - (_implied(choice, lx) & (c.concepts - c_named))
+    implied = {p for x in choice if not x.startswith(("v:", "w:")) for p in lx.expand(x)}
+    weighed = scope_ids - (implied & (c.concepts - c_named))
     if weighed and not whole_only:
         sw = math.fsum(_w(x) for x in weighed)
         kept = math.fsum(_w(x) for x in weighed if x in c_named)
