@@ -304,8 +304,9 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
             continue  # "never deploy on Fridays" says nothing about Monday deploys
         if _moved_off(cc, kc, c.text):
             continue  # "Thursday instead of Friday": the line applies the rule
-        if cc.force == "assert" and _when(kc) and not _when(cc) and not c.universal:
-            continue  # "the deploy pipeline takes 11 minutes" says nothing about when deploys happen
+        if cc.force in {"assert", "oblige"} and _when(kc) and not _when(cc) and not c.universal:
+            continue  # "the deploy pipeline takes 11 minutes", "deploys need a changelog entry" say nothing
+            # about when deploys happen
         k_actions, k_denied, required = _clause_rules(kc)
         # A rule about doing something ("don't *use* Docker") is flipped by a claim about doing it, or by an
         # explicit permission/relaxation; a plain fact that merely names the thing ("Docker seat renewal") is not.
