@@ -300,11 +300,15 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
             continue  # "alcohol-free drinks only" against "no alcohol at team events": it rules the thing out too
         if all(kind.get(x) == "qualifier" for x in shared):
             continue  # sharing only "Wednesday" or "prod" is not being about the same thing
+        if kc.setting and all(x in kc.setting or kind.get(x) in {"generic", "slot"} for x in shared) and not any(
+                kind.get(x) == "action" and x not in _THING_RULE_ACTS for x in kc.direct):
+            continue  # "gift baskets get a handwritten card" against "no alcohol in gift baskets": where a rule
+            # about a thing applies, without the thing (a rule about an act keeps its case: "on prod")
         if _disjoint_values(cc, kc):
             continue  # "never deploy on Fridays" says nothing about Monday deploys
         if _moved_off(cc, kc, c.text):
             continue  # "Thursday instead of Friday": the line applies the rule
-        if cc.force in {"assert", "oblige"} and _when(kc) and not _when(cc) and not c.universal:
+        if cc.force in {"assert", "oblige"} and _when(kc) and not any(map(_when, c.clauses)) and not c.universal:
             continue  # "the deploy pipeline takes 11 minutes", "deploys need a changelog entry" say nothing
             # about when deploys happen
         k_actions, k_denied, required = _clause_rules(kc)

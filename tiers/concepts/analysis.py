@@ -14,7 +14,7 @@ from .flags import (
 )
 from .keyed import _keyed
 from .memos import _line_memos
-from .names import _names
+from .names import _names, name_words
 from .patterns import _lazy
 from .records import Analysis, _new_analysis, _new_clause
 from .reports import _reports
@@ -55,6 +55,64 @@ def _analyze_cached(text: str) -> Analysis:
         if seeded is not None:
             return seeded
     return _analyze(prepare(text))
+
+
+#: prepositions of place or occasion: what follows them is where a rule applies, not what it rules out
+_SETTING_PREPS = frozenset({"in", "at", "for", "during", "on", "inside", "within", "в", "во", "на", "для", "при"})
+_CORE_KINDS = frozenset({"object", "action", "lexical", "tool", "value"})
+
+
+def _setting(texts: list[str], concept_at: list, s: int, e: int, cinfo) -> frozenset[str]:
+    """The setting of a prohibiting clause over tokens ``s..e``: the concepts named after its first preposition of
+    place or occasion that follows a thing or act of the clause's own ("no alcohol at team events": team events;
+    «никакого алкоголя на корпоративе»: the corporate party), less those also named before it. Empty when no such
+    preposition follows the thing ruled out ("in prod, never …" names the setting first)."""
+    before: set[str] = set()
+    after: set[str] = set()
+    cut = None
+    at = 0
+    for k in range(s, e):
+        if cut is None and texts[k] in _SETTING_PREPS and before:
+            cut = k
+            continue
+        while at < len(concept_at) and concept_at[at][0] < k:
+            at += 1
+        if at < len(concept_at) and concept_at[at][0] == k:
+            for cid in concept_at[at][1]:
+                info = cinfo(cid)
+                ids = {info[5][1], *(can for _, can, _ in info[6])}
+                if cut is None:
+                    if info[4] in _CORE_KINDS:
+                        before.update(ids)
+                    elif before:
+                        before.update(ids)
+                else:
+                    after.update(ids)
+    return frozenset(after - before) if cut is not None else frozenset()
+
+
+_NAMED_KINDS = frozenset({"object", "action"})
+
+
+def _unnamed(spans: list, texts: list[str], nfc: str, lx, entry_memo: dict) -> list:
+    """``spans`` without the things and acts a one-word span names when its word is part of a proper name
+    (``name_words``): "Meat Loaf" is no meat, «Мясников» no meat, "Sugar Ray" no sugar. The word stays as a
+    lexical id, so a line about the name still meets it."""
+    def known(w: str) -> bool:
+        entry = entry_memo.get(w, 0)
+        if entry == 0:
+            entry = entry_memo[w] = _scan_entry(w, lx.content, lx.content_prefix)
+        return entry is not None and bool(entry[0] or entry[2])
+
+    names = name_words(nfc, known)
+    if not names:
+        return spans
+    out = []
+    for s, e, ids in spans:
+        if e == s + 1 and texts[s] in names and any(lx.kind.get(c) in _NAMED_KINDS for c in ids):
+            ids = {c for c in ids if lx.kind.get(c) not in _NAMED_KINDS} or {"w:" + _stem(texts[s])}
+        out.append((s, e, ids))
+    return out
 
 
 def _analyze(prepared: Line) -> Analysis:
@@ -109,6 +167,8 @@ def _analyze(prepared: Line) -> Analysis:
     covered_by_content = set()
     concept_at: list[tuple[int, set[str]]] = []
     span_end: dict[int, int] = {}  # a concept's end token where it is not the next one (looked up with a default)
+    if nfc[1:] != nfc[1:].lower():  # a capital after the first character: maybe a name ("Meat Loaf", «Мясников»)
+        content_spans = _unnamed(content_spans, texts, nfc, lx, content_memo)
     if label:
         # (the user it names stays: the constraints' weights are measured with it)
         content_spans = [sp if sp[0] not in label else (sp[0], sp[1], sp[2] & _LABEL_KEEPS) for sp in content_spans]
@@ -403,6 +463,8 @@ def _analyze(prepared: Line) -> Analysis:
         elif mk & {"OBLIGE", "ONLY"}:
             cl.force = "oblige"
         line_markers |= mk  # markers inferred above (RELAX from "not needed", INDIFF from "any … works")
+        if cl.force == "prohibit":
+            cl.setting = _setting(texts, concept_at, s, e, cinfo)
         _values_for(cl, line, s, e, local, base)
         values.extend(cl.values)
         cl.finish(weight_memo)

@@ -106,3 +106,33 @@ def _names(nfc: str) -> list[tuple[str, str, int]]:
     if any(a for a, *_ in found) and not all(a for a, *_ in found):
         found = [f for f in found if f[0]]
     return [(slot, name, sg) for _, slot, name, sg in found][:4]
+
+
+#: A run of two or more capitalized words (a title or a name: "Meat Loaf", "Sugar Ray", "Bat Out of Hell").
+_CAPITAL_RUN = _lazy(r"(?<![\w'’])\p{Lu}\p{Ll}+(?:['’]s)?(?:\s+(?:of|the|and|de|von|van|du|la)?\s*\p{Lu}\p{Ll}+)+")
+#: A Russian surname: a capitalized word in -ов/-ев/-ин/-ын or -ский/-цкий, in any case and gender («Мясников»,
+#: «Мясниковой», «Рыбаков», «Винокурова», «Сахаровский»).
+_RU_SURNAME = _lazy(r"(?<![\w-])\p{Lu}\p{Ll}+(?:ов|ев|ин|ын)(?:а|у|ым|ой|е|ых|ыми|ы)?(?![\w-])|"
+                    r"(?<![\w-])\p{Lu}\p{Ll}+(?:ск|цк)(?:ий|ая|ого|ой|ому|им|ую|ие|их)(?![\w-])")
+
+
+def name_words(nfc: str, known) -> frozenset[str]:
+    """Normalized words that are part of a proper name in the line, so the thing a word of it names is not meant:
+    "Meat Loaf" is a singer, «Мясников» a surname, "Sugar Ray" a band. A name is a run of capitalized words, not
+    the line's first word alone, holding a word the lexicon does not know (``known``: the normalized words it knows;
+    "Code Review" or "Team Dinner" are titles of known things, kept), or a capitalized word of the shape of a
+    Russian surname."""
+    body = nfc.strip()
+    if not _may_have_upper(body):
+        return frozenset()
+    out = set()
+    for m in _CAPITAL_RUN.finditer(body):
+        words_ = [normalize(w) for w in m.group(0).replace("’", "'").split()]
+        words_ = [w[:-2] if w.endswith("'s") else w for w in words_]
+        caps = [w for w in words_ if w not in {"of", "the", "and", "de", "von", "van", "du", "la"}]
+        if len(caps) >= 2 and any(not known(w) for w in caps):
+            out.update(caps)
+    if not body.isascii():
+        for m in _RU_SURNAME.finditer(body):
+            out.add(normalize(m.group(0)))
+    return frozenset(out)

@@ -38,6 +38,9 @@ class Clause:
     negated_direct: set[str] = field(default_factory=set)
     local_neg: set[str] = field(default_factory=set)  # denied by "without"/«без» only: the focus of the clause
     soft: set[str] = field(default_factory=set)  # named before the clause's negation: context more than core
+    #: a prohibition's setting: what it names after a preposition of place or occasion, after the thing or act it
+    #: rules out ("no alcohol *at team events*", «никакого алкоголя *на корпоративе*»): where the rule applies
+    setting: frozenset[str] = frozenset()
     values: list[tuple[str, str, int]] = field(default_factory=list)  # (slot, value, sign)
     #: concept -> weight in this clause (parents reached through [broader] and context words count for less)
     wmap: dict[str, float] = field(default_factory=dict)
@@ -113,6 +116,7 @@ def _new_clause(start: int, end: int, exception: bool) -> Clause:
     cl.negated_direct = set()
     cl.local_neg = set()
     cl.soft = set()
+    cl.setting = frozenset()
     cl.values = []
     cl.wmap = {}
     cl.content = ()
