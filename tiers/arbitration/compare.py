@@ -501,6 +501,42 @@ def _minutes(v: str) -> int:
     return int(h) * 60 + int(m)
 
 
+def _window(kc: Clause) -> tuple[int, int] | None:
+    """The window of clock minutes a prohibiting clause rules out: "before 10:00" (-1, 600), "after 19:00"
+    (1140, 1441), "15:00–16:00" (900, 960); None when it sets none."""
+    if kc.exception or kc.force != "prohibit":
+        return None
+    before, after = "BEFORE_X" in kc.signs, "AFTER_X" in kc.signs
+    k_times = sorted({v for s, v, _ in kc.values if s == "TIME"}, key=_minutes)
+    if len(k_times) == 2 and before == after:
+        return _minutes(k_times[0]), _minutes(k_times[1])
+    if len(k_times) == 1 and before != after:
+        return (-1, _minutes(k_times[0])) if before else (_minutes(k_times[0]), 24 * 60 + 1)
+    return None
+
+
+def window_kept(c: Analysis, k: Analysis) -> bool:
+    """"Earliest slot for any meeting: 10:00" or "calls are fine before 12:00 or after 13:00" against "no meetings
+    before 10 am", "no calls 12:00–13:00": a clause about the same thing whose every time bounds it away from the
+    window the constraint rules out (on the window's edge or beyond it, with "after"/"earliest" on the late side and
+    "before"/"at the latest" on the early side) restates the rule."""
+    kind = lexicon().kind
+    for kc in k.clauses:
+        win = _window(kc)
+        if win is None:
+            continue
+        lo, hi = win
+        for cc in c.clauses:
+            times = [_minutes(v) for s, v, sg in cc.values if s == "TIME" and sg > 0]
+            if cc.exception or not times or cc.force not in {"permit", "assert", "oblige", "indiff"}:
+                continue
+            if not any(x in kc.signs and kind.get(x) not in {"generic", "qualifier"} for x in cc.signs):
+                continue
+            if all((t >= hi and "AFTER_X" in cc.signs) or (t <= lo and "BEFORE_X" in cc.signs) for t in times):
+                return True
+    return False
+
+
 def time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     """"nothing before 10:00" against "a 9:00 meeting is fine": a time inside a forbidden window."""
     for kc in k.clauses:

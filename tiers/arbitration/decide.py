@@ -29,9 +29,9 @@ def _load_comparisons() -> None:
     global _loaded, c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed, \
         may_flip, polarity, relatedness, threshold, time_window, in_scope, scope_frame, scope_generalization, \
         _shown, bounded, shape, stems, substituted, LIGHT, substitution, window_moved, only_excepted, prescribes, \
-        agent_act
+        agent_act, window_kept
     from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed,
-                          may_flip, only_excepted, polarity, relatedness, threshold, time_window)
+                          may_flip, only_excepted, polarity, relatedness, threshold, time_window, window_kept)
     from .phrasing import agent_act, prescribes
     from .scope import in_scope, scope_frame, scope_generalization
     from .structure import _shown, bounded, shape, stems, substituted
@@ -275,6 +275,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
         return Conflict(cons, kind, reason, res, max(rel, RELATED_MIN))
     if rel < LICENSE_REL or (rel < RELATED_MIN and c.indiff) or not (flips or c.indiff):
         return None
+    if window_kept(c, k):
+        return None  # "earliest slot for any meeting: 10:00" restates "no meetings before 10 am"
     if dated_elsewhere(c, k, today):
         return None  # its dates fall on days the rule does not name: another case
     if c.indiff:
