@@ -512,9 +512,16 @@ _REMINDER_WORDS = ("reminder", "напоминани")
 _LABEL_NEXT = frozenset({":", "—", "–", "-", "(", "that", "что"})
 
 
+#: the writer as the one reminded ("Reminder to self:", «Напоминание себе:», «для себя»): still a label
+_TO_SELF = frozenset({"to", "for", "self", "myself", "me", "себе", "для", "себя", "самому", "самой"})
+
+
 def _labels(texts: list, kinds: list, at: int) -> bool:
     """The token at ``at`` (after a reminder word) makes that word a label: a colon or dash, "that", «о»; or the
-    line ends there."""
+    line ends there. Up to two words naming the writer as the one reminded ("to self", «себе») come first."""
+    for _ in range(2):
+        if at < len(texts) and texts[at] in _TO_SELF:
+            at += 1
     return at >= len(texts) or texts[at] in _LABEL_NEXT or kinds[at] == "punct" and texts[at] not in {",", "."}
 
 
