@@ -201,6 +201,9 @@ def elliptical_denial(c: Analysis, k: Analysis) -> tuple[str, str] | None:
 
 #: acts of a rule that do not make it a rule about an act: a rule "no emoji in anything you write" is about emoji
 _THING_RULE_ACTS = frozenset({"USE_TOOL", "CHANGE", "ADD", "WRITE", "SWITCH", "DO", "GET", "GO"})
+#: acts of putting a thing somewhere: a rule of one with a setting keeps the thing away from that setting
+_PLACING_ACTS = frozenset({"COMMIT", "PUSH", "STORE", "RETENTION"})
+_SETTING_THINGS = frozenset({"object", "lexical", "tool", "value"})
 
 
 #: a label that opens a line and names what the rest of it is for ("Menu idea for Dec 12:", «На десерт —»)
@@ -232,8 +235,14 @@ def avoided_thing(c: Analysis, cc: Clause, kc: Clause) -> bool:
         return False
     lx = lexicon()
     kind = lx.kind
-    if any(kind.get(x) == "action" and x not in _THING_RULE_ACTS for x in kc.direct):
-        return False
+    acts = {x for x in kc.direct if kind.get(x) == "action" and x not in _THING_RULE_ACTS}
+    if acts:
+        # "never commit API keys to the repo", «не хранить ключи в репозитории»: an act of placing a thing in a
+        # setting keeps the thing away from there; a line that gives the thing in that setting (a key put in
+        # settings.py, a file of the repo) does what the rule rules out, one that gives it elsewhere does not
+        where = [x for x in kc.setting if kind.get(x, "lexical" if x.startswith("w:") else "") in _SETTING_THINGS]
+        if not (acts <= _PLACING_ACTS and where and not c.concepts.isdisjoint(where)):
+            return False
     heads = {p for y in kc.direct for p in lx.expand(y)}  # "red-eye flights": flight is the head of the kind
     return any(kind.get(x) == "object" and x in kc.direct and cc.signs.get(x, 0) * kc.signs[x] < 0
                and (kc.force == "prohibit" or (x in kc.local_neg and kc.signs[x] < 0))
@@ -317,8 +326,9 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
         # ... so is a claim that removes what the rule keeps ("drop the Oxford comma" against "use the Oxford
         # comma": the act of removal is the rule's act denied)
         removes = any(x in cc.local_neg and cc.signs[x] < 0 < kc.signs[x] for x in shared)
-        if k_actions and k_actions.isdisjoint(cc.signs) and cc.force not in PERMISSIVE and not removes:
-            continue
+        if k_actions and k_actions.isdisjoint(cc.signs) and cc.force not in PERMISSIVE and not removes \
+                and not avoid:
+            continue  # (a thing put where a rule of placing keeps it away is the ruled act in other words)
         # "text messages, not voice notes" against "no voice messages": the line denies the very thing the
         # constraint denies elsewhere in it; its other clause is about a sibling, not a flip.
         # (a denied concept counts through its parents too: "emails" denies what "email addresses" does)

@@ -59,6 +59,9 @@ def _analyze_cached(text: str) -> Analysis:
 
 #: prepositions of place or occasion: what follows them is where a rule applies, not what it rules out
 _SETTING_PREPS = frozenset({"in", "at", "for", "during", "on", "inside", "within", "в", "во", "на", "для", "при"})
+#: prepositions of a target: a setting only after an act that puts something there ("commit keys *to the repo*";
+#: not "allergic to nuts")
+_TARGET_PREPS = frozenset({"to", "into", "onto"})
 _CORE_KINDS = frozenset({"object", "action", "lexical", "tool", "value"})
 
 
@@ -70,9 +73,10 @@ def _setting(texts: list[str], concept_at: list, s: int, e: int, cinfo) -> froze
     before: set[str] = set()
     after: set[str] = set()
     cut = None
+    acted = False  # an act named before the preposition
     at = 0
     for k in range(s, e):
-        if cut is None and texts[k] in _SETTING_PREPS and before:
+        if cut is None and before and (texts[k] in _SETTING_PREPS or (acted and texts[k] in _TARGET_PREPS)):
             cut = k
             continue
         while at < len(concept_at) and concept_at[at][0] < k:
@@ -82,6 +86,7 @@ def _setting(texts: list[str], concept_at: list, s: int, e: int, cinfo) -> froze
                 info = cinfo(cid)
                 ids = {info[5][1], *(can for _, can, _ in info[6])}
                 if cut is None:
+                    acted = acted or info[0] == "action"
                     if info[4] in _CORE_KINDS:
                         before.update(ids)
                     elif before:
