@@ -24,6 +24,8 @@ _STOP = frozenset(
     свой своя свои себе себя мне меня мой моя мои нам нас наш наша наши
     four five six seven eight nine ten twelve within два две двух трех трёх три четыре четырех четырёх пять шесть
     семь восемь девять десять течение
+    i'm i've i'd i'll we're we've we'll you're they're it's that's he's she's let's am mine myself ourselves
+    strictly really absolutely totally completely definitely please
     """.split()
 )
 
