@@ -98,12 +98,25 @@ _RU_NOT_PARTICIPLE = frozenset("""план плана экран экрана о
 _RU_PLACE_PREP = frozenset("на в во для к ко из с со по у за под".split())
 
 
+#: endings of a Russian verb in the first person, present or future («добавляю», «закажу», «ставим», «берём»)
+_RU_FIRST_PERSON = ("ю", "у", "ем", "ём", "им")
+
+
+def _is_act(word: str) -> bool:
+    """The lexicon reads ``word`` as an act (an action concept)."""
+    from ..concepts import analyze as _analyze, lexicon as _lexicon
+
+    kind = _lexicon().kind
+    return any(kind.get(x) == "action" for x in _analyze(word).concepts)
+
+
 @functools.lru_cache(maxsize=8192)
 def agent_act(text: str) -> bool:
     """The line records an act done by the writer with no subject of its own ("Booked the flight for …",
     "Turned off 2FA …", «Забронирован рейс …», «Заказал пиццу», «В тесто добавлено …»): the agent's account of
     what it did (also an indefinite-personal «На сайт добавили …»: a place phrase, then a plural past verb with no
-    subject), which holds it to the rules it did it under — unlike a report of the environment with its own
+    subject; a verb in the first person present, «Добавляю …», «Закажу …»), which holds it to the rules it did it
+    under — unlike a report of the environment with its own
     subject ("CI deployed …", "The standup took 25 minutes"), which states a fact."""
     body = _strip(text)
     body = re.sub(r"^\d{1,2}:\d{2}\s+", "", body)  # a time-stamp prefix of a daily note
@@ -115,6 +128,8 @@ def agent_act(text: str) -> bool:
         return (w.endswith("ed") and len(w) > 4) or w in _EN_IRREGULAR_PAST
     if _RU_PAST.fullmatch(w) and not w.endswith(("ся", "сь")):
         return True  # «Заказал …», «Купили …»: a verb first, its subject the writer
+    if w.endswith(_RU_FIRST_PERSON) and len(w) > 4 and _is_act(w):
+        return True  # «Добавляю 🚀 в …», «Закажу пиццу», «Ставим созвон»: the writer's own act, said in the present
     head = body.split()[:5]
     if w in _RU_PLACE_PREP and any(_RU_PAST.fullmatch(x.casefold()) and x.casefold().endswith("ли")
                                    for x in head[1:]):
