@@ -249,6 +249,17 @@ def avoided_thing(c: Analysis, cc: Clause, kc: Clause) -> bool:
                for x in kc.signs if x not in _AUDIENCE and x not in heads)
 
 
+def _acts_with(c: Analysis, cc: Clause, kc: Clause, k_actions: frozenset[str], shared) -> bool:
+    """"Install dependencies with `npm install`" against "don't use npm": a rule that only forbids using a tool is
+    broken by any act done with it — a clause naming an act of its own and the ruled-out tool, in a line that
+    offers, plans or records the act (not a fact that names the tool: "npm's registry had an outage")."""
+    if not k_actions <= {"USE_TOOL"}:
+        return False
+    lx = lexicon()
+    return any(lx.kind.get(x) == "action" for x in cc.direct) and any(
+        lx.slot_of.get(x) and kc.signs.get(x, 0) < 0 < cc.signs.get(x, 0) for x in shared) and offers(c)
+
+
 def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """(what the candidate does, detail) when it flips the constraint's polarity, else None. ``frame``: the
     concepts of a DECISION's scope; a clause of the constraint holding nothing else is not compared."""
@@ -327,7 +338,7 @@ def polarity(c: Analysis, k: Analysis, frame: frozenset[str] = frozenset()) -> t
         # comma": the act of removal is the rule's act denied)
         removes = any(x in cc.local_neg and cc.signs[x] < 0 < kc.signs[x] for x in shared)
         if k_actions and k_actions.isdisjoint(cc.signs) and cc.force not in PERMISSIVE and not removes \
-                and not avoid:
+                and not avoid and not _acts_with(c, cc, kc, k_actions, shared):
             continue  # (a thing put where a rule of placing keeps it away is the ruled act in other words)
         # "text messages, not voice notes" against "no voice messages": the line denies the very thing the
         # constraint denies elsewhere in it; its other clause is about a sibling, not a flip.
