@@ -365,6 +365,8 @@ def _analyze(prepared: Line) -> Analysis:
                 elif m == "ONLY":
                     only_pos.append(k)
         neg += 1 if ru_neg or (reinforced and not neg) else 0
+        if neg and only_pos and any(texts[p] == "other" for p in only_pos):
+            neg -= 1  # "no Python versions other than 3.11": the denial and "other than" say "only" together
         base = -1 if neg % 2 else 1
         line_markers |= markers
 
