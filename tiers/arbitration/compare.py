@@ -244,9 +244,26 @@ def avoided_thing(c: Analysis, cc: Clause, kc: Clause) -> bool:
         if not (acts <= _PLACING_ACTS and where and not c.concepts.isdisjoint(where)):
             return False
     heads = {p for y in kc.direct for p in lx.expand(y)}  # "red-eye flights": flight is the head of the kind
+    stated = _stated_sides(lx)
     return any(kind.get(x) == "object" and x in kc.direct and cc.signs.get(x, 0) * kc.signs[x] < 0
-               and (kc.force == "prohibit" or (x in kc.local_neg and kc.signs[x] < 0))
+               and (kc.force == "prohibit" or (x in kc.local_neg and kc.signs[x] < 0)
+                    or (x in stated and kc.force == "assert" and kc.signs[x] > 0))
                for x in kc.signs if x not in _AUDIENCE and x not in heads)
+
+
+_SIDES: tuple | None = None
+
+
+def _stated_sides(lx) -> frozenset[str]:
+    """The first sides of the ``[antonyms]`` pairs of two object concepts (VEGETARIAN against MEAT, CELIAC against
+    GLUTEN, SOBER against ALCOHOL): a user who states one ("I'm coeliac", «я вегетарианец») keeps away the things
+    of the other, as "no gluten" does — also those named only through their family ("carbonara", "seitan"), which
+    the pair's own direct opposition does not reach. Computed once per lexicon."""
+    global _SIDES
+    if _SIDES is None or _SIDES[0] is not lx:
+        _SIDES = (lx, frozenset(a for b, a in lx.antonym.items()
+                                if lx.kind.get(a) == "object" and lx.kind.get(b) == "object"))
+    return _SIDES[1]
 
 
 def _acts_with(c: Analysis, cc: Clause, kc: Clause, k_actions: frozenset[str], shared) -> bool:
