@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..text import normalize
 from .patterns import _lazy
-from .words import _may_have_upper
+from .words import _STOP, _may_have_upper
 
 
 _NAME_TRIGGER = _lazy(
@@ -69,8 +69,8 @@ def _proper_words(nfc: str) -> frozenset[str]:
     if "«" in body or '"' in body:  # every _QUOTED match starts with one
         for m in quoted.finditer(body):
             words_ = m.group(1).split()
-            if len(words_) == 1:
-                out.add(normalize(words_[0]))
+            if len(words_) == 1 and len(words_[0]) > 2 and normalize(words_[0]) not in _STOP:
+                out.add(normalize(words_[0]))  # (a quoted pronoun, «на «вы»», is a form of address, not a name)
     return frozenset(out)
 
 
