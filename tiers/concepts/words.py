@@ -99,12 +99,14 @@ _BOUNDARY_WORDS = {
     ("although",), ("though",), ("even", "though"), ("whereas",), ("so", "that"), ("а",), ("но",), ("однако",),
     ("так", "что"), ("потому", "что"), ("поскольку",), ("чтобы",), ("если",), ("когда",), ("хотя",),
     ("as", "soon", "as"), ("after",), ("unless",), ("only", "if"), ("except", "when"), ("except", "if"),
-    ("если", "только"), ("только", "если"), ("кроме", "случаев"), ("разве", "что"),
+    ("если", "только"), ("только", "если"), ("кроме", "случаев"), ("разве", "что"), ("whether",),
 }
 #: First words of the boundaries (only a token among them can start one).
 _BOUNDARY_FIRST = frozenset(w[0] for w in _BOUNDARY_WORDS)
 _EXCEPTION_WORDS = {("unless",), ("only", "if"), ("except", "when"), ("except", "if"), ("если", "только"),
-                    ("только", "если"), ("кроме", "случаев"), ("разве", "что")}
+                    ("только", "если"), ("кроме", "случаев"), ("разве", "что"),
+                    # an indirect question ("asked the user whether …") claims nothing, like a condition
+                    ("whether",)}
 _ANY = frozenset({"any", "whatever", "любой", "любом", "любые", "любую", "любых", "угодно"})
 _WORKS = frozenset({"works", "work", "do", "does", "fits", "suits", "подойдет", "подойдут", "подходит", "подходят",
                     "годится", "сойдет", "устроит"})
