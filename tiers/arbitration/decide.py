@@ -29,10 +29,11 @@ def _load_comparisons() -> None:
     global _loaded, c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed, \
         may_flip, polarity, relatedness, threshold, time_window, in_scope, scope_frame, scope_generalization, \
         _shown, bounded, shape, stems, substituted, LIGHT, substitution, window_moved, only_excepted, prescribes, \
-        agent_act, window_kept
+        agent_act, window_kept, speaks_of_another, offers
     from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed,
-                          may_flip, only_excepted, polarity, relatedness, threshold, time_window, window_kept)
-    from .phrasing import agent_act, prescribes
+                          may_flip, offers, only_excepted, polarity, relatedness, threshold, time_window,
+                          window_kept)
+    from .phrasing import agent_act, prescribes, speaks_of_another
     from .scope import in_scope, scope_frame, scope_generalization
     from .structure import _shown, bounded, shape, stems, substituted
     from .values import LIGHT, substitution, window_moved
@@ -203,6 +204,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
     if _mentions(c):
         return None
     k = cons.analysis
+    if not c.markers & _MODAL and speaks_of_another(c.text, k.text) and not offers(c):
+        return None  # "My wife drinks coffee" beside "I don't drink coffee": another person's habit
     rel = relatedness(k, c)
     if rel < RELATED_MIN and "`" in c.text and "`" in k.text and shape(c.text).code & shape(k.text).code:
         rel = RELATED_MIN  # the same thing named exactly (a code span of both: `any`, `legacy/`) is related

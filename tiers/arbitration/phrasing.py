@@ -136,3 +136,38 @@ def agent_act(text: str) -> bool:
         return True  # «На сайт добавили …», «В README дописали …»: a place, then a plural verb with no subject
     return any(_RU_SHORT_PARTICIPLE.fullmatch(x.strip(".,;:«»\"'").casefold()) and
                x.strip(".,;:«»\"'").casefold() not in _RU_NOT_PARTICIPLE for x in head)
+
+
+#: the user speaking of themself: a rule about the user's own diet, habits or hours ("I'm vegetarian", «я не ем
+#: мясо», "never call me before 10")
+_FIRST_PERSON = re.compile(r"(?<![\w'’])(?:i|i'm|i’m|i've|i'd|me|my|mine|myself|я|мне|меня|мной|мой|моя|моё|мое|мои|"
+                           r"моих|моим|моего|моей)(?![\w'’])", re.I)
+#: a person other than the user named as the subject that opens a line: a relative, a friend, a colleague, a guest
+_OTHER_PERSON = re.compile(
+    r"^(?:(?:my|our|the|his|her|their|a|one|user's|the user's)\s+)?(?:wife|husband|partner|spouse|girlfriend|boyfriend|"
+    r"son|daughter|kids?|children|mom|mum|mother|dad|father|parents?|brother|sister|grandma|grandpa|friend|friends|"
+    r"colleague|colleagues|coworker|coworkers|boss|manager|neighbou?r|guests?|roommate|flatmate|"
+    r"жена|муж|партн[её]р|сын|дочь|дети|мама|папа|мать|отец|родители|брат|сестра|бабушка|дедушка|друг|друзья|подруга|"
+    r"коллега|коллеги|начальник|начальница|сосед|соседка|гост[ьи]|сосед по комнате)(?![\w-])", re.I)
+
+
+def speaks_of_another(text: str, rule: str) -> bool:
+    """The line describes another person than the user, in a rule about the user themself: the rule speaks in the
+    first person ("I'm vegetarian", «не звонить мне до 10») and the line opens with another person as its subject
+    — a relative, friend, colleague or guest ("My wife drinks three coffees a day", «Жена пользователя ест мясо»),
+    or a name with a possessive or a comma and a role after it ("Oleg's team", "Oleg, the new designer, loves
+    steak"; a name alone may be the user's own: "Jonas is on US Eastern time" in Jonas's file) — and states a fact:
+    it offers, plans or records nothing (the caller checks)."""
+    if not _FIRST_PERSON.search(_strip(rule)):
+        return False
+    body = _strip(text)
+    body = re.sub(r"^\d{1,2}:\d{2}\s*(?:[—–-]\s*)?", "", body)
+    if _OTHER_PERSON.match(body):
+        return True
+    m = re.match(r"([A-ZА-ЯЁ][a-zа-яё]+)(?:['’]s\s|\s*,\s*(?:the|our|a|an|my|наш\w*|мой|моя|новый|новая)\s)", body)
+    if not m or m.group(1).casefold() in {"user", "пользователь", "the"}:
+        return False
+    from ..concepts import analyze as _analyze
+
+    # a word the lexicon knows ("Steak's price", «Карбонара, …») is no name
+    return all(c.startswith("w:") for c in _analyze(m.group(1)).concepts)
