@@ -129,29 +129,36 @@ def parse_markers(text: str, name: str) -> dict[str, list[Entry]]:
 
 
 @functools.cache
-def _data() -> dict[str, dict[str, list[Entry]]]:
+def _sources() -> dict[str, str]:
+    """Each language's marker file, as text."""
     out = {}
     for lang in LANGS:
         path = os.path.join(DATA_DIR, f"{lang}.txt")
         try:
             with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+                out[lang] = fh.read()
         except (OSError, UnicodeDecodeError) as exc:
             raise LexiconError(f"markers/{lang}.txt: cannot read the marker lexicon ({exc})") from None
-        out[lang] = parse_markers(text, f"markers/{lang}.txt")
     return out
+
+
+def _section(lang: str, name: str) -> list[tuple[str, float]]:
+    """(phrase, weight) of each entry of one section of one language, from the built tables."""
+    text = _tables()["sections"][lang].get(name, "")
+    return [(phrase, float(weight)) for weight, _, phrase in (row.partition(" ") for row in text.split("\n"))] \
+        if text else []
 
 
 @functools.cache
 def entries(category: str) -> tuple[Entry, ...]:
     """The entries of ``category``, every language in ``LANGS`` order (earlier entries win at one position)."""
-    return tuple(e for lang in LANGS for e in _data()[lang].get(category, ()))
+    return tuple(Entry(lang, phrase, weight) for lang in LANGS for phrase, weight in _section(lang, category))
 
 
 @functools.cache
 def scope_words() -> Scope:
     """The scope vocabulary of all languages (``[scope]`` of each marker file)."""
-    merged = {key: [e.phrase for lang in LANGS for e in _data()[lang].get(f"scope.{key}", ())]
+    merged = {key: [phrase for lang in LANGS for phrase, _ in _section(lang, f"scope.{key}")]
               for key in SCOPE_SECTIONS}
 
     def seqs(key: str) -> tuple[tuple[str, ...], ...]:
@@ -291,31 +298,98 @@ def _raw_keys(pattern: str) -> tuple[frozenset[str], frozenset[str]] | None:
 
 @dataclass(frozen=True, slots=True)
 class _Index:
-    """Every category's phrases by the words a match can start at, and the few searched for over the line."""
+    """Every category's phrases by the words a match can start at, and the few searched for over the line; each
+    posting list is a string of ``category.entry`` pairs (:func:`_postings`), decoded for the words a line holds."""
 
-    by_word: dict[str, tuple[tuple[int, int], ...]]
-    by_stem: dict[str, tuple[tuple[int, int], ...]]
+    by_word: dict[str, str]
+    by_stem: dict[str, str]
     stem_lengths: tuple[int, ...]
     loose: tuple[tuple[int, int], ...]
 
 
-@functools.cache
-def _index() -> _Index:
-    by_word: dict[str, list[tuple[int, int]]] = {}
-    by_stem: dict[str, list[tuple[int, int]]] = {}
-    loose: list[tuple[int, int]] = []
+#: The marker files built into the tables a scan reads (each section's entries, the index of their first words),
+#: shipped beside them: parsing the files and deriving every phrase's keys cost a fresh process ~2 ms. Rebuild with
+#: ``python -m tiers.lexicon --build`` after editing a marker file; a build not made from the files as they are is
+#: ignored at run time (the tables are built in memory instead) and a test fails until it is rebuilt.
+BUILT = os.path.join(os.path.dirname(DATA_DIR), "markers.built.json")
+_BUILD_VERSION = 1
+
+
+def _digest(sources: dict[str, str]) -> str:
+    import hashlib
+
+    h = hashlib.blake2b(f"markers|{_BUILD_VERSION}".encode(), digest_size=12)
+    for lang in sorted(sources):
+        h.update(f"|{lang}|{len(sources[lang])}|".encode() + sources[lang].encode("utf-8"))
+    return h.hexdigest()
+
+
+def build_tables(sources: dict[str, str]) -> dict:
+    """The tables of the marker files ``sources`` (language -> text), as JSON-ready values. LexiconError for a
+    malformed file."""
+    data = {lang: parse_markers(text, f"markers/{lang}.txt") for lang, text in sources.items()}
+    by_word: dict[str, list[str]] = {}
+    by_stem: dict[str, list[str]] = {}
+    loose: list[str] = []
     for ci, category in enumerate(CATEGORIES):
-        for idx, entry in enumerate(entries(category)):
-            keys = _keys(entry.phrase)
+        phrases = [e.phrase for lang in LANGS for e in data.get(lang, {}).get(category, ())]
+        for idx, phrase in enumerate(phrases):
+            keys = _keys(phrase)
+            posting = f"{ci}.{idx}"
             if keys is None:
-                loose.append((ci, idx))
+                loose.append(posting)
                 continue
             for word in keys[0]:
-                by_word.setdefault(word, []).append((ci, idx))
+                by_word.setdefault(word, []).append(posting)
             for stem in keys[1]:
-                by_stem.setdefault(stem, []).append((ci, idx))
-    return _Index({k: tuple(v) for k, v in by_word.items()}, {k: tuple(v) for k, v in by_stem.items()},
-                  tuple(sorted({len(k) for k in by_stem})), tuple(loose))
+                by_stem.setdefault(stem, []).append(posting)
+    return {
+        "digest": _digest(sources),
+        "sections": {lang: {name: "\n".join(f"{e.weight!r} {e.phrase}" for e in items) for name, items in secs.items()}
+                     for lang, secs in data.items()},
+        "by_word": {k: " ".join(v) for k, v in sorted(by_word.items())},
+        "by_stem": {k: " ".join(v) for k, v in sorted(by_stem.items())},
+        "loose": " ".join(loose),
+    }
+
+
+def write_built(path: str | None = None) -> str:
+    """Build the tables from the marker files and write the shipped copy (a development step)."""
+    import json
+
+    out = path or BUILT
+    with open(out, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(build_tables(_sources()), ensure_ascii=False, indent=0, sort_keys=True) + "\n")
+    return out
+
+
+@functools.cache
+def _tables() -> dict:
+    """The built tables: the shipped copy when it was built from the marker files as they are, else built now."""
+    import json
+
+    sources = _sources()
+    try:
+        with open(BUILT, encoding="utf-8") as fh:
+            built = json.load(fh)
+    except (OSError, ValueError):
+        built = None
+    if (isinstance(built, dict) and built.get("digest") == _digest(sources)
+            and set(built) == {"digest", "sections", "by_word", "by_stem", "loose"}):
+        return built
+    return build_tables(sources)
+
+
+def _postings(text: str) -> tuple[tuple[int, int], ...]:
+    """``"0.3 2.14"`` -> ((0, 3), (2, 14))."""
+    return tuple((int(ci), int(idx)) for ci, _, idx in (p.partition(".") for p in text.split())) if text else ()
+
+
+@functools.cache
+def _index() -> _Index:
+    tables = _tables()
+    return _Index(tables["by_word"], tables["by_stem"], tuple(sorted({len(k) for k in tables["by_stem"]})),
+                  _postings(tables["loose"]))
 
 
 @functools.cache
@@ -402,11 +476,11 @@ def _candidates(word: str) -> tuple[tuple[int, int], ...]:
     """(category, entry) of every phrase a match of which can start at ``word`` (memory files repeat their words:
     cached, it is one lookup per word of a line)."""
     index = _index()
-    cands = list(index.by_word.get(word, ()))
+    cands = list(_postings(index.by_word.get(word, "")))
     for size in index.stem_lengths:
         if size > len(word):
             break
-        cands.extend(index.by_stem.get(word[:size], ()))
+        cands.extend(_postings(index.by_stem.get(word[:size], "")))
     return tuple(cands)
 
 
@@ -463,3 +537,13 @@ def is_schedule_head(token: str) -> bool:
 def is_time_head(token: str) -> bool:
     """``token`` (a folded word) names a time: a month, a quarter, a week."""
     return _in_word_set(scope_words().time_heads, token)
+
+
+if __name__ == "__main__":  # python -m tiers.lexicon --build
+    import sys
+
+    if sys.argv[1:] == ["--build"]:
+        print(write_built())
+    else:
+        print("usage: python -m tiers.lexicon --build", file=sys.stderr)
+        sys.exit(2)

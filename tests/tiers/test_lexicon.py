@@ -201,3 +201,75 @@ def test_required_words_of_the_pattern_language(monkeypatch, phrase: str, requir
         assert lx._required(0, 0) == required
     finally:
         lx._required.cache_clear()
+
+
+# -- the shipped build ---------------------------------------------------------------------------------------------
+_CACHED = ("_sources", "_tables", "_index", "entries", "scope_words", "_candidates", "_pattern", "_required")
+
+
+@pytest.fixture()
+def fresh_tables():
+    """Forget the tables this process built or loaded, before and after the test."""
+    def clear() -> None:
+        for name in _CACHED:
+            getattr(lx, name).cache_clear()
+
+    clear()
+    yield
+    clear()
+
+
+def _scanned(lines: list[str]) -> list:
+    return [{c: [(h.start, h.end, h.phrase) for h in hits] for c, hits in lx.scan(fold(line)).items()}
+            for line in lines]
+
+
+_LINES = ["- User said: never deploy on Fridays.", "- Decided with the user: Postgres until the migration.",
+          "- `pytest` reported 3 failures.", "- Maybe the cache is stale?", "- Пользователь сказал: без деплоя по пятницам.",
+          "- Мы договорились: только SQLite до миграции."]
+
+
+def test_the_shipped_marker_build_is_the_build_of_the_marker_files() -> None:
+    import json
+
+    with open(lx.BUILT, encoding="utf-8") as fh:
+        shipped = json.load(fh)
+    assert shipped == lx.build_tables(lx._sources()), "run `python -m tiers.lexicon --build` after editing markers"
+
+
+@pytest.mark.parametrize("built", ["", "not json", "[]", '{"digest": "stale"}', None],
+                         ids=["empty", "not-json", "not-a-table", "stale", "absent"])
+def test_a_marker_build_that_is_not_of_these_files_is_ignored(tmp_path, monkeypatch: pytest.MonkeyPatch, fresh_tables,
+                                                              built: str | None) -> None:
+    expected = _scanned(_LINES)
+    path = tmp_path / "markers.built.json"
+    if built is not None:
+        path.write_text(built, encoding="utf-8")
+    monkeypatch.setattr(lx, "BUILT", str(path))
+    assert lx._tables() == lx.build_tables(lx._sources())
+    assert _scanned(_LINES) == expected
+
+
+def test_a_build_of_other_marker_text_is_never_used(tmp_path, monkeypatch: pytest.MonkeyPatch, fresh_tables) -> None:
+    import json
+
+    other = {lang: text.replace("[user]", "[user]\nfrobnicated", 1) for lang, text in lx._sources().items()}
+    path = tmp_path / "markers.built.json"
+    path.write_text(json.dumps(lx.build_tables(other)), encoding="utf-8")
+    monkeypatch.setattr(lx, "BUILT", str(path))
+    assert not any(e.phrase == "frobnicated" for e in lx.entries("user"))
+    assert lx.scan(fold("the agent frobnicated"))["user"] == []
+
+
+def test_a_malformed_marker_file_fails_the_build_naming_the_file() -> None:
+    with pytest.raises(lx.LexiconError, match=r"markers/en.txt:2: unknown section \[nope\]"):
+        lx.build_tables({"en": "[user]\n[nope]\n", "ru": "[user]\n"})
+
+
+def test_posting_lists_decode_to_category_and_entry_pairs() -> None:
+    assert lx._postings("0.3 2.14") == ((0, 3), (2, 14))
+    assert lx._postings("") == ()
+    built = lx.build_tables({"en": "[user]\nuser said\nthe? user|human wrote\n[hedge]\nmaybe\n", "ru": ""})
+    assert lx._postings(built["by_word"]["user"]) == ((0, 0), (0, 1))
+    assert lx._postings(built["by_word"]["maybe"]) == ((2, 0),)
+    assert built["sections"]["en"]["user"] == "1.0 user said\n1.0 the? user|human wrote"
