@@ -23,7 +23,7 @@ class Tier(enum.Enum):
     def from_code(cls, code: str) -> Tier:
         """Accept a letter (``D``) or a name (``DIRECTIVE``/``directive``)."""
         # one dict lookup: the arbitration cache turns every cached constraint's code back into a Tier
-        tier = _BY_CODE.get(code.strip().upper())
+        tier = _BY_CODE.get(code) or _BY_CODE.get(code.strip().upper())
         if tier is None:
             raise ValueError(f"unknown tier {code!r}; expected D, O, C, H or a tier name")
         return tier
