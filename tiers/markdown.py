@@ -294,7 +294,6 @@ _LEAF_KIND = {
 # included) and blank lines (the shape of most memory files) gets exactly the kinds markdown-it would give, without markdown-it. Anything that
 # could start another block (indentation, fences, quotes, HTML, tables, thematic breaks, setext underlines, link
 # definitions, empty items) sends the whole file to markdown-it. tests/tiers/test_markdown.py checks the two agree.
-_FAST_PATH = True
 _SIMPLE_HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
 _SIMPLE_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)]) {1,4}(?=\S)")
 _RISKY_START = frozenset("#><|=_*-+:[\\ \t\u00a0")
@@ -328,6 +327,23 @@ def _fast_kinds(texts: list[str]) -> list[str] | None:
     return kinds
 
 
+def _block_kinds(raw_lines: list[tuple[str, str]], skip: int, kinds: list[str | None]) -> None:
+    """Fill ``kinds`` from line ``skip`` on with the kind of the markdown-it block each line is in (None where it
+    is in none). markdown-it sees the rest of the file with the front matter blanked, so token maps are file line
+    indexes."""
+    if not any(t.strip() for t, _ in raw_lines[skip:]):
+        return
+    md_source = "\n" * skip + "\n".join(t for t, _ in raw_lines[skip:])
+    for tok in _md().parse(md_source):
+        kind = _LEAF_KIND.get(tok.type)
+        if kind is None or tok.map is None:
+            continue
+        start, end = tok.map
+        for k in range(max(start, skip), min(end, len(raw_lines))):
+            if kinds[k] is None or kind != "memory":
+                kinds[k] = kind
+
+
 def _parse_text(text: str, *, bom: bool, encoding: str) -> Document:
     # Documents are immutable, and lint, arbitration and the write path parse the same files again and again.
     return _parse_cached(text, bom, encoding)
@@ -343,20 +359,11 @@ def _parse_cached(text: str, bom: bool, encoding: str) -> Document:
         for k in range(front[0] - 1, front[1]):
             kinds[k] = "frontmatter"
         skip = front[1]
-    fast = _fast_kinds([t for t, _ in raw_lines[skip:]]) if _FAST_PATH else None
+    fast = _fast_kinds([t for t, _ in raw_lines[skip:]])
     if fast is not None:
         kinds[skip:] = fast
-    # markdown-it sees the rest of the file with the front matter blanked, so token maps are file line indexes.
-    elif any(t.strip() for t, _ in raw_lines[skip:]):
-        md_source = "\n" * skip + "\n".join(t for t, _ in raw_lines[skip:])
-        for tok in _md().parse(md_source):
-            kind = _LEAF_KIND.get(tok.type)
-            if kind is None or tok.map is None:
-                continue
-            start, end = tok.map
-            for k in range(max(start, skip), min(end, len(raw_lines))):
-                if kinds[k] is None or kind != "memory":
-                    kinds[k] = kind
+    else:
+        _block_kinds(raw_lines, skip, kinds)
     lines = []
     for k, (t, eol) in enumerate(raw_lines):
         kind = kinds[k]
