@@ -471,6 +471,196 @@ def _may_match(ci: int, idx: int, heads: frozenset[str]) -> bool:
     return True
 
 
+# -- the first-character check that spares compiling raw patterns a line cannot match -----------------------------
+#: a decimal digit (what ``\d`` matches in a str pattern)
+_DIGIT = re.compile(r"\d")
+_QUANTIFIER = re.compile(r"(?:[?*+]|\{(\d*)(?:,\d*)?\})[?+]?")
+
+
+class _Unbounded(Exception):
+    """A construct :func:`first_chars` does not read (it then bounds nothing)."""
+
+
+def first_chars(pattern: str) -> tuple[frozenset[str], bool] | None:
+    """``(characters, digit)``: the first character every match of the regular expression ``pattern`` consumes is
+    one of ``characters``, or a decimal digit when ``digit``. None when a match may be empty or start with
+    something this reading does not bound (``.``, ``\\w``, a negated set, a backreference, inline flags).
+
+    A line holding none of them cannot match, so the pattern is not compiled for it: a raw phrase has no words to
+    index (``_keys``), and without this every line compiled every one of them."""
+    try:
+        chars, digit, nullable, end = _alternatives(pattern, 0)
+    except _Unbounded:
+        return None
+    if nullable or end != len(pattern):
+        return None
+    return frozenset(chars), digit
+
+
+def _alternatives(p: str, i: int) -> tuple[set[str], bool, bool, int]:
+    chars: set[str] = set()
+    digit = nullable = False
+    while True:
+        c, d, n, i = _sequence(p, i)
+        chars |= c
+        digit, nullable = digit or d, nullable or n
+        if i < len(p) and p[i] == "|":
+            i += 1
+            continue
+        return chars, digit, nullable, i
+
+
+def _sequence(p: str, i: int) -> tuple[set[str], bool, bool, int]:
+    """The first characters of a concatenation: of its items up to the first that cannot be empty."""
+    chars: set[str] = set()
+    digit, still_empty = False, True
+    while i < len(p) and p[i] not in "|)":
+        if not still_empty:  # what follows an item that consumes a character is never first: only skipped
+            i = _group_end(p, i, stop="|)")
+            break
+        c, d, nullable, zero_width, i = _atom(p, i)
+        q = _QUANTIFIER.match(p, i)
+        if q is not None:
+            i = q.end()
+            nullable = nullable or q.group()[0] in "?*" or (q.group()[0] == "{" and not int(q.group(1) or 0))
+        if zero_width:
+            continue
+        chars |= c
+        digit = digit or d
+        still_empty = nullable
+    return chars, digit, still_empty, i
+
+
+def _atom(p: str, i: int) -> tuple[set[str], bool, bool, bool, int]:
+    """(first characters, digit, may be empty, zero-width, end) of the item at ``i``."""
+    ch = p[i]
+    if ch == "(":
+        if not p.startswith("(?", i):
+            return _group(p, i + 1)
+        if p[i + 2:i + 3] in (":", ">"):
+            return _group(p, i + 3)
+        if p.startswith("(?P<", i):
+            return _group(p, p.index(">", i) + 1)
+        if p[i + 2:i + 3] in ("=", "!") or p[i + 2:i + 4] in ("<=", "<!"):  # a lookaround consumes nothing
+            return set(), False, True, True, _group_end(p, i)
+        raise _Unbounded  # inline flags, a conditional, a comment
+    if ch == "[":
+        end = _class_end(p, i)
+        chars, digit = _class(p[i + 1:end - 1])
+        return chars, digit, False, False, end
+    if ch == "\\":
+        e = p[i + 1:i + 2]
+        if e == "d":
+            return set(), True, False, False, i + 2
+        if e in ("b", "B", "A", "Z"):
+            return set(), False, True, True, i + 2
+        if not e or e.isalnum() or e == "_":
+            raise _Unbounded  # \w, \s, a backreference, a code point
+        return {e}, False, False, False, i + 2
+    if ch in "^$":
+        return set(), False, True, True, i + 1
+    if ch == ".":
+        raise _Unbounded
+    return {ch}, False, False, False, i + 1
+
+
+def _group(p: str, j: int) -> tuple[set[str], bool, bool, bool, int]:
+    chars, digit, nullable, j = _alternatives(p, j)
+    if j >= len(p) or p[j] != ")":
+        raise _Unbounded
+    return chars, digit, nullable, False, j + 1
+
+
+def _group_end(p: str, i: int, stop: str = "") -> int:
+    """The end of the group opening at ``i``, read past escapes and sets; with ``stop``, the position of the first
+    of its characters outside any group from ``i`` on (or the end)."""
+    depth = 0
+    while i < len(p):
+        ch = p[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "[":
+            i = _class_end(p, i)
+            continue
+        if depth == 0 and ch in stop:
+            return i
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0 and not stop:
+                return i + 1
+        i += 1
+    if stop:
+        return i
+    raise _Unbounded
+
+
+def _class_end(p: str, i: int) -> int:
+    """The end of the set opening at ``i`` (a ``]`` first in it is a character of it)."""
+    k = i + 1
+    if p[k:k + 1] == "^":
+        k += 1
+    if p[k:k + 1] == "]":
+        k += 1
+    while k < len(p):
+        if p[k] == "\\":
+            k += 2
+            continue
+        if p[k] == "]":
+            return k + 1
+        k += 1
+    raise _Unbounded
+
+
+def _class(body: str) -> tuple[set[str], bool]:
+    """The characters of a set's body (``a-z``, ``$€``, ``\\d``, escapes), or _Unbounded (a negated set, ``\\w``)."""
+    if body.startswith("^"):
+        raise _Unbounded
+    chars: set[str] = set()
+    digit = False
+    k = 0
+
+    def char_at(k: int) -> tuple[str | None, int]:
+        if body[k] != "\\":
+            return body[k], k + 1
+        e = body[k + 1:k + 2]
+        if e == "d":
+            return None, k + 2
+        if not e or e.isalnum() or e == "_":
+            raise _Unbounded
+        return e, k + 2
+
+    while k < len(body):
+        lo, k = char_at(k)
+        if lo is None:
+            digit = True
+            continue
+        if body[k:k + 1] == "-" and k + 1 < len(body):
+            hi, k = char_at(k + 1)
+            if hi is None or ord(hi) - ord(lo) > 4096:
+                raise _Unbounded
+            chars.update(map(chr, range(ord(lo), ord(hi) + 1)))
+        else:
+            chars.add(lo)
+    return chars, digit
+
+
+@functools.cache
+def _starts(ci: int, idx: int) -> tuple[frozenset[str], bool] | None:
+    """:func:`first_chars` of a raw phrase; None for a phrase of the pattern language (its words tell more)."""
+    phrase = entries(CATEGORIES[ci])[idx].phrase
+    return first_chars(phrase[3:]) if phrase.startswith("re:") else None
+
+
+def _may_start(ci: int, idx: int, chars: frozenset[str], digit: bool) -> bool:
+    """False when a line made of ``chars`` (holding a digit when ``digit``) has no character a match of the
+    phrase can start with (:func:`_starts`)."""
+    first = _starts(ci, idx)
+    return first is None or not first[0].isdisjoint(chars) or (first[1] and digit)
+
+
 @functools.lru_cache(maxsize=65536)
 def _candidates(word: str) -> tuple[tuple[int, int], ...]:
     """(category, entry) of every phrase a match of which can start at ``word`` (memory files repeat their words:
@@ -499,8 +689,9 @@ def scan(folded: str, categories: tuple[str, ...] = CATEGORIES) -> dict[str, lis
             hit = _pattern(ci, idx).match(folded, pos)
             if hit is not None:
                 found.add((ci, hit.start(), idx, hit.end()))
+    chars, digit = frozenset(folded), _DIGIT.search(folded) is not None
     for ci, idx in index.loose:
-        if not _may_match(ci, idx, heads):
+        if not _may_match(ci, idx, heads) or not _may_start(ci, idx, chars, digit):
             continue
         for hit in _pattern(ci, idx).finditer(folded):
             found.add((ci, hit.start(), idx, hit.end()))
