@@ -312,7 +312,7 @@ class _Index:
 #: ``python -m tiers.lexicon --build`` after editing a marker file; a build not made from the files as they are is
 #: ignored at run time (the tables are built in memory instead) and a test fails until it is rebuilt.
 BUILT = os.path.join(os.path.dirname(DATA_DIR), "markers.built.json")
-_BUILD_VERSION = 1
+_BUILD_VERSION = 2  # 2: each phrase's required words and first characters
 
 
 def _digest(sources: dict[str, str]) -> str:
@@ -331,11 +331,17 @@ def build_tables(sources: dict[str, str]) -> dict:
     by_word: dict[str, list[str]] = {}
     by_stem: dict[str, list[str]] = {}
     loose: list[str] = []
+    required: dict[str, str] = {}
+    starts: dict[str, str] = {}
     for ci, category in enumerate(CATEGORIES):
         phrases = [e.phrase for lang in LANGS for e in data.get(lang, {}).get(category, ())]
         for idx, phrase in enumerate(phrases):
             keys = _keys(phrase)
             posting = f"{ci}.{idx}"
+            if need := _required_of(phrase):
+                required[posting] = " ".join("|".join(group) for group in need)
+            if phrase.startswith("re:") and (first := first_chars(phrase[3:])) is not None:
+                starts[posting] = ("d" if first[1] else "-") + "".join(sorted(first[0]))
             if keys is None:
                 loose.append(posting)
                 continue
@@ -350,6 +356,8 @@ def build_tables(sources: dict[str, str]) -> dict:
         "by_word": {k: " ".join(v) for k, v in sorted(by_word.items())},
         "by_stem": {k: " ".join(v) for k, v in sorted(by_stem.items())},
         "loose": " ".join(loose),
+        "required": required,
+        "starts": starts,
     }
 
 
@@ -375,7 +383,7 @@ def _tables() -> dict:
     except (OSError, ValueError):
         built = None
     if (isinstance(built, dict) and built.get("digest") == _digest(sources)
-            and set(built) == {"digest", "sections", "by_word", "by_stem", "loose"}):
+            and set(built) == {"digest", "sections", "by_word", "by_stem", "loose", "required", "starts"}):
         return built
     return build_tables(sources)
 
@@ -411,6 +419,12 @@ _HEAD_CAP = 16
 
 @functools.cache
 def _required(ci: int, idx: int) -> tuple[tuple[str, ...], ...]:
+    """:func:`_required_of` the phrase, from the built tables."""
+    text = _tables()["required"].get(f"{ci}.{idx}", "")
+    return tuple(tuple(group.split("|")) for group in text.split(" ")) if text else ()
+
+
+def _required_of(phrase: str) -> tuple[tuple[str, ...], ...]:
     """What every match of a phrase leaves in the line, so a line without it is never matched against the phrase
     (and the phrase is compiled only for a line that could match it): per required word token, the word prefixes
     one of which some ``\\w`` run of the line starts with. A token counts when it is not optional, is a word
@@ -419,7 +433,6 @@ def _required(ci: int, idx: int) -> tuple[tuple[str, ...], ...]:
     its leading word characters (a stem's stem, ``error`` of ``error.log``). A token after punctuation (``\\s*``
     between them) counts when every form of that punctuation ends in a non-word character. Raw patterns give
     nothing."""
-    phrase = entries(CATEGORIES[ci])[idx].phrase
     if phrase.startswith("re:"):
         return ()
     toks = [t for t in phrase.removeprefix("^").split(" ") if t]
@@ -649,9 +662,10 @@ def _class(body: str) -> tuple[set[str], bool]:
 
 @functools.cache
 def _starts(ci: int, idx: int) -> tuple[frozenset[str], bool] | None:
-    """:func:`first_chars` of a raw phrase; None for a phrase of the pattern language (its words tell more)."""
-    phrase = entries(CATEGORIES[ci])[idx].phrase
-    return first_chars(phrase[3:]) if phrase.startswith("re:") else None
+    """:func:`first_chars` of a raw phrase, from the built tables; None for a phrase of the pattern language (its
+    words tell more) and for a raw pattern it does not bound."""
+    text = _tables()["starts"].get(f"{ci}.{idx}")
+    return None if text is None else (frozenset(text[1:]), text[0] == "d")
 
 
 def _may_start(ci: int, idx: int, chars: frozenset[str], digit: bool) -> bool:

@@ -194,17 +194,19 @@ def test_the_required_word_check_skips_a_phrase_whose_words_are_absent() -> None
     ("пользовател* сказал*", (("пользовател",), ("сказал",))),
     ("error.log|ci/cd shows", (("error", "ci"), ("shows",))),
 ])
-def test_required_words_of_the_pattern_language(monkeypatch, phrase: str, required: tuple) -> None:
-    monkeypatch.setattr(lx, "entries", lambda category: (lx.Entry("en", phrase),))
-    lx._required.cache_clear()
-    try:
-        assert lx._required(0, 0) == required
-    finally:
-        lx._required.cache_clear()
+def test_required_words_of_the_pattern_language(phrase: str, required: tuple) -> None:
+    assert lx._required_of(phrase) == required
+
+
+def test_the_built_tables_hold_each_phrases_required_words_and_first_characters() -> None:
+    for ci, category in enumerate(lx.CATEGORIES):
+        for idx, e in enumerate(lx.entries(category)):
+            assert lx._required(ci, idx) == lx._required_of(e.phrase), e
+            assert lx._starts(ci, idx) == (lx.first_chars(e.phrase[3:]) if e.phrase.startswith("re:") else None), e
 
 
 # -- the shipped build ---------------------------------------------------------------------------------------------
-_CACHED = ("_sources", "_tables", "_index", "entries", "scope_words", "_candidates", "_pattern", "_required")
+_CACHED = ("_sources", "_tables", "_index", "entries", "scope_words", "_candidates", "_pattern", "_required", "_starts")
 
 
 @pytest.fixture()
