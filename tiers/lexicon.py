@@ -1,8 +1,9 @@
 """The EN/RU lexicon of tier markers: the phrases the classifier knows, read from one data file per language.
 
-The phrases live in ``tiers/data/markers/<lang>.txt`` (how to add one: ``docs/lexicon.md``). They are written in a
-tiny pattern language, compiled once per process into one stdlib ``re`` alternation per category, and matched
-against the *folded* line (NFC, lower case, ё -> е, straight quotes and dashes; see ``tiers.text.fold``), so they
+The phrases live in ``tiers/data/markers/<lang>.txt`` (how to add one: ``docs/lexicon.md``), shipped built into
+``tiers/data/markers.built.json`` (``python -m tiers.lexicon --build``). They are written in a tiny pattern
+language, each compiled to a stdlib ``re`` pattern the first time a line could match it, and matched against the
+*folded* line (NFC, lower case, ё -> е, straight quotes and dashes; see ``tiers.text.fold``), so they
 are written in lower case with е, never ё, and with straight quotes.
 
 Pattern language (tokens separated by single spaces):
@@ -27,8 +28,9 @@ import os
 import re
 from .record import dataclass
 
-__all__ = ["CATEGORIES", "LANGS", "Entry", "Hit", "LexiconError", "Scope", "compile_phrase", "entries",
-           "is_schedule_head", "is_time_head", "parse_markers", "scan", "scope_words"]
+__all__ = ["BUILT", "CATEGORIES", "LANGS", "Entry", "Hit", "LexiconError", "Scope", "build_tables", "compile_phrase",
+           "entries", "first_chars", "is_schedule_head", "is_time_head", "parse_markers", "scan", "scope_words",
+           "write_built"]
 
 #: The languages with a marker file, in the order their phrases are tried.
 LANGS: tuple[str, ...] = ("en", "ru")
