@@ -294,38 +294,49 @@ _LEAF_KIND = {
 # included) and blank lines (the shape of most memory files) gets exactly the kinds markdown-it would give, without markdown-it. Anything that
 # could start another block (indentation, fences, quotes, HTML, tables, thematic breaks, setext underlines, link
 # definitions, empty items) sends the whole file to markdown-it. tests/tiers/test_markdown.py checks the two agree.
-_FAST_PATH = True
-_SIMPLE_HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
-_SIMPLE_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)]) {1,4}(?=\S)")
-_RISKY_START = frozenset("#><|=_*-+:[\\ \t\u00a0")
-_DIGIT_MARKER = re.compile(r"\d{1,9}[.)]")
-_BOX = LazyRe(r"\[[ xX]\] ")
-#: strong emphasis opening a line ("**Name:** Alex", "__init__ runs twice"): paragraph text, never a list item or a
-#: thematic break (those need a space or a third "*"/"_" after the first), and common in USER.md-style files
-_STRONG = LazyRe(r"(?:\*\*|__)[^\s*_]")
+#
+#: a line of a simple file: an ATX heading (the group ``heading``), or text that starts no other block, with or without
+#: a list marker before it (taken whenever it is one, never backtracked into). At the text's start: a checkbox, strong
+#: emphasis ("**Name:** Alex", "__init__ runs twice": paragraph text, never a list item or a thematic break, which
+#: need a space or a third "*"/"_") or a character that starts no block; never a number marker, a fence or only
+#: spaces. One match a line: the three checks it replaces were a third of a cold write's parse.
+_SIMPLE_LINE = re.compile(
+    r"(?P<heading>#{1,6}(?:[ \t]|$))"
+    r"|(?>(?:(?:[-*+]|\d{1,9}[.)]) {1,4}(?=\S))?)"
+    r"(?=\[[ xX]\] |(?:\*\*|__)[^\s*_]|[^#><|=_*\-+:\[\\ \t\u00a0])(?!\d{1,9}[.)])(?!```|~~~)(?!\s*$)")
 
 
 def _fast_kinds(texts: list[str]) -> list[str] | None:
     kinds = []
     for t in texts:
-        if not t:
+        if not t or not t.strip(" \t"):
             kinds.append("blank")
             continue
-        if t.strip(" \t") == "":
-            kinds.append("blank")
-            continue
-        if _SIMPLE_HEADING.match(t):
-            kinds.append("heading")
-            continue
-        m = _SIMPLE_ITEM.match(t)
-        body = t[m.end():] if m else t
-        if (body[0] in _RISKY_START and not _BOX.match(body) and not _STRONG.match(body)) or _DIGIT_MARKER.match(body) \
-                or not body.strip():
+        m = _SIMPLE_LINE.match(t)
+        if m is None:
             return None
-        if body[0] in "`~" and (body.startswith("```") or body.startswith("~~~")):
-            return None  # a fence; a single `code` span or ~ at the start is plain paragraph text
-        kinds.append("memory")
+        kinds.append("memory" if m.lastgroup is None else "heading")
     return kinds
+
+
+def _block_kinds(raw_lines: list[tuple[str, str]], skip: int, kinds: list[str | None]) -> None:
+    """Fill ``kinds`` from line ``skip`` on with the kind of the markdown-it block each line is in (None where it
+    is in none). markdown-it sees the rest of the file with the front matter blanked, so token maps are file line
+    indexes."""
+    if any(t.strip() for t, _ in raw_lines[skip:]):
+        md_source = "\n" * skip + "\n".join(t for t, _ in raw_lines[skip:])
+        for tok in _md().parse(md_source):
+            kind = _LEAF_KIND.get(tok.type)
+            if kind is None or tok.map is None:
+                continue
+            start, end = tok.map
+            for k in range(max(start, skip), min(end, len(raw_lines))):
+                if kinds[k] is None or kind != "memory":
+                    kinds[k] = kind
+    for k in range(skip, len(raw_lines)):  # a blank line inside a block is blank; a line in none is other
+        kind, t = kinds[k], raw_lines[k][0]
+        if kind is None or (kind in ("memory", "other") and not t.strip()):
+            kinds[k] = "blank" if not t.strip() else "other"
 
 
 def _parse_text(text: str, *, bom: bool, encoding: str) -> Document:
@@ -343,24 +354,10 @@ def _parse_cached(text: str, bom: bool, encoding: str) -> Document:
         for k in range(front[0] - 1, front[1]):
             kinds[k] = "frontmatter"
         skip = front[1]
-    fast = _fast_kinds([t for t, _ in raw_lines[skip:]]) if _FAST_PATH else None
+    fast = _fast_kinds([t for t, _ in raw_lines[skip:]])
     if fast is not None:
         kinds[skip:] = fast
-    # markdown-it sees the rest of the file with the front matter blanked, so token maps are file line indexes.
-    elif any(t.strip() for t, _ in raw_lines[skip:]):
-        md_source = "\n" * skip + "\n".join(t for t, _ in raw_lines[skip:])
-        for tok in _md().parse(md_source):
-            kind = _LEAF_KIND.get(tok.type)
-            if kind is None or tok.map is None:
-                continue
-            start, end = tok.map
-            for k in range(max(start, skip), min(end, len(raw_lines))):
-                if kinds[k] is None or kind != "memory":
-                    kinds[k] = kind
-    lines = []
-    for k, (t, eol) in enumerate(raw_lines):
-        kind = kinds[k]
-        if kind is None or (kind in ("memory", "other") and not t.strip()):
-            kind = "blank" if not t.strip() else "other"
-        lines.append(Line(k + 1, t, eol, kind))
-    return Document(tuple(lines), bom=bom, encoding=encoding, _front=front)
+    else:
+        _block_kinds(raw_lines, skip, kinds)
+    lines = tuple(map(Line, range(1, len(raw_lines) + 1), [t for t, _ in raw_lines], [e for _, e in raw_lines], kinds))
+    return Document(lines, bom=bom, encoding=encoding, _front=front)

@@ -22,14 +22,16 @@ class Tier(enum.Enum):
     @classmethod
     def from_code(cls, code: str) -> Tier:
         """Accept a letter (``D``) or a name (``DIRECTIVE``/``directive``)."""
-        code = code.strip()
-        for tier in cls:
-            if code.upper() in (tier.value, tier.name):
-                return tier
-        raise ValueError(f"unknown tier {code!r}; expected D, O, C, H or a tier name")
+        # one dict lookup: the arbitration cache turns every cached constraint's code back into a Tier
+        tier = _BY_CODE.get(code) or _BY_CODE.get(code.strip().upper())
+        if tier is None:
+            raise ValueError(f"unknown tier {code!r}; expected D, O, C, H or a tier name")
+        return tier
 
 
 _RANK = {Tier.DIRECTIVE: 3, Tier.DECISION: 2, Tier.OBSERVATION: 1, Tier.HYPOTHESIS: 0}
+#: each tier by its letter and by its name (upper case)
+_BY_CODE = {key: tier for tier in Tier for key in (tier.value, tier.name)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -170,6 +170,12 @@ def _methods(cls, flds: tuple[Field, ...], frozen: bool) -> None:
 
     def __init__(self, *args, **kwargs):
         given = len(args)
+        if given == count and not kwargs:  # every field in order, the common call: one pass, nothing to default
+            for setter, value in zip(setters, args):
+                setter(self, value)
+            if post_init is not None:
+                self.__post_init__()
+            return
         if given > count:
             raise TypeError(f"{qual}() takes {count} arguments but {given} were given")
         for i in range(given):

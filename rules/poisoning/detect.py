@@ -90,7 +90,8 @@ def _deobfuscated(text: str) -> str:
     combining marks dropped ("i\u0336gnore"), digits and signs standing for letters inside a word that has letters
     ("1gn0re", "pr1nt"), and a word spelled out in single letters ("i g n o r e") joined up."""
     aux = _aux()
-    out = aux["combining"].sub("", text)  # left over after NFKC: marks no letter composes with ("й" stays)
+    # left over after NFKC: marks no letter composes with ("й" stays); ASCII holds none (their class is large to build)
+    out = text if text.isascii() else aux["combining"].sub("", text)
     out = aux["leet_word"].sub(lambda m: m.group(0).translate(_LEET), out)
     out = _fold_mixed_script(out)
     return aux["spaced_word"].sub(lambda m: m.group(0).replace(" ", ""), out)
@@ -165,9 +166,10 @@ def _stem_groups() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, str], ..
     other: list[tuple[str, str]] = []
     for name, stems in groups.items():
         for st in stems:
-            if re.fullmatch(r"\w+", st):
+            # (the compiled pattern's own methods: re.fullmatch looks the pattern up again for each of ~950 stems)
+            if _WORD_RUN.fullmatch(st):
                 words.setdefault(st, set()).add(name)
-            elif (anchor := max(re.findall(r"\w+", st), key=len, default="")):
+            elif (anchor := max(_WORD_RUN.findall(st), key=len, default="")):
                 # "turn off" can occur only in a line with a word holding "turn": test it only then
                 words.setdefault(anchor, set()).add(_ANCHOR + st + _ANCHOR + name)
             else:

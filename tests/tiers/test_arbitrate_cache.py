@@ -278,3 +278,46 @@ def test_classifier_change_invalidates_cached_line_classifications(workspace: Pa
     index = arb.ConstraintIndex.from_workspace(ws)
     assert [c.scope for c in index.constraints if "созвоны" in c.content] == ["до конца декабря"]
 
+
+
+def _sources_tree(root: Path) -> Path:
+    """A copy of the shape ``cache.sources_digest`` reads: data, concept, arbitration and classifier sources."""
+    for rel in ("data/concepts.toml", "concepts/analysis.py", "arbitration/index.py", "data/markers/en.txt",
+                "text.py", "stamps.py", "classify.py", "lexicon.py", "line.py"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(f"# {rel}\n", encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("change", ["edit", "touch", "add", "remove"], ids=lambda c: c)
+def test_any_change_to_an_analysis_source_changes_the_cache_digest(tmp_path: Path, change: str) -> None:
+    import os
+
+    root = _sources_tree(tmp_path)
+    before = cache.sources_digest(str(root))
+    assert cache.sources_digest(str(root)) == before  # a pure function of the sources
+    target = root / "data" / "markers" / "en.txt"
+    if change == "edit":
+        st = target.stat()
+        target.write_text("# data/markers/en.TXT\n", encoding="utf-8")  # the same size: the time tells
+        os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns + 1))
+    elif change == "touch":
+        st = target.stat()
+        os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    elif change == "add":
+        (root / "data" / "markers" / "de.txt").write_text("[user]\n", encoding="utf-8")
+    else:
+        (root / "concepts" / "analysis.py").unlink()
+    assert cache.sources_digest(str(root)) != before
+
+
+def test_files_that_are_no_sources_leave_the_cache_digest_alone(tmp_path: Path) -> None:
+    root = _sources_tree(tmp_path)
+    before = cache.sources_digest(str(root))
+    (root / "concepts" / "notes.txt").write_text("not code\n", encoding="utf-8")
+    (root / "gc.py").write_text("# not an analysis source\n", encoding="utf-8")
+    assert cache.sources_digest(str(root)) == before
+
+
+def test_a_missing_source_directory_still_gives_a_digest(tmp_path: Path) -> None:
+    assert len(cache.sources_digest(str(tmp_path / "absent"))) == 24

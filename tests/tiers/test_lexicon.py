@@ -194,10 +194,152 @@ def test_the_required_word_check_skips_a_phrase_whose_words_are_absent() -> None
     ("пользовател* сказал*", (("пользовател",), ("сказал",))),
     ("error.log|ci/cd shows", (("error", "ci"), ("shows",))),
 ])
-def test_required_words_of_the_pattern_language(monkeypatch, phrase: str, required: tuple) -> None:
-    monkeypatch.setattr(lx, "entries", lambda category: (lx.Entry("en", phrase),))
-    lx._required.cache_clear()
-    try:
-        assert lx._required(0, 0) == required
-    finally:
-        lx._required.cache_clear()
+def test_required_words_of_the_pattern_language(phrase: str, required: tuple) -> None:
+    assert lx._required_of(phrase) == required
+
+
+def test_the_built_tables_hold_each_phrases_required_words_and_first_characters() -> None:
+    for ci, category in enumerate(lx.CATEGORIES):
+        for idx, e in enumerate(lx.entries(category)):
+            assert lx._required(ci, idx) == lx._required_of(e.phrase), e
+            assert lx._starts(ci, idx) == (lx.first_chars(e.phrase[3:]) if e.phrase.startswith("re:") else None), e
+
+
+# -- the shipped build ---------------------------------------------------------------------------------------------
+_CACHED = ("_sources", "_tables", "_index", "entries", "scope_words", "_candidates", "_pattern", "_required", "_starts")
+
+
+@pytest.fixture()
+def fresh_tables():
+    """Forget the tables this process built or loaded, before and after the test."""
+    def clear() -> None:
+        for name in _CACHED:
+            getattr(lx, name).cache_clear()
+
+    clear()
+    yield
+    clear()
+
+
+def _scanned(lines: list[str]) -> list:
+    return [{c: [(h.start, h.end, h.phrase) for h in hits] for c, hits in lx.scan(fold(line)).items()}
+            for line in lines]
+
+
+_LINES = ["- User said: never deploy on Fridays.", "- Decided with the user: Postgres until the migration.",
+          "- `pytest` reported 3 failures.", "- Maybe the cache is stale?", "- Пользователь сказал: без деплоя по пятницам.",
+          "- Мы договорились: только SQLite до миграции."]
+
+
+def test_the_shipped_marker_build_is_the_build_of_the_marker_files() -> None:
+    import json
+
+    with open(lx.BUILT, encoding="utf-8") as fh:
+        shipped = json.load(fh)
+    assert shipped == lx.build_tables(lx._sources()), "run `python -m tiers.lexicon --build` after editing markers"
+
+
+@pytest.mark.parametrize("built", ["", "not json", "[]", '{"digest": "stale"}', None],
+                         ids=["empty", "not-json", "not-a-table", "stale", "absent"])
+def test_a_marker_build_that_is_not_of_these_files_is_ignored(tmp_path, monkeypatch: pytest.MonkeyPatch, fresh_tables,
+                                                              built: str | None) -> None:
+    expected = _scanned(_LINES)
+    path = tmp_path / "markers.built.json"
+    if built is not None:
+        path.write_text(built, encoding="utf-8")
+    monkeypatch.setattr(lx, "BUILT", str(path))
+    assert lx._tables() == lx.build_tables(lx._sources())
+    assert _scanned(_LINES) == expected
+
+
+def test_a_build_of_other_marker_text_is_never_used(tmp_path, monkeypatch: pytest.MonkeyPatch, fresh_tables) -> None:
+    import json
+
+    other = {lang: text.replace("[user]", "[user]\nfrobnicated", 1) for lang, text in lx._sources().items()}
+    path = tmp_path / "markers.built.json"
+    path.write_text(json.dumps(lx.build_tables(other)), encoding="utf-8")
+    monkeypatch.setattr(lx, "BUILT", str(path))
+    assert not any(e.phrase == "frobnicated" for e in lx.entries("user"))
+    assert lx.scan(fold("the agent frobnicated"))["user"] == []
+
+
+def test_a_malformed_marker_file_fails_the_build_naming_the_file() -> None:
+    with pytest.raises(lx.LexiconError, match=r"markers/en.txt:2: unknown section \[nope\]"):
+        lx.build_tables({"en": "[user]\n[nope]\n", "ru": "[user]\n"})
+
+
+def test_posting_lists_decode_to_category_and_entry_pairs() -> None:
+    assert lx._postings("0.3 2.14") == ((0, 3), (2, 14))
+    assert lx._postings("") == ()
+    built = lx.build_tables({"en": "[user]\nuser said\nthe? user|human wrote\n[hedge]\nmaybe\n", "ru": ""})
+    assert lx._postings(built["by_word"]["user"]) == ((0, 0), (0, 1))
+    assert lx._postings(built["by_word"]["maybe"]) == ((2, 0),)
+    assert built["sections"]["en"]["user"] == "1.0 user said\n1.0 the? user|human wrote"
+
+
+# -- the first-character check that spares compiling raw patterns a line cannot match -----------------------------
+@pytest.mark.parametrize(("pattern", "expected"), [
+    (r"\?\s*+$", ({"?"}, False)),
+    (r"(?:#|№)\s?\d{2,}", ({"#", "№"}, False)),
+    (r"[$€]\s?\d|(?<!\d)\d+ ms", ({"$", "€"}, True)),
+    (r"^(?:the )?(?:user|human)\b", ({"t", "u", "h"}, False)),
+    (r"(?<=\S\s)`[^`]+`", ({"`"}, False)),
+    (r"(?<!\w)[1-3]\d", ({"1", "2", "3"}, False)),
+    (r"a*b", ({"a", "b"}, False)),
+    (r"a{0,2}b|c{1,}", ({"a", "b", "c"}, False)),
+    (r"(?P<x>ab)+", ({"a"}, False)),
+    (r"[\]a-c-]x", ({"]", "a", "b", "c", "-"}, False)),
+    (r"\.env\b", ({"."}, False)),
+    (r"(?:)x", ({"x"}, False)),
+    (r"\w+ing", None), (r".x", None), (r"(?i)x", None), (r"[^a]x", None), (r"a?", None), (r"x|", None),
+    (r"(a)\1", ({"a"}, False)), (r"\1a", None), (r"\sx", None), (r"[\w.]x", None), (r"", None),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_first_characters_of_a_raw_pattern(pattern: str, expected) -> None:
+    got = lx.first_chars(pattern)
+    assert got == (None if expected is None else (frozenset(expected[0]), expected[1]))
+
+
+_RAW = [(ci, idx) for ci, category in enumerate(lx.CATEGORIES) for idx, e in enumerate(lx.entries(category))
+        if e.phrase.startswith("re:") and lx._starts(ci, idx) is not None]
+
+
+def test_most_raw_phrases_have_their_first_characters_bounded() -> None:
+    raw = [e for c in lx.CATEGORIES for e in lx.entries(c) if e.phrase.startswith("re:")]
+    assert len(_RAW) >= len(raw) * 2 // 3
+
+
+@st.composite
+def _raw_phrase_and_text(draw):
+    """A raw phrase of the shipped lexicon and a text made of pieces of its own source, words, digits, signs."""
+    ci, idx = draw(st.sampled_from(_RAW))
+    source = lx.entries(lx.CATEGORIES[ci])[idx].phrase[3:]
+    pieces = [w for w in re.split(r"[\\()\[\]?*+|{}^$]+", source) if w] + [
+        " ", "  ", "3", "404", "12,5", "?", "`x`", "#42", "$5", "€", "user", "the ", "/", ":", "ok", "мс", "x"]
+    return ci, idx, "".join(draw(st.lists(st.sampled_from(pieces), max_size=12)))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_raw_phrase_and_text())
+def test_every_match_of_a_raw_phrase_starts_with_one_of_its_first_characters(case) -> None:
+    ci, idx, text = case
+    chars, digit = lx._starts(ci, idx)
+    for m in lx._pattern(ci, idx).finditer(text):
+        first = m.group()[:1]
+        assert first in chars or (digit and lx._DIGIT.fullmatch(first)), (lx.entries(lx.CATEGORIES[ci])[idx], text)
+        assert lx._may_start(ci, idx, frozenset(text), lx._DIGIT.search(text) is not None)
+
+
+def test_a_raw_phrase_is_not_compiled_for_a_line_without_its_first_characters(monkeypatch) -> None:
+    asked: list[str] = []
+    compile_ = lx._pattern
+
+    def recording(ci: int, idx: int):
+        asked.append(lx.entries(lx.CATEGORIES[ci])[idx].phrase)
+        return compile_(ci, idx)
+
+    monkeypatch.setattr(lx, "_pattern", recording)
+    lx.scan(fold("- The flaky test is probably a race."))
+    assert not any(p.startswith(("re:(?:#|№)", "re:\\?", "re:^`", "re:[$€")) for p in asked), asked
+    asked.clear()
+    assert lx.scan(fold("Is the cache stale?"))["hedge"]  # with its character the phrase is tried, and matches
+    assert any(p.startswith("re:\\?") for p in asked)

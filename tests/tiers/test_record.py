@@ -79,7 +79,9 @@ def test_a_record_inherits_its_base_fields_and_takes_defaults_and_factories() ->
     ((1, 2, (), 4), {}, "takes 3 arguments but 4 were given"),
     ((1,), {"x": 2}, "multiple values for argument 'x'"),
     ((1,), {"z": 2}, "unexpected keyword argument 'z'"),
-], ids=["missing", "too-many", "twice", "unknown"])
+    ((1, 2, ()), {"x": 2}, "multiple values for argument 'x'"),
+    ((1, 2, ()), {"z": 2}, "unexpected keyword argument 'z'"),
+], ids=["missing", "too-many", "twice", "unknown", "all-given-and-twice", "all-given-and-unknown"])
 def test_a_bad_construction_is_a_type_error_naming_the_field(args, kwargs, message) -> None:
     with pytest.raises(TypeError, match=message):
         Point(*args, **kwargs)
@@ -112,3 +114,19 @@ def test_a_non_default_field_after_a_default_one_is_refused() -> None:
         class Bad:
             x: int = 0
             y: int
+
+
+def test_post_init_runs_once_however_the_fields_are_given() -> None:
+    calls = []
+
+    @record.dataclass(frozen=True, slots=True)
+    class Checked:
+        a: int
+        b: int = 2
+
+        def __post_init__(self) -> None:
+            calls.append((self.a, self.b))
+
+    assert Checked(1, 5) == Checked(1, b=5) == Checked(a=1, b=5)
+    Checked(3)
+    assert calls == [(1, 5), (1, 5), (1, 5), (3, 2)]

@@ -10,7 +10,7 @@ tables are read only when a file must be re-indexed. Corrupt or stale files are 
 from __future__ import annotations
 
 import functools
-from pathlib import Path
+import os
 
 from ..concepts import blake2b
 
@@ -19,21 +19,38 @@ _LINE_CACHE_MAX = 50_000
 DISK: dict[str, dict] = {}
 
 
+#: what an analysis depends on, under ``tiers/``: the lexicon data, the concept analysis, the arbitration code and
+#: the classifier (the cache holds each line's tier and DECISION scope); a directory counts with its files ending so
+_SOURCES = (("data", ".toml"), ("concepts", ".py"), ("arbitration", ".py"), ("data/markers", ".txt"),
+            ("text.py", ""), ("stamps.py", ""), ("classify.py", ""), ("lexicon.py", ""), ("line.py", ""))
+
+
 @functools.lru_cache(maxsize=1)
 def _analysis_digest() -> str:
     """Digest of the lexicon data and the code an analysis depends on (cached index keys are valid for it)."""
-    h = blake2b(digest_size=12)
-    here = Path(__file__).parent
-    tiers = here.parent
-    # the classifier too: the cache holds each line's tier and DECISION scope
-    for p in (tiers / "data" / "concepts.toml", *sorted((tiers / "concepts").glob("*.py")), tiers / "text.py",
-              tiers / "stamps.py", *sorted(here.glob("*.py")), tiers / "classify.py", tiers / "lexicon.py",
-              tiers / "line.py", *sorted((tiers / "data" / "markers").glob("*.txt"))):
+    return sources_digest(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def sources_digest(tiers: str) -> str:
+    """The digest of the analysis sources (``_SOURCES``) under the directory ``tiers``.
+
+    Each source counts by its name, size and modification time, the test CPython uses to trust a ``.pyc``: any
+    edit, checkout or install of a source changes them. Reading and hashing the ~30 files instead cost a fresh hook
+    process over a millisecond for the same answer."""
+    seen: list[tuple] = []
+    for name, suffix in _SOURCES:
+        path = os.path.join(tiers, name)
         try:
-            h.update(p.read_bytes())
+            if suffix:
+                with os.scandir(path) as it:
+                    found = sorted((e.name, e.stat()) for e in it if e.name.endswith(suffix) and e.is_file())
+                seen.extend((f"{name}/{n}", st.st_size, st.st_mtime_ns) for n, st in found)
+            else:
+                st = os.stat(path)
+                seen.append((name, st.st_size, st.st_mtime_ns))
         except OSError:
-            h.update(b"?")
-    return h.hexdigest()
+            seen.append((name, "?"))
+    return blake2b(repr(seen).encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
 
 
 def disk_cache(ws) -> dict:
