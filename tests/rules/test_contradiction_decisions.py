@@ -58,3 +58,37 @@ def test_a_line_restating_a_constraint_is_decided_per_file(tmp_path: Path, monke
     calls = _counting(monkeypatch)
     lint_paths(ws, select=["CU201"], cache=False)
     assert sorted(f for _, f in calls) == ["MEMORY.md", "memory/2026-11-01.md"]
+
+
+def test_a_re_lint_after_a_new_directive_classifies_only_the_new_line(tmp_path: Path, monkeypatch) -> None:
+    # every file's CU201 result depends on the constraints, so a new directive re-checks every file; the tiers of
+    # the lines indexed before come from .cuticle/cache's line table, not from classifying them again
+    import tiers.arbitrate
+    import tiers.classify
+
+    files = {
+        "USER.md": ["- User said: never deploy on Fridays."],
+        "memory/2026-11-01.md": ["- Deploying on Friday afternoons is fine.", "- The team meets on Monday."],
+        "memory/2026-11-02.md": ["- Probably the cache is stale.", "- Reports go out at 9:00."],
+    }
+    ws = _write(tmp_path / "cached", files)
+    ws.ensure_state()
+    lint_paths(ws, select=["CU201"])
+    new = "- User said: send the reports before 8:00."
+    files["USER.md"].append(new)
+    _write(tmp_path / "cached", {"USER.md": files["USER.md"]})
+    tiers.arbitrate._DISK.clear()  # a new process: nothing of the run above in memory
+    tiers.arbitrate._FILE_CACHE.clear()
+    seen: list[str] = []
+    real = tiers.classify.classify
+
+    def counted(text, *args, **kwargs):
+        seen.append(text.strip())
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(tiers.classify, "classify", counted)
+    found = lint_paths(ws, select=["CU201"]).findings
+    assert seen == [new]
+    monkeypatch.undo()
+    assert found == lint_paths(_write(tmp_path / "fresh", files), select=["CU201"]).findings
+    assert [(f.path, f.line) for f in found] == [("memory/2026-11-01.md", 1), ("memory/2026-11-02.md", 2)]

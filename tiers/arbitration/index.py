@@ -224,9 +224,9 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
 
     A stamp counts only when it verifies under the workspace key; without a key nothing here was stamped by
     cuticle, so stamps are ignored and the line is classified like any unstamped line.
-    ``line_cache`` (content -> [tier code, scope] or None) spares re-classifying lines seen before.
-    ``classified`` (line content -> Classification) receives the classification of every line classified here, so
-    a caller that needs the tier of the other lines too (CU201) does not classify them again.
+    ``line_cache`` (content -> [tier code, scope]) spares re-classifying lines seen before.
+    ``classified`` (line content -> LineTier) receives the tier and scope of every line classified here, so a
+    caller that needs the tier of the other lines too (CU201) does not classify them again.
     ``facts`` (a list) receives the live OBSERVATION and HYPOTHESIS lines cuticle stamped.
     """
     from ..classify import classify
@@ -256,15 +256,47 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
         if hit is False:
             cls = classify(content)
             if classified is not None:
-                classified[content] = cls
-            hit = [cls.tier.value, cls.scope] if cls.tier in (Tier.DIRECTIVE, Tier.DECISION) else None
+                classified[content] = LineTier(cls.tier, cls.scope)
+            hit = [cls.tier.value, cls.scope]
             if line_cache is not None:
                 line_cache[body] = hit
-        if hit is None:
+        elif classified is not None and hit is not None:
+            classified[content] = LineTier(Tier.from_code(hit[0]), hit[1])
+        # None: a line a cache of an earlier version recorded as no constraint, without its tier
+        if hit is None or hit[0] not in _CONSTRAINT_CODES:
             continue
         out.append(Constraint(Tier.from_code(hit[0]), f"{rel}#L{ln.number}", rel, ln.number, body, hit[1],
                               recorded_at, False))
     return out
+
+
+_CONSTRAINT_CODES = frozenset({Tier.DIRECTIVE.value, Tier.DECISION.value})
+
+
+@dataclass(frozen=True, slots=True)
+class LineTier:
+    """The tier and scope indexing found for a memory line (classified, or read from ``.cuticle/cache``)."""
+
+    tier: Tier
+    scope: str | None
+
+
+def _tiers_from_table(data: bytes, table: dict | None, classified: dict) -> None:
+    """Give ``classified`` the tiers the disk cache's line table holds for the lines of a file indexed before,
+    so a lint that reads the file's constraints from ``.cuticle/cache`` does not classify its other lines again."""
+    if not table:
+        return
+    from ..markdown import parse_document
+
+    for ln in parse_document(data).memory_lines():
+        content = ln.content
+        hit = table.get(content.strip())
+        if isinstance(hit, list) and len(hit) == 2 and isinstance(hit[0], str) \
+                and (hit[1] is None or isinstance(hit[1], str)):
+            try:
+                classified[content] = LineTier(Tier.from_code(hit[0]), hit[1])
+            except ValueError:  # a table this code did not write: the line is classified again
+                continue
 
 
 def _build_cached(disk: dict | None, akeys: dict | None, constraints: list[Constraint],
@@ -340,7 +372,8 @@ class ConstraintIndex:
         With ``persist`` (and an existing ``.cuticle/``), constraints and line classifications are read from
         ``.cuticle/cache/`` keyed by content hash, so later processes skip unchanged files; ``save`` (default:
         ``persist``) writes what was indexed anew back there. ``classified`` (a dict) receives the classifications
-        made while indexing (see constraints_from_text).
+        made while indexing (see constraints_from_text), and for a file read from ``.cuticle/cache`` the tiers its
+        line table holds.
         """
         from ..fsutil import read_bytes_checked
 
@@ -374,6 +407,8 @@ class ConstraintIndex:
                 rec = disk["files"].get(rel) if disk else None
                 if rec and rec.get("sha") == sha:
                     fi = FileIndex.from_record(rec)
+                    if fi is not None and classified is not None:
+                        _tiers_from_table(data, cache.lines_table(ws, disk), classified)
                 if fi is None:
                     facts = []
                     fi = _build_cached(disk, cache.akeys_table(ws, disk),
