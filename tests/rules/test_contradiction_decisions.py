@@ -92,3 +92,22 @@ def test_a_re_lint_after_a_new_directive_classifies_only_the_new_line(tmp_path: 
     monkeypatch.undo()
     assert found == lint_paths(_write(tmp_path / "fresh", files), select=["CU201"]).findings
     assert [(f.path, f.line) for f in found] == [("memory/2026-11-01.md", 1), ("memory/2026-11-02.md", 2)]
+
+
+def test_line_table_entries_this_code_did_not_write_are_classified_again(tmp_path: Path) -> None:
+    import tiers.arbitrate
+
+    files = {"USER.md": ["- User said: never deploy on Fridays."],
+             "memory/2026-11-01.md": ["- Deploying on Friday afternoons is fine.", "- The team meets on Monday."]}
+    ws = _write(tmp_path, files)
+    ws.ensure_state()
+    expected = lint_paths(ws, select=["CU201"], cache=False).findings
+    assert expected
+    table = tiers.arbitrate._DISK[str(ws.root)]["_lines"]
+    bad = [["Q", None], ["D"], 3, None, ["H", 7], [None, None]]
+    for i, body in enumerate(sorted(table)):
+        table[body] = bad[i % len(bad)]
+    tiers.arbitrate._FILE_CACHE.clear()
+    for rec in tiers.arbitrate._DISK[str(ws.root)]["files"].values():
+        rec["sha"] = "changed"  # every file is indexed again, through the damaged table
+    assert lint_paths(ws, select=["CU201"], cache=False).findings == expected

@@ -225,7 +225,7 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
     A stamp counts only when it verifies under the workspace key; without a key nothing here was stamped by
     cuticle, so stamps are ignored and the line is classified like any unstamped line.
     ``line_cache`` (content -> [tier code, scope]) spares re-classifying lines seen before.
-    ``classified`` (line content -> LineTier) receives the tier and scope of every line classified here, so a
+    ``classified`` (line content -> LineTier) receives the tier and scope of every unstamped line here, so a
     caller that needs the tier of the other lines too (CU201) does not classify them again.
     ``facts`` (a list) receives the live OBSERVATION and HYPOTHESIS lines cuticle stamped.
     """
@@ -252,25 +252,20 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
                                   True, stamp.session))
             continue
         body = content.strip()
-        hit = line_cache.get(body, False) if line_cache is not None else False
-        if hit is False:
+        # an entry that is not [tier code, scope] (a table of an earlier version, or one this code did not write)
+        # is classified again
+        got = _line_tier(line_cache.get(body)) if line_cache is not None else None
+        if got is None:
             cls = classify(content)
-            if classified is not None:
-                classified[content] = LineTier(cls.tier, cls.scope)
-            hit = [cls.tier.value, cls.scope]
+            got = LineTier(cls.tier, cls.scope)
             if line_cache is not None:
-                line_cache[body] = hit
-        elif classified is not None and hit is not None:
-            classified[content] = LineTier(Tier.from_code(hit[0]), hit[1])
-        # None: a line a cache of an earlier version recorded as no constraint, without its tier
-        if hit is None or hit[0] not in _CONSTRAINT_CODES:
+                line_cache[body] = [cls.tier.value, cls.scope]
+        if classified is not None:
+            classified[content] = got
+        if got.tier not in (Tier.DIRECTIVE, Tier.DECISION):
             continue
-        out.append(Constraint(Tier.from_code(hit[0]), f"{rel}#L{ln.number}", rel, ln.number, body, hit[1],
-                              recorded_at, False))
+        out.append(Constraint(got.tier, f"{rel}#L{ln.number}", rel, ln.number, body, got.scope, recorded_at, False))
     return out
-
-
-_CONSTRAINT_CODES = frozenset({Tier.DIRECTIVE.value, Tier.DECISION.value})
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +276,18 @@ class LineTier:
     scope: str | None
 
 
+def _line_tier(hit) -> LineTier | None:
+    """The LineTier of a line table entry ([tier code, scope]), None for anything else (an entry of an earlier
+    version, a table this code did not write)."""
+    if not (isinstance(hit, list) and len(hit) == 2 and isinstance(hit[0], str)
+            and (hit[1] is None or isinstance(hit[1], str))):
+        return None
+    try:
+        return LineTier(Tier.from_code(hit[0]), hit[1])
+    except ValueError:
+        return None
+
+
 def _tiers_from_table(data: bytes, table: dict | None, classified: dict) -> None:
     """Give ``classified`` the tiers the disk cache's line table holds for the lines of a file indexed before,
     so a lint that reads the file's constraints from ``.cuticle/cache`` does not classify its other lines again."""
@@ -289,14 +296,9 @@ def _tiers_from_table(data: bytes, table: dict | None, classified: dict) -> None
     from ..markdown import parse_document
 
     for ln in parse_document(data).memory_lines():
-        content = ln.content
-        hit = table.get(content.strip())
-        if isinstance(hit, list) and len(hit) == 2 and isinstance(hit[0], str) \
-                and (hit[1] is None or isinstance(hit[1], str)):
-            try:
-                classified[content] = LineTier(Tier.from_code(hit[0]), hit[1])
-            except ValueError:  # a table this code did not write: the line is classified again
-                continue
+        got = _line_tier(table.get(ln.content.strip()))
+        if got is not None:
+            classified[ln.content] = got
 
 
 def _build_cached(disk: dict | None, akeys: dict | None, constraints: list[Constraint],
