@@ -254,17 +254,20 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
         body = content.strip()
         # an entry that is not [tier code, scope] (a table of an earlier version, or one this code did not write)
         # is classified again
-        got = _line_tier(line_cache.get(body)) if line_cache is not None else None
-        if got is None:
+        hit = line_cache.get(body) if line_cache is not None else None
+        tier = _cached_tier(hit)
+        if tier is None:
             cls = classify(content)
-            got = LineTier(cls.tier, cls.scope)
+            tier, scope = cls.tier, cls.scope
             if line_cache is not None:
-                line_cache[body] = [cls.tier.value, cls.scope]
+                line_cache[body] = [tier.value, scope]
+        else:
+            scope = hit[1]
         if classified is not None:
-            classified[content] = got
-        if got.tier not in (Tier.DIRECTIVE, Tier.DECISION):
+            classified[content] = LineTier(tier, scope)
+        if tier is not Tier.DIRECTIVE and tier is not Tier.DECISION:
             continue
-        out.append(Constraint(got.tier, f"{rel}#L{ln.number}", rel, ln.number, body, got.scope, recorded_at, False))
+        out.append(Constraint(tier, f"{rel}#L{ln.number}", rel, ln.number, body, scope, recorded_at, False))
     return out
 
 
@@ -276,16 +279,16 @@ class LineTier:
     scope: str | None
 
 
-def _line_tier(hit) -> LineTier | None:
-    """The LineTier of a line table entry ([tier code, scope]), None for anything else (an entry of an earlier
-    version, a table this code did not write)."""
-    if not (isinstance(hit, list) and len(hit) == 2 and isinstance(hit[0], str)
-            and (hit[1] is None or isinstance(hit[1], str))):
+def _cached_tier(hit) -> Tier | None:
+    """The tier of a line table entry ([tier code, scope]), None for anything else (an entry of an earlier version,
+    a table this code did not write)."""
+    if type(hit) is not list or len(hit) != 2 or not (hit[1] is None or type(hit[1]) is str):
         return None
-    try:
-        return LineTier(Tier.from_code(hit[0]), hit[1])
-    except ValueError:
-        return None
+    return _TIER_CODES.get(hit[0]) if type(hit[0]) is str else None
+
+
+#: tier letter -> Tier (a lookup per cached line: a gate that re-indexes a large file reads thousands of them)
+_TIER_CODES = {t.value: t for t in Tier}
 
 
 def _tiers_from_table(data: bytes, table: dict | None, classified: dict) -> None:
@@ -296,9 +299,10 @@ def _tiers_from_table(data: bytes, table: dict | None, classified: dict) -> None
     from ..markdown import parse_document
 
     for ln in parse_document(data).memory_lines():
-        got = _line_tier(table.get(ln.content.strip()))
-        if got is not None:
-            classified[ln.content] = got
+        hit = table.get(ln.content.strip())
+        tier = _cached_tier(hit)
+        if tier is not None:
+            classified[ln.content] = LineTier(tier, hit[1])
 
 
 def _build_cached(disk: dict | None, akeys: dict | None, constraints: list[Constraint],
