@@ -8,6 +8,9 @@ secrets and poisoned lines across MEMORY.md, USER.md and daily notes. Usage: pyt
 --jobs 1 and the default) on that workspace, on a generated one whose lines contradict its constraints, and on
 sample-workspace. Run it before and after a change to the contradiction check's speed and compare the files
 (`cmp`): a speed-up must not move a finding.
+
+``--rules`` times each rule alone in a real `cuticle lint --jobs 1 --select CODE` and prints the rules by CPU, the
+start-up (a run of a rule that costs nothing, CU402) taken off: which rule the cold lint's time goes to.
 """
 
 from __future__ import annotations
@@ -204,12 +207,30 @@ def findings(out: Path) -> None:
     out.write_text(json.dumps(got, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
+def per_rule(root: Path, runs: int = 3) -> list[tuple[str, float]]:
+    """(code, median CPU of a fresh `cuticle lint --jobs 1 --select CODE` less the start-up's) per memory rule,
+    dearest first. The start-up is a run selecting CU402 (a file-name check: no line is read)."""
+    from rules.memory import all_rules
+
+    base = fresh_process(root, ["CU402"], runs=runs)[1]
+    rows = [(r.code, fresh_process(root, [r.code], runs=runs)[1] - base) for r in all_rules() if not r.files]
+    return sorted(rows, key=lambda row: -row[1])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--findings", type=Path, metavar="OUT.json", help="write CU201 findings instead of timing")
+    ap.add_argument("--rules", action="store_true", help="time each rule alone instead (fresh processes, -j1)")
     args = ap.parse_args(argv)
     if args.findings:
         findings(args.findings)
+        return 0
+    if args.rules:
+        with tempfile.TemporaryDirectory() as tmp:
+            generate(Path(tmp))
+            print("CPU s of a fresh `cuticle lint --jobs 1 --select CODE` less the start-up's (CU402's), dearest first:")
+            for code, cpu in per_rule(Path(tmp)):
+                print(f"{code:<8} {cpu:>7.3f}")
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

@@ -22,6 +22,7 @@ No fix: decide which line is right (usually the user's) and delete the other, or
 from __future__ import annotations
 
 from rules.model import Problem, Severity, rule
+from tiers.record import dataclass, field
 
 
 def _index(ctx):
@@ -167,12 +168,10 @@ def check(ctx):
 
 
 def _problems(ctx, arbitrate):
-    decided = {}  # a line repeated in the file is decided once (the decision depends on its content and place)
+    index = _index(ctx)
+    decisions = _decisions(ctx.run, index)
     for line, tier, scope in _tiers(ctx):
-        key = (line.content, tier, scope)
-        result = decided.get(key)
-        if result is None:
-            result = decided[key] = arbitrate(_index(ctx), line.content, tier, file=ctx.path, scope=scope)
+        result = decisions.decide(arbitrate, index, line.content, tier, scope, ctx.path)
         if result.decision != "block" or not result.conflicts:
             continue
         cf = result.conflicts[0]
@@ -183,3 +182,30 @@ def _problems(ctx, arbitrate):
         yield Problem(f"{ctx.path}:{line.number}: {tier.name} line contradicts the {c.tier.name} at {c.file}:{c.line} "
                       f"'{shown}'{scope}: {cf.reason.rstrip('.')}; delete this line or ask the user which is right",
                       line.number)
+
+
+@dataclass(slots=True)
+class _Decisions:
+    """The arbitrations of one lint run, shared by all its files: a line repeated in the workspace is decided once.
+
+    A decision depends on the line's content, tier and scope, and on its file only where a constraint has the same
+    content (arbitration skips a line restating itself in its own file): those lines, and lines holding a comment
+    that arbitration's own stamp split may read differently, are decided once per file."""
+
+    restated: frozenset[str]
+    done: dict[tuple, object] = field(default_factory=dict)
+
+    def decide(self, arbitrate, index, content: str, tier, scope: str | None, path: str):
+        body = content.strip()
+        key = (content, tier, scope, path if body in self.restated or "<!--" in body else None)
+        result = self.done.get(key)
+        if result is None:
+            result = self.done[key] = arbitrate(index, content, tier, file=path, scope=scope)
+        return result
+
+
+def _decisions(run, index) -> _Decisions:
+    got = run.cache.get("CU201.decided")
+    if got is None:
+        got = run.cache["CU201.decided"] = _Decisions(frozenset(c.content for c in index.constraints))
+    return got

@@ -224,9 +224,9 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
 
     A stamp counts only when it verifies under the workspace key; without a key nothing here was stamped by
     cuticle, so stamps are ignored and the line is classified like any unstamped line.
-    ``line_cache`` (content -> [tier code, scope] or None) spares re-classifying lines seen before.
-    ``classified`` (line content -> Classification) receives the classification of every line classified here, so
-    a caller that needs the tier of the other lines too (CU201) does not classify them again.
+    ``line_cache`` (content -> [tier code, scope]) spares re-classifying lines seen before.
+    ``classified`` (line content -> LineTier) receives the tier and scope of every unstamped line here, so a
+    caller that needs the tier of the other lines too (CU201) does not classify them again.
     ``facts`` (a list) receives the live OBSERVATION and HYPOTHESIS lines cuticle stamped.
     """
     from ..classify import classify
@@ -252,19 +252,57 @@ def constraints_from_text(rel: str, data: bytes | str, *, key: bytes | None = No
                                   True, stamp.session))
             continue
         body = content.strip()
-        hit = line_cache.get(body, False) if line_cache is not None else False
-        if hit is False:
+        # an entry that is not [tier code, scope] (a table of an earlier version, or one this code did not write)
+        # is classified again
+        hit = line_cache.get(body) if line_cache is not None else None
+        tier = _cached_tier(hit)
+        if tier is None:
             cls = classify(content)
-            if classified is not None:
-                classified[content] = cls
-            hit = [cls.tier.value, cls.scope] if cls.tier in (Tier.DIRECTIVE, Tier.DECISION) else None
+            tier, scope = cls.tier, cls.scope
             if line_cache is not None:
-                line_cache[body] = hit
-        if hit is None:
+                line_cache[body] = [tier.value, scope]
+        else:
+            scope = hit[1]
+        if classified is not None:
+            classified[content] = LineTier(tier, scope)
+        if tier is not Tier.DIRECTIVE and tier is not Tier.DECISION:
             continue
-        out.append(Constraint(Tier.from_code(hit[0]), f"{rel}#L{ln.number}", rel, ln.number, body, hit[1],
-                              recorded_at, False))
+        out.append(Constraint(tier, f"{rel}#L{ln.number}", rel, ln.number, body, scope, recorded_at, False))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class LineTier:
+    """The tier and scope indexing found for a memory line (classified, or read from ``.cuticle/cache``)."""
+
+    tier: Tier
+    scope: str | None
+
+
+def _cached_tier(hit) -> Tier | None:
+    """The tier of a line table entry ([tier code, scope]), None for anything else (an entry of an earlier version,
+    a table this code did not write)."""
+    if type(hit) is not list or len(hit) != 2 or not (hit[1] is None or type(hit[1]) is str):
+        return None
+    return _TIER_CODES.get(hit[0]) if type(hit[0]) is str else None
+
+
+#: tier letter -> Tier (a lookup per cached line: a gate that re-indexes a large file reads thousands of them)
+_TIER_CODES = {t.value: t for t in Tier}
+
+
+def _tiers_from_table(data: bytes, table: dict | None, classified: dict) -> None:
+    """Give ``classified`` the tiers the disk cache's line table holds for the lines of a file indexed before,
+    so a lint that reads the file's constraints from ``.cuticle/cache`` does not classify its other lines again."""
+    if not table:
+        return
+    from ..markdown import parse_document
+
+    for ln in parse_document(data).memory_lines():
+        hit = table.get(ln.content.strip())
+        tier = _cached_tier(hit)
+        if tier is not None:
+            classified[ln.content] = LineTier(tier, hit[1])
 
 
 def _build_cached(disk: dict | None, akeys: dict | None, constraints: list[Constraint],
@@ -340,7 +378,8 @@ class ConstraintIndex:
         With ``persist`` (and an existing ``.cuticle/``), constraints and line classifications are read from
         ``.cuticle/cache/`` keyed by content hash, so later processes skip unchanged files; ``save`` (default:
         ``persist``) writes what was indexed anew back there. ``classified`` (a dict) receives the classifications
-        made while indexing (see constraints_from_text).
+        made while indexing (see constraints_from_text), and for a file read from ``.cuticle/cache`` the tiers its
+        line table holds.
         """
         from ..fsutil import read_bytes_checked
 
@@ -374,6 +413,8 @@ class ConstraintIndex:
                 rec = disk["files"].get(rel) if disk else None
                 if rec and rec.get("sha") == sha:
                     fi = FileIndex.from_record(rec)
+                    if fi is not None and classified is not None:
+                        _tiers_from_table(data, cache.lines_table(ws, disk), classified)
                 if fi is None:
                     facts = []
                     fi = _build_cached(disk, cache.akeys_table(ws, disk),
