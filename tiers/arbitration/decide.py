@@ -29,9 +29,10 @@ def _load_comparisons() -> None:
     global _loaded, c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed, \
         may_flip, polarity, relatedness, threshold, time_window, in_scope, scope_frame, scope_generalization, \
         _shown, bounded, shape, stems, substituted, LIGHT, substitution, window_moved, only_excepted, prescribes, \
-        agent_act
+        agent_act, qualified
     from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed,
                           may_flip, only_excepted, polarity, relatedness, threshold, time_window)
+    from .modality import qualified
     from .phrasing import agent_act, prescribes
     from .scope import in_scope, scope_frame, scope_generalization
     from .structure import _shown, bounded, shape, stems, substituted
@@ -273,6 +274,12 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
         kind = "lower-tier-over-directive" if lower else "polarity-flip"
         reason, res = explain(kind, cand_tier, cons, window[1])
         return Conflict(cons, kind, reason, res, max(rel, RELATED_MIN))
+    mod = qualified(c, k) if rel >= RELATED_MIN and not c.report else None
+    if mod is not None:
+        lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and c.hedged
+        kind = "lower-tier-over-directive" if lower else "polarity-flip"
+        reason, res = explain(kind, cand_tier, cons, mod[1])
+        return Conflict(cons, kind, reason, res, rel)
     if rel < LICENSE_REL or (rel < RELATED_MIN and c.indiff) or not (flips or c.indiff):
         return None
     if dated_elsewhere(c, k, today):

@@ -1,0 +1,103 @@
+"""Modality: a rule restated with its force weakened ("always X" as "usually X") or with an exception the user
+never gave ("X, except for hotfixes"). docs/arbitration.md, *Modality and exceptions*, states the rule."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ..concepts import Analysis, Clause, analyze, lexicon
+from ..lazy import LazyRe
+from .compare import _core
+from .phrasing import prescribes
+
+#: Share of a rule clause's core (its acts, objects, values, unknown words) a line must name to restate the rule.
+RESTATE_MIN = 0.6
+
+#: a frequency or condition that makes a rule hold only some of the time or at the agent's discretion: "usually",
+#: "when convenient", "if time allows", «обычно», «по возможности», «когда удобно»
+_WEAKENED = LazyRe(
+    r"\b(?:usually|normally|generally|typically|mostly|often|sometimes|occasionally|now and then|from time to time|"
+    r"rarely|seldom|ideally|preferably|"
+    r"(?:when|whenever|where|if)\s+(?:it'?s\s+|it\s+is\s+)?(?:convenient|possible|practical|feasible|we\s+can|"
+    r"there'?s\s+time|time\s+(?:allows|permits))|as\s+(?:needed|time\s+allows)|best[- ]effort|"
+    r"when\s+(?:we|you|I)\s+(?:remember|feel\s+like\s+it|get\s+(?:a|the)\s+chance)|in\s+most\s+cases|more\s+often\s+than\s+not)\b|"
+    r"(?<![\w-])(?:обычно|как\s+правило|в\s+основном|чаще\s+всего|иногда|изредка|редко|время\s+от\s+времени|"
+    r"по\s+возможности|при\s+возможности|если\s+(?:получится|будет\s+время|есть\s+время|успеваем|успеем|удобно)|"
+    r"когда\s+(?:удобно|получается|есть\s+время|будет\s+время|вспомним)|желательно|в\s+большинстве\s+случаев|"
+    r"по\s+ситуации|по\s+настроению)(?![\w-])", re.I)
+
+#: an exception named in the line: "except (for)", "other than", "apart from", "exempt from", «кроме», «за
+#: исключением», «не касается»; "no exceptions" / «без исключений» reinforces a rule instead
+_EXCEPT = LazyRe(
+    r"\b(?:except(?:\s+for)?|excepting|other\s+than|apart\s+from|aside\s+from|save\s+for|excluding|"
+    r"with\s+the\s+exception\s+of|exempt(?:ed)?\s+from|an?\s+exception\s+(?:is|for|are))\b|"
+    r"(?<![\w-])(?:кроме|за\s+исключением|исключение\s+(?:—|-|:|для|составля\w+)|освобожд[её]н\w*\s+от|"
+    r"не\s+считая)(?![\w-])", re.I)
+_NO_EXCEPTION = LazyRe(r"\b(?:no|without)\s+exceptions?\b|(?<![\w-])без\s+исключени\w*", re.I)
+
+
+def _ruling(kc: Clause, text: str) -> bool:
+    """A clause that rules over every case: an obligation, a prohibition, or a plain statement over all cases
+    ("type hints on all new functions") or in the mood of a rule."""
+    return kc.force in {"prohibit", "oblige"} or (kc.force == "assert" and (
+        "UNIVERSAL" in kc.markers or prescribes(text)))
+
+
+def _restated(c: Analysis, kc: Clause, sign: int) -> bool:
+    """The line names at least RESTATE_MIN of the rule clause's core with the rule's own sign (outside the
+    line's own exception clauses): the same rule, not a reversal (which the polarity rules judge)."""
+    core = _core(kc, sign)
+    total = math.fsum(core.values())
+    if total <= 0 or not any(lexicon().kind.get(x) == "action" for x in core) and len(core) < 2:
+        return False
+    got = 0.0
+    opposed = 0.0
+    for x, w in core.items():
+        signs = [cc.signs[x] for cc in c.clauses if not cc.exception and cc.signs.get(x)]
+        if not signs:
+            continue
+        if any(s * sign > 0 for s in signs):
+            got += w
+        else:
+            opposed += w
+    return got / total >= RESTATE_MIN and opposed < got
+
+
+def _own_exception(c_text: str, k: Analysis) -> bool:
+    """Every exception the line names is a case the rule names itself ("except staging" beside "on staging Redis,
+    Memcached everywhere else"): the line restates the rule's own split, it invents no exception."""
+    lx = lexicon()
+    for m in _EXCEPT.finditer(c_text):
+        if m.group(0).casefold().startswith(("exempt", "освобожд")):
+            return False  # "X is exempt from the rule": what follows is the rule, the case is before it
+        tail = re.split(r"[,;.!?]", c_text[m.end():], maxsplit=1)[0]
+        named = {x for cl in analyze(tail).clauses for x in cl.direct if lx.kind.get(x) not in {"generic", "slot"}}
+        if not named or not named <= k.concepts:
+            return False
+    return True
+
+
+def qualified(c: Analysis, k: Analysis) -> tuple[str, str] | None:
+    """(what, detail) when ``c`` restates an unconditional rule of ``k`` and either weakens its force to a
+    frequency or the agent's discretion, or carves out an exception ``k`` does not have; None otherwise."""
+    weak = _WEAKENED.search(c.text) is not None
+    excepts = _EXCEPT.search(c.text) is not None and _NO_EXCEPTION.search(c.text) is None
+    if not (weak or excepts):
+        return None
+    if weak and _WEAKENED.search(k.text):
+        weak = False  # the rule itself holds "usually": saying so again restates it
+    if excepts and (_EXCEPT.search(k.text) or any(kc.exception for kc in k.clauses) or _own_exception(c.text, k)):
+        excepts = False  # the rule has exceptions of its own, or the line's is the rule's own case
+    if not (weak or excepts):
+        return None
+    for kc in k.clauses:
+        if kc.exception or not _ruling(kc, k.text):
+            continue
+        sign = -1 if kc.force == "prohibit" else 1
+        if not _restated(c, kc, sign):
+            continue
+        if excepts:
+            return "excepts", "it makes an exception the user never gave"
+        return "weakens", "it makes a rule the user gave without conditions hold only sometimes"
+    return None
