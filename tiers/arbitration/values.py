@@ -90,6 +90,40 @@ def _value_is_object(cl: Clause, value: str) -> bool:
     return len(others) <= 1
 
 
+def _other_object(ccl: Clause, kcl: Clause) -> bool:
+    """Each clause names an object the other does not (the API and the docs site): the tool is each thing's own."""
+    kind = lexicon().kind
+
+    def objects(cl: Clause) -> set[str]:
+        return {x for x in cl.direct if kind.get(x) == "object"}
+
+    co, ko = objects(ccl), objects(kcl)
+    return bool(co - ko) and bool(ko - co)
+
+
+@functools.cache
+def _whole_project() -> frozenset[str]:
+    """The concepts of "the whole project" (repo, project, codebase, team, default; «проект», «команда»): a rule
+    that names only them besides a tool chooses the tool for everything."""
+    from ..concepts import analyze
+
+    return frozenset(analyze("repo project codebase team company default our проект команда компания").concepts)
+
+
+def bare_choice(kcl: Clause, slot: str) -> bool:
+    """The constraint's clause chooses a tool of ``slot`` and says nothing else ("we use pnpm for this repo",
+    «у нас pnpm», "Package manager: pnpm"): the tool is chosen for every act of the project, so another tool of
+    the slot used for any act ("run yarn install") substitutes it, with no shared act needed."""
+    lx = lexicon()
+    if slot not in _lexicon_slots(lx) or kcl.force == "prohibit":
+        return False
+    own = {slot} | {v for s2, v, _ in kcl.values if s2 == slot}
+    own |= {p for v in list(own) for p in lx.expand(v)}
+    rest = [x for x in kcl.direct if x not in own and x not in LIGHT and x != "USER_G" and x not in _whole_project()
+            and lx.kind.get(x) not in {"generic", "qualifier"}]
+    return not rest
+
+
 @functools.lru_cache(maxsize=2)
 def _lexicon_slots(lx) -> frozenset[str]:
     """The slots the lexicon's values fill (a set once, not a scan of every value on each comparison)."""
@@ -178,11 +212,13 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                                if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) not in {"qualifier"}]
                 lonely = len([x for x in ccl.content if not lx.slot_of.get(x)]) <= 2 and (
                     slot in ccl.direct or any(x in k.concepts for x in ccl.content if lx.slot_of.get(x) != slot))
+                if lonely and not anchors and _other_object(ccl, kcl):
+                    lonely = False  # "the API is hosted on Fly.io" beside "deploy the docs site with Netlify"
                 if slot in PERSONAL_SLOTS and not anchors and _someone_else(c):
                     continue  # "the vendor's support team sits in America/Chicago": another's setting
                 if anchors or (lonely and slot not in {"DATE", "TIME", "DAY", "PROPER", "DOM"}) \
                         or slot in PERSONAL_SLOTS \
-                        or slot.startswith("KEY:"):
+                        or slot.startswith("KEY:") or bare_choice(kcl, slot):
                     return slot, val, pvs[0]
     return None
 
