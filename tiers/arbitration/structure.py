@@ -758,6 +758,8 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
                 continue  # "the DB query timeout" is not "the HTTP timeout"
             if in_range(k, cn.value, kn.value):
                 continue  # 20 beside "19–21": inside the range the constraint gives
+            if not (cn.unit or kn.unit) and refines(cn.value, kn.value, c.text, k.text):
+                continue  # "Node 18.19" beside "Node 18": a release of the version the constraint fixes
             k_dim, k_amount = measure(kn)
             # one dimension (seconds and milliseconds, MB and GB) is one measure, compared after conversion
             same_measure = (c_dim is not None and c_dim == k_dim and (c_dim[:2] != "w:" or kn.anchors
@@ -767,6 +769,20 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
             if same_measure and not _same_amount(c_amount, k_amount) and (c_dim, c_amount) not in k_values:
                 return "number", _shown(cn), _shown(kn)
     return None
+
+
+#: a word that makes a number a version: "version 18", "v18", "Node 20 LTS", «версия 3.11», "Python 3"
+_VERSION_CUE = re.compile(r"\b(?:v(?:ersion)?s?|release|lts|major|minor|версия|версии|версию|релиз\w*|"
+                          r"node(?:\.?js)?|python|java|go|ruby|php|postgres(?:ql)?|ubuntu|debian|rails|django|react)\b",
+                          re.I)
+
+
+def refines(c_value: float, k_value: float, c_text: str, k_text: str) -> bool:
+    """The candidate's version is a release of the constraint's: the constraint names a whole major version
+    ("Node 18") and the candidate a minor or patch of it ("18.19"); "3.12" is not a release of "3.11"."""
+    if k_value != int(k_value) or c_value == int(c_value) or int(c_value) != k_value:
+        return False
+    return _VERSION_CUE.search(c_text) is not None or _VERSION_CUE.search(k_text) is not None
 
 
 def _comparable(cn: Number, kn: Number, c_stems: frozenset[str]) -> bool:

@@ -11,7 +11,7 @@ import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
 from .phrasing import agent_act, artifact_modifiers
-from .structure import _parse_number, in_range, one_amount, other_thing, shape, stems
+from .structure import _parse_number, in_range, one_amount, other_thing, refines, shape, stems
 
 
 def shared_signs(cc: Clause, kc: Clause) -> list[str]:
@@ -88,6 +88,16 @@ def _value_is_object(cl: Clause, value: str) -> bool:
     others = [x for x in cl.direct if x not in own and x not in LIGHT and lx.kind.get(x) not in {"generic", "qualifier"}
               and not lx.slot_of.get(x)]
     return len(others) <= 1
+
+
+def _list_item(kcl: Clause, slot: str) -> bool:
+    """The clause holds nothing but values of the slot (an item of a list or sequence the constraint spreads over
+    clauses: "…, then canary, then prod"), not a case of its own ("web stays on REST")."""
+    lx = lexicon()
+    own = {slot} | {v for s2, v, _ in kcl.values if s2 == slot}
+    own |= {p for v in list(own) for p in lx.expand(v)}
+    return not [x for x in kcl.direct if x not in own and lx.kind.get(x) not in {"generic", "qualifier"}
+                and not lx.slot_of.get(x)]
 
 
 def _other_object(ccl: Clause, kcl: Clause) -> bool:
@@ -174,6 +184,9 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
             for kcl, pvs in by_clause.values():
                 if any(same_value(slot, val, pv) for pv in pvs):
                     continue
+                if _list_item(kcl, slot) and any(same_value(slot, val, pv) for pv, _ in k_pos):
+                    continue  # "staging first, then canary, then prod": "then prod" is an item of K's list, and
+                    # the line's value is another item of it, not another value
                 k_months = {v for s2, v, sg2 in kcl.values if s2 == "MONTH_V" and sg2 > 0}
                 c_months = {v for s2, v, sg2 in ccl.values if s2 == "MONTH_V" and sg2 > 0}
                 if k_months and c_months and not (k_months & c_months) and slot != "DATE":
@@ -198,6 +211,8 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     cnum, knum = _parse_number(val), _parse_number(pvs[0])
                     if cnum is not None and knum is not None and in_range(shape(k.text), cnum, knum):
                         continue  # 20 beside "19–21°C": inside the range the rule gives
+                    if cnum is not None and knum is not None and refines(cnum, knum, c.text, k.text):
+                        continue  # "Node 20.11" beside "Node 20": a release of the version the rule fixes
                     anchors = frozenset(a for n in shape(k.text).numbers for a in n.anchors)
                     if other_thing(c.text, k.text, anchors & stems(c.text)):
                         continue  # "the DB query timeout" is not "the HTTP timeout"
