@@ -64,8 +64,8 @@ _WIDE = re.compile(r"\b(?:all|every|everywhere|any|always|permanent\w*|forever|f
 #: how often, not over which cases: "every night", «каждое утро» (the lexicon's FREQUENCY marker)
 _FREQUENCY = re.compile(r"\b(?:every|each)\s+(?:night|day|morning|evening|hour|week|month|year|minute|weekday)\b|"
                         r"\bкажд\w+\s+(?:ночь|день|утро|вечер|час|неделю|месяц|год)\b", re.I)
-_GENERAL = re.compile(r"\b(?:our|now|new|nowadays|primary|default|в проекте|наш\w*|теперь|новы\w+|основн\w+|"
-                      r"главн\w+|по умолчанию)\b|"
+_GENERAL = re.compile(r"\b(?:our|now|new|nowadays|primary|default|standard|company-wide|org-wide|в проекте|наш\w*|"
+                      r"теперь|новы\w+|основн\w+|главн\w+|по умолчанию|стандартн\w+|(?:в|по|для)\s+(?:всей\s+)?компании)\b|"
                       r"\b(?:this|the whole|the entire|across the)\s+(?:project|repo|repository|monorepo|codebase|"
                       r"company|team|org|organi[sz]ation)\b|"
                       r"(?:в|во|по)\s+(?:этом|всем|всём|нашем)\s+(?:проекте|репозитории|монорепо|коде|компании)|"
@@ -282,8 +282,19 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
             return None
     if words and len(kept_words) * 2 > len(words) and not whole_only:
         return None
-    novel = [x for x in c_ids if x not in choice and x not in scope_ids and x not in k.concepts
-             and not lx.slot_of.get(x)]
     plain = not (kept_words or own_case(c.text, k.text) or _DEADLINE.match(scope))
     cap = NOVEL_MAX_PLAIN if plain else NOVEL_MAX
-    return "dropped" if len(novel) / max(len(c_ids), 1) <= cap else None
+    # judged on the whole line, and on each clause that restates the choice by itself: "the user doesn't drink
+    # alcohol — suggest alcohol-free options at restaurants" drops the scope in its first clause, whatever the
+    # second adds
+    # (not for a deadline: a clause about the present is inside "until 3.0 ships")
+    parts = [c_ids] + [ids for cl in (() if _DEADLINE.match(scope) else c.clauses) if not cl.exception
+                       for ids in [{x for x in cl.direct if lx.kind.get(x) != "generic"}]
+                       if ids and math.fsum(w for x, w in choice.items() if x in ids) / max(math.fsum(choice.values()), 1e-9)
+                       >= CHOICE_MIN]
+    for ids in parts:
+        novel = [x for x in ids if x not in choice and x not in scope_ids and x not in k.concepts
+                 and not lx.slot_of.get(x)]
+        if len(novel) / max(len(ids), 1) <= cap:
+            return "dropped"
+    return None
