@@ -274,7 +274,8 @@ def name_key(word: str) -> str:
     """A person's name as compared: transliterated, casefolded, its first four letters (declension: «Алину» and
     «Алина», «Наталью» and «Наталья» are one person; "Yulia" and «Юля» too, after "ju"/"yu")."""
     m = _NAME_END.search(word.casefold())
-    if m and m.start() >= 3:
+    # a short name keeps two letters before a one-letter ending: «Мию», «Мия» and "Mia" are one person
+    if m and (m.start() >= 3 or (m.start() == 2 and m.end() - m.start() == 1)):
         word = word[:m.start()]  # «Дану», «Даной» and "Dana" are one person: a case ending or a final vowel goes
     t = translit(word).replace("yu", "u").replace("ju", "u").replace("ya", "a").replace("ja", "a")
     t = t.replace("kh", "h").replace("y", "i").replace("j", "i")
@@ -458,6 +459,9 @@ _TITLE = re.compile(r"(?<![\w.])(?:dr|mr|mrs|ms|mx|prof|sr|jr|д-р|проф|г-
 _VERSION_AFTER = re.compile(r"\s*v?\d")
 
 
+_PATRONYMIC = re.compile(r"(?:ович|евич|ьич|овна|евна|ична|инична)(?:а|у|ем|ом|е|ой|ы)?$", re.I)
+
+
 @functools.lru_cache(maxsize=65536)
 def _people(body: str) -> tuple[tuple[int, str], ...]:
     """(offset, name key) of each capitalized word of ``body`` that may name a person (memo: shape and stems)."""
@@ -474,6 +478,8 @@ def _people(body: str) -> tuple[tuple[int, str], ...]:
             continue  # "in Madrid", "to Frankfurt", «в Казани»: a place; "questions go to Tomasz": a person
         if not _unknown(word):
             continue  # a known word (a tool, a city, a weekday), not a person
+        if _PATRONYMIC.search(word) and prev:
+            continue  # «Павел Сергеевич»: a patronymic is part of the name before it, not another person
         if _VERSION_AFTER.match(masked, m.end()):
             continue  # "Node 18", "Kotlin v2.0": a product and its version
         out.append((m.start(), name_key(word)))
