@@ -503,12 +503,10 @@ def time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue
         before, after = "BEFORE_X" in kc.signs, "AFTER_X" in kc.signs
         k_times = sorted({v for s, v, _ in kc.values if s == "TIME"}, key=_minutes)
-        if len(k_times) == 2 and before == after:
-            lo, hi = _minutes(k_times[0]), _minutes(k_times[1])  # "no calls 15:00–16:00"
-        elif len(k_times) == 1 and before != after:
-            lo, hi = (-1, _minutes(k_times[0])) if before else (_minutes(k_times[0]), 24 * 60 + 1)
-        else:
+        window = _window(kc)
+        if window is None:
             continue
+        lo, hi = window
         for cc in c.clauses:
             if cc.exception or cc.force not in {"permit", "assert", "oblige"} or (c.report and cc.force != "permit"):
                 continue
@@ -526,7 +524,49 @@ def time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             for s, v, sg in cc.values:
                 if s == "TIME" and sg > 0 and lo < _minutes(v) < hi:
                     return "permits", f"{v} falls in the window the constraint rules out"
+                span = _DAYPART_SPAN.get(v) if s == "DAYPART" and sg > 0 else None
+                if span is not None and lo <= span[0] and span[1] <= hi:
+                    part = v.removeprefix("PART_").lower()
+                    return "permits", f"the {part} falls in the window the constraint rules out"
     return None
+
+
+def _window(kc: Clause) -> tuple[int, int] | None:
+    """The minutes a prohibiting clause's time window covers: "no calls 15:00–16:00", "nothing before 10:00",
+    "no pings after 22:00"; None without one."""
+    before, after = "BEFORE_X" in kc.signs, "AFTER_X" in kc.signs
+    k_times = sorted({v for s, v, _ in kc.values if s == "TIME"}, key=_minutes)
+    if len(k_times) == 2 and before == after:
+        return _minutes(k_times[0]), _minutes(k_times[1])
+    if len(k_times) == 1 and before != after:
+        return (-1, _minutes(k_times[0])) if before else (_minutes(k_times[0]), 24 * 60 + 1)
+    return None
+
+
+def timed_elsewhere(c: Analysis, k: Analysis) -> bool:
+    """The constraint forbids a time window and every time or part of the day the line gives lies wholly outside
+    it ("deploys can go out in the evening" beside "no deploys 09:00–18:00"): another case, not an exception."""
+    windows = [w for kc in k.clauses if not kc.exception and kc.force == "prohibit" for w in [_window(kc)] if w]
+    if not windows:
+        return False
+    spans = []
+    for cc in c.clauses:
+        for s, v, sg in cc.values:
+            if sg <= 0:
+                continue
+            if s == "TIME":
+                spans.append((_minutes(v), _minutes(v)))
+            elif s == "DAYPART" and v in _DAYPART_SPAN:
+                spans.append(_DAYPART_SPAN[v])
+            elif s == "DAYPART":
+                return False  # a part of the day not placed on the clock
+    return bool(spans) and all(b <= lo or a >= hi for a, b in spans for lo, hi in windows)
+
+
+#: the clock hours a part of the day covers, in minutes: a part wholly inside a forbidden window falls in it
+#: ("mid-afternoon" in "09:00–18:00"; "the evening" after 18:00); the morning is not wholly inside 09:00–18:00
+_DAYPART_SPAN = {"PART_MORNING": (6 * 60, 12 * 60), "PART_AFTERNOON": (12 * 60, 18 * 60),
+                 "PART_EVENING": (18 * 60, 23 * 60), "PART_NIGHT": (23 * 60, 24 * 60)}
 
 
 _WEEKDAYS = ("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY")

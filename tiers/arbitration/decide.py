@@ -29,9 +29,9 @@ def _load_comparisons() -> None:
     global _loaded, c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed, \
         may_flip, polarity, relatedness, threshold, time_window, in_scope, scope_frame, scope_generalization, \
         _shown, bounded, shape, stems, substituted, LIGHT, substitution, window_moved, only_excepted, prescribes, \
-        agent_act, qualified
+        agent_act, qualified, timed_elsewhere
     from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed,
-                          may_flip, only_excepted, polarity, relatedness, threshold, time_window)
+                          may_flip, only_excepted, polarity, relatedness, threshold, time_window, timed_elsewhere)
     from .modality import qualified
     from .phrasing import agent_act, prescribes
     from .scope import in_scope, scope_frame, scope_generalization
@@ -282,8 +282,8 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
         return Conflict(cons, kind, reason, res, rel)
     if rel < LICENSE_REL or (rel < RELATED_MIN and c.indiff) or not (flips or c.indiff):
         return None
-    if dated_elsewhere(c, k, today):
-        return None  # its dates fall on days the rule does not name: another case
+    if dated_elsewhere(c, k, today) or timed_elsewhere(c, k):
+        return None  # its dates fall on days the rule does not name, its hours outside the window: another case
     if c.indiff:
         detail = "it treats as indifferent something the user ruled on"
     else:
