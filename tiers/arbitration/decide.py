@@ -90,7 +90,7 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
     return got
 
 
-_FORMAT_TYPES = frozenset({"file format", "encoding", "date format"})
+_FORMAT_TYPES = frozenset({"file format", "encoding", "date format", "delimiter"})
 
 
 def _bound(c: Analysis, k: Analysis, rel: float) -> tuple[str, str] | None:

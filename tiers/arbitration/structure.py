@@ -626,13 +626,24 @@ _DATE_SHAPE = re.compile(r"(?<![\w-])([ydmгдм]{1,4})([./-])([ydmгдм]{1,4})
 _FORMAT_NAME = re.compile(r"(?<![\w/-])\.?(" + "|".join(sorted(map(re.escape, _FILE_FORMATS), key=len, reverse=True))
                           + r")(?![\w/-])")
 _DATE_LETTER = str.maketrans({"г": "y", "д": "d", "м": "m"})
+#: a field delimiter named as one: "semicolon-separated", "comma delimiter", "delimiter: tab", «разделитель —
+#: точка с запятой», «через запятую»
+_SEP = (r"(comma|semicolon|tab|pipe|space|точк\w*\s+с\s+запят\w*|запят\w*|табуляц\w*|пробел\w*|"
+        r"вертикальн\w*\s+черт\w*)")
+_DELIMITER = re.compile(
+    rf"\b{_SEP}[- ]?(?:separated|delimited)\b|\b{_SEP}\s+(?:as\s+(?:the\s+)?)?(?:delimiter|separator)s?\b|"
+    rf"\b(?:delimiter|separator)\s*(?:is\s+|:\s*|=\s*|[—–-]\s*)?(?:an?\s+)?{_SEP}|"
+    rf"разделител\w*\s*(?:[—–:-]\s*)?{_SEP}|(?<![\w-])через\s+{_SEP}", re.I)
+_SEP_VALUE = (("точк", "semicolon"), ("semicolon", "semicolon"), ("comma", "comma"), ("запят", "comma"),
+              ("tab", "tab"), ("табуляц", "tab"), ("pipe", "pipe"), ("вертикальн", "pipe"), ("space", "space"),
+              ("пробел", "space"))
 
 
 @functools.lru_cache(maxsize=65536)
 def _formats(body: str) -> frozenset[tuple[str, str]]:
     """The data formats a line names (outside code spans): file formats by name or extension ("CSV", ".xlsx",
     "Parquet"), text encodings ("UTF-8", «windows-1251»), date shapes ("YYYY-MM-DD", «ДД.ММ.ГГГГ», "ISO 8601" is
-    "yyyy-mm-dd")."""
+    "yyyy-mm-dd"), field delimiters ("semicolon-separated", «через запятую»)."""
     text = _CODE.sub(" ", body) if "`" in body else body
     out = set()
     low = text.casefold()
@@ -648,6 +659,9 @@ def _formats(body: str) -> frozenset[tuple[str, str]]:
         parts = [g.translate(_DATE_LETTER) for g in (m.group(1), m.group(3), m.group(4))]
         if {p[0] for p in parts} == {"y", "m", "d"} and all(len(set(p)) == 1 for p in parts):
             out.add(("date", m.group(2).join(parts)))
+    for m in _DELIMITER.finditer(low):
+        word = next(g for g in m.groups() if g)
+        out.add(("delimiter", next(v for pre, v in _SEP_VALUE if word.startswith(pre))))
     for m in _FORMAT_NAME.finditer(_ENCODING.sub(" ", low) if enc else low):
         v = _FILE_FORMATS.get(m.group(1))
         if v is not None and not (m.group(1) in {"doc", "md", "excel", "ini", "orc"} and m.group(0)[0] != "."
@@ -734,7 +748,8 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
         k_vals = {v for f, v in k.formats if f == cls}
         c_vals = {v for f, v in c.formats if f == cls}
         if k_vals and not c_vals & k_vals:
-            label = {"file": "file format", "encoding": "encoding", "date": "date format"}[cls]
+            label = {"file": "file format", "encoding": "encoding", "date": "date format",
+                     "delimiter": "delimiter"}[cls]
             return label, sorted(c_vals)[0], sorted(k_vals)[0]
     # a number of the same measure
     k_values = {measure(n) for n in k.numbers}
