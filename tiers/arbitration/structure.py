@@ -59,6 +59,9 @@ class Shape:
     #: the items of an ordered list of things ("db, then backend, then frontend", "staging → canary → prod",
     #: «сначала база, потом фронт»), each as the stems of its words; () when the line states no order
     order: tuple[frozenset[str], ...] = ()
+    #: designators: a noun and the letter naming which one ("gate B", «выход Б», "terminal C2"), as (noun stem,
+    #: letter), and masked account or card numbers ("card ...4417", "*4417", "ending in 4417") as ("#", digits)
+    designators: frozenset[tuple[str, str]] = frozenset()
 
     def may_meet(self, text: str) -> bool:
         """Whether a line could hold a value of a type this shape holds (cheap tests on its text): a line that
@@ -75,13 +78,15 @@ class Shape:
             return True
         if self.formats and _formats(text):
             return True
+        if self.designators and _designators(_strip(text)):
+            return True
         return bool(self.people or self.lead) and not text[2:].islower()
 
     @property
     def typed(self) -> bool:
         """The line holds a value of some type (a constraint without one has nothing to substitute)."""
         return bool(self.numbers or self.regions or self.addresses or self.templates or self.forms or self.people
-                    or self.lead or self.formats or self.order)
+                    or self.lead or self.formats or self.order or self.designators)
 
 
 # ------------------------------------------------------------------------------------------------ patterns
@@ -529,7 +534,30 @@ def shape(text: str) -> Shape:
     return Shape(text, code, numbers, regions, addresses, templates, forms, people,
                  lead, sequence,
                  first, keyed, bool(_REPORT.search(body)), _formats(body), _ranges(body) if digits else (),
-                 _ordered(body))
+                 _ordered(body), _designators(body))
+
+
+#: a noun and a capital letter (and at most two digits) naming which one: "gate B", "Terminal C2", «выход Б»,
+#: «подъезд В»; not the article "A" or the pronoun "I" after a capitalised word
+_LETTER_ID = re.compile(r"(?<![\w-])([^\W\d_]{3,})\s+([A-ZА-ЯЁ]\d{0,2})(?![\w'’-])")
+#: a masked account or card number: its last digits after dots, stars or "ending in" («…4417», "ending in 4417")
+_MASKED = re.compile(r"(?:\.{3}|…|\*{1,12}|\b[xх]{2,}|\bending\s+(?:in|with)\s+|\bоканчива\w+\s+на\s+)(\d{4})\b",
+                     re.I)
+
+
+@functools.lru_cache(maxsize=65536)
+def _designators(body: str) -> frozenset[tuple[str, str]]:
+    """The designators of a line (outside code spans): ("gate" stem, "b") for "gate B", ("#", "4417") for
+    "card ...4417"."""
+    text = _CODE.sub(" ", body) if "`" in body else body
+    out = set()
+    for m in _LETTER_ID.finditer(text):
+        noun, ident = m.group(1), m.group(2)
+        if noun.casefold() in _STOP or (ident in {"I", "A"} and not noun.islower()):
+            continue
+        out.add((stem(noun.casefold()), ident.casefold()))
+    out.update(("#", m.group(1)) for m in _MASKED.finditer(text))
+    return frozenset(out)
 
 
 #: a range of two amounts: "19–21", "2-4 hours", "between 2 and 4", «от 3 до 5» (dates and times are masked first)
@@ -736,6 +764,14 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
     # a region or zone
     if k.regions and c.regions and not c.regions <= k.regions and not k.regions <= c.regions:
         return "region", sorted(c.regions - k.regions)[0], sorted(k.regions)[0]
+    # a designator: the same noun with another letter ("gate A" for "gate B"), another masked number
+    if k.designators and c.designators and not c.designators & k.designators:
+        for noun, ident in sorted(c.designators):
+            other = sorted(i for n, i in k.designators if n == noun)
+            if other:
+                if noun == "#":
+                    return "card or account", "…" + ident, "…" + other[0]
+                return "designator", ident.upper(), other[0].upper()
     # an address
     if k.addresses and c.addresses and not c.addresses & k.addresses:
         return "address", sorted(c.addresses)[0], sorted(k.addresses)[0]
