@@ -97,6 +97,9 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s`'\")>]+|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|ru|de|eu|co|uk|me|info|"
                   r"host|cloud|internal|local|site|ai|рф)\b(?![.\w-]*@)", re.I)
 #: a cloud region or zone: "eu-west-1", "us-east-1", "ru-central1-a", "europe-west4" (a digit in it)
+#: a region or zone named after the word: "region kz1", «в регионе kz1», "zone b2" (an identifier with a digit)
+_NAMED_REGION = re.compile(r"(?:\bregion|\bzone|(?<![\w-])регион\w*|(?<![\w-])зон[аеуы])\s*[—:=-]?\s*[`«\"]?"
+                           r"([a-z][a-z0-9]*\d[a-z0-9-]*)\b", re.I)
 _REGION = re.compile(r"\b[a-z]{2,6}(?:-[a-z]+){1,2}-?\d{1,2}(?:-[a-z]|[a-z])?\b", re.I)
 _NUMBER = re.compile(r"(?:(?<![\w.,/-])|(?<=(?<![\w.-])v))([€$£]|₽)?\s?(\d{1,3}(?:[ ,\u00a0\u202f]\d{3})+|\d+(?:[.,]\d+)?)(?![\w.-]*[/@])"
                      r"(?:[\s-]?([%€$£₽]|[^\W\d_]{1,14}\.?))?", re.U)
@@ -510,6 +513,8 @@ def shape(text: str) -> Shape:
         x.casefold().rstrip(".").removeprefix("https://").removeprefix("http://").split("/")[0]
         for x in _URL.findall(_EMAIL.sub(" ", body)))) if "." in body or "@" in body else frozenset()
     regions = frozenset(r.casefold() for r in _REGION.findall(body)) if digits and "-" in body else frozenset()
+    if digits and _NAMED_REGION.search(body):
+        regions |= frozenset(r.casefold() for r in _NAMED_REGION.findall(body))
     templates = frozenset() if not code else frozenset(_skeleton(c) for c in _CODE.findall(body) if not _PATH.match(c) and (("<" in c and ">" in c) or ("{" in c and "}" in c)
                           or (_TEMPLATE_CONTEXT.search(body) and re.search(r"[\w][/(\[:_-]|[\])][\s:]", c))))
     forms = frozenset() if not code else frozenset(_skeleton(c) for c in _CODE.findall(body) if not _PATH.match(c) and (
