@@ -175,6 +175,26 @@ def in_scope(c: Analysis, scope: str) -> bool:
     return not words or len(words & stems(c.text)) * 2 >= len(words)
 
 
+#: concepts that name the kind of a scope's case (a service, an app, a repo), not the case itself: "the search
+#: service" is another case of the kind "service", not the billing service kept
+_KIND_HEADS = frozenset({"SERVICE", "APP", "PROJECT", "REPO", "TEAM", "WEB"})
+_ONLY = re.compile(r"\bonly\b|(?<![\w-])только(?![\w-])|\bexclusively\b|\bисключительно\b", re.I)
+
+
+def _exclusive(k: Analysis, scope: str) -> bool:
+    """The decision holds its choice to its case alone: "only for the marketing site", «только для биллинга»."""
+    return _ONLY.search(scope) is not None or any(cl.has_only for cl in k.clauses if not cl.exception)
+
+
+def _universal_over_choice(c: Analysis, k: Analysis, choice: dict[str, float]) -> bool:
+    """The line quantifies over every case ("all modules", «во всех сервисах») while it restates the choice and
+    drops a thing the choice named (the mobile app, the payments module): the case made universal."""
+    if not (c.universal or _WIDE.search(_FREQUENCY.sub(" ", c.text))):
+        return False
+    kind = lexicon().kind
+    return any(kind.get(x) == "object" and x not in c.concepts for x in choice)
+
+
 def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     """How ``c`` restates the choice of the scoped constraint ``k`` beyond ``scope``: "dropped" (the scope left
     out), "widened" (a universal word, or the scope's kind kept without its specific case: "hotfix branches" for
@@ -220,6 +240,9 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     scope_when = {(s, v) for s, v, _ in scope_a.values if s in when} | {
         (s, v) for s, v, _ in k.values if s in when and s != "DAY"}
     if scope_when and scope_when & {(s, v) for s, v, _ in c.values}:
+        if _universal_over_choice(c, k, choice):
+            return "widened"  # "all releases frozen Dec 14 – Jan 4" for the mobile app's freeze then: the bound
+            # kept, the case made every case
         return None  # "until the end of January" kept as "in January"; "after Dec 6" is about the bound
     words, specific = _scope_parts(scope)
     # the concepts the line names itself: "Redis" brings CACHE as its parent, which does not name "the session cache"
@@ -228,6 +251,11 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     kept_specific = {p for p in specific if _text_has(c.text, p)}
     if kept_specific:
         return None  # the scope's own case is named: a narrower or the same claim
+    if _ADDITIVE.search(c.text) and _exclusive(k, scope) and not c.report and not (
+            (words - {_head(scope)}) & stems(c.text)) and not (scope_ids & c_named - _KIND_HEADS):
+        # "Tailwind in the dashboard app as well" for "Tailwind for the marketing site only"; «для сервиса поиска
+        # тоже» for «только для сервиса биллинга» (the scope's kind kept, its case another)
+        return "widened"
     bound = scope[len(_TEMPORAL.split(scope, maxsplit=1)[0]):]
     if bound and _TEMPORAL.search(c.text) and any(
             _text_has(c.text, x.strip("`«»").casefold()) for x in _SPECIFIC.findall(bound)
