@@ -735,6 +735,12 @@ def _skeleton(code: str) -> str:
     return t
 
 
+def _punctuation(skeleton: str) -> str:
+    """A template's punctuation alone, its words and placeholders one mark: "type(scope): subject" and "fix(auth):
+    handle expired tokens" are both "○(○): ○" — an instance fills a template written with words for its parts."""
+    return re.sub(r"[\w○]+(?:[ \t]+[\w○]+)*", "○", skeleton)
+
+
 def _pick_first(people: tuple[str, ...], sequence: tuple[str, ...]) -> str | None:
     return sequence[0] if sequence else None
 
@@ -781,8 +787,9 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
     if k.addresses and c.addresses and not c.addresses & k.addresses:
         return "address", sorted(c.addresses)[0], sorted(k.addresses)[0]
     # a template or format: one line states it as one, the other's code span has its shape
-    if (k.templates and c.forms and not c.forms & k.templates) or (
-            c.templates and k.forms and not c.templates & k.forms):
+    if ((k.templates and c.forms and not c.forms & k.templates) or (
+            c.templates and k.forms and not c.templates & k.forms)) and not (
+            {_punctuation(f) for f in c.templates | c.forms} & {_punctuation(f) for f in k.templates | k.forms}):
         return "format", sorted(c.templates or c.forms)[0], sorted(k.templates or k.forms)[0]
     # a data format of one class (file format, encoding, date shape): none of the constraint's, another one
     for cls in {c_cls for c_cls, _ in c.formats}:

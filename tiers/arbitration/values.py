@@ -48,13 +48,15 @@ def same_value(slot: str, a: str, b: str) -> bool:
 
 
 def mentions_value(c: Analysis, slot: str, val: str) -> bool:
+    """The candidate names the value itself: the same value of the slot, or — for a zone, a name, a branch — a
+    word of it; a URL only as a whole (its host alone, "api.example.com/v1" for ".../v2", is another URL)."""
     if any(same_value(slot, val, v) for s, v, _ in c.values if s == slot):
         return True
     if slot == "TZ" and "/" in val:
         val = val.split("/", 1)[1]  # "europe/london" is mentioned by "London", not by "Europe"
     parts = [p for p in val.replace("/", " ").replace("_", " ").split() if len(p) > 2]
     text = c.text.casefold()
-    if slot in {"TZ", "NAME", "URL", "BRANCH"} and any(p in text for p in parts):
+    if slot in {"TZ", "NAME", "BRANCH"} and any(p in text for p in parts):
         return True
     return False
 
@@ -88,6 +90,18 @@ def _value_is_object(cl: Clause, value: str) -> bool:
     others = [x for x in cl.direct if x not in own and x not in LIGHT and lx.kind.get(x) not in {"generic", "qualifier"}
               and not lx.slot_of.get(x)]
     return len(others) <= 1
+
+
+_VERSION_SEGMENT = re.compile(r"v?\d+(?:\.\d+)*", re.I)
+
+
+def _other_version(a: str, b: str) -> bool:
+    """Two URLs that differ only in a version segment: "api.example.com/v1" and "api.example.com/v2"."""
+    pa, pb = a.rstrip("/").split("/"), b.rstrip("/").split("/")
+    if len(pa) != len(pb) or pa == pb:
+        return False
+    diff = [(x, y) for x, y in zip(pa, pb) if x != y]
+    return len(diff) == 1 and all(_VERSION_SEGMENT.fullmatch(x) for x in diff[0])
 
 
 def _list_item(kcl: Clause, slot: str) -> bool:
@@ -194,6 +208,9 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     # part of the date: "starts Dec 18" against "starts Jan 8" moves the day)
                 if any(mentions_value(c, slot, pv) for pv in pvs):
                     continue
+                if slot == "URL" and any(_other_version(val, pv) for pv in pvs):
+                    return slot, val, pvs[0]  # the same address at another version ("/v1" for "/v2"), whatever
+                    # else the lines share
                 if kcl.force == "prohibit" and slot in {"DATE", "TIME", "DAY"}:
                     continue
                 if slot in WHEN_SLOTS and own_act(ccl, kcl):
