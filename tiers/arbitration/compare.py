@@ -899,7 +899,12 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
                 for span in shared_code:
                     got["code:" + span] = CODE_WEIGHT
         share = math.fsum(got.values()) / total
-        if share >= LICENSE_MIN or (guess and acts and share >= GUESS_MIN):
+        # a guess that puts the very case the rule rules out (its weekday, time, version) on the rule's thing
+        # ("Friday 15:00 probably works for the vendor call" beside "no meetings on Fridays") proposes the act
+        cased = guess and kc.values and any(
+            _names_the_case(cc, kc) and any(cc.signs.get(x, 0) > 0 for x in got)
+            for cc in c.clauses if not cc.exception)
+        if share >= LICENSE_MIN or (guess and (acts or cased) and share >= GUESS_MIN):
             what = "recommends" if guess else "permits"
             return what, "it makes an exception the user never gave" if not guess else \
                 "it guesses that what the constraint rules out is fine"
