@@ -10,7 +10,7 @@ import functools
 import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
-from .phrasing import agent_act, artifact_modifiers
+from .phrasing import agent_act, artifact_modifiers, prescribes
 from .structure import _parse_number, in_range, one_amount, other_thing, refines, shape, stems
 
 
@@ -90,6 +90,57 @@ def _value_is_object(cl: Clause, value: str) -> bool:
     others = [x for x in cl.direct if x not in own and x not in LIGHT and lx.kind.get(x) not in {"generic", "qualifier"}
               and not lx.slot_of.get(x)]
     return len(others) <= 1
+
+
+def _time_bound(kcl: Clause, slot: str, pvs: list[str], k_text: str):
+    """For a clause that bounds a time on one side ("only after 11:00", "before 12:00", «не раньше 10:00»): a test
+    of whether a time, in minutes, is on the allowed side; None for a clause that gives a time as a value."""
+    if slot != "TIME" or len(set(pvs)) != 1:
+        return None
+    before, after = "BEFORE_X" in kcl.signs, "AFTER_X" in kcl.signs
+    if before == after:
+        return None
+    bound = _minutes(pvs[0])
+    # "only after 11:00", "send it before 12:00" allow that side; "no calls after 22:00" forbids it; a plain
+    # statement ("departures before 8 am are off limits") is read by the other rules
+    if kcl.force == "prohibit":
+        allowed = False
+    elif kcl.force == "oblige" or kcl.has_only or prescribes(k_text):
+        allowed = True
+    else:
+        return None
+    if after:
+        return (lambda m: m > bound) if allowed else (lambda m: m < bound)
+    return (lambda m: m < bound) if allowed else (lambda m: m > bound)
+
+
+_DAYS = ("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY")
+_DAY_WORD = (r"(mon|tue|wed|thu|fri|sat|sun|понедельник\w*|вторник\w*|сред\w*|четверг\w*|пятниц\w*|суббот\w*|"
+             r"воскресень\w*|пн|вт|ср|чт|пт|сб|вс)[a-zа-яё]*\.?")
+_DAY_RANGE = re.compile(rf"(?<![\w-]){_DAY_WORD}\s*(?:[–—-]|\bto\b|\bthrough\b|\bthru\b|\btill\b|\buntil\b|\bпо\b|"
+                        rf"\bдо\b)\s*{_DAY_WORD}(?![\w-])", re.I)
+_DAY_INDEX = {**{d[:3].lower(): i for i, d in enumerate(_DAYS)},
+              **dict(zip(("пон", "вто", "сре", "чет", "пят", "суб", "вос"), range(7))),
+              **dict(zip(("пн", "вт", "ср", "чт", "пт", "сб", "вс"), range(7)))}
+
+
+def _day_index(word: str) -> int | None:
+    w = word.casefold().rstrip(".")
+    return _DAY_INDEX.get(w[:3]) if w[:3] in _DAY_INDEX else _DAY_INDEX.get(w[:2])
+
+
+@functools.lru_cache(maxsize=4096)
+def _day_span(text: str) -> frozenset[str] | None:
+    """The days of a weekday range the text gives ("Mon–Thu", "Monday through Thursday", «с понедельника по
+    четверг»), or None without one: a day inside it is a day of the rule's, not another value."""
+    m = _DAY_RANGE.search(text)
+    if m is None:
+        return None
+    a, b = _day_index(m.group(1)), _day_index(m.group(2))
+    if a is None or b is None or a == b:
+        return None
+    span = range(a, b + 1) if a < b else [*range(a, 7), *range(0, b + 1)]
+    return frozenset(_DAYS[i] for i in span)
 
 
 _VERSION_SEGMENT = re.compile(r"v?\d+(?:\.\d+)*", re.I)
@@ -220,6 +271,12 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     continue  # parts of the day read off clock times: the times are compared, not their parts
                 if slot == "TIME" and len(set(pvs)) == 2:
                     continue  # a window ("02:00–04:00"): a time in or out of it is window_moved's to judge
+                side = _time_bound(kcl, slot, pvs, k.text)
+                if side is not None and side(_minutes(val)):
+                    continue  # "11:30" beside "calls only after 11:00": inside the bound the rule sets
+                days = _day_span(k.text) if slot == "DAY" else None
+                if days is not None and (val in days or DAY_GROUPS.get(val, {val}) <= days):
+                    continue  # "Wednesday" beside "deploys Mon–Thu": a day of the range the rule gives
                 if any(cl2.signs.get(x, 0) < 0 < kcl.signs.get(x, 0) for cl2 in c.clauses for x in cl2.local_neg):
                     continue  # "outside staging, the cache is Memcached": the line places itself outside this case
                 if slot.startswith("NUM:"):
