@@ -503,7 +503,7 @@ def time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue
         before, after = "BEFORE_X" in kc.signs, "AFTER_X" in kc.signs
         k_times = sorted({v for s, v, _ in kc.values if s == "TIME"}, key=_minutes)
-        window = _window(kc)
+        window = _rule_window(k, kc)
         if window is None:
             continue
         lo, hi = window
@@ -522,20 +522,21 @@ def time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             if not topic:
                 continue
             for s, v, sg in cc.values:
-                if s == "TIME" and sg > 0 and lo < _minutes(v) < hi:
+                if s == "TIME" and sg > 0 and _inside(_minutes(v), lo, hi):
                     return "permits", f"{v} falls in the window the constraint rules out"
                 span = _DAYPART_SPAN.get(v) if s == "DAYPART" and sg > 0 else None
-                if span is not None and lo <= span[0] and span[1] <= hi:
+                if span is not None and _covers(lo, hi, span):
                     part = v.removeprefix("PART_").lower()
                     return "permits", f"the {part} falls in the window the constraint rules out"
     return None
 
 
 def _window(kc: Clause) -> tuple[int, int] | None:
-    """The minutes a prohibiting clause's time window covers: "no calls 15:00–16:00", "nothing before 10:00",
-    "no pings after 22:00"; None without one."""
+    """The minutes a prohibiting clause's time window covers, (from, to) as written: "no calls 15:00–16:00",
+    "nothing before 10:00", "no pings after 22:00"; a window written from late to early ("22:00–07:00") runs over
+    midnight (from > to). None without one."""
     before, after = "BEFORE_X" in kc.signs, "AFTER_X" in kc.signs
-    k_times = sorted({v for s, v, _ in kc.values if s == "TIME"}, key=_minutes)
+    k_times = list(dict.fromkeys(v for s, v, _ in kc.values if s == "TIME"))
     if len(k_times) == 2 and before == after:
         return _minutes(k_times[0]), _minutes(k_times[1])
     if len(k_times) == 1 and before != after:
@@ -543,16 +544,47 @@ def _window(kc: Clause) -> tuple[int, int] | None:
     return None
 
 
+def _rule_window(k: Analysis, kc: Clause) -> tuple[int, int] | None:
+    """The window of a prohibiting clause, or — when the clause names no time — of a clause of the rule that names
+    a window and no act ("quiet hours 22:00–07:00, no notifications")."""
+    got = _window(kc)
+    if got is not None or any(s == "TIME" for s, _, _ in kc.values):
+        return got
+    kind = lexicon().kind
+    for other in k.clauses:
+        if other is not kc and not other.exception and not any(kind.get(x) == "action" for x in other.direct):
+            times = list(dict.fromkeys(v for s, v, _ in other.values if s == "TIME"))
+            if len(times) == 2:
+                return _minutes(times[0]), _minutes(times[1])
+    return None
+
+
+def _inside(m: int, lo: int, hi: int) -> bool:
+    return lo < m < hi if lo <= hi else (m > lo or m < hi)
+
+
+def _covers(lo: int, hi: int, span: tuple[int, int]) -> bool:
+    a, b = span
+    return lo <= a and b <= hi if lo <= hi else (a >= lo or b <= hi)
+
+
+def _apart(lo: int, hi: int, span: tuple[int, int]) -> bool:
+    a, b = span
+    return (b <= lo or a >= hi) if lo <= hi else (a >= hi and b <= lo)
+
+
 def timed_elsewhere(c: Analysis, k: Analysis) -> bool:
     """The constraint forbids a time window and every time or part of the day the line gives lies wholly outside
     it ("deploys can go out in the evening" beside "no deploys 09:00–18:00"): another case, not an exception."""
-    windows = [w for kc in k.clauses if not kc.exception and kc.force == "prohibit" for w in [_window(kc)] if w]
+    windows = [w for kc in k.clauses if not kc.exception and kc.force == "prohibit" for w in [_rule_window(k, kc)]
+               if w]
     if not windows:
         return False
     spans = []
     for cc in c.clauses:
+        timed = any(s == "TIME" for s, _, _ in cc.values)  # a part of the day read off a clock time adds nothing
         for s, v, sg in cc.values:
-            if sg <= 0:
+            if sg <= 0 or (timed and s == "DAYPART"):
                 continue
             if s == "TIME":
                 spans.append((_minutes(v), _minutes(v)))
@@ -560,7 +592,7 @@ def timed_elsewhere(c: Analysis, k: Analysis) -> bool:
                 spans.append(_DAYPART_SPAN[v])
             elif s == "DAYPART":
                 return False  # a part of the day not placed on the clock
-    return bool(spans) and all(b <= lo or a >= hi for a, b in spans for lo, hi in windows)
+    return bool(spans) and all(_apart(lo, hi, (a, b)) for a, b in spans for lo, hi in windows)
 
 
 #: the clock hours a part of the day covers, in minutes: a part wholly inside a forbidden window falls in it
