@@ -2,6 +2,9 @@
 
 Each function takes two ``tiers.concepts.Analysis`` values (the candidate ``c``, the constraint ``k``) and says
 what the candidate does to the constraint, or None. docs/arbitration.md states the rules.
+
+Over 800 lines because polarity, time windows and licences share their clause helpers; the time-window functions
+(``time_window``, ``timed_elsewhere`` and their span helpers) are the next seam to split along.
 """
 
 from __future__ import annotations

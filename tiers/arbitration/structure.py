@@ -8,6 +8,9 @@ candidate that gives the same slot another value of the same type contradicts it
 ``shape(text)`` prepares a line once into a ``Shape`` (named records, cached by text); ``substituted(c, k)`` says
 which typed value the candidate ``c`` replaces in the constraint ``k``. Whether the two lines are about the same
 slot is the caller's test (``anchored``), made from shared words, code spans and concepts.
+
+Over 800 lines because every typed value's pattern, record field and comparison share one ``shape`` pass and
+its memo; the next seam to split along is the data formats and designators (``_formats``, ``_designators``).
 """
 
 from __future__ import annotations
