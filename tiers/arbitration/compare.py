@@ -550,6 +550,8 @@ def _window(kc: Clause) -> tuple[int, int] | None:
 def _rule_window(k: Analysis, kc: Clause) -> tuple[int, int] | None:
     """The window of a prohibiting clause, or — when the clause names no time — of a clause of the rule that names
     a window and no act ("quiet hours 22:00–07:00, no notifications")."""
+    if not any(s == "TIME" for s, _, _ in k.values):
+        return None  # most rules name no clock time (asked for each pair a line meets)
     got = _window(kc)
     if got is not None or any(s == "TIME" for s, _, _ in kc.values):
         return got

@@ -3,6 +3,7 @@ never gave ("X, except for hotfixes"). docs/arbitration.md, *Modality and except
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -110,17 +111,25 @@ def _where(c: Analysis, found: bool, rx: LazyRe) -> list[Analysis]:
     return out
 
 
+@functools.lru_cache(maxsize=8192)
+def _qualifiers(text: str) -> tuple[bool, bool]:
+    """(weakened, excepted): whether the text holds a weakening qualifier, and an exception ("no exceptions"
+    aside). Memo: asked of one candidate for each constraint it meets, and of each constraint for many lines."""
+    return (_WEAKENED.search(text) is not None,
+            _EXCEPT.search(text) is not None and _NO_EXCEPTION.search(text) is None)
+
+
 def qualified(c: Analysis, k: Analysis) -> tuple[str, str] | None:
     """(what, detail) when ``c`` restates an unconditional rule of ``k`` and either weakens its force to a
     frequency or the agent's discretion, or carves out an exception ``k`` does not have, in the same sentence;
     None otherwise."""
-    weak = _WEAKENED.search(c.text) is not None
-    excepts = _EXCEPT.search(c.text) is not None and _NO_EXCEPTION.search(c.text) is None
+    weak, excepts = _qualifiers(c.text)
     if not (weak or excepts):
         return None
-    if weak and _WEAKENED.search(k.text):
+    k_weak, k_excepts = _qualifiers(k.text)
+    if weak and k_weak:
         weak = False  # the rule itself holds "usually": saying so again restates it
-    if excepts and (_EXCEPT.search(k.text) or any(kc.exception for kc in k.clauses) or _own_exception(c.text, k)):
+    if excepts and (k_excepts or any(kc.exception for kc in k.clauses) or _own_exception(c.text, k)):
         excepts = False  # the rule has exceptions of its own, or the line's is the rule's own case
     if not (weak or excepts):
         return None
