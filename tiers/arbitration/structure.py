@@ -96,7 +96,7 @@ class Shape:
 
 _CODE = re.compile(r"`([^`]+)`")
 _DIGIT = re.compile(r"\d")
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")  # from a token's start: linear in a long word
 _URL = re.compile(r"\bhttps?://[^\s`'\")>]+|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|ru|de|eu|co|uk|me|info|"
                   r"host|cloud|internal|local|site|ai|рф)\b(?![.\w-]*@)", re.I)
 #: a cloud region or zone: "eu-west-1", "us-east-1", "ru-central1-a", "europe-west4" (a digit in it)
@@ -919,7 +919,7 @@ def _shown(n: Number) -> str:
     return f"{v} {unit}" if unit else str(v)
 
 
-_PAIR = re.compile(r"([^\W\d_][\w-]*)[ \t]+(?=([^\W\d_][\w-]*))")
+_PAIR = re.compile(r"(?<![\w-])([^\W\d_][\w-]*)[ \t]+(?=([^\W\d_][\w-]*))")  # from a word's start only
 
 
 @functools.lru_cache(maxsize=8192)
