@@ -47,8 +47,8 @@ def _session_bound() -> re.Pattern[str]:
 @functools.lru_cache(maxsize=8192)  # asked for each DECISION a line meets: a lint asks ~40,000 times
 def scope_end(text: str, today: _dt.date) -> _dt.date | None:
     """The last day a scope's date bound covers ("until Dec 6" -> Dec 6), or None without one. A date without a
-    year is the nearest such date not more than half a year after ``today`` (a bound written last December is
-    read in January as last December's)."""
+    year is its nearest occurrence, at most half a year away: a bound written last December is read in January as
+    last December's, and "until Mar 1" written in November is next March's."""
     import datetime as _dt
 
     for n, rx in enumerate(_date_bounds()):
@@ -70,6 +70,8 @@ def scope_end(text: str, today: _dt.date) -> _dt.date | None:
             got = _dt.date(today.year, month, day)
             if (got - today).days > 183:
                 got = _dt.date(today.year - 1, month, day)
+            elif (today - got).days > 183:
+                got = _dt.date(today.year + 1, month, day)
             return got
         except (KeyError, ValueError):
             continue

@@ -37,6 +37,13 @@ def test_a_bound_without_a_year_written_last_december_is_read_as_last_december()
     assert scope_end("until Dec 20", date(2027, 1, 10)) == date(2026, 12, 20)
 
 
+@pytest.mark.parametrize("text", ["until Mar 1", "до 15 февраля", "through Jan 4"], ids=["en", "ru", "through"])
+def test_a_bound_without_a_year_early_next_year_is_read_as_next_years(text):
+    end = scope_end(text, TODAY)
+    assert end is not None and end.year == 2027
+    assert binding(_decision(f"- Decided with the user: no alcohol on weekdays {text}.", text), TODAY)
+
+
 def _decision(content: str, scope: str, session: int | None = None) -> Constraint:
     return Constraint(Tier.DECISION, "x", "MEMORY.md", 1, content, scope, None, session is not None, session)
 

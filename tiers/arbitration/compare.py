@@ -2,6 +2,9 @@
 
 Each function takes two ``tiers.concepts.Analysis`` values (the candidate ``c``, the constraint ``k``) and says
 what the candidate does to the constraint, or None. docs/arbitration.md states the rules.
+
+Over 800 lines because polarity, time windows and licences share their clause helpers; the time-window functions
+(``time_window``, ``timed_elsewhere`` and their span helpers) are the next seam to split along.
 """
 
 from __future__ import annotations
@@ -582,12 +585,10 @@ def time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
             continue
         before, after = "BEFORE_X" in kc.signs, "AFTER_X" in kc.signs
         k_times = sorted({v for s, v, _ in kc.values if s == "TIME"}, key=_minutes)
-        if len(k_times) == 2 and before == after:
-            lo, hi = _minutes(k_times[0]), _minutes(k_times[1])  # "no calls 15:00–16:00"
-        elif len(k_times) == 1 and before != after:
-            lo, hi = (-1, _minutes(k_times[0])) if before else (_minutes(k_times[0]), 24 * 60 + 1)
-        else:
+        window = _rule_window(k, kc)
+        if window is None:
             continue
+        lo, hi = window
         for cc in c.clauses:
             if cc.exception or cc.force not in {"permit", "assert", "oblige"} or (c.report and cc.force != "permit"):
                 continue
@@ -602,10 +603,87 @@ def time_window(c: Analysis, k: Analysis) -> tuple[str, str] | None:
                 return "permits", f"it permits the window the constraint rules out ({side} {k_times[0]})"
             if not topic:
                 continue
+            timed = any(s == "TIME" for s, _, _ in cc.values)  # a part of the day read off a clock time adds nothing
             for s, v, sg in cc.values:
-                if s == "TIME" and sg > 0 and lo < _minutes(v) < hi:
+                if s == "TIME" and sg > 0 and _inside(_minutes(v), lo, hi):
                     return "permits", f"{v} falls in the window the constraint rules out"
+                span = _DAYPART_SPAN.get(v) if s == "DAYPART" and sg > 0 and not timed else None
+                if span is not None and _covers(lo, hi, span):
+                    part = v.removeprefix("PART_").lower()
+                    return "permits", f"the {part} falls in the window the constraint rules out"
     return None
+
+
+def _window(kc: Clause) -> tuple[int, int] | None:
+    """The minutes a prohibiting clause's time window covers, (from, to) as written: "no calls 15:00–16:00",
+    "nothing before 10:00", "no pings after 22:00"; a window written from late to early ("22:00–07:00") runs over
+    midnight (from > to). None without one."""
+    before, after = "BEFORE_X" in kc.signs, "AFTER_X" in kc.signs
+    k_times = list(dict.fromkeys(v for s, v, _ in kc.values if s == "TIME"))
+    if len(k_times) == 2 and before == after:
+        return _minutes(k_times[0]), _minutes(k_times[1])
+    if len(k_times) == 1 and before != after:
+        return (-1, _minutes(k_times[0])) if before else (_minutes(k_times[0]), 24 * 60 + 1)
+    return None
+
+
+def _rule_window(k: Analysis, kc: Clause) -> tuple[int, int] | None:
+    """The window of a prohibiting clause, or — when the clause names no time — of a clause of the rule that names
+    a window and no act ("quiet hours 22:00–07:00, no notifications")."""
+    if not any(s == "TIME" for s, _, _ in k.values):
+        return None  # most rules name no clock time (asked for each pair a line meets)
+    got = _window(kc)
+    if got is not None or any(s == "TIME" for s, _, _ in kc.values):
+        return got
+    kind = lexicon().kind
+    for other in k.clauses:
+        if other is not kc and not other.exception and not any(kind.get(x) == "action" for x in other.direct):
+            times = list(dict.fromkeys(v for s, v, _ in other.values if s == "TIME"))
+            if len(times) == 2:
+                return _minutes(times[0]), _minutes(times[1])
+    return None
+
+
+def _inside(m: int, lo: int, hi: int) -> bool:
+    return lo < m < hi if lo <= hi else (m > lo or m < hi)
+
+
+def _covers(lo: int, hi: int, span: tuple[int, int]) -> bool:
+    a, b = span
+    return lo <= a and b <= hi if lo <= hi else (a >= lo or b <= hi)
+
+
+def _apart(lo: int, hi: int, span: tuple[int, int]) -> bool:
+    a, b = span
+    return (b <= lo or a >= hi) if lo <= hi else (a >= hi and b <= lo)
+
+
+def timed_elsewhere(c: Analysis, k: Analysis) -> bool:
+    """The constraint forbids a time window and every time or part of the day the line gives lies wholly outside
+    it ("deploys can go out in the evening" beside "no deploys 09:00–18:00"): another case, not an exception."""
+    windows = [w for kc in k.clauses if not kc.exception and kc.force == "prohibit" for w in [_rule_window(k, kc)]
+               if w]
+    if not windows:
+        return False
+    spans = []
+    for cc in c.clauses:
+        timed = any(s == "TIME" for s, _, _ in cc.values)  # a part of the day read off a clock time adds nothing
+        for s, v, sg in cc.values:
+            if sg <= 0 or (timed and s == "DAYPART"):
+                continue
+            if s == "TIME":
+                spans.append((_minutes(v), _minutes(v)))
+            elif s == "DAYPART" and v in _DAYPART_SPAN:
+                spans.append(_DAYPART_SPAN[v])
+            elif s == "DAYPART":
+                return False  # a part of the day not placed on the clock
+    return bool(spans) and all(_apart(lo, hi, (a, b)) for a, b in spans for lo, hi in windows)
+
+
+#: the clock hours a part of the day covers, in minutes: a part wholly inside a forbidden window falls in it
+#: ("mid-afternoon" in "09:00–18:00"; "the evening" after 18:00); the morning is not wholly inside 09:00–18:00
+_DAYPART_SPAN = {"PART_MORNING": (6 * 60, 12 * 60), "PART_AFTERNOON": (12 * 60, 18 * 60),
+                 "PART_EVENING": (18 * 60, 23 * 60), "PART_NIGHT": (23 * 60, 24 * 60)}
 
 
 _WEEKDAYS = ("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY")
@@ -938,7 +1016,12 @@ def licensed(c: Analysis, k: Analysis) -> tuple[str, str] | None:
                 for span in shared_code:
                     got["code:" + span] = CODE_WEIGHT
         share = math.fsum(got.values()) / total
-        if share >= LICENSE_MIN or (guess and acts and share >= GUESS_MIN):
+        # a guess that puts the very case the rule rules out (its weekday, time, version) on the rule's thing
+        # ("Friday 15:00 probably works for the vendor call" beside "no meetings on Fridays") proposes the act
+        cased = guess and kc.values and any(
+            _names_the_case(cc, kc) and any(cc.signs.get(x, 0) > 0 for x in got)
+            for cc in c.clauses if not cc.exception)
+        if share >= LICENSE_MIN or (guess and (acts or cased) and share >= GUESS_MIN):
             what = "recommends" if guess else "permits"
             return what, "it makes an exception the user never gave" if not guess else \
                 "it guesses that what the constraint rules out is fine"

@@ -29,10 +29,11 @@ def _load_comparisons() -> None:
     global _loaded, c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed, \
         may_flip, polarity, relatedness, threshold, time_window, in_scope, scope_frame, scope_generalization, \
         _shown, bounded, shape, stems, substituted, LIGHT, substitution, window_moved, only_excepted, prescribes, \
-        agent_act, window_kept, speaks_of_another, offers
+        agent_act, window_kept, speaks_of_another, offers, qualified, timed_elsewhere
     from .compare import (c_coverage, date_on_ruled_day, dated_elsewhere, gate_bypassed, insufficient, licensed,
                           may_flip, offers, only_excepted, polarity, relatedness, threshold, time_window,
-                          window_kept)
+                          timed_elsewhere, window_kept)
+    from .modality import qualified
     from .phrasing import agent_act, prescribes, speaks_of_another
     from .scope import in_scope, scope_frame, scope_generalization
     from .structure import _shown, bounded, shape, stems, substituted
@@ -90,7 +91,7 @@ def _structural(c: Analysis, k: Analysis, rel: float) -> tuple[str, str, str] | 
     return got
 
 
-_FORMAT_TYPES = frozenset({"file format", "encoding", "date format"})
+_FORMAT_TYPES = frozenset({"file format", "encoding", "date format", "delimiter"})
 
 
 def _bound(c: Analysis, k: Analysis, rel: float) -> tuple[str, str] | None:
@@ -276,12 +277,18 @@ def check_conflict(c: Analysis, cand_tier: Tier, cons: Constraint,
         kind = "lower-tier-over-directive" if lower else "polarity-flip"
         reason, res = explain(kind, cand_tier, cons, window[1])
         return Conflict(cons, kind, reason, res, max(rel, RELATED_MIN))
+    mod = qualified(c, k) if rel >= RELATED_MIN and not c.report else None
+    if mod is not None:
+        lower = cand_tier in (Tier.HYPOTHESIS, Tier.OBSERVATION) and c.hedged
+        kind = "lower-tier-over-directive" if lower else "polarity-flip"
+        reason, res = explain(kind, cand_tier, cons, mod[1])
+        return Conflict(cons, kind, reason, res, rel)
     if rel < LICENSE_REL or (rel < RELATED_MIN and c.indiff) or not (flips or c.indiff):
         return None
     if window_kept(c, k):
         return None  # "earliest slot for any meeting: 10:00" restates "no meetings before 10 am"
-    if dated_elsewhere(c, k, today):
-        return None  # its dates fall on days the rule does not name: another case
+    if dated_elsewhere(c, k, today) or timed_elsewhere(c, k):
+        return None  # its dates fall on days the rule does not name, its hours outside the window: another case
     if c.indiff:
         detail = "it treats as indifferent something the user ruled on"
     else:

@@ -64,8 +64,8 @@ _WIDE = re.compile(r"\b(?:all|every|everywhere|any|always|permanent\w*|forever|f
 #: how often, not over which cases: "every night", «каждое утро» (the lexicon's FREQUENCY marker)
 _FREQUENCY = re.compile(r"\b(?:every|each)\s+(?:night|day|morning|evening|hour|week|month|year|minute|weekday)\b|"
                         r"\bкажд\w+\s+(?:ночь|день|утро|вечер|час|неделю|месяц|год)\b", re.I)
-_GENERAL = re.compile(r"\b(?:our|now|new|nowadays|primary|default|в проекте|наш\w*|теперь|новы\w+|основн\w+|"
-                      r"главн\w+|по умолчанию)\b|"
+_GENERAL = re.compile(r"\b(?:our|now|new|nowadays|primary|default|standard|company-wide|org-wide|в проекте|наш\w*|"
+                      r"теперь|новы\w+|основн\w+|главн\w+|по умолчанию|стандартн\w+|(?:в|по|для)\s+(?:всей\s+)?компании)\b|"
                       r"\b(?:this|the whole|the entire|across the)\s+(?:project|repo|repository|monorepo|codebase|"
                       r"company|team|org|organi[sz]ation)\b|"
                       r"(?:в|во|по)\s+(?:этом|всем|всём|нашем)\s+(?:проекте|репозитории|монорепо|коде|компании)|"
@@ -175,6 +175,26 @@ def in_scope(c: Analysis, scope: str) -> bool:
     return not words or len(words & stems(c.text)) * 2 >= len(words)
 
 
+#: concepts that name the kind of a scope's case (a service, an app, a repo), not the case itself: "the search
+#: service" is another case of the kind "service", not the billing service kept
+_KIND_HEADS = frozenset({"SERVICE", "APP", "PROJECT", "REPO", "TEAM", "WEB"})
+_ONLY = re.compile(r"\bonly\b|(?<![\w-])только(?![\w-])|\bexclusively\b|\bисключительно\b", re.I)
+
+
+def _exclusive(k: Analysis, scope: str) -> bool:
+    """The decision holds its choice to its case alone: "only for the marketing site", «только для биллинга»."""
+    return _ONLY.search(scope) is not None or any(cl.has_only for cl in k.clauses if not cl.exception)
+
+
+def _universal_over_choice(c: Analysis, k: Analysis, choice: dict[str, float]) -> bool:
+    """The line quantifies over every case ("all modules", «во всех сервисах») while it restates the choice and
+    drops a thing the choice named (the mobile app, the payments module): the case made universal."""
+    if not (c.universal or _WIDE.search(_FREQUENCY.sub(" ", c.text))):
+        return False
+    kind = lexicon().kind
+    return any(kind.get(x) == "object" and x not in c.concepts for x in choice)
+
+
 def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     """How ``c`` restates the choice of the scoped constraint ``k`` beyond ``scope``: "dropped" (the scope left
     out), "widened" (a universal word, or the scope's kind kept without its specific case: "hotfix branches" for
@@ -220,6 +240,9 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     scope_when = {(s, v) for s, v, _ in scope_a.values if s in when} | {
         (s, v) for s, v, _ in k.values if s in when and s != "DAY"}
     if scope_when and scope_when & {(s, v) for s, v, _ in c.values}:
+        if _universal_over_choice(c, k, choice):
+            return "widened"  # "all releases frozen Dec 14 – Jan 4" for the mobile app's freeze then: the bound
+            # kept, the case made every case
         return None  # "until the end of January" kept as "in January"; "after Dec 6" is about the bound
     words, specific = _scope_parts(scope)
     # the concepts the line names itself: "Redis" brings CACHE as its parent, which does not name "the session cache"
@@ -228,6 +251,11 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
     kept_specific = {p for p in specific if _text_has(c.text, p)}
     if kept_specific:
         return None  # the scope's own case is named: a narrower or the same claim
+    if _ADDITIVE.search(c.text) and _exclusive(k, scope) and not c.report and not (
+            (words - {_head(scope)}) & stems(c.text)) and not (scope_ids & c_named - _KIND_HEADS):
+        # "Tailwind in the dashboard app as well" for "Tailwind for the marketing site only"; «для сервиса поиска
+        # тоже» for «только для сервиса биллинга» (the scope's kind kept, its case another)
+        return "widened"
     bound = scope[len(_TEMPORAL.split(scope, maxsplit=1)[0]):]
     if bound and _TEMPORAL.search(c.text) and any(
             _text_has(c.text, x.strip("`«»").casefold()) for x in _SPECIFIC.findall(bound)
@@ -282,8 +310,19 @@ def scope_generalization(c: Analysis, k: Analysis, scope: str) -> str | None:
             return None
     if words and len(kept_words) * 2 > len(words) and not whole_only:
         return None
-    novel = [x for x in c_ids if x not in choice and x not in scope_ids and x not in k.concepts
-             and not lx.slot_of.get(x)]
     plain = not (kept_words or own_case(c.text, k.text) or _DEADLINE.match(scope))
     cap = NOVEL_MAX_PLAIN if plain else NOVEL_MAX
-    return "dropped" if len(novel) / max(len(c_ids), 1) <= cap else None
+    # judged on the whole line, and on each clause that restates the choice by itself: "the user doesn't drink
+    # alcohol — suggest alcohol-free options at restaurants" drops the scope in its first clause, whatever the
+    # second adds
+    # (not for a deadline: a clause about the present is inside "until 3.0 ships")
+    parts = [c_ids] + [ids for cl in (() if _DEADLINE.match(scope) else c.clauses) if not cl.exception
+                       for ids in [{x for x in cl.direct if lx.kind.get(x) != "generic"}]
+                       if ids and math.fsum(w for x, w in choice.items() if x in ids) / max(math.fsum(choice.values()), 1e-9)
+                       >= CHOICE_MIN]
+    for ids in parts:
+        novel = [x for x in ids if x not in choice and x not in scope_ids and x not in k.concepts
+                 and not lx.slot_of.get(x)]
+        if len(novel) / max(len(ids), 1) <= cap:
+            return "dropped"
+    return None

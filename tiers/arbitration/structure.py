@@ -8,6 +8,9 @@ candidate that gives the same slot another value of the same type contradicts it
 ``shape(text)`` prepares a line once into a ``Shape`` (named records, cached by text); ``substituted(c, k)`` says
 which typed value the candidate ``c`` replaces in the constraint ``k``. Whether the two lines are about the same
 slot is the caller's test (``anchored``), made from shared words, code spans and concepts.
+
+Over 800 lines because every typed value's pattern, record field and comparison share one ``shape`` pass and
+its memo; the next seam to split along is the data formats and designators (``_formats``, ``_designators``).
 """
 
 from __future__ import annotations
@@ -59,6 +62,9 @@ class Shape:
     #: the items of an ordered list of things ("db, then backend, then frontend", "staging → canary → prod",
     #: «сначала база, потом фронт»), each as the stems of its words; () when the line states no order
     order: tuple[frozenset[str], ...] = ()
+    #: designators: a noun and the letter naming which one ("gate B", «выход Б», "terminal C2"), as (noun stem,
+    #: letter), and masked account or card numbers ("card ...4417", "*4417", "ending in 4417") as ("#", digits)
+    designators: frozenset[tuple[str, str]] = frozenset()
 
     def may_meet(self, text: str) -> bool:
         """Whether a line could hold a value of a type this shape holds (cheap tests on its text): a line that
@@ -75,23 +81,28 @@ class Shape:
             return True
         if self.formats and _formats(text):
             return True
+        if self.designators and _designators(_strip(text)):
+            return True
         return bool(self.people or self.lead) and not text[2:].islower()
 
     @property
     def typed(self) -> bool:
         """The line holds a value of some type (a constraint without one has nothing to substitute)."""
         return bool(self.numbers or self.regions or self.addresses or self.templates or self.forms or self.people
-                    or self.lead or self.formats or self.order)
+                    or self.lead or self.formats or self.order or self.designators)
 
 
 # ------------------------------------------------------------------------------------------------ patterns
 
 _CODE = re.compile(r"`([^`]+)`")
 _DIGIT = re.compile(r"\d")
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")  # from a token's start: linear in a long word
 _URL = re.compile(r"\bhttps?://[^\s`'\")>]+|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|ru|de|eu|co|uk|me|info|"
                   r"host|cloud|internal|local|site|ai|рф)\b(?![.\w-]*@)", re.I)
 #: a cloud region or zone: "eu-west-1", "us-east-1", "ru-central1-a", "europe-west4" (a digit in it)
+#: a region or zone named after the word: "region kz1", «в регионе kz1», "zone b2" (an identifier with a digit)
+_NAMED_REGION = re.compile(r"(?:\bregion|\bzone|(?<![\w-])регион\w*|(?<![\w-])зон[аеуы])\s*[—:=-]?\s*[`«\"]?"
+                           r"([a-z][a-z0-9]*\d[a-z0-9-]*)\b", re.I)
 _REGION = re.compile(r"\b[a-z]{2,6}(?:-[a-z]+){1,2}-?\d{1,2}(?:-[a-z]|[a-z])?\b", re.I)
 _NUMBER = re.compile(r"(?:(?<![\w.,/-])|(?<=(?<![\w.-])v))([€$£]|₽)?\s?(\d{1,3}(?:[ ,\u00a0\u202f]\d{3})+|\d+(?:[.,]\d+)?)(?![\w.-]*[/@])"
                      r"(?:[\s-]?([%€$£₽]|[^\W\d_]{1,14}\.?))?", re.U)
@@ -274,7 +285,8 @@ def name_key(word: str) -> str:
     """A person's name as compared: transliterated, casefolded, its first four letters (declension: «Алину» and
     «Алина», «Наталью» and «Наталья» are one person; "Yulia" and «Юля» too, after "ju"/"yu")."""
     m = _NAME_END.search(word.casefold())
-    if m and m.start() >= 3:
+    # a short name keeps two letters before a one-letter ending: «Мию», «Мия» and "Mia" are one person
+    if m and (m.start() >= 3 or (m.start() == 2 and m.end() - m.start() == 1)):
         word = word[:m.start()]  # «Дану», «Даной» and "Dana" are one person: a case ending or a final vowel goes
     t = translit(word).replace("yu", "u").replace("ju", "u").replace("ya", "a").replace("ja", "a")
     t = t.replace("kh", "h").replace("y", "i").replace("j", "i")
@@ -458,6 +470,9 @@ _TITLE = re.compile(r"(?<![\w.])(?:dr|mr|mrs|ms|mx|prof|sr|jr|д-р|проф|г-
 _VERSION_AFTER = re.compile(r"\s*v?\d")
 
 
+_PATRONYMIC = re.compile(r"(?:ович|евич|ьич|овна|евна|ична|инична)(?:а|у|ем|ом|е|ой|ы)?$", re.I)
+
+
 @functools.lru_cache(maxsize=65536)
 def _people(body: str) -> tuple[tuple[int, str], ...]:
     """(offset, name key) of each capitalized word of ``body`` that may name a person (memo: shape and stems)."""
@@ -474,6 +489,8 @@ def _people(body: str) -> tuple[tuple[int, str], ...]:
             continue  # "in Madrid", "to Frankfurt", «в Казани»: a place; "questions go to Tomasz": a person
         if not _unknown(word):
             continue  # a known word (a tool, a city, a weekday), not a person
+        if _PATRONYMIC.search(word) and prev:
+            continue  # «Павел Сергеевич»: a patronymic is part of the name before it, not another person
         if _VERSION_AFTER.match(masked, m.end()):
             continue  # "Node 18", "Kotlin v2.0": a product and its version
         out.append((m.start(), name_key(word)))
@@ -499,6 +516,8 @@ def shape(text: str) -> Shape:
         x.casefold().rstrip(".").removeprefix("https://").removeprefix("http://").split("/")[0]
         for x in _URL.findall(_EMAIL.sub(" ", body)))) if "." in body or "@" in body else frozenset()
     regions = frozenset(r.casefold() for r in _REGION.findall(body)) if digits and "-" in body else frozenset()
+    if digits and _NAMED_REGION.search(body):
+        regions |= frozenset(r.casefold() for r in _NAMED_REGION.findall(body))
     templates = frozenset() if not code else frozenset(_skeleton(c) for c in _CODE.findall(body) if not _PATH.match(c) and (("<" in c and ">" in c) or ("{" in c and "}" in c)
                           or (_TEMPLATE_CONTEXT.search(body) and re.search(r"[\w][/(\[:_-]|[\])][\s:]", c))))
     forms = frozenset() if not code else frozenset(_skeleton(c) for c in _CODE.findall(body) if not _PATH.match(c) and (
@@ -523,7 +542,30 @@ def shape(text: str) -> Shape:
     return Shape(text, code, numbers, regions, addresses, templates, forms, people,
                  lead, sequence,
                  first, keyed, bool(_REPORT.search(body)), _formats(body), _ranges(body) if digits else (),
-                 _ordered(body))
+                 _ordered(body), _designators(body))
+
+
+#: a noun and a capital letter (and at most two digits) naming which one: "gate B", "Terminal C2", «выход Б»,
+#: «подъезд В»; not the article "A" or the pronoun "I" after a capitalised word
+_LETTER_ID = re.compile(r"(?<![\w-])([^\W\d_]{3,})\s+([A-ZА-ЯЁ]\d{0,2})(?![\w'’-])")
+#: a masked account or card number: its last digits after dots, stars or "ending in" («…4417», "ending in 4417")
+_MASKED = re.compile(r"(?:\.{3}|…|\*{1,12}|\b[xх]{2,}|\bending\s+(?:in|with)\s+|\bоканчива\w+\s+на\s+)(\d{4})\b",
+                     re.I)
+
+
+@functools.lru_cache(maxsize=65536)
+def _designators(body: str) -> frozenset[tuple[str, str]]:
+    """The designators of a line (outside code spans): ("gate" stem, "b") for "gate B", ("#", "4417") for
+    "card ...4417"."""
+    text = _CODE.sub(" ", body) if "`" in body else body
+    out = set()
+    for m in _LETTER_ID.finditer(text):
+        noun, ident = m.group(1), m.group(2)
+        if noun.casefold() in _STOP or (ident in {"I", "A"} and not noun.islower()):
+            continue
+        out.add((stem(noun.casefold()), ident.casefold()))
+    out.update(("#", m.group(1)) for m in _MASKED.finditer(text))
+    return frozenset(out)
 
 
 #: a range of two amounts: "19–21", "2-4 hours", "between 2 and 4", «от 3 до 5» (dates and times are masked first)
@@ -620,13 +662,24 @@ _DATE_SHAPE = re.compile(r"(?<![\w-])([ydmгдм]{1,4})([./-])([ydmгдм]{1,4})
 _FORMAT_NAME = re.compile(r"(?<![\w/-])\.?(" + "|".join(sorted(map(re.escape, _FILE_FORMATS), key=len, reverse=True))
                           + r")(?![\w/-])")
 _DATE_LETTER = str.maketrans({"г": "y", "д": "d", "м": "m"})
+#: a field delimiter named as one: "semicolon-separated", "comma delimiter", "delimiter: tab", «разделитель —
+#: точка с запятой», «через запятую»
+_SEP = (r"(comma|semicolon|tab|pipe|space|точк\w*\s+с\s+запят\w*|запят\w*|табуляц\w*|пробел\w*|"
+        r"вертикальн\w*\s+черт\w*)")
+_DELIMITER = re.compile(
+    rf"\b{_SEP}[- ]?(?:separated|delimited)\b|\b{_SEP}\s+(?:as\s+(?:the\s+)?)?(?:delimiter|separator)s?\b|"
+    rf"\b(?:delimiter|separator)\s*(?:is\s+|:\s*|=\s*|[—–-]\s*)?(?:an?\s+)?{_SEP}|"
+    rf"разделител\w*\s*(?:[—–:-]\s*)?{_SEP}|(?<![\w-])через\s+{_SEP}", re.I)
+_SEP_VALUE = (("точк", "semicolon"), ("semicolon", "semicolon"), ("comma", "comma"), ("запят", "comma"),
+              ("tab", "tab"), ("табуляц", "tab"), ("pipe", "pipe"), ("вертикальн", "pipe"), ("space", "space"),
+              ("пробел", "space"))
 
 
 @functools.lru_cache(maxsize=65536)
 def _formats(body: str) -> frozenset[tuple[str, str]]:
     """The data formats a line names (outside code spans): file formats by name or extension ("CSV", ".xlsx",
     "Parquet"), text encodings ("UTF-8", «windows-1251»), date shapes ("YYYY-MM-DD", «ДД.ММ.ГГГГ», "ISO 8601" is
-    "yyyy-mm-dd")."""
+    "yyyy-mm-dd"), field delimiters ("semicolon-separated", «через запятую»)."""
     text = _CODE.sub(" ", body) if "`" in body else body
     out = set()
     low = text.casefold()
@@ -642,6 +695,9 @@ def _formats(body: str) -> frozenset[tuple[str, str]]:
         parts = [g.translate(_DATE_LETTER) for g in (m.group(1), m.group(3), m.group(4))]
         if {p[0] for p in parts} == {"y", "m", "d"} and all(len(set(p)) == 1 for p in parts):
             out.add(("date", m.group(2).join(parts)))
+    for m in _DELIMITER.finditer(low):
+        word = next(g for g in m.groups() if g)
+        out.add(("delimiter", next(v for pre, v in _SEP_VALUE if word.startswith(pre))))
     for m in _FORMAT_NAME.finditer(_ENCODING.sub(" ", low) if enc else low):
         v = _FILE_FORMATS.get(m.group(1))
         if v is not None and not (m.group(1) in {"doc", "md", "excel", "ini", "orc"} and m.group(0)[0] != "."
@@ -682,6 +738,12 @@ def _skeleton(code: str) -> str:
     return t
 
 
+def _punctuation(skeleton: str) -> str:
+    """A template's punctuation alone, its words and placeholders one mark: "type(scope): subject" and "fix(auth):
+    handle expired tokens" are both "○(○): ○" — an instance fills a template written with words for its parts."""
+    return re.sub(r"[\w○]+(?:[ \t]+[\w○]+)*", "○", skeleton)
+
+
 def _pick_first(people: tuple[str, ...], sequence: tuple[str, ...]) -> str | None:
     return sequence[0] if sequence else None
 
@@ -716,19 +778,29 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
     # a region or zone
     if k.regions and c.regions and not c.regions <= k.regions and not k.regions <= c.regions:
         return "region", sorted(c.regions - k.regions)[0], sorted(k.regions)[0]
+    # a designator: the same noun with another letter ("gate A" for "gate B"), another masked number
+    if k.designators and c.designators and not c.designators & k.designators:
+        for noun, ident in sorted(c.designators):
+            other = sorted(i for n, i in k.designators if n == noun)
+            if other:
+                if noun == "#":
+                    return "card or account", "…" + ident, "…" + other[0]
+                return "designator", ident.upper(), other[0].upper()
     # an address
     if k.addresses and c.addresses and not c.addresses & k.addresses:
         return "address", sorted(c.addresses)[0], sorted(k.addresses)[0]
     # a template or format: one line states it as one, the other's code span has its shape
-    if (k.templates and c.forms and not c.forms & k.templates) or (
-            c.templates and k.forms and not c.templates & k.forms):
+    if ((k.templates and c.forms and not c.forms & k.templates) or (
+            c.templates and k.forms and not c.templates & k.forms)) and not (
+            {_punctuation(f) for f in c.templates | c.forms} & {_punctuation(f) for f in k.templates | k.forms}):
         return "format", sorted(c.templates or c.forms)[0], sorted(k.templates or k.forms)[0]
     # a data format of one class (file format, encoding, date shape): none of the constraint's, another one
     for cls in {c_cls for c_cls, _ in c.formats}:
         k_vals = {v for f, v in k.formats if f == cls}
         c_vals = {v for f, v in c.formats if f == cls}
         if k_vals and not c_vals & k_vals:
-            label = {"file": "file format", "encoding": "encoding", "date": "date format"}[cls]
+            label = {"file": "file format", "encoding": "encoding", "date": "date format",
+                     "delimiter": "delimiter"}[cls]
             return label, sorted(c_vals)[0], sorted(k_vals)[0]
     # a number of the same measure
     k_values = {measure(n) for n in k.numbers}
@@ -758,6 +830,8 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
                 continue  # "the DB query timeout" is not "the HTTP timeout"
             if in_range(k, cn.value, kn.value):
                 continue  # 20 beside "19–21": inside the range the constraint gives
+            if not (cn.unit or kn.unit) and refines(cn.value, kn.value, c.text, k.text):
+                continue  # "Node 18.19" beside "Node 18": a release of the version the constraint fixes
             k_dim, k_amount = measure(kn)
             # one dimension (seconds and milliseconds, MB and GB) is one measure, compared after conversion
             same_measure = (c_dim is not None and c_dim == k_dim and (c_dim[:2] != "w:" or kn.anchors
@@ -767,6 +841,20 @@ def substituted(c: Shape, k: Shape, setting: bool = False) -> tuple[str, str, st
             if same_measure and not _same_amount(c_amount, k_amount) and (c_dim, c_amount) not in k_values:
                 return "number", _shown(cn), _shown(kn)
     return None
+
+
+#: a word that makes a number a version: "version 18", "v18", "Node 20 LTS", «версия 3.11», "Python 3"
+_VERSION_CUE = re.compile(r"\b(?:v(?:ersion)?s?|release|lts|major|minor|версия|версии|версию|релиз\w*|"
+                          r"node(?:\.?js)?|python|java|go|ruby|php|postgres(?:ql)?|ubuntu|debian|rails|django|react)\b",
+                          re.I)
+
+
+def refines(c_value: float, k_value: float, c_text: str, k_text: str) -> bool:
+    """The candidate's version is a release of the constraint's: the constraint names a whole major version
+    ("Node 18") and the candidate a minor or patch of it ("18.19"); "3.12" is not a release of "3.11"."""
+    if k_value != int(k_value) or c_value == int(c_value) or int(c_value) != k_value:
+        return False
+    return _VERSION_CUE.search(c_text) is not None or _VERSION_CUE.search(k_text) is not None
 
 
 def _comparable(cn: Number, kn: Number, c_stems: frozenset[str]) -> bool:
@@ -831,7 +919,7 @@ def _shown(n: Number) -> str:
     return f"{v} {unit}" if unit else str(v)
 
 
-_PAIR = re.compile(r"([^\W\d_][\w-]*)[ \t]+(?=([^\W\d_][\w-]*))")
+_PAIR = re.compile(r"(?<![\w-])([^\W\d_][\w-]*)[ \t]+(?=([^\W\d_][\w-]*))")  # from a word's start only
 
 
 @functools.lru_cache(maxsize=8192)

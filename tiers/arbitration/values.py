@@ -10,8 +10,8 @@ import functools
 import re
 
 from ..concepts import DAY_GROUPS, Analysis, Clause, lexicon
-from .phrasing import agent_act, artifact_modifiers
-from .structure import _parse_number, in_range, one_amount, other_thing, shape, stems
+from .phrasing import agent_act, artifact_modifiers, prescribes
+from .structure import _parse_number, in_range, one_amount, other_thing, refines, shape, stems
 
 
 def shared_signs(cc: Clause, kc: Clause) -> list[str]:
@@ -48,13 +48,15 @@ def same_value(slot: str, a: str, b: str) -> bool:
 
 
 def mentions_value(c: Analysis, slot: str, val: str) -> bool:
+    """The candidate names the value itself: the same value of the slot, or — for a zone, a name, a branch — a
+    word of it; a URL only as a whole (its host alone, "api.example.com/v1" for ".../v2", is another URL)."""
     if any(same_value(slot, val, v) for s, v, _ in c.values if s == slot):
         return True
     if slot == "TZ" and "/" in val:
         val = val.split("/", 1)[1]  # "europe/london" is mentioned by "London", not by "Europe"
     parts = [p for p in val.replace("/", " ").replace("_", " ").split() if len(p) > 2]
     text = c.text.casefold()
-    if slot in {"TZ", "NAME", "URL", "BRANCH"} and any(p in text for p in parts):
+    if slot in {"TZ", "NAME", "BRANCH"} and any(p in text for p in parts):
         return True
     return False
 
@@ -88,6 +90,113 @@ def _value_is_object(cl: Clause, value: str) -> bool:
     others = [x for x in cl.direct if x not in own and x not in LIGHT and lx.kind.get(x) not in {"generic", "qualifier"}
               and not lx.slot_of.get(x)]
     return len(others) <= 1
+
+
+def _time_bound(kcl: Clause, slot: str, pvs: list[str], k_text: str):
+    """For a clause that bounds a time on one side ("only after 11:00", "before 12:00", «не раньше 10:00»): a test
+    of whether a time, in minutes, is on the allowed side; None for a clause that gives a time as a value."""
+    if slot != "TIME" or len(set(pvs)) != 1:
+        return None
+    before, after = "BEFORE_X" in kcl.signs, "AFTER_X" in kcl.signs
+    if before == after:
+        return None
+    bound = _minutes(pvs[0])
+    # "only after 11:00", "send it before 12:00" allow that side; "no calls after 22:00" forbids it; a plain
+    # statement ("departures before 8 am are off limits") is read by the other rules
+    if kcl.force == "prohibit":
+        allowed = False
+    elif kcl.force == "oblige" or kcl.has_only or prescribes(k_text):
+        allowed = True
+    else:
+        return None
+    if after:
+        return (lambda m: m > bound) if allowed else (lambda m: m < bound)
+    return (lambda m: m < bound) if allowed else (lambda m: m > bound)
+
+
+_DAYS = ("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY")
+_DAY_WORD = (r"(mon|tue|wed|thu|fri|sat|sun|понедельник\w*|вторник\w*|сред\w*|четверг\w*|пятниц\w*|суббот\w*|"
+             r"воскресень\w*|пн|вт|ср|чт|пт|сб|вс)[a-zа-яё]*\.?")
+_DAY_RANGE = re.compile(rf"(?<![\w-]){_DAY_WORD}\s*(?:[–—-]|\bto\b|\bthrough\b|\bthru\b|\btill\b|\buntil\b|\bпо\b|"
+                        rf"\bдо\b)\s*{_DAY_WORD}(?![\w-])", re.I)
+_DAY_INDEX = {**{d[:3].lower(): i for i, d in enumerate(_DAYS)},
+              **dict(zip(("пон", "вто", "сре", "чет", "пят", "суб", "вос"), range(7))),
+              **dict(zip(("пн", "вт", "ср", "чт", "пт", "сб", "вс"), range(7)))}
+
+
+def _day_index(word: str) -> int | None:
+    w = word.casefold().rstrip(".")
+    return _DAY_INDEX.get(w[:3]) if w[:3] in _DAY_INDEX else _DAY_INDEX.get(w[:2])
+
+
+@functools.lru_cache(maxsize=4096)
+def _day_span(text: str) -> frozenset[str] | None:
+    """The days of a weekday range the text gives ("Mon–Thu", "Monday through Thursday", «с понедельника по
+    четверг»), or None without one: a day inside it is a day of the rule's, not another value."""
+    m = _DAY_RANGE.search(text)
+    if m is None:
+        return None
+    a, b = _day_index(m.group(1)), _day_index(m.group(2))
+    if a is None or b is None or a == b:
+        return None
+    span = range(a, b + 1) if a < b else [*range(a, 7), *range(0, b + 1)]
+    return frozenset(_DAYS[i] for i in span)
+
+
+_VERSION_SEGMENT = re.compile(r"v?\d+(?:\.\d+)*", re.I)
+
+
+def _other_version(a: str, b: str) -> bool:
+    """Two URLs that differ only in a version segment: "api.example.com/v1" and "api.example.com/v2"."""
+    pa, pb = a.rstrip("/").split("/"), b.rstrip("/").split("/")
+    if len(pa) != len(pb) or pa == pb:
+        return False
+    diff = [(x, y) for x, y in zip(pa, pb) if x != y]
+    return len(diff) == 1 and all(_VERSION_SEGMENT.fullmatch(x) for x in diff[0])
+
+
+def _list_item(kcl: Clause, slot: str) -> bool:
+    """The clause holds nothing but values of the slot (an item of a list or sequence the constraint spreads over
+    clauses: "…, then canary, then prod"), not a case of its own ("web stays on REST")."""
+    lx = lexicon()
+    own = {slot} | {v for s2, v, _ in kcl.values if s2 == slot}
+    own |= {p for v in list(own) for p in lx.expand(v)}
+    return not [x for x in kcl.direct if x not in own and lx.kind.get(x) not in {"generic", "qualifier"}
+                and not lx.slot_of.get(x)]
+
+
+def _other_object(ccl: Clause, kcl: Clause) -> bool:
+    """Each clause names an object the other does not (the API and the docs site): the tool is each thing's own."""
+    kind = lexicon().kind
+
+    def objects(cl: Clause) -> set[str]:
+        return {x for x in cl.direct if kind.get(x) == "object"}
+
+    co, ko = objects(ccl), objects(kcl)
+    return bool(co - ko) and bool(ko - co)
+
+
+@functools.cache
+def _whole_project() -> frozenset[str]:
+    """The concepts of "the whole project" (repo, project, codebase, team, default; «проект», «команда»): a rule
+    that names only them besides a tool chooses the tool for everything."""
+    from ..concepts import analyze
+
+    return frozenset(analyze("repo project codebase team company default our проект команда компания").concepts)
+
+
+def bare_choice(kcl: Clause, slot: str) -> bool:
+    """The constraint's clause chooses a tool of ``slot`` and says nothing else ("we use pnpm for this repo",
+    «у нас pnpm», "Package manager: pnpm"): the tool is chosen for every act of the project, so another tool of
+    the slot used for any act ("run yarn install") substitutes it, with no shared act needed."""
+    lx = lexicon()
+    if slot not in _lexicon_slots(lx) or kcl.force == "prohibit":
+        return False
+    own = {slot} | {v for s2, v, _ in kcl.values if s2 == slot}
+    own |= {p for v in list(own) for p in lx.expand(v)}
+    rest = [x for x in kcl.direct if x not in own and x not in LIGHT and x != "USER_G" and x not in _whole_project()
+            and lx.kind.get(x) not in {"generic", "qualifier"}]
+    return not rest
 
 
 @functools.lru_cache(maxsize=2)
@@ -140,6 +249,9 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
             for kcl, pvs in by_clause.values():
                 if any(same_value(slot, val, pv) for pv in pvs):
                     continue
+                if _list_item(kcl, slot) and any(same_value(slot, val, pv) for pv, _ in k_pos):
+                    continue  # "staging first, then canary, then prod": "then prod" is an item of K's list, and
+                    # the line's value is another item of it, not another value
                 k_months = {v for s2, v, sg2 in kcl.values if s2 == "MONTH_V" and sg2 > 0}
                 c_months = {v for s2, v, sg2 in ccl.values if s2 == "MONTH_V" and sg2 > 0}
                 if k_months and c_months and not (k_months & c_months) and slot != "DATE":
@@ -147,6 +259,9 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     # part of the date: "starts Dec 18" against "starts Jan 8" moves the day)
                 if any(mentions_value(c, slot, pv) for pv in pvs):
                     continue
+                if slot == "URL" and any(_other_version(val, pv) for pv in pvs):
+                    return slot, val, pvs[0]  # the same address at another version ("/v1" for "/v2"), whatever
+                    # else the lines share
                 if kcl.force == "prohibit" and slot in {"DATE", "TIME", "DAY"}:
                     continue
                 if slot in WHEN_SLOTS and own_act(ccl, kcl):
@@ -156,6 +271,12 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     continue  # parts of the day read off clock times: the times are compared, not their parts
                 if slot == "TIME" and len(set(pvs)) == 2:
                     continue  # a window ("02:00–04:00"): a time in or out of it is window_moved's to judge
+                side = _time_bound(kcl, slot, pvs, k.text)
+                if side is not None and side(_minutes(val)):
+                    continue  # "11:30" beside "calls only after 11:00": inside the bound the rule sets
+                days = _day_span(k.text) if slot == "DAY" else None
+                if days is not None and (val in days or DAY_GROUPS.get(val, {val}) <= days):
+                    continue  # "Wednesday" beside "deploys Mon–Thu": a day of the range the rule gives
                 if any(cl2.signs.get(x, 0) < 0 < kcl.signs.get(x, 0) for cl2 in c.clauses for x in cl2.local_neg):
                     continue  # "outside staging, the cache is Memcached": the line places itself outside this case
                 if slot.startswith("NUM:"):
@@ -164,6 +285,8 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                     cnum, knum = _parse_number(val), _parse_number(pvs[0])
                     if cnum is not None and knum is not None and in_range(shape(k.text), cnum, knum):
                         continue  # 20 beside "19–21°C": inside the range the rule gives
+                    if cnum is not None and knum is not None and refines(cnum, knum, c.text, k.text):
+                        continue  # "Node 20.11" beside "Node 20": a release of the version the rule fixes
                     anchors = frozenset(a for n in shape(k.text).numbers for a in n.anchors)
                     if other_thing(c.text, k.text, anchors & stems(c.text)):
                         continue  # "the DB query timeout" is not "the HTTP timeout"
@@ -178,11 +301,13 @@ def substitution(c: Analysis, k: Analysis) -> tuple[str, str, str] | None:
                                if not lx.slot_of.get(x) and x != slot and lx.kind.get(x) not in {"qualifier"}]
                 lonely = len([x for x in ccl.content if not lx.slot_of.get(x)]) <= 2 and (
                     slot in ccl.direct or any(x in k.concepts for x in ccl.content if lx.slot_of.get(x) != slot))
+                if lonely and not anchors and _other_object(ccl, kcl):
+                    lonely = False  # "the API is hosted on Fly.io" beside "deploy the docs site with Netlify"
                 if slot in PERSONAL_SLOTS and not anchors and _someone_else(c):
                     continue  # "the vendor's support team sits in America/Chicago": another's setting
                 if anchors or (lonely and slot not in {"DATE", "TIME", "DAY", "PROPER", "DOM"}) \
                         or slot in PERSONAL_SLOTS \
-                        or slot.startswith("KEY:"):
+                        or slot.startswith("KEY:") or bare_choice(kcl, slot):
                     return slot, val, pvs[0]
     return None
 
