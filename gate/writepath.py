@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 KIND = "cuticle.block/v1"
+#: the most problems one file's refusal lists; the rest are counted (a block reason is read by the model, and every
+#: listed problem is secret-masked and logged: unbounded, a line of 8,192 hidden characters took seconds)
+MAX_ERRORS = 20
 
 
 @dataclass(slots=True)
@@ -52,6 +55,23 @@ class FilePlan:
     errors: list[dict] = field(default_factory=list)
     supersede: list[dict] = field(default_factory=list)
     note: str = ""
+    #: problems found beyond MAX_ERRORS, counted in a last error instead of listed
+    unlisted: int = 0
+
+    def refuse(self, error: dict) -> None:
+        """Add one problem of this file (listed up to MAX_ERRORS, counted beyond)."""
+        if len(self.errors) < MAX_ERRORS:
+            self.errors.append(error)
+        else:
+            self.unlisted += 1
+
+    def close_errors(self) -> None:
+        """End the list of problems with a count of those not listed."""
+        if self.unlisted:
+            self.errors.append(_err("more-problems", self.rel or self.path,
+                                    f"{self.rel or self.path}: {self.unlisted} more problems in this write, not listed",
+                                    count=self.unlisted))
+            self.unlisted = 0
 
     def to_json(self) -> dict:
         return {
@@ -156,6 +176,7 @@ class Planner:
         self.cfg = ws.section("gate")
         self._index = None
         self._session: int | None = None
+        self._turn: tuple[str] | None = None  # (the prompt of this turn or ""), once read
         #: after the tool ran: the lines (stamp-free text -> count) the call brought in; other new lines are not
         #: this call's and are left as they are
         self.restrict: dict[str, int] | None = None
@@ -398,6 +419,7 @@ class Planner:
             # (an indented code block included) are the rule hidden, not kept
             self._guard_binding(plan, sorted(gone), [new_lines[j].text for j in fresh if new_lines[j].is_memory])
         if plan.errors:
+            plan.close_errors()
             plan.action = "block"
             return
         plan.stamped = _render(new_doc, changes) if changes else None
@@ -412,7 +434,6 @@ class Planner:
 
         old_doc = markdown.parse_document(plan.old or b"")
         reworded = {canonical_content(t) for t in fresh_texts}
-        prompt: list[str | None] = []
         for i in gone:
             if i >= len(old_doc.lines) or not old_doc.lines[i].is_memory:
                 continue
@@ -420,13 +441,11 @@ class Planner:
             tier = self._binding_tier(line)
             if tier is None or canonical_content(line.text) in reworded:
                 continue  # not binding, or only its formatting changed (a ticked box, spacing)
-            if not prompt:
-                prompt.append(self._prompt())
-            if _authorizes(prompt[0], line.content) or any(
+            if _authorizes(self._prompt(), line.content) or any(
                     n.verified and not n.structural and _shares_words(n.content, line.content)
                     for n in plan.new_lines):
                 continue
-            plan.errors.append(_err(
+            plan.refuse(_err(
                 "binding-line-removed", plan.rel,
                 f"{plan.rel}:{line.number}: removing, rewriting or hiding the user's {tier.lower()} "
                 f"{_clip(line.content.strip(), 120)!r} needs the user's own words this turn "
@@ -462,14 +481,17 @@ class Planner:
         return tier if tier in ("DIRECTIVE", "DECISION") else None
 
     def _prompt(self) -> str | None:
-        if not self.session_id:
-            return None
-        from tiers.provenance import current_prompt
+        """The user's prompt of this turn, read once per call (a write of many lines classifies each against it)."""
+        if self._turn is None:
+            self._turn = ("",)
+            if self.session_id:
+                from tiers.provenance import current_prompt
 
-        try:
-            return current_prompt(self.ws, self.session_id)
-        except Exception:  # noqa: BLE001 - an unreadable prompt record verifies nothing
-            return None
+                try:
+                    self._turn = (current_prompt(self.ws, self.session_id) or "",)
+                except Exception:  # noqa: BLE001 - an unreadable prompt record verifies nothing
+                    pass
+        return self._turn[0] or None
 
     def _own(self, fresh: list[int], new_lines) -> list[int]:
         from tiers.stamps import strip_stamp
@@ -490,13 +512,9 @@ class Planner:
             return False
 
     def _classify(self, text: str):
-        if self.session_id:
-            from tiers.provenance import classify_with_provenance
+        from tiers.provenance import classify_with_prompt
 
-            return classify_with_provenance(self.ws, self.session_id, text)
-        from tiers.classify import classify
-
-        return classify(text)
+        return classify_with_prompt(text, self._prompt())
 
     def session(self) -> int:
         if self._session is None:
@@ -530,12 +548,18 @@ class Planner:
                 "check-failed", rel, f"{rel}: {message}; the new lines could not be checked and are refused",
                 resolve="retry; if it fails again, report the bug"))
             findings = ()
+        seen: set[tuple[int, str]] = set()
         for f in findings or ():
             from tiers.secrets import mask_json
 
             n = getattr(f, "line", None) or 1
             line, text = scanned[min(max(n, 1), len(scanned)) - 1]
-            plan.errors.append(mask_json(_err(
+            # one error per line and rule: a line of 8,192 zero-width characters is one problem, not 8,192 (each
+            # masked and logged, they took seconds and would flood the model's context)
+            if (line.number, getattr(f, "code", "")) in seen:
+                continue
+            seen.add((line.number, getattr(f, "code", "")))
+            plan.refuse(mask_json(_err(
                 "security", rel, f"{rel}:{line.number}: {getattr(f, 'code', '')} {getattr(f, 'message', f)}",
                 line=line.number, text=_clip(text),
                 resolve="do not store secrets, instructions to the agent or invisible characters in memory",
@@ -557,7 +581,7 @@ class Planner:
                          structural)
             plan.new_lines.append(nl)
             if guard and not nl.verified and self.stage == "pre":
-                plan.errors.append(_err(
+                plan.refuse(_err(
                     "user-guard", rel,
                     f"{rel}:{line.number}: only lines in the user's own words (verified provenance) may enter {rel}",
                     line=line.number, text=_clip(content), tier=nl.tier,
@@ -584,7 +608,7 @@ class Planner:
                         err["attempted"] = where
                     else:
                         err.update(where)
-                    plan.errors.append(err)
+                    plan.refuse(err)
                     continue
                 for s in getattr(result, "supersedes", None) or ():
                     plan.supersede.append(_constraint_json(s))
