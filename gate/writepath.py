@@ -372,6 +372,13 @@ class Planner:
         # ... scanned apart as list items: joined with the raw lines, a `---` or a fence around it would frame it
         # as front matter or code, which the scan reads differently
         prosed: list[tuple[Any, str]] = []
+        # a line is judged as the statement it belongs to (a list item with its continuation lines, a sentence of
+        # a paragraph over several lines): a statement this call added to, cut or joined changed as a whole
+        groups = _statement_groups(new_lines)
+        fresh_set = set(fresh)
+        changed = [g for g in groups if any(j in fresh_set for j in g)
+                   or any(keep[b] != keep[a] + 1 for a, b in zip(g, g[1:]))]
+        touched = {keep[j] for g in changed for j in g if j in keep}
         if self.restrict is not None:
             fresh = self._own(fresh, new_lines)
         for j in fresh:
@@ -404,6 +411,9 @@ class Planner:
             shown = markdown.rendered_text(body)
             if shown != body and shown:  # spelled with markup (references, escapes, split by code or emphasis)
                 prosed.append((line, "- " + shown))
+        wholes = [(g, _statement_text(new_lines, g, stamps)) for g in changed if len(g) > 1 and self.stage == "pre"]
+        wholes = [(g, text) for g, text in wholes if text]
+        prosed.extend((new_lines[g[-1]], "- " + strip_markup(text)) for g, text in wholes)
         scanned.sort(key=lambda pair: pair[0].number)
         self._scan(plan, scanned)
         if prosed:
@@ -411,49 +421,66 @@ class Planner:
         if candidates:
             self._check(plan, candidates, changes, stamps)
         structure = any(not new_lines[j].is_memory and new_lines[j].text.strip() for j in fresh)
-        if self.stage == "pre" and (plan.removed or structure):
+        binding: set[int] = set()
+        if self.stage == "pre" and (plan.removed or structure or touched):
             gone = set(range(len(old_texts))) - set(keep.values())
             # a kept line that is no longer a memory line (fenced, commented out, made a heading) is hidden
             gone |= {i for j, i in keep.items() if new_lines[j].kind != "memory" and new_lines[j].text.strip()}
             # a rewording that keeps the rule counts only as a memory line: the same words as code, a heading or HTML
             # (an indented code block included) are the rule hidden, not kept
-            self._guard_binding(plan, sorted(gone), [new_lines[j].text for j in fresh if new_lines[j].is_memory])
+            binding = self._guard_binding(plan, sorted(gone), touched,
+                                          [new_lines[j].text for j in fresh if new_lines[j].is_memory])
+        # a statement that holds a binding line was judged above (its change needs the user's words); any other
+        # changed statement of several lines is arbitrated as the whole it reads as
+        self._check_wholes(plan, [(new_lines[g[-1]], text) for g, text in wholes
+                                  if not any(keep.get(j) in binding for j in g)])
         if plan.errors:
             plan.close_errors()
             plan.action = "block"
             return
         plan.stamped = _render(new_doc, changes) if changes else None
 
-    def _guard_binding(self, plan: FilePlan, gone: list[int], fresh_texts: list[str]) -> None:
-        """Removing, rewriting or hiding (in code, HTML, a heading) an active DIRECTIVE or DECISION needs the user's
-        words of this turn: a prompt that
-        asks to drop or change it ("forget the Friday rule") and names it, or a new line of this call verified
-        against the prompt that takes its place. Else the write is refused (``binding-line-removed``)."""
+    def _guard_binding(self, plan: FilePlan, gone: list[int], touched: set[int], fresh_texts: list[str]) -> set[int]:
+        """Removing, rewriting, extending or hiding (in code, HTML, a heading) an active DIRECTIVE or DECISION needs
+        the user's words of this turn: a prompt that asks to drop or change it ("forget the Friday rule") and names
+        it, or a new line of this call verified against the prompt that takes its place. Else the write is refused
+        (``binding-line-removed``). ``gone``: old lines no longer there (or hidden); ``touched``: old lines kept
+        whose statement changed (words added to their list item, a continuation cut off). Returns the old lines
+        found binding among them."""
         from tiers import markdown
         from tiers.stamps import canonical_content
 
         old_doc = markdown.parse_document(plan.old or b"")
         reworded = {canonical_content(t) for t in fresh_texts}
-        for i in gone:
+        gone_set = set(gone)
+        # the statement of a line that is gone changed: its other lines (the first half of a two-line rule) too
+        mates = {i for g in _statement_groups(old_doc.lines) if gone_set.intersection(g) for i in g}
+        binding: set[int] = set()
+        for i in sorted(gone_set | touched | mates):
             if i >= len(old_doc.lines) or not old_doc.lines[i].is_memory:
                 continue
             line = old_doc.lines[i]
             tier = self._binding_tier(line)
-            if tier is None or canonical_content(line.text) in reworded:
-                continue  # not binding, or only its formatting changed (a ticked box, spacing)
+            if tier is None:
+                continue
+            binding.add(i)
+            if i in gone_set and canonical_content(line.text) in reworded:
+                continue  # only its formatting changed (a ticked box, spacing)
             if _authorizes(self._prompt(), line.content) or any(
                     n.verified and not n.structural and _shares_words(n.content, line.content)
                     for n in plan.new_lines):
                 continue
             plan.refuse(_err(
                 "binding-line-removed", plan.rel,
-                f"{plan.rel}:{line.number}: removing, rewriting or hiding the user's {tier.lower()} "
+                f"{plan.rel}:{line.number}: removing, rewriting, extending or hiding the user's {tier.lower()} "
                 f"{_clip(line.content.strip(), 120)!r} needs the user's own words this turn "
                 f"(e.g. \"forget the … rule\"); refused",
                 line=line.number, text=_clip(line.content.strip()), tier=tier,
-                resolve="keep the line as it is; if the user wants it changed or gone, ask them to say so "
-                        "(their prompt is checked), or they edit the file themselves",
+                resolve="keep the line as it is (words added on its line or its list item's continuation lines "
+                        "change it too; a note of your own goes in a new list item); if the user wants it changed "
+                        "or gone, ask them to say so (their prompt is checked), or they edit the file themselves",
             ))
+        return binding
 
     def _binding_tier(self, line) -> str | None:
         """DIRECTIVE/DECISION when ``line`` is an active binding line: a verified cuticle stamp of that tier with no
@@ -623,6 +650,32 @@ class Planner:
         if plan.errors:
             plan.action = "block"
 
+    def _check_wholes(self, plan: FilePlan, wholes: list) -> None:
+        """Arbitrate each changed statement of several lines as one text ("- Deploying\\n  on Fridays is fine." reads
+        as one claim): checked, never stamped; the lines themselves were classified and stamped one by one."""
+        if not wholes or self.stage != "pre":
+            return
+        from tiers import arbitrate as arb
+
+        index = self.index()
+        for line, text in wholes:
+            cls = self._classify(text)
+            if cls is None or cls.tier is None:
+                continue
+            result = arb.arbitrate(index, text, cls.tier, file=plan.rel, scope=cls.scope, verified=bool(cls.verified))
+            if result.decision == "block":
+                err = dict(result.error or {})
+                where = dict(err["attempted"]) if isinstance(err.get("attempted"), dict) else {}
+                where.setdefault("file", plan.rel)
+                where.setdefault("line", line.number)
+                if "attempted" in err:
+                    err["attempted"] = where
+                else:
+                    err.update(where)
+                plan.refuse(err)
+        if plan.errors:
+            plan.action = "block"
+
     def _ttl(self) -> int | None:
         from tiers.gc import hypothesis_ttl
 
@@ -653,6 +706,52 @@ def _shares_words(a: str, b: str) -> bool:
     from tiers.provenance import provenance_share
 
     return provenance_share(b, a)[1] >= 1
+
+
+#: a line that opens a list item (after any blockquote marks) or a bold label: it starts a statement of its own
+_STATEMENT_START = None
+#: the end of a sentence (closing quotes, brackets and emphasis marks after it allowed)
+_SENTENCE_END = None
+
+
+def _statement_groups(lines) -> list[list[int]]:
+    """The statements of a document: index lists of the memory lines that read as one. A list item is its first
+    line and every continuation line of its paragraph (indented or lazy, after a hard break or not); in a paragraph
+    outside a list, a line continues the one before it unless that one ends a sentence (``. ! ? …``) or this one
+    opens a bold label. A blank line, a new item and any line that is not a memory line end a statement."""
+    global _STATEMENT_START, _SENTENCE_END
+    if _STATEMENT_START is None:
+        import re
+
+        _STATEMENT_START = re.compile(r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|\*\*|__)")
+        _SENTENCE_END = re.compile(r"[.!?…][\"'»”’)\]*_`]*[ \t]*\\?$")
+    from tiers.stamps import split_stamp
+
+    groups: list[list[int]] = []
+    item = open_sentence = False
+    for j, line in enumerate(lines):
+        if line.kind != "memory" or not line.text.strip():
+            open_sentence = item = False
+            continue
+        starts = _STATEMENT_START.match(line.text)
+        if not groups or groups[-1][-1] != j - 1 or starts or not (item or open_sentence):
+            groups.append([j])
+            item = bool(starts) and not line.text.lstrip(" \t>").startswith(("**", "__"))
+        else:
+            groups[-1].append(j)
+        content = split_stamp(line.text)[0].rstrip() if "<!--" in line.text else line.text.rstrip()
+        open_sentence = not _SENTENCE_END.search(content)
+    return groups
+
+
+def _statement_text(lines, group: list[int], stamps) -> str:
+    """The words of a statement as one line: its first line's content and the bodies of the rest, stamps out."""
+    from tiers.text import strip_markup
+
+    parts = [stamps.strip_inner_stamps(stamps.split_stamp(lines[group[0]].text)[0]).rstrip()]
+    parts += [strip_markup(stamps.strip_inner_stamps(stamps.split_stamp(lines[j].text)[0])).strip() for j in group[1:]]
+    text = " ".join(p.rstrip("\\").strip() if k else p.rstrip("\\").rstrip() for k, p in enumerate(parts) if p)
+    return text if text.strip() else ""
 
 
 def _plain_texts(data: bytes, markdown) -> list[str]:
