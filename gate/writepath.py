@@ -374,9 +374,11 @@ class Planner:
         prosed: list[tuple[Any, str]] = []
         # a line is judged as the statement it belongs to (a list item with its continuation lines, a sentence of
         # a paragraph over several lines): a statement this call added to, cut or joined changed as a whole
-        groups = _statement_groups(new_lines)
         fresh_set = set(fresh)
-        changed = [g for g in groups if any(j in fresh_set for j in g)
+        # where a statement may have changed: a new line, or a kept line that no longer follows its old neighbour
+        points = fresh_set | {j for j in range(1, len(new_lines))
+                              if j in keep and j - 1 in keep and keep[j] != keep[j - 1] + 1}
+        changed = [g for g in _statement_groups(new_lines, points) if any(j in fresh_set for j in g)
                    or any(keep[b] != keep[a] + 1 for a, b in zip(g, g[1:]))]
         touched = {keep[j] for g in changed for j in g if j in keep}
         if self.restrict is not None:
@@ -454,7 +456,7 @@ class Planner:
         reworded = {canonical_content(t) for t in fresh_texts}
         gone_set = set(gone)
         # the statement of a line that is gone changed: its other lines (the first half of a two-line rule) too
-        mates = {i for g in _statement_groups(old_doc.lines) if gone_set.intersection(g) for i in g}
+        mates = {i for g in _statement_groups(old_doc.lines, gone_set) if gone_set.intersection(g) for i in g}
         binding: set[int] = set()
         for i in sorted(gone_set | touched | mates):
             if i >= len(old_doc.lines) or not old_doc.lines[i].is_memory:
@@ -714,33 +716,64 @@ _STATEMENT_START = None
 _SENTENCE_END = None
 
 
-def _statement_groups(lines) -> list[list[int]]:
+def _statement_groups(lines, points=None) -> list[list[int]]:
     """The statements of a document: index lists of the memory lines that read as one. A list item is its first
     line and every continuation line of its paragraph (indented or lazy, after a hard break or not); in a paragraph
     outside a list, a line continues the one before it unless that one ends a sentence (``. ! ? …``) or this one
-    opens a bold label. A blank line, a new item and any line that is not a memory line end a statement."""
+    opens a bold label. A blank line, a new item and any line that is not a memory line end a statement.
+
+    With ``points`` (a set of line indexes), only the statements that hold one of them: a write changes a few lines of a large file,
+    and the runs between lines that must start a statement (a new item, a label, a line after structure) are
+    grouped from their start, so grouping them alone gives what grouping the whole file would."""
     global _STATEMENT_START, _SENTENCE_END
     if _STATEMENT_START is None:
         import re
 
         _STATEMENT_START = re.compile(r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|\*\*|__)")
         _SENTENCE_END = re.compile(r"[.!?…][\"'»”’)\]*_`]*[ \t]*\\?$")
+    n = len(lines)
+
+    def memory(j: int) -> bool:
+        return lines[j].kind == "memory" and bool(lines[j].text.strip())
+
+    if points is None:
+        runs = [(0, n)]
+    else:
+        starts: set[int] = set()
+        runs = []
+        for j in sorted(points):
+            if not 0 <= j < n or not memory(j):
+                continue
+            k = j
+            while k > 0 and memory(k - 1) and not _STATEMENT_START.match(lines[k].text):
+                k -= 1
+            if k in starts:
+                continue
+            starts.add(k)
+            m = j + 1
+            while m < n and memory(m) and not _STATEMENT_START.match(lines[m].text):
+                m += 1
+            runs.append((k, m))
     from tiers.stamps import split_stamp
 
     groups: list[list[int]] = []
-    item = open_sentence = False
-    for j, line in enumerate(lines):
-        if line.kind != "memory" or not line.text.strip():
-            open_sentence = item = False
-            continue
-        starts = _STATEMENT_START.match(line.text)
-        if not groups or groups[-1][-1] != j - 1 or starts or not (item or open_sentence):
-            groups.append([j])
-            item = bool(starts) and not line.text.lstrip(" \t>").startswith(("**", "__"))
-        else:
-            groups[-1].append(j)
-        content = split_stamp(line.text)[0].rstrip() if "<!--" in line.text else line.text.rstrip()
-        open_sentence = not _SENTENCE_END.search(content)
+    for first, end in runs:
+        item = open_sentence = False
+        for j in range(first, end):
+            line = lines[j]
+            if not memory(j):
+                open_sentence = item = False
+                continue
+            starts_here = _STATEMENT_START.match(line.text)
+            if j == first or not groups or groups[-1][-1] != j - 1 or starts_here or not (item or open_sentence):
+                groups.append([j])
+                item = bool(starts_here) and not line.text.lstrip(" \t>").startswith(("**", "__"))
+            else:
+                groups[-1].append(j)
+            content = split_stamp(line.text)[0].rstrip() if "<!--" in line.text else line.text.rstrip()
+            open_sentence = not _SENTENCE_END.search(content)
+    if points is not None:
+        return [g for g in groups if not points.isdisjoint(g)]
     return groups
 
 

@@ -182,3 +182,56 @@ def test_a_contradiction_cut_over_continuation_lines_is_judged_whole(tmp_path: P
         if not blocked:
             through.append(new)
     assert not through, through
+
+
+DOCUMENT = """# Memory
+
+- User said: never deploy
+  on Fridays or weekends.
+- Staging runs on Redis.
+lazily continued
+1) numbered item
+> - quoted item
+>   quoted continuation
+
+User said: keep replies short
+unless asked. A second sentence.
+**Name:** Alex
+**Zone:** UTC
+
+```
+- code, not memory
+```
+Plain line one.
+Plain line two
+goes on here.
+"""
+
+
+def test_statements_are_list_items_with_their_continuations_and_sentences_of_paragraphs() -> None:
+    from gate.writepath import _statement_groups
+    from tiers.markdown import parse_document
+
+    lines = parse_document(DOCUMENT).lines
+    texts = [[lines[j].text.strip() for j in g] for g in _statement_groups(lines)]
+    assert texts == [
+        ["- User said: never deploy", "on Fridays or weekends."],
+        ["- Staging runs on Redis.", "lazily continued"],
+        ["1) numbered item"],
+        ["> - quoted item", ">   quoted continuation"],
+        ["User said: keep replies short", "unless asked. A second sentence."],
+        ["**Name:** Alex"],
+        ["**Zone:** UTC"],
+        ["Plain line one."],
+        ["Plain line two", "goes on here."],
+    ]
+
+
+def test_the_statements_around_some_lines_are_those_of_the_whole_document() -> None:
+    from gate.writepath import _statement_groups
+    from tiers.markdown import parse_document
+
+    lines = parse_document(DOCUMENT).lines
+    whole = _statement_groups(lines)
+    for j in range(len(lines)):
+        assert _statement_groups(lines, {j}) == [g for g in whole if j in g], j
