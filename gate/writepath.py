@@ -739,21 +739,19 @@ def _statement_groups(lines, points=None) -> list[list[int]]:
     if points is None:
         runs = [(0, n)]
     else:
-        starts: set[int] = set()
         runs = []
+        covered = 0  # the points are taken in order: one inside the last run is grouped already (linear time)
         for j in sorted(points):
-            if not 0 <= j < n or not memory(j):
+            if not covered <= j < n or not memory(j):
                 continue
             k = j
-            while k > 0 and memory(k - 1) and not _STATEMENT_START.match(lines[k].text):
+            while k > covered and memory(k - 1) and not _STATEMENT_START.match(lines[k].text):
                 k -= 1
-            if k in starts:
-                continue
-            starts.add(k)
             m = j + 1
             while m < n and memory(m) and not _STATEMENT_START.match(lines[m].text):
                 m += 1
             runs.append((k, m))
+            covered = m
     from tiers.stamps import split_stamp
 
     groups: list[list[int]] = []
