@@ -769,7 +769,7 @@ def _statement_groups(lines, points=None) -> list[list[int]]:
             else:
                 groups[-1].append(j)
             content = split_stamp(line.text)[0].rstrip() if "<!--" in line.text else line.text.rstrip()
-            open_sentence = not _SENTENCE_END.search(content)
+            open_sentence = not _SENTENCE_END.search(content[-64:])  # the end is all it reads: not a long line's every position
     if points is not None:
         return [g for g in groups if not points.isdisjoint(g)]
     return groups
