@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 KIND = "cuticle.block/v1"
+#: the most problems one file's refusal lists; the rest are counted (a block reason is read by the model, and every
+#: listed problem is secret-masked and logged: unbounded, a line of 8,192 hidden characters took seconds)
+MAX_ERRORS = 20
 
 
 @dataclass(slots=True)
@@ -52,6 +55,23 @@ class FilePlan:
     errors: list[dict] = field(default_factory=list)
     supersede: list[dict] = field(default_factory=list)
     note: str = ""
+    #: problems found beyond MAX_ERRORS, counted in a last error instead of listed
+    unlisted: int = 0
+
+    def refuse(self, error: dict) -> None:
+        """Add one problem of this file (listed up to MAX_ERRORS, counted beyond)."""
+        if len(self.errors) < MAX_ERRORS:
+            self.errors.append(error)
+        else:
+            self.unlisted += 1
+
+    def close_errors(self) -> None:
+        """End the list of problems with a count of those not listed."""
+        if self.unlisted:
+            self.errors.append(_err("more-problems", self.rel or self.path,
+                                    f"{self.rel or self.path}: {self.unlisted} more problems in this write, not listed",
+                                    count=self.unlisted))
+            self.unlisted = 0
 
     def to_json(self) -> dict:
         return {
@@ -156,6 +176,7 @@ class Planner:
         self.cfg = ws.section("gate")
         self._index = None
         self._session: int | None = None
+        self._turn: tuple[str] | None = None  # (the prompt of this turn or ""), once read
         #: after the tool ran: the lines (stamp-free text -> count) the call brought in; other new lines are not
         #: this call's and are left as they are
         self.restrict: dict[str, int] | None = None
@@ -351,6 +372,15 @@ class Planner:
         # ... scanned apart as list items: joined with the raw lines, a `---` or a fence around it would frame it
         # as front matter or code, which the scan reads differently
         prosed: list[tuple[Any, str]] = []
+        # a line is judged as the statement it belongs to (a list item with its continuation lines, a sentence of
+        # a paragraph over several lines): a statement this call added to, cut or joined changed as a whole
+        fresh_set = set(fresh)
+        # where a statement may have changed: a new line, or a kept line that no longer follows its old neighbour
+        points = fresh_set | {j for j in range(1, len(new_lines))
+                              if j in keep and j - 1 in keep and keep[j] != keep[j - 1] + 1}
+        changed = [g for g in _statement_groups(new_lines, points) if any(j in fresh_set for j in g)
+                   or any(keep[b] != keep[a] + 1 for a, b in zip(g, g[1:]))]
+        touched = {keep[j] for g in changed for j in g if j in keep}
         if self.restrict is not None:
             fresh = self._own(fresh, new_lines)
         for j in fresh:
@@ -383,6 +413,9 @@ class Planner:
             shown = markdown.rendered_text(body)
             if shown != body and shown:  # spelled with markup (references, escapes, split by code or emphasis)
                 prosed.append((line, "- " + shown))
+        wholes = [(g, _statement_text(new_lines, g, stamps)) for g in changed if len(g) > 1 and self.stage == "pre"]
+        wholes = [(g, text) for g, text in wholes if text]
+        prosed.extend((new_lines[g[-1]], "- " + strip_markup(text)) for g, text in wholes)
         scanned.sort(key=lambda pair: pair[0].number)
         self._scan(plan, scanned)
         if prosed:
@@ -390,51 +423,66 @@ class Planner:
         if candidates:
             self._check(plan, candidates, changes, stamps)
         structure = any(not new_lines[j].is_memory and new_lines[j].text.strip() for j in fresh)
-        if self.stage == "pre" and (plan.removed or structure):
+        binding: set[int] = set()
+        if self.stage == "pre" and (plan.removed or structure or touched):
             gone = set(range(len(old_texts))) - set(keep.values())
             # a kept line that is no longer a memory line (fenced, commented out, made a heading) is hidden
             gone |= {i for j, i in keep.items() if new_lines[j].kind != "memory" and new_lines[j].text.strip()}
             # a rewording that keeps the rule counts only as a memory line: the same words as code, a heading or HTML
             # (an indented code block included) are the rule hidden, not kept
-            self._guard_binding(plan, sorted(gone), [new_lines[j].text for j in fresh if new_lines[j].is_memory])
+            binding = self._guard_binding(plan, sorted(gone), touched,
+                                          [new_lines[j].text for j in fresh if new_lines[j].is_memory])
+        # a statement that holds a binding line was judged above (its change needs the user's words); any other
+        # changed statement of several lines is arbitrated as the whole it reads as
+        self._check_wholes(plan, [(new_lines[g[-1]], text) for g, text in wholes
+                                  if not any(keep.get(j) in binding for j in g)])
         if plan.errors:
+            plan.close_errors()
             plan.action = "block"
             return
         plan.stamped = _render(new_doc, changes) if changes else None
 
-    def _guard_binding(self, plan: FilePlan, gone: list[int], fresh_texts: list[str]) -> None:
-        """Removing, rewriting or hiding (in code, HTML, a heading) an active DIRECTIVE or DECISION needs the user's
-        words of this turn: a prompt that
-        asks to drop or change it ("forget the Friday rule") and names it, or a new line of this call verified
-        against the prompt that takes its place. Else the write is refused (``binding-line-removed``)."""
+    def _guard_binding(self, plan: FilePlan, gone: list[int], touched: set[int], fresh_texts: list[str]) -> set[int]:
+        """Removing, rewriting, extending or hiding (in code, HTML, a heading) an active DIRECTIVE or DECISION needs
+        the user's words of this turn: a prompt that asks to drop or change it ("forget the Friday rule") and names
+        it, or a new line of this call verified against the prompt that takes its place. Else the write is refused
+        (``binding-line-removed``). ``gone``: old lines no longer there (or hidden); ``touched``: old lines kept
+        whose statement changed (words added to their list item, a continuation cut off). Returns the old lines
+        found binding among them."""
         from tiers import markdown
         from tiers.stamps import canonical_content
 
         old_doc = markdown.parse_document(plan.old or b"")
         reworded = {canonical_content(t) for t in fresh_texts}
-        prompt: list[str | None] = []
-        for i in gone:
+        gone_set = set(gone)
+        # the statement of a line that is gone changed: its other lines (the first half of a two-line rule) too
+        mates = {i for g in _statement_groups(old_doc.lines, gone_set) if gone_set.intersection(g) for i in g}
+        binding: set[int] = set()
+        for i in sorted(gone_set | touched | mates):
             if i >= len(old_doc.lines) or not old_doc.lines[i].is_memory:
                 continue
             line = old_doc.lines[i]
             tier = self._binding_tier(line)
-            if tier is None or canonical_content(line.text) in reworded:
-                continue  # not binding, or only its formatting changed (a ticked box, spacing)
-            if not prompt:
-                prompt.append(self._prompt())
-            if _authorizes(prompt[0], line.content) or any(
+            if tier is None:
+                continue
+            binding.add(i)
+            if i in gone_set and canonical_content(line.text) in reworded:
+                continue  # only its formatting changed (a ticked box, spacing)
+            if _authorizes(self._prompt(), line.content) or any(
                     n.verified and not n.structural and _shares_words(n.content, line.content)
                     for n in plan.new_lines):
                 continue
-            plan.errors.append(_err(
+            plan.refuse(_err(
                 "binding-line-removed", plan.rel,
-                f"{plan.rel}:{line.number}: removing, rewriting or hiding the user's {tier.lower()} "
+                f"{plan.rel}:{line.number}: removing, rewriting, extending or hiding the user's {tier.lower()} "
                 f"{_clip(line.content.strip(), 120)!r} needs the user's own words this turn "
                 f"(e.g. \"forget the … rule\"); refused",
                 line=line.number, text=_clip(line.content.strip()), tier=tier,
-                resolve="keep the line as it is; if the user wants it changed or gone, ask them to say so "
-                        "(their prompt is checked), or they edit the file themselves",
+                resolve="keep the line as it is (words added on its line or its list item's continuation lines "
+                        "change it too; a note of your own goes in a new list item); if the user wants it changed "
+                        "or gone, ask them to say so (their prompt is checked), or they edit the file themselves",
             ))
+        return binding
 
     def _binding_tier(self, line) -> str | None:
         """DIRECTIVE/DECISION when ``line`` is an active binding line: a verified cuticle stamp of that tier with no
@@ -462,14 +510,17 @@ class Planner:
         return tier if tier in ("DIRECTIVE", "DECISION") else None
 
     def _prompt(self) -> str | None:
-        if not self.session_id:
-            return None
-        from tiers.provenance import current_prompt
+        """The user's prompt of this turn, read once per call (a write of many lines classifies each against it)."""
+        if self._turn is None:
+            self._turn = ("",)
+            if self.session_id:
+                from tiers.provenance import current_prompt
 
-        try:
-            return current_prompt(self.ws, self.session_id)
-        except Exception:  # noqa: BLE001 - an unreadable prompt record verifies nothing
-            return None
+                try:
+                    self._turn = (current_prompt(self.ws, self.session_id) or "",)
+                except Exception:  # noqa: BLE001 - an unreadable prompt record verifies nothing
+                    pass
+        return self._turn[0] or None
 
     def _own(self, fresh: list[int], new_lines) -> list[int]:
         from tiers.stamps import strip_stamp
@@ -490,13 +541,9 @@ class Planner:
             return False
 
     def _classify(self, text: str):
-        if self.session_id:
-            from tiers.provenance import classify_with_provenance
+        from tiers.provenance import classify_with_prompt
 
-            return classify_with_provenance(self.ws, self.session_id, text)
-        from tiers.classify import classify
-
-        return classify(text)
+        return classify_with_prompt(text, self._prompt())
 
     def session(self) -> int:
         if self._session is None:
@@ -530,12 +577,18 @@ class Planner:
                 "check-failed", rel, f"{rel}: {message}; the new lines could not be checked and are refused",
                 resolve="retry; if it fails again, report the bug"))
             findings = ()
+        seen: set[tuple[int, str]] = set()
         for f in findings or ():
             from tiers.secrets import mask_json
 
             n = getattr(f, "line", None) or 1
             line, text = scanned[min(max(n, 1), len(scanned)) - 1]
-            plan.errors.append(mask_json(_err(
+            # one error per line and rule: a line of 8,192 zero-width characters is one problem, not 8,192 (each
+            # masked and logged, they took seconds and would flood the model's context)
+            if (line.number, getattr(f, "code", "")) in seen:
+                continue
+            seen.add((line.number, getattr(f, "code", "")))
+            plan.refuse(mask_json(_err(
                 "security", rel, f"{rel}:{line.number}: {getattr(f, 'code', '')} {getattr(f, 'message', f)}",
                 line=line.number, text=_clip(text),
                 resolve="do not store secrets, instructions to the agent or invisible characters in memory",
@@ -557,7 +610,7 @@ class Planner:
                          structural)
             plan.new_lines.append(nl)
             if guard and not nl.verified and self.stage == "pre":
-                plan.errors.append(_err(
+                plan.refuse(_err(
                     "user-guard", rel,
                     f"{rel}:{line.number}: only lines in the user's own words (verified provenance) may enter {rel}",
                     line=line.number, text=_clip(content), tier=nl.tier,
@@ -584,7 +637,7 @@ class Planner:
                         err["attempted"] = where
                     else:
                         err.update(where)
-                    plan.errors.append(err)
+                    plan.refuse(err)
                     continue
                 for s in getattr(result, "supersedes", None) or ():
                     plan.supersede.append(_constraint_json(s))
@@ -596,6 +649,32 @@ class Planner:
                                           ttl=ttl if tier.name == "HYPOTHESIS" else None,
                                           verified=nl.verified if binding else None)
                 changes[line.number] = stamps.apply_stamp(content, stamp)
+        if plan.errors:
+            plan.action = "block"
+
+    def _check_wholes(self, plan: FilePlan, wholes: list) -> None:
+        """Arbitrate each changed statement of several lines as one text ("- Deploying\\n  on Fridays is fine." reads
+        as one claim): checked, never stamped; the lines themselves were classified and stamped one by one."""
+        if not wholes or self.stage != "pre":
+            return
+        from tiers import arbitrate as arb
+
+        index = self.index()
+        for line, text in wholes:
+            cls = self._classify(text)
+            if cls is None or cls.tier is None:
+                continue
+            result = arb.arbitrate(index, text, cls.tier, file=plan.rel, scope=cls.scope, verified=bool(cls.verified))
+            if result.decision == "block":
+                err = dict(result.error or {})
+                where = dict(err["attempted"]) if isinstance(err.get("attempted"), dict) else {}
+                where.setdefault("file", plan.rel)
+                where.setdefault("line", line.number)
+                if "attempted" in err:
+                    err["attempted"] = where
+                else:
+                    err.update(where)
+                plan.refuse(err)
         if plan.errors:
             plan.action = "block"
 
@@ -629,6 +708,81 @@ def _shares_words(a: str, b: str) -> bool:
     from tiers.provenance import provenance_share
 
     return provenance_share(b, a)[1] >= 1
+
+
+#: a line that opens a list item (after any blockquote marks) or a bold label: it starts a statement of its own
+_STATEMENT_START = None
+#: the end of a sentence (closing quotes, brackets and emphasis marks after it allowed)
+_SENTENCE_END = None
+
+
+def _statement_groups(lines, points=None) -> list[list[int]]:
+    """The statements of a document: index lists of the memory lines that read as one. A list item is its first
+    line and every continuation line of its paragraph (indented or lazy, after a hard break or not); in a paragraph
+    outside a list, a line continues the one before it unless that one ends a sentence (``. ! ? …``) or this one
+    opens a bold label. A blank line, a new item and any line that is not a memory line end a statement.
+
+    With ``points`` (a set of line indexes), only the statements that hold one of them: a write changes a few lines of a large file,
+    and the runs between lines that must start a statement (a new item, a label, a line after structure) are
+    grouped from their start, so grouping them alone gives what grouping the whole file would."""
+    global _STATEMENT_START, _SENTENCE_END
+    if _STATEMENT_START is None:
+        import re
+
+        _STATEMENT_START = re.compile(r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|\*\*|__)")
+        _SENTENCE_END = re.compile(r"[.!?…][\"'»”’)\]*_`]*[ \t]*\\?$")
+    n = len(lines)
+
+    def memory(j: int) -> bool:
+        return lines[j].kind == "memory" and bool(lines[j].text.strip())
+
+    if points is None:
+        runs = [(0, n)]
+    else:
+        runs = []
+        covered = 0  # the points are taken in order: one inside the last run is grouped already (linear time)
+        for j in sorted(points):
+            if not covered <= j < n or not memory(j):
+                continue
+            k = j
+            while k > covered and memory(k - 1) and not _STATEMENT_START.match(lines[k].text):
+                k -= 1
+            m = j + 1
+            while m < n and memory(m) and not _STATEMENT_START.match(lines[m].text):
+                m += 1
+            runs.append((k, m))
+            covered = m
+    from tiers.stamps import split_stamp
+
+    groups: list[list[int]] = []
+    for first, end in runs:
+        item = open_sentence = False
+        for j in range(first, end):
+            line = lines[j]
+            if not memory(j):
+                open_sentence = item = False
+                continue
+            starts_here = _STATEMENT_START.match(line.text)
+            if j == first or not groups or groups[-1][-1] != j - 1 or starts_here or not (item or open_sentence):
+                groups.append([j])
+                item = bool(starts_here) and not line.text.lstrip(" \t>").startswith(("**", "__"))
+            else:
+                groups[-1].append(j)
+            content = split_stamp(line.text)[0].rstrip() if "<!--" in line.text else line.text.rstrip()
+            open_sentence = not _SENTENCE_END.search(content[-64:])  # the end is all it reads: not a long line's every position
+    if points is not None:
+        return [g for g in groups if not points.isdisjoint(g)]
+    return groups
+
+
+def _statement_text(lines, group: list[int], stamps) -> str:
+    """The words of a statement as one line: its first line's content and the bodies of the rest, stamps out."""
+    from tiers.text import strip_markup
+
+    parts = [stamps.strip_inner_stamps(stamps.split_stamp(lines[group[0]].text)[0]).rstrip()]
+    parts += [strip_markup(stamps.strip_inner_stamps(stamps.split_stamp(lines[j].text)[0])).strip() for j in group[1:]]
+    text = " ".join(p.rstrip("\\").strip() if k else p.rstrip("\\").rstrip() for k, p in enumerate(parts) if p)
+    return text if text.strip() else ""
 
 
 def _plain_texts(data: bytes, markdown) -> list[str]:

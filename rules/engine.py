@@ -304,6 +304,8 @@ class LintResult:
     files: tuple[str, ...]
     rules: tuple[Rule, ...]
     fixed: int = 0
+    #: with --fix: the files left as they were, and why (a fix asked for and not made is a result to act on)
+    not_fixed: tuple[NotFixed, ...] = ()
 
     @property
     def errors(self) -> int:
@@ -315,7 +317,7 @@ class LintResult:
 
     @property
     def exit_code(self) -> int:
-        return 1 if self.errors else 0
+        return 1 if self.errors or self.not_fixed else 0
 
     def summary(self) -> dict[str, int]:
         return {
@@ -328,7 +330,10 @@ class LintResult:
         }
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": 1, "summary": self.summary(), "findings": [f.to_json() for f in self.findings]}
+        out = {"version": 1, "summary": self.summary(), "findings": [f.to_json() for f in self.findings]}
+        if self.not_fixed:
+            out["not_fixed"] = [n.to_json() for n in self.not_fixed]
+        return out
 
 
 def run_rules(ctx: FileContext, rules: Iterable[Rule], config: LintConfig) -> list[Finding]:
@@ -620,12 +625,26 @@ def scan_new_lines(ws: Any, rel_path: str, lines: list[str]) -> list[Finding]:
 
 
 @dataclass(frozen=True, slots=True)
+class NotFixed:
+    """A file whose fixes were not made because it could not be rewritten safely (a second hard link, a host
+    writing it, a link out of the workspace), with the one-line reason."""
+
+    path: str
+    reason: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.path, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
 class FixReport:
-    """What :func:`apply_fixes` changed: files rewritten and fixes applied, skipped (overlap, stale, unsafe)."""
+    """What :func:`apply_fixes` changed: files rewritten and fixes applied, skipped (overlap, stale, unsafe), and
+    the files left as they were with the reason."""
 
     applied: tuple[Finding, ...]
     skipped: tuple[Finding, ...]
     files: tuple[str, ...]
+    not_fixed: tuple[NotFixed, ...] = ()
 
 
 def select_fixes(findings: Iterable[Finding], *, unsafe: bool = False) -> dict[str, list[Finding]]:
@@ -656,6 +675,7 @@ def apply_fixes(ws: Any, findings: Iterable[Finding], *, unsafe: bool = False) -
     applied: list[Finding] = []
     skipped: list[Finding] = []
     files: list[str] = []
+    not_fixed: list[NotFixed] = []
     per_file = select_fixes(findings, unsafe=unsafe)
     if per_file:
         from tiers.fsutil import clean_scratch, memory_state_paths
@@ -693,14 +713,15 @@ def apply_fixes(ws: Any, findings: Iterable[Finding], *, unsafe: bool = False) -
 
         try:
             written = rewrite_memory(ws, rel, change)
-        except WorkspaceError:  # a host is writing the file (or it vanished): its fixes wait for the next run
+        except WorkspaceError as exc:  # a host is writing it, a second hard link: its fixes wait, with the reason
             skipped.extend(items)
+            not_fixed.append(NotFixed(rel, " ".join(str(exc).split())))
             continue
         skipped.extend(left)
         applied.extend(took)
         if written is not None:
             files.append(rel)
-    return FixReport(applied=tuple(applied), skipped=tuple(skipped), files=tuple(files))
+    return FixReport(applied=tuple(applied), skipped=tuple(skipped), files=tuple(files), not_fixed=tuple(not_fixed))
 
 
 def _archive(ws: Any, rel: str, doc: Any, numbers: list[int]) -> None:
@@ -721,14 +742,16 @@ def lint_and_fix(ws: Any, paths: Iterable[str | os.PathLike[str]] | None = None,
     """Lint, apply fixes, re-lint until nothing more is fixable (at most ``max_passes``); the last lint wins."""
     paths = list(paths) if paths is not None else None
     fixed = 0
+    not_fixed: dict[str, NotFixed] = {}
     result = lint_paths(ws, paths, **kwargs)
     for _ in range(max_passes):
         report = apply_fixes(ws, result.findings, unsafe=unsafe)
+        not_fixed.update((n.path, n) for n in report.not_fixed)
         if not report.applied:
             break
         fixed += len(report.applied)
         result = lint_paths(ws, paths, **kwargs)
-    return replace(result, fixed=fixed)
+    return replace(result, fixed=fixed, not_fixed=tuple(not_fixed.values()))
 
 
 def iter_rules() -> Iterator[Rule]:

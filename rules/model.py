@@ -8,6 +8,7 @@ re-exports the lint values for plugins (``from rules.engine import Problem, Rule
 from __future__ import annotations
 
 import enum
+import functools
 import re
 import sys
 import types
@@ -348,10 +349,18 @@ def fingerprint(code: str, path: str, line_text: str, occurrence: int = 0) -> st
 
 
 def _fingerprint(code: str, path: str, normalized: str, occurrence: int) -> str:
+    # sha256 of code, path, the line and the occurrence: the line's part is hashed once per line, so a line with
+    # thousands of findings (one per hidden character) costs linear time, not one pass over the line per finding
+    digest = _line_digest(code, path, normalized).copy()
+    digest.update(f"\x00{occurrence}".encode("ascii"))
+    return digest.hexdigest()[:32]
+
+
+@functools.lru_cache(maxsize=256)
+def _line_digest(code: str, path: str, normalized: str):
     import hashlib
 
-    basis = f"{code}\x00{path}\x00{normalized}\x00{occurrence}"
-    return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(f"{code}\x00{path}\x00{normalized}".encode("utf-8"))
 
 
 def _bare(message: str, path: str) -> str:

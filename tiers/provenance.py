@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from .line import Line
 
-__all__ = ["classify_with_provenance", "current_prompt", "provenance_share", "record_prompt"]
+__all__ = ["classify_with_prompt", "classify_with_provenance", "current_prompt", "provenance_share", "record_prompt"]
 
 
 def _log():
@@ -222,12 +222,17 @@ def _same_polarity(line: Line, prompt: str) -> bool:
 
 def classify_with_provenance(ws, session_id: str | None, text: str) -> Classification:
     """Classify ``text``; upgrade it to a verified DIRECTIVE/DECISION when it is the user's own words this turn."""
+    return classify_with_prompt(text, current_prompt(ws, session_id))
+
+
+def classify_with_prompt(text: str, prompt: str | None) -> Classification:
+    """Classify ``text``; upgrade it to a verified DIRECTIVE/DECISION when it is ``prompt``'s own words (the
+    user's turn, read once by a caller that classifies many lines)."""
     from .classify import classify
     from .line import prepare
 
     line = prepare(text)  # classify, analyze, the share and the scope all read this one prepared line
     base = classify(line)
-    prompt = current_prompt(ws, session_id)
     if not prompt:
         return base
     # only now: the concept analyser is a large import, and most writes have no prompt of this turn on record

@@ -114,6 +114,8 @@ def _lint(args: argparse.Namespace) -> int:
             result = lint_and_fix(ws, paths, unsafe=args.unsafe_fixes, **kwargs)
         else:
             result = lint_paths(ws, paths, **kwargs)
+    for left in getattr(result, "not_fixed", ()):  # one line each, as the gate says why it refused a rewrite
+        sys.stderr.write(f"cuticle lint --fix: {left.reason}; not fixed\n")
     nothing = not result.findings and result.summary()["files"] == 0
     if nothing:
         note(_why_nothing(args, ws, args.paths))
