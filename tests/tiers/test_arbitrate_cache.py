@@ -4,6 +4,7 @@ robust to corruption."""
 from __future__ import annotations
 
 import json
+import marshal
 from pathlib import Path
 
 import pytest
@@ -202,17 +203,18 @@ def fresh_lexicon():
 def test_shipped_lexicon_tables_match_the_toml(fresh_lexicon) -> None:
     """Fails after an edit of concepts.toml or of the pattern reader: run `python -m tiers.concepts --build`."""
     shipped = tables._load_built(tables.DATA.read_bytes())
-    assert shipped is not None, "tiers/data/concepts.built.json is stale: run python -m tiers.concepts --build"
+    assert shipped is not None, "tiers/data/concepts.built.marshal is stale: run python -m tiers.concepts --build"
     assert _decoded(shipped) == _decoded(_built_lexicon())
     assert tables.lexicon().weight("DEPLOY") == _built_lexicon().weight("DEPLOY")
 
 
-@pytest.mark.parametrize("payload", [b"", b"\x00garbage", b"[1, 2]", b'{"digest": "x", "tables": {}}',
-                                     b'{"digest": null}'],
-                         ids=["empty", "garbage", "wrong-type", "stale", "missing-tables"])
+@pytest.mark.parametrize("payload", [b"", b"\x00garbage", b"[1, 2]", marshal.dumps([1, 2]),
+                                     marshal.dumps({"digest": "x", "tables": {}}), marshal.dumps({"digest": None}),
+                                     tables.BUILT.read_bytes()[:1000]],
+                         ids=["empty", "garbage", "json", "wrong-type", "stale", "missing-tables", "truncated"])
 def test_bad_shipped_tables_fall_back_to_the_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lexicon,
                                                   payload: bytes) -> None:
-    bad = tmp_path / "concepts.built.json"
+    bad = tmp_path / "concepts.built.marshal"
     bad.write_bytes(payload)
     monkeypatch.setattr(tables, "BUILT", bad)
     assert tables._load_built(tables.DATA.read_bytes()) is None
