@@ -323,3 +323,32 @@ def test_files_that_are_no_sources_leave_the_cache_digest_alone(tmp_path: Path) 
 
 def test_a_missing_source_directory_still_gives_a_digest(tmp_path: Path) -> None:
     assert len(cache.sources_digest(str(tmp_path / "absent"))) == 24
+
+
+def test_a_lookup_decodes_only_the_part_of_its_first_character(fresh_lexicon) -> None:
+    lx = tables.lexicon()
+    table = tables.PatternTable.from_state(lx.content.state())
+    assert all(part.__class__ is bytes for part in table._parts.values())
+    assert table.get("deploy") == lx.content.get("deploy")
+    assert table.get("zzzz-no-such-token") is None and table.get("") is None
+    decoded = {first for first, part in table._parts.items() if part.__class__ is not bytes}
+    assert decoded <= {"d", "z", ""}
+    assert dict(table.items()) == dict(lx.content.items())
+    assert table.longest == max(map(len, lx.content))
+
+
+@pytest.mark.parametrize("state", [None, [], {"parts": {}}, {"longest": 3}, {"longest": "3", "parts": {}}],
+                         ids=["none", "list", "no-longest", "no-parts", "bad-longest"])
+def test_a_malformed_pattern_table_is_no_table(state) -> None:
+    assert tables.PatternTable.from_state(state) is None
+
+
+def test_shipped_tables_with_a_malformed_pattern_table_fall_back_to_the_toml(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lexicon) -> None:
+    built = marshal.loads(tables.BUILT.read_bytes())
+    built["tables"]["content_prefix"] = {"parts": "not a dict", "longest": 9}
+    bad = tmp_path / "concepts.built.marshal"
+    bad.write_bytes(marshal.dumps(built))
+    monkeypatch.setattr(tables, "BUILT", bad)
+    assert tables._load_built(tables.DATA.read_bytes()) is None
+    assert _decoded(tables.lexicon()) == _decoded(_built_lexicon())

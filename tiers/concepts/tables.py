@@ -55,6 +55,76 @@ def _en_inflections(word: str) -> tuple[str, ...]:
     return word + "s", stem + "ed", stem + "ing"
 
 
+class PatternTable:
+    """A pattern table: first token -> its (pattern, ids) entries (or their shipped string form, see
+    ``_encode_entries``), kept in parts by the token's first character. A part of the shipped tables stays one
+    ``marshal`` string until a token starting with its character is looked up: a line's few tokens decode a few
+    parts, not thousands of entries. ``longest`` is the length of the longest first token."""
+
+    __slots__ = ("_parts", "longest")
+
+    def __init__(self, parts: dict | None = None, longest: int = 0) -> None:
+        self._parts: dict[str, dict | bytes] = parts if parts is not None else {}
+        self.longest = longest
+
+    def _part(self, first: str) -> dict | None:
+        part = self._parts.get(first[:1])
+        if part.__class__ is bytes:
+            import marshal
+
+            part = self._parts[first[:1]] = marshal.loads(part)
+        return part
+
+    def get(self, key: str, default=None):
+        part = self._part(key)
+        return default if part is None else part.get(key, default)
+
+    def __setitem__(self, key: str, value) -> None:
+        part = self._part(key)
+        if part is None:
+            part = self._parts[key[:1]] = {}
+        part[key] = value
+        self.longest = max(self.longest, len(key))
+
+    def setdefault(self, key: str, default):
+        got = self.get(key)
+        if got is None:
+            self[key] = got = default
+        return got
+
+    def items(self):
+        for first in list(self._parts):
+            yield from self._part(first).items()
+
+    def __iter__(self):
+        return (key for key, _ in self.items())
+
+    def values(self):
+        return (value for _, value in self.items())
+
+    def __contains__(self, key: str) -> bool:
+        return self.get(key) is not None
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.items())
+
+    def state(self) -> dict:
+        """The shipped form: each part's entries in their string form, as one marshal string."""
+        import marshal
+
+        parts = {first: marshal.dumps({k: v if v.__class__ is str else _encode_entries(v)
+                                       for k, v in self._part(first).items()}, _MARSHAL_VERSION)
+                 for first in sorted(self._parts)}
+        return {"longest": self.longest, "parts": parts}
+
+    @classmethod
+    def from_state(cls, state) -> PatternTable | None:
+        if not isinstance(state, dict) or not isinstance(state.get("parts"), dict) \
+                or not isinstance(state.get("longest"), int):
+            return None
+        return cls(dict(state["parts"]), state["longest"])
+
+
 class Lexicon:
     """The compiled concept lexicon: pattern tables for content concepts and for function-word markers."""
 
@@ -66,10 +136,10 @@ class Lexicon:
         self.broader: dict[str, tuple[str, ...]] = {}
         self.slot_of: dict[str, str] = {}
         self.antonym: dict[str, str] = {}
-        self.content: dict[str, list[tuple[tuple[tuple[str, bool], ...], tuple[str, ...]]]] = {}
-        self.content_prefix: dict[str, list] = {}
-        self.marker: dict[str, list] = {}
-        self.marker_prefix: dict[str, list] = {}
+        self.content = PatternTable()
+        self.content_prefix = PatternTable()
+        self.marker = PatternTable()
+        self.marker_prefix = PatternTable()
         for kind in ("action", "object", "qualifier", "generic"):
             for cid, pats in data.get(kind, {}).items():
                 self.kind.setdefault(cid, kind)
@@ -124,7 +194,7 @@ class Lexicon:
                 elems.append((t, star and i == len(toks) - 1))
         return tuple(elems)
 
-    def _add(self, exact: dict, prefix: dict, patterns: list[str], ids: tuple[str, ...]) -> None:
+    def _add(self, exact: PatternTable, prefix: PatternTable, patterns: list[str], ids: tuple[str, ...]) -> None:
         for text in patterns:
             pat = self._pattern(text)
             if not pat:
@@ -174,7 +244,7 @@ class Lexicon:
 BUILT = DATA.with_name("concepts.built.marshal")
 #: the marshal format written (4 reads on every Python since 3.4)
 _MARSHAL_VERSION = 4
-_BUILD_VERSION = 3  # 2: stems ending in a silent e also match their -ing form; 3: English inflections
+_BUILD_VERSION = 4  # 2: stems ending in a silent e also match their -ing form; 3: English inflections; 4: parts
 _LEXICON_FIELDS = ("kind", "weights", "broader", "slot_of", "antonym", "content", "content_prefix", "marker",
                    "marker_prefix")
 
@@ -212,8 +282,7 @@ def _lexicon_state(lx: Lexicon) -> dict:
     """The built tables as plain values (pattern tables in their string form)."""
     state = {k: getattr(lx, k) for k in _LEXICON_FIELDS}
     for k in _PATTERN_TABLES:
-        state[k] = {first: _encode_entries(entries) if not isinstance(entries, str) else entries
-                    for first, entries in state[k].items()}
+        state[k] = state[k].state()
     return state
 
 
@@ -231,7 +300,12 @@ def _load_built(data: bytes) -> Lexicon | None:
         return None
     lx = Lexicon.__new__(Lexicon)
     for k in _LEXICON_FIELDS:
-        setattr(lx, k, tables[k])  # pattern tables keep their string form until a token needs them
+        table = tables[k]
+        if k in _PATTERN_TABLES:  # their parts keep their shipped form until a token needs them
+            table = PatternTable.from_state(table)
+            if table is None:
+                return None
+        setattr(lx, k, table)
     lx._wcache = {}
     lx._xcache = {}
     return lx
