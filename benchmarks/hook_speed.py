@@ -5,6 +5,12 @@ Everything runs side by side in one process, interleaved round-robin so machine 
 
     python benchmarks/hook_speed.py [--reps 40] [--lines 1000] [--tool write|bash] [--command CMD] [--json]
 
+``--callgrind`` counts instead, with ``valgrind --tool=callgrind``, the instructions of one in-process call (the
+clean venv's interpreter running the installed command's ``gate/cuticle_hook.py`` path, ``--no-server``, after a
+warm-up call has filled ``.cuticle/cache``) and of the clean venv's bare ``python -c pass``: steady on a busy
+machine, where CPU times are not. Under valgrind a call takes seconds, so the call runs through a driver that
+raises the hook's answer deadline (``gate.commands.hook.BUDGET``) and is otherwise the installed command.
+
 ``--tool bash`` sends a PreToolUse Bash payload instead (``--command``, by default a shell write to MEMORY.md): each
 hook call is checked to deny it, so a hook that fails open fast cannot pass for a fast one.
 
@@ -104,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the Bash command of --tool bash (one the starter policy denies: each answer is checked)")
     ap.add_argument("--script", default=None, help="the cuticle console script to run (default: beside python)")
     ap.add_argument("--no-venv", action="store_true", help="skip the clean-venv pair")
+    ap.add_argument("--callgrind", action="store_true",
+                    help="count the instructions of one in-process call and of a bare interpreter (needs valgrind)")
     ap.add_argument("--keep-env-bytecode", action="store_true",
                     help="honour PYTHONDONTWRITEBYTECODE from the environment (default: compile once to __pycache__, "
                          "as an installed package does)")
@@ -149,6 +157,15 @@ def main(argv: list[str] | None = None) -> int:
         variants["clean venv: as installed --no-server"] = [*vinstalled, *hook, "--no-server"]
         variants["clean venv: console script hook"] = [str(Path(vpy).with_name("cuticle")), *hook]
 
+    if args.callgrind:
+        variants = {}
+        venv_dir = Path(tempfile.mkdtemp(prefix="cuticle-venv-"))
+        vpy = str(clean_venv(venv_dir / "venv"))
+        driver = ("import sys; sys.path.append(sys.argv[1]); del sys.argv[1]; import gate.commands.hook as h; "
+                  "h.BUDGET = 600.0; from gate.cli import console; console()")
+        variants["clean venv: python -c pass"] = [vpy, "-c", "pass"]
+        variants["clean venv: in-process call"] = [vpy, "-I", "-S", "-c", driver, str(ROOT), *hook, "--no-server"]
+
     # a hook process as Claude Code starts it: in the project directory, with CLAUDE_PROJECT_DIR naming it
     os.environ["CLAUDE_PROJECT_DIR"] = str(ws)
     env = dict(os.environ)
@@ -181,6 +198,29 @@ def main(argv: list[str] | None = None) -> int:
         if got is None or expect not in got[0]:
             raise SystemExit(f"the server did not answer as expected ({expect})")
         return dt
+
+    def instructions(argv: list[str]) -> int:
+        out = Path(tempfile.mkdtemp(prefix="cuticle-cg-")) / "callgrind.out"
+        proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *argv], input=payload,
+                              capture_output=True, env=env, cwd=ws)
+        if "hook" in argv and expect.encode() not in proc.stdout:
+            raise SystemExit(f"the call did not return the expected answer ({expect}): {proc.stdout[:300]!r}")
+        summary = [ln for ln in out.read_text(encoding="utf-8").splitlines() if ln.startswith("summary:")]
+        shutil.rmtree(out.parent, ignore_errors=True)
+        return int(summary[0].split()[1])
+
+    if args.callgrind:
+        try:
+            for argv in variants.values():
+                run(argv)  # the warm-up: .pyc files and .cuticle/cache
+            counts = {name: instructions(argv) for name, argv in variants.items()}
+        finally:
+            shutil.rmtree(ws, ignore_errors=True)
+            shutil.rmtree(venv_dir, ignore_errors=True)
+        bare = counts["clean venv: python -c pass"]
+        for name, n in counts.items():
+            print(f"{name:36} {n / 1e6:>9.1f}M instructions {n / bare:>6.2f}x bare")
+        return 0
 
     try:
         for argv in variants.values():  # warm the page cache and the .pyc files; the first hook call starts the server

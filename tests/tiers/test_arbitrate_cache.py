@@ -4,6 +4,7 @@ robust to corruption."""
 from __future__ import annotations
 
 import json
+import marshal
 from pathlib import Path
 
 import pytest
@@ -202,17 +203,18 @@ def fresh_lexicon():
 def test_shipped_lexicon_tables_match_the_toml(fresh_lexicon) -> None:
     """Fails after an edit of concepts.toml or of the pattern reader: run `python -m tiers.concepts --build`."""
     shipped = tables._load_built(tables.DATA.read_bytes())
-    assert shipped is not None, "tiers/data/concepts.built.json is stale: run python -m tiers.concepts --build"
+    assert shipped is not None, "tiers/data/concepts.built.marshal is stale: run python -m tiers.concepts --build"
     assert _decoded(shipped) == _decoded(_built_lexicon())
     assert tables.lexicon().weight("DEPLOY") == _built_lexicon().weight("DEPLOY")
 
 
-@pytest.mark.parametrize("payload", [b"", b"\x00garbage", b"[1, 2]", b'{"digest": "x", "tables": {}}',
-                                     b'{"digest": null}'],
-                         ids=["empty", "garbage", "wrong-type", "stale", "missing-tables"])
+@pytest.mark.parametrize("payload", [b"", b"\x00garbage", b"[1, 2]", marshal.dumps([1, 2]),
+                                     marshal.dumps({"digest": "x", "tables": {}}), marshal.dumps({"digest": None}),
+                                     tables.BUILT.read_bytes()[:1000]],
+                         ids=["empty", "garbage", "json", "wrong-type", "stale", "missing-tables", "truncated"])
 def test_bad_shipped_tables_fall_back_to_the_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lexicon,
                                                   payload: bytes) -> None:
-    bad = tmp_path / "concepts.built.json"
+    bad = tmp_path / "concepts.built.marshal"
     bad.write_bytes(payload)
     monkeypatch.setattr(tables, "BUILT", bad)
     assert tables._load_built(tables.DATA.read_bytes()) is None
@@ -321,3 +323,32 @@ def test_files_that_are_no_sources_leave_the_cache_digest_alone(tmp_path: Path) 
 
 def test_a_missing_source_directory_still_gives_a_digest(tmp_path: Path) -> None:
     assert len(cache.sources_digest(str(tmp_path / "absent"))) == 24
+
+
+def test_a_lookup_decodes_only_the_part_of_its_first_character(fresh_lexicon) -> None:
+    lx = tables.lexicon()
+    table = tables.PatternTable.from_state(lx.content.state())
+    assert all(part.__class__ is bytes for part in table._parts.values())
+    assert table.get("deploy") == lx.content.get("deploy")
+    assert table.get("zzzz-no-such-token") is None and table.get("") is None
+    decoded = {first for first, part in table._parts.items() if part.__class__ is not bytes}
+    assert decoded <= {"d", "z", ""}
+    assert dict(table.items()) == dict(lx.content.items())
+    assert table.longest == max(map(len, lx.content))
+
+
+@pytest.mark.parametrize("state", [None, [], {"parts": {}}, {"longest": 3}, {"longest": "3", "parts": {}}],
+                         ids=["none", "list", "no-longest", "no-parts", "bad-longest"])
+def test_a_malformed_pattern_table_is_no_table(state) -> None:
+    assert tables.PatternTable.from_state(state) is None
+
+
+def test_shipped_tables_with_a_malformed_pattern_table_fall_back_to_the_toml(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lexicon) -> None:
+    built = marshal.loads(tables.BUILT.read_bytes())
+    built["tables"]["content_prefix"] = {"parts": "not a dict", "longest": 9}
+    bad = tmp_path / "concepts.built.marshal"
+    bad.write_bytes(marshal.dumps(built))
+    monkeypatch.setattr(tables, "BUILT", bad)
+    assert tables._load_built(tables.DATA.read_bytes()) is None
+    assert _decoded(tables.lexicon()) == _decoded(_built_lexicon())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing costs start-up time on the hook path; annotations are postponed
 
-from .memos import _PATTERN_MEMO, _memo
+from .memos import _PATTERN_MEMO
 from .tables import _decode_entries
 from .words import DAY_GROUPS
 
@@ -21,22 +21,13 @@ def _entries(table: dict, key: str) -> list:
     return lst
 
 
-def _longest_key(prefix: dict) -> int:
-    """The length of the longest key of the prefix table ``prefix`` (computed once per table)."""
-    memo = _memo(_longest_key)
-    got = memo.get(id(prefix))
-    if got is None or got[0] is not prefix:
-        got = memo[id(prefix)] = (prefix, max(map(len, prefix), default=0))
-    return got[1]
-
-
 def _patterns_for(t: str, exact: dict, prefix: dict, memo: dict) -> list:
     """Every pattern whose first element can match token text ``t``: exact ones, then prefixes longest first."""
     cands = memo.get(t)
     if cands is None:
         cands = list(_entries(exact, t) or ())
         get = prefix.get
-        for n in range(min(len(t), _longest_key(prefix)), 1, -1):  # no longer prefix is a key: a long token is linear
+        for n in range(min(len(t), prefix.longest), 1, -1):  # no longer prefix is a key: a long token is linear
             lst = get(t[:n])  # _entries(prefix, t[:n]), without a call for each prefix that has none
             if lst:
                 cands.extend(_entries(prefix, t[:n]) if lst.__class__ is str else lst)

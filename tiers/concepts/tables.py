@@ -1,4 +1,4 @@
-"""The concept lexicon: its tables built from ``tiers/data/concepts.toml``, and the shipped JSON copy of them."""
+"""The concept lexicon: its tables built from ``tiers/data/concepts.toml``, and the shipped built copy of them."""
 
 from __future__ import annotations
 
@@ -55,6 +55,76 @@ def _en_inflections(word: str) -> tuple[str, ...]:
     return word + "s", stem + "ed", stem + "ing"
 
 
+class PatternTable:
+    """A pattern table: first token -> its (pattern, ids) entries (or their shipped string form, see
+    ``_encode_entries``), kept in parts by the token's first character. A part of the shipped tables stays one
+    ``marshal`` string until a token starting with its character is looked up: a line's few tokens decode a few
+    parts, not thousands of entries. ``longest`` is the length of the longest first token."""
+
+    __slots__ = ("_parts", "longest")
+
+    def __init__(self, parts: dict | None = None, longest: int = 0) -> None:
+        self._parts: dict[str, dict | bytes] = parts if parts is not None else {}
+        self.longest = longest
+
+    def _part(self, first: str) -> dict | None:
+        part = self._parts.get(first[:1])
+        if part.__class__ is bytes:
+            import marshal
+
+            part = self._parts[first[:1]] = marshal.loads(part)
+        return part
+
+    def get(self, key: str, default=None):
+        part = self._part(key)
+        return default if part is None else part.get(key, default)
+
+    def __setitem__(self, key: str, value) -> None:
+        part = self._part(key)
+        if part is None:
+            part = self._parts[key[:1]] = {}
+        part[key] = value
+        self.longest = max(self.longest, len(key))
+
+    def setdefault(self, key: str, default):
+        got = self.get(key)
+        if got is None:
+            self[key] = got = default
+        return got
+
+    def items(self):
+        for first in list(self._parts):
+            yield from self._part(first).items()
+
+    def __iter__(self):
+        return (key for key, _ in self.items())
+
+    def values(self):
+        return (value for _, value in self.items())
+
+    def __contains__(self, key: str) -> bool:
+        return self.get(key) is not None
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.items())
+
+    def state(self) -> dict:
+        """The shipped form: each part's entries in their string form, as one marshal string."""
+        import marshal
+
+        parts = {first: marshal.dumps({k: v if v.__class__ is str else _encode_entries(v)
+                                       for k, v in self._part(first).items()}, _MARSHAL_VERSION)
+                 for first in sorted(self._parts)}
+        return {"longest": self.longest, "parts": parts}
+
+    @classmethod
+    def from_state(cls, state) -> PatternTable | None:
+        if not isinstance(state, dict) or not isinstance(state.get("parts"), dict) \
+                or not isinstance(state.get("longest"), int):
+            return None
+        return cls(dict(state["parts"]), state["longest"])
+
+
 class Lexicon:
     """The compiled concept lexicon: pattern tables for content concepts and for function-word markers."""
 
@@ -66,10 +136,10 @@ class Lexicon:
         self.broader: dict[str, tuple[str, ...]] = {}
         self.slot_of: dict[str, str] = {}
         self.antonym: dict[str, str] = {}
-        self.content: dict[str, list[tuple[tuple[tuple[str, bool], ...], tuple[str, ...]]]] = {}
-        self.content_prefix: dict[str, list] = {}
-        self.marker: dict[str, list] = {}
-        self.marker_prefix: dict[str, list] = {}
+        self.content = PatternTable()
+        self.content_prefix = PatternTable()
+        self.marker = PatternTable()
+        self.marker_prefix = PatternTable()
         for kind in ("action", "object", "qualifier", "generic"):
             for cid, pats in data.get(kind, {}).items():
                 self.kind.setdefault(cid, kind)
@@ -124,7 +194,7 @@ class Lexicon:
                 elems.append((t, star and i == len(toks) - 1))
         return tuple(elems)
 
-    def _add(self, exact: dict, prefix: dict, patterns: list[str], ids: tuple[str, ...]) -> None:
+    def _add(self, exact: PatternTable, prefix: PatternTable, patterns: list[str], ids: tuple[str, ...]) -> None:
         for text in patterns:
             pat = self._pattern(text)
             if not pat:
@@ -167,11 +237,14 @@ class Lexicon:
         return (a, -1) if a else (cid, 1)
 
 
-#: The lexicon tables built from ``concepts.toml``, shipped beside it as JSON (``json`` parses in C; ``tomllib`` and
-#: the pattern tokenizer cost a fresh process ~80 ms). Regenerate with ``python -m tiers.concepts --build`` after
-#: editing the TOML; a test checks the file against a fresh build, and a stale file is ignored at run time.
-BUILT = DATA.with_name("concepts.built.json")
-_BUILD_VERSION = 3  # 2: stems ending in a silent e also match their -ing form; 3: English inflections
+#: The lexicon tables built from ``concepts.toml``, shipped beside it in ``marshal`` format (plain dicts and strings:
+#: it loads in half the time JSON parses, and ``tomllib`` and the pattern tokenizer cost a fresh process ~80 ms).
+#: Regenerate with ``python -m tiers.concepts --build`` after editing the TOML; a test checks the file against a
+#: fresh build, and a stale or unreadable file is ignored at run time (the tables are then built from the TOML).
+BUILT = DATA.with_name("concepts.built.marshal")
+#: the marshal format written (4 reads on every Python since 3.4)
+_MARSHAL_VERSION = 4
+_BUILD_VERSION = 4  # 2: stems ending in a silent e also match their -ing form; 3: English inflections; 4: parts
 _LEXICON_FIELDS = ("kind", "weights", "broader", "slot_of", "antonym", "content", "content_prefix", "marker",
                    "marker_prefix")
 
@@ -190,8 +263,8 @@ _PATTERN_TABLES = ("content", "content_prefix", "marker", "marker_prefix")
 
 
 def _encode_entries(entries: list) -> str:
-    """One pattern table's entries for a first token as a string: JSON parses one string far faster than nested
-    lists, and a process decodes only the entries of the tokens its lines hold."""
+    """One pattern table's entries for a first token as a string: one string loads far faster than nested tuples,
+    and a process decodes only the entries of the tokens its lines hold."""
     return "\x1e".join("\x1f".join(t + ("\x01" if star else "") for t, star in pat) + "\x1d" + "\x1f".join(ids)
                        for pat, ids in entries)
 
@@ -206,20 +279,19 @@ def _decode_entries(text: str) -> list:
 
 
 def _lexicon_state(lx: Lexicon) -> dict:
-    """The built tables as JSON-ready values (pattern tables in their string form)."""
+    """The built tables as plain values (pattern tables in their string form)."""
     state = {k: getattr(lx, k) for k in _LEXICON_FIELDS}
     for k in _PATTERN_TABLES:
-        state[k] = {first: _encode_entries(entries) if not isinstance(entries, str) else entries
-                    for first, entries in state[k].items()}
+        state[k] = state[k].state()
     return state
 
 
 def _load_built(data: bytes) -> Lexicon | None:
-    import json
+    import marshal
 
     try:
-        built = json.loads(BUILT.read_bytes())
-    except (OSError, ValueError):
+        built = marshal.loads(BUILT.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
         return None
     if not isinstance(built, dict) or built.get("digest") != _data_digest(data):
         return None  # absent or stale: built from the TOML
@@ -228,23 +300,27 @@ def _load_built(data: bytes) -> Lexicon | None:
         return None
     lx = Lexicon.__new__(Lexicon)
     for k in _LEXICON_FIELDS:
-        setattr(lx, k, tables[k])  # pattern tables keep their string form until a token needs them
+        table = tables[k]
+        if k in _PATTERN_TABLES:  # their parts keep their shipped form until a token needs them
+            table = PatternTable.from_state(table)
+            if table is None:
+                return None
+        setattr(lx, k, table)
     lx._wcache = {}
     lx._xcache = {}
     return lx
 
 
 def write_built(path: Path | None = None) -> Path:
-    """Build the lexicon from the TOML and write the shipped JSON tables (a development step)."""
-    import json
+    """Build the lexicon from the TOML and write the shipped tables (a development step)."""
+    import marshal
 
     data = DATA.read_bytes()
     import tomllib
 
     lx = Lexicon(tomllib.loads(data.decode("utf-8")))
     out = path or BUILT
-    out.write_text(json.dumps({"digest": _data_digest(data), "tables": _lexicon_state(lx)}, ensure_ascii=False,
-                              separators=(",", ":")) + "\n", encoding="utf-8")
+    out.write_bytes(marshal.dumps({"digest": _data_digest(data), "tables": _lexicon_state(lx)}, _MARSHAL_VERSION))
     return out
 
 
