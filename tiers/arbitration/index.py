@@ -16,6 +16,7 @@ from ..model import Tier
 from ..record import dataclass, field
 from . import cache
 from .records import Constraint
+from .structure import typed_slots
 
 #: Minimum weighted share of a constraint's concepts a candidate must touch to be "about" it.
 RELATED_MIN = 0.4
@@ -466,19 +467,21 @@ class ConstraintIndex:
     def candidates(self, a: Analysis, limit: int = MAX_CANDIDATES) -> list[Constraint]:
         """Constraints sharing concepts with ``a``, best first (rare shared concepts weigh more), ties by file then
         line. Skipped: those scoring under RELATIVE_FLOOR of the best, and those whose shared concepts cannot reach
-        the relatedness a check needs (unless a DECISION, or sharing a value slot, or ``a`` is "indifferent").
-        The result depends only on ``a``'s index keys, value slots and ``indiff``, so it is remembered by them."""
+        the relatedness a check needs (unless a DECISION, or sharing a value slot or the slot of a typed value
+        ``structure.typed_slots`` finds, or ``a`` is "indifferent"). The result depends only on ``a``'s index keys,
+        value slots, typed slots and ``indiff``, so it is remembered by them."""
         keys = a.index_keys
         value_slots = frozenset([s if not s.startswith("NUM:") else "NUM" for s, _, _ in a.values])
-        sig = (keys, value_slots, a.indiff, limit)
+        typed = typed_slots(a.text, value_slots)
+        sig = (keys, value_slots, typed, a.indiff, limit)
         hit = self._memo.get(sig)
         if hit is None:
             if len(self._memo) >= _MEMO_MAX:
                 self._memo.clear()
-            hit = self._memo[sig] = self._select(keys, value_slots, a.indiff, limit)
+            hit = self._memo[sig] = self._select(keys, value_slots, typed, a.indiff, limit)
         return list(hit)
 
-    def _select(self, keys: frozenset[str], value_slots: frozenset[str], indiff: bool,
+    def _select(self, keys: frozenset[str], value_slots: frozenset[str], typed: frozenset[str], indiff: bool,
                 limit: int) -> list[Constraint]:
         lx = lexicon()
         kw = {k: lx.weight(k) for k in keys}
@@ -516,7 +519,8 @@ class ConstraintIndex:
                 cons = f.constraints[i]
                 fk = f.keys[i]
                 if not indiff and cons.tier is not Tier.DECISION and not (fk & value_slots):
-                    if math.fsum(kw[x] for x in fk & keys) / f.minw[i] < bound:
+                    if math.fsum(kw[x] for x in fk & keys) / f.minw[i] < bound and (
+                            not typed or typed.isdisjoint(typed_slots(cons.analysis.text, fk))):
                         continue  # an upper bound of the relatedness this candidate could reach
                 if floor is None:
                     floor = sc * RELATIVE_FLOOR

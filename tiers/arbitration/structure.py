@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 
 from ..record import dataclass
 
@@ -543,6 +544,25 @@ def shape(text: str) -> Shape:
                  lead, sequence,
                  first, keyed, bool(_REPORT.search(body)), _formats(body), _ranges(body) if digits else (),
                  _ordered(body), _designators(body))
+
+
+#: Slots that place a thing on the clock: a part of the day and a clock time answer one question ("when in the
+#: day"), so for retrieval they are one slot (the comparison reads the part of the day as its hours).
+CLOCK_SLOTS = frozenset({"TIME", "DAYPART"})
+
+
+def typed_slots(text: str, value_slots: Iterable[str] = ()) -> frozenset[str]:
+    """The slots of the typed values of a line, for retrieval: two lines holding a value of one slot may give it
+    different values, however few words they share. From the shape: "REGION" for a cloud region, "DESIGNATOR:<noun
+    stem>" for a designator ("gate B" -> "DESIGNATOR:gate"; a masked number -> "DESIGNATOR:#"); from the
+    concept values (``value_slots``): "CLOCK" for a clock time or a part of the day."""
+    sh = shape(text)
+    out = {"DESIGNATOR:" + noun for noun, _ in sh.designators}
+    if sh.regions:
+        out.add("REGION")
+    if not CLOCK_SLOTS.isdisjoint(value_slots):
+        out.add("CLOCK")
+    return frozenset(out)
 
 
 #: a noun and a capital letter (and at most two digits) naming which one: "gate B", "Terminal C2", «выход Б»,
