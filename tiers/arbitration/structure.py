@@ -869,12 +869,34 @@ _VERSION_CUE = re.compile(r"\b(?:v(?:ersion)?s?|release|lts|major|minor|верс
                           re.I)
 
 
+#: a number written right after a name (a word holding a capital letter: "iOS 17", "Xcode 15.2", «Terraform 1.6»):
+#: the name's version
+_NAMED_NUMBER = re.compile(r"(?<![\w.+-])((?=[\w.+-]*[A-ZА-ЯЁ])[^\W\d_][\w.+-]*)\s+v?(\d+(?:\.\d+)*)(?!\w|\.\d)")
+
+
+def _named_versions(text: str, value: float) -> set[str]:
+    """The names (casefolded) a number of this value is written right after."""
+    out = set()
+    for m in _NAMED_NUMBER.finditer(text):
+        try:
+            if float(m.group(2)) == value:
+                out.add(m.group(1).casefold())
+        except ValueError:  # "1.2.3": a patch release, its value is the constraint's business
+            if m.group(2).split(".")[0] == str(int(value)):
+                out.add(m.group(1).casefold())
+    return out
+
+
 def refines(c_value: float, k_value: float, c_text: str, k_text: str) -> bool:
     """The candidate's version is a release of the constraint's: the constraint names a whole major version
-    ("Node 18") and the candidate a minor or patch of it ("18.19"); "3.12" is not a release of "3.11"."""
+    ("Node 18") and the candidate a minor or patch of it ("18.19"); "3.12" is not a release of "3.11". A version
+    is told by a version word or a runtime name in either line, or by one name written right before both numbers
+    ("iOS 17" and "iOS 17.4")."""
     if k_value != int(k_value) or c_value == int(c_value) or int(c_value) != k_value:
         return False
-    return _VERSION_CUE.search(c_text) is not None or _VERSION_CUE.search(k_text) is not None
+    if _VERSION_CUE.search(c_text) is not None or _VERSION_CUE.search(k_text) is not None:
+        return True
+    return not _named_versions(c_text, c_value).isdisjoint(_named_versions(k_text, k_value))
 
 
 def _comparable(cn: Number, kn: Number, c_stems: frozenset[str]) -> bool:
