@@ -71,7 +71,7 @@ class FileIndex:
             hit = _akeys_get(akeys, c.content) if akeys is not None else None
             if hit is None:
                 a = c.analysis
-                k = a.index_keys
+                k = a.index_keys | typed_slots(a.text, [s for s, _, _ in a.values])
                 totals = [cl.content_total for cl in a.clauses if not cl.exception and cl.content_total > 0]
                 mw = min(totals) if totals else 1.0
                 if akeys is not None:
@@ -470,18 +470,19 @@ class ConstraintIndex:
         the relatedness a check needs (unless a DECISION, or sharing a value slot or the slot of a typed value
         ``structure.typed_slots`` finds, or ``a`` is "indifferent"). The result depends only on ``a``'s index keys,
         value slots, typed slots and ``indiff``, so it is remembered by them."""
-        keys = a.index_keys
         value_slots = frozenset([s if not s.startswith("NUM:") else "NUM" for s, _, _ in a.values])
         typed = typed_slots(a.text, value_slots)
-        sig = (keys, value_slots, typed, a.indiff, limit)
+        keys = a.index_keys | typed
+        value_slots |= typed
+        sig = (keys, value_slots, a.indiff, limit)
         hit = self._memo.get(sig)
         if hit is None:
             if len(self._memo) >= _MEMO_MAX:
                 self._memo.clear()
-            hit = self._memo[sig] = self._select(keys, value_slots, typed, a.indiff, limit)
+            hit = self._memo[sig] = self._select(keys, value_slots, a.indiff, limit)
         return list(hit)
 
-    def _select(self, keys: frozenset[str], value_slots: frozenset[str], typed: frozenset[str], indiff: bool,
+    def _select(self, keys: frozenset[str], value_slots: frozenset[str], indiff: bool,
                 limit: int) -> list[Constraint]:
         lx = lexicon()
         kw = {k: lx.weight(k) for k in keys}
@@ -519,8 +520,7 @@ class ConstraintIndex:
                 cons = f.constraints[i]
                 fk = f.keys[i]
                 if not indiff and cons.tier is not Tier.DECISION and not (fk & value_slots):
-                    if math.fsum(kw[x] for x in fk & keys) / f.minw[i] < bound and (
-                            not typed or typed.isdisjoint(typed_slots(cons.analysis.text, fk))):
+                    if math.fsum(kw[x] for x in fk & keys) / f.minw[i] < bound:
                         continue  # an upper bound of the relatedness this candidate could reach
                 if floor is None:
                     floor = sc * RELATIVE_FLOOR

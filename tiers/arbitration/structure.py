@@ -556,10 +556,12 @@ def typed_slots(text: str, value_slots: Iterable[str] = ()) -> frozenset[str]:
     different values, however few words they share. From the shape: "REGION" for a cloud region, "DESIGNATOR:<noun
     stem>" for a designator ("gate B" -> "DESIGNATOR:gate"; a masked number -> "DESIGNATOR:#"); from the
     concept values (``value_slots``): "CLOCK" for a clock time or a part of the day."""
-    sh = shape(text)
-    out = {"DESIGNATOR:" + noun for noun, _ in sh.designators}
-    if sh.regions:
-        out.add("REGION")
+    out = set()
+    if _DIGIT.search(text) or _LETTER_ID.search(text):  # a line with neither holds no region or designator
+        sh = shape(text)
+        out.update("DESIGNATOR:" + noun for noun, _ in sh.designators)
+        if sh.regions:
+            out.add("REGION")
     if not CLOCK_SLOTS.isdisjoint(value_slots):
         out.add("CLOCK")
     return frozenset(out)
