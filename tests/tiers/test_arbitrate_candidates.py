@@ -67,3 +67,12 @@ def test_a_constraint_sharing_a_typed_slot_is_offered_however_few_words_it_share
     index = ConstraintIndex.from_lines(["- User said: always board at gate B for the shuttle, and bring the pass."])
     assert [c.analysis.text for c in index.candidates(analyze("- Use gate D tomorrow."))]
     assert not index.candidates(analyze("- Use lot D tomorrow."))
+
+
+def test_a_rule_sharing_only_a_region_with_the_line_is_reached_through_it():
+    from tiers.arbitrate import ConstraintIndex
+    from tiers.concepts import analyze
+
+    index = ConstraintIndex.from_lines(["- User said: backups go to the `eu-west-1` bucket, nowhere else."])
+    assert index.candidates(analyze("- restic repository: s3:eu-central-1/backups-nightly."))
+    assert not index.candidates(analyze("- restic repository lives on the NAS."))
