@@ -47,3 +47,32 @@ def test_the_limit_is_kept_and_a_smaller_one_is_a_prefix():
 
 def test_a_line_sharing_no_concept_meets_no_constraint():
     assert ConstraintIndex.from_lines(_rules(50)).candidates(analyze("- The cat sleeps on the sofa.")) == []
+
+
+def test_typed_slots_are_read_off_the_shape_and_the_clock_values():
+    from tiers.arbitration.structure import typed_slots
+
+    assert typed_slots("- Board at gate D.") == {"DESIGNATOR:gate"}
+    assert typed_slots("- Buckets go to us-east-2.") == {"REGION"}
+    assert typed_slots("- Calls in the evening.", ["DAYPART"]) == {"CLOCK"}
+    assert typed_slots("- No calls after 18:00.", ["TIME"]) == {"CLOCK"}
+    assert typed_slots("- Calls on Friday.", ["DAY"]) == frozenset()
+    assert typed_slots("") == frozenset()
+
+
+def test_a_constraint_sharing_a_typed_slot_is_offered_however_few_words_it_shares():
+    from tiers.arbitrate import ConstraintIndex
+    from tiers.concepts import analyze
+
+    index = ConstraintIndex.from_lines(["- User said: always board at gate B for the shuttle, and bring the pass."])
+    assert [c.analysis.text for c in index.candidates(analyze("- Use gate D tomorrow."))]
+    assert not index.candidates(analyze("- Use lot D tomorrow."))
+
+
+def test_a_rule_sharing_only_a_region_with_the_line_is_reached_through_it():
+    from tiers.arbitrate import ConstraintIndex
+    from tiers.concepts import analyze
+
+    index = ConstraintIndex.from_lines(["- User said: backups go to the `eu-west-1` bucket, nowhere else."])
+    assert index.candidates(analyze("- restic repository: s3:eu-central-1/backups-nightly."))
+    assert not index.candidates(analyze("- restic repository lives on the NAS."))

@@ -16,6 +16,7 @@ from ..model import Tier
 from ..record import dataclass, field
 from . import cache
 from .records import Constraint
+from .structure import typed_slots
 
 #: Minimum weighted share of a constraint's concepts a candidate must touch to be "about" it.
 RELATED_MIN = 0.4
@@ -70,7 +71,7 @@ class FileIndex:
             hit = _akeys_get(akeys, c.content) if akeys is not None else None
             if hit is None:
                 a = c.analysis
-                k = a.index_keys
+                k = a.index_keys | typed_slots(a.text, [s for s, _, _ in a.values])
                 totals = [cl.content_total for cl in a.clauses if not cl.exception and cl.content_total > 0]
                 mw = min(totals) if totals else 1.0
                 if akeys is not None:
@@ -466,10 +467,13 @@ class ConstraintIndex:
     def candidates(self, a: Analysis, limit: int = MAX_CANDIDATES) -> list[Constraint]:
         """Constraints sharing concepts with ``a``, best first (rare shared concepts weigh more), ties by file then
         line. Skipped: those scoring under RELATIVE_FLOOR of the best, and those whose shared concepts cannot reach
-        the relatedness a check needs (unless a DECISION, or sharing a value slot, or ``a`` is "indifferent").
-        The result depends only on ``a``'s index keys, value slots and ``indiff``, so it is remembered by them."""
-        keys = a.index_keys
+        the relatedness a check needs (unless a DECISION, or sharing a value slot or the slot of a typed value
+        ``structure.typed_slots`` finds, or ``a`` is "indifferent"). The result depends only on ``a``'s index keys,
+        value slots, typed slots and ``indiff``, so it is remembered by them."""
         value_slots = frozenset([s if not s.startswith("NUM:") else "NUM" for s, _, _ in a.values])
+        typed = typed_slots(a.text, value_slots)
+        keys = a.index_keys | typed
+        value_slots |= typed
         sig = (keys, value_slots, a.indiff, limit)
         hit = self._memo.get(sig)
         if hit is None:

@@ -24,7 +24,7 @@ _WEAKENED = LazyRe(
     r"(?:when|whenever|where|if)\s+(?:it'?s\s+|it\s+is\s+)?(?:convenient|possible|practical|feasible|we\s+can|"
     r"there'?s\s+time|time\s+(?:allows|permits))|as\s+(?:needed|time\s+allows)|best[- ]effort|"
     r"when\s+(?:we|you|I)\s+(?:remember|feel\s+like\s+it|get\s+(?:a|the)\s+chance)|in\s+most\s+cases|more\s+often\s+than\s+not|"
-    r"nice[- ]to[- ]have|if\s+need\s+be|as\s+(?:appropriate|necessary)|if\s+it\s+makes\s+sense|"
+    r"nice[- ]to[- ]have|if\s+need\s+be|as\s+(?:appropriate|necessary)|(?:if|when|whenever|where)\s+it\s+makes\s+sense|"
     r"(?:when|if|where)\s+(?:it'?s\s+|(?:the|it|this|that)\s+)?(?:[a-z]+\s+)?(?:is\s+|are\s+|seems\s+|looks\s+|'s\s+)?"
     r"(?:relevant|important|needed|necessary|appropriate|useful|warranted|justified|worth\s+it))\b|"
     r"(?<![\w-])(?:обычно|как\s+правило|в\s+основном|чаще\s+всего|иногда|изредка|редко|время\s+от\s+времени|"

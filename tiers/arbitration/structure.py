@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 
 from ..record import dataclass
 
@@ -545,6 +546,27 @@ def shape(text: str) -> Shape:
                  _ordered(body), _designators(body))
 
 
+#: Slots that place a thing on the clock: a part of the day and a clock time answer one question ("when in the
+#: day"), so for retrieval they are one slot (the comparison reads the part of the day as its hours).
+CLOCK_SLOTS = frozenset({"TIME", "DAYPART"})
+
+
+def typed_slots(text: str, value_slots: Iterable[str] = ()) -> frozenset[str]:
+    """The slots of the typed values of a line, for retrieval: two lines holding a value of one slot may give it
+    different values, however few words they share. From the shape: "REGION" for a cloud region, "DESIGNATOR:<noun
+    stem>" for a designator ("gate B" -> "DESIGNATOR:gate"; a masked number -> "DESIGNATOR:#"); from the
+    concept values (``value_slots``): "CLOCK" for a clock time or a part of the day."""
+    out = set()
+    if _DIGIT.search(text) or _LETTER_ID.search(text):  # a line with neither holds no region or designator
+        sh = shape(text)
+        out.update("DESIGNATOR:" + noun for noun, _ in sh.designators)
+        if sh.regions:
+            out.add("REGION")
+    if not CLOCK_SLOTS.isdisjoint(value_slots):
+        out.add("CLOCK")
+    return frozenset(out)
+
+
 #: a noun and a capital letter (and at most two digits) naming which one: "gate B", "Terminal C2", «выход Б»,
 #: «подъезд В»; not the article "A" or the pronoun "I" after a capitalised word
 _LETTER_ID = re.compile(r"(?<![\w-])([^\W\d_]{3,})\s+([A-ZА-ЯЁ]\d{0,2})(?![\w'’-])")
@@ -849,12 +871,34 @@ _VERSION_CUE = re.compile(r"\b(?:v(?:ersion)?s?|release|lts|major|minor|верс
                           re.I)
 
 
+#: a number written right after a name (a word holding a capital letter: "iOS 17", "Xcode 15.2", «Terraform 1.6»):
+#: the name's version
+_NAMED_NUMBER = re.compile(r"(?<![\w.+-])((?=[\w.+-]*[A-ZА-ЯЁ])[^\W\d_][\w.+-]*)\s+v?(\d+(?:\.\d+)*)(?!\w|\.\d)")
+
+
+def _named_versions(text: str, value: float) -> set[str]:
+    """The names (casefolded) a number of this value is written right after."""
+    out = set()
+    for m in _NAMED_NUMBER.finditer(text):
+        try:
+            if float(m.group(2)) == value:
+                out.add(m.group(1).casefold())
+        except ValueError:  # "1.2.3": a patch release, its value is the constraint's business
+            if m.group(2).split(".")[0] == str(int(value)):
+                out.add(m.group(1).casefold())
+    return out
+
+
 def refines(c_value: float, k_value: float, c_text: str, k_text: str) -> bool:
     """The candidate's version is a release of the constraint's: the constraint names a whole major version
-    ("Node 18") and the candidate a minor or patch of it ("18.19"); "3.12" is not a release of "3.11"."""
+    ("Node 18") and the candidate a minor or patch of it ("18.19"); "3.12" is not a release of "3.11". A version
+    is told by a version word or a runtime name in either line, or by one name written right before both numbers
+    ("iOS 17" and "iOS 17.4")."""
     if k_value != int(k_value) or c_value == int(c_value) or int(c_value) != k_value:
         return False
-    return _VERSION_CUE.search(c_text) is not None or _VERSION_CUE.search(k_text) is not None
+    if _VERSION_CUE.search(c_text) is not None or _VERSION_CUE.search(k_text) is not None:
+        return True
+    return not _named_versions(c_text, c_value).isdisjoint(_named_versions(k_text, k_value))
 
 
 def _comparable(cn: Number, kn: Number, c_stems: frozenset[str]) -> bool:
