@@ -19,7 +19,8 @@ def _lint_fix(ws: Path, *extra: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
-def test_a_hard_linked_memory_file_is_left_with_a_one_line_reason(tmp_path: Path) -> None:
+def _hard_linked(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """An installed workspace whose MEMORY.md (with a fixable finding) has a second name outside it."""
     (tmp_path / "ws").mkdir()
     ws = install(tmp_path / "ws")
     path = ws / "MEMORY.md"
@@ -27,6 +28,11 @@ def test_a_hard_linked_memory_file_is_left_with_a_one_line_reason(tmp_path: Path
     os.utime(path, (1_700_000_000, 1_700_000_000))
     other = tmp_path / "shared-memory.md"
     os.link(path, other)
+    return ws, path, other
+
+
+def test_a_hard_linked_memory_file_is_left_with_a_one_line_reason(tmp_path: Path) -> None:
+    ws, path, other = _hard_linked(tmp_path)
     out = _lint_fix(ws)
     reasons = [line for line in out.stderr.splitlines() if "hard link" in line]
     assert out.returncode == 1, out.stderr
@@ -38,12 +44,7 @@ def test_a_hard_linked_memory_file_is_left_with_a_one_line_reason(tmp_path: Path
 def test_the_json_report_lists_the_file_it_left(tmp_path: Path) -> None:
     import json
 
-    (tmp_path / "ws").mkdir()
-    ws = install(tmp_path / "ws")
-    path = ws / "MEMORY.md"
-    path.write_text(MEMORY, encoding="utf-8")
-    os.utime(path, (1_700_000_000, 1_700_000_000))
-    os.link(path, tmp_path / "shared-memory.md")
+    ws, _, _ = _hard_linked(tmp_path)
     out = _lint_fix(ws, "--format", "json")
     report = json.loads(out.stdout)
     assert out.returncode == 1
@@ -51,13 +52,7 @@ def test_the_json_report_lists_the_file_it_left(tmp_path: Path) -> None:
 
 
 def test_once_the_second_name_is_gone_the_fix_is_made(tmp_path: Path) -> None:
-    (tmp_path / "ws").mkdir()
-    ws = install(tmp_path / "ws")
-    path = ws / "MEMORY.md"
-    path.write_text(MEMORY, encoding="utf-8")
-    os.utime(path, (1_700_000_000, 1_700_000_000))
-    other = tmp_path / "shared-memory.md"
-    os.link(path, other)
+    ws, path, other = _hard_linked(tmp_path)
     assert _lint_fix(ws).returncode == 1
     other.unlink()
     out = _lint_fix(ws)
