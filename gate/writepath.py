@@ -431,7 +431,8 @@ class Planner:
             # a rewording that keeps the rule counts only as a memory line: the same words as code, a heading or HTML
             # (an indented code block included) are the rule hidden, not kept
             binding = self._guard_binding(plan, sorted(gone), touched,
-                                          [new_lines[j].text for j in fresh if new_lines[j].is_memory])
+                                          [(new_lines[j].text, standing(new_lines, j))
+                                           for j in fresh if new_lines[j].is_memory])
         # a statement that holds a binding line was judged above (its change needs the user's words); any other
         # changed statement of several lines is arbitrated as the whole it reads as
         self._check_wholes(plan, [(new_lines[g[-1]], text) for g, text in wholes
@@ -442,18 +443,22 @@ class Planner:
             return
         plan.stamped = _render(new_doc, changes) if changes else None
 
-    def _guard_binding(self, plan: FilePlan, gone: list[int], touched: set[int], fresh_texts: list[str]) -> set[int]:
+    def _guard_binding(self, plan: FilePlan, gone: list[int], touched: set[int],
+                       fresh_texts: list[tuple[str, tuple]]) -> set[int]:
         """Removing, rewriting, extending or hiding (in code, HTML, a heading) an active DIRECTIVE or DECISION needs
         the user's words of this turn: a prompt that asks to drop or change it ("forget the Friday rule") and names
         it, or a new line of this call verified against the prompt that takes its place. Else the write is refused
         (``binding-line-removed``). ``gone``: old lines no longer there (or hidden); ``touched``: old lines kept
-        whose statement changed (words added to their list item, a continuation cut off). Returns the old lines
-        found binding among them."""
+        whose statement changed (words added to their list item, a continuation cut off); ``fresh_texts``: the new
+        memory lines of this call with their :func:`standing`. A gone line written again in the same words keeps
+        its place only with the same standing: nested under another item or quoted, the same words say something
+        else (\"- Wrong:\" over a rule retracts it). Returns the old lines found binding among them."""
         from tiers import markdown
         from tiers.stamps import canonical_content
 
         old_doc = markdown.parse_document(plan.old or b"")
-        reworded = {canonical_content(t) for t in fresh_texts}
+        reworded = {(canonical_content(t), where) for t, where in fresh_texts}
+        rewritten = {canonical_content(t) for t, _where in fresh_texts}
         gone_set = set(gone)
         # the statement of a line that is gone changed: its other lines (the first half of a two-line rule) too
         mates = {i for g in _statement_groups(old_doc.lines, gone_set) if gone_set.intersection(g) for i in g}
@@ -466,15 +471,20 @@ class Planner:
             if tier is None:
                 continue
             binding.add(i)
-            if i in gone_set and canonical_content(line.text) in reworded:
-                continue  # only its formatting changed (a ticked box, spacing)
+            moved = False
+            if i in gone_set and canonical_content(line.text) in rewritten:
+                if (canonical_content(line.text), standing(old_doc.lines, i)) in reworded:
+                    continue  # only its formatting changed (a ticked box, spacing)
+                moved = True  # the same words, quoted or nested under another item: what they mean changed
             if _authorizes(self._prompt(), line.content) or any(
                     n.verified and not n.structural and _shares_words(n.content, line.content)
                     for n in plan.new_lines):
                 continue
+            how = ("changing the standing of (quoting, or nesting under another item)" if moved
+                   else "removing, rewriting, extending or hiding")
             plan.refuse(_err(
                 "binding-line-removed", plan.rel,
-                f"{plan.rel}:{line.number}: removing, rewriting, extending or hiding the user's {tier.lower()} "
+                f"{plan.rel}:{line.number}: {how} the user's {tier.lower()} "
                 f"{_clip(line.content.strip(), 120)!r} needs the user's own words this turn "
                 f"(e.g. \"forget the … rule\"); refused",
                 line=line.number, text=_clip(line.content.strip()), tier=tier,
@@ -686,6 +696,49 @@ class Planner:
 
 #: Words a user says to drop or change a rule ("forget", "no longer", «забудь», «больше не»), as word prefixes.
 _CHANGE_WORDS = None
+
+
+#: a line's blockquote marks, its indentation after them, and a list marker after that
+_STANDING = None
+#: how far back :func:`standing` looks for the item a line is nested under
+_STANDING_REACH = 200
+
+
+def standing(lines, j: int) -> tuple[int, str | None]:
+    """Where line ``j`` stands in its document, apart from its words: how deep it is quoted, and the words of the
+    list item it is nested under (None at the top level). Two lines of the same words and the same standing say the
+    same thing; quoted, or nested under "- Wrong:", they do not. The parent is the nearest line above (within
+    ``_STANDING_REACH`` lines, at the same quote depth) that opens a list item less indented than this line; a line
+    at column 0, a heading or other structure above ends the search. Whitespace and reflow keep the standing."""
+    global _STANDING
+    if _STANDING is None:
+        import re
+
+        _STANDING = re.compile(r"((?:[ \t]*>)*)([ \t]*)((?:[-*+]|\d{1,9}[.)])(?:[ \t]|$))?")
+    from tiers.stamps import canonical_content
+
+    def shape(text: str) -> tuple[int, int, bool]:
+        m = _STANDING.match(text)
+        return m.group(1).count(">"), len(m.group(2).expandtabs(4)), bool(m.group(3))
+
+    depth, indent, _item = shape(lines[j].text)
+    parent = None
+    if indent:
+        for k in range(j - 1, max(-1, j - 1 - _STANDING_REACH), -1):
+            text = lines[k].text
+            if not text.strip(" \t>"):
+                continue
+            if lines[k].kind != "memory":
+                break
+            d, ind, item = shape(text)
+            if d != depth:
+                break
+            if item and ind < indent:
+                parent = canonical_content(text)
+                break
+            if ind == 0:
+                break
+    return depth, parent
 
 
 def _authorizes(prompt: str | None, content: str) -> bool:
