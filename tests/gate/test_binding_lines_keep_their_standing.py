@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from gate_helpers import TERRAFORM_FLIP, TERRAFORM_RULE, installed_with_memory
-from hostsim import claude_edit
+from hostsim import claude_edit, prompt
 
 DIRECTIVE = TERRAFORM_RULE
 BODY = DIRECTIVE[2:]
@@ -59,4 +59,35 @@ def test_whitespace_and_emphasis_that_keep_its_standing_stay_allowed(ws: Path, n
 
 def test_a_rule_kept_as_a_top_level_item_beside_a_new_one_is_not_restanded(ws: Path) -> None:
     ans = claude_edit(ws, "MEMORY.md", DIRECTIVE, f"- Note: terraform plans live in ops/.\n{DIRECTIVE}")
+    assert not ans.blocked, ans.reason
+
+
+@pytest.fixture
+def nested_ws(tmp_path: Path) -> Path:
+    return installed_with_memory(tmp_path, f"# Memory\n\n- Rules:\n  {DIRECTIVE}\n  - Deploys go through CI.\n\n## Notes\n")
+
+
+@pytest.mark.parametrize("old,new", [
+    ("- Rules:\n", "- Wrong, ignore these:\n"),
+    ("- Rules:\n", "- Rules:\n- Wrong:\n"),
+    ("- Rules:\n", ""),
+], ids=["parent-reworded", "new-parent-put-over-it", "parent-removed"])
+def test_a_kept_rule_whose_parent_item_changes_is_restanded(nested_ws: Path, old: str, new: str) -> None:
+    ans = claude_edit(nested_ws, "MEMORY.md", old, new)
+    assert ans.blocked
+    assert "binding-line-removed" in ans.reason and "standing" in ans.reason
+
+
+def test_a_change_elsewhere_in_a_nested_list_leaves_its_rule_alone(nested_ws: Path) -> None:
+    ans = claude_edit(nested_ws, "MEMORY.md", "  - Deploys go through CI.\n",
+                      "  - Deploys go through CI.\n  - Staging runs on Redis.\n")
+    assert not ans.blocked, ans.reason
+    ans = claude_edit(nested_ws, "MEMORY.md", "## Notes\n", "## Notes\n\n- Builds take ten minutes.\n")
+    assert not ans.blocked, ans.reason
+
+
+def test_the_users_words_this_turn_let_a_rule_be_restanded(tmp_path: Path) -> None:
+    ws = installed_with_memory(tmp_path, f"# Memory\n\n## Rules\n\n{DIRECTIVE}\n\n## Notes\n")
+    prompt(ws, "the terraform destroy rule is outdated, move it under a 'Wrong' item")
+    ans = claude_edit(ws, "MEMORY.md", DIRECTIVE, f"- Wrong:\n  {DIRECTIVE}")
     assert not ans.blocked, ans.reason
