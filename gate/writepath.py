@@ -719,9 +719,9 @@ _CHANGE_WORDS = None
 _STANDING = None
 
 
-def standings(lines, wanted) -> dict[int, tuple[int, str | None]]:
+def standings(lines, wanted) -> dict[int, tuple[int, tuple[str, ...]]]:
     """Where each line of ``wanted`` (indexes) stands in its document, apart from its words: how deep it is quoted,
-    and the words of the list item it is nested under (None at the top level). Two lines of the same words and the
+    and the words of the list items it is nested under, outermost first (none at the top level). Two lines of the same words and the
     same standing say the same thing; quoted, or nested under "- Wrong:", they do not. The parent is the nearest
     item above, at the same quote depth and less indented, with no structure and no line at column 0 that is not an
     item between them. One pass from the top (linear in the file); whitespace and reflow keep the standing."""
@@ -733,7 +733,7 @@ def standings(lines, wanted) -> dict[int, tuple[int, str | None]]:
     from tiers.stamps import canonical_content
 
     wanted = set(wanted)
-    out: dict[int, tuple[int, str | None]] = {}
+    out: dict[int, tuple[int, tuple[str, ...]]] = {}
     last = max(wanted, default=-1)
     stack: list[tuple[int, int]] = []  # (indent, line index) of the open items
     quote = 0
@@ -750,7 +750,7 @@ def standings(lines, wanted) -> dict[int, tuple[int, str | None]]:
         while stack and stack[-1][0] >= indent:
             stack.pop()
         if k in wanted:
-            out[k] = (depth, canonical_content(lines[stack[-1][1]].text) if stack and indent else None)
+            out[k] = (depth, tuple(canonical_content(lines[i].text) for _ind, i in stack) if indent else ())
         if item and line.kind == "memory":
             stack.append((indent, k))
     return out

@@ -91,3 +91,9 @@ def test_the_users_words_this_turn_let_a_rule_be_restanded(tmp_path: Path) -> No
     prompt(ws, "the terraform destroy rule is outdated, move it under a 'Wrong' item")
     ans = claude_edit(ws, "MEMORY.md", DIRECTIVE, f"- Wrong:\n  {DIRECTIVE}")
     assert not ans.blocked, ans.reason
+
+
+def test_a_grandparent_item_reworded_restands_the_rule_below_it(tmp_path: Path) -> None:
+    ws = installed_with_memory(tmp_path, f"# Memory\n\n- Rules:\n  - Infra:\n    {DIRECTIVE}\n\n## Notes\n")
+    ans = claude_edit(ws, "MEMORY.md", "- Rules:\n", "- Wrong, all of these:\n")
+    assert ans.blocked and "binding-line-removed" in ans.reason
