@@ -424,14 +424,28 @@ class Planner:
             self._check(plan, candidates, changes, stamps)
         structure = any(not new_lines[j].is_memory and new_lines[j].text.strip() for j in fresh)
         binding: set[int] = set()
-        if self.stage == "pre" and (plan.removed or structure or touched):
+        # kept lines that are nested or quoted, up to the next line at column 0 after a change: a parent item
+        # above them changed, or one was put over them
+        nested: list[int] = []
+        covered = 0
+        for p in sorted(points) if self.stage == "pre" else ():
+            k = max(p, covered)
+            while k < len(new_lines) and (k == p or new_lines[k].text[:1] in " \t>" or not new_lines[k].text):
+                if k in keep and new_lines[k].is_memory and new_lines[k].text[:1] in " \t>":
+                    nested.append(k)
+                k += 1
+            covered = max(covered, k)
+        if self.stage == "pre" and (plan.removed or structure or touched or nested):
+            where_new = standings(new_lines, [*nested, *(j for j in fresh if new_lines[j].is_memory)])
+            kept_where = {keep[j]: where_new[j] for j in nested}
             gone = set(range(len(old_texts))) - set(keep.values())
             # a kept line that is no longer a memory line (fenced, commented out, made a heading) is hidden
             gone |= {i for j, i in keep.items() if new_lines[j].kind != "memory" and new_lines[j].text.strip()}
             # a rewording that keeps the rule counts only as a memory line: the same words as code, a heading or HTML
             # (an indented code block included) are the rule hidden, not kept
             binding = self._guard_binding(plan, sorted(gone), touched,
-                                          [new_lines[j].text for j in fresh if new_lines[j].is_memory])
+                                          [(new_lines[j].text, where_new[j])
+                                           for j in fresh if new_lines[j].is_memory], kept_where)
         # a statement that holds a binding line was judged above (its change needs the user's words); any other
         # changed statement of several lines is arbitrated as the whole it reads as
         self._check_wholes(plan, [(new_lines[g[-1]], text) for g, text in wholes
@@ -442,23 +456,31 @@ class Planner:
             return
         plan.stamped = _render(new_doc, changes) if changes else None
 
-    def _guard_binding(self, plan: FilePlan, gone: list[int], touched: set[int], fresh_texts: list[str]) -> set[int]:
+    def _guard_binding(self, plan: FilePlan, gone: list[int], touched: set[int],
+                       fresh_texts: list[tuple[str, tuple]], kept_where: dict[int, tuple]) -> set[int]:
         """Removing, rewriting, extending or hiding (in code, HTML, a heading) an active DIRECTIVE or DECISION needs
         the user's words of this turn: a prompt that asks to drop or change it ("forget the Friday rule") and names
         it, or a new line of this call verified against the prompt that takes its place. Else the write is refused
         (``binding-line-removed``). ``gone``: old lines no longer there (or hidden); ``touched``: old lines kept
-        whose statement changed (words added to their list item, a continuation cut off). Returns the old lines
-        found binding among them."""
+        whose statement changed (words added to their list item, a continuation cut off); ``fresh_texts``: the new
+        memory lines of this call with their :func:`standings`; ``kept_where``: old line -> its new standing, for
+        the kept lines near a change that are nested or quoted (a parent item reworded or put over them). A gone line written again in the same words keeps
+        its place only with the same standing: nested under another item or quoted, the same words say something
+        else (\"- Wrong:\" over a rule retracts it). Returns the old lines found binding among them."""
         from tiers import markdown
         from tiers.stamps import canonical_content
 
         old_doc = markdown.parse_document(plan.old or b"")
-        reworded = {canonical_content(t) for t in fresh_texts}
+        reworded = {(canonical_content(t), where) for t, where in fresh_texts}
+        rewritten = {canonical_content(t) for t, _where in fresh_texts}
         gone_set = set(gone)
         # the statement of a line that is gone changed: its other lines (the first half of a two-line rule) too
         mates = {i for g in _statement_groups(old_doc.lines, gone_set) if gone_set.intersection(g) for i in g}
+        old_where = standings(old_doc.lines, [*gone_set, *kept_where])
+        # a kept line whose parent item changed or that was nested under a new one: its words say something else
+        restood = {i for i, where in kept_where.items() if old_where.get(i) != where}
         binding: set[int] = set()
-        for i in sorted(gone_set | touched | mates):
+        for i in sorted(gone_set | touched | mates | restood):
             if i >= len(old_doc.lines) or not old_doc.lines[i].is_memory:
                 continue
             line = old_doc.lines[i]
@@ -466,15 +488,20 @@ class Planner:
             if tier is None:
                 continue
             binding.add(i)
-            if i in gone_set and canonical_content(line.text) in reworded:
-                continue  # only its formatting changed (a ticked box, spacing)
+            moved = i in restood
+            if i in gone_set and canonical_content(line.text) in rewritten:
+                if (canonical_content(line.text), old_where[i]) in reworded:
+                    continue  # only its formatting changed (a ticked box, spacing)
+                moved = True  # the same words, quoted or nested under another item: what they mean changed
             if _authorizes(self._prompt(), line.content) or any(
                     n.verified and not n.structural and _shares_words(n.content, line.content)
                     for n in plan.new_lines):
                 continue
+            how = ("changing the standing of (quoting, or nesting under another item)" if moved
+                   else "removing, rewriting, extending or hiding")
             plan.refuse(_err(
                 "binding-line-removed", plan.rel,
-                f"{plan.rel}:{line.number}: removing, rewriting, extending or hiding the user's {tier.lower()} "
+                f"{plan.rel}:{line.number}: {how} the user's {tier.lower()} "
                 f"{_clip(line.content.strip(), 120)!r} needs the user's own words this turn "
                 f"(e.g. \"forget the … rule\"); refused",
                 line=line.number, text=_clip(line.content.strip()), tier=tier,
@@ -686,6 +713,47 @@ class Planner:
 
 #: Words a user says to drop or change a rule ("forget", "no longer", «забудь», «больше не»), as word prefixes.
 _CHANGE_WORDS = None
+
+
+#: a line's blockquote marks, its indentation after them, and a list marker after that
+_STANDING = None
+
+
+def standings(lines, wanted) -> dict[int, tuple[int, tuple[str, ...]]]:
+    """Where each line of ``wanted`` (indexes) stands in its document, apart from its words: how deep it is quoted,
+    and the words of the list items it is nested under, outermost first (none at the top level). Two lines of the same words and the
+    same standing say the same thing; quoted, or nested under "- Wrong:", they do not. The parent is the nearest
+    item above, at the same quote depth and less indented, with no structure and no line at column 0 that is not an
+    item between them. One pass from the top (linear in the file); whitespace and reflow keep the standing."""
+    global _STANDING
+    if _STANDING is None:
+        import re
+
+        _STANDING = re.compile(r"((?:[ \t]*>)*)([ \t]*)((?:[-*+]|\d{1,9}[.)])(?:[ \t]|$))?")
+    from tiers.stamps import canonical_content
+
+    wanted = set(wanted)
+    out: dict[int, tuple[int, tuple[str, ...]]] = {}
+    last = max(wanted, default=-1)
+    stack: list[tuple[int, int]] = []  # (indent, line index) of the open items
+    quote = 0
+    for k in range(last + 1):
+        line = lines[k]
+        text = line.text
+        if not text.strip(" \t>"):
+            continue
+        m = _STANDING.match(text)
+        depth, indent, item = m.group(1).count(">"), len(m.group(2).expandtabs(4)), bool(m.group(3))
+        if line.kind != "memory" or depth != quote or (indent == 0 and not item):
+            stack.clear()
+        quote = depth
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        if k in wanted:
+            out[k] = (depth, tuple(canonical_content(lines[i].text) for _ind, i in stack) if indent else ())
+        if item and line.kind == "memory":
+            stack.append((indent, k))
+    return out
 
 
 def _authorizes(prompt: str | None, content: str) -> bool:

@@ -202,6 +202,8 @@ def collect(ws, *, dry_run: bool = False, today: _dt.date | None = None) -> GcRe
                     reasons[ln.number] = why
             items, records = removal_records(ws, rel, doc, reasons, current)
             found.extend(items)
+            if found and dry_run:
+                _left_as_it_is(ws, rel)  # what a real run would refuse, a dry run reports the same way
             if not found or dry_run:
                 return None
             # The archive is written first: a crash before the rewrite leaves the line in place and a record
@@ -214,13 +216,30 @@ def collect(ws, *, dry_run: bool = False, today: _dt.date | None = None) -> GcRe
                 continue  # no expiring or marked stamp: nothing to collect, no parse (re-read for the rewrite)
             written = rewrite_memory(ws, rel, change)
         except (WorkspaceError, OSError) as exc:  # FileChanged included: a host is writing; the lines stay
-            report.errors.append(f"{rel}: {exc}")
+            why = str(exc)
+            why = why[len(str(path)) + 2:] if why.startswith(f"{path}: ") else why  # the file is named once
+            report.errors.append(f"{rel}: {why}")
             _log().warning("gc skipped %s: %s", rel, exc)
             continue
         if found and (dry_run or written is not None):
             report.removed.extend(found)
             report.files.append(rel)
     return report
+
+
+def _left_as_it_is(ws, rel: str) -> None:
+    """A WorkspaceError when GC could not rewrite memory file ``rel`` (a second hard link: the rename would fork
+    the memory), so that ``collect(dry_run=True)`` says what a real run would say."""
+    import os
+
+    from .fsutil import _links_in
+
+    path = ws.root / rel
+    st = os.stat(path)
+    names = st.st_nlink - _links_in(memory_state_paths(ws.state_dir, rel)[1], st)
+    if names > 1:
+        raise WorkspaceError(f"{path}: a file with {names} names (hard links); a real run would leave it as it is "
+                             f"(keep one name, or make the others symbolic links)")
 
 
 def archive_records(ws) -> list[dict]:

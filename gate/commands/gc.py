@@ -1,12 +1,15 @@
 """`cuticle gc` (collect expired hypotheses and decisions and superseded lines, restore archived ones) and
 `cuticle session`.
 
-Exit codes: 0 success, 2 usage or configuration error (e.g. an unknown archive id).
+Exit codes: 0 success, 1 a memory file left uncollected (a second hard link, a host writing it: one line per file
+on stderr, ``errors`` in the JSON report; its lines stay as they were), 2 usage or configuration error (e.g. an
+unknown archive id).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from gate.commands._common import add_json, add_workspace, open_workspace, print_json
 
@@ -56,6 +59,10 @@ def _gc(args: argparse.Namespace) -> int:
         return 0
     from ._common import progress
 
+    import logging
+
+    # the files GC left are reported below, once each; its log warning would say the same on stderr again
+    logging.getLogger(gc.__name__).addHandler(logging.NullHandler())
     with progress("collecting expired and superseded lines"):
         report = gc.collect(ws, dry_run=args.dry_run)
     if args.json:
@@ -69,9 +76,9 @@ def _gc(args: argparse.Namespace) -> int:
         if not _common.QUIET:
             print(f"session {report.session}: {verb} {len(report.removed)} line(s) from {len(report.files)} file(s)"
                   + ("" if args.dry_run or not report.removed else "; `cuticle gc --restore ID` puts one back"))
-        for e in report.errors:
-            print(f"error: {e}")
-    return 0
+    for e in report.errors:  # one line each, as `lint --fix` says why it left a file; results stay on stdout
+        sys.stderr.write(f"cuticle gc: {e}; not collected\n")
+    return 1 if report.errors else 0
 
 
 def _session(args: argparse.Namespace) -> int:
