@@ -171,3 +171,28 @@ def test_the_circle_finder_sees_a_lazy_circle_and_ignores_type_checking(tmp_path
     graph = _import_graph(sorted(pkg.glob("*.py")))
     assert graph["tiers.c"] == {"tiers.b"} and graph["tiers.b"] == {"tiers.a"}
     assert _circles(graph) == [["tiers.a", "tiers.b"]]
+
+
+# -- module size ---------------------------------------------------------------------------------------------
+LONGEST = 800
+
+
+def _states_why_it_is_long(path: Path) -> bool:
+    """A module over LONGEST lines says why in its docstring: 'Over 800 lines because …' (or '… on purpose')."""
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    return f"Over {LONGEST} lines" in " ".join(doc.split())
+
+
+def test_no_module_is_over_800_lines_without_a_reason_at_its_top():
+    long = [f"{p.relative_to(ROOT)}: {n} lines" for p in _sources()
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > LONGEST and not _states_why_it_is_long(p)]
+    assert long == []
+
+
+def test_the_size_check_sees_a_long_module_without_a_reason(tmp_path: Path):
+    quiet = tmp_path / "quiet.py"
+    quiet.write_text('"""A module."""\n' + "x = 1\n" * (LONGEST + 1), encoding="utf-8")
+    said = tmp_path / "said.py"
+    said.write_text(f'"""A table.\n\nOver {LONGEST}\n    lines because it is data."""\n' + "x = 1\n" * (LONGEST + 1),
+                    encoding="utf-8")
+    assert not _states_why_it_is_long(quiet) and _states_why_it_is_long(said)

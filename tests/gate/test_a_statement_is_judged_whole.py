@@ -209,11 +209,11 @@ goes on here.
 
 
 def test_statements_are_list_items_with_their_continuations_and_sentences_of_paragraphs() -> None:
-    from gate.writepath import _statement_groups
+    from gate.statements import statement_groups
     from tiers.markdown import parse_document
 
     lines = parse_document(DOCUMENT).lines
-    texts = [[lines[j].text.strip() for j in g] for g in _statement_groups(lines)]
+    texts = [[lines[j].text.strip() for j in g] for g in statement_groups(lines)]
     assert texts == [
         ["- User said: never deploy", "on Fridays or weekends."],
         ["- Staging runs on Redis.", "lazily continued"],
@@ -228,10 +228,10 @@ def test_statements_are_list_items_with_their_continuations_and_sentences_of_par
 
 
 def test_the_statements_around_some_lines_are_those_of_the_whole_document() -> None:
-    from gate.writepath import _statement_groups
+    from gate.statements import statement_groups
     from tiers.markdown import parse_document
 
     lines = parse_document(DOCUMENT).lines
-    whole = _statement_groups(lines)
+    whole = statement_groups(lines)
     for j in range(len(lines)):
-        assert _statement_groups(lines, {j}) == [g for g in whole if j in g], j
+        assert statement_groups(lines, {j}) == [g for g in whole if j in g], j

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from gate.edits import apply_edits
 from gate.payload import FileOp, extract_edits
 from gate.rewrite import edit_pair, line_span
-from gate.writepath import Planner, _plain_texts, align
+from gate.statements import align, plain_texts
+from gate.writepath import Planner
 from tiers import markdown, stamps
 from tiers.workspace import Workspace
 
@@ -198,14 +199,14 @@ def test_fast_render_equals_with_texts_render(lines, eol, bom, data):
 @given(st.binary(max_size=200).map(lambda b: b.replace(b"\x00", b"")), st.booleans())
 def test_plain_line_split_matches_the_markdown_model(data, bom):
     data = (b"\xef\xbb\xbf" if bom else b"") + data
-    assert _plain_texts(data, markdown) == [ln.text for ln in markdown.parse_document(data).lines]
+    assert plain_texts(data, markdown) == [ln.text for ln in markdown.parse_document(data).lines]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab \n\r\t\ufeff<!-", max_size=40))
 def test_plain_lines_split_exactly_like_the_markdown_model(text):
     data = text.encode("utf-8")
-    assert _plain_texts(data, markdown) == [ln.text for ln in markdown.parse_document(data).lines]
+    assert plain_texts(data, markdown) == [ln.text for ln in markdown.parse_document(data).lines]
 
 
 def test_snapshot_names_are_distinct_and_safe(tmp_path):
