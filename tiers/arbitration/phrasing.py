@@ -23,6 +23,7 @@ _SETTING_VERBS = frozenset("""keep set route make put pin assign forward leave g
 stick name call""".split())
 
 
+@functools.lru_cache(maxsize=65536)  # asked of both lines of every pair a lint checks: once per text
 def prescribes(text: str) -> bool:
     """The line prescribes by its mood: an English imperative (its first word a verb of the lexicon in its base
     form: "Ask Julia to review …", "Route the reports to …") or a Russian bare infinitive with no verb in the past
@@ -158,8 +159,16 @@ def speaks_of_another(text: str, rule: str) -> bool:
     or a name with a possessive or a comma and a role after it ("Oleg's team", "Oleg, the new designer, loves
     steak"; a name alone may be the user's own: "Jonas is on US Eastern time" in Jonas's file) — and states a fact:
     it offers, plans or records nothing (the caller checks)."""
-    if not _FIRST_PERSON.search(_strip(rule)):
-        return False
+    return _first_person(rule) and _another_opens(text)
+
+
+@functools.lru_cache(maxsize=65536)  # the two halves of ``speaks_of_another``, asked for every pair: once per text
+def _first_person(rule: str) -> bool:
+    return _FIRST_PERSON.search(_strip(rule)) is not None
+
+
+@functools.lru_cache(maxsize=65536)
+def _another_opens(text: str) -> bool:
     body = _strip(text)
     body = re.sub(r"^\d{1,2}:\d{2}\s*(?:[—–-]\s*)?", "", body)
     if _OTHER_PERSON.match(body):

@@ -21,13 +21,24 @@ def shared_signs(cc: Clause, kc: Clause) -> list[str]:
             and cc.signs[x] and kc.signs[x]]
 
 
+_BY_SLOT: dict[int, tuple] = {}
+
+
 def values_by_slot(a: Analysis) -> dict[str, list[tuple[str, int, Clause]]]:
+    """The values of ``a``'s clauses that are not exceptions, by slot (read only), computed once per analysis:
+    ``substitution`` asks it of both lines of every pair a lint checks."""
+    got = _BY_SLOT.get(id(a))
+    if got is not None and got[0] is a:
+        return got[1]
     out: dict[str, list[tuple[str, int, Clause]]] = {}
     for cl in a.clauses:
         if cl.exception:
             continue
         for slot, val, sg in cl.values:
             out.setdefault(slot, []).append((val, sg, cl))
+    if len(_BY_SLOT) > 50_000:
+        _BY_SLOT.clear()
+    _BY_SLOT[id(a)] = (a, out)
     return out
 
 
