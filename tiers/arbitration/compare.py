@@ -542,20 +542,6 @@ def _minutes(v: str) -> int:
     return int(h) * 60 + int(m)
 
 
-def _window(kc: Clause) -> tuple[int, int] | None:
-    """The window of clock minutes a prohibiting clause rules out: "before 10:00" (-1, 600), "after 19:00"
-    (1140, 1441), "15:00–16:00" (900, 960); None when it sets none."""
-    if kc.exception or kc.force != "prohibit":
-        return None
-    before, after = "BEFORE_X" in kc.signs, "AFTER_X" in kc.signs
-    k_times = sorted({v for s, v, _ in kc.values if s == "TIME"}, key=_minutes)
-    if len(k_times) == 2 and before == after:
-        return _minutes(k_times[0]), _minutes(k_times[1])
-    if len(k_times) == 1 and before != after:
-        return (-1, _minutes(k_times[0])) if before else (_minutes(k_times[0]), 24 * 60 + 1)
-    return None
-
-
 def window_kept(c: Analysis, k: Analysis) -> bool:
     """"Earliest slot for any meeting: 10:00" or "calls are fine before 12:00 or after 13:00" against "no meetings
     before 10 am", "no calls 12:00–13:00": a clause about the same thing whose every time bounds it away from the
@@ -563,7 +549,7 @@ def window_kept(c: Analysis, k: Analysis) -> bool:
     "before"/"at the latest" on the early side) restates the rule."""
     kind = lexicon().kind
     for kc in k.clauses:
-        win = _window(kc)
+        win = None if kc.exception or kc.force != "prohibit" else _window(kc)
         if win is None:
             continue
         lo, hi = win
