@@ -134,10 +134,14 @@ def test_a_reply_trickling_in_byte_by_byte_is_cut_off_at_the_budget(stub):
 
 
 def test_the_questions_about_one_line_share_one_budget(stub):
-    stub.delay = 0.15
-    judge = chat(stub.url, timeout_ms=250)
+    """Each question takes 1.2 s of the line's 2 s (a clock the test moves, so a busy machine cannot change the
+    count): the third finds the budget spent."""
+    now = [0.0]
+    judge = ChatJudge(tj.JudgeConfig(on=True, url=stub.url, model="tiny", timeout_ms=2000), mask_secrets,
+                      clock=lambda: now[0])
     for i in range(3):
         judge.cuticle_judge_conflict(GREY, f"- User said: never deploy on Fridays ({i}).", CTX)
+        now[0] += 1.2
     assert len(stub.requests) == 2  # the third question found the line's budget spent
     judge.cuticle_judge_conflict("- another line", RULE, CTX)
     assert len(stub.requests) == 3  # a new line gets a new budget
