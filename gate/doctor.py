@@ -139,6 +139,7 @@ def doctor(root: Path, host: str | None = None, *, host_config: str | None = Non
         rep.add("state-writable", "ok" if os.access(ws.state_dir, os.W_OK) else "fail",
                 ".cuticle/ is writable" if os.access(ws.state_dir, os.W_OK) else ".cuticle/ is not writable")
         rep.add("server", "ok", _server_status(ws))
+        _check_session_gc(rep, ws)
         try:
             from rules.governance import policy_status
             status, detail = policy_status(ws)
@@ -182,6 +183,27 @@ def _check_host(rep: DoctorReport, ws, host: str, host_config: str | None, canar
     rep.add(f"{host}:command", "ok", f"{argv[0]} resolves from the host's environment")
     if canary:
         _canary(rep, ws, host, argv, timeout, env)
+
+
+def _check_session_gc(rep: DoctorReport, ws) -> None:
+    """The last session GC the hook ran (session start or end, `.cuticle/events.jsonl`): ``warn`` naming every
+    file it left and why (a second hard link, a host still writing), whose expired lines are still in memory."""
+    from tiers.fsutil import read_jsonl
+    from tiers.secrets import mask_secrets
+
+    last = None
+    for rec in read_jsonl(ws.state_path("events.jsonl")):
+        if rec.get("decision") in ("session-start", "session-end") and "gc_removed" in rec:
+            last = rec
+    if last is None:
+        return  # no session GC recorded yet
+    when = f"at {last['decision']}"
+    errors = [e for e in last.get("gc_errors") or () if isinstance(e, str)]
+    if not errors:
+        rep.add("gc", "ok", f"the last session GC ({when}) removed {last.get('gc_removed')} line(s) and left no file")
+        return
+    rep.add("gc", "warn", f"the last session GC ({when}) left {len(errors)} file(s), their lines not collected: "
+            + "; ".join(mask_secrets(e) for e in errors) + " (fix the cause, then run `cuticle gc`)")
 
 
 def _server_status(ws) -> str:

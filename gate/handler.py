@@ -457,7 +457,7 @@ def _session_start(req: Request, ws) -> tuple[Reply, dict]:
     if notes:
         rec["errors"] = notes
     rec["context_chars"] = len(text or "")
-    diag = "".join(f"cuticle: session start: {n}\n" for n in notes)
+    diag = _session_diag("start", notes, rec)
     if ws.config_error:  # the model is told at the start of the session, not only when something is refused
         from tiers.secrets import mask_json
 
@@ -479,15 +479,30 @@ def _advance_session(ws, req: Request, which: str, rec: dict, notes: list[str]) 
 
 
 def _run_gc(ws, notes: list[str]) -> dict:
+    """The session's GC: the number of lines removed and, as ``gc_errors``, every file it left and why (a second
+    hard link, a host still writing: ``cuticle gc``'s one line per file). The event log masks them like every
+    record; `cuticle doctor` shows the last session's (docs/gate.md, "Session end")."""
     from tiers.gc import collect
 
     try:
         report = collect(ws)
-        removed = getattr(report, "removed", []) or []
-        return {"gc_removed": len(removed)}
     except Exception as exc:  # noqa: BLE001
         notes.append(f"gc: {type(exc).__name__}: {exc}")
         return {}
+    rec: dict = {"gc_removed": len(report.removed)}
+    if report.errors:
+        rec["gc_errors"] = list(report.errors)
+    return rec
+
+
+def _session_diag(which: str, notes: list[str], rec: dict) -> str:
+    """The session step's lines for the host's stderr, secrets masked: its failures and the files GC left."""
+    lines = notes + [f"gc left {why}; not collected" for why in rec.get("gc_errors", ())]
+    if not lines:
+        return ""
+    from tiers.secrets import mask_secrets
+
+    return "".join(f"cuticle: session {which}: {mask_secrets(n)}\n" for n in lines)
 
 
 def _session_end(req: Request, ws) -> tuple[Reply, dict]:
@@ -509,7 +524,7 @@ def _session_end(req: Request, ws) -> tuple[Reply, dict]:
         ws.state_path(f"anonymous-session-{req.host}").unlink()
     except OSError:
         pass
-    diag = "".join(f"cuticle: session end: {n}\n" for n in notes)
+    diag = _session_diag("end", notes, rec)
     r = answer.noop(req.host, req.host_event)
     return Reply(r.stdout, r.stderr + diag, r.exit_code), rec
 

@@ -471,6 +471,8 @@ class Planner:
         from tiers import markdown
         from tiers.stamps import canonical_content
 
+        from .authority import rewrite_refusal
+
         old_doc = markdown.parse_document(plan.old or b"")
         reworded = {(canonical_content(t), where) for t, where in fresh_texts}
         rewritten = {canonical_content(t) for t, _where in fresh_texts}
@@ -494,9 +496,19 @@ class Planner:
                 if (canonical_content(line.text), old_where[i]) in reworded:
                     continue  # only its formatting changed (a ticked box, spacing)
                 moved = True  # the same words, quoted or nested under another item: what they mean changed
-            if _authorizes(self._prompt(), line.content) or any(
-                    n.verified and not n.structural and _shares_words(n.content, line.content)
-                    for n in plan.new_lines):
+            if _authorizes(self._prompt(), line.content):
+                why = rewrite_refusal(self._prompt(), line.content, i not in gone_set, plan.new_lines)
+                if why is None:
+                    continue
+                plan.refuse(_err("binding-rewrite-not-asked", plan.rel,
+                                 f"{plan.rel}:{line.number}: the user's {tier.lower()} "
+                                 f"{_clip(line.content.strip(), 120)!r}: {why}; refused",
+                                 line=line.number, text=_clip(line.content.strip()), tier=tier,
+                                 resolve="write the rule as the user asked it (their words this turn), or only "
+                                         "remove it if that is all they asked; ask them if unsure"))
+                continue
+            if any(n.verified and not n.structural and _shares_words(n.content, line.content)
+                   for n in plan.new_lines):
                 continue
             how = ("changing the standing of (quoting, or nesting under another item)" if moved
                    else "removing, rewriting, extending or hiding")
@@ -712,30 +724,8 @@ class Planner:
         return hypothesis_ttl(self.ws)
 
 
-#: Words a user says to drop or change a rule ("forget", "no longer", «забудь», «больше не»), as word prefixes.
-_CHANGE_WORDS = None
-
-
-def _authorizes(prompt: str | None, content: str) -> bool:
-    """The user's prompt asks to drop or change something and names this line (shares a content word with it)."""
-    global _CHANGE_WORDS
-    if not prompt:
-        return False
-    if _CHANGE_WORDS is None:
-        import re
-
-        _CHANGE_WORDS = re.compile(
-            r"(?<!\w)(?:forget|forgot|remov|delet|drop|eras|scrap|cancel|revok|retract|rescind|lift|undo|ignor|"
-            r"discard|no longer|any ?more|obsolete|outdated|chang|updat|rewrit|reword|edit|fix|replac|rephras|"
-            r"amend|instead|забуд|забы|удал|убер|убра|сотр|отмен|больше не|неактуальн|замен|измен|помен|исправ|"
-            r"перепиш|вместо)", re.IGNORECASE)
-    return bool(_CHANGE_WORDS.search(prompt)) and _shares_words(prompt, content)
-
-
-def _shares_words(a: str, b: str) -> bool:
-    from tiers.provenance import provenance_share
-
-    return provenance_share(b, a)[1] >= 1
+from .authority import authorizes as _authorizes  # noqa: E402 - the user's words over a binding line
+from .authority import shares_words as _shares_words  # noqa: E402
 
 
 def _render(doc, changes: dict[int, str]) -> bytes:
