@@ -84,7 +84,8 @@ def test_a_memory_write_stays_light(tmp_path):
     """A stamped write to a plain memory file (headings, list items: the Markdown model's fast path) runs classify,
     provenance, arbitration and the security scan without importing any third-party package (run with ``-S``: none
     is importable) nor the slow-to-load standard modules; a new line that meets no constraint it could be about
-    loads none of the comparison modules either."""
+    loads none of the comparison modules either, nor the typed-value patterns (its line has no digit and no
+    designator)."""
     _installed(tmp_path, "[tiers]\nhypothesis_ttl = 3\n")
     memory = tmp_path / "MEMORY.md"
     memory.write_text("# MEMORY.md\n\n- User said: never deploy on Fridays.\n- Decided with the user: use Postgres "
@@ -95,7 +96,7 @@ def test_a_memory_write_stays_light(tmp_path):
                               "content": memory.read_text(encoding="utf-8") + "- The flaky test is probably a race.\n"}}
     exit_code, out, heavy, err = _hook_twice(tmp_path, payload, (
         "argparse", "numpy", "regex", "pluggy", "markdown_it", "yaml", "frontmatter", "logging", "dataclasses",
-        "inspect", "typing", "tiers.arbitration.compare"))
+        "inspect", "typing", "tiers.arbitration.compare", "tiers.arbitration.structure"))
     assert exit_code == 0 and "<!--cu:H" in out, err
     assert heavy == []
 

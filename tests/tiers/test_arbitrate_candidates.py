@@ -50,7 +50,7 @@ def test_a_line_sharing_no_concept_meets_no_constraint():
 
 
 def test_typed_slots_are_read_off_the_shape_and_the_clock_values():
-    from tiers.arbitration.structure import typed_slots
+    from tiers.arbitration.index import typed_slots
 
     assert typed_slots("- Board at gate D.") == {"DESIGNATOR:gate"}
     assert typed_slots("- Buckets go to us-east-2.") == {"REGION"}

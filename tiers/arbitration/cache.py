@@ -14,7 +14,7 @@ import os
 
 from ..concepts import blake2b
 
-_CACHE_VERSION = 5  # 5: index keys hold the typed slots of a line (structure.typed_slots)
+_CACHE_VERSION = 5  # 5: index keys hold the typed slots of a line (index.typed_slots)
 _LINE_CACHE_MAX = 50_000
 DISK: dict[str, dict] = {}
 

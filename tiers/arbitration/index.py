@@ -16,7 +16,7 @@ from ..model import Tier
 from ..record import dataclass, field
 from . import cache
 from .records import Constraint
-from .structure import typed_slots
+from .typed import CLOCK_SLOTS, DIGIT, LETTER_ID
 
 #: Minimum weighted share of a constraint's concepts a candidate must touch to be "about" it.
 RELATED_MIN = 0.4
@@ -468,7 +468,7 @@ class ConstraintIndex:
         """Constraints sharing concepts with ``a``, best first (rare shared concepts weigh more), ties by file then
         line. Skipped: those scoring under RELATIVE_FLOOR of the best, and those whose shared concepts cannot reach
         the relatedness a check needs (unless a DECISION, or sharing a value slot or the slot of a typed value
-        ``structure.typed_slots`` finds, or ``a`` is "indifferent"). The result depends only on ``a``'s index keys,
+        ``typed_slots`` finds, or ``a`` is "indifferent"). The result depends only on ``a``'s index keys,
         value slots, typed slots and ``indiff``, so it is remembered by them."""
         value_slots = frozenset([s if not s.startswith("NUM:") else "NUM" for s, _, _ in a.values])
         typed = typed_slots(a.text, value_slots)
@@ -528,3 +528,20 @@ class ConstraintIndex:
                 if len(out) == limit:
                     return out
         return out
+
+
+def typed_slots(text: str, value_slots: Iterable[str] = ()) -> frozenset[str]:
+    """The slots of the typed values of a line, for retrieval. From the shape: "REGION" for a cloud region,
+    "DESIGNATOR:<noun stem>" for a designator ("gate B" -> "DESIGNATOR:gate"; a masked number -> "DESIGNATOR:#");
+    from the concept values (``value_slots``): "CLOCK" for a clock time or a part of the day."""
+    out = set()
+    if DIGIT.search(text) or LETTER_ID.search(text):  # a line with neither holds no region or designator
+        from .structure import shape
+
+        sh = shape(text)
+        out.update("DESIGNATOR:" + noun for noun, _ in sh.designators)
+        if sh.regions:
+            out.add("REGION")
+    if not CLOCK_SLOTS.isdisjoint(value_slots):
+        out.add("CLOCK")
+    return frozenset(out)

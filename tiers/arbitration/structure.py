@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
 
 from ..record import dataclass
+from .typed import DIGIT as _DIGIT, LETTER_ID as _LETTER_ID
 
 # ------------------------------------------------------------------------------------------------ records
 
@@ -96,7 +96,6 @@ class Shape:
 # ------------------------------------------------------------------------------------------------ patterns
 
 _CODE = re.compile(r"`([^`]+)`")
-_DIGIT = re.compile(r"\d")
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")  # from a token's start: linear in a long word
 _URL = re.compile(r"\bhttps?://[^\s`'\")>]+|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|ru|de|eu|co|uk|me|info|"
                   r"host|cloud|internal|local|site|ai|рф)\b(?![.\w-]*@)", re.I)
@@ -546,30 +545,6 @@ def shape(text: str) -> Shape:
                  _ordered(body), _designators(body))
 
 
-#: Slots that place a thing on the clock: a part of the day and a clock time answer one question ("when in the
-#: day"), so for retrieval they are one slot (the comparison reads the part of the day as its hours).
-CLOCK_SLOTS = frozenset({"TIME", "DAYPART"})
-
-
-def typed_slots(text: str, value_slots: Iterable[str] = ()) -> frozenset[str]:
-    """The slots of the typed values of a line, for retrieval: two lines holding a value of one slot may give it
-    different values, however few words they share. From the shape: "REGION" for a cloud region, "DESIGNATOR:<noun
-    stem>" for a designator ("gate B" -> "DESIGNATOR:gate"; a masked number -> "DESIGNATOR:#"); from the
-    concept values (``value_slots``): "CLOCK" for a clock time or a part of the day."""
-    out = set()
-    if _DIGIT.search(text) or _LETTER_ID.search(text):  # a line with neither holds no region or designator
-        sh = shape(text)
-        out.update("DESIGNATOR:" + noun for noun, _ in sh.designators)
-        if sh.regions:
-            out.add("REGION")
-    if not CLOCK_SLOTS.isdisjoint(value_slots):
-        out.add("CLOCK")
-    return frozenset(out)
-
-
-#: a noun and a capital letter (and at most two digits) naming which one: "gate B", "Terminal C2", «выход Б»,
-#: «подъезд В»; not the article "A" or the pronoun "I" after a capitalised word
-_LETTER_ID = re.compile(r"(?<![\w-])([^\W\d_]{3,})\s+([A-ZА-ЯЁ]\d{0,2})(?![\w'’-])")
 #: a masked account or card number: its last digits after dots, stars or "ending in" («…4417», "ending in 4417")
 _MASKED = re.compile(r"(?:\.{3}|…|\*{1,12}|\b[xх]{2,}|\bending\s+(?:in|with)\s+|\bоканчива\w+\s+на\s+)(\d{4})\b",
                      re.I)
