@@ -17,7 +17,8 @@ from .values import LIGHT
 RESTATE_MIN = 0.6
 
 #: a frequency or condition that makes a rule hold only some of the time or at the agent's discretion: "usually",
-#: "when convenient", "if time allows", «обычно», «по возможности», «когда удобно»
+#: "when convenient", "if time allows", «обычно», «по возможности», «когда удобно»; not «как обычно» ("as usual"),
+#: which says the act happens every time, as the rule asks
 _WEAKENED = LazyRe(
     r"\b(?:usually|normally|generally|typically|mostly|often|sometimes|occasionally|now and then|from time to time|"
     r"rarely|seldom|ideally|preferably|"
@@ -27,7 +28,7 @@ _WEAKENED = LazyRe(
     r"nice[- ]to[- ]have|if\s+need\s+be|as\s+(?:appropriate|necessary)|(?:if|when|whenever|where)\s+it\s+makes\s+sense|"
     r"(?:when|if|where)\s+(?:it'?s\s+|(?:the|it|this|that)\s+)?(?:[a-z]+\s+)?(?:is\s+|are\s+|seems\s+|looks\s+|'s\s+)?"
     r"(?:relevant|important|needed|necessary|appropriate|useful|warranted|justified|worth\s+it))\b|"
-    r"(?<![\w-])(?:обычно|как\s+правило|в\s+основном|чаще\s+всего|иногда|изредка|редко|время\s+от\s+времени|"
+    r"(?<![\w-])(?:(?<!как\s)обычно|как\s+правило|в\s+основном|чаще\s+всего|иногда|изредка|редко|время\s+от\s+времени|"
     r"по\s+возможности|при\s+возможности|если\s+(?:получится|будет\s+время|есть\s+время|успеваем|успеем|удобно)|"
     r"когда\s+(?:удобно|получается|есть\s+время|будет\s+время|вспомним)|желательно|в\s+большинстве\s+случаев|"
     r"по\s+ситуации|по\s+настроению|при\s+необходимости|по\s+необходимости|"
