@@ -60,6 +60,9 @@ def _restated(c: Analysis, kc: Clause, sign: int) -> bool:
     total = math.fsum(core.values())
     if total <= 0 or not any(lexicon().kind.get(x) == "action" for x in core) and len(core) < 2:
         return False
+    acts = [x for x in core if lexicon().kind.get(x) == "action"]
+    if acts and not any(cc.signs.get(x) for x in acts for cc in c.clauses if not cc.exception):
+        return False  # the line names the rule's things but not its act: its frequency is of something else
     got = 0.0
     opposed = 0.0
     for x, w in core.items():
