@@ -346,12 +346,7 @@ def replace_if_unchanged(path: Path, seen: Seen, data: bytes, *, scratch: Path) 
             st = os.fstat(old_fd)
             if not seen.same_identity(st) or _read_fd(old_fd, st.st_size) != seen.data:
                 raise FileChanged(f"{path}: changed since it was read; not rewritten")
-            names = st.st_nlink - _links_in(scratch, st)  # the names the user gave this file
-            if names > 1:
-                raise WorkspaceError(
-                    f"{path}: a file with {names} names (hard links); a rewrite would give this name a new file "
-                    f"and leave the other names the old one, so it is left as it is (keep one name, or make the "
-                    f"others symbolic links)")
+            one_name(path, st, scratch)
             os.replace(tmp, path)
             st2 = os.fstat(old_fd)
             if not seen.same_identity(st2) or _read_fd(old_fd, st2.st_size) != seen.data:
@@ -377,6 +372,18 @@ def replace_if_unchanged(path: Path, seen: Seen, data: bytes, *, scratch: Path) 
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+def one_name(path: Path, st: os.stat_result, scratch: Path) -> None:
+    """A WorkspaceError when the file ``st`` at ``path`` has more names than one the user gave it (hard links; the
+    second links cuticle keeps in ``scratch`` while it rewrites are not counted): a rewrite would give this name a
+    new file and fork the memory. Every rewrite asks this, and so does a dry run that says what a rewrite would do."""
+    names = st.st_nlink - _links_in(scratch, st)
+    if names > 1:
+        raise WorkspaceError(
+            f"{path}: a file with {names} names (hard links); a rewrite would give this name a new file "
+            f"and leave the other names the old one, so it is left as it is (keep one name, or make the "
+            f"others symbolic links)")
 
 
 def _links_in(scratch: Path, st: os.stat_result) -> int:

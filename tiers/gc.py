@@ -232,14 +232,10 @@ def _left_as_it_is(ws, rel: str) -> None:
     the memory), so that ``collect(dry_run=True)`` says what a real run would say."""
     import os
 
-    from .fsutil import _links_in
+    from .fsutil import one_name
 
     path = ws.root / rel
-    st = os.stat(path)
-    names = st.st_nlink - _links_in(memory_state_paths(ws.state_dir, rel)[1], st)
-    if names > 1:
-        raise WorkspaceError(f"{path}: a file with {names} names (hard links); a real run would leave it as it is "
-                             f"(keep one name, or make the others symbolic links)")
+    one_name(path, os.stat(path), memory_state_paths(ws.state_dir, rel)[1])
 
 
 def archive_records(ws) -> list[dict]:
