@@ -57,9 +57,9 @@ def states_new_rule(prompt: str, content: str) -> bool:
     rest = _FRAME.sub(" ", _CHANGE_WHOLE.sub(" ", prompt))
     share, matched = provenance_share(rest, content)
     if share == 0.0 and matched == 0:  # no content word at all, or none of them the old line's
-        from tiers.provenance import _content_stems
+        from tiers.provenance import content_stems
 
-        return bool(_content_stems(rest))
+        return bool(content_stems(rest))
     return share < 1.0
 
 

@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 
     from .line import Line
 
-__all__ = ["classify_with_prompt", "classify_with_provenance", "current_prompt", "provenance_share", "record_prompt"]
+__all__ = ["classify_with_prompt", "classify_with_provenance", "content_stems", "current_prompt", "provenance_share",
+           "record_prompt"]
 
 
 def _log():
@@ -100,7 +101,7 @@ def current_prompt(ws, session_id: str | None) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def _content_stems(text: str | Line) -> list[str]:
+def content_stems(text: str | Line) -> list[str]:
     """Stems of the content words of a prepared line (its normalized words) or of a text (markup stripped)."""
     from .concepts.words import _STOP, _stem
     from .text import strip_markup, words
@@ -116,10 +117,10 @@ def _content_stems(text: str | Line) -> list[str]:
 
 def provenance_share(line: str | Line, prompt: str) -> tuple[float, int]:
     """(share of the line's content words found in the prompt, number matched)."""
-    line_stems = _content_stems(line)
+    line_stems = content_stems(line)
     if not line_stems:
         return 0.0, 0
-    prompt_stems = set(_content_stems(prompt))
+    prompt_stems = set(content_stems(prompt))
     matched = sum(1 for s in line_stems if _stem_in(s, prompt_stems))
     return matched / len(line_stems), matched
 
@@ -190,10 +191,10 @@ def _same_polarity(line: Line, prompt: str) -> bool:
     words, the shortest such run on a tie. Its negation parity and modality words must be the line's, and every
     concept both name must keep its sign ("use npm, never pnpm" does not copy "use pnpm, never npm").
     """
-    line_stems = _content_stems(line)
+    line_stems = content_stems(line)
     best, best_key = None, None
     for region in _regions(prompt):
-        stems = _content_stems(region)
+        stems = content_stems(region)
         pool = set(stems)
         n = sum(1 for st in line_stems if _stem_in(st, pool))
         if not n:
