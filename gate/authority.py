@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from tiers.lazy import LazyRe
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -29,10 +31,10 @@ _CHANGE = (r"(?<!\w)(?:forget|forgot|remov|delet|drop|eras|scrap|cancel|revok|re
            r"discard|no longer|any ?more|obsolete|outdated|chang|updat|rewrit|reword|edit|fix|replac|rephras|"
            r"amend|instead|забуд|забы|удал|убер|убра|сотр|отмен|больше не|неактуальн|замен|измен|помен|исправ|"
            r"перепиш|вместо)")
-_CHANGE_WORDS = re.compile(_CHANGE, re.IGNORECASE)
-_CHANGE_WHOLE = re.compile(_CHANGE + r"\w*", re.IGNORECASE)
+_CHANGE_WORDS = LazyRe(_CHANGE, re.IGNORECASE)  # compiled only when a binding line changes
+_CHANGE_WHOLE = LazyRe(_CHANGE + r"\w*", re.IGNORECASE)
 #: Words that name a rule or are courtesy, not a rule's content ("the Friday *rule*", "please"), as word prefixes.
-_FRAME = re.compile(r"(?<!\w)(?:rule|line|entry|note|memor|please|thank|thanks|правил|строк|запис|памят|"
+_FRAME = LazyRe(r"(?<!\w)(?:rule|line|entry|note|memor|please|thank|thanks|правил|строк|запис|памят|"
                     r"пожалуйста|спасиб)\w*", re.IGNORECASE)
 
 BINDING = ("DIRECTIVE", "DECISION")
